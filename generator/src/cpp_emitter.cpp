@@ -1,0 +1,313 @@
+#include "cpp_emitter.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "schemes.hpp"
+
+namespace dualrate {
+
+using GiNaC::ex;
+using GiNaC::ex_to;
+using GiNaC::is_a;
+using GiNaC::is_exactly_a;
+using GiNaC::numeric;
+
+const char* to_string(ScalarType s) { return s == ScalarType::kFloat ? "float" : "double"; }
+
+std::string scalar_literal(double v) {
+  if (!std::isfinite(v)) throw std::logic_error("non-finite constant in emission");
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
+    if (v < 0) return fmt::format("-Scalar({:.0f})", -v);
+    return fmt::format("Scalar({:.0f})", v == 0 ? 0.0 : v);
+  }
+  if (v < 0) return fmt::format("-Scalar({:a})", -v);
+  return fmt::format("Scalar({:a})", v);
+}
+
+namespace {
+
+// Precedence of what an expression prints as: higher binds tighter.
+enum Prec { kSum = 1, kProduct = 2, kUnary = 3, kAtom = 4 };
+
+struct Printed {
+  std::string text;
+  int prec;
+};
+
+std::string wrap(const Printed& p, int needed) { return p.prec < needed ? "(" + p.text + ")" : p.text; }
+
+Printed print(const ex& e);
+
+bool negative_numeric(const ex& e) {
+  return is_exactly_a<numeric>(e) && ex_to<numeric>(e).is_negative();
+}
+
+// A term is "negative" when it is a negative number or a product with a negative coefficient.
+bool negative_term(const ex& e) {
+  if (negative_numeric(e)) return true;
+  if (is_a<GiNaC::mul>(e)) {
+    for (const auto& f : e)
+      if (negative_numeric(f)) return true;
+  }
+  return false;
+}
+
+std::string integer_power(const std::string& base, long n) {
+  return fmt::format("dualrate::math::powi<{}>({})", n, base);
+}
+
+Printed print_power(const ex& base, const ex& exponent) {
+  const std::string b = print(base).text;
+  if (is_exactly_a<numeric>(exponent)) {
+    const numeric& n = ex_to<numeric>(exponent);
+    if (n.is_integer() && n.is_positive() && n <= 64) return {integer_power(b, n.to_long()), kAtom};
+    if (n.is_integer() && n.is_negative() && n >= -64)
+      return {"Scalar(1)/" + integer_power(b, -n.to_long()), kProduct};
+    if (n == numeric(1, 2)) return {"std::sqrt(" + b + ")", kAtom};
+    if (n == numeric(-1, 2)) return {"Scalar(1)/std::sqrt(" + b + ")", kProduct};
+  }
+  return {"std::pow(" + b + ", " + print(exponent).text + ")", kAtom};
+}
+
+// A product printed as [-]numerator/denominator.
+Printed print_product(const ex& e) {
+  numeric coefficient = 1;
+  std::vector<ex> up, down;
+  for (const auto& f : e) {
+    if (is_exactly_a<numeric>(f)) {
+      coefficient *= ex_to<numeric>(f);
+    } else if (is_a<GiNaC::power>(f) && is_exactly_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_negative()) {
+      down.push_back(GiNaC::pow(f.op(0), -f.op(1)));
+    } else {
+      up.push_back(f);
+    }
+  }
+  const bool negate = coefficient.is_negative();
+  if (negate) coefficient = -coefficient;
+  std::string num;
+  if (coefficient != 1 || up.empty()) num = scalar_literal(coefficient.to_double());
+  for (const auto& f : up) num += (num.empty() ? "" : "*") + wrap(print(f), kProduct);
+  std::string text = num;
+  if (!down.empty()) {
+    std::string den;
+    for (const auto& f : down) den += (den.empty() ? "" : "*") + wrap(print(f), kProduct);
+    text += "/" + (down.size() > 1 ? "(" + den + ")" : wrap(print(down.front()), kUnary));
+  }
+  if (negate) return {"-" + text, kUnary};
+  return {text, (up.size() + down.size() + (coefficient != 1 ? 1 : 0)) > 1 ? kProduct : kAtom};
+}
+
+Printed print_sum(const ex& e) {
+  std::string text;
+  bool first = true;
+  for (const auto& term : e) {
+    if (first) {
+      text = wrap(print(term), kSum);
+      first = false;
+    } else if (negative_term(term)) {
+      text += " - " + wrap(print(-term), kProduct);
+    } else {
+      text += " + " + wrap(print(term), kProduct);
+    }
+  }
+  return {text, kSum};
+}
+
+std::string call(const std::string& f, const ex& e) {
+  std::string args;
+  for (const auto& a : e) args += (args.empty() ? "" : ", ") + print(a).text;
+  return f + "(" + args + ")";
+}
+
+Printed print(const ex& e) {
+  if (is_exactly_a<numeric>(e)) {
+    const double v = ex_to<numeric>(e).to_double();
+    return {scalar_literal(v), v < 0 ? kUnary : kAtom};
+  }
+  if (is_a<GiNaC::constant>(e)) return {scalar_literal(ex_to<numeric>(e.evalf()).to_double()), kAtom};
+  if (is_a<GiNaC::symbol>(e)) return {ex_to<GiNaC::symbol>(e).get_name(), kAtom};
+  if (is_a<GiNaC::add>(e)) return print_sum(e);
+  if (is_a<GiNaC::mul>(e)) return print_product(e);
+  if (is_a<GiNaC::power>(e)) return print_power(e.op(0), e.op(1));
+  if (is_a<GiNaC::function>(e)) {
+    const std::string name = ex_to<GiNaC::function>(e).get_name();
+    static const std::map<std::string, std::string> runtime = {
+        {"dr_abs", "std::abs"}, {"dr_sign", "dualrate::math::sign"}, {"dr_step", "dualrate::math::heaviside"},
+        {"dr_min", "dualrate::math::min"}, {"dr_max", "dualrate::math::max"}};
+    auto it = runtime.find(name);
+    return {call(it != runtime.end() ? it->second : "std::" + name, e), kAtom};
+  }
+  throw std::logic_error("emission: unsupported expression");
+}
+
+std::string names_array(const std::string& member, const std::string& size, const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + ("\"" + n + "\"");
+  return fmt::format("  static constexpr std::array<const char*, {}> {}{{{{{}}}}};\n", size, member, list);
+}
+
+// The model variables an expression set needs, in evaluation order.
+std::vector<const Variable*> needed_variables(const Model& m, const std::vector<ex>& roots) {
+  std::set<std::size_t> needed;
+  for (std::size_t i = m.variables.size(); i-- > 0;) {
+    bool used = false;
+    for (const auto& r : roots) used = used || r.has(m.variables[i].symbol);
+    for (std::size_t j : needed) used = used || m.variables[j].expr.has(m.variables[i].symbol);
+    if (used) needed.insert(i);
+  }
+  std::vector<const Variable*> result;
+  for (std::size_t i : needed) result.push_back(&m.variables[i]);
+  return result;
+}
+
+bool uses(const std::vector<ex>& roots, const std::vector<const Variable*>& vars, const ex& symbol) {
+  for (const auto& r : roots)
+    if (r.has(symbol)) return true;
+  for (const auto* v : vars)
+    if (v->expr.has(symbol)) return true;
+  return false;
+}
+
+// The body of a function of (t, x_, u_) that assigns `targets[i] = roots[i]`.
+struct Body {
+  std::string code;
+  bool uses_time = false;
+  bool uses_inputs = false;
+  bool uses_states = false;
+};
+
+Body emit_body(const Model& m, const std::vector<ex>& roots, const std::string& target) {
+  Body b;
+  const auto vars = needed_variables(m, roots);
+  std::ostringstream out;
+  for (std::size_t i = 0; i < m.states.size(); ++i)
+    if (uses(roots, vars, m.states[i].symbol)) {
+      out << fmt::format("    const Scalar {} = x_[{}];\n", m.states[i].name, i);
+      b.uses_states = true;
+    }
+  for (std::size_t i = 0; i < m.inputs.size(); ++i)
+    if (uses(roots, vars, m.inputs[i].symbol)) {
+      out << fmt::format("    const Scalar {} = u_[{}];\n", m.inputs[i].name, i);
+      b.uses_inputs = true;
+    }
+  for (const auto* v : vars) out << fmt::format("    const Scalar {} = {};\n", v->name, cpp_expression(v->expr));
+  for (std::size_t i = 0; i < roots.size(); ++i)
+    out << fmt::format("    {}[{}] = {};\n", target, i, cpp_expression(roots[i]));
+  b.uses_time = uses(roots, vars, m.time);
+  b.code = out.str();
+  return b;
+}
+
+std::string comment_lines(const std::string& text, const std::string& indent) {
+  std::string out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+    out += indent + "//" + (line.empty() ? "" : " " + line) + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string cpp_expression(const ex& e) { return print(e).text; }
+
+std::string generate_header(const Model& m, const GenerateOptions& o) {
+  const SchemeInfo* scheme = find_scheme(o.scheme);
+  if (!scheme) throw std::invalid_argument("unknown scheme '" + o.scheme + "'");
+  std::ostringstream h;
+  h << fmt::format("// {}.hpp: generated by dualrate {} from {}. Do not edit; regenerate.\n", m.name,
+                   o.generator_version, m.file);
+  h << fmt::format("// Scheme {} ({}), step h = {:.17g}, scalar {}.\n", scheme->name, scheme->summary, o.step,
+                   to_string(o.scalar));
+  if (!m.description.empty()) {
+    h << "//\n";
+    h << comment_lines(m.description, "");
+  }
+  h << "#pragma once\n\n#include <array>\n#include <cmath>\n\n#include <dualrate/runtime.hpp>\n\n";
+  h << "#if !defined(DUALRATE_RUNTIME_API) || DUALRATE_RUNTIME_API != 1\n";
+  h << fmt::format("#error \"{}.hpp was generated for dualrate runtime API 1: use the matching runtime or regenerate\"\n",
+                   m.name);
+  h << "#endif\n\n";
+  h << fmt::format("namespace {} {{\n\n", m.name);
+  h << "struct Model {\n";
+  h << fmt::format("  using Scalar = {};\n", to_string(o.scalar));
+  h << fmt::format("  static constexpr int kSlow = {};\n", m.slow_count);
+  h << fmt::format("  static constexpr int kFast = {};\n", m.fast_count());
+  h << "  static constexpr int kStates = kSlow + kFast;\n";
+  h << fmt::format("  static constexpr int kInputs = {};\n", m.inputs.size());
+  h << fmt::format("  static constexpr int kOutputs = {};\n", m.outputs.size());
+  h << "  using State = Eigen::Matrix<Scalar, kStates, 1>;  // [slow; fast]\n";
+  h << "  using Input = Eigen::Matrix<Scalar, kInputs, 1>;\n";
+  h << "  using Output = Eigen::Matrix<Scalar, kOutputs, 1>;\n\n";
+
+  std::vector<std::string> names;
+  for (const auto& x : m.states) names.push_back(x.name);
+  h << names_array("state_names", "kStates", names);
+  names.clear();
+  for (const auto& u : m.inputs) names.push_back(u.name);
+  h << names_array("input_names", "kInputs", names);
+  names.clear();
+  for (const auto& y : m.outputs) names.push_back(y.name);
+  h << names_array("output_names", "kOutputs", names);
+
+  if (!m.parameters.empty()) h << "\n  // Parameters (values fixed at generation).\n";
+  for (const auto& p : m.parameters)
+    h << fmt::format("  static constexpr Scalar {} = {};  // {:.17g}\n", p.name, scalar_literal(p.value), p.value);
+
+  h << "\n  static State initial_state() noexcept {\n    State x_;\n";
+  for (std::size_t i = 0; i < m.states.size(); ++i)
+    h << fmt::format("    x_[{}] = {};  // {}\n", i, scalar_literal(m.states[i].initial_value), m.states[i].name);
+  h << "    return x_;\n  }\n\n";
+
+  h << "  static Input default_inputs() noexcept {\n    Input u_;\n";
+  for (std::size_t i = 0; i < m.inputs.size(); ++i)
+    h << fmt::format("    u_[{}] = {};  // {}\n", i, scalar_literal(m.inputs[i].default_value), m.inputs[i].name);
+  h << "    return u_;\n  }\n\n";
+
+  std::vector<ex> rhs;
+  for (const auto& x : m.states) rhs.push_back(x.rhs);
+  const Body d = emit_body(m, rhs, "dxdt_");
+  h << "  // d(state)/dt: the model's equations.\n";
+  h << fmt::format("  static void derivatives(Scalar {}, const State& {}, const Input& {}, State& dxdt_) noexcept {{\n",
+                   d.uses_time ? "t" : "/*t*/", d.uses_states ? "x_" : "/*x_*/", d.uses_inputs ? "u_" : "/*u_*/");
+  h << d.code << "  }\n\n";
+
+  std::vector<ex> outs;
+  for (const auto& y : m.outputs) outs.push_back(y.expr);
+  const Body y = emit_body(m, outs, "y_");
+  h << fmt::format("  static void outputs(Scalar {}, const State& {}, const Input& {}, Output& {}) noexcept {{\n",
+                   y.uses_time ? "t" : "/*t*/", y.uses_states ? "x_" : "/*x_*/", y.uses_inputs ? "u_" : "/*u_*/",
+                   m.outputs.empty() ? "/*y_*/" : "y_");
+  h << y.code << "  }\n\n";
+
+  std::vector<ex> signals;
+  bool signal_uses_time = false;
+  for (std::size_t i = 0; i < m.inputs.size(); ++i) {
+    const ex s = m.input_signal(i);
+    signal_uses_time = signal_uses_time || s.has(m.time);
+    signals.push_back(s);
+  }
+  h << "  // Input signals of the model file's simulation section (defaults where none is given).\n";
+  h << fmt::format("  static Input scenario_inputs(Scalar {}) noexcept {{\n    Input u_;\n", signal_uses_time ? "t" : "/*t*/");
+  for (std::size_t i = 0; i < signals.size(); ++i)
+    h << fmt::format("    u_[{}] = {};  // {}\n", i, cpp_expression(signals[i]), m.inputs[i].name);
+  h << "    return u_;\n  }\n};\n\n";
+
+  h << "// Declared rate and scheme.\n";
+  h << fmt::format("constexpr Model::Scalar kStep = Model::{};  // h = {:.17g}\n", scalar_literal(o.step), o.step);
+  h << fmt::format("using Scheme = {}<Model>;\n", scheme->runtime_class);
+  h << "using Data = dualrate::Data<Model>;\n\n";
+  h << "// One period of the task: advances d by h with the inputs u held over the step.\n";
+  h << "[[nodiscard]] inline dualrate::Status step(Data& d, const Model::Input& u) noexcept {\n";
+  h << "  return dualrate::advance<Scheme>(d, kStep, u);\n}\n\n";
+  h << fmt::format("}}  // namespace {}\n", m.name);
+  return h.str();
+}
+
+}  // namespace dualrate

@@ -1,0 +1,36 @@
+// Emission of C++ from the model IR. Emission is deliberately dumb: it prints what the IR
+// says, in a fixed order, with constants written exactly (hex floats), so that the same
+// model and options give the same bytes.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <map>
+#include <string>
+
+#include "model.hpp"
+
+namespace dualrate {
+
+enum class ScalarType { kFloat, kDouble };
+const char* to_string(ScalarType s);
+
+struct GenerateOptions {
+  std::string scheme;
+  double step = 0;  // h
+  int ratio = 1;
+  ScalarType scalar = ScalarType::kDouble;
+  std::string generator_version;
+};
+
+// An exact C++ literal for v, cast to Scalar: Scalar(3), Scalar(0x1.999999999999ap-4).
+std::string scalar_literal(double v);
+
+// C++ text for a model expression. Symbols print as their names (the emitted code binds a
+// local or constant of that name); functions print as <cmath> or dualrate::math calls.
+std::string cpp_expression(const GiNaC::ex& e);
+
+// The whole generated header for the model.
+std::string generate_header(const Model& model, const GenerateOptions& options);
+
+}  // namespace dualrate

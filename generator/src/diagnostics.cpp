@@ -1,0 +1,57 @@
+#include "diagnostics.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace dualrate {
+
+std::string ModelError::format() const {
+  std::string s = loc_.file + ":" + std::to_string(loc_.line) + ":" + std::to_string(loc_.column) +
+                  ": error: " + what();
+  if (!hint_.empty()) s += "\n  hint: " + hint_;
+  return s;
+}
+
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string closest(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = 0;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(name, c);
+    if (best.empty() || d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  // A plausible typo changes at most a third of the longer name (and at least one character).
+  const std::size_t limit = std::max<std::size_t>(1, std::max(name.size(), best.size()) / 3);
+  return (!best.empty() && best_distance <= limit) ? best : std::string{};
+}
+
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates,
+                         const std::string& fallback) {
+  const std::string c = closest(name, candidates);
+  return c.empty() ? fallback : "did you mean '" + c + "'?";
+}
+
+}  // namespace dualrate

@@ -1,0 +1,122 @@
+#include "evaluator.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace dualrate {
+
+using GiNaC::ex;
+
+Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) : root_(build(e, slots)) {}
+
+Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) {
+  Node n;
+  if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
+    n.op = Op::kConst;
+    n.value = GiNaC::ex_to<GiNaC::numeric>(e).to_double();
+  } else if (GiNaC::is_a<GiNaC::constant>(e)) {
+    n.op = Op::kConst;
+    n.value = GiNaC::ex_to<GiNaC::numeric>(e.evalf()).to_double();
+  } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
+    auto it = slots.find(e);
+    if (it == slots.end()) throw std::logic_error("evaluator: unbound symbol " + GiNaC::ex_to<GiNaC::symbol>(e).get_name());
+    n.op = Op::kSlot;
+    n.index = it->second;
+  } else if (GiNaC::is_a<GiNaC::add>(e)) {
+    n.op = Op::kAdd;
+    for (const auto& term : e) n.args.push_back(build(term, slots));
+  } else if (GiNaC::is_a<GiNaC::mul>(e)) {
+    GiNaC::numeric coefficient = 1;
+    std::vector<ex> up, down;
+    for (const auto& f : e) {
+      if (GiNaC::is_exactly_a<GiNaC::numeric>(f)) coefficient *= GiNaC::ex_to<GiNaC::numeric>(f);
+      else if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_exactly_a<GiNaC::numeric>(f.op(1)) &&
+               GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_negative())
+        down.push_back(GiNaC::pow(f.op(0), -f.op(1)));
+      else up.push_back(f);
+    }
+    n.op = Op::kDiv;
+    n.value = coefficient.to_double();
+    for (const auto& f : up) n.args.push_back(build(f, slots));
+    for (const auto& f : down) n.args.push_back(build(f, slots));
+    n.index = static_cast<int>(down.size());
+  } else if (GiNaC::is_a<GiNaC::power>(e)) {
+    n.args.push_back(build(e.op(0), slots));
+    const ex exponent = e.op(1);
+    const bool numeric_exponent = GiNaC::is_exactly_a<GiNaC::numeric>(exponent);
+    if (numeric_exponent && GiNaC::ex_to<GiNaC::numeric>(exponent).is_integer() &&
+        GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(exponent)) <= 64) {
+      n.op = Op::kPowInt;
+      n.index = GiNaC::ex_to<GiNaC::numeric>(exponent).to_int();
+    } else if (numeric_exponent && GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(exponent)) == GiNaC::numeric(1, 2)) {
+      n.op = Op::kSqrt;
+      n.index = GiNaC::ex_to<GiNaC::numeric>(exponent).is_negative() ? -1 : 1;
+    } else {
+      n.op = Op::kPow;
+      n.args.push_back(build(exponent, slots));
+    }
+  } else if (GiNaC::is_a<GiNaC::function>(e)) {
+    n.op = Op::kCall;
+    n.name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+    for (const auto& arg : e) n.args.push_back(build(arg, slots));
+  } else {
+    throw std::logic_error("evaluator: unsupported expression");
+  }
+  return n;
+}
+
+double Evaluator::eval(const Node& n, const double* v) {
+  switch (n.op) {
+    case Op::kConst: return n.value;
+    case Op::kSlot: return v[n.index];
+    case Op::kAdd: {
+      double s = 0;
+      for (const auto& a : n.args) s += eval(a, v);
+      return s;
+    }
+    case Op::kDiv: {
+      const std::size_t ups = n.args.size() - static_cast<std::size_t>(n.index);
+      double num = n.value;
+      for (std::size_t i = 0; i < ups; ++i) num = (i == 0 && n.value == 1) ? eval(n.args[i], v) : num * eval(n.args[i], v);
+      if (n.index == 0) return num;
+      double den = eval(n.args[ups], v);
+      for (std::size_t i = ups + 1; i < n.args.size(); ++i) den *= eval(n.args[i], v);
+      return num / den;
+    }
+    case Op::kSqrt: {
+      const double r = std::sqrt(eval(n.args[0], v));
+      return n.index < 0 ? 1 / r : r;
+    }
+    case Op::kPowInt: {
+      const double b = eval(n.args[0], v);
+      double p = 1;
+      for (int i = 0; i < std::abs(n.index); ++i) p *= b;
+      return n.index < 0 ? 1 / p : p;
+    }
+    case Op::kPow: return std::pow(eval(n.args[0], v), eval(n.args[1], v));
+    case Op::kCall: break;
+  }
+  const double a = eval(n.args[0], v);
+  const std::string& f = n.name;
+  if (f == "sin") return std::sin(a);
+  if (f == "cos") return std::cos(a);
+  if (f == "tan") return std::tan(a);
+  if (f == "asin") return std::asin(a);
+  if (f == "acos") return std::acos(a);
+  if (f == "atan") return std::atan(a);
+  if (f == "sinh") return std::sinh(a);
+  if (f == "cosh") return std::cosh(a);
+  if (f == "tanh") return std::tanh(a);
+  if (f == "exp") return std::exp(a);
+  if (f == "log") return std::log(a);
+  if (f == "dr_abs") return std::fabs(a);
+  if (f == "dr_sign") return a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0);
+  if (f == "dr_step") return a >= 0 ? 1.0 : 0.0;
+  const double b = eval(n.args.at(1), v);
+  if (f == "atan2") return std::atan2(a, b);
+  if (f == "dr_min") return a <= b ? a : b;
+  if (f == "dr_max") return a >= b ? a : b;
+  throw std::logic_error("evaluator: unknown function " + f);
+}
+
+}  // namespace dualrate

@@ -1,0 +1,37 @@
+// Numeric evaluation of model expressions in double, by walking a tree built once from the
+// GiNaC expression. The reference core uses it, so that no generated code is involved in
+// computing the oracle. Evaluation follows the model as written: a product is evaluated as
+// coefficient * factors / (denominator factors), a sum left to right, x^n for integer n as
+// repeated multiplication, x^(1/2) as sqrt; the semantics of sign, step, min and max are
+// those of runtime/include/dualrate/math.hpp.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dualrate {
+
+class Evaluator {
+ public:
+  // `slots` maps each symbol the expression may contain to its index in the value array.
+  Evaluator(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
+  double operator()(const double* values) const { return eval(root_, values); }
+
+ private:
+  enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall };
+  struct Node {
+    Op op = Op::kConst;
+    double value = 0;
+    int index = 0;       // slot, integer exponent
+    std::string name;    // function
+    std::vector<Node> args;  // kDiv: numerator factors, then index = count of denominator factors
+  };
+  static Node build(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
+  static double eval(const Node& n, const double* values);
+  Node root_;
+};
+
+}  // namespace dualrate

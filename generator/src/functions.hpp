@@ -1,0 +1,41 @@
+// The model language's functions as symbolic (GiNaC) functions.
+//
+// sin cos tan asin acos atan atan2 sinh cosh tanh exp log sqrt pow map to GiNaC's own.
+// abs, sign, step (Heaviside), min and max are dualrate's own GiNaC functions so that they
+// carry the derivative rules a model needs and nothing else:
+//   d abs(x) = sign(x) dx,  d sign(x) = 0,  d step(x) = 0,
+//   d min(a,b) = step(b - a) da + (1 - step(b - a)) db,
+//   d max(a,b) = step(a - b) da + (1 - step(a - b)) db.
+// Numeric semantics (step(0) = 1, ties of min/max) follow runtime/include/dualrate/math.hpp.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <string>
+#include <vector>
+
+namespace dualrate {
+
+DECLARE_FUNCTION_1P(dr_abs)
+DECLARE_FUNCTION_1P(dr_sign)
+DECLARE_FUNCTION_1P(dr_step)
+DECLARE_FUNCTION_2P(dr_min)
+DECLARE_FUNCTION_2P(dr_max)
+
+struct FunctionInfo {
+  const char* name;  // as written in a model file
+  int arity;
+};
+
+// All functions a model expression may call.
+const std::vector<FunctionInfo>& model_functions();
+const FunctionInfo* find_model_function(const std::string& name);
+std::vector<std::string> model_function_names();
+
+// GiNaC parser table that builds the GiNaC expression for each model function.
+const GiNaC::prototype_table& model_function_table();
+
+// Prepares GiNaC for exact work with decimal input (float precision well beyond double).
+void init_symbolic();
+
+}  // namespace dualrate

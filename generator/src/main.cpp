@@ -1,0 +1,181 @@
+// dualrate command-line interface.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "cpp_emitter.hpp"
+#include "functions.hpp"
+#include "model.hpp"
+#include "reference_core.hpp"
+#include "schemes.hpp"
+#include "verify.hpp"
+
+namespace {
+
+using namespace dualrate;
+
+// A command-line mistake (exit status 1).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Settings given on the command line; each overrides the model file's simulation section.
+struct Overrides {
+  std::string model_path;
+  std::optional<std::string> scheme;
+  std::optional<double> step;
+  std::optional<double> t_end;
+  std::optional<int> ratio;
+  int every = 1;
+  std::string scalar = "double";
+};
+
+struct Settings {
+  std::string scheme;
+  double step = 0;
+  double t_end = 0;
+  int ratio = 1;
+};
+
+Settings resolve(const Model& m, const Overrides& o, bool allow_reference) {
+  Settings s;
+  s.scheme = o.scheme.value_or(m.simulation.scheme);
+  if (!find_scheme(s.scheme) && !(allow_reference && s.scheme == "reference")) {
+    std::string known;
+    for (const auto& n : scheme_names()) known += " " + n;
+    throw UsageError(fmt::format("unknown scheme '{}' (known:{}{})", s.scheme, known,
+                                 allow_reference ? " reference" : ""));
+  }
+  if (!o.step && !m.simulation.step)
+    throw UsageError("no step size: give --step or set simulation: step: in " + m.file);
+  s.step = o.step ? *o.step : *m.simulation.step;
+  s.t_end = o.t_end.value_or(m.simulation.t_end);
+  s.ratio = o.ratio.value_or(m.simulation.ratio);
+  if (!(s.step > 0) || !std::isfinite(s.step)) throw UsageError("--step must be positive");
+  if (!(s.t_end > 0) || !std::isfinite(s.t_end)) throw UsageError("--t-end must be positive");
+  if (s.ratio < 1) throw UsageError("--ratio must be a positive integer");
+  if (o.every < 1) throw UsageError("--every must be at least 1");
+  if (step_count(s.t_end, s.step) > 100000000) throw UsageError("t_end/step exceeds 1e8 steps");
+  return s;
+}
+
+ScalarType scalar_type(const std::string& s) { return s == "float" ? ScalarType::kFloat : ScalarType::kDouble; }
+
+void add_common(CLI::App* cmd, Overrides& o) {
+  cmd->add_option("model", o.model_path, "Model file (YAML)")->required();
+  cmd->add_option("--scheme", o.scheme, "Integration scheme (default: the model's simulation.scheme)");
+  cmd->add_option("--step", o.step, "Base (fast) step h in seconds (default: simulation.step)");
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"dualrate: code generator and runtime for two-time-scale dynamic systems"};
+  app.set_version_flag("--version", DUALRATE_VERSION);
+  app.require_subcommand(1);
+  Overrides o;
+  std::string out_dir, out_csv, keep_dir, target = "host";
+  bool json = false;
+
+  auto* generate = app.add_subcommand("generate", "Generate the C++ header for a model");
+  add_common(generate, o);
+  generate->add_option("--ratio", o.ratio, "Slow step H = ratio*h, for dual-rate schemes");
+  generate->add_option("--scalar", o.scalar, "Scalar type of the generated code")->check(CLI::IsMember({"float", "double"}));
+  generate->add_option("-o,--output", out_dir, "Output directory (writes DIR/<name>.hpp)")->required();
+
+  auto* simulate = app.add_subcommand("simulate", "Integrate a model with the reference core and write a CSV trace");
+  add_common(simulate, o);
+  simulate->add_option("--t-end", o.t_end, "End time (default: simulation.t_end)");
+  simulate->add_option("--every", o.every, "Write one row every k steps");
+  simulate->add_option("-o,--output", out_csv, "CSV file (default: standard output)");
+
+  auto* verify_cmd = app.add_subcommand("verify", "Compile and run the generated code and compare it with the reference core");
+  add_common(verify_cmd, o);
+  verify_cmd->add_option("--t-end", o.t_end, "End time (default: simulation.t_end)");
+  verify_cmd->add_option("--every", o.every, "Compare every k steps");
+  verify_cmd->add_option("--target", target, "Where the generated code runs")->check(CLI::IsMember({"host"}));
+  verify_cmd->add_option("--scalar", o.scalar, "Scalar type of the generated code")->check(CLI::IsMember({"float", "double"}));
+  verify_cmd->add_flag("--json", json, "Print the result as one JSON object");
+  verify_cmd->add_option("--keep", keep_dir, "Keep the generated header, trace program, binary and traces in DIR");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 1;
+  }
+
+  init_symbolic();
+  const Model model = load_model_file(o.model_path);
+
+  if (generate->parsed()) {
+    const Settings s = resolve(model, o, false);
+    GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION};
+    const std::string header = generate_header(model, g);
+    std::filesystem::create_directories(out_dir);
+    const auto path = std::filesystem::path(out_dir) / (model.name + ".hpp");
+    std::ofstream out(path, std::ios::binary);
+    out << header;
+    if (!out) throw UsageError("cannot write " + path.string());
+    std::cout << path.string() << "\n";
+    return 0;
+  }
+  if (simulate->parsed()) {
+    const Settings s = resolve(model, o, true);
+    const Trace trace = ReferenceCore(model).simulate({s.scheme, s.step, s.t_end, o.every});
+    if (out_csv.empty()) {
+      for (std::size_t i = 0; i < trace.columns.size(); ++i) std::cout << (i ? "," : "") << trace.columns[i];
+      std::cout << "\n";
+      for (const auto& row : trace.rows) {
+        for (std::size_t i = 0; i < row.size(); ++i) std::cout << (i ? "," : "") << fmt::format("{:.17g}", row[i]);
+        std::cout << "\n";
+      }
+    } else {
+      write_csv(trace, out_csv);
+      std::cerr << fmt::format("{}: {} rows -> {}\n", model.name, trace.rows.size(), out_csv);
+    }
+    return 0;
+  }
+  const Settings s = resolve(model, o, false);
+  VerifyOptions v;
+  v.generate = {s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION};
+  v.t_end = s.t_end;
+  v.every = o.every;
+  v.target = target;
+  v.keep_dir = keep_dir;
+  const VerifyResult r = verify(model, v);
+  if (json) {
+    std::cout << r.json() << "\n";
+  } else {
+    std::cout << fmt::format("{} {} on {} ({}), {} steps: max_error {:.3e}, tolerance {:.3e}{}: {}\n", r.model,
+                             r.scheme, r.target, r.scalar, r.steps, r.max_error, r.tolerance,
+                             r.worst_state.empty() ? "" : fmt::format(" (worst: {} at t = {:.6g})", r.worst_state, r.worst_time),
+                             r.pass ? "PASS" : "FAIL");
+    if (!r.directory.empty()) std::cout << "kept in " << r.directory << "\n";
+  }
+  if (!r.error.empty()) std::cerr << "error: " << r.error << "\n";
+  return r.pass ? 0 : 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const ModelError& e) {
+    std::cerr << e.format() << "\n";
+  } catch (const UsageError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  } catch (const SimulationError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  }
+  return 1;
+}

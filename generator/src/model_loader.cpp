@@ -1,0 +1,508 @@
+// Model file (YAML) -> Model. Every check reports a ModelError at the position it refers to.
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "expression.hpp"
+#include "functions.hpp"
+#include "model.hpp"
+#include "schemes.hpp"
+
+namespace dualrate {
+
+namespace {
+
+const std::set<std::string>& cpp_keywords() {
+  static const std::set<std::string> words = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
+      "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval",
+      "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype",
+      "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern",
+      "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace",
+      "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected",
+      "public", "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof",
+      "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+      "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual",
+      "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "main"};
+  return words;
+}
+
+// Names the generated code or its environment already uses (with why).
+const std::map<std::string, std::string>& reserved_names() {
+  static const std::map<std::string, std::string> names = {
+      {"t", "it is time"},
+      {"pi", "it is the constant pi"},
+      {"std", "it is the C++ standard library's namespace"},
+      {"Eigen", "it is Eigen's namespace"},
+      {"dualrate", "it is the runtime's namespace"},
+      {"Scalar", "the generated code uses it for the scalar type"},
+      {"Model", "the generated code uses it"},
+      {"State", "the generated code uses it"},
+      {"Input", "the generated code uses it"},
+      {"Output", "the generated code uses it"},
+      {"Data", "the generated code uses it"},
+      {"Scheme", "the generated code uses it"},
+      {"kSlow", "the generated code uses it"},
+      {"kFast", "the generated code uses it"},
+      {"kStates", "the generated code uses it"},
+      {"kInputs", "the generated code uses it"},
+      {"kOutputs", "the generated code uses it"},
+      {"kStep", "the generated code uses it"},
+      {"initial_state", "the generated code uses it"},
+      {"default_inputs", "the generated code uses it"},
+      {"derivatives", "the generated code uses it"},
+      {"outputs", "the generated code uses it"},
+      {"scenario_inputs", "the generated code uses it"},
+      {"state_names", "the generated code uses it"},
+      {"input_names", "the generated code uses it"},
+      {"output_names", "the generated code uses it"},
+      {"NULL", "it is a C macro"},
+      {"EOF", "it is a C macro"},
+      {"NAN", "it is a C macro"},
+      {"INFINITY", "it is a C macro"},
+      {"HUGE_VAL", "it is a C macro"},
+      {"errno", "it is a C macro"},
+      {"assert", "it is a C macro"},
+  };
+  return names;
+}
+
+const std::vector<std::string> kTopKeys = {"name", "description", "parameters", "inputs", "states",
+                                           "variables", "equations", "outputs", "simulation"};
+const std::vector<std::string> kStateKeys = {"slow", "fast"};
+const std::vector<std::string> kSimulationKeys = {"t_end", "scheme", "step", "ratio", "inputs"};
+
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
+  std::string s;
+  for (const auto& i : items) s += (s.empty() ? "" : sep) + i;
+  return s;
+}
+
+class Loader {
+ public:
+  Loader(std::string text, std::string file) : text_(std::move(text)), file_(std::move(file)) {
+    std::istringstream in(text_);
+    for (std::string line; std::getline(in, line);) lines_.push_back(line);
+  }
+
+  Model load() {
+    YAML::Node root;
+    try {
+      root = YAML::Load(text_);
+    } catch (const YAML::Exception& e) {
+      throw ModelError(at(e.mark), "invalid YAML: " + e.msg);
+    }
+    if (!root || root.IsNull())
+      throw ModelError({file_, 1, 1}, "empty model file",
+                       "a model needs at least 'name', 'states' and 'equations'");
+    if (!root.IsMap())
+      throw ModelError(at(root.Mark()), "a model file must be a YAML mapping",
+                       "start with 'name: my_model', then 'states:' and 'equations:'");
+    model_.file = file_;
+    model_.simulation.loc = {file_, 1, 1};
+    const auto top = keys(root, kTopKeys, "top level");
+    const YAML::Node name = require(root, top, "name");
+    read_name(name);
+    if (top.count("description")) model_.description = scalar(top.at("description").second, "description");
+    require(root, top, "states");
+    require(root, top, "equations");
+
+    // Names first (all sections share one namespace), then expressions.
+    const auto params = section(top, "parameters");
+    const auto inputs = section(top, "inputs");
+    const auto vars = section(top, "variables");
+    const auto outs = section(top, "outputs");
+    const auto states = keys(top.at("states").second, kStateKeys, "states", top.at("states").first);
+    std::vector<Entry> slow, fast;
+    if (states.count("slow")) slow = entries(states.at("slow").second, "states.slow");
+    if (states.count("fast")) fast = entries(states.at("fast").second, "states.fast");
+    if (slow.empty() && fast.empty())
+      throw ModelError(at(top.at("states").first), "the model has no states",
+                       "list them under states: slow: (and fast: for a two-time-scale model)");
+
+    for (const auto& e : params) model_.parameters.push_back({define(e, "parameter"), {}, {}});
+    for (const auto& e : inputs) model_.inputs.push_back({define(e, "input"), {}, {}});
+    for (const auto& e : slow) model_.states.push_back({define(e, "slow state"), false, {}, {}, {}, {}});
+    for (const auto& e : fast) model_.states.push_back({define(e, "fast state"), true, {}, {}, {}, {}});
+    model_.slow_count = slow.size();
+    std::vector<Variable> variables;
+    for (const auto& e : vars) variables.push_back({define(e, "variable"), {}});
+    for (const auto& e : outs) model_.outputs.push_back({define(e, "output"), {}});
+
+    read_parameters(params);
+    read_constants(inputs, model_.inputs, "default value of input");
+    std::vector<Entry> all_states = slow;
+    all_states.insert(all_states.end(), fast.begin(), fast.end());
+    read_initial_values(all_states);
+    read_variables(vars, variables);
+    read_equations(top.at("equations"));
+    for (std::size_t i = 0; i < outs.size(); ++i)
+      model_.outputs[i].expr = expression(outs[i].value, dynamic_scope("output '" + outs[i].name + "'"));
+    if (top.count("simulation")) read_simulation(top.at("simulation"));
+    return std::move(model_);
+  }
+
+ private:
+  using KeyValue = std::pair<YAML::Node, YAML::Node>;
+  struct Entry {
+    std::string name;
+    YAML::Node key;
+    YAML::Node value;
+  };
+
+  SourceLoc at(const YAML::Mark& m) const {
+    if (m.line < 0) return {file_, 1, 1};
+    return {file_, m.line + 1, m.column + 1};
+  }
+  SourceLoc at(const YAML::Node& n) const { return at(n.Mark()); }
+
+  // The keys of a mapping, each checked against `allowed` and for duplicates.
+  std::map<std::string, KeyValue> keys(const YAML::Node& node, const std::vector<std::string>& allowed,
+                                       const std::string& where, const YAML::Node& owner = {}) {
+    if (!node.IsMap())
+      throw ModelError(at(node.IsNull() && owner ? owner : node), where + " must be a mapping",
+                       "expected one of: " + join(allowed));
+    std::map<std::string, KeyValue> found;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const std::string key = key_name(it->first, where);
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        throw ModelError(at(it->first), "unknown key '" + key + "' in " + where,
+                         did_you_mean(key, allowed, "expected one of: " + join(allowed)));
+      if (found.count(key))
+        throw ModelError(at(it->first), "duplicate key '" + key + "' in " + where,
+                         "first given at line " + std::to_string(at(found.at(key).first).line));
+      found[key] = {it->first, it->second};
+    }
+    return found;
+  }
+
+  std::string key_name(const YAML::Node& key, const std::string& where) {
+    if (!key.IsScalar()) throw ModelError(at(key), "keys in " + where + " must be plain names");
+    return key.Scalar();
+  }
+
+  YAML::Node require(const YAML::Node& root, const std::map<std::string, KeyValue>& top, const std::string& key) {
+    if (!top.count(key))
+      throw ModelError(at(root.begin()->first), "missing required key '" + key + "'",
+                       "a model needs 'name', 'states' and 'equations'");
+    return top.at(key).second;
+  }
+
+  std::string scalar(const YAML::Node& node, const std::string& what) {
+    if (!node.IsScalar()) throw ModelError(at(node), what + " must be a single value");
+    return node.Scalar();
+  }
+
+  // An optional name: value section, in file order.
+  std::vector<Entry> section(const std::map<std::string, KeyValue>& top, const std::string& key) {
+    if (!top.count(key)) return {};
+    return entries(top.at(key).second, key);
+  }
+
+  std::vector<Entry> entries(const YAML::Node& node, const std::string& where) {
+    if (node.IsNull()) return {};
+    if (!node.IsMap())
+      throw ModelError(at(node), where + " must be a mapping of name: value",
+                       "write one entry per line, as in 'R: 1.0'");
+    std::vector<Entry> result;
+    for (auto it = node.begin(); it != node.end(); ++it)
+      result.push_back({key_name(it->first, where), it->first, it->second});
+    return result;
+  }
+
+  void read_name(const YAML::Node& node) {
+    const std::string name = scalar(node, "name");
+    static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
+    if (!std::regex_match(name, identifier) || name.back() == '_')
+      throw ModelError(at(node), "invalid model name '" + name + "'",
+                       "the name is the C++ namespace of the generated code: a letter, then letters, digits or '_'");
+    if (cpp_keywords().count(name) || reserved_names().count(name))
+      throw ModelError(at(node), "invalid model name '" + name + "': it is reserved in C++ or by dualrate");
+    model_.name = name;
+  }
+
+  Named define(const Entry& e, const std::string& kind) {
+    const SourceLoc loc = at(e.key);
+    static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
+    const std::string hint = "names are C identifiers: a letter, then letters, digits or '_', not ending in '_'";
+    if (!std::regex_match(e.name, identifier) || e.name.back() == '_')
+      throw ModelError(loc, "invalid " + kind + " name '" + e.name + "'", hint);
+    if (cpp_keywords().count(e.name))
+      throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': it is a C++ keyword", "choose another name");
+    if (find_model_function(e.name))
+      throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': it is a function name", "choose another name");
+    if (auto r = reserved_names().find(e.name); r != reserved_names().end())
+      throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': reserved because " + r->second,
+                       "choose another name");
+    if (e.name == model_.name)
+      throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': it is the model's name",
+                       "the model name is the generated namespace; choose another name");
+    if (auto d = defined_.find(e.name); d != defined_.end())
+      throw ModelError(loc, "duplicate name '" + e.name + "'",
+                       "already defined as " + kind_.at(e.name) + " at line " + std::to_string(d->second.line));
+    defined_[e.name] = loc;
+    kind_[e.name] = kind;
+    return {e.name, loc, GiNaC::realsymbol(e.name)};
+  }
+
+  ExpressionText text_of(const YAML::Node& node, const std::string& what) {
+    if (!node || node.IsNull()) throw ModelError(at(node), what + " has no value", "write a number or an expression");
+    if (!node.IsScalar())
+      throw ModelError(at(node), what + " must be a number or an expression, not a " +
+                                     (node.IsSequence() ? "list" : "mapping"));
+    const std::string& s = node.Scalar();
+    static const std::regex special("[-+]?\\.(inf|Inf|INF|nan|NaN|NAN)");
+    if (std::regex_match(s, special)) throw ModelError(at(node), what + " is not finite", "use a finite number");
+    const YAML::Mark m = node.Mark();
+    ExpressionText t{s, at(m), false};
+    if (m.line >= 0 && static_cast<std::size_t>(m.line) < lines_.size()) {
+      const std::string& line = lines_[m.line];
+      const auto col = static_cast<std::size_t>(m.column);
+      if (line.compare(col, s.size(), s) == 0) {
+        t.exact = true;
+      } else if (col + 1 <= line.size() && line.compare(col + 1, s.size(), s) == 0) {
+        t.loc = t.loc.shifted(1);
+        t.exact = true;
+      }
+    }
+    return t;
+  }
+
+  GiNaC::ex expression(const YAML::Node& node, const ExpressionScope& scope) {
+    return parse_expression(text_of(node, scope.what), scope);
+  }
+
+  double evaluate(const GiNaC::ex& e, const YAML::Node& node, const std::string& what) {
+    GiNaC::ex v;
+    try {
+      v = e.subs(model_.parameter_values()).evalf();
+    } catch (const std::exception& ex) {
+      throw ModelError(at(node), "cannot evaluate " + what + ": " + ex.what());
+    }
+    if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real())
+      throw ModelError(at(node), what + " does not evaluate to a real number");
+    const double d = GiNaC::ex_to<GiNaC::numeric>(v).to_double();
+    if (!std::isfinite(d)) throw ModelError(at(node), what + " is not finite", "use a finite number");
+    return d;
+  }
+
+  ExpressionScope parameter_scope(const std::string& what, std::size_t available) {
+    ExpressionScope scope;
+    scope.what = what;
+    for (std::size_t i = 0; i < model_.parameters.size(); ++i) {
+      const auto& p = model_.parameters[i];
+      if (i < available) scope.allowed[p.name] = p.symbol;
+      else scope.forbidden[p.name] = "parameter '" + p.name + "' is defined later; move it up";
+    }
+    for (const auto& [name, kind] : kind_)
+      if (kind != "parameter")
+        scope.forbidden[name] = "'" + name + "' is a " + kind + "; " + what + " may use only numbers and parameters";
+    return scope;
+  }
+
+  ExpressionScope dynamic_scope(const std::string& what) {
+    ExpressionScope scope;
+    scope.what = what;
+    scope.time = &time_ex_;
+    for (const auto& p : model_.parameters) scope.allowed[p.name] = p.symbol;
+    for (const auto& u : model_.inputs) scope.allowed[u.name] = u.symbol;
+    for (const auto& x : model_.states) scope.allowed[x.name] = x.symbol;
+    for (const auto& v : all_variables_) scope.allowed[v.name] = v.symbol;
+    for (const auto& y : model_.outputs)
+      scope.forbidden[y.name] = "'" + y.name + "' is an output; to reuse it, make it a variable";
+    return scope;
+  }
+
+  void read_parameters(const std::vector<Entry>& params) {
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      auto& p = model_.parameters[i];
+      const std::string what = "the value of parameter '" + p.name + "'";
+      p.expr = expression(params[i].value, parameter_scope(what, i));
+      p.value = evaluate(p.expr, params[i].value, what);
+    }
+  }
+
+  void read_constants(const std::vector<Entry>& entries, std::vector<Input>& inputs, const std::string& what) {
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const std::string w = "the " + what + " '" + inputs[i].name + "'";
+      inputs[i].default_expr = expression(entries[i].value, parameter_scope(w, model_.parameters.size()));
+      inputs[i].default_value = evaluate(inputs[i].default_expr, entries[i].value, w);
+    }
+  }
+
+  void read_initial_values(const std::vector<Entry>& entries) {
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      auto& x = model_.states[i];
+      const std::string w = "the initial value of state '" + x.name + "'";
+      x.initial_expr = expression(entries[i].value, parameter_scope(w, model_.parameters.size()));
+      x.initial_value = evaluate(x.initial_expr, entries[i].value, w);
+    }
+  }
+
+  // Parses all variables, then orders them so that each comes after the variables it uses
+  // (file order otherwise); a cycle is an error.
+  void read_variables(const std::vector<Entry>& entries, std::vector<Variable>& variables) {
+    all_variables_ = variables;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      variables[i].expr = expression(entries[i].value, dynamic_scope("variable '" + variables[i].name + "'"));
+    enum class Mark { kNew, kActive, kDone };
+    std::vector<Mark> mark(variables.size(), Mark::kNew);
+    std::vector<std::size_t> path;
+    std::function<void(std::size_t)> visit = [&](std::size_t i) {
+      if (mark[i] == Mark::kDone) return;
+      path.push_back(i);
+      if (mark[i] == Mark::kActive) {
+        std::vector<std::string> cycle;
+        auto first = std::find(path.begin(), path.end(), i);
+        for (auto it = first; it != path.end(); ++it) cycle.push_back(variables[*it].name);
+        throw ModelError(variables[i].loc, "cyclic variables: " + join(cycle, " -> "),
+                         "a variable cannot depend on itself; break the cycle with a state or a parameter");
+      }
+      mark[i] = Mark::kActive;
+      for (std::size_t j = 0; j < variables.size(); ++j)
+        if (variables[i].expr.has(variables[j].symbol)) visit(j);
+      mark[i] = Mark::kDone;
+      path.pop_back();
+      model_.variables.push_back(variables[i]);
+    };
+    for (std::size_t i = 0; i < variables.size(); ++i) visit(i);
+  }
+
+  void read_equations(const KeyValue& section) {
+    const YAML::Node& node = section.second;
+    if (!node.IsMap())
+      throw ModelError(at(node.IsNull() ? section.first : node), "equations must be a mapping of state: d(state)/dt",
+                       "one line per state, as in 'omega: (torque - b*omega)/J'");
+    std::vector<std::string> state_names;
+    for (const auto& x : model_.states) state_names.push_back(x.name);
+    std::set<std::string> seen;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const std::string name = key_name(it->first, "equations");
+      auto x = std::find_if(model_.states.begin(), model_.states.end(), [&](const State& s) { return s.name == name; });
+      if (x == model_.states.end()) {
+        const std::string kind = kind_.count(name) ? " ('" + name + "' is a " + kind_.at(name) + ")" : "";
+        throw ModelError(at(it->first), "equation for '" + name + "', which is not a state" + kind,
+                         did_you_mean(name, state_names, "equations give d(state)/dt, one per state"));
+      }
+      if (!seen.insert(name).second)
+        throw ModelError(at(it->first), "duplicate equation for state '" + name + "'");
+      x->rhs = expression(it->second, dynamic_scope("the equation of '" + name + "'"));
+      x->rhs_loc = at(it->second);
+    }
+    std::vector<std::string> missing;
+    for (const auto& x : model_.states)
+      if (!seen.count(x.name)) missing.push_back(x.name);
+    if (!missing.empty())
+      throw ModelError(at(section.first), "missing equation" + std::string(missing.size() > 1 ? "s" : "") +
+                                              " for state" + (missing.size() > 1 ? "s " : " ") + join(missing),
+                       "each state needs exactly one equation: its time derivative");
+  }
+
+  double positive(const KeyValue& kv, const std::string& what) {
+    const GiNaC::ex e = expression(kv.second, parameter_scope(what, model_.parameters.size()));
+    const double v = evaluate(e, kv.second, what);
+    if (!(v > 0)) throw ModelError(at(kv.second), what + " must be positive", "got " + kv.second.Scalar());
+    return v;
+  }
+
+  void read_simulation(const KeyValue& section) {
+    auto& sim = model_.simulation;
+    sim.loc = at(section.first);
+    if (section.second.IsNull()) return;
+    const auto k = keys(section.second, kSimulationKeys, "simulation", section.first);
+    if (k.count("t_end")) sim.t_end = positive(k.at("t_end"), "simulation.t_end");
+    if (k.count("step")) sim.step = positive(k.at("step"), "simulation.step");
+    if (k.count("ratio")) {
+      const auto& node = k.at("ratio").second;
+      const std::string s = scalar(node, "simulation.ratio");
+      static const std::regex integer("[0-9]+");
+      if (!std::regex_match(s, integer) || s.size() > 6 || std::stoi(s) < 1)
+        throw ModelError(at(node), "simulation.ratio must be a positive integer", "H = ratio * h; got " + s);
+      sim.ratio = std::stoi(s);
+    }
+    if (k.count("scheme")) {
+      const auto& node = k.at("scheme").second;
+      const std::string s = scalar(node, "simulation.scheme");
+      if (!find_scheme(s) && s != "reference")
+        throw ModelError(at(node), "unknown scheme '" + s + "'",
+                         did_you_mean(s, scheme_names(), "known schemes: " + join(scheme_names(), " ")));
+      sim.scheme = s;
+    }
+    if (k.count("inputs")) {
+      std::vector<std::string> input_names;
+      for (const auto& u : model_.inputs) input_names.push_back(u.name);
+      std::set<std::string> seen;
+      for (const auto& e : entries(k.at("inputs").second, "simulation.inputs")) {
+        auto u = std::find(input_names.begin(), input_names.end(), e.name);
+        if (u == input_names.end())
+          throw ModelError(at(e.key), "'" + e.name + "' in simulation.inputs is not an input",
+                           did_you_mean(e.name, input_names, "declare it under inputs: with a default value"));
+        if (!seen.insert(e.name).second) throw ModelError(at(e.key), "duplicate input signal for '" + e.name + "'");
+        ExpressionScope scope = parameter_scope("the signal of input '" + e.name + "'", model_.parameters.size());
+        scope.time = &time_ex_;
+        sim.inputs.push_back({static_cast<std::size_t>(u - input_names.begin()), expression(e.value, scope), at(e.value)});
+      }
+    }
+  }
+
+  std::string text_;
+  std::string file_;
+  std::vector<std::string> lines_;
+  Model model_;
+  GiNaC::ex time_ex_ = model_.time;
+  std::map<std::string, SourceLoc> defined_;
+  std::map<std::string, std::string> kind_;
+  std::vector<Variable> all_variables_;
+};
+
+}  // namespace
+
+GiNaC::exmap Model::parameter_values() const {
+  GiNaC::exmap m;
+  for (const auto& p : parameters) m[p.symbol] = GiNaC::numeric(p.value);
+  return m;
+}
+
+GiNaC::exmap Model::variable_definitions() const {
+  GiNaC::exmap m;
+  for (const auto& v : variables) m[v.symbol] = v.expr.subs(m);
+  return m;
+}
+
+GiNaC::ex Model::resolve(const GiNaC::ex& e) const {
+  return e.subs(variable_definitions()).subs(parameter_values());
+}
+
+std::vector<GiNaC::ex> Model::resolved_rhs() const {
+  const GiNaC::exmap vars = variable_definitions();
+  const GiNaC::exmap params = parameter_values();
+  std::vector<GiNaC::ex> rhs;
+  for (const auto& x : states) rhs.push_back(x.rhs.subs(vars).subs(params));
+  return rhs;
+}
+
+GiNaC::ex Model::input_signal(std::size_t i) const {
+  for (const auto& s : simulation.inputs)
+    if (s.input == i) return s.expr;
+  return GiNaC::numeric(inputs[i].default_value);
+}
+
+Model load_model_text(const std::string& text, const std::string& file) {
+  return Loader(text, file).load();
+}
+
+Model load_model_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError({path, 1, 1}, "cannot read model file", "check the path");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return load_model_text(s.str(), path);
+}
+
+}  // namespace dualrate

@@ -1,0 +1,179 @@
+#include "reference_core.hpp"
+
+#include <boost/numeric/odeint.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace dualrate {
+
+long step_count(double t_end, double h) {
+  return static_cast<long>(std::ceil(t_end / h - 1e-9));
+}
+
+ReferenceCore::ReferenceCore(const Model& model) : model_(model) {
+  int slot = 0;
+  slots_[model.time] = slot++;
+  for (const auto& x : model.states) slots_[x.symbol] = slot++;
+  for (const auto& u : model.inputs) slots_[u.symbol] = slot++;
+  for (const auto& p : model.parameters) slots_[p.symbol] = slot++;
+  for (const auto& v : model.variables) slots_[v.symbol] = slot++;
+  for (const auto& x : model.states) rhs_.emplace_back(x.rhs, slots_);
+  for (const auto& y : model.outputs) outputs_.emplace_back(y.expr, slots_);
+  for (const auto& v : model.variables) variables_.emplace_back(v.expr, slots_);
+  for (std::size_t i = 0; i < model.inputs.size(); ++i) signals_.emplace_back(model.input_signal(i), slots_);
+}
+
+ReferenceCore::Vector ReferenceCore::initial_state() const {
+  Vector x;
+  for (const auto& s : model_.states) x.push_back(s.initial_value);
+  return x;
+}
+
+ReferenceCore::Vector ReferenceCore::environment(double t, const Vector& x, const Vector& u) const {
+  Vector env;
+  env.reserve(slots_.size());
+  env.push_back(t);
+  env.insert(env.end(), x.begin(), x.end());
+  env.insert(env.end(), u.begin(), u.end());
+  for (const auto& p : model_.parameters) env.push_back(p.value);
+  for (const auto& v : variables_) env.push_back(v(env.data()));
+  return env;
+}
+
+ReferenceCore::Vector ReferenceCore::inputs_at(double t) const {
+  Vector u;
+  const Vector env = environment(t, Vector(model_.states.size(), 0.0), Vector(model_.inputs.size(), 0.0));
+  for (const auto& s : signals_) u.push_back(s(env.data()));
+  return u;
+}
+
+void ReferenceCore::derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const {
+  const Vector env = environment(t, x, u);
+  dxdt.resize(rhs_.size());
+  std::vector<std::string> bad;
+  for (std::size_t i = 0; i < rhs_.size(); ++i) {
+    dxdt[i] = rhs_[i](env.data());
+    if (!std::isfinite(dxdt[i])) bad.push_back("d" + model_.states[i].name + "/dt");
+  }
+  if (bad.empty()) return;
+  for (std::size_t i = 0; i < model_.states.size(); ++i)
+    if (!std::isfinite(x[i])) bad.push_back(model_.states[i].name);
+  for (std::size_t i = 0; i < model_.inputs.size(); ++i)
+    if (!std::isfinite(u[i])) bad.push_back("input " + model_.inputs[i].name);
+  const std::size_t first_variable = env.size() - variables_.size();
+  for (std::size_t i = 0; i < variables_.size(); ++i)
+    if (!std::isfinite(env[first_variable + i])) bad.push_back("variable " + model_.variables[i].name);
+  std::string names;
+  for (const auto& b : bad) names += (names.empty() ? "" : ", ") + b;
+  throw SimulationError(fmt::format("non-finite derivative at t = {:.17g}: {}", t, names));
+}
+
+void ReferenceCore::check_state(double t, const Vector& x) const {
+  std::string names;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i])) names += (names.empty() ? "" : ", ") + model_.states[i].name;
+  if (!names.empty()) throw SimulationError(fmt::format("non-finite state at t = {:.17g}: {}", t, names));
+}
+
+ReferenceCore::Vector ReferenceCore::outputs(double t, const Vector& x, const Vector& u) const {
+  const Vector env = environment(t, x, u);
+  Vector y;
+  for (const auto& o : outputs_) y.push_back(o(env.data()));
+  return y;
+}
+
+std::vector<std::string> ReferenceCore::columns() const {
+  std::vector<std::string> c{"t"};
+  for (const auto& x : model_.states) c.push_back(x.name);
+  for (const auto& y : model_.outputs) c.push_back(y.name);
+  return c;
+}
+
+ReferenceCore::Vector ReferenceCore::row(double t, const Vector& x, const Vector& u) const {
+  Vector r{t};
+  r.insert(r.end(), x.begin(), x.end());
+  const Vector y = outputs(t, x, u);
+  r.insert(r.end(), y.begin(), y.end());
+  return r;
+}
+
+Trace ReferenceCore::simulate(const RunOptions& options) const {
+  if (!(options.step > 0) || !(options.t_end > 0) || options.every < 1)
+    throw SimulationError("step and t_end must be positive and every at least 1");
+  Trace trace;
+  trace.columns = columns();
+  if (options.scheme == "reference") high_accuracy(options, trace);
+  else fixed_step(options, trace);
+  return trace;
+}
+
+namespace {
+
+using Vector = ReferenceCore::Vector;
+
+Vector axpy(const Vector& x, double a, const Vector& k) {
+  Vector r(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) r[i] = x[i] + a * k[i];
+  return r;
+}
+
+}  // namespace
+
+void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
+  const double h = options.step;
+  const long n = step_count(options.t_end, h);
+  Vector x = initial_state();
+  check_state(0, x);
+  trace.rows.push_back(row(0, x, inputs_at(0)));
+  Vector k1, k2, k3, k4;
+  for (long i = 0; i < n; ++i) {
+    const double t = static_cast<double>(i) * h;
+    const Vector u = inputs_at(t);
+    derivatives(t, x, u, k1);
+    if (options.scheme == "euler") {
+      x = axpy(x, h, k1);
+    } else if (options.scheme == "rk2") {
+      derivatives(t + h, axpy(x, h, k1), u, k2);
+      for (std::size_t j = 0; j < x.size(); ++j) x[j] += h / 2 * (k1[j] + k2[j]);
+    } else if (options.scheme == "rk4") {
+      derivatives(t + h / 2, axpy(x, h / 2, k1), u, k2);
+      derivatives(t + h / 2, axpy(x, h / 2, k2), u, k3);
+      derivatives(t + h, axpy(x, h, k3), u, k4);
+      for (std::size_t j = 0; j < x.size(); ++j) x[j] += h / 6 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
+    } else {
+      throw SimulationError("the reference core has no scheme '" + options.scheme + "'");
+    }
+    const double t_next = static_cast<double>(i + 1) * h;
+    check_state(t_next, x);
+    if ((i + 1) % options.every == 0 || i + 1 == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));
+  }
+}
+
+void ReferenceCore::high_accuracy(const RunOptions& options, Trace& trace) const {
+  namespace odeint = boost::numeric::odeint;
+  const double h = options.step;
+  const long n = step_count(options.t_end, h);
+  std::vector<double> times;
+  for (long i = 0; i <= n; ++i)
+    if (i % options.every == 0 || i == n) times.push_back(static_cast<double>(i) * h);
+  Vector x = initial_state();
+  check_state(0, x);
+  auto system = [this](const Vector& state, Vector& dxdt, double t) { derivatives(t, state, inputs_at(t), dxdt); };
+  auto observer = [&](const Vector& state, double t) {
+    check_state(t, state);
+    trace.rows.push_back(row(t, state, inputs_at(t)));
+  };
+  auto stepper = odeint::make_controlled(options.reference_tolerance, options.reference_tolerance,
+                                         odeint::runge_kutta_fehlberg78<Vector>());
+  try {
+    odeint::integrate_times(stepper, system, x, times.begin(), times.end(), h, observer,
+                            odeint::max_step_checker(1000000));
+  } catch (const odeint::step_adjustment_error& e) {
+    throw SimulationError(std::string("reference integration failed: ") + e.what());
+  } catch (const odeint::no_progress_error& e) {
+    throw SimulationError(std::string("reference integration made no progress: ") + e.what());
+  }
+}
+
+}  // namespace dualrate

@@ -1,0 +1,69 @@
+// The reference core: an independent host implementation that integrates a model straight
+// from its parsed description (Model), in double, with no generated code involved. It is
+// the oracle that generated code is verified against, so it is kept plain:
+//  - right-hand sides, variables, outputs and input signals are evaluated from the parsed
+//    expressions as the model file states them (Evaluator): parameters by value, variables
+//    in dependency order;
+//  - the fixed-step schemes are textbook transcriptions; inputs are sampled at the start
+//    of each step and held over it (zero-order hold), exactly as a periodic ECU task does;
+//  - `reference` is Boost.Odeint's controlled runge_kutta_fehlberg78 at tight tolerances
+//    with the input signals evaluated continuously in time: the high-accuracy solution.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "evaluator.hpp"
+#include "model.hpp"
+#include "trace.hpp"
+
+namespace dualrate {
+
+// A simulation that produced a non-finite state or derivative, or could not proceed.
+class SimulationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunOptions {
+  std::string scheme;  // euler, rk2, rk4 or reference
+  double step = 0;     // h
+  double t_end = 0;
+  int every = 1;       // one trace row every `every` steps
+  double reference_tolerance = 1e-12;  // absolute and relative, for `reference`
+};
+
+// Number of steps of size h that cover [0, t_end] (t_end is reached or passed by less than
+// one part in 1e9 of a step).
+long step_count(double t_end, double h);
+
+class ReferenceCore {
+ public:
+  using Vector = std::vector<double>;
+  explicit ReferenceCore(const Model& model);
+
+  Vector initial_state() const;
+  Vector inputs_at(double t) const;
+  // Throws SimulationError naming the derivatives (and model variables) that are not finite.
+  void derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const;
+  Vector outputs(double t, const Vector& x, const Vector& u) const;
+  std::vector<std::string> columns() const;
+
+  Trace simulate(const RunOptions& options) const;
+
+ private:
+  void fixed_step(const RunOptions& options, Trace& trace) const;
+  void high_accuracy(const RunOptions& options, Trace& trace) const;
+  Vector row(double t, const Vector& x, const Vector& u) const;
+  void check_state(double t, const Vector& x) const;
+  // Values of all slots: t, states, inputs, parameters, then the variables evaluated.
+  Vector environment(double t, const Vector& x, const Vector& u) const;
+
+  const Model& model_;
+  std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables
+  std::vector<Evaluator> rhs_, outputs_, variables_, signals_;
+};
+
+}  // namespace dualrate

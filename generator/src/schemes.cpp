@@ -1,0 +1,26 @@
+#include "schemes.hpp"
+
+namespace dualrate {
+
+const std::vector<SchemeInfo>& schemes() {
+  static const std::vector<SchemeInfo> all = {
+      {"euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler"},
+      {"rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)"},
+      {"rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta"},
+  };
+  return all;
+}
+
+const SchemeInfo* find_scheme(const std::string& name) {
+  for (const auto& s : schemes())
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> scheme_names() {
+  std::vector<std::string> names;
+  for (const auto& s : schemes()) names.emplace_back(s.name);
+  return names;
+}
+
+}  // namespace dualrate

@@ -1,0 +1,162 @@
+#include "verify.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "process.hpp"
+#include "reference_core.hpp"
+#include "schemes.hpp"
+
+namespace dualrate {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
+        else out += c;
+    }
+  }
+  return out + "\"";
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+int stages_of(const std::string& scheme) {
+  if (scheme == "euler") return 1;
+  if (scheme == "rk2") return 2;
+  return 4;
+}
+
+}  // namespace
+
+std::string VerifyResult::json() const {
+  std::string s = "{";
+  s += "\"model\":" + json_string(model);
+  s += ",\"scheme\":" + json_string(scheme);
+  s += ",\"target\":" + json_string(target);
+  s += ",\"scalar\":" + json_string(scalar);
+  s += fmt::format(",\"steps\":{}", steps);
+  s += fmt::format(",\"max_error\":{:.6e}", max_error);
+  s += fmt::format(",\"tolerance\":{:.6e}", tolerance);
+  s += std::string(",\"pass\":") + (pass ? "true" : "false");
+  s += ",\"worst_state\":" + json_string(worst_state);
+  s += fmt::format(",\"worst_time\":{:.17g}", worst_time);
+  if (!error.empty()) s += ",\"error\":" + json_string(error);
+  if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
+  return s + "}";
+}
+
+// Tolerances.
+// double: generated code and reference core run the same scheme in double and differ only
+//   in rounding (operation order inside expressions: compiled emission vs tree
+//   interpretation). The acceptance bound is 1e-12 (issue #2). Per step each side commits
+//   relative errors of a few units of u = 2^-53 per operation; in a stable run these add
+//   up like a random walk, about sqrt(N)*c*u = 1e-14 for N = 1e4 steps and c = 100.
+// float: the generated side rounds every operation to u_f = 2^-24 while the reference
+//   stays in double. A first-order bound for a non-expansive scheme adds the per-step
+//   error, (stages + 2) * u_f relative to the state scale (one rounding per stage
+//   evaluation, one for the update, one for storing the state), over N + 1 samples:
+//   (N + 1) * (stages + 2) * u_f. Growth by unstable modes is not covered; such a run
+//   fails and says so.
+double verify_tolerance(ScalarType scalar, long steps, int stages) {
+  if (scalar == ScalarType::kDouble) return 1e-12;
+  const double u = std::ldexp(1.0, -24);
+  return static_cast<double>(steps + 1) * (stages + 2) * u;
+}
+
+VerifyResult verify(const Model& model, const VerifyOptions& o) {
+  VerifyResult r;
+  r.model = model.name;
+  r.scheme = o.generate.scheme;
+  r.target = o.target;
+  r.scalar = to_string(o.generate.scalar);
+  r.steps = step_count(o.t_end, o.generate.step);
+  r.tolerance = verify_tolerance(o.generate.scalar, r.steps, stages_of(r.scheme));
+  if (o.target != "host") {
+    r.error = "unknown target '" + o.target + "' (available: host)";
+    return r;
+  }
+  const bool keep = !o.keep_dir.empty();
+  const fs::path dir = keep ? fs::path(o.keep_dir) : fs::path(make_temp_dir("dualrate-verify"));
+  fs::create_directories(dir);
+  if (keep) r.directory = fs::absolute(dir).string();
+
+  const std::string header = model.name + ".hpp";
+  write_file(dir / header, generate_header(model, o.generate));
+  fs::copy_file(fs::path(DUALRATE_TARGETS_DIR) / "host" / "trace_main.cpp", dir / "trace_main.cpp",
+                fs::copy_options::overwrite_existing);
+  const std::string cxx = std::getenv("CXX") ? std::getenv("CXX") : "c++";
+  const std::vector<std::string> compile = {
+      cxx, "-std=c++17", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Wdouble-promotion", "-Werror",
+      "-fno-exceptions", "-fno-rtti", "-ffp-contract=off", "-DEIGEN_DONT_VECTORIZE", "-DEIGEN_RUNTIME_NO_MALLOC",
+      "-DDUALRATE_MODEL_HEADER=\"" + header + "\"", "-DDUALRATE_MODEL_NS=" + model.name,
+      "-I" + dir.string(), "-I" DUALRATE_RUNTIME_INCLUDE_DIR, "-isystem", DUALRATE_EIGEN_INCLUDE_DIR,
+      (dir / "trace_main.cpp").string(), "-o", (dir / "trace").string()};
+  std::string command;
+  for (const auto& a : compile) command += (command.empty() ? "" : " ") + a;
+  write_file(dir / "build.sh", "#!/bin/sh\n# How the trace program was built; rerun: ./trace " +
+                                   std::to_string(r.steps) + " " + std::to_string(o.every) + " generated.csv\n" +
+                                   command + "\n");
+  const ProcessResult built = run_process(compile);
+  if (built.exit_code != 0) {
+    r.error = "the generated code did not compile:\n" + built.output;
+  } else {
+    const ProcessResult ran = run_process({(dir / "trace").string(), std::to_string(r.steps),
+                                           std::to_string(o.every), (dir / "generated.csv").string()});
+    if (ran.exit_code != 0) r.error = "the generated code failed: " + ran.output;
+  }
+  Trace reference;
+  try {
+    RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
+    reference = ReferenceCore(model).simulate(run);
+    write_csv(reference, (dir / "reference.csv").string());
+  } catch (const SimulationError& e) {
+    r.error += (r.error.empty() ? "" : "\n") + std::string("reference core: ") + e.what();
+  }
+  if (r.error.empty()) {
+    const Trace generated = read_csv((dir / "generated.csv").string());
+    if (generated.rows.size() != reference.rows.size() || generated.columns != reference.columns) {
+      r.error = fmt::format("trace shapes differ: generated {} rows, reference {} rows", generated.rows.size(),
+                            reference.rows.size());
+    } else {
+      const std::size_t states = model.states.size();
+      std::vector<double> scale(states, 1.0);
+      for (const auto& row : reference.rows)
+        for (std::size_t j = 0; j < states; ++j) scale[j] = std::max(scale[j], std::fabs(row[1 + j]));
+      r.max_error = 0;
+      for (std::size_t i = 0; i < reference.rows.size(); ++i)
+        for (std::size_t j = 0; j < states; ++j) {
+          const double e = std::fabs(generated.rows[i][1 + j] - reference.rows[i][1 + j]) / scale[j];
+          if (!(e <= r.max_error)) {
+            r.max_error = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
+            r.worst_state = model.states[j].name;
+            r.worst_time = reference.rows[i][0];
+          }
+        }
+      r.pass = r.max_error <= r.tolerance;
+    }
+  }
+  if (!keep) fs::remove_all(dir);
+  return r;
+}
+
+}  // namespace dualrate

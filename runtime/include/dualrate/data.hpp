@@ -1,0 +1,39 @@
+// Mutable simulation data of one model instance, and the single-rate advance that every
+// single-rate scheme shares. Time is derived from the step counter, t_n = n h, so it
+// does not drift; the state is checked after every step and a non-finite result is
+// reported (the previous, finite state is kept).
+#pragma once
+
+#include <cstdint>
+
+#include "model.hpp"
+#include "status.hpp"
+
+namespace dualrate {
+
+template <class M>
+struct Data {
+  static_assert(ModelChecks<M>::value, "");
+  typename M::State x = M::initial_state();
+  std::uint64_t steps = 0;  // completed steps
+
+  typename M::Scalar time(typename M::Scalar h) const noexcept {
+    return static_cast<typename M::Scalar>(steps) * h;
+  }
+};
+
+// One step of size h with inputs u held over the step (zero-order hold, as an ECU task
+// samples its inputs once per period).
+template <class Scheme, class M>
+[[nodiscard]] Status advance(Data<M>& d, typename M::Scalar h, const typename M::Input& u) noexcept {
+  const typename M::State previous = d.x;
+  Scheme::step(d.time(h), h, u, d.x);
+  if (!d.x.allFinite()) {
+    d.x = previous;
+    return report(Status::kNonFiniteState);
+  }
+  ++d.steps;
+  return Status::kOk;
+}
+
+}  // namespace dualrate

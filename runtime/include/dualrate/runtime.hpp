@@ -1,0 +1,11 @@
+// Umbrella header included by generated code.
+#pragma once
+
+#include "data.hpp"
+#include "math.hpp"
+#include "model.hpp"
+#include "status.hpp"
+#include "version.hpp"
+#include "schemes/euler.hpp"
+#include "schemes/rk2.hpp"
+#include "schemes/rk4.hpp"

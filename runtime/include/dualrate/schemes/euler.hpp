@@ -1,0 +1,22 @@
+// Forward Euler: x_{n+1} = x_n + h f(t_n, x_n, u_n). Order 1.
+#pragma once
+
+#include "../model.hpp"
+
+namespace dualrate {
+
+template <class M>
+struct Euler {
+  using Scalar = typename M::Scalar;
+  using State = typename M::State;
+  using Input = typename M::Input;
+  static constexpr int order = 1;
+
+  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
+    State k;
+    M::derivatives(t, x, u, k);
+    x += h * k;
+  }
+};
+
+}  // namespace dualrate
