@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 
+#include "analysis.hpp"
 #include "process.hpp"
 #include "reference_core.hpp"
 #include "schemes.hpp"
@@ -65,6 +66,26 @@ std::string VerifyResult::json() const {
   return s + "}";
 }
 
+Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states) {
+  if (a.rows.size() != b.rows.size() || a.columns != b.columns || a.columns.size() < states + 1)
+    throw std::runtime_error(fmt::format("traces differ in shape: {} rows x {} columns vs {} rows x {} columns",
+                                         a.rows.size(), a.columns.size(), b.rows.size(), b.columns.size()));
+  std::vector<double> scale(states, 1.0);
+  for (const auto& row : b.rows)
+    for (std::size_t j = 0; j < states; ++j) scale[j] = std::max(scale[j], std::fabs(row[1 + j]));
+  Comparison c;
+  for (std::size_t i = 0; i < b.rows.size(); ++i)
+    for (std::size_t j = 0; j < states; ++j) {
+      const double e = std::fabs(a.rows[i][1 + j] - b.rows[i][1 + j]) / scale[j];
+      if (!(e <= c.max_error)) {
+        c.max_error = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
+        c.worst_column = 1 + j;
+        c.worst_time = b.rows[i][0];
+      }
+    }
+  return c;
+}
+
 // Tolerances.
 // double: generated code and reference core run the same scheme in double and differ only
 //   in rounding (operation order inside expressions: compiled emission vs tree
@@ -72,15 +93,18 @@ std::string VerifyResult::json() const {
 //   relative errors of a few units of u = 2^-53 per operation; in a stable run these add
 //   up like a random walk, about sqrt(N)*c*u = 1e-14 for N = 1e4 steps and c = 100.
 // float: the generated side rounds every operation to u_f = 2^-24 while the reference
-//   stays in double. A first-order bound for a non-expansive scheme adds the per-step
-//   error, (stages + 2) * u_f relative to the state scale (one rounding per stage
-//   evaluation, one for the update, one for storing the state), over N + 1 samples:
-//   (N + 1) * (stages + 2) * u_f. Growth by unstable modes is not covered; such a run
-//   fails and says so.
-double verify_tolerance(ScalarType scalar, long steps, int stages) {
+//   stays in double. Per step, each of the (stages + 2) roundings of a stage input, the
+//   update and the stored state perturbs the state by up to u_f relative to its scale, and
+//   a perturbed stage input moves the step's result by up to h ||J|| times as much (J the
+//   Jacobian of the right-hand side; its value at the initial state stands for the run).
+//   A first-order bound for a stable, non-expansive step map adds these over the N steps:
+//   (N + 1) * (stages + 2) * u_f * (1 + h ||J||_inf). It is a worst case (errors of
+//   opposite sign do not cancel in it) and does not cover growth by unstable modes; such a
+//   run fails and says so.
+double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j) {
   if (scalar == ScalarType::kDouble) return 1e-12;
   const double u = std::ldexp(1.0, -24);
-  return static_cast<double>(steps + 1) * (stages + 2) * u;
+  return static_cast<double>(steps + 1) * (stages + 2) * u * (1 + h_norm_j);
 }
 
 VerifyResult verify(const Model& model, const VerifyOptions& o) {
@@ -90,7 +114,13 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   r.target = o.target;
   r.scalar = to_string(o.generate.scalar);
   r.steps = step_count(o.t_end, o.generate.step);
-  r.tolerance = verify_tolerance(o.generate.scalar, r.steps, stages_of(r.scheme));
+  {
+    const ReferenceCore core(model);
+    const Eigen::MatrixXd j =
+        evaluate(model, jacobian(model, state_symbols(model)), 0, core.initial_state(), core.inputs_at(0));
+    const double h_norm_j = o.generate.step * j.cwiseAbs().rowwise().sum().maxCoeff();
+    r.tolerance = verify_tolerance(o.generate.scalar, r.steps, stages_of(r.scheme), h_norm_j);
+  }
   if (o.target != "host") {
     r.error = "unknown target '" + o.target + "' (available: host)";
     return r;
@@ -133,26 +163,14 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     r.error += (r.error.empty() ? "" : "\n") + std::string("reference core: ") + e.what();
   }
   if (r.error.empty()) {
-    const Trace generated = read_csv((dir / "generated.csv").string());
-    if (generated.rows.size() != reference.rows.size() || generated.columns != reference.columns) {
-      r.error = fmt::format("trace shapes differ: generated {} rows, reference {} rows", generated.rows.size(),
-                            reference.rows.size());
-    } else {
-      const std::size_t states = model.states.size();
-      std::vector<double> scale(states, 1.0);
-      for (const auto& row : reference.rows)
-        for (std::size_t j = 0; j < states; ++j) scale[j] = std::max(scale[j], std::fabs(row[1 + j]));
-      r.max_error = 0;
-      for (std::size_t i = 0; i < reference.rows.size(); ++i)
-        for (std::size_t j = 0; j < states; ++j) {
-          const double e = std::fabs(generated.rows[i][1 + j] - reference.rows[i][1 + j]) / scale[j];
-          if (!(e <= r.max_error)) {
-            r.max_error = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
-            r.worst_state = model.states[j].name;
-            r.worst_time = reference.rows[i][0];
-          }
-        }
+    try {
+      const Comparison c = compare_traces(read_csv((dir / "generated.csv").string()), reference, model.states.size());
+      r.max_error = c.max_error;
+      if (c.worst_column > 0) r.worst_state = model.states[c.worst_column - 1].name;
+      r.worst_time = c.worst_time;
       r.pass = r.max_error <= r.tolerance;
+    } catch (const std::runtime_error& e) {
+      r.error = e.what();
     }
   }
   if (!keep) fs::remove_all(dir);

@@ -5,6 +5,7 @@
 
 #include "cpp_emitter.hpp"
 #include "model.hpp"
+#include "trace.hpp"
 
 namespace dualrate {
 
@@ -30,9 +31,19 @@ struct VerifyResult {
   std::string json() const;
 };
 
+struct Comparison {
+  double max_error = 0;     // max over rows and states of |a - b| / max(1, max over rows |b|)
+  std::size_t worst_column = 0;
+  double worst_time = 0;
+};
+// Compares columns 1..states of two traces of the same shape (column 0 is time); `b` is
+// the reference. Throws std::runtime_error when the shapes differ.
+Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states);
+
 // Tolerance for generated code in `scalar` against the reference core over `steps` steps
-// of a scheme with `stages` derivative evaluations per step (derivation in verify.cpp).
-double verify_tolerance(ScalarType scalar, long steps, int stages);
+// of a scheme with `stages` derivative evaluations per step, where h_norm_j = h * ||J||_inf
+// at the initial state (derivation in verify.cpp).
+double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j);
 
 VerifyResult verify(const Model& model, const VerifyOptions& options);
 

@@ -1,0 +1,144 @@
+// Generated code against the reference core, for every model and scheme; exact, reproducible
+// emission; the runtime version guard.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cpp_emitter.hpp"
+#include "process.hpp"
+#include "reference_core.hpp"
+#include "test_support.hpp"
+#include "verify.hpp"
+
+namespace dualrate {
+namespace {
+
+struct Case {
+  std::string file;
+  std::string scheme;
+  friend void PrintTo(const Case& c, std::ostream* os) { *os << test::stem(c.file) << "/" << c.scheme; }
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> all;
+  for (const auto& f : test::all_model_files())
+    for (const char* s : {"euler", "rk2", "rk4"}) all.push_back({f, s});
+  return all;
+}
+
+class GeneratedVsReference : public ::testing::TestWithParam<Case> {};
+
+// Double precision: generated code and reference core may differ only by rounding, bound
+// 1e-12 relative to each state's scale (see verify_tolerance). The run uses a tenth of the
+// model's step (forward Euler and Heun are unstable at some models' own step) over 500 steps.
+TEST_P(GeneratedVsReference, AgreesInDouble) {
+  const Model m = test::load(GetParam().file);
+  VerifyOptions o;
+  o.generate = {GetParam().scheme, m.simulation.step.value() / 10, 1, ScalarType::kDouble, "test"};
+  o.t_end = 500 * o.generate.step;
+  o.every = 5;
+  const VerifyResult r = verify(m, o);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.steps, 500);
+  EXPECT_LE(r.max_error, 1e-12) << r.json();
+  EXPECT_TRUE(r.pass) << r.json();
+}
+
+INSTANTIATE_TEST_SUITE_P(AllModels, GeneratedVsReference, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return test::stem(info.param.file) + "_" + info.param.scheme; });
+
+TEST(GeneratedVsReference, FloatWithinDerivedTolerance) {
+  const Model m = test::load(test::source_path("models/pendulum_particle.yaml"));
+  VerifyOptions o;
+  o.generate = {"rk4", 1e-3, 1, ScalarType::kFloat, "test"};
+  o.t_end = 0.5;
+  const VerifyResult r = verify(m, o);
+  EXPECT_EQ(r.error, "");
+  EXPECT_GT(r.max_error, 0.0);  // float really differs from the double reference
+  EXPECT_TRUE(r.pass) << r.json();
+}
+
+TEST(CompareTraces, FindsTheWorstDifferenceRelativeToScale) {
+  Trace ref{{"t", "a", "b"}, {{0, 10, 0.5}, {1, 20, 0.25}}};
+  Trace gen{{"t", "a", "b"}, {{0, 10, 0.5}, {1, 20.002, 0.25005}}};
+  const Comparison c = compare_traces(gen, ref, 2);
+  EXPECT_NEAR(c.max_error, 0.002 / 20, 1e-15);  // a: 0.002 / scale 20; b: 5e-5 / max(1, 0.5)
+  EXPECT_EQ(c.worst_column, 1u);
+  EXPECT_EQ(c.worst_time, 1.0);
+  gen.rows[1][2] = NAN;
+  EXPECT_TRUE(std::isinf(compare_traces(gen, ref, 2).max_error));
+  gen.rows.pop_back();
+  EXPECT_THROW(compare_traces(gen, ref, 2), std::runtime_error);
+}
+
+// A generated scheme that differs from the reference's is caught: rk2 code against the rk4
+// reference differs by the schemes' truncation error, far above 1e-12.
+TEST(GeneratedVsReference, DetectsADifferentScheme) {
+  const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
+  VerifyOptions o;
+  o.generate = {"rk2", 0.01, 1, ScalarType::kDouble, "test"};
+  o.t_end = 1;
+  o.keep_dir = ::testing::TempDir() + "/dualrate-different-scheme";
+  ASSERT_TRUE(verify(m, o).pass);
+  const Trace rk4 = ReferenceCore(m).simulate({"rk4", 0.01, 1, 1});
+  const Comparison c = compare_traces(read_csv(o.keep_dir + "/generated.csv"), rk4, m.states.size());
+  EXPECT_GT(c.max_error, 1e-6);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Two separate generator processes give the same bytes.
+TEST(Emission, RegenerationIsByteIdentical) {
+  for (const auto& file : test::all_model_files()) {
+    const std::string a = make_temp_dir("dualrate-regen"), b = make_temp_dir("dualrate-regen");
+    for (const auto& dir : {a, b}) {
+      const ProcessResult r = run_process({DUALRATE_CLI, "generate", file, "--scalar", "float", "-o", dir});
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+    }
+    const std::string name = test::load(file).name + ".hpp";
+    const std::string first = slurp(a + "/" + name);
+    EXPECT_FALSE(first.empty());
+    EXPECT_EQ(first, slurp(b + "/" + name)) << file;
+  }
+}
+
+TEST(Emission, ConstantsAreExact) {
+  for (double v : {0.1, -1e-5, 9.81, 1.0 / 3.0, 6.02214076e23, 5e-324, 3.0, -7.0}) {
+    const std::string lit = scalar_literal(v);
+    const bool negative = lit[0] == '-';
+    const std::string inner = lit.substr(lit.find('(') + 1, lit.rfind(')') - lit.find('(') - 1);
+    const double back = std::strtod(inner.c_str(), nullptr) * (negative ? -1 : 1);
+    EXPECT_EQ(back, v) << lit;
+  }
+}
+
+// A generated header refuses a runtime with another generated-code interface.
+TEST(Emission, VersionGuardRefusesAMismatchedRuntime) {
+  const std::string dir = make_temp_dir("dualrate-guard");
+  ASSERT_EQ(run_process({DUALRATE_CLI, "generate", test::source_path("tests/models/valid/van_der_pol.yaml"), "-o", dir})
+                .exit_code,
+            0);
+  std::ofstream(dir + "/probe.cpp") << "#include <dualrate/version.hpp>\n"
+                                       "#undef DUALRATE_RUNTIME_API\n#define DUALRATE_RUNTIME_API 999\n"
+                                       "#include \"van_der_pol.hpp\"\n";
+  const std::vector<std::string> cmd = {"c++", "-std=c++17", "-fsyntax-only", "-I" + dir,
+                                        "-I" + test::source_path("runtime/include"), "-isystem", "/usr/include/eigen3",
+                                        dir + "/probe.cpp"};
+  const ProcessResult bad = run_process(cmd);
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.output.find("generated for dualrate runtime API 1"), std::string::npos) << bad.output;
+  std::ofstream(dir + "/probe.cpp") << "#include \"van_der_pol.hpp\"\n";
+  const ProcessResult good = run_process(cmd);
+  EXPECT_EQ(good.exit_code, 0) << good.output;
+}
+
+}  // namespace
+}  // namespace dualrate

@@ -1,0 +1,88 @@
+// The reference core on its own: convergence orders of its schemes against its
+// high-accuracy mode, and fault reporting.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "reference_core.hpp"
+#include "test_support.hpp"
+
+namespace dualrate {
+namespace {
+
+// Least-squares slope of log(error) over log(h).
+double fitted_order(const std::vector<double>& h, const std::vector<double>& e) {
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < h.size(); ++i) mx += std::log(h[i]) / h.size(), my += std::log(e[i]) / h.size();
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    sxy += (std::log(h[i]) - mx) * (std::log(e[i]) - my);
+    sxx += (std::log(h[i]) - mx) * (std::log(h[i]) - mx);
+  }
+  return sxy / sxx;
+}
+
+double end_error(const ReferenceCore& core, const std::string& scheme, double h, const std::vector<double>& exact) {
+  const Trace tr = core.simulate({scheme, h, 2.0, 1000000});
+  double e = 0;
+  for (std::size_t j = 0; j < exact.size(); ++j) e = std::max(e, std::fabs(tr.rows.back()[1 + j] - exact[j]));
+  return e;
+}
+
+// Errors at t = 2 on the smooth Van der Pol model for h = 0.04 ... 0.005. RK4's smallest
+// error there is about 1e-9, three orders above the reference's tolerance (1e-12 with
+// rkf78), so the reference's own error does not bend the fit.
+TEST(ReferenceCore, ConvergenceOrders) {
+  const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
+  const ReferenceCore core(m);
+  RunOptions accurate{"reference", 0.005, 2.0, 1000000, 1e-13};
+  const Trace exact_trace = core.simulate(accurate);
+  const std::vector<double> exact(exact_trace.rows.back().begin() + 1, exact_trace.rows.back().begin() + 3);
+  const std::vector<double> steps = {0.04, 0.02, 0.01, 0.005};
+  for (const auto& [scheme, low, high] : std::vector<std::tuple<std::string, double, double>>{
+           {"euler", 0.8, 1.2}, {"rk2", 1.8, 2.2}, {"rk4", 3.8, 4.2}}) {
+    std::vector<double> errors;
+    for (double h : steps) errors.push_back(end_error(core, scheme, h, exact));
+    const double p = fitted_order(steps, errors);
+    EXPECT_GE(p, low) << scheme;
+    EXPECT_LE(p, high) << scheme;
+    RecordProperty(scheme + "_order", std::to_string(p));
+  }
+}
+
+TEST(ReferenceCore, ReportsNonFiniteStateWithTimeAndNames) {
+  init_symbolic();
+  const Model m = load_model_text("name: blowup\nstates: {slow: {x: 1, y: 0}}\nequations: {x: x^2, y: 0}\n", "b.yaml");
+  try {
+    ReferenceCore(m).simulate({"rk4", 0.01, 5.0, 1});
+    FAIL() << "expected a SimulationError";
+  } catch (const SimulationError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("non-finite"), std::string::npos) << what;
+    EXPECT_NE(what.find("at t = "), std::string::npos) << what;
+    EXPECT_NE(what.find("x"), std::string::npos) << what;
+    EXPECT_EQ(what.find(", y"), std::string::npos) << what;  // y stays finite
+  }
+}
+
+TEST(ReferenceCore, NamesTheVariableThatWentBad) {
+  init_symbolic();
+  const Model m = load_model_text(
+      "name: bad\nstates: {slow: {x: 1}}\nvariables: {r: log(x - 2)}\nequations: {x: r}\n", "b.yaml");
+  try {
+    ReferenceCore(m).simulate({"euler", 0.1, 1.0, 1});
+    FAIL() << "expected a SimulationError";
+  } catch (const SimulationError& e) {
+    EXPECT_NE(std::string(e.what()).find("variable r"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("t = 0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ReferenceCore, StepCountCoversTheInterval) {
+  EXPECT_EQ(step_count(1.0, 0.1), 10);
+  EXPECT_EQ(step_count(0.3, 0.1), 3);  // 0.3/0.1 = 2.9999999999999996
+  EXPECT_EQ(step_count(1.05, 0.1), 11);
+}
+
+}  // namespace
+}  // namespace dualrate

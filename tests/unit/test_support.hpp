@@ -1,0 +1,32 @@
+// Shared helpers for the unit tests.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "functions.hpp"
+#include "model.hpp"
+
+namespace dualrate::test {
+
+inline std::string source_path(const std::string& relative) { return std::string(DUALRATE_SOURCE_DIR) + "/" + relative; }
+
+// Every model file under models/ and tests/models/valid/.
+inline std::vector<std::string> all_model_files() {
+  std::vector<std::string> files;
+  for (const char* dir : {"models", "tests/models/valid"})
+    for (const auto& e : std::filesystem::directory_iterator(source_path(dir)))
+      if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+inline Model load(const std::string& path) {
+  init_symbolic();
+  return load_model_file(path);
+}
+
+inline std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
+
+}  // namespace dualrate::test
