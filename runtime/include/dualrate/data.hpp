@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "model.hpp"
-#include "status.hpp"
+#include "fault.hpp"
 
 namespace dualrate {
 

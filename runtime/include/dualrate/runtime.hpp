@@ -2,6 +2,7 @@
 #pragma once
 
 #include "data.hpp"
+#include "fault.hpp"
 #include "math.hpp"
 #include "model.hpp"
 #include "status.hpp"

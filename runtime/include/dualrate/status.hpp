@@ -1,9 +1,4 @@
-// Fault reporting. One policy, chosen at build time:
-//  - every step function returns a dualrate::Status ([[nodiscard]]);
-//  - if DUALRATE_FAULT_HOOK is defined (as the name of a function
-//    `void hook(dualrate::Status) noexcept` declared before this header), it is
-//    called as well whenever a step reports a fault, e.g. to latch a DTC on an ECU.
-// No exceptions, no heap.
+// Status codes of step functions. No exceptions, no heap; see fault.hpp for the policy.
 #pragma once
 
 #include <cstdint>
@@ -21,13 +16,6 @@ constexpr const char* to_string(Status s) noexcept {
     case Status::kNonFiniteState: return "non-finite state";
   }
   return "unknown";
-}
-
-inline Status report(Status s) noexcept {
-#ifdef DUALRATE_FAULT_HOOK
-  if (s != Status::kOk) DUALRATE_FAULT_HOOK(s);
-#endif
-  return s;
 }
 
 }  // namespace dualrate

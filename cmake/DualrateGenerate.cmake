@@ -1,0 +1,37 @@
+# dualrate_add_model(<target> MODEL <file.yaml> [SCHEME <s>] [STEP <h>] [SCALAR float|double]
+#                    [GENERATOR <dualrate executable or target>])
+#
+# Generates <name>.hpp from the model file at build time (regenerated when the model
+# changes) and defines an INTERFACE library <target> that puts the generated header and the
+# dualrate runtime on the include path of whatever links it.
+function(dualrate_add_model target)
+  cmake_parse_arguments(ARG "" "MODEL;SCHEME;STEP;SCALAR;GENERATOR" "" ${ARGN})
+  if(NOT ARG_MODEL)
+    message(FATAL_ERROR "dualrate_add_model(${target}): MODEL is required")
+  endif()
+  if(NOT ARG_GENERATOR)
+    set(ARG_GENERATOR dualrate)
+  endif()
+  get_filename_component(model_path ${ARG_MODEL} ABSOLUTE)
+  file(STRINGS ${model_path} name_line REGEX "^name:")
+  string(REGEX REPLACE "^name:[ \t]*([A-Za-z0-9_]+).*" "\\1" model_name "${name_line}")
+  set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/${target})
+  set(options)
+  foreach(opt SCHEME STEP SCALAR)
+    if(ARG_${opt})
+      string(TOLOWER ${opt} flag)
+      list(APPEND options --${flag} ${ARG_${opt}})
+    endif()
+  endforeach()
+  add_custom_command(
+    OUTPUT ${out_dir}/${model_name}.hpp
+    COMMAND ${ARG_GENERATOR} generate ${model_path} ${options} -o ${out_dir}
+    DEPENDS ${model_path} ${ARG_GENERATOR}
+    COMMENT "dualrate: generating ${model_name}.hpp"
+    VERBATIM)
+  add_custom_target(${target}_header DEPENDS ${out_dir}/${model_name}.hpp)
+  add_library(${target} INTERFACE)
+  add_dependencies(${target} ${target}_header)
+  target_include_directories(${target} INTERFACE ${out_dir})
+  target_link_libraries(${target} INTERFACE dualrate::runtime)
+endfunction()
