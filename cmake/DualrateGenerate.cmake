@@ -1,11 +1,11 @@
 # dualrate_add_model(<target> MODEL <file.yaml> [SCHEME <s>] [STEP <h>] [SCALAR float|double]
-#                    [GENERATOR <dualrate executable or target>])
+#                    [ALLOW_UNSTABLE] [GENERATOR <dualrate executable or target>])
 #
 # Generates <name>.hpp from the model file at build time (regenerated when the model
 # changes) and defines an INTERFACE library <target> that puts the generated header and the
 # dualrate runtime on the include path of whatever links it.
 function(dualrate_add_model target)
-  cmake_parse_arguments(ARG "" "MODEL;SCHEME;STEP;SCALAR;GENERATOR" "" ${ARGN})
+  cmake_parse_arguments(ARG "ALLOW_UNSTABLE" "MODEL;SCHEME;STEP;SCALAR;GENERATOR" "" ${ARGN})
   if(NOT ARG_MODEL)
     message(FATAL_ERROR "dualrate_add_model(${target}): MODEL is required")
   endif()
@@ -23,6 +23,9 @@ function(dualrate_add_model target)
       list(APPEND options --${flag} ${ARG_${opt}})
     endif()
   endforeach()
+  if(ARG_ALLOW_UNSTABLE)
+    list(APPEND options --allow-unstable)
+  endif()
   add_custom_command(
     OUTPUT ${out_dir}/${model_name}.hpp
     COMMAND ${ARG_GENERATOR} generate ${model_path} ${options} -o ${out_dir}

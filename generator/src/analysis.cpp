@@ -1,6 +1,12 @@
 #include "analysis.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
 #include <stdexcept>
+
+#include "reference_core.hpp"
 
 namespace dualrate {
 
@@ -39,6 +45,91 @@ Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, c
       result(r, c) = GiNaC::ex_to<GiNaC::numeric>(v).to_double();
     }
   return result;
+}
+
+Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h) {
+  const auto n = j.rows();
+  const RightHandSide linear = [&](double, const std::vector<double>& x, std::vector<double>& dx) {
+    const Eigen::VectorXd v = j * Eigen::Map<const Eigen::VectorXd>(x.data(), n);
+    dx.assign(v.data(), v.data() + n);
+  };
+  Eigen::MatrixXd m(n, n);
+  for (Eigen::Index c = 0; c < n; ++c) {
+    std::vector<double> e(static_cast<std::size_t>(n), 0.0);
+    e[static_cast<std::size_t>(c)] = 1.0;
+    const std::vector<double> next = scheme_step(scheme, linear, 0, h, e);
+    m.col(c) = Eigen::Map<const Eigen::VectorXd>(next.data(), n);
+  }
+  return m;
+}
+
+namespace {
+
+Eigen::VectorXcd eigenvalues(const Eigen::MatrixXd& m) {
+  if (m.size() == 0) return {};
+  return Eigen::EigenSolver<Eigen::MatrixXd>(m, false).eigenvalues();
+}
+
+std::string json_list(const Eigen::VectorXcd& v) {
+  std::string s = "[";
+  for (Eigen::Index i = 0; i < v.size(); ++i)
+    s += fmt::format("{}[{:.17g},{:.17g}]", i ? "," : "", v[i].real(), v[i].imag());
+  return s + "]";
+}
+
+std::string text_list(const Eigen::VectorXcd& v) {
+  std::string s;
+  for (Eigen::Index i = 0; i < v.size(); ++i)
+    s += fmt::format("{}{:.6g}{:+.6g}i", i ? ", " : "", v[i].real(), v[i].imag());
+  return s.empty() ? "(none)" : s;
+}
+
+}  // namespace
+
+StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h) {
+  const ReferenceCore core(model);
+  const Eigen::MatrixXd j =
+      evaluate(model, jacobian(model, state_symbols(model)), 0, core.initial_state(), core.inputs_at(0));
+  const auto ns = static_cast<Eigen::Index>(model.slow_count);
+  const auto nf = static_cast<Eigen::Index>(model.fast_count());
+  StabilityReport r;
+  r.scheme = scheme;
+  r.step = h;
+  r.jacobian_eigenvalues = eigenvalues(j);
+  const Eigen::MatrixXd gz = j.bottomRightCorner(nf, nf);
+  r.fast_eigenvalues = eigenvalues(gz);
+  Eigen::MatrixXd reduced = j.topLeftCorner(ns, ns);
+  if (nf > 0 && ns > 0) {
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(gz);
+    if (lu.isInvertible()) reduced -= j.topRightCorner(ns, nf) * lu.solve(j.bottomLeftCorner(nf, ns));
+  }
+  r.slow_eigenvalues = eigenvalues(reduced);
+  const double slowest_fast = nf > 0 ? r.fast_eigenvalues.cwiseAbs().minCoeff() : 0.0;
+  const double fastest_slow = ns > 0 ? r.slow_eigenvalues.cwiseAbs().maxCoeff() : 0.0;
+  r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
+  r.spectral_radius = eigenvalues(one_step_map(scheme, j, h)).cwiseAbs().maxCoeff();
+  r.stable = r.spectral_radius <= 1 + kStabilityMargin;
+  return r;
+}
+
+std::string StabilityReport::json() const {
+  return fmt::format(
+      "{{\"scheme\":\"{}\",\"step\":{:.17g},\"spectral_radius\":{:.17g},\"stable\":{},"
+      "\"jacobian_eigenvalues\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},\"separation\":{}}}",
+      scheme, step, spectral_radius, stable ? "true" : "false", json_list(jacobian_eigenvalues),
+      json_list(fast_eigenvalues), json_list(slow_eigenvalues),
+      std::isfinite(separation) ? fmt::format("{:.6g}", separation) : "null");
+}
+
+std::string StabilityReport::text() const {
+  return fmt::format(
+      "Jacobian eigenvalues:      {}\n"
+      "fast (g_z) eigenvalues:    {}\n"
+      "reduced slow eigenvalues:  {}\n"
+      "time-scale separation:     {:.6g}\n"
+      "{} at h = {:.6g}: spectral radius of the one-step map {:.12g}: {}\n",
+      text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation, scheme,
+      step, spectral_radius, stable ? "stable" : "UNSTABLE");
 }
 
 }  // namespace dualrate

@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <ginac/ginac.h>
 
+#include <string>
 #include <vector>
 
 #include "model.hpp"
@@ -21,5 +22,29 @@ std::vector<GiNaC::ex> input_symbols(const Model& model);
 // Numeric value of a matrix of expressions in t, states and inputs at (t, x, u).
 Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, const std::vector<double>& x,
                          const std::vector<double>& u);
+
+// Linear analysis at the initial state (t = 0, initial state, inputs of the scenario at 0),
+// for a scheme and step h.
+struct StabilityReport {
+  std::string scheme;
+  double step = 0;
+  Eigen::VectorXcd jacobian_eigenvalues;  // of the full Jacobian [f_x f_z; g_x g_z]
+  Eigen::VectorXcd fast_eigenvalues;      // of g_z (empty without fast states)
+  Eigen::VectorXcd slow_eigenvalues;      // of the reduced slow dynamics f_x - f_z g_z^-1 g_x
+  double separation = 0;                  // min |fast| / max |reduced slow| (inf if no slow motion)
+  double spectral_radius = 0;             // of the scheme's one-step map for the linearized model
+  bool stable = false;                    // spectral_radius <= 1 + kStabilityMargin
+
+  std::string json() const;
+  std::string text() const;
+};
+
+constexpr double kStabilityMargin = 1e-9;
+
+// The one-step map of a scheme for the linear system dx/dt = J x, built column by column
+// by applying one step of the scheme's reference implementation to each unit vector.
+Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h);
+
+StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h);
 
 }  // namespace dualrate

@@ -18,13 +18,24 @@ bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0;
 struct Token {
   std::string internal;  // text handed to GiNaC
   std::string user;      // text as written
-  std::size_t offset;    // in the user's text
 };
 
 struct Renamed {
   std::string text;
   std::vector<Token> tokens;
   std::map<std::string, GiNaC::ex> symbols;  // internal name -> symbolic value
+};
+
+// One level of nesting: a parenthesis, a function call, or the parentheses put around a sign
+// that follows a binary operator (GiNaC would apply that sign to the rest of the expression,
+// reading 2*-3+4 as 2*(-3+4)).
+struct Level {
+  enum Kind { kTop, kParen, kCall, kSign } kind = kTop;
+  std::size_t open = 0;                    // offset of the '('
+  const FunctionInfo* function = nullptr;  // for a call
+  std::size_t name = 0;                    // offset of the function name
+  int commas = 0;
+  bool power = false;                     // a '^' applies at this level (GiNaC rejects a^b^c)
 };
 
 std::vector<std::string> names_of(const ExpressionScope& scope) {
@@ -53,6 +64,12 @@ std::size_t scan_number(const std::string& s, std::size_t i, const ExpressionTex
                        "an exponent needs digits, as in 1.5e-3");
     }
   }
+  if (i < s.size() && s[i] == '.') {
+    std::size_t j = i;
+    while (j < s.size() && (is_name_char(s[j]) || s[j] == '.')) ++j;
+    throw ModelError(src.at(start), "malformed number '" + s.substr(start, j - start) + "'",
+                     "a number has at most one decimal point, as in 1.5e-3");
+  }
   if (i < s.size() && is_name_start(s[i])) {
     std::size_t j = i;
     while (j < s.size() && is_name_char(s[j])) ++j;
@@ -62,16 +79,42 @@ std::size_t scan_number(const std::string& s, std::size_t i, const ExpressionTex
   return i;
 }
 
+// Checks the syntax (GiNaC's parser reports no positions and crashes on f()), renames user
+// names and bounds the nesting.
 Renamed rename(const ExpressionText& src, const ExpressionScope& scope) {
   const std::string& s = src.text;
   if (s.size() > kMaxExpressionLength)
     throw ModelError(src.at(0), scope.what + " is too long (" + std::to_string(s.size()) +
                                     " characters, at most " + std::to_string(kMaxExpressionLength) + ")",
                      "split it into intermediate variables");
+  if (s.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw ModelError(src.at(0), scope.what + " is empty", "write a number or an expression");
   Renamed out;
-  std::vector<std::size_t> open;  // offsets of unclosed '('
-  int operator_run = 0;           // consecutive operators (unary chains nest in the parser)
-  bool any_operand = false;
+  std::vector<Level> levels(1);
+  bool operand_next = true;    // an operand or a sign must come next
+  bool after_binary = false;   // the last token is a binary operator
+  bool after_open = false;     // the last token is '('
+  int operator_run = 0;        // consecutive operators (unary chains nest in the parser)
+  std::size_t last_operator = 0;
+  const auto close_signs = [&] {
+    while (levels.back().kind == Level::kSign) {
+      out.text += ')';
+      levels.pop_back();
+    }
+  };
+  const auto push = [&](Level level, std::size_t at) {
+    levels.push_back(level);
+    if (static_cast<int>(levels.size()) - 1 > kMaxNesting)
+      throw ModelError(src.at(at), scope.what + " nests deeper than " + std::to_string(kMaxNesting) + " levels",
+                       "split it into intermediate variables");
+  };
+  const auto operand = [&](std::size_t at, const std::string& what) {
+    if (!operand_next)
+      throw ModelError(src.at(at), "malformed expression: missing operator before " + what + " in " + scope.what,
+                       "write a product with '*', as in 2*x");
+    operand_next = after_binary = after_open = false;
+    operator_run = 0;
+  };
   std::size_t i = 0;
   while (i < s.size()) {
     const char c = s[i];
@@ -82,10 +125,9 @@ Renamed rename(const ExpressionText& src, const ExpressionScope& scope) {
     }
     if (is_digit(c) || (c == '.' && i + 1 < s.size() && is_digit(s[i + 1]))) {
       const std::size_t end = scan_number(s, i, src);
+      operand(i, "'" + s.substr(i, end - i) + "'");
       out.text += s.substr(i, end - i);
       i = end;
-      operator_run = 0;
-      any_operand = true;
       continue;
     }
     if (is_name_start(c)) {
@@ -95,79 +137,129 @@ Renamed rename(const ExpressionText& src, const ExpressionScope& scope) {
       std::size_t next = end;
       while (next < s.size() && std::isspace(static_cast<unsigned char>(s[next]))) ++next;
       if (next < s.size() && s[next] == '(') {
-        if (!find_model_function(name)) {
+        const FunctionInfo* f = find_model_function(name);
+        if (!f && (scope.allowed.count(name) || (name == "t" && scope.time) || name == "pi"))
+          throw ModelError(src.at(i), "'" + name + "' is not a function",
+                           "write a product with '*', as in " + name + "*(...)");
+        if (!f) {
           std::string hint = did_you_mean(name, model_function_names());
           if (hint.empty()) hint = "known functions: sin cos tan asin acos atan atan2 sinh cosh tanh exp log sqrt abs sign min max pow step";
           throw ModelError(src.at(i), "unknown function '" + name + "'", hint);
         }
-        out.text += name;
-        out.tokens.push_back({name, name, i});
-      } else {
-        std::string internal;
-        GiNaC::ex value;
-        if (auto it = scope.allowed.find(name); it != scope.allowed.end()) {
-          value = it->second;
-        } else if (name == "t" && scope.time) {
-          value = *scope.time;
-        } else if (name == "pi") {
-          value = GiNaC::Pi;
-        } else if (auto f = scope.forbidden.find(name); f != scope.forbidden.end()) {
-          throw ModelError(src.at(i), "'" + name + "' cannot be used in " + scope.what, f->second);
-        } else if (name == "t") {
-          throw ModelError(src.at(i), "time 't' cannot be used in " + scope.what,
-                           "only variables, equations, outputs and input signals depend on time");
-        } else if (find_model_function(name)) {
-          throw ModelError(src.at(i), "function '" + name + "' used without arguments",
-                           "call it, as in " + name + "(x)");
-        } else {
-          throw ModelError(src.at(i), "undefined name '" + name + "' in " + scope.what,
-                           did_you_mean(name, names_of(scope), "define it under parameters, inputs, states or variables"));
-        }
-        internal = "v" + std::to_string(out.symbols.size());
-        out.symbols[internal] = value;
-        out.text += ' ' + internal + ' ';
-        out.tokens.push_back({internal, name, i});
+        operand(i, "'" + name + "'");
+        push({Level::kCall, next, f, i}, next);
+        operand_next = after_open = true;
+        out.text += name + '(';
+        i = next + 1;
+        continue;
       }
+      GiNaC::ex value;
+      if (auto it = scope.allowed.find(name); it != scope.allowed.end()) {
+        value = it->second;
+      } else if (name == "t" && scope.time) {
+        value = *scope.time;
+      } else if (name == "pi") {
+        value = GiNaC::Pi;
+      } else if (auto f = scope.forbidden.find(name); f != scope.forbidden.end()) {
+        throw ModelError(src.at(i), "'" + name + "' cannot be used in " + scope.what, f->second);
+      } else if (name == "t") {
+        throw ModelError(src.at(i), "time 't' cannot be used in " + scope.what,
+                         "only variables, equations, outputs and input signals depend on time");
+      } else if (find_model_function(name)) {
+        throw ModelError(src.at(i), "function '" + name + "' used without arguments",
+                         "call it, as in " + name + "(x)");
+      } else {
+        throw ModelError(src.at(i), "undefined name '" + name + "' in " + scope.what,
+                         did_you_mean(name, names_of(scope), "define it under parameters, inputs, states or variables"));
+      }
+      operand(i, "'" + name + "'");
+      const std::string internal = "v" + std::to_string(out.symbols.size());
+      out.symbols[internal] = value;
+      out.text += ' ' + internal + ' ';
+      out.tokens.push_back({internal, name});
       i = end;
-      operator_run = 0;
-      any_operand = true;
       continue;
     }
     switch (c) {
       case '(':
-        open.push_back(i);
-        if (static_cast<int>(open.size()) > kMaxNesting)
-          throw ModelError(src.at(i), scope.what + " nests deeper than " + std::to_string(kMaxNesting) + " levels",
-                           "split it into intermediate variables");
+        operand(i, "'('");
+        operand_next = true;
+        push({Level::kParen, i}, i);
+        after_open = true;
+        break;
+      case ')': {
+        auto inner = levels.rbegin();
+        while (inner->kind == Level::kSign) ++inner;
+        if (inner->kind == Level::kTop) throw ModelError(src.at(i), "unmatched ')' in " + scope.what);
+        if (operand_next && !(after_open && inner->kind == Level::kCall))
+          throw ModelError(src.at(i), after_open ? "empty parentheses in " + scope.what
+                                                 : "malformed expression: missing operand before ')' in " + scope.what);
+        close_signs();
+        if (const FunctionInfo* f = levels.back().function; f && levels.back().commas + !after_open != f->arity)
+          throw ModelError(src.at(levels.back().name),
+                           "function '" + std::string(f->name) + "' takes " + std::to_string(f->arity) + " argument" +
+                               (f->arity == 1 ? "" : "s") + ", not " + std::to_string(levels.back().commas + !after_open));
+        levels.pop_back();
+        operand_next = after_binary = after_open = false;
         operator_run = 0;
         break;
-      case ')':
-        if (open.empty()) throw ModelError(src.at(i), "unmatched ')' in " + scope.what);
-        open.pop_back();
-        operator_run = 0;
-        break;
+      }
       case '+': case '-': case '*': case '/': case '^':
         if (++operator_run > 8)
           throw ModelError(src.at(i), "malformed expression: too many operators in a row in " + scope.what);
+        if (operand_next && c != '+' && c != '-')
+          throw ModelError(src.at(i), std::string("malformed expression: missing operand before '") + c + "' in " + scope.what,
+                           c == '*' && s[i - 1] == '*' ? "write a power with '^', as in x^2" : "");
+        if (operand_next && after_binary) {
+          push({Level::kSign, i}, i);
+          out.text += '(';
+        } else if (!operand_next && c == '^') {
+          if (levels.back().power)
+            throw ModelError(src.at(i), "ambiguous power in " + scope.what, "write a^(b^c) or (a^b)^c");
+          levels.back().power = true;
+        } else if (!operand_next) {
+          close_signs();
+          levels.back().power = false;
+        }
+        after_binary = !operand_next;
+        operand_next = true;
+        after_open = false;
+        last_operator = i;
         break;
       case ',':
+        if (operand_next)
+          throw ModelError(src.at(i), "malformed expression: missing operand before ',' in " + scope.what);
+        close_signs();
+        if (levels.back().kind != Level::kCall)
+          throw ModelError(src.at(i), "unexpected ',' in " + scope.what, "commas separate the arguments of a function call");
+        ++levels.back().commas;
+        levels.back().power = false;
+        operand_next = true;
+        after_binary = false;
         operator_run = 0;
         break;
-      default:
-        throw ModelError(src.at(i), std::string("unexpected character '") + c + "' in " + scope.what,
+      default: {
+        std::size_t n = 1;  // a whole UTF-8 sequence
+        while (i + n < s.size() && (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) ++n;
+        throw ModelError(src.at(i), "unexpected character '" + s.substr(i, n) + "' in " + scope.what,
                          "expressions use numbers, names, + - * / ^, parentheses and function calls");
+      }
     }
     out.text += c;
     ++i;
   }
-  if (!open.empty()) throw ModelError(src.at(open.back()), "unclosed '(' in " + scope.what);
-  if (!any_operand) throw ModelError(src.at(0), scope.what + " is empty", "write a number or an expression");
+  if (operator_run > 0)
+    throw ModelError(src.at(last_operator), std::string("malformed expression: missing operand after '") +
+                                                s[last_operator] + "' in " + scope.what);
+  close_signs();
+  if (levels.size() > 1) throw ModelError(src.at(levels.back().open), "unclosed '(' in " + scope.what);
   return out;
 }
 
-// GiNaC's message without its prefix and source trailer, internal names put back.
+// GiNaC's message without its prefix (parser position or C++ function) and source trailer,
+// internal names put back.
 std::string user_message(std::string msg, const Renamed& r) {
-  static const std::regex prefix("^GiNaC: parse error at line [0-9]+, column [0-9]+: ");
+  static const std::regex prefix("^(GiNaC: parse error at line [0-9]+, column [0-9]+|[A-Za-z_:]+\\(\\)): ");
   msg = std::regex_replace(msg, prefix, "");
   if (auto nl = msg.find('\n'); nl != std::string::npos) msg.erase(nl);
   for (const auto& tok : r.tokens) {
@@ -201,25 +293,9 @@ GiNaC::ex parse_expression(const ExpressionText& src, const ExpressionScope& sco
   try {
     result = parser(renamed.text);
   } catch (const GiNaC::parse_error& e) {
-    std::string msg = user_message(e.what(), renamed);
-    std::size_t offset = src.text.size();
-    static const std::regex got("got: '([^']*)'");
-    std::smatch m;
-    if (std::regex_search(msg, m, got)) {
-      for (const auto& tok : renamed.tokens)
-        if (tok.user == m[1].str()) offset = tok.offset;
-    }
-    static const std::regex arity("no function [\"']([a-z0-9]+)[\"'] with ([0-9]+) arguments?");
-    if (std::regex_search(msg, m, arity)) {
-      const FunctionInfo* f = find_model_function(m[1].str());
-      for (const auto& tok : renamed.tokens)
-        if (tok.user == m[1].str()) offset = tok.offset;
-      msg = "function '" + m[1].str() + "' takes " + std::to_string(f ? f->arity : 0) + " argument" +
-            ((f && f->arity == 1) ? "" : "s") + ", not " + m[2].str();
-    }
-    throw ModelError(src.at(std::min(offset, src.text.size())), "malformed expression in " + scope.what + ": " + msg);
+    throw ModelError(src.at(0), "malformed expression in " + scope.what + ": " + user_message(e.what(), renamed));
   } catch (const std::exception& e) {
-    throw ModelError(src.at(0), "cannot evaluate " + scope.what + ": " + e.what());
+    throw ModelError(src.at(0), "cannot evaluate " + scope.what + ": " + user_message(e.what(), renamed));
   }
   check_numbers_finite(result, src, scope);
   return result;

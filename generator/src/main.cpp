@@ -9,6 +9,7 @@
 #include <iostream>
 #include <optional>
 
+#include "analysis.hpp"
 #include "cpp_emitter.hpp"
 #include "functions.hpp"
 #include "model.hpp"
@@ -80,12 +81,19 @@ int run(int argc, char** argv) {
   Overrides o;
   std::string out_dir, out_csv, keep_dir, target = "host";
   bool json = false;
+  bool allow_unstable = false;
 
   auto* generate = app.add_subcommand("generate", "Generate the C++ header for a model");
   add_common(generate, o);
   generate->add_option("--ratio", o.ratio, "Slow step H = ratio*h, for dual-rate schemes");
   generate->add_option("--scalar", o.scalar, "Scalar type of the generated code")->check(CLI::IsMember({"float", "double"}));
   generate->add_option("-o,--output", out_dir, "Output directory (writes DIR/<name>.hpp)")->required();
+  generate->add_flag("--allow-unstable", allow_unstable,
+                     "Generate even if the scheme is unstable at this step for the model linearized at its initial state");
+
+  auto* analyze = app.add_subcommand("analyze", "Eigenvalues, time-scale separation and the scheme's stability at a step");
+  add_common(analyze, o);
+  analyze->add_flag("--json", json, "Print the result as one JSON object");
 
   auto* simulate = app.add_subcommand("simulate", "Integrate a model with the reference core and write a CSV trace");
   add_common(simulate, o);
@@ -116,8 +124,26 @@ int run(int argc, char** argv) {
   init_symbolic();
   const Model model = load_model_file(o.model_path);
 
+  if (analyze->parsed()) {
+    const Settings s = resolve(model, o, false);
+    const StabilityReport r = analyze_stability(model, s.scheme, s.step);
+    std::cout << (json ? r.json() + "\n" : r.text());
+    return 0;
+  }
   if (generate->parsed()) {
     const Settings s = resolve(model, o, false);
+    const StabilityReport stability = analyze_stability(model, s.scheme, s.step);
+    if (!stability.stable && !allow_unstable) {
+      const bool model_unstable =
+          stability.jacobian_eigenvalues.size() > 0 && stability.jacobian_eigenvalues.real().maxCoeff() > 0;
+      throw UsageError(fmt::format(
+          "{} is unstable at h = {:.6g} for {}: the spectral radius of its one-step map at the initial state is {:.6g} > 1\n"
+          "  hint: {}",
+          s.scheme, s.step, model.name, stability.spectral_radius,
+          model_unstable ? "the model itself is unstable at its initial state (an eigenvalue has a positive real "
+                           "part); if that is intended, pass --allow-unstable"
+                         : "reduce --step (see 'dualrate analyze'), choose another scheme, or pass --allow-unstable"));
+    }
     GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION};
     const std::string header = generate_header(model, g);
     std::filesystem::create_directories(out_dir);

@@ -1,6 +1,7 @@
 // Model file (YAML) -> Model. Every check reports a ModelError at the position it refers to.
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -96,7 +97,10 @@ class Loader {
     try {
       root = YAML::Load(text_);
     } catch (const YAML::Exception& e) {
-      throw ModelError(at(e.mark), "invalid YAML: " + e.msg);
+      const SourceLoc loc = at(e.mark);
+      const std::string& line = static_cast<std::size_t>(loc.line) <= lines_.size() ? lines_[loc.line - 1] : text_;
+      const bool tab = line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string::npos;
+      throw ModelError(loc, "invalid YAML: " + e.msg, tab ? "indent with spaces: YAML does not allow tabs there" : "");
     }
     if (!root || root.IsNull())
       throw ModelError({file_, 1, 1}, "empty model file",
@@ -107,9 +111,8 @@ class Loader {
     model_.file = file_;
     model_.simulation.loc = {file_, 1, 1};
     const auto top = keys(root, kTopKeys, "top level");
-    const YAML::Node name = require(root, top, "name");
-    read_name(name);
-    if (top.count("description")) model_.description = scalar(top.at("description").second, "description");
+    read_name(require(root, top, "name"));
+    if (top.count("description")) model_.description = scalar(top.at("description"), "description");
     require(root, top, "states");
     require(root, top, "equations");
 
@@ -143,7 +146,7 @@ class Loader {
     read_variables(vars, variables);
     read_equations(top.at("equations"));
     for (std::size_t i = 0; i < outs.size(); ++i)
-      model_.outputs[i].expr = expression(outs[i].value, dynamic_scope("output '" + outs[i].name + "'"));
+      model_.outputs[i].expr = expression(outs[i].key, outs[i].value, dynamic_scope("output '" + outs[i].name + "'"));
     if (top.count("simulation")) read_simulation(top.at("simulation"));
     return std::move(model_);
   }
@@ -187,16 +190,18 @@ class Loader {
     return key.Scalar();
   }
 
-  YAML::Node require(const YAML::Node& root, const std::map<std::string, KeyValue>& top, const std::string& key) {
+  KeyValue require(const YAML::Node& root, const std::map<std::string, KeyValue>& top, const std::string& key) {
     if (!top.count(key))
-      throw ModelError(at(root.begin()->first), "missing required key '" + key + "'",
+      throw ModelError(at(root.size() ? root.begin()->first : root), "missing required key '" + key + "'",
                        "a model needs 'name', 'states' and 'equations'");
-    return top.at(key).second;
+    return top.at(key);
   }
 
-  std::string scalar(const YAML::Node& node, const std::string& what) {
-    if (!node.IsScalar()) throw ModelError(at(node), what + " must be a single value");
-    return node.Scalar();
+  // A value given as `key: value`; an empty value is reported at its key.
+  std::string scalar(const KeyValue& kv, const std::string& what) {
+    if (kv.second.IsNull()) throw ModelError(at(kv.first), what + " is missing");
+    if (!kv.second.IsScalar()) throw ModelError(at(kv.second), what + " must be a single value");
+    return kv.second.Scalar();
   }
 
   // An optional name: value section, in file order.
@@ -216,8 +221,9 @@ class Loader {
     return result;
   }
 
-  void read_name(const YAML::Node& node) {
-    const std::string name = scalar(node, "name");
+  void read_name(const KeyValue& kv) {
+    const YAML::Node& node = kv.second;
+    const std::string name = scalar(kv, "name");
     static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
     if (!std::regex_match(name, identifier) || name.back() == '_')
       throw ModelError(at(node), "invalid model name '" + name + "'",
@@ -251,8 +257,8 @@ class Loader {
     return {e.name, loc, GiNaC::realsymbol(e.name)};
   }
 
-  ExpressionText text_of(const YAML::Node& node, const std::string& what) {
-    if (!node || node.IsNull()) throw ModelError(at(node), what + " has no value", "write a number or an expression");
+  ExpressionText text_of(const YAML::Node& key, const YAML::Node& node, const std::string& what) {
+    if (node.IsNull()) throw ModelError(at(key), what + " is missing", "write a number or an expression");
     if (!node.IsScalar())
       throw ModelError(at(node), what + " must be a number or an expression, not a " +
                                      (node.IsSequence() ? "list" : "mapping"));
@@ -274,8 +280,8 @@ class Loader {
     return t;
   }
 
-  GiNaC::ex expression(const YAML::Node& node, const ExpressionScope& scope) {
-    return parse_expression(text_of(node, scope.what), scope);
+  GiNaC::ex expression(const YAML::Node& key, const YAML::Node& value, const ExpressionScope& scope) {
+    return parse_expression(text_of(key, value, scope.what), scope);
   }
 
   double evaluate(const GiNaC::ex& e, const YAML::Node& node, const std::string& what) {
@@ -323,7 +329,7 @@ class Loader {
     for (std::size_t i = 0; i < params.size(); ++i) {
       auto& p = model_.parameters[i];
       const std::string what = "the value of parameter '" + p.name + "'";
-      p.expr = expression(params[i].value, parameter_scope(what, i));
+      p.expr = expression(params[i].key, params[i].value, parameter_scope(what, i));
       p.value = evaluate(p.expr, params[i].value, what);
     }
   }
@@ -331,7 +337,7 @@ class Loader {
   void read_constants(const std::vector<Entry>& entries, std::vector<Input>& inputs, const std::string& what) {
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const std::string w = "the " + what + " '" + inputs[i].name + "'";
-      inputs[i].default_expr = expression(entries[i].value, parameter_scope(w, model_.parameters.size()));
+      inputs[i].default_expr = expression(entries[i].key, entries[i].value, parameter_scope(w, model_.parameters.size()));
       inputs[i].default_value = evaluate(inputs[i].default_expr, entries[i].value, w);
     }
   }
@@ -340,7 +346,7 @@ class Loader {
     for (std::size_t i = 0; i < entries.size(); ++i) {
       auto& x = model_.states[i];
       const std::string w = "the initial value of state '" + x.name + "'";
-      x.initial_expr = expression(entries[i].value, parameter_scope(w, model_.parameters.size()));
+      x.initial_expr = expression(entries[i].key, entries[i].value, parameter_scope(w, model_.parameters.size()));
       x.initial_value = evaluate(x.initial_expr, entries[i].value, w);
     }
   }
@@ -350,7 +356,7 @@ class Loader {
   void read_variables(const std::vector<Entry>& entries, std::vector<Variable>& variables) {
     all_variables_ = variables;
     for (std::size_t i = 0; i < entries.size(); ++i)
-      variables[i].expr = expression(entries[i].value, dynamic_scope("variable '" + variables[i].name + "'"));
+      variables[i].expr = expression(entries[i].key, entries[i].value, dynamic_scope("variable '" + variables[i].name + "'"));
     enum class Mark { kNew, kActive, kDone };
     std::vector<Mark> mark(variables.size(), Mark::kNew);
     std::vector<std::size_t> path;
@@ -392,7 +398,7 @@ class Loader {
       }
       if (!seen.insert(name).second)
         throw ModelError(at(it->first), "duplicate equation for state '" + name + "'");
-      x->rhs = expression(it->second, dynamic_scope("the equation of '" + name + "'"));
+      x->rhs = expression(it->first, it->second, dynamic_scope("the equation of '" + name + "'"));
       x->rhs_loc = at(it->second);
     }
     std::vector<std::string> missing;
@@ -405,7 +411,7 @@ class Loader {
   }
 
   double positive(const KeyValue& kv, const std::string& what) {
-    const GiNaC::ex e = expression(kv.second, parameter_scope(what, model_.parameters.size()));
+    const GiNaC::ex e = expression(kv.first, kv.second, parameter_scope(what, model_.parameters.size()));
     const double v = evaluate(e, kv.second, what);
     if (!(v > 0)) throw ModelError(at(kv.second), what + " must be positive", "got " + kv.second.Scalar());
     return v;
@@ -420,7 +426,7 @@ class Loader {
     if (k.count("step")) sim.step = positive(k.at("step"), "simulation.step");
     if (k.count("ratio")) {
       const auto& node = k.at("ratio").second;
-      const std::string s = scalar(node, "simulation.ratio");
+      const std::string s = scalar(k.at("ratio"), "simulation.ratio");
       static const std::regex integer("[0-9]+");
       if (!std::regex_match(s, integer) || s.size() > 6 || std::stoi(s) < 1)
         throw ModelError(at(node), "simulation.ratio must be a positive integer", "H = ratio * h; got " + s);
@@ -428,10 +434,16 @@ class Loader {
     }
     if (k.count("scheme")) {
       const auto& node = k.at("scheme").second;
-      const std::string s = scalar(node, "simulation.scheme");
-      if (!find_scheme(s) && s != "reference")
+      const std::string s = scalar(k.at("scheme"), "simulation.scheme");
+      if (!find_scheme(s) && s != "reference") {
+        // Of equally close names, suggest the highest-order scheme (rk5 -> rk4).
+        std::vector<SchemeInfo> by_order = schemes();
+        std::stable_sort(by_order.begin(), by_order.end(), [](const SchemeInfo& a, const SchemeInfo& b) { return a.order > b.order; });
+        std::vector<std::string> names;
+        for (const auto& scheme : by_order) names.emplace_back(scheme.name);
         throw ModelError(at(node), "unknown scheme '" + s + "'",
-                         did_you_mean(s, scheme_names(), "known schemes: " + join(scheme_names(), " ")));
+                         did_you_mean(s, names, "known schemes: " + join(scheme_names(), " ")));
+      }
       sim.scheme = s;
     }
     if (k.count("inputs")) {
@@ -446,7 +458,7 @@ class Loader {
         if (!seen.insert(e.name).second) throw ModelError(at(e.key), "duplicate input signal for '" + e.name + "'");
         ExpressionScope scope = parameter_scope("the signal of input '" + e.name + "'", model_.parameters.size());
         scope.time = &time_ex_;
-        sim.inputs.push_back({static_cast<std::size_t>(u - input_names.begin()), expression(e.value, scope), at(e.value)});
+        sim.inputs.push_back({static_cast<std::size_t>(u - input_names.begin()), expression(e.key, e.value, scope), at(e.value)});
       }
     }
   }

@@ -120,30 +120,36 @@ Vector axpy(const Vector& x, double a, const Vector& k) {
 
 }  // namespace
 
+std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
+                                const std::vector<double>& x0) {
+  Vector x = x0, k1, k2, k3, k4;
+  f(t, x, k1);
+  if (scheme == "euler") {
+    x = axpy(x, h, k1);
+  } else if (scheme == "rk2") {
+    f(t + h, axpy(x, h, k1), k2);
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] += h / 2 * (k1[j] + k2[j]);
+  } else if (scheme == "rk4") {
+    f(t + h / 2, axpy(x, h / 2, k1), k2);
+    f(t + h / 2, axpy(x, h / 2, k2), k3);
+    f(t + h, axpy(x, h, k3), k4);
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] += h / 6 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
+  } else {
+    throw SimulationError("the reference core has no scheme '" + scheme + "'");
+  }
+  return x;
+}
+
 void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   const double h = options.step;
   const long n = step_count(options.t_end, h);
   Vector x = initial_state();
   check_state(0, x);
   trace.rows.push_back(row(0, x, inputs_at(0)));
-  Vector k1, k2, k3, k4;
   for (long i = 0; i < n; ++i) {
     const double t = static_cast<double>(i) * h;
     const Vector u = inputs_at(t);
-    derivatives(t, x, u, k1);
-    if (options.scheme == "euler") {
-      x = axpy(x, h, k1);
-    } else if (options.scheme == "rk2") {
-      derivatives(t + h, axpy(x, h, k1), u, k2);
-      for (std::size_t j = 0; j < x.size(); ++j) x[j] += h / 2 * (k1[j] + k2[j]);
-    } else if (options.scheme == "rk4") {
-      derivatives(t + h / 2, axpy(x, h / 2, k1), u, k2);
-      derivatives(t + h / 2, axpy(x, h / 2, k2), u, k3);
-      derivatives(t + h, axpy(x, h, k3), u, k4);
-      for (std::size_t j = 0; j < x.size(); ++j) x[j] += h / 6 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
-    } else {
-      throw SimulationError("the reference core has no scheme '" + options.scheme + "'");
-    }
+    x = scheme_step(options.scheme, [&](double ts, const Vector& xs, Vector& dx) { derivatives(ts, xs, u, dx); }, t, h, x);
     const double t_next = static_cast<double>(i + 1) * h;
     check_state(t_next, x);
     if ((i + 1) % options.every == 0 || i + 1 == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));

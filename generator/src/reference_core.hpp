@@ -10,6 +10,7 @@
 //    with the input signals evaluated continuously in time: the high-accuracy solution.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,14 @@ struct RunOptions {
   int every = 1;       // one trace row every `every` steps
   double reference_tolerance = 1e-12;  // absolute and relative, for `reference`
 };
+
+// Right-hand side dx/dt = f(t, x) as the fixed-step schemes see it.
+using RightHandSide = std::function<void(double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
+
+// One step of the fixed-step scheme `scheme` (euler, rk2, rk4) from (t, x) with step h.
+// Throws SimulationError for an unknown scheme.
+std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
+                                const std::vector<double>& x);
 
 // Number of steps of size h that cover [0, t_end] (t_end is reached or passed by less than
 // one part in 1e9 of a step).
