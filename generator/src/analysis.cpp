@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "reference_core.hpp"
+#include "sp_ll.hpp"
 
 namespace dualrate {
 
@@ -47,17 +48,22 @@ Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, c
   return result;
 }
 
-Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h) {
+Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow) {
   const auto n = j.rows();
   const RightHandSide linear = [&](double, const std::vector<double>& x, std::vector<double>& dx) {
     const Eigen::VectorXd v = j * Eigen::Map<const Eigen::VectorXd>(x.data(), n);
     dx.assign(v.data(), v.data() + n);
   };
+  const auto ns = static_cast<Eigen::Index>(slow), nf = n - ns;
+  const SpLlBlocks constant{j.topLeftCorner(ns, ns), j.topRightCorner(ns, nf), j.bottomLeftCorner(nf, ns),
+                            j.bottomRightCorner(nf, nf)};
+  const Linearize blocks = [&](double, const std::vector<double>&) { return constant; };
   Eigen::MatrixXd m(n, n);
   for (Eigen::Index c = 0; c < n; ++c) {
     std::vector<double> e(static_cast<std::size_t>(n), 0.0);
     e[static_cast<std::size_t>(c)] = 1.0;
-    const std::vector<double> next = scheme_step(scheme, linear, 0, h, e);
+    const std::vector<double> next = scheme == "sp_ll" ? sp_ll_reference_step(linear, blocks, slow, 0, h, e)
+                                                       : scheme_step(scheme, linear, 0, h, e);
     m.col(c) = Eigen::Map<const Eigen::VectorXd>(next.data(), n);
   }
   return m;
@@ -107,7 +113,8 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   const double slowest_fast = nf > 0 ? r.fast_eigenvalues.cwiseAbs().minCoeff() : 0.0;
   const double fastest_slow = ns > 0 ? r.slow_eigenvalues.cwiseAbs().maxCoeff() : 0.0;
   r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
-  r.spectral_radius = eigenvalues(one_step_map(scheme, j, h)).cwiseAbs().maxCoeff();
+  if (scheme == "sp_ll") sp_ll_blocks(model, true);  // the model must suit the scheme
+  r.spectral_radius = eigenvalues(one_step_map(scheme, j, h, model.slow_count)).cwiseAbs().maxCoeff();
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
   return r;
 }

@@ -41,9 +41,10 @@ struct StabilityReport {
 
 constexpr double kStabilityMargin = 1e-9;
 
-// The one-step map of a scheme for the linear system dx/dt = J x, built column by column
-// by applying one step of the scheme's reference implementation to each unit vector.
-Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h);
+// The one-step map of a scheme for the linear system dx/dt = J x (the first `slow` states
+// slow), built column by column by applying one step of the scheme's reference
+// implementation to each unit vector.
+Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0);
 
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h);
 

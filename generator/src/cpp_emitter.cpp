@@ -301,7 +301,22 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
 
   h << "// Declared rate and scheme.\n";
   h << fmt::format("constexpr Model::Scalar kStep = Model::{};  // h = {:.17g}\n", scalar_literal(o.step), o.step);
-  h << fmt::format("using Scheme = {}<Model>;\n", scheme->runtime_class);
+  if (scheme->constants) {
+    h << fmt::format("\n// Constants of {} at step h, computed by the generator (column-major).\n", scheme->name);
+    if (!o.notes.empty()) h << comment_lines(o.notes, "");
+    h << "struct SchemeConstants {\n  using Scalar = Model::Scalar;\n";
+    for (const auto& c : o.constants) {
+      h << fmt::format("  // {}: {} x {}\n", c.what, c.value.rows(), c.value.cols());
+      h << fmt::format("  static constexpr Scalar {}[{}] = {{", c.name, c.value.size());
+      for (Eigen::Index i = 0; i < c.value.size(); ++i)
+        h << (i ? ", " : "") << scalar_literal(c.value.data()[i]);
+      h << "};\n";
+    }
+    h << "};\n";
+    h << fmt::format("using Scheme = {}<Model, SchemeConstants>;\n", scheme->runtime_class);
+  } else {
+    h << fmt::format("using Scheme = {}<Model>;\n", scheme->runtime_class);
+  }
   h << "using Data = dualrate::Data<Model>;\n\n";
   h << "// One period of the task: advances d by h with the inputs u held over the step.\n";
   h << "[[nodiscard]] inline dualrate::Status step(Data& d, const Model::Input& u) noexcept {\n";

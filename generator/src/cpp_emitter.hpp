@@ -9,6 +9,7 @@
 #include <string>
 
 #include "model.hpp"
+#include "sp_ll.hpp"
 
 namespace dualrate {
 
@@ -21,6 +22,8 @@ struct GenerateOptions {
   int ratio = 1;
   ScalarType scalar = ScalarType::kDouble;
   std::string generator_version;
+  std::vector<NamedMatrix> constants;  // precomputed by the scheme, emitted as SchemeConstants
+  std::string notes;                   // how the constants were obtained (comment in the header)
 };
 
 // An exact C++ literal for v, cast to Scalar: Scalar(3), Scalar(0x1.999999999999ap-4).

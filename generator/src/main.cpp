@@ -15,6 +15,7 @@
 #include "model.hpp"
 #include "reference_core.hpp"
 #include "schemes.hpp"
+#include "sp_ll.hpp"
 #include "verify.hpp"
 
 namespace {
@@ -35,6 +36,7 @@ struct Overrides {
   std::optional<int> ratio;
   int every = 1;
   std::string scalar = "double";
+  std::optional<std::string> linearization;
 };
 
 struct Settings {
@@ -72,6 +74,35 @@ void add_common(CLI::App* cmd, Overrides& o) {
   cmd->add_option("model", o.model_path, "Model file (YAML)")->required();
   cmd->add_option("--scheme", o.scheme, "Integration scheme (default: the model's simulation.scheme)");
   cmd->add_option("--step", o.step, "Base (fast) step h in seconds (default: simulation.step)");
+  cmd->add_option("--linearization", o.linearization,
+                  "sp_ll: 'exact' requires constant f_z, g_x, g_z; 'frozen' takes them at the initial state")
+      ->check(CLI::IsMember({"exact", "frozen"}));
+}
+
+bool frozen(const Model& m, const Overrides& o) {
+  return o.linearization.value_or(m.simulation.linearization) == "frozen";
+}
+
+// For a frozen sp_ll linearization: how much f_z, g_x, g_z vary along the high-accuracy
+// reference trajectory, relative to their values at the initial state.
+void report_frozen_variation(const Model& model, const Settings& s) {
+  const ReferenceCore core(model);
+  const long samples = 200;
+  const Trace tr = core.simulate({"reference", s.t_end / samples, s.t_end, 1});
+  std::vector<std::vector<double>> states, inputs;
+  std::vector<double> times;
+  for (const auto& row : tr.rows) {
+    times.push_back(row[0]);
+    states.emplace_back(row.begin() + 1, row.begin() + 1 + static_cast<long>(model.states.size()));
+    inputs.push_back(core.inputs_at(row[0]));
+  }
+  std::string parts;
+  for (const auto& [name, v] : sp_ll_variation(model, states, inputs, times))
+    parts += fmt::format("{}{} {:.3g}", parts.empty() ? "" : ", ", name, v);
+  std::cerr << fmt::format(
+      "note: sp_ll linearization frozen at the initial state; along the reference trajectory to t = {:.6g} the "
+      "matrices vary by (max ||M(t) - M(0)|| / ||M(0)||): {}\n",
+      s.t_end, parts);
 }
 
 int run(int argc, char** argv) {
@@ -144,7 +175,9 @@ int run(int argc, char** argv) {
                            "part); if that is intended, pass --allow-unstable"
                          : "reduce --step (see 'dualrate analyze'), choose another scheme, or pass --allow-unstable"));
     }
-    GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION};
+    GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
+    precompute_scheme(model, frozen(model, o), g);
+    if (s.scheme == "sp_ll" && frozen(model, o)) report_frozen_variation(model, s);
     const std::string header = generate_header(model, g);
     std::filesystem::create_directories(out_dir);
     const auto path = std::filesystem::path(out_dir) / (model.name + ".hpp");
@@ -156,7 +189,9 @@ int run(int argc, char** argv) {
   }
   if (simulate->parsed()) {
     const Settings s = resolve(model, o, true);
-    const Trace trace = ReferenceCore(model).simulate({s.scheme, s.step, s.t_end, o.every});
+    RunOptions run{s.scheme, s.step, s.t_end, o.every};
+    run.frozen_linearization = frozen(model, o);
+    const Trace trace = ReferenceCore(model).simulate(run);
     if (out_csv.empty()) {
       for (std::size_t i = 0; i < trace.columns.size(); ++i) std::cout << (i ? "," : "") << trace.columns[i];
       std::cout << "\n";
@@ -172,7 +207,8 @@ int run(int argc, char** argv) {
   }
   const Settings s = resolve(model, o, false);
   VerifyOptions v;
-  v.generate = {s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION};
+  v.generate = {s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
+  v.frozen = frozen(model, o);
   v.t_end = s.t_end;
   v.every = o.every;
   v.target = target;
@@ -185,6 +221,9 @@ int run(int argc, char** argv) {
                              r.scheme, r.target, r.scalar, r.steps, r.max_error, r.tolerance,
                              r.worst_state.empty() ? "" : fmt::format(" (worst: {} at t = {:.6g})", r.worst_state, r.worst_time),
                              r.pass ? "PASS" : "FAIL");
+    if (r.relinearized_error >= 0)
+      std::cout << fmt::format("frozen linearization: max_error against the re-linearizing reference core {:.3e}\n",
+                               r.relinearized_error);
     if (!r.directory.empty()) std::cout << "kept in " << r.directory << "\n";
   }
   if (!r.error.empty()) std::cerr << "error: " << r.error << "\n";

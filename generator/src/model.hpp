@@ -56,6 +56,7 @@ struct Simulation {
   std::string scheme = "rk4";
   std::optional<double> step;  // base (fast) step h
   int ratio = 1;               // H = ratio * h
+  std::string linearization = "exact";  // sp_ll: "exact" (constant blocks required) or "frozen"
   std::vector<InputSignal> inputs;
   SourceLoc loc;               // of the simulation section, or the file start
 };

@@ -5,6 +5,9 @@
 
 #include <cmath>
 
+#include "analysis.hpp"
+#include "sp_ll.hpp"
+
 namespace dualrate {
 
 long step_count(double t_end, double h) {
@@ -22,6 +25,18 @@ ReferenceCore::ReferenceCore(const Model& model) : model_(model) {
   for (const auto& y : model.outputs) outputs_.emplace_back(y.expr, slots_);
   for (const auto& v : model.variables) variables_.emplace_back(v.expr, slots_);
   for (std::size_t i = 0; i < model.inputs.size(); ++i) signals_.emplace_back(model.input_signal(i), slots_);
+  const GiNaC::matrix j = jacobian(model, state_symbols(model));
+  for (unsigned r = 0; r < j.rows(); ++r)
+    for (unsigned c = 0; c < j.cols(); ++c) jacobian_.emplace_back(j(r, c), slots_);
+}
+
+Eigen::MatrixXd ReferenceCore::jacobian_at(double t, const Vector& x, const Vector& u) const {
+  const Vector env = environment(t, x, u);
+  const auto n = static_cast<Eigen::Index>(x.size());
+  Eigen::MatrixXd j(n, n);
+  for (Eigen::Index r = 0; r < n; ++r)
+    for (Eigen::Index c = 0; c < n; ++c) j(r, c) = jacobian_[static_cast<std::size_t>(r * n + c)](env.data());
+  return j;
 }
 
 ReferenceCore::Vector ReferenceCore::initial_state() const {
@@ -146,10 +161,21 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   Vector x = initial_state();
   check_state(0, x);
   trace.rows.push_back(row(0, x, inputs_at(0)));
+  const auto ns = static_cast<Eigen::Index>(model_.slow_count), nf = static_cast<Eigen::Index>(model_.fast_count());
+  const auto blocks = [&](const Eigen::MatrixXd& j) {
+    return SpLlBlocks{j.topLeftCorner(ns, ns), j.topRightCorner(ns, nf), j.bottomLeftCorner(nf, ns),
+                      j.bottomRightCorner(nf, nf)};
+  };
+  const SpLlBlocks initial = blocks(jacobian_at(0, x, inputs_at(0)));
+  const Linearize linearize = [&](double ts, const Vector& xs) {
+    return options.frozen_linearization ? initial : blocks(jacobian_at(ts, xs, inputs_at(ts)));
+  };
   for (long i = 0; i < n; ++i) {
     const double t = static_cast<double>(i) * h;
     const Vector u = inputs_at(t);
-    x = scheme_step(options.scheme, [&](double ts, const Vector& xs, Vector& dx) { derivatives(ts, xs, u, dx); }, t, h, x);
+    const RightHandSide f = [&](double ts, const Vector& xs, Vector& dx) { derivatives(ts, xs, u, dx); };
+    if (options.scheme == "sp_ll") x = sp_ll_reference_step(f, linearize, model_.slow_count, t, h, x);
+    else x = scheme_step(options.scheme, f, t, h, x);
     const double t_next = static_cast<double>(i + 1) * h;
     check_state(t_next, x);
     if ((i + 1) % options.every == 0 || i + 1 == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));

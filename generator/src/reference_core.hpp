@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Dense>
+
 #include "evaluator.hpp"
 #include "model.hpp"
 #include "trace.hpp"
@@ -34,6 +36,7 @@ struct RunOptions {
   double t_end = 0;
   int every = 1;       // one trace row every `every` steps
   double reference_tolerance = 1e-12;  // absolute and relative, for `reference`
+  bool frozen_linearization = false;   // sp_ll: Jacobian blocks at the initial state, not re-linearized
 };
 
 // Right-hand side dx/dt = f(t, x) as the fixed-step schemes see it.
@@ -61,6 +64,8 @@ class ReferenceCore {
   std::vector<std::string> columns() const;
 
   Trace simulate(const RunOptions& options) const;
+  // Jacobian d(dx/dt)/dx at (t, x, u).
+  Eigen::MatrixXd jacobian_at(double t, const Vector& x, const Vector& u) const;
 
  private:
   void fixed_step(const RunOptions& options, Trace& trace) const;
@@ -73,6 +78,7 @@ class ReferenceCore {
   const Model& model_;
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables
   std::vector<Evaluator> rhs_, outputs_, variables_, signals_;
+  std::vector<Evaluator> jacobian_;  // row-major, resolved entries
 };
 
 }  // namespace dualrate

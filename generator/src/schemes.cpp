@@ -7,6 +7,10 @@ const std::vector<SchemeInfo>& schemes() {
       {"euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler"},
       {"rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)"},
       {"rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta"},
+      // Generated code uses precomputed phi-functions, the reference core per-step block
+      // exponentials (Eigen's Pade approximant): they agree to rounding of those, bound 1e-10.
+      {"sp_ll", "dualrate::SpLl", "dualrate/schemes/sp_ll.hpp", 1,
+       "singular-perturbation local linearization, seed 000", true, 1e-10},
   };
   return all;
 }

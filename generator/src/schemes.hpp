@@ -12,6 +12,8 @@ struct SchemeInfo {
   const char* header;         // runtime header that defines it
   int order;
   const char* summary;
+  bool constants = false;     // instantiated as <Model, SchemeConstants> with precomputed matrices
+  double double_tolerance = 1e-12;  // verify bound against the reference core in double
 };
 
 const std::vector<SchemeInfo>& schemes();

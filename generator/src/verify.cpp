@@ -12,6 +12,7 @@
 #include "process.hpp"
 #include "reference_core.hpp"
 #include "schemes.hpp"
+#include "sp_ll.hpp"
 
 namespace dualrate {
 
@@ -44,6 +45,7 @@ void write_file(const fs::path& path, const std::string& text) {
 int stages_of(const std::string& scheme) {
   if (scheme == "euler") return 1;
   if (scheme == "rk2") return 2;
+  if (scheme == "sp_ll") return 6;  // one full evaluation, four RK4 stages, one at the end
   return 4;
 }
 
@@ -63,6 +65,8 @@ std::string VerifyResult::json() const {
   s += fmt::format(",\"worst_time\":{:.17g}", worst_time);
   if (!error.empty()) s += ",\"error\":" + json_string(error);
   if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
+  if (relinearized_error >= 0)
+    s += fmt::format(",\"linearization\":\"frozen\",\"relinearized_max_error\":{:.6e}", relinearized_error);
   return s + "}";
 }
 
@@ -89,7 +93,8 @@ Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states) {
 // Tolerances.
 // double: generated code and reference core run the same scheme in double and differ only
 //   in rounding (operation order inside expressions: compiled emission vs tree
-//   interpretation). The acceptance bound is 1e-12 (issue #2). Per step each side commits
+//   interpretation; for sp_ll also precomputed phi-functions vs per-step exponentials).
+//   The acceptance bound is the scheme's (1e-12, 1e-10 for sp_ll; issues #2, #3). Per step each side commits
 //   relative errors of a few units of u = 2^-53 per operation; in a stable run these add
 //   up like a random walk, about sqrt(N)*c*u = 1e-14 for N = 1e4 steps and c = 100.
 // float: the generated side rounds every operation to u_f = 2^-24 while the reference
@@ -101,8 +106,8 @@ Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states) {
 //   (N + 1) * (stages + 2) * u_f * (1 + h ||J||_inf). It is a worst case (errors of
 //   opposite sign do not cancel in it) and does not cover growth by unstable modes; such a
 //   run fails and says so.
-double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j) {
-  if (scalar == ScalarType::kDouble) return 1e-12;
+double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j, double double_tolerance) {
+  if (scalar == ScalarType::kDouble) return double_tolerance;
   const double u = std::ldexp(1.0, -24);
   return static_cast<double>(steps + 1) * (stages + 2) * u * (1 + h_norm_j);
 }
@@ -119,7 +124,9 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     const Eigen::MatrixXd j =
         evaluate(model, jacobian(model, state_symbols(model)), 0, core.initial_state(), core.inputs_at(0));
     const double h_norm_j = o.generate.step * j.cwiseAbs().rowwise().sum().maxCoeff();
-    r.tolerance = verify_tolerance(o.generate.scalar, r.steps, stages_of(r.scheme), h_norm_j);
+    const SchemeInfo* info = find_scheme(r.scheme);
+    r.tolerance = verify_tolerance(o.generate.scalar, r.steps, stages_of(r.scheme), h_norm_j,
+                                   info ? info->double_tolerance : 1e-12);
   }
   if (o.target != "host") {
     r.error = "unknown target '" + o.target + "' (available: host)";
@@ -131,7 +138,9 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   if (keep) r.directory = fs::absolute(dir).string();
 
   const std::string header = model.name + ".hpp";
-  write_file(dir / header, generate_header(model, o.generate));
+  GenerateOptions generate = o.generate;
+  precompute_scheme(model, o.frozen, generate);
+  write_file(dir / header, generate_header(model, generate));
   fs::copy_file(fs::path(DUALRATE_TARGETS_DIR) / "host" / "trace_main.cpp", dir / "trace_main.cpp",
                 fs::copy_options::overwrite_existing);
   const std::string cxx = std::getenv("CXX") ? std::getenv("CXX") : "c++";
@@ -157,8 +166,17 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   Trace reference;
   try {
     RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
-    reference = ReferenceCore(model).simulate(run);
+    run.frozen_linearization = o.frozen;
+    const ReferenceCore core(model);
+    reference = core.simulate(run);
     write_csv(reference, (dir / "reference.csv").string());
+    if (o.frozen && r.error.empty()) {
+      run.frozen_linearization = false;
+      const Trace relinearized = core.simulate(run);
+      write_csv(relinearized, (dir / "reference_relinearized.csv").string());
+      r.relinearized_error =
+          compare_traces(read_csv((dir / "generated.csv").string()), relinearized, model.states.size()).max_error;
+    }
   } catch (const SimulationError& e) {
     r.error += (r.error.empty() ? "" : "\n") + std::string("reference core: ") + e.what();
   }

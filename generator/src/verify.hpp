@@ -15,6 +15,7 @@ struct VerifyOptions {
   int every = 1;
   std::string target = "host";
   std::string keep_dir;  // keep everything here (empty: a temporary directory, removed after)
+  bool frozen = false;   // sp_ll: linearization frozen at the initial state
 };
 
 struct VerifyResult {
@@ -27,6 +28,7 @@ struct VerifyResult {
   double worst_time = 0;
   std::string error;      // why the run could not be compared, if it could not
   std::string directory;  // where the kept files are (empty when not kept)
+  double relinearized_error = -1;  // frozen sp_ll: max_error against the re-linearizing reference
 
   std::string json() const;
 };
@@ -43,7 +45,7 @@ Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states);
 // Tolerance for generated code in `scalar` against the reference core over `steps` steps
 // of a scheme with `stages` derivative evaluations per step, where h_norm_j = h * ||J||_inf
 // at the initial state (derivation in verify.cpp).
-double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j);
+double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j, double double_tolerance = 1e-12);
 
 VerifyResult verify(const Model& model, const VerifyOptions& options);
 

@@ -10,3 +10,4 @@
 #include "schemes/euler.hpp"
 #include "schemes/rk2.hpp"
 #include "schemes/rk4.hpp"
+#include "schemes/sp_ll.hpp"

@@ -1,0 +1,189 @@
+#include "sp_ll.hpp"
+
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include <set>
+
+#include "analysis.hpp"
+#include "cpp_emitter.hpp"
+
+namespace dualrate {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+void phi_blocks(const MatrixXd& z, double h, MatrixXd& e, MatrixXd& p1, MatrixXd& p2) {
+  const auto n = z.rows();
+  MatrixXd big = MatrixXd::Zero(3 * n, 3 * n);
+  big.topLeftCorner(n, n) = z;
+  big.block(0, n, n, n).setIdentity();
+  big.block(n, 2 * n, n, n).setIdentity();
+  const MatrixXd ex = (h * big).exp();
+  e = ex.topLeftCorner(n, n);
+  p1 = ex.block(0, n, n, n);
+  p2 = ex.block(0, 2 * n, n, n);
+}
+
+namespace {
+
+struct Block {
+  const char* name;
+  std::size_t row0, rows, col0, cols;
+};
+
+}  // namespace
+
+SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
+  const std::size_t ns = m.slow_count, nf = m.fast_count();
+  if (ns == 0 || nf == 0)
+    throw ModelError(m.states.empty() ? SourceLoc{m.file, 1, 1} : m.states.front().loc,
+                     "sp_ll needs both slow and fast states (" + std::to_string(ns) + " slow, " + std::to_string(nf) +
+                         " fast)",
+                     "list the fast states under states: fast:, or use rk4 for a single-time-scale model");
+  const GiNaC::matrix j = jacobian(m, state_symbols(m));
+  std::vector<GiNaC::ex> dynamic{m.time};
+  for (const auto& x : m.states) dynamic.push_back(x.symbol);
+  for (const auto& u : m.inputs) dynamic.push_back(u.symbol);
+  const Block blocks[] = {{"g_z", ns, nf, ns, nf}, {"g_x", ns, nf, 0, ns}, {"f_z", 0, ns, ns, nf}};
+  if (!frozen) {
+    for (const auto& b : blocks) {
+      std::set<std::string> symbols;
+      std::size_t row = 0;
+      for (std::size_t r = b.row0; r < b.row0 + b.rows; ++r)
+        for (std::size_t c = b.col0; c < b.col0 + b.cols; ++c)
+          for (const auto& s : dynamic)
+            if (j(r, c).has(s)) {
+              symbols.insert(GiNaC::ex_to<GiNaC::symbol>(s).get_name());
+              if (!row) row = r + 1;
+            }
+      if (!symbols.empty()) {
+        std::string names;
+        for (const auto& s : symbols) names += (names.empty() ? "" : ", ") + s;
+        throw ModelError(m.states[row - 1].rhs_loc,
+                         std::string("sp_ll needs a constant ") + b.name + ", but " + b.name + " depends on " + names +
+                             " (through the equation of '" + m.states[row - 1].name + "')",
+                         "to freeze the linearization at the initial state, set 'simulation: linearization: frozen' "
+                         "or pass --linearization frozen");
+      }
+    }
+  }
+  std::vector<double> x0, u0;
+  for (const auto& x : m.states) x0.push_back(x.initial_value);
+  for (std::size_t i = 0; i < m.inputs.size(); ++i) {
+    const GiNaC::ex v = m.input_signal(i).subs(m.parameter_values()).subs(GiNaC::lst{m.time}, GiNaC::lst{0}).evalf();
+    u0.push_back(GiNaC::ex_to<GiNaC::numeric>(v).to_double());
+  }
+  const MatrixXd jv = evaluate(m, j, 0, x0, u0);
+  const auto s = static_cast<Eigen::Index>(ns), f = static_cast<Eigen::Index>(nf);
+  SpLlBlocks out{jv.topLeftCorner(s, s), jv.topRightCorner(s, f), jv.bottomLeftCorner(f, s), jv.bottomRightCorner(f, f)};
+  if (!Eigen::FullPivLU<MatrixXd>(out.gz).isInvertible())
+    throw ModelError(m.states[ns].rhs_loc, "sp_ll needs an invertible g_z, but g_z is singular at the initial state",
+                     "every fast state must appear in the fast equations so that g(x, z) = 0 defines the slow manifold");
+  return out;
+}
+
+std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
+  const MatrixXd gz_inv = b.gz.inverse();
+  const MatrixXd k = gz_inv * b.gx;
+  const MatrixXd a = b.gz + k * b.fz;
+  MatrixXd e_gz, p1, p2, e_a, q1, q2;
+  phi_blocks(b.gz, h, e_gz, p1, p2);
+  phi_blocks(a, h, e_a, q1, q2);
+  return {{"gz_inv", gz_inv, "g_z^-1"},
+          {"k", k, "g_z^-1 g_x"},
+          {"fz", b.fz, "f_z"},
+          {"a", a, "A = g_z + g_z^-1 g_x f_z (eq. 40)"},
+          {"p1", p1, "h phi1(h g_z) = g_z^-1 (e^{h g_z} - I) (eq. 43)"},
+          {"p2", p2, "h^2 phi2(h g_z): J_1 = p2 gamma (eq. 44)"},
+          {"q1", q1, "h phi1(h A) (eq. 47)"},
+          {"q2", q2, "h^2 phi2(h A) (eq. 47)"}};
+}
+
+std::vector<std::pair<std::string, double>> sp_ll_variation(const Model& m,
+                                                            const std::vector<std::vector<double>>& states,
+                                                            const std::vector<std::vector<double>>& inputs,
+                                                            const std::vector<double>& times) {
+  const GiNaC::matrix j = jacobian(m, state_symbols(m));
+  const auto s = static_cast<Eigen::Index>(m.slow_count), f = static_cast<Eigen::Index>(m.fast_count());
+  const auto blocks_at = [&](std::size_t i) {
+    const MatrixXd v = evaluate(m, j, times[i], states[i], inputs[i]);
+    return std::vector<MatrixXd>{v.topRightCorner(s, f), v.bottomLeftCorner(f, s), v.bottomRightCorner(f, f)};
+  };
+  const std::vector<MatrixXd> first = blocks_at(0);
+  std::vector<double> worst(3, 0.0);
+  for (std::size_t i = 1; i < states.size(); ++i) {
+    const std::vector<MatrixXd> now = blocks_at(i);
+    for (std::size_t b = 0; b < 3; ++b)
+      worst[b] = std::max(worst[b], (now[b] - first[b]).norm() / std::max(first[b].norm(), 1e-300));
+  }
+  return {{"f_z", worst[0]}, {"g_x", worst[1]}, {"g_z", worst[2]}};
+}
+
+void precompute_scheme(const Model& model, bool frozen, GenerateOptions& o) {
+  if (o.scheme != "sp_ll") return;
+  o.constants = sp_ll_constants(sp_ll_blocks(model, frozen), o.step);
+  o.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
+                     "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."
+                   : "f_z, g_x and g_z are constant (checked symbolically).";
+}
+
+std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& linearize, std::size_t slow, double t,
+                                         double h, const std::vector<double>& x) {
+  const auto ns = static_cast<Eigen::Index>(slow);
+  const auto n = static_cast<Eigen::Index>(x.size());
+  const auto nf = n - ns;
+  const SpLlBlocks b = linearize(t, x);
+  const VectorXd xn = Eigen::Map<const VectorXd>(x.data(), n).head(ns);
+  const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
+  const auto full_rate = [&](double ts, const VectorXd& xs, const VectorXd& zs) {
+    std::vector<double> v(static_cast<std::size_t>(n)), d;
+    Eigen::Map<VectorXd>(v.data(), n) << xs, zs;
+    rhs(ts, v, d);
+    return VectorXd(Eigen::Map<const VectorXd>(d.data(), n));
+  };
+  const Eigen::FullPivLU<MatrixXd> gz(b.gz);
+  const VectorXd d0 = full_rate(t, xn, zn);
+  const VectorXd sigma = gz.solve(d0.tail(nf));                   // eq. 43
+  const VectorXd gamma = gz.solve(b.gx * d0.head(ns));            // eq. 43
+  const auto H = [&](const VectorXd& xs) -> VectorXd {             // eq. 22
+    return zn - gz.solve(b.gx * (xs - xn) + d0.tail(nf));
+  };
+  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd { return full_rate(ts, xs, H(xs)).head(ns); };
+
+  // Step 1: e^{hD} of eq. 34 with D = [[0, I, 0], [0, g_z, gamma], [0, 0, 0]].
+  MatrixXd d34 = MatrixXd::Zero(2 * nf + 1, 2 * nf + 1);
+  d34.block(0, nf, nf, nf).setIdentity();
+  d34.block(nf, nf, nf, nf) = b.gz;
+  d34.block(nf, 2 * nf, nf, 1) = gamma;
+  const MatrixXd e34 = (h * d34).exp();
+  const MatrixXd f2 = e34.block(nf, nf, nf, nf);
+  const VectorXd j1 = e34.block(0, 2 * nf, nf, 1);
+  const VectorXd integral_y = gz.solve((f2 - MatrixXd::Identity(nf, nf)) * sigma) + j1;  // eq. 43
+
+  // Step 2: RK4 on the slow manifold, then the boundary-layer correction (eq. 45).
+  const VectorXd k1 = f(t, xn);
+  const VectorXd k2 = f(t + h / 2, xn + h / 2 * k1);
+  const VectorXd k3 = f(t + h / 2, xn + h / 2 * k2);
+  const VectorXd k4 = f(t + h, xn + h * k3);
+  const VectorXd x1 = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + b.fz * integral_y;
+
+  // Step 3: y' = A y + u(t) with u interpolated linearly (eqs. 38-41); phi from the block
+  // exponential of [[A, C, B], [0, 0, 1], [0, 0, 0]] (see the note on eq. 47 in the runtime).
+  const MatrixXd a = b.gz + gz.solve(b.gx * b.fz);
+  const VectorXd f1 = f(t + h, x1);
+  const VectorXd bb = a * sigma + gz.solve(b.gx * k1);
+  const VectorXd cc = gz.solve(b.gx * (f1 - k1)) / h;
+  MatrixXd d47 = MatrixXd::Zero(nf + 2, nf + 2);
+  d47.topLeftCorner(nf, nf) = a;
+  d47.block(0, nf, nf, 1) = cc;
+  d47.block(0, nf + 1, nf, 1) = bb;
+  d47(nf, nf + 1) = 1;
+  const VectorXd phi = (h * d47).exp().block(0, nf + 1, nf, 1);
+  const VectorXd z1 = H(x1) + sigma + phi;  // eq. 46
+
+  std::vector<double> out(static_cast<std::size_t>(n));
+  Eigen::Map<VectorXd>(out.data(), n) << x1, z1;
+  return out;
+}
+
+}  // namespace dualrate

@@ -1,0 +1,62 @@
+// Seed 000's SP-LL scheme on the generator side: which Jacobian blocks it needs, whether
+// they are constant (decided symbolically), the constant matrices the runtime step uses
+// (runtime/include/dualrate/schemes/sp_ll.hpp), and the reference core's plain
+// transcription of the paper's procedure.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+
+namespace dualrate {
+
+// A constant matrix emitted into generated code.
+struct NamedMatrix {
+  std::string name;
+  Eigen::MatrixXd value;
+  std::string what;
+};
+
+// The Jacobian blocks f_z, g_x, g_z at a point, and whether they vary over the state space.
+struct SpLlBlocks {
+  Eigen::MatrixXd fx, fz, gx, gz;
+};
+
+// e^{hZ}, h phi1(hZ), h^2 phi2(hZ) from one Van Loan exponential of
+// h [[Z, I, 0], [0, 0, I], [0, 0, 0]].
+void phi_blocks(const Eigen::MatrixXd& z, double h, Eigen::MatrixXd& e, Eigen::MatrixXd& p1, Eigen::MatrixXd& p2);
+
+// Checks that the model suits sp_ll: it has slow and fast states, g_z is invertible, and
+// f_z, g_x, g_z are constant unless `frozen` (then they are taken at the initial state).
+// Throws ModelError naming the matrix and the symbols it depends on.
+SpLlBlocks sp_ll_blocks(const Model& model, bool frozen);
+
+// The constants of runtime's dualrate::SpLl for step h.
+std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& blocks, double h);
+
+// How much each of f_z, g_x, g_z varies along a trajectory (rows of x), relative to its value at the
+// initial state: max over rows of ||M(x) - M(x0)||_F / ||M(x0)||_F.
+std::vector<std::pair<std::string, double>> sp_ll_variation(const Model& model,
+                                                            const std::vector<std::vector<double>>& states,
+                                                            const std::vector<std::vector<double>>& inputs,
+                                                            const std::vector<double>& times);
+
+// One step of the paper's procedure (steps 1-3) for x' = f(x), split after `slow` states,
+// with block-matrix exponentials of eqs. 34 and 47 computed at run time and the blocks
+// supplied by `linearize` at (t_n, x_n).
+using Linearize = std::function<SpLlBlocks(double t, const std::vector<double>& x)>;
+using SplitRhs = std::function<void(double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
+std::vector<double> sp_ll_reference_step(const SplitRhs& f, const Linearize& linearize, std::size_t slow, double t,
+                                         double h, const std::vector<double>& x);
+
+struct GenerateOptions;
+
+// Fills options.constants (and notes) for schemes that run on precomputed matrices; a
+// no-op for the others. Throws ModelError when the model does not suit the scheme.
+void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options);
+
+}  // namespace dualrate

@@ -1,0 +1,84 @@
+// Singular-perturbation local-linearization scheme ("SP-LL") of seed 000 (Gil, Sanfelice,
+// Nikravesh, DETC2013-13330), steps 1-3, for x' = f(x, z) (slow), z' = g(x, z) (fast).
+// With the linearization g ~ g_x (x - x_n) + g_z (z - z_n) + g(x_n, z_n) of eq. 18:
+//
+//   sigma = g_z^-1 g(x_n, z_n),  gamma = g_z^-1 g_x f(x_n, z_n)                     (eq. 43)
+//   H(x)  = z_n - g_z^-1 g_x (x - x_n) - sigma            local slow manifold      (eq. 22)
+//   1. int_0^h y = h phi1(h g_z) sigma + h^2 phi2(h g_z) gamma                   (eqs. 33, 43, 44)
+//   2. x_{n+1} = x_hat + f_z int_0^h y, x_hat = RK4 of x' = f(x, H(x)) from x_n    (eq. 45)
+//   3. z_{n+1} = H(x_{n+1}) + y_{n+1},  y_{n+1} = sigma + phi                       (eq. 46)
+//      phi = int_0^h e^{A(h-s)} (B + C s) ds = h phi1(hA) B + h^2 phi2(hA) C        (eqs. 38-41, 47)
+//      A = g_z + g_z^-1 g_x f_z,  B = A sigma + g_z^-1 g_x f(x_n, H(x_n)),
+//      C = g_z^-1 g_x (f(x_{n+1}, H(x_{n+1})) - f(x_n, H(x_n))) / h.
+// phi1(Z) = Z^-1 (e^Z - I) and phi2(Z) = Z^-2 (e^Z - I - Z) are the blocks of the Van Loan
+// exponential of [[Z, I, 0], [0, 0, I], [0, 0, 0]], so h phi1(h g_z) = g_z^-1 (F_2 - I) of
+// eq. 43 and h^2 phi2(h g_z) gamma = J_1 of eq. 44.
+// Note on eq. 47: its block matrix [[A, B, C], [0, 0, 1], [0, 0, 0]] integrates the forcing
+// B s + C; the derivation (linearly interpolated forcing, eqs. 38-40) needs B + C s, which
+// is what is computed here.
+//
+// The generator computes every constant matrix (g_z^-1, g_z^-1 g_x, f_z, and the
+// phi-function blocks for g_z and A at the step h) and emits them; this step computes no
+// exponential and inverts nothing. Constants struct C (column-major arrays):
+//   gz_inv[nf*nf], k[nf*ns] (= g_z^-1 g_x), fz[ns*nf], a[nf*nf],
+//   p1[nf*nf] (= h phi1(h g_z)), p2[nf*nf] (= h^2 phi2(h g_z)),
+//   q1[nf*nf] (= h phi1(h A)),  q2[nf*nf] (= h^2 phi2(h A)).
+#pragma once
+
+#include <Eigen/Core>
+
+#include "../model.hpp"
+
+namespace dualrate {
+
+template <class M, class C>
+struct SpLl {
+  using Scalar = typename M::Scalar;
+  using State = typename M::State;
+  using Input = typename M::Input;
+  static constexpr int ns = M::kSlow;
+  static constexpr int nf = M::kFast;
+  static_assert(ns > 0 && nf > 0, "dualrate::SpLl needs slow and fast states");
+  using Slow = Eigen::Matrix<Scalar, ns, 1>;
+  using Fast = Eigen::Matrix<Scalar, nf, 1>;
+  template <int R, int K>
+  using Const = Eigen::Map<const Eigen::Matrix<Scalar, R, K>>;
+  static constexpr int order = 1;  // local error O(h^2) from the linearization (seed 000, Figs. 4-5)
+
+  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
+    const Const<nf, nf> gz_inv(C::gz_inv), a(C::a), p1(C::p1), p2(C::p2), q1(C::q1), q2(C::q2);
+    const Const<nf, ns> k(C::k);
+    const Const<ns, nf> fz(C::fz);
+    const Slow xn = x.template head<ns>();
+    const Fast zn = x.template tail<nf>();
+
+    State d;
+    M::derivatives(t, x, u, d);
+    const Fast sigma = gz_inv * d.template tail<nf>();
+    const Fast gamma = k * d.template head<ns>();
+    const Fast integral_y = p1 * sigma + p2 * gamma;
+
+    const auto manifold = [&](const Slow& xs) -> Fast { return zn - k * (xs - xn) - sigma; };
+    const auto slow_rate = [&](Scalar ts, const Slow& xs) -> Slow {
+      State full;
+      full << xs, manifold(xs);
+      State dfull;
+      M::derivatives(ts, full, u, dfull);
+      return dfull.template head<ns>();
+    };
+    const Scalar half = h / Scalar(2);
+    const Slow k1 = slow_rate(t, xn);
+    const Slow k2 = slow_rate(t + half, xn + half * k1);
+    const Slow k3 = slow_rate(t + half, xn + half * k2);
+    const Slow k4 = slow_rate(t + h, xn + h * k3);
+    const Slow x_next = xn + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4) + fz * integral_y;
+
+    const Slow f1 = slow_rate(t + h, x_next);
+    const Fast b = a * sigma + k * k1;
+    const Fast c = k * (f1 - k1) / h;
+    const Fast y_next = sigma + q1 * b + q2 * c;
+    x << x_next, manifold(x_next) + y_next;
+  }
+};
+
+}  // namespace dualrate
