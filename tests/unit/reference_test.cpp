@@ -78,6 +78,22 @@ TEST(ReferenceCore, NamesTheVariableThatWentBad) {
   }
 }
 
+// x' = u with u = step(t - 0.5) has x(t) = max(0, t - 0.5) exactly. The jump sits on a
+// grid time (and on a sample time): the high-accuracy mode must not let it leak into the
+// preceding interval, whatever the sampling. Tolerance: rkf78 at 1e-12 on a piecewise-linear
+// solution is exact up to rounding of ~100 steps, far below 1e-12.
+TEST(ReferenceCore, HighAccuracyHandlesAnInputJumpOnTheGrid) {
+  init_symbolic();
+  const Model m = load_model_text(
+      "name: jump\ninputs: {u: 0}\nstates: {slow: {x: 0}}\nequations: {x: u}\n"
+      "simulation: {inputs: {u: step(t - 0.5)}}\n",
+      "j.yaml");
+  for (int every : {1, 10, 50}) {
+    const Trace tr = ReferenceCore(m).simulate({"reference", 0.01, 1.0, every});
+    for (const auto& row : tr.rows) EXPECT_NEAR(row[1], std::max(0.0, row[0] - 0.5), 1e-12) << "t = " << row[0];
+  }
+}
+
 TEST(ReferenceCore, StepCountCoversTheInterval) {
   EXPECT_EQ(step_count(1.0, 0.1), 10);
   EXPECT_EQ(step_count(0.3, 0.1), 3);  // 0.3/0.1 = 2.9999999999999996
