@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <regex>
 #include <vector>
 
@@ -31,11 +32,11 @@ struct Renamed {
 // reading 2*-3+4 as 2*(-3+4)).
 struct Level {
   enum Kind { kTop, kParen, kCall, kSign } kind = kTop;
-  std::size_t open = 0;                    // offset of the '('
+  std::size_t open = 0;                    // offset of the '(' (of the sign for kSign)
   const FunctionInfo* function = nullptr;  // for a call
   std::size_t name = 0;                    // offset of the function name
   int commas = 0;
-  bool power = false;                     // a '^' applies at this level (GiNaC rejects a^b^c)
+  bool power = false;                      // a '^' applies at this level (GiNaC rejects a^b^c)
 };
 
 std::vector<std::string> names_of(const ExpressionScope& scope) {
@@ -77,6 +78,25 @@ std::size_t scan_number(const std::string& s, std::size_t i, const ExpressionTex
                      "write a product with '*', as in 2*x");
   }
   return i;
+}
+
+// The character at s[i] for a message: character 'c' when printable ASCII, else its code point
+// (a no-break space looks like a space), or the byte when it does not start valid UTF-8.
+std::string describe_character(const std::string& s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  if (c >= 0x20 && c < 0x7F) return std::string("character '") + s[i] + "'";
+  const std::size_t more = c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 0;
+  bool utf8 = c < 0x80 || more > 0;
+  unsigned long code = more ? c & (0x7F >> (more + 1)) : c;
+  for (std::size_t k = 1; utf8 && k <= more; ++k) {
+    utf8 = i + k < s.size() && (byte(i + k) & 0xC0) == 0x80;
+    if (utf8) code = code << 6 | (byte(i + k) & 0x3F);
+  }
+  char text[32];
+  if (utf8) std::snprintf(text, sizeof text, "character U+%04lX", code);
+  else std::snprintf(text, sizeof text, "byte 0x%02X", static_cast<unsigned>(c));
+  return text;
 }
 
 // Checks the syntax (GiNaC's parser reports no positions and crashes on f()), renames user
@@ -209,7 +229,7 @@ Renamed rename(const ExpressionText& src, const ExpressionScope& scope) {
           throw ModelError(src.at(i), "malformed expression: too many operators in a row in " + scope.what);
         if (operand_next && c != '+' && c != '-')
           throw ModelError(src.at(i), std::string("malformed expression: missing operand before '") + c + "' in " + scope.what,
-                           c == '*' && s[i - 1] == '*' ? "write a power with '^', as in x^2" : "");
+                           c == '*' && i > 0 && s[i - 1] == '*' ? "write a power with '^', as in x^2" : "");
         if (operand_next && after_binary) {
           push({Level::kSign, i}, i);
           out.text += '(';
@@ -238,12 +258,9 @@ Renamed rename(const ExpressionText& src, const ExpressionScope& scope) {
         after_binary = false;
         operator_run = 0;
         break;
-      default: {
-        std::size_t n = 1;  // a whole UTF-8 sequence
-        while (i + n < s.size() && (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) ++n;
-        throw ModelError(src.at(i), "unexpected character '" + s.substr(i, n) + "' in " + scope.what,
+      default:
+        throw ModelError(src.at(i), "unexpected " + describe_character(s, i) + " in " + scope.what,
                          "expressions use numbers, names, + - * / ^, parentheses and function calls");
-      }
     }
     out.text += c;
     ++i;

@@ -1,4 +1,5 @@
 // Model file (YAML) -> Model. Every check reports a ModelError at the position it refers to.
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -96,10 +97,15 @@ class Loader {
     YAML::Node root;
     try {
       root = YAML::Load(text_);
+    } catch (const YAML::DeepRecursion& e) {
+      throw ModelError(at(e.mark), "invalid YAML: nested more than " + std::to_string(e.depth()) + " levels deep");
     } catch (const YAML::Exception& e) {
       const SourceLoc loc = at(e.mark);
-      const std::string& line = static_cast<std::size_t>(loc.line) <= lines_.size() ? lines_[loc.line - 1] : text_;
-      const bool tab = line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string::npos;
+      bool tab = false;  // in the indentation of the line the error is on
+      if (static_cast<std::size_t>(loc.line) <= lines_.size()) {
+        const std::string& line = lines_[loc.line - 1];
+        tab = line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string::npos;
+      }
       throw ModelError(loc, "invalid YAML: " + e.msg, tab ? "indent with spaces: YAML does not allow tabs there" : "");
     }
     if (!root || root.IsNull())
