@@ -78,7 +78,7 @@ const std::map<std::string, std::string>& reserved_names() {
 const std::vector<std::string> kTopKeys = {"name", "description", "parameters", "inputs", "states",
                                            "variables", "equations", "outputs", "simulation"};
 const std::vector<std::string> kStateKeys = {"slow", "fast"};
-const std::vector<std::string> kSimulationKeys = {"t_end", "scheme", "step", "ratio", "inputs"};
+const std::vector<std::string> kSimulationKeys = {"t_end", "scheme", "step", "ratio", "linearization", "inputs"};
 
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
   std::string s;
@@ -252,6 +252,9 @@ class Loader {
     if (auto r = reserved_names().find(e.name); r != reserved_names().end())
       throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': reserved because " + r->second,
                        "choose another name");
+    if (e.name.rfind("M_", 0) == 0 || e.name == "linux" || e.name == "unix")
+      throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': reserved because <cmath> or the compiler "
+                            "defines it as a macro", "choose another name");
     if (e.name == model_.name)
       throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': it is the model's name",
                        "the model name is the generated namespace; choose another name");
@@ -451,6 +454,15 @@ class Loader {
                          did_you_mean(s, names, "known schemes: " + join(scheme_names(), " ")));
       }
       sim.scheme = s;
+    }
+    if (k.count("linearization")) {
+      const auto& node = k.at("linearization").second;
+      const std::string s = scalar(k.at("linearization"), "simulation.linearization");
+      if (s != "exact" && s != "frozen")
+        throw ModelError(at(node), "simulation.linearization must be 'exact' or 'frozen', not '" + s + "'",
+                         did_you_mean(s, {"exact", "frozen"},
+                                      "exact: sp_ll requires constant f_z, g_x, g_z; frozen: takes them at the initial state"));
+      sim.linearization = s;
     }
     if (k.count("inputs")) {
       std::vector<std::string> input_names;

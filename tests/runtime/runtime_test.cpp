@@ -13,6 +13,7 @@ void count_fault(dualrate::Status) noexcept { ++fault_hook_calls; }
 #include "blowup.hpp"
 #include "pendulum_particle.hpp"
 #include "pendulum_particle_float.hpp"
+#include "pendulum_sp_ll.hpp"
 
 namespace {
 
@@ -31,6 +32,21 @@ TEST(Runtime, PendulumStepsWithoutHeapInDoubleAndFloat) {
   EXPECT_DOUBLE_EQ(d.time(pendulum_particle::kStep), 1000 * pendulum_particle::kStep);
   // float and double runs of the same model stay close (rounding only, short run)
   for (int i = 0; i < pendulum_particle::Model::kStates; ++i) EXPECT_NEAR(d.x[i], f.x[i], 1e-3);
+}
+
+// sp_ll in float at h = 0.005 over 10 s: no heap, no fault, and the energy (eq. 68) of the
+// float run stays within 1e-3 relative of its initial value, the bound the double run keeps
+// (tests/unit/sp_ll_test.cpp).
+TEST(Runtime, SpLlStepsInFloatWithoutHeap) {
+  pendulum_sp_ll::Data d;
+  const pendulum_sp_ll::Model::Input u;
+  pendulum_sp_ll::Model::Output y0, y;
+  pendulum_sp_ll::Model::outputs(0, d.x, u, y0);
+  Eigen::internal::set_is_malloc_allowed(false);
+  for (int i = 0; i < 2000; ++i) ASSERT_EQ(pendulum_sp_ll::step(d, u), dualrate::Status::kOk);
+  Eigen::internal::set_is_malloc_allowed(true);
+  pendulum_sp_ll::Model::outputs(d.time(pendulum_sp_ll::kStep), d.x, u, y);
+  EXPECT_LT(std::fabs(y[0] - y0[0]), 1e-3f * std::fabs(y0[0]));
 }
 
 TEST(Runtime, NonFiniteStateIsReportedAndThePreviousStateKept) {
