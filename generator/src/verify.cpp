@@ -138,8 +138,9 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   if (keep) r.directory = fs::absolute(dir).string();
 
   const std::string header = model.name + ".hpp";
+  const bool frozen = o.frozen && r.scheme == "sp_ll";
   GenerateOptions generate = o.generate;
-  precompute_scheme(model, o.frozen, generate);
+  precompute_scheme(model, frozen, generate);
   write_file(dir / header, generate_header(model, generate));
   fs::copy_file(fs::path(DUALRATE_TARGETS_DIR) / "host" / "trace_main.cpp", dir / "trace_main.cpp",
                 fs::copy_options::overwrite_existing);
@@ -166,11 +167,11 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   Trace reference;
   try {
     RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
-    run.frozen_linearization = o.frozen;
+    run.frozen_linearization = frozen;
     const ReferenceCore core(model);
     reference = core.simulate(run);
     write_csv(reference, (dir / "reference.csv").string());
-    if (o.frozen && r.error.empty()) {
+    if (frozen && r.error.empty()) {
       run.frozen_linearization = false;
       const Trace relinearized = core.simulate(run);
       write_csv(relinearized, (dir / "reference_relinearized.csv").string());

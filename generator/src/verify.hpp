@@ -15,7 +15,7 @@ struct VerifyOptions {
   int every = 1;
   std::string target = "host";
   std::string keep_dir;  // keep everything here (empty: a temporary directory, removed after)
-  bool frozen = false;   // sp_ll: linearization frozen at the initial state
+  bool frozen = false;   // sp_ll: linearization frozen at the initial state (other schemes ignore it)
 };
 
 struct VerifyResult {
