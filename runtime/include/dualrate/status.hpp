@@ -7,7 +7,7 @@ namespace dualrate {
 
 enum class Status : std::uint8_t {
   kOk = 0,
-  kNonFiniteState = 1,  // the new state had an Inf or NaN; the previous state was kept
+  kNonFiniteState = 1,  // the state after the step had an Inf or NaN; the previous state was kept
 };
 
 constexpr const char* to_string(Status s) noexcept {
