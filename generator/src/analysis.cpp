@@ -54,9 +54,7 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
     const Eigen::VectorXd v = j * Eigen::Map<const Eigen::VectorXd>(x.data(), n);
     dx.assign(v.data(), v.data() + n);
   };
-  const auto ns = static_cast<Eigen::Index>(slow), nf = n - ns;
-  const SpLlBlocks constant{j.topLeftCorner(ns, ns), j.topRightCorner(ns, nf), j.bottomLeftCorner(nf, ns),
-                            j.bottomRightCorner(nf, nf)};
+  const SpLlBlocks constant = split_jacobian(j, slow);
   const Linearize blocks = [&](double, const std::vector<double>&) { return constant; };
   Eigen::MatrixXd m(n, n);
   for (Eigen::Index c = 0; c < n; ++c) {
@@ -94,8 +92,7 @@ std::string text_list(const Eigen::VectorXcd& v) {
 
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h) {
   const ReferenceCore core(model);
-  const Eigen::MatrixXd j =
-      evaluate(model, jacobian(model, state_symbols(model)), 0, core.initial_state(), core.inputs_at(0));
+  const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
   const auto ns = static_cast<Eigen::Index>(model.slow_count);
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
   StabilityReport r;

@@ -89,15 +89,13 @@ void report_frozen_variation(const Model& model, const Settings& s) {
   const ReferenceCore core(model);
   const long samples = 200;
   const Trace tr = core.simulate({"reference", s.t_end / samples, s.t_end, 1});
-  std::vector<std::vector<double>> states, inputs;
-  std::vector<double> times;
+  std::vector<Eigen::MatrixXd> jacobians;
   for (const auto& row : tr.rows) {
-    times.push_back(row[0]);
-    states.emplace_back(row.begin() + 1, row.begin() + 1 + static_cast<long>(model.states.size()));
-    inputs.push_back(core.inputs_at(row[0]));
+    const std::vector<double> x(row.begin() + 1, row.begin() + 1 + static_cast<long>(model.states.size()));
+    jacobians.push_back(core.jacobian_at(row[0], x, core.inputs_at(row[0])));
   }
   std::string parts;
-  for (const auto& [name, v] : sp_ll_variation(model, states, inputs, times))
+  for (const auto& [name, v] : sp_ll_variation(jacobians, model.slow_count))
     parts += fmt::format("{}{} {:.3g}", parts.empty() ? "" : ", ", name, v);
   std::cerr << fmt::format(
       "note: sp_ll linearization frozen at the initial state; along the reference trajectory to t = {:.6g} the "

@@ -161,14 +161,9 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   Vector x = initial_state();
   check_state(0, x);
   trace.rows.push_back(row(0, x, inputs_at(0)));
-  const auto ns = static_cast<Eigen::Index>(model_.slow_count), nf = static_cast<Eigen::Index>(model_.fast_count());
-  const auto blocks = [&](const Eigen::MatrixXd& j) {
-    return SpLlBlocks{j.topLeftCorner(ns, ns), j.topRightCorner(ns, nf), j.bottomLeftCorner(nf, ns),
-                      j.bottomRightCorner(nf, nf)};
-  };
-  const SpLlBlocks initial = blocks(jacobian_at(0, x, inputs_at(0)));
+  const SpLlBlocks initial = split_jacobian(jacobian_at(0, x, inputs_at(0)), model_.slow_count);
   const Linearize linearize = [&](double ts, const Vector& xs) {
-    return options.frozen_linearization ? initial : blocks(jacobian_at(ts, xs, inputs_at(ts)));
+    return options.frozen_linearization ? initial : split_jacobian(jacobian_at(ts, xs, inputs_at(ts)), model_.slow_count);
   };
   for (long i = 0; i < n; ++i) {
     const double t = static_cast<double>(i) * h;

@@ -4,13 +4,13 @@ namespace dualrate {
 
 const std::vector<SchemeInfo>& schemes() {
   static const std::vector<SchemeInfo> all = {
-      {"euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler"},
-      {"rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)"},
-      {"rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta"},
+      {"euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler", 1},
+      {"rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)", 2},
+      {"rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta", 4},
       // Generated code uses precomputed phi-functions, the reference core per-step block
       // exponentials (Eigen's Pade approximant): they agree to rounding of those, bound 1e-10.
       {"sp_ll", "dualrate::SpLl", "dualrate/schemes/sp_ll.hpp", 1,
-       "singular-perturbation local linearization, seed 000", true, 1e-10},
+       "singular-perturbation local linearization, seed 000", 6, true, 1e-10},
   };
   return all;
 }

@@ -12,6 +12,7 @@ struct SchemeInfo {
   const char* header;         // runtime header that defines it
   int order;
   const char* summary;
+  int evaluations;            // right-hand-side evaluations per step
   bool constants = false;     // instantiated as <Model, SchemeConstants> with precomputed matrices
   double double_tolerance = 1e-12;  // verify bound against the reference core in double
 };

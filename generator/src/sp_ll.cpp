@@ -24,6 +24,11 @@ void phi_blocks(const MatrixXd& z, double h, MatrixXd& e, MatrixXd& p1, MatrixXd
   p2 = ex.block(0, 2 * n, n, n);
 }
 
+SpLlBlocks split_jacobian(const MatrixXd& j, std::size_t slow) {
+  const auto s = static_cast<Eigen::Index>(slow), f = j.rows() - s;
+  return {j.topLeftCorner(s, s), j.topRightCorner(s, f), j.bottomLeftCorner(f, s), j.bottomRightCorner(f, f)};
+}
+
 namespace {
 
 struct Block {
@@ -73,9 +78,7 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
     const GiNaC::ex v = m.input_signal(i).subs(m.parameter_values()).subs(GiNaC::lst{m.time}, GiNaC::lst{0}).evalf();
     u0.push_back(GiNaC::ex_to<GiNaC::numeric>(v).to_double());
   }
-  const MatrixXd jv = evaluate(m, j, 0, x0, u0);
-  const auto s = static_cast<Eigen::Index>(ns), f = static_cast<Eigen::Index>(nf);
-  SpLlBlocks out{jv.topLeftCorner(s, s), jv.topRightCorner(s, f), jv.bottomLeftCorner(f, s), jv.bottomRightCorner(f, f)};
+  const SpLlBlocks out = split_jacobian(evaluate(m, j, 0, x0, u0), ns);
   if (!Eigen::FullPivLU<MatrixXd>(out.gz).isInvertible())
     throw ModelError(m.states[ns].rhs_loc, "sp_ll needs an invertible g_z, but g_z is singular at the initial state",
                      "every fast state must appear in the fast equations so that g(x, z) = 0 defines the slow manifold");
@@ -99,24 +102,19 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
           {"q2", q2, "h^2 phi2(h A) (eq. 47)"}};
 }
 
-std::vector<std::pair<std::string, double>> sp_ll_variation(const Model& m,
-                                                            const std::vector<std::vector<double>>& states,
-                                                            const std::vector<std::vector<double>>& inputs,
-                                                            const std::vector<double>& times) {
-  const GiNaC::matrix j = jacobian(m, state_symbols(m));
-  const auto s = static_cast<Eigen::Index>(m.slow_count), f = static_cast<Eigen::Index>(m.fast_count());
-  const auto blocks_at = [&](std::size_t i) {
-    const MatrixXd v = evaluate(m, j, times[i], states[i], inputs[i]);
-    return std::vector<MatrixXd>{v.topRightCorner(s, f), v.bottomLeftCorner(f, s), v.bottomRightCorner(f, f)};
+std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<MatrixXd>& jacobians, std::size_t slow) {
+  const SpLlBlocks first = split_jacobian(jacobians.at(0), slow);
+  const auto relative = [](const MatrixXd& now, const MatrixXd& then) {
+    return (now - then).norm() / std::max(then.norm(), 1e-300);
   };
-  const std::vector<MatrixXd> first = blocks_at(0);
-  std::vector<double> worst(3, 0.0);
-  for (std::size_t i = 1; i < states.size(); ++i) {
-    const std::vector<MatrixXd> now = blocks_at(i);
-    for (std::size_t b = 0; b < 3; ++b)
-      worst[b] = std::max(worst[b], (now[b] - first[b]).norm() / std::max(first[b].norm(), 1e-300));
+  double fz = 0, gx = 0, gz = 0;
+  for (const auto& j : jacobians) {
+    const SpLlBlocks now = split_jacobian(j, slow);
+    fz = std::max(fz, relative(now.fz, first.fz));
+    gx = std::max(gx, relative(now.gx, first.gx));
+    gz = std::max(gz, relative(now.gz, first.gz));
   }
-  return {{"f_z", worst[0]}, {"g_x", worst[1]}, {"g_z", worst[2]}};
+  return {{"f_z", fz}, {"g_x", gx}, {"g_z", gz}};
 }
 
 void precompute_scheme(const Model& model, bool frozen, GenerateOptions& o) {

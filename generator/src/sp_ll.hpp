@@ -21,10 +21,13 @@ struct NamedMatrix {
   std::string what;
 };
 
-// The Jacobian blocks f_z, g_x, g_z at a point, and whether they vary over the state space.
+// The blocks of the Jacobian [[f_x, f_z], [g_x, g_z]] at a point.
 struct SpLlBlocks {
   Eigen::MatrixXd fx, fz, gx, gz;
 };
+
+// Splits a Jacobian after its first `slow` rows and columns.
+SpLlBlocks split_jacobian(const Eigen::MatrixXd& j, std::size_t slow);
 
 // e^{hZ}, h phi1(hZ), h^2 phi2(hZ) from one Van Loan exponential of
 // h [[Z, I, 0], [0, 0, I], [0, 0, 0]].
@@ -38,12 +41,10 @@ SpLlBlocks sp_ll_blocks(const Model& model, bool frozen);
 // The constants of runtime's dualrate::SpLl for step h.
 std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& blocks, double h);
 
-// How much each of f_z, g_x, g_z varies along a trajectory (rows of x), relative to its value at the
-// initial state: max over rows of ||M(x) - M(x0)||_F / ||M(x0)||_F.
-std::vector<std::pair<std::string, double>> sp_ll_variation(const Model& model,
-                                                            const std::vector<std::vector<double>>& states,
-                                                            const std::vector<std::vector<double>>& inputs,
-                                                            const std::vector<double>& times);
+// How much each of f_z, g_x, g_z varies along a trajectory, given the Jacobian at each of its
+// samples, relative to its value at the first: max over samples of ||M - M_0||_F / ||M_0||_F.
+std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<Eigen::MatrixXd>& jacobians,
+                                                            std::size_t slow);
 
 // One step of the paper's procedure (steps 1-3) for x' = f(x), split after `slow` states,
 // with block-matrix exponentials of eqs. 34 and 47 computed at run time and the blocks

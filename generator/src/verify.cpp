@@ -8,7 +8,6 @@
 #include <fstream>
 #include <limits>
 
-#include "analysis.hpp"
 #include "process.hpp"
 #include "reference_core.hpp"
 #include "schemes.hpp"
@@ -40,13 +39,6 @@ void write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
-int stages_of(const std::string& scheme) {
-  if (scheme == "euler") return 1;
-  if (scheme == "rk2") return 2;
-  if (scheme == "sp_ll") return 6;  // one full evaluation, four RK4 stages, one at the end
-  return 4;
 }
 
 }  // namespace
@@ -119,15 +111,15 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   r.target = o.target;
   r.scalar = to_string(o.generate.scalar);
   r.steps = step_count(o.t_end, o.generate.step);
-  {
-    const ReferenceCore core(model);
-    const Eigen::MatrixXd j =
-        evaluate(model, jacobian(model, state_symbols(model)), 0, core.initial_state(), core.inputs_at(0));
-    const double h_norm_j = o.generate.step * j.cwiseAbs().rowwise().sum().maxCoeff();
-    const SchemeInfo* info = find_scheme(r.scheme);
-    r.tolerance = verify_tolerance(o.generate.scalar, r.steps, stages_of(r.scheme), h_norm_j,
-                                   info ? info->double_tolerance : 1e-12);
+  const SchemeInfo* info = find_scheme(r.scheme);
+  if (!info) {
+    r.error = "unknown scheme '" + r.scheme + "'";
+    return r;
   }
+  const ReferenceCore core(model);
+  const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
+  r.tolerance = verify_tolerance(o.generate.scalar, r.steps, info->evaluations,
+                                 o.generate.step * j.cwiseAbs().rowwise().sum().maxCoeff(), info->double_tolerance);
   if (o.target != "host") {
     r.error = "unknown target '" + o.target + "' (available: host)";
     return r;
@@ -168,7 +160,6 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   try {
     RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
     run.frozen_linearization = frozen;
-    const ReferenceCore core(model);
     reference = core.simulate(run);
     write_csv(reference, (dir / "reference.csv").string());
     if (frozen && r.error.empty()) {

@@ -37,7 +37,7 @@ class GeneratedVsReference : public ::testing::TestWithParam<Case> {};
 TEST_P(GeneratedVsReference, AgreesInDouble) {
   const Model m = test::load(GetParam().file);
   VerifyOptions o;
-  o.generate = {GetParam().scheme, m.simulation.step.value() / 10, 1, ScalarType::kDouble, "test"};
+  o.generate = {GetParam().scheme, m.simulation.step.value() / 10, 1, ScalarType::kDouble, "test", {}, {}};
   o.t_end = 500 * o.generate.step;
   o.every = 5;
   const VerifyResult r = verify(m, o);
@@ -53,7 +53,7 @@ INSTANTIATE_TEST_SUITE_P(AllModels, GeneratedVsReference, ::testing::ValuesIn(ca
 TEST(GeneratedVsReference, FloatWithinDerivedTolerance) {
   const Model m = test::load(test::source_path("models/pendulum_particle.yaml"));
   VerifyOptions o;
-  o.generate = {"rk4", 1e-3, 1, ScalarType::kFloat, "test"};
+  o.generate = {"rk4", 1e-3, 1, ScalarType::kFloat, "test", {}, {}};
   o.t_end = 0.5;
   const VerifyResult r = verify(m, o);
   EXPECT_EQ(r.error, "");
@@ -79,7 +79,7 @@ TEST(CompareTraces, FindsTheWorstDifferenceRelativeToScale) {
 TEST(GeneratedVsReference, DetectsADifferentScheme) {
   const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
   VerifyOptions o;
-  o.generate = {"rk2", 0.01, 1, ScalarType::kDouble, "test"};
+  o.generate = {"rk2", 0.01, 1, ScalarType::kDouble, "test", {}, {}};
   o.t_end = 1;
   o.keep_dir = ::testing::TempDir() + "/dualrate-different-scheme";
   ASSERT_TRUE(verify(m, o).pass);
