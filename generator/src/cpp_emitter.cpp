@@ -244,7 +244,8 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
   h << fmt::format("  static constexpr int kOutputs = {};\n", m.outputs.size());
   h << "  using State = Eigen::Matrix<Scalar, kStates, 1>;  // [slow; fast]\n";
   h << "  using Input = Eigen::Matrix<Scalar, kInputs, 1>;\n";
-  h << "  using Output = Eigen::Matrix<Scalar, kOutputs, 1>;\n\n";
+  h << "  using Output = Eigen::Matrix<Scalar, kOutputs, 1>;\n";
+  h << "  using SlowState = Eigen::Matrix<Scalar, kSlow, 1>;\n\n";
 
   std::vector<std::string> names;
   for (const auto& x : m.states) names.push_back(x.name);
@@ -277,6 +278,14 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
   h << fmt::format("  static void derivatives(Scalar {}, const State& {}, const Input& {}, State& dxdt_) noexcept {{\n",
                    d.uses_time ? "t" : "/*t*/", d.uses_states ? "x_" : "/*x_*/", d.uses_inputs ? "u_" : "/*u_*/");
   h << d.code << "  }\n\n";
+
+  const std::vector<ex> slow_rhs(rhs.begin(), rhs.begin() + static_cast<long>(m.slow_count));
+  const Body f = emit_body(m, slow_rhs, "dxdt_");
+  h << "  // d(slow state)/dt alone (f of x' = f(x, z)), for schemes that evaluate only the slow part.\n";
+  h << fmt::format("  static void slow_derivatives(Scalar {}, const State& {}, const Input& {}, SlowState& {}) noexcept {{\n",
+                   f.uses_time ? "t" : "/*t*/", f.uses_states ? "x_" : "/*x_*/", f.uses_inputs ? "u_" : "/*u_*/",
+                   slow_rhs.empty() ? "/*dxdt_*/" : "dxdt_");
+  h << f.code << "  }\n\n";
 
   std::vector<ex> outs;
   for (const auto& y : m.outputs) outs.push_back(y.expr);

@@ -59,6 +59,8 @@ const std::map<std::string, std::string>& reserved_names() {
       {"initial_state", "the generated code uses it"},
       {"default_inputs", "the generated code uses it"},
       {"derivatives", "the generated code uses it"},
+      {"slow_derivatives", "the generated code uses it"},
+      {"SlowState", "the generated code uses it"},
       {"outputs", "the generated code uses it"},
       {"scenario_inputs", "the generated code uses it"},
       {"state_names", "the generated code uses it"},

@@ -9,9 +9,12 @@
 //     using State  = Eigen::Matrix<Scalar, kStates, 1>;
 //     using Input  = Eigen::Matrix<Scalar, kInputs, 1>;
 //     using Output = Eigen::Matrix<Scalar, kOutputs, 1>;
+//     using SlowState = Eigen::Matrix<Scalar, kSlow, 1>;
 //     static State  initial_state() noexcept;
 //     static Input  default_inputs() noexcept;
 //     static void derivatives(Scalar t, const State& x, const Input& u, State& dxdt) noexcept;
+//     static void slow_derivatives(Scalar t, const State& x, const Input& u, SlowState& dxdt) noexcept;
+//                                  // the first kSlow rows of derivatives() alone
 //     static void outputs(Scalar t, const State& x, const Input& u, Output& y) noexcept;
 //   };
 #pragma once

@@ -39,7 +39,7 @@ struct SpLl {
   static constexpr int ns = M::kSlow;
   static constexpr int nf = M::kFast;
   static_assert(ns > 0 && nf > 0, "dualrate::SpLl needs slow and fast states");
-  using Slow = Eigen::Matrix<Scalar, ns, 1>;
+  using Slow = typename M::SlowState;
   using Fast = Eigen::Matrix<Scalar, nf, 1>;
   template <int R, int K>
   using Const = Eigen::Map<const Eigen::Matrix<Scalar, R, K>>;
@@ -60,11 +60,11 @@ struct SpLl {
 
     const auto manifold = [&](const Slow& xs) -> Fast { return zn - k * (xs - xn) - sigma; };
     const auto slow_rate = [&](Scalar ts, const Slow& xs) -> Slow {
-      State full;
-      full << xs, manifold(xs);
-      State dfull;
-      M::derivatives(ts, full, u, dfull);
-      return dfull.template head<ns>();
+      State on_manifold;
+      on_manifold << xs, manifold(xs);
+      Slow rate;
+      M::slow_derivatives(ts, on_manifold, u, rate);
+      return rate;
     };
     const Scalar half = h / Scalar(2);
     const Slow k1 = slow_rate(t, xn);
