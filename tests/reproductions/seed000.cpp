@@ -109,13 +109,15 @@ double spectral_radius(const Eigen::Matrix2cd& m) {
   return Eigen::ComplexEigenSolver<Eigen::Matrix2cd>(m, false).eigenvalues().cwiseAbs().maxCoeff();
 }
 
-double stability_boundary_left(double alpha, double beta, double im, double lo, double tolerance) {
-  const auto stable = [&](double re) {
-    return spectral_radius(reference_step_map("sp_ll", alpha, beta, Complex(re, im), 1.0)) <= 1;
-  };
+double sp_ll_spectral_radius(double alpha, double beta, Complex xi) {
+  return spectral_radius(reference_step_map("sp_ll", alpha, beta, xi, 1.0));
+}
+
+double stability_boundary_left(const std::function<double(Complex)>& rho, double im, double lo, double tolerance) {
+  const auto stable = [&](double re) { return rho(Complex(re, im)) <= 1; };
   constexpr int kScan = 400;
-  double unstable = lo;
   if (stable(lo)) return lo;
+  double unstable = lo;
   for (int i = 1; i <= kScan; ++i) {
     const double re = lo * (1 - static_cast<double>(i) / kScan);
     if (stable(re)) {

@@ -14,6 +14,7 @@
 #include <Eigen/Dense>
 
 #include <complex>
+#include <functional>
 #include <string>
 
 namespace dualrate::seed000 {
@@ -43,10 +44,13 @@ Eigen::Matrix4d runtime_step_map(double alpha, double beta, Complex lambda_s, do
 double spectral_radius(const Eigen::Matrix4d& m);
 double spectral_radius(const Eigen::Matrix2cd& m);
 
-// The boundary of the region of absolute stability, rho <= 1 (eq. 58), along the line
-// Im xi = im: the leftmost Re xi in [lo, 0] at which the reference core's sp_ll is stable,
-// found by bisection to `tolerance` after a scan from lo (NaN when no point is stable).
-double stability_boundary_left(double alpha, double beta, double im, double lo, double tolerance);
+// The spectral radius of the reference core's sp_ll one-step map at xi (h = 1).
+double sp_ll_spectral_radius(double alpha, double beta, Complex xi);
+
+// The boundary of the region of absolute stability rho(xi) <= 1 (eq. 58) along the line
+// Im xi = im: the leftmost Re xi in [lo, 0] where rho <= 1, found by bisection to
+// `tolerance` after a scan from lo (NaN when no point of the line is stable).
+double stability_boundary_left(const std::function<double(Complex)>& rho, double im, double lo, double tolerance);
 
 // Local errors (eq. 61) after one step of size h from x(0) = z(0) = 1 against the exact
 // solution e^{Ah} (eq. 60), for lambda_s of eq. 62 by default.

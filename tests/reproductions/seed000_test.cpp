@@ -36,7 +36,7 @@ TEST(Seed000Stability, ImplementationMatchesTheClosedFormM) {
       for_each_xi([&](Complex xi) {
         const double closed = spectral_radius(closed_form_m(alpha, beta, xi, ClosedForm::kProcedure));
         worst_reference =
-            std::max(worst_reference, relative(spectral_radius(reference_step_map("sp_ll", alpha, beta, xi, 1)), closed));
+            std::max(worst_reference, relative(sp_ll_spectral_radius(alpha, beta, xi), closed));
         worst_runtime = std::max(worst_runtime, relative(spectral_radius(runtime_step_map(alpha, beta, xi, 1)), closed));
       });
       EXPECT_LE(worst_reference, 1e-8) << "reference core, alpha " << alpha << ", beta " << beta;
@@ -83,7 +83,8 @@ TEST(Seed000Stability, RegionTendsToRk4sForTheReducedSlowEigenvalue) {
   for (double alpha : kAlphas)
     for (double beta : kBetas) {
       const double limit = kRk4RealBoundary / (1 - beta * beta);
-      const double boundary = stability_boundary_left(alpha, beta, 0, -5, 1e-10);
+      const double boundary = stability_boundary_left(
+          [&](Complex xi) { return sp_ll_spectral_radius(alpha, beta, xi); }, 0, -5, 1e-10);
       if (beta == 0) EXPECT_NEAR(boundary, kRk4RealBoundary, 1e-9) << "alpha " << alpha;
       else EXPECT_NEAR(boundary, limit, 1 / alpha) << "alpha " << alpha << ", beta " << beta;
     }
