@@ -1,6 +1,7 @@
 // Seed 000's SP-LL scheme: generated vs reference core, the pendulum + particle example at
 // the paper's step, steps far beyond RK4's limit on a model with constant g_z, and refusal of
 // a state-dependent g_z.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -61,34 +62,60 @@ TEST(SpLl, PendulumAtTheSeedsStepStaysBoundedWhereRk4Diverges) {
   EXPECT_THROW(core.simulate({"rk4", 0.005, 10.0, 1}), SimulationError);
 }
 
-// DC motor with fast current (constant g_z = -R/L): RK4's limit is 0.47 ms; SP-LL at 5, 2.5 and
-// 1.25 ms (10-40x beyond) against the high-accuracy reference. First order: the fitted order
-// of the global error lies in [0.8, 1.3], and the error constant is O(1): error <= h in the
-// scaled norm (measured about 0.19 h).
-TEST(SpLl, DcMotorFarBeyondRk4sLimitIsFirstOrderAccurate) {
-  const Model m = test::load(test::source_path("models/dc_motor.yaml"));
+// Models with constant g_z run with sp_ll far beyond RK4's stability limit and match the
+// high-accuracy reference within sp_ll's first-order error: the global error (max over
+// samples and states, scaled as in verify) stays under a first-order bound with an O(1)
+// constant in the model's time unit, error <= h, and falls at least at first order (fitted
+// order >= 0.8). sp_ll's error is its first-order boundary-layer term plus RK4's error on the
+// slow manifold; where the coupling is weak the latter dominates at the larger steps and the
+// fitted order comes out higher (measured orders: dc_motor 1.09, servo 1.18, flexible joint
+// 3.4 over 0.2..0.05 s, tending to 1.2 below 0.05 s).
+struct BeyondRk4 {
+  const char* model;
+  double rk4_limit;    // largest stable RK4 step, from the model's description (checked below)
+  std::vector<double> steps;  // sp_ll steps, largest first, each a multiple of the smallest, on which
+                              // the input steps fall (the inputs are held over a step, as on an ECU)
+  double t_end;
+};
+
+class SpLlBeyondRk4 : public ::testing::TestWithParam<BeyondRk4> {};
+
+TEST_P(SpLlBeyondRk4, IsStableAndFirstOrderAccurate) {
+  const BeyondRk4 p = GetParam();
+  const Model m = test::load(test::source_path(std::string("models/") + p.model + ".yaml"));
   const ReferenceCore core(m);
-  EXPECT_FALSE(analyze_stability(m, "rk4", 5e-3).stable);
-  EXPECT_TRUE(analyze_stability(m, "sp_ll", 5e-3).stable);
-  const Trace ref = core.simulate({"reference", 1.25e-3, 0.5, 1});
+  EXPECT_TRUE(analyze_stability(m, "rk4", p.rk4_limit * 0.98).stable);
+  EXPECT_FALSE(analyze_stability(m, "rk4", p.rk4_limit * 1.02).stable);
+  EXPECT_GE(p.steps.back(), 10 * p.rk4_limit);
+  const double finest = p.steps.back();
+  const Trace ref = core.simulate({"reference", finest, p.t_end, 1});
   std::vector<double> hs, errors;
-  for (double h : {5e-3, 2.5e-3, 1.25e-3}) {
-    const Trace tr = core.simulate({"sp_ll", h, 0.5, 1});
-    const int stride = static_cast<int>(std::lround(h / 1.25e-3));
+  for (double h : p.steps) {
+    EXPECT_TRUE(analyze_stability(m, "sp_ll", h).stable) << "h = " << h;
+    const Trace tr = core.simulate({"sp_ll", h, p.t_end, 1});
+    const auto stride = static_cast<std::size_t>(std::lround(h / finest));
     Trace sampled{ref.columns, {}};
-    for (std::size_t i = 0; i < ref.rows.size(); i += static_cast<std::size_t>(stride)) sampled.rows.push_back(ref.rows[i]);
+    for (std::size_t i = 0; i < ref.rows.size(); i += stride) sampled.rows.push_back(ref.rows[i]);
     ASSERT_EQ(sampled.rows.size(), tr.rows.size());
     double e = 0;
     for (std::size_t c = 1; c <= m.states.size(); ++c) e = std::max(e, column_max_error(tr, sampled, c));
     hs.push_back(h);
     errors.push_back(e);
-    EXPECT_LE(e, h) << "h = " << h;
+    RecordProperty(fmt::format("error_at_{}", h), fmt::format("{:.3e}", e));
+    EXPECT_LE(e, h) << p.model << ", h = " << h;
   }
   const double order = std::log(errors.front() / errors.back()) / std::log(hs.front() / hs.back());
-  RecordProperty("sp_ll_dc_motor_order", std::to_string(order));
-  EXPECT_GE(order, 0.8);
-  EXPECT_LE(order, 1.3);
+  RecordProperty("order", fmt::format("{:.3f}", order));
+  EXPECT_GE(order, 0.8) << p.model;
 }
+
+// DC motor: g_z = -R/L; servo: g_z = -1/tau; flexible joint: g_z the gearbox's 1049 rad/s
+// torsion mode. Steps 10-100x beyond RK4's limit.
+INSTANTIATE_TEST_SUITE_P(ConstantGz, SpLlBeyondRk4,
+                         ::testing::Values(BeyondRk4{"dc_motor", 0.466e-3, {0.01, 0.005}, 0.5},
+                                           BeyondRk4{"servo_actuator_lag", 1.395e-3, {0.1, 0.05, 0.025}, 3},
+                                           BeyondRk4{"flexible_joint", 2.45e-3, {0.2, 0.1, 0.05}, 4}),
+                         [](const auto& info) { return std::string(info.param.model); });
 
 TEST(SpLl, RefusesAStateDependentGz) {
   init_symbolic();
