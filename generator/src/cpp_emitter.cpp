@@ -151,20 +151,6 @@ std::string names_array(const std::string& member, const std::string& size, cons
   return fmt::format("  static constexpr std::array<const char*, {}> {}{{{{{}}}}};\n", size, member, list);
 }
 
-// The model variables an expression set needs, in evaluation order.
-std::vector<const Variable*> needed_variables(const Model& m, const std::vector<ex>& roots) {
-  std::set<std::size_t> needed;
-  for (std::size_t i = m.variables.size(); i-- > 0;) {
-    bool used = false;
-    for (const auto& r : roots) used = used || r.has(m.variables[i].symbol);
-    for (std::size_t j : needed) used = used || m.variables[j].expr.has(m.variables[i].symbol);
-    if (used) needed.insert(i);
-  }
-  std::vector<const Variable*> result;
-  for (std::size_t i : needed) result.push_back(&m.variables[i]);
-  return result;
-}
-
 bool uses(const std::vector<ex>& roots, const std::vector<const Variable*>& vars, const ex& symbol) {
   for (const auto& r : roots)
     if (r.has(symbol)) return true;
@@ -216,6 +202,20 @@ std::string comment_lines(const std::string& text, const std::string& indent) {
 }  // namespace
 
 std::string cpp_expression(const ex& e) { return print(e).text; }
+
+std::vector<const Variable*> needed_variables(const Model& m, const std::vector<ex>& roots) {
+  std::set<std::size_t> needed;
+  for (std::size_t i = m.variables.size(); i-- > 0;) {
+    bool used = false;
+    for (const auto& r : roots) used = used || r.has(m.variables[i].symbol);
+    for (std::size_t j : needed) used = used || m.variables[j].expr.has(m.variables[i].symbol);
+    if (used) needed.insert(i);
+  }
+  std::vector<const Variable*> result;
+  for (std::size_t i : needed) result.push_back(&m.variables[i]);
+  return result;
+}
+
 
 std::string generate_header(const Model& m, const GenerateOptions& o) {
   const SchemeInfo* scheme = find_scheme(o.scheme);

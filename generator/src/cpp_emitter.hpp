@@ -33,6 +33,9 @@ std::string scalar_literal(double v);
 // local or constant of that name); functions print as <cmath> or dualrate::math calls.
 std::string cpp_expression(const GiNaC::ex& e);
 
+// The model variables that expressions `roots` need, dependencies first.
+std::vector<const Variable*> needed_variables(const Model& m, const std::vector<GiNaC::ex>& roots);
+
 // The whole generated header for the model.
 std::string generate_header(const Model& model, const GenerateOptions& options);
 

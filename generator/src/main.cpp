@@ -16,6 +16,7 @@
 #include "reference_core.hpp"
 #include "schemes.hpp"
 #include "sp_ll.hpp"
+#include "targets.hpp"
 #include "verify.hpp"
 
 namespace {
@@ -35,7 +36,7 @@ struct Overrides {
   std::optional<double> t_end;
   std::optional<int> ratio;
   int every = 1;
-  std::string scalar = "double";
+  std::string scalar;  // empty: double, or the target's default for verify --target
   std::optional<std::string> linearization;
 };
 
@@ -134,8 +135,11 @@ int run(int argc, char** argv) {
   add_common(verify_cmd, o);
   verify_cmd->add_option("--t-end", o.t_end, "End time (default: simulation.t_end)");
   verify_cmd->add_option("--every", o.every, "Compare every k steps");
-  verify_cmd->add_option("--target", target, "Where the generated code runs")->check(CLI::IsMember({"host"}));
-  verify_cmd->add_option("--scalar", o.scalar, "Scalar type of the generated code")->check(CLI::IsMember({"float", "double"}));
+  verify_cmd->add_option("--target", target,
+                         "Where the generated code runs: host, or cortex-m3|cortex-m4f|cortex-m7 under QEMU");
+  verify_cmd->add_option("--scalar", o.scalar,
+                         "Scalar type of the generated code (default: double; float on cortex-m4f)")
+      ->check(CLI::IsMember({"float", "double"}));
   verify_cmd->add_flag("--json", json, "Print the result as one JSON object");
   verify_cmd->add_option("--keep", keep_dir, "Keep the generated header, trace program, binary and traces in DIR");
 
@@ -204,6 +208,13 @@ int run(int argc, char** argv) {
     return 0;
   }
   const Settings s = resolve(model, o, false);
+  const CrossTarget* cross = find_cross_target(target);
+  if (target != "host" && !cross) {
+    std::string known;
+    for (const auto& n : target_names()) known += (known.empty() ? "" : ", ") + n;
+    throw UsageError("unknown target '" + target + "' (available: " + known + ")");
+  }
+  if (o.scalar.empty() && cross) o.scalar = cross->default_scalar;
   VerifyOptions v;
   v.generate = {s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
   v.frozen = frozen(model, o);
@@ -222,6 +233,20 @@ int run(int argc, char** argv) {
     if (r.relinearized_error >= 0)
       std::cout << fmt::format("frozen linearization: max_error against the re-linearizing reference core {:.3e}\n",
                                r.relinearized_error);
+    if (r.bit_exact_vs_host >= 0) {
+      std::string functions;
+      for (const auto& f : r.library_functions) functions += (functions.empty() ? "" : ", ") + f;
+      std::cout << fmt::format("host build, same code and flags: {}{}\n",
+                               r.bit_exact_vs_host ? "bit for bit equal" : "differs",
+                               functions.empty() ? "" : " (the model calls " + functions +
+                                                        ", which picolibc and the host's libm may round differently)");
+    }
+    if (r.instructions_per_step >= 0)
+      std::cout << fmt::format("cost on {}: {:.1f} instructions per step (min {}, max {}), {} arithmetic ops per step "
+                               "({:.2f} instructions per op), stack {} bytes; program text {} B, data {} B, bss {} B\n",
+                               r.target, r.instructions_per_step, r.instructions_min, r.instructions_max,
+                               r.ops_per_step, r.instructions_per_step / static_cast<double>(std::max(1L, r.ops_per_step)),
+                               r.stack_bytes, r.text_bytes, r.data_bytes, r.bss_bytes);
     if (!r.directory.empty()) std::cout << "kept in " << r.directory << "\n";
   }
   if (!r.error.empty()) std::cerr << "error: " << r.error << "\n";

@@ -7,11 +7,14 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <sstream>
 
 #include "process.hpp"
 #include "reference_core.hpp"
+#include "op_count.hpp"
 #include "schemes.hpp"
 #include "sp_ll.hpp"
+#include "targets.hpp"
 
 namespace dualrate {
 
@@ -59,6 +62,22 @@ std::string VerifyResult::json() const {
   if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
   if (relinearized_error >= 0)
     s += fmt::format(",\"linearization\":\"frozen\",\"relinearized_max_error\":{:.6e}", relinearized_error);
+  s += fmt::format(",\"ops_per_step\":{}", ops_per_step);
+  if (bit_exact_vs_host >= 0) s += std::string(",\"bit_exact_vs_host\":") + (bit_exact_vs_host ? "true" : "false");
+  if (target != "host") {
+    std::string list;
+    for (const auto& f : library_functions) list += (list.empty() ? "" : ",") + json_string(f);
+    s += ",\"library_functions\":[" + list + "]";
+  }
+  if (instructions_per_step >= 0) {
+    s += fmt::format(",\"instructions_per_step\":{:.1f},\"instructions_per_step_min\":{},"
+                     "\"instructions_per_step_max\":{},\"instructions_per_op\":{:.2f}",
+                     instructions_per_step, instructions_min, instructions_max,
+                     ops_per_step > 0 ? instructions_per_step / static_cast<double>(ops_per_step) : 0.0);
+  }
+  if (text_bytes >= 0)
+    s += fmt::format(",\"text_bytes\":{},\"data_bytes\":{},\"bss_bytes\":{}", text_bytes, data_bytes, bss_bytes);
+  if (stack_bytes >= 0) s += fmt::format(",\"stack_bytes\":{}", stack_bytes);
   return s + "}";
 }
 
@@ -104,6 +123,121 @@ double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm
   return static_cast<double>(steps + 1) * (stages + 2) * u * (1 + h_norm_j);
 }
 
+namespace {
+
+std::string command_line(const std::vector<std::string>& argv) {
+  std::string command;
+  for (const auto& a : argv) command += (command.empty() ? "" : " ") + a;
+  return command;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, separator))
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Flags both the host and the cross build of a trace program use: the product's warnings
+// as errors, no contraction into fused multiply-adds and no Eigen vectorization, so that
+// the two compute the same IEEE operations in the same order.
+std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model) {
+  return {"-std=c++17", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Wdouble-promotion", "-Werror",
+          "-fno-exceptions", "-fno-rtti", "-ffp-contract=off", "-DEIGEN_DONT_VECTORIZE",
+          "-DDUALRATE_MODEL_HEADER=\"" + header + "\"", "-DDUALRATE_MODEL_NS=" + model.name,
+          "-I" + dir.string(), "-I" DUALRATE_TARGETS_DIR "/common", "-I" DUALRATE_RUNTIME_INCLUDE_DIR,
+          "-isystem", DUALRATE_EIGEN_INCLUDE_DIR};
+}
+
+// Builds the host trace program into dir/<name>; empty on success, else why not.
+std::string build_host_trace(const fs::path& dir, const std::vector<std::string>& flags, bool hex,
+                             const std::string& name, std::string& script) {
+  const std::string cxx = std::getenv("CXX") ? std::getenv("CXX") : "c++";
+  std::vector<std::string> argv = {cxx};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
+  if (hex) argv.push_back("-DDUALRATE_TRACE_HEX");
+  argv.insert(argv.end(), {DUALRATE_TARGETS_DIR "/host/trace_main.cpp", "-o", (dir / name).string()});
+  script += command_line(argv) + "\n";
+  const ProcessResult built = run_process(argv);
+  return built.exit_code == 0 ? "" : "the generated code did not compile:\n" + built.output;
+}
+
+// Cross-builds, checks and runs the trace program on `target` under QEMU: writes
+// dir/generated.csv and fills the cost figures. Returns why it failed, or empty.
+std::string run_on_target(const CrossTarget& target, const fs::path& dir, const std::vector<std::string>& flags,
+                          long steps, int every, VerifyResult& r, std::string& script) {
+  const fs::path board = fs::path(DUALRATE_TARGETS_DIR) / target.board;
+  std::vector<std::string> argv = {"arm-none-eabi-g++"};
+  for (const auto& f : split(target.cpu_flags, ' ')) argv.push_back(f);
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"-fno-threadsafe-statics", "-fno-use-cxa-atexit", "-ffunction-sections", "-fdata-sections",
+                           "-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_CPU_HZ={}", target.cpu_hz),
+                           fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", kIcountShift), "--specs=picolibc.specs",
+                           "--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections", "-T", (board / "memory.ld").string(),
+                           DUALRATE_TARGETS_DIR "/cortex-m/trace_main.cpp", DUALRATE_TARGETS_DIR "/cortex-m/startup.cpp",
+                           "-o", (dir / "trace.elf").string()});
+  script += command_line(argv) + "\n";
+  const ProcessResult built = run_process(argv);
+  if (built.exit_code != 0) return "the generated code did not cross-build for " + std::string(target.name) + ":\n" + built.output;
+
+  const ProcessResult symbols = run_process({"arm-none-eabi-nm", "-C", (dir / "trace.elf").string()});
+  if (symbols.exit_code != 0) return "arm-none-eabi-nm failed: " + symbols.output;
+  for (const auto& line : split(symbols.output, '\n')) {
+    const std::string name = line.size() > 11 ? line.substr(11) : line;
+    for (const char* heap : {"malloc", "calloc", "realloc", "free", "operator new", "operator delete"})
+      if (name == heap || name.rfind(std::string(heap) + "(", 0) == 0)
+        return "the target binary contains a heap function: " + line;
+  }
+  const ProcessResult size = run_process({"arm-none-eabi-size", (dir / "trace.elf").string()});
+  const auto size_lines = split(size.output, '\n');
+  if (size.exit_code != 0 || size_lines.size() < 2) return "arm-none-eabi-size failed: " + size.output;
+  std::istringstream sizes(size_lines[1]);
+  sizes >> r.text_bytes >> r.data_bytes >> r.bss_bytes;
+
+  const std::vector<std::string> run = {"timeout", "-k", "5", "900", "qemu-system-arm", "-M", target.board,
+                                        "-icount", fmt::format("shift={},sleep=off", kIcountShift),
+                                        "-display", "none", "-serial", "none", "-monitor", "none",
+                                        "-chardev", "stdio,id=c0",
+                                        "-semihosting-config", "enable=on,target=native,chardev=c0",
+                                        "-kernel", (dir / "trace.elf").string(),
+                                        "-append", fmt::format("{} {}", steps, every)};
+  script += command_line(run) + " > target.txt\n";
+  const ProcessResult ran = run_process(run);
+  write_file(dir / "target.txt", ran.output);
+  if (ran.exit_code != 0)
+    return fmt::format("the trace program failed on {} (exit status {}{}):\n{}", target.name, ran.exit_code,
+                       ran.exit_code == 124 ? ", timed out" : "", ran.output.substr(0, 4000));
+  std::string csv;
+  for (const auto& line : split(ran.output, '\n')) {
+    if (line[0] != '#') {
+      csv += line + "\n";
+      continue;
+    }
+    const auto words = split(line.substr(1), ' ');
+    if (words.size() == 4 && words[0] == "instructions_per_step" && steps > 0) {
+      r.instructions_per_step = std::stod(words[1]) / static_cast<double>(steps);
+      r.instructions_min = std::stol(words[2]);
+      r.instructions_max = std::stol(words[3]);
+    } else if (words.size() == 2 && words[0] == "stack_bytes") {
+      r.stack_bytes = std::stol(words[1]);
+    }
+  }
+  write_file(dir / "generated.csv", csv);
+  return "";
+}
+
+}  // namespace
+
 VerifyResult verify(const Model& model, const VerifyOptions& o) {
   VerifyResult r;
   r.model = model.name;
@@ -116,14 +250,19 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     r.error = "unknown scheme '" + r.scheme + "'";
     return r;
   }
+  const CrossTarget* cross = find_cross_target(o.target);
+  if (o.target != "host" && !cross) {
+    std::string known;
+    for (const auto& n : target_names()) known += (known.empty() ? "" : ", ") + n;
+    r.error = "unknown target '" + o.target + "' (available: " + known + ")";
+    return r;
+  }
+  const OpCount ops = step_ops(model, r.scheme);
+  r.ops_per_step = ops.total();
   const ReferenceCore core(model);
   const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
   r.tolerance = verify_tolerance(o.generate.scalar, r.steps, info->evaluations,
                                  o.generate.step * j.cwiseAbs().rowwise().sum().maxCoeff(), info->double_tolerance);
-  if (o.target != "host") {
-    r.error = "unknown target '" + o.target + "' (available: host)";
-    return r;
-  }
   const bool keep = !o.keep_dir.empty();
   const fs::path dir = keep ? fs::path(o.keep_dir) : fs::path(make_temp_dir("dualrate-verify"));
   fs::create_directories(dir);
@@ -134,28 +273,33 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   GenerateOptions generate = o.generate;
   precompute_scheme(model, frozen, generate);
   write_file(dir / header, generate_header(model, generate));
-  fs::copy_file(fs::path(DUALRATE_TARGETS_DIR) / "host" / "trace_main.cpp", dir / "trace_main.cpp",
-                fs::copy_options::overwrite_existing);
-  const std::string cxx = std::getenv("CXX") ? std::getenv("CXX") : "c++";
-  const std::vector<std::string> compile = {
-      cxx, "-std=c++17", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Wdouble-promotion", "-Werror",
-      "-fno-exceptions", "-fno-rtti", "-ffp-contract=off", "-DEIGEN_DONT_VECTORIZE", "-DEIGEN_RUNTIME_NO_MALLOC",
-      "-DDUALRATE_MODEL_HEADER=\"" + header + "\"", "-DDUALRATE_MODEL_NS=" + model.name,
-      "-I" + dir.string(), "-I" DUALRATE_RUNTIME_INCLUDE_DIR, "-isystem", DUALRATE_EIGEN_INCLUDE_DIR,
-      (dir / "trace_main.cpp").string(), "-o", (dir / "trace").string()};
-  std::string command;
-  for (const auto& a : compile) command += (command.empty() ? "" : " ") + a;
-  write_file(dir / "build.sh", "#!/bin/sh\n# How the trace program was built; rerun: ./trace " +
-                                   std::to_string(r.steps) + " " + std::to_string(o.every) + " generated.csv\n" +
-                                   command + "\n");
-  const ProcessResult built = run_process(compile);
-  if (built.exit_code != 0) {
-    r.error = "the generated code did not compile:\n" + built.output;
+  const std::vector<std::string> flags = trace_flags(dir, header, model);
+  std::string script = "#!/bin/sh\n# How the trace program" + std::string(cross ? "s were" : " was") +
+                       " built and run (" + std::to_string(r.steps) + " steps, a row every " +
+                       std::to_string(o.every) + ")\n";
+  if (!cross) {
+    r.error = build_host_trace(dir, flags, false, "trace", script);
+    if (r.error.empty()) {
+      const std::vector<std::string> run = {(dir / "trace").string(), std::to_string(r.steps),
+                                            std::to_string(o.every), (dir / "generated.csv").string()};
+      script += command_line(run) + "\n";
+      const ProcessResult ran = run_process(run);
+      if (ran.exit_code != 0) r.error = "the generated code failed: " + ran.output;
+    }
   } else {
-    const ProcessResult ran = run_process({(dir / "trace").string(), std::to_string(r.steps),
-                                           std::to_string(o.every), (dir / "generated.csv").string()});
-    if (ran.exit_code != 0) r.error = "the generated code failed: " + ran.output;
+    for (const auto& f : library_dependent(called_functions(model))) r.library_functions.push_back(f);
+    r.error = build_host_trace(dir, flags, true, "trace_host", script);
+    if (r.error.empty()) {
+      const std::vector<std::string> run = {(dir / "trace_host").string(), std::to_string(r.steps),
+                                            std::to_string(o.every), (dir / "host.csv").string()};
+      script += command_line(run) + "\n";
+      const ProcessResult ran = run_process(run);
+      if (ran.exit_code != 0) r.error = "the generated code failed on the host: " + ran.output;
+    }
+    if (r.error.empty()) r.error = run_on_target(*cross, dir, flags, r.steps, o.every, r, script);
+    if (r.error.empty()) r.bit_exact_vs_host = read_file(dir / "generated.csv") == read_file(dir / "host.csv") ? 1 : 0;
   }
+  write_file(dir / "build.sh", script);
   Trace reference;
   try {
     RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
@@ -178,7 +322,7 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
       r.max_error = c.max_error;
       if (c.worst_column > 0) r.worst_state = model.states[c.worst_column - 1].name;
       r.worst_time = c.worst_time;
-      r.pass = r.max_error <= r.tolerance;
+      r.pass = r.max_error <= r.tolerance && r.bit_exact_vs_host != 0;
     } catch (const std::runtime_error& e) {
       r.error = e.what();
     }

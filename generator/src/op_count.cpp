@@ -1,0 +1,206 @@
+#include "op_count.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "cpp_emitter.hpp"
+
+namespace dualrate {
+
+using GiNaC::ex;
+using GiNaC::ex_to;
+using GiNaC::is_a;
+using GiNaC::is_exactly_a;
+using GiNaC::numeric;
+
+OpCount& OpCount::operator+=(const OpCount& o) {
+  add += o.add;
+  mul += o.mul;
+  div += o.div;
+  neg += o.neg;
+  calls += o.calls;
+  functions.insert(o.functions.begin(), o.functions.end());
+  return *this;
+}
+
+OpCount operator*(long times, const OpCount& c) {
+  OpCount r = c;
+  r.add *= times;
+  r.mul *= times;
+  r.div *= times;
+  r.neg *= times;
+  r.calls *= times;
+  return r;
+}
+
+namespace {
+
+bool is_negative_number(const ex& e) { return is_exactly_a<numeric>(e) && ex_to<numeric>(e).is_negative(); }
+
+OpCount call(const std::string& name) {
+  OpCount c;
+  c.calls = 1;
+  c.functions.insert(name);
+  return c;
+}
+
+// Mirrors print_product: [-] coefficient * up factors / (down factors).
+OpCount product_ops(const ex& e) {
+  OpCount c;
+  numeric coefficient = 1;
+  long up = 0, down = 0;
+  for (const auto& f : e) {
+    if (is_exactly_a<numeric>(f)) {
+      coefficient *= ex_to<numeric>(f);
+    } else if (is_a<GiNaC::power>(f) && is_negative_number(f.op(1))) {
+      c += count_ops(GiNaC::pow(f.op(0), -f.op(1)));
+      ++down;
+    } else {
+      c += count_ops(f);
+      ++up;
+    }
+  }
+  const long numerator_factors = up + ((coefficient != 1 && coefficient != -1) || up == 0 ? 1 : 0);
+  c.mul += numerator_factors - 1 + (down > 0 ? down - 1 : 0);
+  if (down > 0) ++c.div;
+  if (coefficient.is_negative()) ++c.neg;
+  return c;
+}
+
+OpCount power_ops(const ex& base, const ex& exponent) {
+  OpCount c = count_ops(base);
+  if (is_exactly_a<numeric>(exponent)) {
+    const numeric& n = ex_to<numeric>(exponent);
+    if (n.is_integer() && n.is_positive() && n <= 64) {
+      c.mul += n.to_long() - 1;
+      return c;
+    }
+    if (n.is_integer() && n.is_negative() && n >= -64) {
+      c.mul += -n.to_long() - 1;
+      ++c.div;
+      return c;
+    }
+    if (n == numeric(1, 2) || n == numeric(-1, 2)) {
+      c += call("std::sqrt");
+      if (n.is_negative()) ++c.div;
+      return c;
+    }
+  }
+  c += count_ops(exponent);
+  c += call("std::pow");
+  return c;
+}
+
+}  // namespace
+
+OpCount count_ops(const ex& e) {
+  if (is_exactly_a<numeric>(e) || is_a<GiNaC::constant>(e) || is_a<GiNaC::symbol>(e)) return {};
+  if (is_a<GiNaC::add>(e)) {
+    OpCount c;
+    bool first = true;
+    for (const auto& term : e) {
+      // Later negative terms print as "- (-term)": the subtraction carries the sign.
+      const bool subtracted = !first && (is_negative_number(term) ||
+                                         (is_a<GiNaC::mul>(term) && std::any_of(term.begin(), term.end(), is_negative_number)));
+      c += count_ops(subtracted ? ex(-term) : term);
+      if (!first) ++c.add;
+      first = false;
+    }
+    return c;
+  }
+  if (is_a<GiNaC::mul>(e)) return product_ops(e);
+  if (is_a<GiNaC::power>(e)) return power_ops(e.op(0), e.op(1));
+  if (is_a<GiNaC::function>(e)) {
+    static const std::map<std::string, std::string> runtime = {
+        {"dr_abs", "std::abs"}, {"dr_sign", "dualrate::math::sign"}, {"dr_step", "dualrate::math::heaviside"},
+        {"dr_min", "dualrate::math::min"}, {"dr_max", "dualrate::math::max"}};
+    const std::string name = ex_to<GiNaC::function>(e).get_name();
+    const auto it = runtime.find(name);
+    OpCount c = call(it != runtime.end() ? it->second : "std::" + name);
+    for (const auto& a : e) c += count_ops(a);
+    return c;
+  }
+  throw std::logic_error("op count: unsupported expression");
+}
+
+OpCount derivative_ops(const Model& model, bool slow_only) {
+  std::vector<ex> roots;
+  const std::size_t n = slow_only ? model.slow_count : model.states.size();
+  for (std::size_t i = 0; i < n; ++i) roots.push_back(model.states[i].rhs);
+  OpCount c;
+  for (const Variable* v : needed_variables(model, roots)) c += count_ops(v->expr);
+  for (const auto& r : roots) c += count_ops(r);
+  return c;
+}
+
+namespace {
+
+OpCount arithmetic(long add, long mul, long div) {
+  OpCount c;
+  c.add = add;
+  c.mul = mul;
+  c.div = div;
+  return c;
+}
+
+// An r x k matrix times a k-vector.
+OpCount mat_vec(long r, long k) { return arithmetic(r * (k - 1), r * k, 0); }
+
+}  // namespace
+
+OpCount step_ops(const Model& model, const std::string& scheme) {
+  const long n = static_cast<long>(model.states.size());
+  const OpCount d = derivative_ops(model, false);
+  OpCount c;
+  if (scheme == "euler") {
+    c = d;
+    c += arithmetic(n, n, 0);  // x += h k
+  } else if (scheme == "rk2") {
+    c = 2 * d;
+    c += arithmetic(3 * n + 1, 2 * n, 1);  // x + h k1, t + h, x += (h/2) (k1 + k2)
+  } else if (scheme == "rk4") {
+    c = 4 * d;
+    c += arithmetic(7 * n + 3, 6 * n, 2);  // three stage inputs and times, h/2, h/6, weighted sum
+  } else if (scheme == "sp_ll") {
+    // Term by term as runtime/include/dualrate/schemes/sp_ll.hpp computes them.
+    const long ns = static_cast<long>(model.slow_count), nf = n - ns;
+    OpCount manifold = mat_vec(nf, ns);  // zn - k (xs - xn) - sigma
+    manifold += arithmetic(ns + 2 * nf, 0, 0);
+    OpCount slow_rate = derivative_ops(model, true);
+    slow_rate += manifold;
+    c = d;
+    c += 5 * slow_rate;                          // k1..k4 and f1
+    c += 6 * mat_vec(nf, nf);                    // sigma, integral of y (2), b, y_next (2)
+    c += 3 * mat_vec(nf, ns);                    // gamma, b, c
+    c += mat_vec(ns, nf);                        // f_z times the integral of y
+    c += manifold;                               // z_next
+    c += arithmetic(nf, 0, 0);                   // integral of y: sum
+    c += arithmetic(3 * ns + 4, 3 * ns, 1);      // RK4 stage inputs, their times, h/2
+    c += arithmetic(5 * ns, 3 * ns, 1);          // RK4 update with h/6 and the f_z term
+    c += arithmetic(nf, 0, 0);                   // b: sum
+    c += arithmetic(ns, 0, nf);                  // c: f1 - k1, divided by h
+    c += arithmetic(3 * nf, 0, 0);               // y_next: sums; z_next: + y_next
+  } else {
+    throw std::invalid_argument("op count: unknown scheme '" + scheme + "'");
+  }
+  return c;
+}
+
+std::set<std::string> called_functions(const Model& model) {
+  OpCount c;
+  for (const auto& v : model.variables) c += count_ops(v.expr);
+  for (const auto& x : model.states) c += count_ops(x.rhs);
+  for (const auto& y : model.outputs) c += count_ops(y.expr);
+  for (std::size_t i = 0; i < model.inputs.size(); ++i) c += count_ops(model.input_signal(i));
+  return c.functions;
+}
+
+std::set<std::string> library_dependent(const std::set<std::string>& functions) {
+  std::set<std::string> r;
+  for (const auto& f : functions)
+    if (f != "std::sqrt" && f != "std::abs" && f.rfind("dualrate::math::", 0) != 0) r.insert(f);
+  return r;
+}
+
+}  // namespace dualrate

@@ -1,0 +1,47 @@
+// Arithmetic operations of one step of generated code, counted on the model IR (GiNaC
+// expressions, in the form the emitter prints them) and on each scheme's vector algebra.
+// The count is of the operations as written, before the compiler's own simplifications.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <set>
+#include <string>
+
+#include "model.hpp"
+
+namespace dualrate {
+
+struct OpCount {
+  long add = 0;    // additions and subtractions
+  long mul = 0;    // multiplications (integer powers count as repeated multiplication)
+  long div = 0;
+  long neg = 0;    // negations
+  long calls = 0;  // elementary-function calls (sin, exp, sqrt, pow ...)
+  std::set<std::string> functions;  // the C++ functions called, e.g. "std::sin"
+
+  long total() const { return add + mul + div + neg + calls; }
+  OpCount& operator+=(const OpCount& o);
+};
+OpCount operator*(long times, const OpCount& c);
+
+// One evaluation of an expression as cpp_expression prints it.
+OpCount count_ops(const GiNaC::ex& e);
+
+// One call of the generated derivatives() (all states) or slow_derivatives() (slow states):
+// the variables they need, each once, and the right-hand sides.
+OpCount derivative_ops(const Model& model, bool slow_only);
+
+// One step of `scheme` (one of schemes()): its derivative evaluations plus its own vector
+// and matrix arithmetic, plus the finiteness check is not counted (comparisons only).
+OpCount step_ops(const Model& model, const std::string& scheme);
+
+// Every function the generated header calls: in variables, equations, outputs and the
+// scenario's input signals.
+std::set<std::string> called_functions(const Model& model);
+
+// The functions among `functions` whose result the C library may round differently from
+// one implementation to another (all but sqrt, abs and dualrate::math's own).
+std::set<std::string> library_dependent(const std::set<std::string>& functions);
+
+}  // namespace dualrate

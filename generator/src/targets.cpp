@@ -1,0 +1,29 @@
+#include "targets.hpp"
+
+namespace dualrate {
+
+const std::vector<CrossTarget>& cross_targets() {
+  static const std::vector<CrossTarget> all = {
+      {"cortex-m3", "mps2-an385", "-mcpu=cortex-m3 -mthumb -mfloat-abi=soft", "double",
+       "Cortex-M3, no FPU (software floating point)"},
+      {"cortex-m4f", "mps2-an386", "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard", "float",
+       "Cortex-M4 with single-precision FPU"},
+      {"cortex-m7", "mps2-an500", "-mcpu=cortex-m7 -mthumb -mfpu=fpv5-d16 -mfloat-abi=hard", "double",
+       "Cortex-M7 with double-precision FPU"},
+  };
+  return all;
+}
+
+const CrossTarget* find_cross_target(const std::string& name) {
+  for (const auto& t : cross_targets())
+    if (name == t.name) return &t;
+  return nullptr;
+}
+
+std::vector<std::string> target_names() {
+  std::vector<std::string> names = {"host"};
+  for (const auto& t : cross_targets()) names.emplace_back(t.name);
+  return names;
+}
+
+}  // namespace dualrate

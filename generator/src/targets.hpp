@@ -1,0 +1,30 @@
+// The Cortex-M targets `dualrate verify --target` cross-builds for and runs under QEMU. The
+// toolchain files toolchains/<name>.cmake carry the same compiler flags and QEMU machine
+// (a unit test checks that they agree with this table).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dualrate {
+
+struct CrossTarget {
+  const char* name;            // cortex-m3, cortex-m4f, cortex-m7
+  const char* board;           // folder under targets/ with memory.ld; QEMU machine of the same name
+  const char* cpu_flags;       // -mcpu/-mfpu/-mfloat-abi, space separated
+  const char* default_scalar;  // "double" or "float"
+  const char* summary;
+  long cpu_hz = 25000000;      // clock of the core and of SysTick on the MPS2 boards
+};
+
+const std::vector<CrossTarget>& cross_targets();
+const CrossTarget* find_cross_target(const std::string& name);
+// "host" and every cross target, for messages.
+std::vector<std::string> target_names();
+
+// -icount shift for instruction counting: each instruction takes 2^shift ns of virtual
+// time, 3.2 SysTick ticks at 25 MHz, so counts round exactly and 2^24 ticks hold 5.2 million
+// instructions.
+constexpr int kIcountShift = 7;
+
+}  // namespace dualrate
