@@ -1,0 +1,68 @@
+// Operation counts of the IR (op_count.hpp) and the Cortex-M target table (targets.hpp)
+// against the toolchain files.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "op_count.hpp"
+#include "targets.hpp"
+#include "test_support.hpp"
+
+namespace dualrate {
+namespace {
+
+TEST(OpCount, CountsExpressionAsPrinted) {
+  const GiNaC::realsymbol a("a"), b("b");
+  // Printed as a*b - sin(a) + a/b: two additions, one multiplication, one division, one call.
+  const OpCount c = count_ops(a * b + a / b - GiNaC::sin(a));
+  EXPECT_EQ(c.add, 2);
+  EXPECT_EQ(c.mul, 1);
+  EXPECT_EQ(c.div, 1);
+  EXPECT_EQ(c.calls, 1);
+  EXPECT_EQ(c.functions, std::set<std::string>{"std::sin"});
+  // powi<3>: two multiplications; -2*a: a literal product and a negation.
+  EXPECT_EQ(count_ops(GiNaC::pow(a, 3)).mul, 2);
+  const OpCount n = count_ops(-2 * a);
+  EXPECT_EQ(n.mul, 1);
+  EXPECT_EQ(n.neg, 1);
+  EXPECT_EQ(count_ops(GiNaC::sqrt(a)).functions, std::set<std::string>{"std::sqrt"});
+}
+
+TEST(OpCount, SchemesAddTheirVectorArithmetic) {
+  const Model m = test::load(test::source_path("models/dc_motor.yaml"));
+  const long n = static_cast<long>(m.states.size());
+  const long d = derivative_ops(m, false).total();
+  EXPECT_GT(d, 0);
+  EXPECT_EQ(step_ops(m, "euler").total(), d + 2 * n);
+  EXPECT_EQ(step_ops(m, "rk2").total(), 2 * d + 5 * n + 2);
+  EXPECT_EQ(step_ops(m, "rk4").total(), 4 * d + 13 * n + 5);
+  EXPECT_GT(step_ops(m, "sp_ll").total(), d + 5 * derivative_ops(m, true).total());
+  EXPECT_THROW(step_ops(m, "nope"), std::invalid_argument);
+}
+
+TEST(OpCount, LibraryDependentFunctions) {
+  EXPECT_EQ(library_dependent({"std::sin", "std::sqrt", "std::abs", "dualrate::math::min", "std::pow"}),
+            (std::set<std::string>{"std::pow", "std::sin"}));
+  const Model pendulum = test::load(test::source_path("models/pendulum_particle.yaml"));
+  EXPECT_EQ(library_dependent(called_functions(pendulum)), (std::set<std::string>{"std::cos", "std::sin"}));
+}
+
+TEST(CrossTargets, ToolchainFilesMatchTheTable) {
+  ASSERT_EQ(cross_targets().size(), 3u);
+  for (const auto& t : cross_targets()) {
+    std::ifstream in(test::source_path(std::string("toolchains/") + t.name + ".cmake"));
+    ASSERT_TRUE(in) << t.name;
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_NE(text.str().find(std::string("set(DUALRATE_CPU_FLAGS \"") + t.cpu_flags + "\")"), std::string::npos)
+        << t.name;
+    EXPECT_NE(text.str().find(std::string("set(DUALRATE_BOARD ") + t.board + ")"), std::string::npos) << t.name;
+    EXPECT_TRUE(std::ifstream(test::source_path(std::string("targets/") + t.board + "/memory.ld")).good()) << t.board;
+  }
+  EXPECT_EQ(find_cross_target("cortex-m4f")->default_scalar, std::string("float"));
+  EXPECT_EQ(find_cross_target("cortex-m0"), nullptr);
+}
+
+}  // namespace
+}  // namespace dualrate
