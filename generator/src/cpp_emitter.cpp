@@ -216,7 +216,6 @@ std::vector<const Variable*> needed_variables(const Model& m, const std::vector<
   return result;
 }
 
-
 std::string generate_header(const Model& m, const GenerateOptions& o) {
   const SchemeInfo* scheme = find_scheme(o.scheme);
   if (!scheme) throw std::invalid_argument("unknown scheme '" + o.scheme + "'");

@@ -209,11 +209,7 @@ int run(int argc, char** argv) {
   }
   const Settings s = resolve(model, o, false);
   const CrossTarget* cross = find_cross_target(target);
-  if (target != "host" && !cross) {
-    std::string known;
-    for (const auto& n : target_names()) known += (known.empty() ? "" : ", ") + n;
-    throw UsageError("unknown target '" + target + "' (available: " + known + ")");
-  }
+  if (target != "host" && !cross) throw UsageError(unknown_target_message(target));
   if (o.scalar.empty() && cross) o.scalar = cross->default_scalar;
   VerifyOptions v;
   v.generate = {s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
@@ -245,7 +241,7 @@ int run(int argc, char** argv) {
       std::cout << fmt::format("cost on {}: {:.1f} instructions per step (min {}, max {}), {} arithmetic ops per step "
                                "({:.2f} instructions per op), stack {} bytes; program text {} B, data {} B, bss {} B\n",
                                r.target, r.instructions_per_step, r.instructions_min, r.instructions_max,
-                               r.ops_per_step, r.instructions_per_step / static_cast<double>(std::max(1L, r.ops_per_step)),
+                               r.ops_per_step, r.instructions_per_op(),
                                r.stack_bytes, r.text_bytes, r.data_bytes, r.bss_bytes);
     if (!r.directory.empty()) std::cout << "kept in " << r.directory << "\n";
   }

@@ -20,10 +20,10 @@ const CrossTarget* find_cross_target(const std::string& name) {
   return nullptr;
 }
 
-std::vector<std::string> target_names() {
-  std::vector<std::string> names = {"host"};
-  for (const auto& t : cross_targets()) names.emplace_back(t.name);
-  return names;
+std::string unknown_target_message(const std::string& name) {
+  std::string known = "host";
+  for (const auto& t : cross_targets()) known += std::string(", ") + t.name;
+  return "unknown target '" + name + "' (available: " + known + ")";
 }
 
 }  // namespace dualrate

@@ -19,8 +19,8 @@ struct CrossTarget {
 
 const std::vector<CrossTarget>& cross_targets();
 const CrossTarget* find_cross_target(const std::string& name);
-// "host" and every cross target, for messages.
-std::vector<std::string> target_names();
+// "unknown target 'NAME' (available: host, cortex-m3, ...)".
+std::string unknown_target_message(const std::string& name);
 
 // -icount shift for instruction counting: each instruction takes 2^shift ns of virtual
 // time, 3.2 SysTick ticks at 25 MHz, so counts round exactly and 2^24 ticks hold 5.2 million

@@ -72,13 +72,16 @@ std::string VerifyResult::json() const {
   if (instructions_per_step >= 0) {
     s += fmt::format(",\"instructions_per_step\":{:.1f},\"instructions_per_step_min\":{},"
                      "\"instructions_per_step_max\":{},\"instructions_per_op\":{:.2f}",
-                     instructions_per_step, instructions_min, instructions_max,
-                     ops_per_step > 0 ? instructions_per_step / static_cast<double>(ops_per_step) : 0.0);
+                     instructions_per_step, instructions_min, instructions_max, instructions_per_op());
   }
   if (text_bytes >= 0)
     s += fmt::format(",\"text_bytes\":{},\"data_bytes\":{},\"bss_bytes\":{}", text_bytes, data_bytes, bss_bytes);
   if (stack_bytes >= 0) s += fmt::format(",\"stack_bytes\":{}", stack_bytes);
   return s + "}";
+}
+
+double VerifyResult::instructions_per_op() const {
+  return ops_per_step > 0 ? instructions_per_step / static_cast<double>(ops_per_step) : 0.0;
 }
 
 Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states) {
@@ -158,9 +161,11 @@ std::vector<std::string> trace_flags(const fs::path& dir, const std::string& hea
           "-isystem", DUALRATE_EIGEN_INCLUDE_DIR};
 }
 
-// Builds the host trace program into dir/<name>; empty on success, else why not.
-std::string build_host_trace(const fs::path& dir, const std::vector<std::string>& flags, bool hex,
-                             const std::string& name, std::string& script) {
+// Builds the host trace program into dir/<name> and runs it, writing dir/<csv> (hex floats
+// with `hex`); empty on success, else why not.
+std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& flags, bool hex,
+                           const std::string& name, const std::string& csv, long steps, int every,
+                           std::string& script) {
   const std::string cxx = std::getenv("CXX") ? std::getenv("CXX") : "c++";
   std::vector<std::string> argv = {cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
@@ -169,7 +174,12 @@ std::string build_host_trace(const fs::path& dir, const std::vector<std::string>
   argv.insert(argv.end(), {DUALRATE_TARGETS_DIR "/host/trace_main.cpp", "-o", (dir / name).string()});
   script += command_line(argv) + "\n";
   const ProcessResult built = run_process(argv);
-  return built.exit_code == 0 ? "" : "the generated code did not compile:\n" + built.output;
+  if (built.exit_code != 0) return "the generated code did not compile:\n" + built.output;
+  const std::vector<std::string> run = {(dir / name).string(), std::to_string(steps), std::to_string(every),
+                                        (dir / csv).string()};
+  script += command_line(run) + "\n";
+  const ProcessResult ran = run_process(run);
+  return ran.exit_code == 0 ? "" : "the generated code failed on the host: " + ran.output;
 }
 
 // Cross-builds, checks and runs the trace program on `target` under QEMU: writes
@@ -230,6 +240,10 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
       r.instructions_max = std::stol(words[3]);
     } else if (words.size() == 2 && words[0] == "stack_bytes") {
       r.stack_bytes = std::stol(words[1]);
+    } else if (words.size() == 3 && words[0] == "stack_bytes" && words[1] == "overflow") {
+      return fmt::format("a step used all of the stack on {} (at least {} bytes): the painted region was "
+                         "overwritten to its end",
+                         target.name, words[2]);
     }
   }
   write_file(dir / "generated.csv", csv);
@@ -252,9 +266,7 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   }
   const CrossTarget* cross = find_cross_target(o.target);
   if (o.target != "host" && !cross) {
-    std::string known;
-    for (const auto& n : target_names()) known += (known.empty() ? "" : ", ") + n;
-    r.error = "unknown target '" + o.target + "' (available: " + known + ")";
+    r.error = unknown_target_message(o.target);
     return r;
   }
   const OpCount ops = step_ops(model, r.scheme);
@@ -278,24 +290,10 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
                        " built and run (" + std::to_string(r.steps) + " steps, a row every " +
                        std::to_string(o.every) + ")\n";
   if (!cross) {
-    r.error = build_host_trace(dir, flags, false, "trace", script);
-    if (r.error.empty()) {
-      const std::vector<std::string> run = {(dir / "trace").string(), std::to_string(r.steps),
-                                            std::to_string(o.every), (dir / "generated.csv").string()};
-      script += command_line(run) + "\n";
-      const ProcessResult ran = run_process(run);
-      if (ran.exit_code != 0) r.error = "the generated code failed: " + ran.output;
-    }
+    r.error = run_host_trace(dir, flags, false, "trace", "generated.csv", r.steps, o.every, script);
   } else {
     for (const auto& f : library_dependent(called_functions(model))) r.library_functions.push_back(f);
-    r.error = build_host_trace(dir, flags, true, "trace_host", script);
-    if (r.error.empty()) {
-      const std::vector<std::string> run = {(dir / "trace_host").string(), std::to_string(r.steps),
-                                            std::to_string(o.every), (dir / "host.csv").string()};
-      script += command_line(run) + "\n";
-      const ProcessResult ran = run_process(run);
-      if (ran.exit_code != 0) r.error = "the generated code failed on the host: " + ran.output;
-    }
+    r.error = run_host_trace(dir, flags, true, "trace_host", "host.csv", r.steps, o.every, script);
     if (r.error.empty()) r.error = run_on_target(*cross, dir, flags, r.steps, o.every, r, script);
     if (r.error.empty()) r.bit_exact_vs_host = read_file(dir / "generated.csv") == read_file(dir / "host.csv") ? 1 : 0;
   }

@@ -38,6 +38,8 @@ struct VerifyResult {
   long instructions_min = -1, instructions_max = -1;
   long text_bytes = -1, data_bytes = -1, bss_bytes = -1, stack_bytes = -1;
 
+  double instructions_per_op() const;  // 0 without an op count
+
   std::string json() const;
 };
 

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "analysis.hpp"
 #include "sp_ll.hpp"
@@ -12,8 +13,6 @@
 namespace dualrate::seed000 {
 
 namespace {
-
-Complex rk4_stability(Complex s) { return 1.0 + s + s * s / 2.0 + s * s * s / 6.0 + s * s * s * s / 24.0; }  // eq. 49
 
 void put(Eigen::Matrix4d& m, int row, int col, Complex c) {
   m(row, col) = c.real();
@@ -40,9 +39,9 @@ struct LinearConstants {
   static inline double gz_inv[4], k[4], fz[4], a[4], p1[4], p2[4], q1[4], q2[4];
 };
 
-void store(const Eigen::MatrixXd& m, double* storage) { Eigen::Map<Eigen::Matrix2d>{storage} = m; }
-
 }  // namespace
+
+Complex rk4_stability(Complex s) { return 1.0 + s + s * s / 2.0 + s * s * s / 6.0 + s * s * s * s / 24.0; }
 
 Eigen::Matrix2cd closed_form_m(double alpha, double beta, Complex xi, ClosedForm form) {
   const double b2 = beta * beta, e = alpha + b2;
@@ -81,17 +80,12 @@ Eigen::Matrix4d reference_step_map(const std::string& scheme, double alpha, doub
 
 Eigen::Matrix4d runtime_step_map(double alpha, double beta, Complex lambda_s, double h) {
   LinearModel::j = test_equation_jacobian(alpha, beta, lambda_s);
-  for (const NamedMatrix& c : sp_ll_constants(split_jacobian(LinearModel::j, 2), h)) {
-    double* out = c.name == "gz_inv" ? LinearConstants::gz_inv
-                  : c.name == "k"    ? LinearConstants::k
-                  : c.name == "fz"   ? LinearConstants::fz
-                  : c.name == "a"    ? LinearConstants::a
-                  : c.name == "p1"   ? LinearConstants::p1
-                  : c.name == "p2"   ? LinearConstants::p2
-                  : c.name == "q1"   ? LinearConstants::q1
-                                     : LinearConstants::q2;
-    store(c.value, out);
-  }
+  const std::map<std::string, double*> storage = {
+      {"gz_inv", LinearConstants::gz_inv}, {"k", LinearConstants::k},   {"fz", LinearConstants::fz},
+      {"a", LinearConstants::a},           {"p1", LinearConstants::p1}, {"p2", LinearConstants::p2},
+      {"q1", LinearConstants::q1},         {"q2", LinearConstants::q2}};
+  for (const NamedMatrix& c : sp_ll_constants(split_jacobian(LinearModel::j, 2), h))
+    Eigen::Map<Eigen::Matrix2d>{storage.at(c.name)} = c.value;
   Eigen::Matrix4d m;
   for (int col = 0; col < 4; ++col) {
     LinearModel::State x = LinearModel::State::Unit(col);

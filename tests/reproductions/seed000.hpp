@@ -13,13 +13,36 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
+#include <cmath>
 #include <complex>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace dualrate::seed000 {
 
 using Complex = std::complex<double>;
+
+// Parameters of Figs. 2-5 (their legends were lost from the seed's text: our choice).
+inline constexpr double kAlphas[] = {10, 100, 1000};
+inline constexpr double kBetas[] = {0, 0.1, 0.5};
+
+// Calls f(xi) for xi on a grid over the upper left quarter plane [-3, 0] x [0, 3], step 0.1,
+// without xi = 0: the region is symmetric about the real axis and eq. 59 bounds it by
+// Re xi <= 0.
+template <class F>
+void for_each_grid_xi(F&& f) {
+  for (int i = 0; i <= 30; ++i)
+    for (int k = 0; k <= 30; ++k)
+      if (i != 30 || k != 0) f(Complex(-3 + 0.1 * i, 0.1 * k));
+}
+
+// |a - b| / max(1, b): how spectral radii are compared.
+inline double scaled_difference(double a, double b) { return std::abs(a - b) / std::max(1.0, b); }
+
+// RK4's stability function R (eq. 49).
+Complex rk4_stability(Complex s);
 
 // The closed forms of the one-step matrix M (eq. 57) for the test equation.
 enum class ClosedForm {
