@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "functions.hpp"
 #include "schemes.hpp"
 
 namespace dualrate {
@@ -71,7 +72,7 @@ Printed print_power(const ex& base, const ex& exponent) {
     if (n == numeric(1, 2)) return {"std::sqrt(" + b + ")", kAtom};
     if (n == numeric(-1, 2)) return {"Scalar(1)/std::sqrt(" + b + ")", kProduct};
   }
-  return {"std::pow(" + b + ", " + print(exponent).text + ")", kAtom};
+  return {"dualrate::math::pow(" + b + ", " + print(exponent).text + ")", kAtom};
 }
 
 // A product printed as [-]numerator/denominator.
@@ -135,12 +136,7 @@ Printed print(const ex& e) {
   if (is_a<GiNaC::mul>(e)) return print_product(e);
   if (is_a<GiNaC::power>(e)) return print_power(e.op(0), e.op(1));
   if (is_a<GiNaC::function>(e)) {
-    const std::string name = ex_to<GiNaC::function>(e).get_name();
-    static const std::map<std::string, std::string> runtime = {
-        {"dr_abs", "std::abs"}, {"dr_sign", "dualrate::math::sign"}, {"dr_step", "dualrate::math::heaviside"},
-        {"dr_min", "dualrate::math::min"}, {"dr_max", "dualrate::math::max"}};
-    auto it = runtime.find(name);
-    return {call(it != runtime.end() ? it->second : "std::" + name, e), kAtom};
+    return {call(cpp_function(ex_to<GiNaC::function>(e).get_name()), e), kAtom};
   }
   throw std::logic_error("emission: unsupported expression");
 }

@@ -1,6 +1,8 @@
 #include "evaluator.hpp"
 
 #include <cmath>
+
+#include <dualrate/portable_math.h>
 #include <stdexcept>
 
 namespace dualrate {
@@ -93,27 +95,27 @@ double Evaluator::eval(const Node& n, const double* v) {
       for (int i = 0; i < std::abs(n.index); ++i) p *= b;
       return n.index < 0 ? 1 / p : p;
     }
-    case Op::kPow: return std::pow(eval(n.args[0], v), eval(n.args[1], v));
+    case Op::kPow: return dualrate_libm_pow(eval(n.args[0], v), eval(n.args[1], v));
     case Op::kCall: break;
   }
   const double a = eval(n.args[0], v);
   const std::string& f = n.name;
-  if (f == "sin") return std::sin(a);
-  if (f == "cos") return std::cos(a);
-  if (f == "tan") return std::tan(a);
-  if (f == "asin") return std::asin(a);
-  if (f == "acos") return std::acos(a);
-  if (f == "atan") return std::atan(a);
-  if (f == "sinh") return std::sinh(a);
-  if (f == "cosh") return std::cosh(a);
-  if (f == "tanh") return std::tanh(a);
-  if (f == "exp") return std::exp(a);
-  if (f == "log") return std::log(a);
+  if (f == "sin") return dualrate_libm_sin(a);
+  if (f == "cos") return dualrate_libm_cos(a);
+  if (f == "tan") return dualrate_libm_tan(a);
+  if (f == "asin") return dualrate_libm_asin(a);
+  if (f == "acos") return dualrate_libm_acos(a);
+  if (f == "atan") return dualrate_libm_atan(a);
+  if (f == "sinh") return dualrate_libm_sinh(a);
+  if (f == "cosh") return dualrate_libm_cosh(a);
+  if (f == "tanh") return dualrate_libm_tanh(a);
+  if (f == "exp") return dualrate_libm_exp(a);
+  if (f == "log") return dualrate_libm_log(a);
   if (f == "dr_abs") return std::fabs(a);
   if (f == "dr_sign") return a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0);
   if (f == "dr_step") return a >= 0 ? 1.0 : 0.0;
   const double b = eval(n.args.at(1), v);
-  if (f == "atan2") return std::atan2(a, b);
+  if (f == "atan2") return dualrate_libm_atan2(a, b);
   if (f == "dr_min") return a <= b ? a : b;
   if (f == "dr_max") return a >= b ? a : b;
   throw std::logic_error("evaluator: unknown function " + f);

@@ -3,7 +3,8 @@
 // computing the oracle. Evaluation follows the model as written: a product is evaluated as
 // coefficient * factors / (denominator factors), a sum left to right, x^n for integer n as
 // repeated multiplication, x^(1/2) as sqrt; the semantics of sign, step, min and max are
-// those of runtime/include/dualrate/math.hpp.
+// those of runtime/include/dualrate/math.hpp; the elementary functions are the portable
+// libm's (<dualrate/portable_math.h>), the same ones the generated code calls in verify.
 #pragma once
 
 #include <ginac/ginac.h>

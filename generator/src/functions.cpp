@@ -1,5 +1,7 @@
 #include "functions.hpp"
 
+#include <map>
+
 #include <cmath>
 
 namespace dualrate {
@@ -67,6 +69,14 @@ const std::vector<FunctionInfo>& model_functions() {
       {"sqrt", 1}, {"abs", 1},  {"sign", 1}, {"min", 2},  {"max", 2},  {"pow", 2},
       {"step", 1}};
   return functions;
+}
+
+std::string cpp_function(const std::string& ginac_name) {
+  static const std::map<std::string, std::string> own = {
+      {"dr_abs", "std::abs"}, {"dr_sign", "dualrate::math::sign"}, {"dr_step", "dualrate::math::heaviside"},
+      {"dr_min", "dualrate::math::min"}, {"dr_max", "dualrate::math::max"}};
+  const auto it = own.find(ginac_name);
+  return it != own.end() ? it->second : "dualrate::math::" + ginac_name;
 }
 
 const FunctionInfo* find_model_function(const std::string& name) {

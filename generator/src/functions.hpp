@@ -35,6 +35,11 @@ std::vector<std::string> model_function_names();
 // GiNaC parser table that builds the GiNaC expression for each model function.
 const GiNaC::prototype_table& model_function_table();
 
+// The C++ function the generated code calls for a GiNaC function of a model expression:
+// dualrate::math::<name> for the elementary functions (the portable libm where it is
+// enabled, <dualrate/math.hpp>), std::abs, and dualrate::math's sign, heaviside, min, max.
+std::string cpp_function(const std::string& ginac_name);
+
 // Prepares GiNaC for exact work with decimal input (float precision well beyond double).
 void init_symbolic();
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "cpp_emitter.hpp"
+#include "functions.hpp"
 
 namespace dualrate {
 
@@ -88,7 +89,7 @@ OpCount power_ops(const ex& base, const ex& exponent) {
     }
   }
   c += count_ops(exponent);
-  c += call("std::pow");
+  c += call("dualrate::math::pow");
   return c;
 }
 
@@ -112,12 +113,7 @@ OpCount count_ops(const ex& e) {
   if (is_a<GiNaC::mul>(e)) return product_ops(e);
   if (is_a<GiNaC::power>(e)) return power_ops(e.op(0), e.op(1));
   if (is_a<GiNaC::function>(e)) {
-    static const std::map<std::string, std::string> runtime = {
-        {"dr_abs", "std::abs"}, {"dr_sign", "dualrate::math::sign"}, {"dr_step", "dualrate::math::heaviside"},
-        {"dr_min", "dualrate::math::min"}, {"dr_max", "dualrate::math::max"}};
-    const std::string name = ex_to<GiNaC::function>(e).get_name();
-    const auto it = runtime.find(name);
-    OpCount c = call(it != runtime.end() ? it->second : "std::" + name);
+    OpCount c = call(cpp_function(ex_to<GiNaC::function>(e).get_name()));
     for (const auto& a : e) c += count_ops(a);
     return c;
   }
@@ -196,10 +192,13 @@ std::set<std::string> called_functions(const Model& model) {
   return c.functions;
 }
 
-std::set<std::string> library_dependent(const std::set<std::string>& functions) {
+std::set<std::string> portable_math_functions(const std::set<std::string>& functions) {
+  static const std::set<std::string> elementary = {"sin",  "cos",  "tan",  "asin", "acos", "atan", "atan2",
+                                                   "sinh", "cosh", "tanh", "exp",  "log",  "pow"};
+  const std::string prefix = "dualrate::math::";
   std::set<std::string> r;
   for (const auto& f : functions)
-    if (f != "std::sqrt" && f != "std::abs" && f.rfind("dualrate::math::", 0) != 0) r.insert(f);
+    if (f.rfind(prefix, 0) == 0 && elementary.count(f.substr(prefix.size()))) r.insert(f);
   return r;
 }
 

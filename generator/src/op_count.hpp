@@ -40,8 +40,8 @@ OpCount step_ops(const Model& model, const std::string& scheme);
 // scenario's input signals.
 std::set<std::string> called_functions(const Model& model);
 
-// The functions among `functions` whose result the C library may round differently from
-// one implementation to another (all but sqrt, abs and dualrate::math's own).
-std::set<std::string> library_dependent(const std::set<std::string>& functions);
+// The functions among `functions` that the portable libm computes (<dualrate/portable_math.h>):
+// the elementary ones, whose results C libraries round differently from one another.
+std::set<std::string> portable_math_functions(const std::set<std::string>& functions);
 
 }  // namespace dualrate

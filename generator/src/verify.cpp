@@ -64,11 +64,9 @@ std::string VerifyResult::json() const {
     s += fmt::format(",\"linearization\":\"frozen\",\"relinearized_max_error\":{:.6e}", relinearized_error);
   s += fmt::format(",\"ops_per_step\":{}", ops_per_step);
   if (bit_exact_vs_host >= 0) s += std::string(",\"bit_exact_vs_host\":") + (bit_exact_vs_host ? "true" : "false");
-  if (target != "host") {
-    std::string list;
-    for (const auto& f : library_functions) list += (list.empty() ? "" : ",") + json_string(f);
-    s += ",\"library_functions\":[" + list + "]";
-  }
+  std::string functions;
+  for (const auto& f : portable_math_functions) functions += (functions.empty() ? "" : ",") + json_string(f);
+  s += ",\"portable_math_functions\":[" + functions + "]";
   if (instructions_per_step >= 0) {
     s += fmt::format(",\"instructions_per_step\":{:.1f},\"instructions_per_step_min\":{},"
                      "\"instructions_per_step_max\":{},\"instructions_per_op\":{:.2f}",
@@ -151,14 +149,22 @@ std::string read_file(const fs::path& path) {
 }
 
 // Flags both the host and the cross build of a trace program use: the product's warnings
-// as errors, no contraction into fused multiply-adds and no Eigen vectorization, so that
-// the two compute the same IEEE operations in the same order.
+// as errors, no contraction into fused multiply-adds, no Eigen vectorization and the portable
+// libm (the same fdlibm on both sides), so that the two compute the same IEEE operations in
+// the same order.
 std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model) {
   return {"-std=c++17", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Wdouble-promotion", "-Werror",
           "-fno-exceptions", "-fno-rtti", "-ffp-contract=off", "-DEIGEN_DONT_VECTORIZE",
-          "-DDUALRATE_MODEL_HEADER=\"" + header + "\"", "-DDUALRATE_MODEL_NS=" + model.name,
+          "-DDUALRATE_PORTABLE_MATH", "-DDUALRATE_MODEL_HEADER=\"" + header + "\"", "-DDUALRATE_MODEL_NS=" + model.name,
           "-I" + dir.string(), "-I" DUALRATE_TARGETS_DIR "/common", "-I" DUALRATE_RUNTIME_INCLUDE_DIR,
           "-isystem", DUALRATE_EIGEN_INCLUDE_DIR};
+}
+
+// The portable math library `name` (libm, softfp) built for `target` (cmake/PortableMath.cmake).
+// softfp exists only for ARM cores without a double-precision FPU: linked whole, its
+// correctly rounded __aeabi_* arithmetic replaces libgcc's.
+std::string portable_math_library(const std::string& target, const std::string& name) {
+  return std::string(DUALRATE_PORTABLE_MATH_DIR) + "/" + target + "/lib/libdualrate_" + name + ".a";
 }
 
 // Builds the host trace program into dir/<name> and runs it, writing dir/<csv> (hex floats
@@ -171,7 +177,8 @@ std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& 
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
   if (hex) argv.push_back("-DDUALRATE_TRACE_HEX");
-  argv.insert(argv.end(), {DUALRATE_TARGETS_DIR "/host/trace_main.cpp", "-o", (dir / name).string()});
+  argv.insert(argv.end(), {DUALRATE_TARGETS_DIR "/host/trace_main.cpp", portable_math_library("host", "libm"), "-o",
+                           (dir / name).string()});
   script += command_line(argv) + "\n";
   const ProcessResult built = run_process(argv);
   if (built.exit_code != 0) return "the generated code did not compile:\n" + built.output;
@@ -195,7 +202,10 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
                            fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", kIcountShift), "--specs=picolibc.specs",
                            "--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections", "-T", (board / "memory.ld").string(),
                            DUALRATE_TARGETS_DIR "/cortex-m/trace_main.cpp", DUALRATE_TARGETS_DIR "/cortex-m/startup.cpp",
-                           "-o", (dir / "trace.elf").string()});
+                           portable_math_library(target.name, "libm")});
+  const std::string softfp = portable_math_library(target.name, "softfp");
+  if (fs::exists(softfp)) argv.insert(argv.end(), {"-Wl,--whole-archive", softfp, "-Wl,--no-whole-archive"});
+  argv.insert(argv.end(), {"-o", (dir / "trace.elf").string()});
   script += command_line(argv) + "\n";
   const ProcessResult built = run_process(argv);
   if (built.exit_code != 0) return "the generated code did not cross-build for " + std::string(target.name) + ":\n" + built.output;
@@ -289,10 +299,10 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   std::string script = "#!/bin/sh\n# How the trace program" + std::string(cross ? "s were" : " was") +
                        " built and run (" + std::to_string(r.steps) + " steps, a row every " +
                        std::to_string(o.every) + ")\n";
+  for (const auto& f : portable_math_functions(called_functions(model))) r.portable_math_functions.push_back(f);
   if (!cross) {
     r.error = run_host_trace(dir, flags, false, "trace", "generated.csv", r.steps, o.every, script);
   } else {
-    for (const auto& f : library_dependent(called_functions(model))) r.library_functions.push_back(f);
     r.error = run_host_trace(dir, flags, true, "trace_host", "host.csv", r.steps, o.every, script);
     if (r.error.empty()) r.error = run_on_target(*cross, dir, flags, r.steps, o.every, r, script);
     if (r.error.empty()) r.bit_exact_vs_host = read_file(dir / "generated.csv") == read_file(dir / "host.csv") ? 1 : 0;

@@ -31,9 +31,10 @@ struct VerifyResult {
   std::string directory;  // where the kept files are (empty when not kept)
   double relinearized_error = -1;  // frozen sp_ll: max_error against the re-linearizing reference
   long ops_per_step = 0;           // arithmetic operations of one step, counted by the generator
+  std::vector<std::string> portable_math_functions;  // elementary functions the step calls, all
+                                                     // computed by the portable libm
   // Cross targets only (-1 when not measured):
   int bit_exact_vs_host = -1;      // 1 when the target's trace equals the host build's bit for bit
-  std::vector<std::string> library_functions;  // C-library functions whose rounding may differ by platform
   double instructions_per_step = -1;  // mean over the steps, under QEMU's instruction counting
   long instructions_min = -1, instructions_max = -1;
   long text_bytes = -1, data_bytes = -1, bss_bytes = -1, stack_bytes = -1;

@@ -6,10 +6,48 @@
 //   min(a, b)    = a if a <= b else b
 //   max(a, b)    = a if a >= b else b
 //   powi<N>(x)   = x^N for a positive integer N, as N-1 multiplications left to right
+// The elementary functions sin cos tan asin acos atan atan2 sinh cosh tanh exp log pow, for
+// float and double: with DUALRATE_PORTABLE_MATH defined, the portable libm
+// (<dualrate/portable_math.h>, link libdualrate_libm.a built for the platform), which gives
+// the same bits on the host and on every target; otherwise the platform's <cmath>, whose
+// last bit may differ between C libraries.
 #pragma once
+
+#include <cmath>
+
+#ifdef DUALRATE_PORTABLE_MATH
+#include <dualrate/portable_math.h>
+#endif
 
 namespace dualrate {
 namespace math {
+
+#ifdef DUALRATE_PORTABLE_MATH
+#define DUALRATE_MATH_FUNCTION1(name)                                                    \
+  inline double name(double x) noexcept { return ::dualrate_libm_##name(x); }            \
+  inline float name(float x) noexcept { return ::dualrate_libm_##name##f(x); }
+#define DUALRATE_MATH_FUNCTION2(name)                                                    \
+  inline double name(double x, double y) noexcept { return ::dualrate_libm_##name(x, y); } \
+  inline float name(float x, float y) noexcept { return ::dualrate_libm_##name##f(x, y); }
+#else
+#define DUALRATE_MATH_FUNCTION1(name) using std::name;
+#define DUALRATE_MATH_FUNCTION2(name) using std::name;
+#endif
+DUALRATE_MATH_FUNCTION1(sin)
+DUALRATE_MATH_FUNCTION1(cos)
+DUALRATE_MATH_FUNCTION1(tan)
+DUALRATE_MATH_FUNCTION1(asin)
+DUALRATE_MATH_FUNCTION1(acos)
+DUALRATE_MATH_FUNCTION1(atan)
+DUALRATE_MATH_FUNCTION2(atan2)
+DUALRATE_MATH_FUNCTION1(sinh)
+DUALRATE_MATH_FUNCTION1(cosh)
+DUALRATE_MATH_FUNCTION1(tanh)
+DUALRATE_MATH_FUNCTION1(exp)
+DUALRATE_MATH_FUNCTION1(log)
+DUALRATE_MATH_FUNCTION2(pow)
+#undef DUALRATE_MATH_FUNCTION1
+#undef DUALRATE_MATH_FUNCTION2
 
 template <class S>
 constexpr S sign(S x) noexcept {
