@@ -156,6 +156,8 @@ std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& 
 }
 
 void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
+  AdamsScheme adams_kind;
+  if (adams_scheme(options.scheme, adams_kind)) return adams(adams_kind, options, trace);
   const double h = options.step;
   const long n = step_count(options.t_end, h);
   Vector x = initial_state();
@@ -174,6 +176,37 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
     const double t_next = static_cast<double>(i + 1) * h;
     check_state(t_next, x);
     if ((i + 1) % options.every == 0 || i + 1 == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));
+  }
+}
+
+// Rows at the end of each advance that reaches or passes a multiple of `every` fast steps
+// (a multirate scheme advances r steps at a time after its start-up), and at the end.
+void ReferenceCore::adams(AdamsScheme scheme, const RunOptions& options, Trace& trace) const {
+  const double h = options.step;
+  const long n = step_count(options.t_end, h);
+  if (scheme != AdamsScheme::kAbm4 && n % options.ratio != 0)
+    throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
+  Vector x = initial_state();
+  check_state(0, x);
+  trace.rows.push_back(row(0, x, inputs_at(0)));
+  const GridRhs f = [&](long i, const Vector& xs, Vector& dx) {
+    const double t = static_cast<double>(i) * h;
+    derivatives(t, xs, inputs_at(t), dx);
+  };
+  const StartStep start = [&](long i, const Vector& xs) {
+    const double t = static_cast<double>(i) * h;
+    const Vector u = inputs_at(t);
+    const RightHandSide held = [&](double ts, const Vector& xv, Vector& dx) { derivatives(ts, xv, u, dx); };
+    return scheme_step("rk4", held, t, h, xs);
+  };
+  AdamsIntegrator integrator(scheme, model_.slow_count, h, options.ratio, f, start);
+  for (long i = 0; i < n;) {
+    const long next = i + integrator.stride(i);
+    integrator.advance(i, x);
+    const double t_next = static_cast<double>(next) * h;
+    check_state(t_next, x);
+    if (next / options.every > i / options.every || next == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));
+    i = next;
   }
 }
 

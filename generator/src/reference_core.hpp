@@ -6,6 +6,7 @@
 //    in dependency order;
 //  - the fixed-step schemes are textbook transcriptions; inputs are sampled at the start
 //    of each step and held over it (zero-order hold), exactly as a periodic ECU task does;
+//    the Adams schemes (adams.hpp) evaluate only at grid times, with the inputs sampled there;
 //  - `reference` is Boost.Odeint's controlled runge_kutta_fehlberg78 at tight tolerances
 //    with the input signals evaluated continuously in time: the high-accuracy solution.
 #pragma once
@@ -18,6 +19,7 @@
 
 #include <Eigen/Dense>
 
+#include "adams.hpp"
 #include "evaluator.hpp"
 #include "model.hpp"
 #include "trace.hpp"
@@ -31,12 +33,13 @@ class SimulationError : public std::runtime_error {
 };
 
 struct RunOptions {
-  std::string scheme;  // euler, rk2, rk4 or reference
+  std::string scheme;  // euler, rk2, rk4, sp_ll, abm4, mrabm4, mrabm4_parallel or reference
   double step = 0;     // h
   double t_end = 0;
   int every = 1;       // one trace row every `every` steps
   double reference_tolerance = 1e-12;  // absolute and relative, for `reference`
   bool frozen_linearization = false;   // sp_ll: Jacobian blocks at the initial state, not re-linearized
+  int ratio = 1;                       // H = ratio h, for the multirate schemes
 };
 
 // Right-hand side dx/dt = f(t, x) as the fixed-step schemes see it.
@@ -69,6 +72,7 @@ class ReferenceCore {
 
  private:
   void fixed_step(const RunOptions& options, Trace& trace) const;
+  void adams(AdamsScheme scheme, const RunOptions& options, Trace& trace) const;
   void high_accuracy(const RunOptions& options, Trace& trace) const;
   Vector row(double t, const Vector& x, const Vector& u) const;
   void check_state(double t, const Vector& x) const;

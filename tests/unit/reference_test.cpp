@@ -22,8 +22,11 @@ double fitted_order(const std::vector<double>& h, const std::vector<double>& e) 
   return sxy / sxx;
 }
 
-double end_error(const ReferenceCore& core, const std::string& scheme, double h, const std::vector<double>& exact) {
-  const Trace tr = core.simulate({scheme, h, 2.0, 1000000});
+double end_error(const ReferenceCore& core, const std::string& scheme, double h, const std::vector<double>& exact,
+                 int ratio = 1) {
+  RunOptions run{scheme, h, 2.0, 1000000};
+  run.ratio = ratio;
+  const Trace tr = core.simulate(run);
   double e = 0;
   for (std::size_t j = 0; j < exact.size(); ++j) e = std::max(e, std::fabs(tr.rows.back()[1 + j] - exact[j]));
   return e;
@@ -48,6 +51,48 @@ TEST(ReferenceCore, ConvergenceOrders) {
     EXPECT_LE(p, high) << scheme;
     RecordProperty(scheme + "_order", std::to_string(p));
   }
+}
+
+// Single-rate ABM4 PECE (seed 004's reference scheme): fourth order. Its error ratios per
+// halving are 10.9 and 13.5 from h = 0.04 to 0.01 (not yet asymptotic), then 14.7 and 15.4
+// (tending to 16), so the fit uses h = 0.01 ... 0.0025 (errors 2.5e-8 ... 1.1e-10, far above
+// the reference's accuracy).
+TEST(ReferenceCore, Abm4Order) {
+  const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
+  const ReferenceCore core(m);
+  RunOptions accurate{"reference", 0.0025, 2.0, 1000000, 1e-13};
+  const Trace exact_trace = core.simulate(accurate);
+  const std::vector<double> exact(exact_trace.rows.back().begin() + 1, exact_trace.rows.back().begin() + 3);
+  const std::vector<double> steps = {0.01, 0.005, 0.0025};
+  std::vector<double> errors;
+  for (double h : steps) errors.push_back(end_error(core, "abm4", h, exact));
+  const double p = fitted_order(steps, errors);
+  EXPECT_GE(p, 3.8);
+  EXPECT_LE(p, 4.2);
+  RecordProperty("abm4_order", std::to_string(p));
+}
+
+// Seed 004's multirate schemes with x slow and v fast, H = 2 h and 5 h: the Adams formulas
+// are fourth order, but the slow state enters the fast substeps through linear
+// interpolation between x_r(t_k) and a prediction of x_r(t_k + H), whose error is
+// O(H^2) inside the macro step; each substep carries it with weight h into the fast
+// state, so the global error is O(H^2): order 2, whatever r.
+TEST(ReferenceCore, MultirateAdamsOrders) {
+  const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
+  const ReferenceCore core(m);
+  RunOptions accurate{"reference", 0.005, 2.0, 1000000, 1e-13};
+  const Trace exact_trace = core.simulate(accurate);
+  const std::vector<double> exact(exact_trace.rows.back().begin() + 1, exact_trace.rows.back().begin() + 3);
+  const std::vector<double> steps = {0.004, 0.002, 0.001, 0.0005};
+  for (int ratio : {2, 5})
+    for (const std::string scheme : {"mrabm4", "mrabm4_parallel"}) {
+      std::vector<double> errors;
+      for (double h : steps) errors.push_back(end_error(core, scheme, h, exact, ratio));
+      const double p = fitted_order(steps, errors);
+      EXPECT_GE(p, 1.8) << scheme << " r = " << ratio;
+      EXPECT_LE(p, 2.2) << scheme << " r = " << ratio;
+      RecordProperty(scheme + "_r" + std::to_string(ratio) + "_order", std::to_string(p));
+    }
 }
 
 TEST(ReferenceCore, ReportsNonFiniteStateWithTimeAndNames) {
