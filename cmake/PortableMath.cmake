@@ -3,7 +3,6 @@
 # builds are projects of their own configured with the target's toolchain file, so the CPU
 # flags stay in toolchains/ only. Target `dualrate_portable_math_all` stands for all of them.
 include(ExternalProject)
-include(${CMAKE_CURRENT_LIST_DIR}/DebianSources.cmake)
 
 set(DUALRATE_SOURCES_DIR "${PROJECT_BINARY_DIR}/debian-sources")
 set(DUALRATE_PORTABLE_MATH_DIR "${PROJECT_BINARY_DIR}/portable-math")

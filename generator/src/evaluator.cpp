@@ -1,11 +1,36 @@
 #include "evaluator.hpp"
 
-#include <cmath>
-
 #include <dualrate/portable_math.h>
+
+#include <cmath>
 #include <stdexcept>
 
 namespace dualrate {
+
+namespace {
+
+double abs_of(double a) { return std::fabs(a); }
+double sign_of(double a) { return a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0); }
+double step_of(double a) { return a >= 0 ? 1.0 : 0.0; }
+double min_of(double a, double b) { return a <= b ? a : b; }
+double max_of(double a, double b) { return a >= b ? a : b; }
+
+// The functions of model expressions by their GiNaC names.
+const std::map<std::string, double (*)(double)>& unary_functions() {
+#define DUALRATE_EVALUATOR_ENTRY(name) {#name, dualrate_libm_##name},
+  static const std::map<std::string, double (*)(double)> table = {
+      DUALRATE_LIBM_UNARY(DUALRATE_EVALUATOR_ENTRY){"dr_abs", abs_of}, {"dr_sign", sign_of}, {"dr_step", step_of}};
+  return table;
+}
+
+const std::map<std::string, double (*)(double, double)>& binary_functions() {
+  static const std::map<std::string, double (*)(double, double)> table = {
+      DUALRATE_LIBM_BINARY(DUALRATE_EVALUATOR_ENTRY){"dr_min", min_of}, {"dr_max", max_of}};
+#undef DUALRATE_EVALUATOR_ENTRY
+  return table;
+}
+
+}  // namespace
 
 using GiNaC::ex;
 
@@ -58,9 +83,19 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
       n.args.push_back(build(exponent, slots));
     }
   } else if (GiNaC::is_a<GiNaC::function>(e)) {
-    n.op = Op::kCall;
-    n.name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+    const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
     for (const auto& arg : e) n.args.push_back(build(arg, slots));
+    const auto unary = unary_functions().find(name);
+    const auto binary = binary_functions().find(name);
+    if (n.args.size() == 1 && unary != unary_functions().end()) {
+      n.op = Op::kCall1;
+      n.unary = unary->second;
+    } else if (n.args.size() == 2 && binary != binary_functions().end()) {
+      n.op = Op::kCall2;
+      n.binary = binary->second;
+    } else {
+      throw std::logic_error("evaluator: unknown function " + name);
+    }
   } else {
     throw std::logic_error("evaluator: unsupported expression");
   }
@@ -96,29 +131,10 @@ double Evaluator::eval(const Node& n, const double* v) {
       return n.index < 0 ? 1 / p : p;
     }
     case Op::kPow: return dualrate_libm_pow(eval(n.args[0], v), eval(n.args[1], v));
-    case Op::kCall: break;
+    case Op::kCall1: return n.unary(eval(n.args[0], v));
+    case Op::kCall2: return n.binary(eval(n.args[0], v), eval(n.args[1], v));
   }
-  const double a = eval(n.args[0], v);
-  const std::string& f = n.name;
-  if (f == "sin") return dualrate_libm_sin(a);
-  if (f == "cos") return dualrate_libm_cos(a);
-  if (f == "tan") return dualrate_libm_tan(a);
-  if (f == "asin") return dualrate_libm_asin(a);
-  if (f == "acos") return dualrate_libm_acos(a);
-  if (f == "atan") return dualrate_libm_atan(a);
-  if (f == "sinh") return dualrate_libm_sinh(a);
-  if (f == "cosh") return dualrate_libm_cosh(a);
-  if (f == "tanh") return dualrate_libm_tanh(a);
-  if (f == "exp") return dualrate_libm_exp(a);
-  if (f == "log") return dualrate_libm_log(a);
-  if (f == "dr_abs") return std::fabs(a);
-  if (f == "dr_sign") return a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0);
-  if (f == "dr_step") return a >= 0 ? 1.0 : 0.0;
-  const double b = eval(n.args.at(1), v);
-  if (f == "atan2") return dualrate_libm_atan2(a, b);
-  if (f == "dr_min") return a <= b ? a : b;
-  if (f == "dr_max") return a >= b ? a : b;
-  throw std::logic_error("evaluator: unknown function " + f);
+  throw std::logic_error("evaluator: unknown node");
 }
 
 }  // namespace dualrate

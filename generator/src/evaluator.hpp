@@ -22,12 +22,13 @@ class Evaluator {
   double operator()(const double* values) const { return eval(root_, values); }
 
  private:
-  enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall };
+  enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall1, kCall2 };
   struct Node {
     Op op = Op::kConst;
     double value = 0;
     int index = 0;       // slot, integer exponent
-    std::string name;    // function
+    double (*unary)(double) = nullptr;           // kCall1, resolved from the name when built
+    double (*binary)(double, double) = nullptr;  // kCall2
     std::vector<Node> args;  // kDiv: numerator factors, then index = count of denominator factors
   };
   static Node build(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);

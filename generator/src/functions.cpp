@@ -1,8 +1,7 @@
 #include "functions.hpp"
 
-#include <map>
-
 #include <cmath>
+#include <map>
 
 namespace dualrate {
 

@@ -1,7 +1,8 @@
 #include "op_count.hpp"
 
+#include <dualrate/portable_math.h>
+
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 
 #include "cpp_emitter.hpp"
@@ -193,12 +194,13 @@ std::set<std::string> called_functions(const Model& model) {
 }
 
 std::set<std::string> portable_math_functions(const std::set<std::string>& functions) {
-  static const std::set<std::string> elementary = {"sin",  "cos",  "tan",  "asin", "acos", "atan", "atan2",
-                                                   "sinh", "cosh", "tanh", "exp",  "log",  "pow"};
-  const std::string prefix = "dualrate::math::";
+#define DUALRATE_PORTABLE_NAME(name) "dualrate::math::" #name,
+  static const std::set<std::string> portable = {
+      DUALRATE_LIBM_UNARY(DUALRATE_PORTABLE_NAME) DUALRATE_LIBM_BINARY(DUALRATE_PORTABLE_NAME)};
+#undef DUALRATE_PORTABLE_NAME
   std::set<std::string> r;
   for (const auto& f : functions)
-    if (f.rfind(prefix, 0) == 0 && elementary.count(f.substr(prefix.size()))) r.insert(f);
+    if (portable.count(f)) r.insert(f);
   return r;
 }
 

@@ -6,8 +6,8 @@
 //   min(a, b)    = a if a <= b else b
 //   max(a, b)    = a if a >= b else b
 //   powi<N>(x)   = x^N for a positive integer N, as N-1 multiplications left to right
-// The elementary functions sin cos tan asin acos atan atan2 sinh cosh tanh exp log pow, for
-// float and double: with DUALRATE_PORTABLE_MATH defined, the portable libm
+// The elementary functions of <dualrate/portable_math.h>'s list (sin ... pow), for float and
+// double: with DUALRATE_PORTABLE_MATH defined, the portable libm
 // (<dualrate/portable_math.h>, link libdualrate_libm.a built for the platform), which gives
 // the same bits on the host and on every target; otherwise the platform's <cmath>, whose
 // last bit may differ between C libraries.
@@ -15,9 +15,7 @@
 
 #include <cmath>
 
-#ifdef DUALRATE_PORTABLE_MATH
 #include <dualrate/portable_math.h>
-#endif
 
 namespace dualrate {
 namespace math {
@@ -33,19 +31,8 @@ namespace math {
 #define DUALRATE_MATH_FUNCTION1(name) using std::name;
 #define DUALRATE_MATH_FUNCTION2(name) using std::name;
 #endif
-DUALRATE_MATH_FUNCTION1(sin)
-DUALRATE_MATH_FUNCTION1(cos)
-DUALRATE_MATH_FUNCTION1(tan)
-DUALRATE_MATH_FUNCTION1(asin)
-DUALRATE_MATH_FUNCTION1(acos)
-DUALRATE_MATH_FUNCTION1(atan)
-DUALRATE_MATH_FUNCTION2(atan2)
-DUALRATE_MATH_FUNCTION1(sinh)
-DUALRATE_MATH_FUNCTION1(cosh)
-DUALRATE_MATH_FUNCTION1(tanh)
-DUALRATE_MATH_FUNCTION1(exp)
-DUALRATE_MATH_FUNCTION1(log)
-DUALRATE_MATH_FUNCTION2(pow)
+DUALRATE_LIBM_UNARY(DUALRATE_MATH_FUNCTION1)
+DUALRATE_LIBM_BINARY(DUALRATE_MATH_FUNCTION2)
 #undef DUALRATE_MATH_FUNCTION1
 #undef DUALRATE_MATH_FUNCTION2
 

@@ -3,9 +3,15 @@
    no builtins), so that a model calling sin, exp or pow computes the same bits everywhere
    (library runtime/portable_math, libdualrate_libm.a). fdlibm's errors are below one unit in
    the last place; its own symbol names are local to the library, which therefore neither
-   clashes with nor replaces the platform's libm. C linkage, usable from C and C++. */
+   clashes with nor replaces the platform's libm. C linkage, usable from C and C++.
+   For each NAME in the lists: double dualrate_libm_NAME(double[, double]) and
+   float dualrate_libm_NAMEf(float[, float]). */
 #ifndef DUALRATE_PORTABLE_MATH_H
 #define DUALRATE_PORTABLE_MATH_H
+
+/* The one list of the portable functions: X(name) for each. */
+#define DUALRATE_LIBM_UNARY(X) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(exp) X(log)
+#define DUALRATE_LIBM_BINARY(X) X(atan2) X(pow)
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,21 +23,8 @@ extern "C" {
 #define DUALRATE_LIBM_DECLARE2(name) \
   double dualrate_libm_##name(double x, double y); \
   float dualrate_libm_##name##f(float x, float y);
-
-DUALRATE_LIBM_DECLARE1(sin)
-DUALRATE_LIBM_DECLARE1(cos)
-DUALRATE_LIBM_DECLARE1(tan)
-DUALRATE_LIBM_DECLARE1(asin)
-DUALRATE_LIBM_DECLARE1(acos)
-DUALRATE_LIBM_DECLARE1(atan)
-DUALRATE_LIBM_DECLARE2(atan2)
-DUALRATE_LIBM_DECLARE1(sinh)
-DUALRATE_LIBM_DECLARE1(cosh)
-DUALRATE_LIBM_DECLARE1(tanh)
-DUALRATE_LIBM_DECLARE1(exp)
-DUALRATE_LIBM_DECLARE1(log)
-DUALRATE_LIBM_DECLARE2(pow)
-
+DUALRATE_LIBM_UNARY(DUALRATE_LIBM_DECLARE1)
+DUALRATE_LIBM_BINARY(DUALRATE_LIBM_DECLARE2)
 #undef DUALRATE_LIBM_DECLARE1
 #undef DUALRATE_LIBM_DECLARE2
 
