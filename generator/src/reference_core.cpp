@@ -155,59 +155,63 @@ std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& 
   return x;
 }
 
+void ReferenceCore::march(long n, double h, int every, const std::function<long(long, Vector&)>& advance,
+                          Trace& trace) const {
+  Vector x = initial_state();
+  check_state(0, x);
+  trace.rows.push_back(row(0, x, inputs_at(0)));
+  for (long i = 0; i < n;) {
+    const long next = advance(i, x);
+    const double t_next = static_cast<double>(next) * h;
+    check_state(t_next, x);
+    if (next / every > i / every || next == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));
+    i = next;
+  }
+}
+
+RightHandSide ReferenceCore::held_inputs(double t) const {
+  return [this, u = inputs_at(t)](double ts, const Vector& xs, Vector& dx) { derivatives(ts, xs, u, dx); };
+}
+
 void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   AdamsScheme adams_kind;
   if (adams_scheme(options.scheme, adams_kind)) return adams(adams_kind, options, trace);
   const double h = options.step;
-  const long n = step_count(options.t_end, h);
-  Vector x = initial_state();
-  check_state(0, x);
-  trace.rows.push_back(row(0, x, inputs_at(0)));
-  const SpLlBlocks initial = split_jacobian(jacobian_at(0, x, inputs_at(0)), model_.slow_count);
+  const bool sp_ll = options.scheme == "sp_ll";
+  const SpLlBlocks initial = sp_ll && options.frozen_linearization
+                                 ? split_jacobian(jacobian_at(0, initial_state(), inputs_at(0)), model_.slow_count)
+                                 : SpLlBlocks{};
   const Linearize linearize = [&](double ts, const Vector& xs) {
     return options.frozen_linearization ? initial : split_jacobian(jacobian_at(ts, xs, inputs_at(ts)), model_.slow_count);
   };
-  for (long i = 0; i < n; ++i) {
+  march(step_count(options.t_end, h), h, options.every, [&](long i, Vector& x) {
     const double t = static_cast<double>(i) * h;
-    const Vector u = inputs_at(t);
-    const RightHandSide f = [&](double ts, const Vector& xs, Vector& dx) { derivatives(ts, xs, u, dx); };
-    if (options.scheme == "sp_ll") x = sp_ll_reference_step(f, linearize, model_.slow_count, t, h, x);
-    else x = scheme_step(options.scheme, f, t, h, x);
-    const double t_next = static_cast<double>(i + 1) * h;
-    check_state(t_next, x);
-    if ((i + 1) % options.every == 0 || i + 1 == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));
-  }
+    const RightHandSide f = held_inputs(t);
+    x = sp_ll ? sp_ll_reference_step(f, linearize, model_.slow_count, t, h, x) : scheme_step(options.scheme, f, t, h, x);
+    return i + 1;
+  }, trace);
 }
 
-// Rows at the end of each advance that reaches or passes a multiple of `every` fast steps
-// (a multirate scheme advances r steps at a time after its start-up), and at the end.
+// Multirate schemes advance r steps at a time after their start-up.
 void ReferenceCore::adams(AdamsScheme scheme, const RunOptions& options, Trace& trace) const {
   const double h = options.step;
   const long n = step_count(options.t_end, h);
   if (scheme != AdamsScheme::kAbm4 && n % options.ratio != 0)
     throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
-  Vector x = initial_state();
-  check_state(0, x);
-  trace.rows.push_back(row(0, x, inputs_at(0)));
   const GridRhs f = [&](long i, const Vector& xs, Vector& dx) {
     const double t = static_cast<double>(i) * h;
     derivatives(t, xs, inputs_at(t), dx);
   };
   const StartStep start = [&](long i, const Vector& xs) {
     const double t = static_cast<double>(i) * h;
-    const Vector u = inputs_at(t);
-    const RightHandSide held = [&](double ts, const Vector& xv, Vector& dx) { derivatives(ts, xv, u, dx); };
-    return scheme_step("rk4", held, t, h, xs);
+    return scheme_step("rk4", held_inputs(t), t, h, xs);
   };
   AdamsIntegrator integrator(scheme, model_.slow_count, h, options.ratio, f, start);
-  for (long i = 0; i < n;) {
+  march(n, h, options.every, [&](long i, Vector& x) {
     const long next = i + integrator.stride(i);
     integrator.advance(i, x);
-    const double t_next = static_cast<double>(next) * h;
-    check_state(t_next, x);
-    if (next / options.every > i / options.every || next == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));
-    i = next;
-  }
+    return next;
+  }, trace);
 }
 
 // Integrates segment by segment over the step grid t_i = i h. Inside a segment (a, b] the

@@ -73,6 +73,12 @@ class ReferenceCore {
  private:
   void fixed_step(const RunOptions& options, Trace& trace) const;
   void adams(AdamsScheme scheme, const RunOptions& options, Trace& trace) const;
+  // From the initial state over n steps of size h: `advance(i, x)` moves x from grid index i
+  // to the index it returns. The state is checked after each advance; a row is written at
+  // t = 0, after each advance that reaches or passes a multiple of `every` steps, and at the end.
+  void march(long n, double h, int every, const std::function<long(long, Vector&)>& advance, Trace& trace) const;
+  // The right-hand side with the inputs held at their values at t (zero-order hold).
+  RightHandSide held_inputs(double t) const;
   void high_accuracy(const RunOptions& options, Trace& trace) const;
   Vector row(double t, const Vector& x, const Vector& u) const;
   void check_state(double t, const Vector& x) const;

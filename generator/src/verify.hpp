@@ -31,7 +31,8 @@ struct VerifyResult {
   std::string directory;  // where the kept files are (empty when not kept)
   double relinearized_error = -1;  // frozen sp_ll: max_error against the re-linearizing reference
   long ops_per_step = 0;           // arithmetic operations of one step, counted by the generator
-  std::vector<std::string> portable_math_functions;  // elementary functions the step calls, all
+  std::vector<std::string> portable_math_functions;  // elementary functions the generated header
+                                                     // calls (step and scenario inputs), all
                                                      // computed by the portable libm
   // Cross targets only (-1 when not measured):
   int bit_exact_vs_host = -1;      // 1 when the target's trace equals the host build's bit for bit

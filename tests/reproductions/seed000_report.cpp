@@ -4,37 +4,23 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
 
 #include "analysis.hpp"
 #include "functions.hpp"
 #include "model.hpp"
-#include "process.hpp"
 #include "reference_core.hpp"
+#include "report.hpp"
 #include "seed000.hpp"
 #include "sp_ll.hpp"
 
 namespace fs = std::filesystem;
 using namespace dualrate;
 using namespace dualrate::seed000;
+using dualrate::report::plot;
+using dualrate::report::write;
 
 namespace {
-
-void write(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
-void plot(const fs::path& dir, const std::string& name, const std::string& script) {
-  write(dir / (name + ".gp"), "set terminal svg size 720,480 dynamic font 'sans,12'\nset output '" + name +
-                                  ".svg'\nset termoption noenhanced\nset key top left box opaque\nset grid\n" + script);
-  const ProcessResult r = run_process({"sh", "-c", "cd '" + dir.string() + "' && gnuplot " + name + ".gp"});
-  if (r.exit_code != 0) throw std::runtime_error("gnuplot failed on " + name + ".gp: " + r.output);
-}
 
 struct StabilityFigures {
   double worst_agreement = 0;  // max relative |rho_impl - rho_closed| over the grid and parameters
@@ -191,18 +177,11 @@ PendulumFigures pendulum(const fs::path& dir, const std::string& source_dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: " << argv[0] << " OUT_DIR\n";
-    return 1;
-  }
-  try {
-    const fs::path dir = argv[1];
-    fs::create_directories(dir);
-    init_symbolic();
+  return report::main(argc, argv, [](const fs::path& dir) {
     const StabilityFigures st = stability(dir);
     const std::string errors = local_errors(dir);
     const PendulumFigures p = pendulum(dir, DUALRATE_SOURCE_DIR);
-    std::string md = fmt::format(
+    return fmt::format(
         "## Measured by seed000_report\n\n"
         "Stability (Figs. 2-3), grid Re xi in [-3, 0], Im xi in [0, 3], step 0.1, alpha in {{10, 100, 1000}}, "
         "beta in {{0, 0.1, 0.5}}:\n"
@@ -218,11 +197,5 @@ int main(int argc, char** argv) {
         "- RK4 at the same h: spectral radius {:.4f}; energy beyond 1e6 |E0| or non-finite at t = {:.3f} s\n",
         st.worst_agreement, st.worst_printed, errors, p.energy_drift, p.theta_error, p.variation, p.rk4_radius,
         p.rk4_blowup);
-    write(dir / "measured.md", md);
-    std::cout << md;
-    return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "seed000_report: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

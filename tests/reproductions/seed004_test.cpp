@@ -16,27 +16,16 @@
 #include "functions.hpp"
 #include "model.hpp"
 #include "reference_core.hpp"
+#include "seed004.hpp"
 
-namespace dualrate {
+namespace dualrate::seed004 {
 namespace {
-
-Trace run(const ReferenceCore& core, const std::string& scheme, double h, int ratio) {
-  RunOptions o{scheme, h, 10.0, 10};  // a row every 10 fast steps: every macro step
-  o.ratio = ratio;
-  return core.simulate(o);
-}
 
 // max over the macro steps of |a - b| in column c.
 double max_difference(const Trace& a, const Trace& b, std::size_t c) {
   double e = 0;
   for (std::size_t i = 0; i < a.rows.size(); ++i) e = std::max(e, std::fabs(a.rows[i][c] - b.rows[i][c]));
   return e;
-}
-
-std::size_t column(const Trace& t, const std::string& name) {
-  for (std::size_t c = 0; c < t.columns.size(); ++c)
-    if (t.columns[c] == name) return c;
-  throw std::runtime_error("no column " + name);
 }
 
 class Seed004 : public ::testing::Test {
@@ -52,8 +41,9 @@ Model* Seed004::model_ = nullptr;
 
 TEST_F(Seed004, ParallelTracksBetterInXAndPanelAngles) {
   const ReferenceCore core(*model_);
-  const Trace abm4 = run(core, "abm4", 1e-3, 1), serial = run(core, "mrabm4", 1e-3, 10),
-              parallel = run(core, "mrabm4_parallel", 1e-3, 10);
+  const double t_end = model_->simulation.t_end;
+  const Trace abm4 = run(core, "abm4", kStep, 1, t_end), serial = run(core, "mrabm4", kStep, kRatio, t_end),
+              parallel = run(core, "mrabm4_parallel", kStep, kRatio, t_end);
   ASSERT_EQ(serial.rows.size(), abm4.rows.size());
   for (const std::string state : {"x", "theta_R", "theta_L"}) {
     const std::size_t c = column(abm4, state);
@@ -65,14 +55,15 @@ TEST_F(Seed004, ParallelTracksBetterInXAndPanelAngles) {
 
 TEST_F(Seed004, BothDriftAlikeInYAndTheDriftIsAStepSizeEffect) {
   const ReferenceCore core(*model_);
+  const double t_end = model_->simulation.t_end;
   std::vector<double> serial_y;
-  for (double h : {1e-3, 5e-4, 2.5e-4}) {
-    const Trace abm4 = run(core, "abm4", h, 1), serial = run(core, "mrabm4", h, 10),
-                parallel = run(core, "mrabm4_parallel", h, 10);
+  for (double h : {kStep, kStep / 2, kStep / 4}) {
+    const Trace abm4 = run(core, "abm4", h, 1, t_end), serial = run(core, "mrabm4", h, kRatio, t_end),
+                parallel = run(core, "mrabm4_parallel", h, kRatio, t_end);
     const std::size_t c = column(abm4, "y");
     const double es = std::fabs(serial.rows.back()[c] - abm4.rows.back()[c]);
     const double ep = std::fabs(parallel.rows.back()[c] - abm4.rows.back()[c]);
-    if (h == 1e-3) {
+    if (h == kStep) {
       EXPECT_GT(es, 1e-2);
       EXPECT_NEAR(ep / es, 1.0, 0.05);
     }
@@ -83,4 +74,4 @@ TEST_F(Seed004, BothDriftAlikeInYAndTheDriftIsAStepSizeEffect) {
 }
 
 }  // namespace
-}  // namespace dualrate
+}  // namespace dualrate::seed004

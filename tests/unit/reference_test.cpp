@@ -32,21 +32,31 @@ double end_error(const ReferenceCore& core, const std::string& scheme, double h,
   return e;
 }
 
+// Van der Pol's state (x, v) at t = 2 from the high-accuracy mode (rkf78, tolerance 1e-13)
+// over the grid of step h.
+std::vector<double> exact_end(const ReferenceCore& core, double h) {
+  const Trace tr = core.simulate({"reference", h, 2.0, 1000000, 1e-13});
+  return std::vector<double>(tr.rows.back().begin() + 1, tr.rows.back().begin() + 3);
+}
+
+// The order fitted to the errors at t = 2 of `scheme` (H = ratio h) for each of `steps`.
+double order_of(const ReferenceCore& core, const std::string& scheme, const std::vector<double>& steps,
+                const std::vector<double>& exact, int ratio = 1) {
+  std::vector<double> errors;
+  for (double h : steps) errors.push_back(end_error(core, scheme, h, exact, ratio));
+  return fitted_order(steps, errors);
+}
+
 // Errors at t = 2 on the smooth Van der Pol model for h = 0.04 ... 0.005. RK4's smallest
-// error there is about 1e-9, three orders above the reference's tolerance (1e-12 with
+// error there is about 1e-9, four orders above the reference's tolerance (1e-13 with
 // rkf78), so the reference's own error does not bend the fit.
 TEST(ReferenceCore, ConvergenceOrders) {
   const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
   const ReferenceCore core(m);
-  RunOptions accurate{"reference", 0.005, 2.0, 1000000, 1e-13};
-  const Trace exact_trace = core.simulate(accurate);
-  const std::vector<double> exact(exact_trace.rows.back().begin() + 1, exact_trace.rows.back().begin() + 3);
-  const std::vector<double> steps = {0.04, 0.02, 0.01, 0.005};
+  const std::vector<double> exact = exact_end(core, 0.005);
   for (const auto& [scheme, low, high] : std::vector<std::tuple<std::string, double, double>>{
            {"euler", 0.8, 1.2}, {"rk2", 1.8, 2.2}, {"rk4", 3.8, 4.2}}) {
-    std::vector<double> errors;
-    for (double h : steps) errors.push_back(end_error(core, scheme, h, exact));
-    const double p = fitted_order(steps, errors);
+    const double p = order_of(core, scheme, {0.04, 0.02, 0.01, 0.005}, exact);
     EXPECT_GE(p, low) << scheme;
     EXPECT_LE(p, high) << scheme;
     RecordProperty(scheme + "_order", std::to_string(p));
@@ -60,13 +70,7 @@ TEST(ReferenceCore, ConvergenceOrders) {
 TEST(ReferenceCore, Abm4Order) {
   const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
   const ReferenceCore core(m);
-  RunOptions accurate{"reference", 0.0025, 2.0, 1000000, 1e-13};
-  const Trace exact_trace = core.simulate(accurate);
-  const std::vector<double> exact(exact_trace.rows.back().begin() + 1, exact_trace.rows.back().begin() + 3);
-  const std::vector<double> steps = {0.01, 0.005, 0.0025};
-  std::vector<double> errors;
-  for (double h : steps) errors.push_back(end_error(core, "abm4", h, exact));
-  const double p = fitted_order(steps, errors);
+  const double p = order_of(core, "abm4", {0.01, 0.005, 0.0025}, exact_end(core, 0.0025));
   EXPECT_GE(p, 3.8);
   EXPECT_LE(p, 4.2);
   RecordProperty("abm4_order", std::to_string(p));
@@ -80,15 +84,10 @@ TEST(ReferenceCore, Abm4Order) {
 TEST(ReferenceCore, MultirateAdamsOrders) {
   const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
   const ReferenceCore core(m);
-  RunOptions accurate{"reference", 0.005, 2.0, 1000000, 1e-13};
-  const Trace exact_trace = core.simulate(accurate);
-  const std::vector<double> exact(exact_trace.rows.back().begin() + 1, exact_trace.rows.back().begin() + 3);
-  const std::vector<double> steps = {0.004, 0.002, 0.001, 0.0005};
+  const std::vector<double> exact = exact_end(core, 0.005);
   for (int ratio : {2, 5})
     for (const std::string scheme : {"mrabm4", "mrabm4_parallel"}) {
-      std::vector<double> errors;
-      for (double h : steps) errors.push_back(end_error(core, scheme, h, exact, ratio));
-      const double p = fitted_order(steps, errors);
+      const double p = order_of(core, scheme, {0.004, 0.002, 0.001, 0.0005}, exact, ratio);
       EXPECT_GE(p, 1.8) << scheme << " r = " << ratio;
       EXPECT_LE(p, 2.2) << scheme << " r = " << ratio;
       RecordProperty(scheme + "_r" + std::to_string(ratio) + "_order", std::to_string(p));
