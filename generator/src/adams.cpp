@@ -38,10 +38,16 @@ void push(std::array<Vector, 4>& hist, Vector newest) {
 
 bool adams_scheme(const std::string& scheme, AdamsScheme& out) {
   if (scheme == "abm4") out = AdamsScheme::kAbm4;
+  else if (scheme == "mrabm4_sync") out = AdamsScheme::kMrabm4Sync;
+  else if (scheme == "mrabm4_parallel_sync") out = AdamsScheme::kMrabm4ParallelSync;
   else if (scheme == "mrabm4") out = AdamsScheme::kMrabm4;
   else if (scheme == "mrabm4_parallel") out = AdamsScheme::kMrabm4Parallel;
   else return false;
   return true;
+}
+
+bool task_form(AdamsScheme scheme) {
+  return scheme == AdamsScheme::kMrabm4 || scheme == AdamsScheme::kMrabm4Parallel;
 }
 
 AdamsIntegrator::AdamsIntegrator(AdamsScheme scheme, std::size_t slow, double h, int ratio, GridRhs f,
@@ -117,7 +123,7 @@ void AdamsIntegrator::advance(long i, Vector& x) {
   const Vector xr = slow_part(x), xe = fast_part(x);
   const Vector pred = predict(xr, big, fr_);  // eqs. 9, 17
   Vector xr_cor, xe_new;
-  if (scheme_ == AdamsScheme::kMrabm4) {
+  if (scheme_ == AdamsScheme::kMrabm4Sync) {
     xe_new = fast_round(i, xr, pred, xe, fe_);                      // eqs. 10-13
     f_(next, full(pred, xe_new), d);                                // eq. 14
     xr_cor = correct(xr, big, slow_part(d), fr_);                   // eq. 15
@@ -134,6 +140,104 @@ void AdamsIntegrator::advance(long i, Vector& x) {
   }
   push(fr_, slow_part(d));
   x = full(xr_cor, xe_new);
+}
+
+DualRateAdams::DualRateAdams(bool parallel, std::size_t slow, double h, int ratio, TickRhs f, StartStep start)
+    : parallel_(parallel), slow_(slow), h_(h), ratio_(ratio), f_(std::move(f)), start_(std::move(start)) {}
+
+Vector DualRateAdams::part(const Vector& x, bool fast) const {
+  return fast ? Vector(x.begin() + static_cast<long>(slow_), x.end()) : Vector(x.begin(), x.begin() + static_cast<long>(slow_));
+}
+
+Vector DualRateAdams::slow_rate(long k, double t, const Vector& xr, const Vector& xe) const {
+  Vector x = xr, d;
+  x.insert(x.end(), xe.begin(), xe.end());
+  f_(k * ratio_, t, x, d);
+  return part(d, false);
+}
+
+void DualRateAdams::substep(long n, const Vector& xr, Vector& xe, std::array<Vector, 4>& g) const {
+  const double t = static_cast<double>(n + 1) * h_;
+  Vector x = xr, d;
+  const Vector predicted = predict(xe, h_, g);
+  x.insert(x.end(), predicted.begin(), predicted.end());
+  f_(n, t, x, d);
+  xe = correct(xe, h_, part(d, true), g);
+  std::copy(xe.begin(), xe.end(), x.begin() + static_cast<long>(slow_));
+  f_(n, t, x, d);
+  push(g, part(d, true));
+}
+
+void DualRateAdams::fast_tick(long n) {
+  if (n < kStartupMacroSteps * ratio_) {
+    x_ = start_(n, x_);
+    if (n + 4 >= kStartupMacroSteps * ratio_) {
+      Vector d;
+      f_(n, static_cast<double>(n + 1) * h_, x_, d);
+      push(g_, part(d, true));
+    }
+    xe_first_ = part(x_, true);
+    g_first_ = g_;
+    return;
+  }
+  const long j = n % ratio_ + 1;
+  const double w = static_cast<double>(j) / static_cast<double>(ratio_);
+  const auto interpolate = [w](const Vector& a, const Vector& b) {
+    Vector r(a.size());
+    for (std::size_t m = 0; m < a.size(); ++m) r[m] = a[m] + w * (b[m] - a[m]);
+    return r;
+  };
+  Vector xe = part(x_, true);
+  if (parallel_) {
+    if (j == 1) {
+      xe_first_ = xe;
+      g_first_ = g_;
+    }
+    substep(n, interpolate(ends_.first_start, ends_.first_end), xe_first_, g_first_);
+  }
+  x_ = interpolate(ends_.start, ends_.end);
+  substep(n, x_, xe, g_);
+  x_.insert(x_.end(), xe.begin(), xe.end());
+}
+
+void DualRateAdams::slow_job(long k) {
+  const double big = h_ * ratio_;
+  const double t = static_cast<double>(k) * big;
+  const Vector xe_carried = part(x_, true);
+  const Vector& xe = parallel_ ? xe_first_ : xe_carried;
+  if (k < kStartupMacroSteps) {
+    xr_ = part(x_, false);
+  } else {
+    xr_ = correct(xr_, big, slow_rate(k, t, predicted_, xe), f_slow_);                       // eqs. 14-15, 20-21
+  }
+  push(f_slow_, slow_rate(k, t, xr_, xe));                                                   // eqs. 16, 22
+  if (k + 1 < kStartupMacroSteps) return;
+  next_.first_start = predict(xr_, big, f_slow_);                                            // eqs. 9, 17
+  next_.first_end = combine(xr_, big / 3, {27, -44, 31, -8}, {&f_slow_[0], &f_slow_[1], &f_slow_[2], &f_slow_[3]});
+  if (parallel_) {
+    const Vector d = slow_rate(k, t + big, next_.first_start, xe_carried);                   // eq. 18
+    next_.start = correct(xr_, big, d, f_slow_);                                             // eq. 19
+    next_.end = combine(next_.start, big / 24, kBashforth, {&d, &f_slow_[0], &f_slow_[1], &f_slow_[2]});
+  } else {
+    next_.start = next_.first_start;
+    next_.end = next_.first_end;
+  }
+  predicted_ = next_.start;
+}
+
+void DualRateAdams::advance(long i, Vector& x) {
+  const long k = i / ratio_;
+  if (i == 0) {
+    x_ = x;
+    xe_first_ = part(x, true);
+    slow_job(0);
+  }
+  for (long n = i; n < i + ratio_; ++n) fast_tick(n);
+  ends_ = next_;
+  slow_job(k + 1);
+  x = xr_;
+  const Vector xe = part(x_, true);
+  x.insert(x.end(), xe.begin(), xe.end());
 }
 
 }  // namespace dualrate

@@ -1,13 +1,14 @@
 // Seed 004's Adams schemes, transcribed plainly for the reference core (double, one
-// corrector iteration, as in the paper's comparison):
+// corrector iteration, as in the paper's comparison). AdamsIntegrator runs them as the
+// paper states them, the tracks meeting inside each macro step:
 //   abm4             single-rate fourth-order Adams-Bashforth-Moulton PECE at step h on the
 //                    whole state (the paper's reference for its comparison);
-//   mrabm4           serial multirate ABM4, Steps 1-11 (eqs. 9-16): the slow state is
+//   mrabm4_sync      serial multirate ABM4, Steps 1-11 (eqs. 9-16): the slow state is
 //                    predicted over the macro step H = r h (AB4), the fast state takes r
 //                    PECE substeps with the slow state interpolated linearly between x_r(t_k)
 //                    and that prediction, then the slow state is corrected with the fast
 //                    state at t_k + H;
-//   mrabm4_parallel  the two-track variant, eqs. 17-30: the slow track also evaluates its
+//   mrabm4_parallel_sync  the two-track variant, eqs. 17-30: the slow track also evaluates its
 //                    prediction with x_e(t_k) and corrects it (the preferred predictor
 //                    PRED', eqs. 18-19) while the fast track takes a first round of r
 //                    substeps towards PRED; the slow corrector (eqs. 20-22) then uses that
@@ -27,10 +28,12 @@
 
 namespace dualrate {
 
-enum class AdamsScheme { kAbm4, kMrabm4, kMrabm4Parallel };
+enum class AdamsScheme { kAbm4, kMrabm4Sync, kMrabm4ParallelSync, kMrabm4, kMrabm4Parallel };
 
 // The Adams scheme named `scheme`, or false when it is none of them.
 bool adams_scheme(const std::string& scheme, AdamsScheme& out);
+// mrabm4 and mrabm4_parallel: the dual-rate task forms (DualRateAdams).
+bool task_form(AdamsScheme scheme);
 
 // dx/dt at grid time t_i = i h with the inputs sampled at t_i.
 using GridRhs = std::function<void(long i, const std::vector<double>& x, std::vector<double>& dxdt)>;
@@ -67,6 +70,48 @@ class AdamsIntegrator {
   std::array<Vector, 4> f_hist_;  // abm4: f at t_i, t_i - h, ... (newest first)
   std::array<Vector, 4> fr_;      // slow derivatives at t_k, t_k - H, t_k - 2H, t_k - 3H
   std::array<Vector, 4> fe_;      // fast derivatives at t_k, t_k - h, t_k - 2h, t_k - 3h
+};
+
+// mrabm4 and mrabm4_parallel in the dual-rate task form of the generated code, run
+// sequentially: the formulas are stated in runtime/include/dualrate/schemes/mrabm4.hpp and
+// written here again, independently, on plain vectors. Per macro step k the slow job k + 1
+// runs after the fast ticks of macro step k (the sequential executive's order).
+// f(input_tick, t, x, dxdt): dx/dt at t with the inputs sampled at input_tick h.
+using TickRhs = std::function<void(long input_tick, double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
+
+class DualRateAdams {
+ public:
+  using Vector = std::vector<double>;
+  DualRateAdams(bool parallel, std::size_t slow, double h, int ratio, TickRhs f, StartStep start);
+
+  // Advances x = [x_r(t_k); x_e(t_k)] from tick i = k r to t_{k+1} (r ticks); x at tick 0
+  // is the initial state.
+  void advance(long i, Vector& x);
+
+ private:
+  struct Ends {
+    Vector first_start, first_end, start, end;
+  };
+  void fast_tick(long n);
+  void slow_job(long k);
+  void substep(long n, const Vector& xr, Vector& xe, std::array<Vector, 4>& g) const;
+  Vector part(const Vector& x, bool fast) const;
+  Vector slow_rate(long k, double t, const Vector& xr, const Vector& xe) const;
+
+  static constexpr long kStartupMacroSteps = 4;
+  bool parallel_;
+  std::size_t slow_;
+  double h_;
+  int ratio_;
+  TickRhs f_;
+  StartStep start_;
+  Vector x_;                     // fast task: [last interpolated x_r; carried x_e] (whole state in start-up)
+  Vector xe_first_;              // fast task: round-1 fast state
+  std::array<Vector, 4> g_, g_first_;  // fast derivative histories, newest first
+  Ends ends_;                    // fast task: end points of the current macro step
+  Ends next_;                    // slow task: end points of the next macro step
+  Vector xr_, predicted_;        // slow task
+  std::array<Vector, 4> f_slow_; // slow derivative history, newest first
 };
 
 }  // namespace dualrate

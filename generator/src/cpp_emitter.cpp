@@ -12,6 +12,8 @@
 
 namespace dualrate {
 
+constexpr int kRuntimeApi = 2;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
+
 using GiNaC::ex;
 using GiNaC::ex_to;
 using GiNaC::is_a;
@@ -225,9 +227,9 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
     h << comment_lines(m.description, "");
   }
   h << "#pragma once\n\n#include <array>\n#include <cmath>\n\n#include <dualrate/runtime.hpp>\n\n";
-  h << "#if !defined(DUALRATE_RUNTIME_API) || DUALRATE_RUNTIME_API != 1\n";
-  h << fmt::format("#error \"{}.hpp was generated for dualrate runtime API 1: use the matching runtime or regenerate\"\n",
-                   m.name);
+  h << fmt::format("#if !defined(DUALRATE_RUNTIME_API) || DUALRATE_RUNTIME_API != {}\n", kRuntimeApi);
+  h << fmt::format("#error \"{}.hpp was generated for dualrate runtime API {}: use the matching runtime or regenerate\"\n",
+                   m.name, kRuntimeApi);
   h << "#endif\n\n";
   h << fmt::format("namespace {} {{\n\n", m.name);
   h << "struct Model {\n";
@@ -240,7 +242,8 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
   h << "  using State = Eigen::Matrix<Scalar, kStates, 1>;  // [slow; fast]\n";
   h << "  using Input = Eigen::Matrix<Scalar, kInputs, 1>;\n";
   h << "  using Output = Eigen::Matrix<Scalar, kOutputs, 1>;\n";
-  h << "  using SlowState = Eigen::Matrix<Scalar, kSlow, 1>;\n\n";
+  h << "  using SlowState = Eigen::Matrix<Scalar, kSlow, 1>;\n";
+  h << "  using FastState = Eigen::Matrix<Scalar, kFast, 1>;\n\n";
 
   std::vector<std::string> names;
   for (const auto& x : m.states) names.push_back(x.name);
@@ -282,6 +285,14 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
                    slow_rhs.empty() ? "/*dxdt_*/" : "dxdt_");
   h << f.code << "  }\n\n";
 
+  const std::vector<ex> fast_rhs(rhs.begin() + static_cast<long>(m.slow_count), rhs.end());
+  const Body g = emit_body(m, fast_rhs, "dxdt_");
+  h << "  // d(fast state)/dt alone (g of z' = g(x, z)), for schemes that evaluate only the fast part.\n";
+  h << fmt::format("  static void fast_derivatives(Scalar {}, const State& {}, const Input& {}, FastState& {}) noexcept {{\n",
+                   g.uses_time ? "t" : "/*t*/", g.uses_states ? "x_" : "/*x_*/", g.uses_inputs ? "u_" : "/*u_*/",
+                   fast_rhs.empty() ? "/*dxdt_*/" : "dxdt_");
+  h << g.code << "  }\n\n";
+
   std::vector<ex> outs;
   for (const auto& y : m.outputs) outs.push_back(y.expr);
   const Body y = emit_body(m, outs, "y_");
@@ -305,6 +316,23 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
 
   h << "// Declared rate and scheme.\n";
   h << fmt::format("constexpr Model::Scalar kStep = Model::{};  // h = {:.17g}\n", scalar_literal(o.step), o.step);
+  if (scheme->dual_rate) {
+    h << fmt::format("constexpr int kRatio = {};  // H = kRatio h = {:.17g}\n", o.ratio, o.ratio * o.step);
+    h << fmt::format("using Scheme = {}<Model, kRatio, {}>;\n", scheme->runtime_class, scheme->parallel);
+    h << "using Tasks = dualrate::DualRate<Scheme>;\n\n";
+    h << "// The two tasks (data transfer and overrun policy: dualrate/dual_rate.hpp; equations:\n";
+    h << fmt::format("// {}). One Tasks object per model instance, constructed as Tasks(kStep).\n", scheme->header);
+    h << "// Fast task, every h at tick n: reads u(t_n) and the slow end points latched at the last\n";
+    h << "// release; writes the snapshot of t_k at release ticks n = k kRatio. Returns true in\n";
+    h << "// `release` when slow job k has to be released now.\n";
+    h << "[[nodiscard]] inline dualrate::Status fast_task(Tasks& tasks, const Model::Input& u, bool& release) noexcept {\n";
+    h << "  return tasks.fast(u, release);\n}\n\n";
+    h << "// Slow task, once per release k, preemptible by the fast task: reads the snapshot of t_k,\n";
+    h << "// writes x_r(t_k) (tasks.row()) and the end points of macro step k + 1, due by t_{k+1}.\n";
+    h << "[[nodiscard]] inline dualrate::Status slow_task(Tasks& tasks) noexcept { return tasks.slow(); }\n\n";
+    h << fmt::format("}}  // namespace {}\n", m.name);
+    return h.str();
+  }
   if (scheme->constants) {
     h << fmt::format("\n// Constants of {} at step h, computed by the generator (column-major).\n", scheme->name);
     if (!o.notes.empty()) h << comment_lines(o.notes, "");

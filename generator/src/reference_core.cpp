@@ -206,6 +206,17 @@ void ReferenceCore::adams(AdamsScheme scheme, const RunOptions& options, Trace& 
     const double t = static_cast<double>(i) * h;
     return scheme_step("rk4", held_inputs(t), t, h, xs);
   };
+  if (task_form(scheme)) {
+    const TickRhs held = [&](long tick, double t, const Vector& xs, Vector& dx) {
+      derivatives(t, xs, inputs_at(static_cast<double>(tick) * h), dx);
+    };
+    DualRateAdams tasks(scheme == AdamsScheme::kMrabm4Parallel, model_.slow_count, h, options.ratio, held, start);
+    march(n, h, options.every, [&](long i, Vector& x) {
+      tasks.advance(i, x);
+      return i + options.ratio;
+    }, trace);
+    return;
+  }
   AdamsIntegrator integrator(scheme, model_.slow_count, h, options.ratio, f, start);
   march(n, h, options.every, [&](long i, Vector& x) {
     const long next = i + integrator.stride(i);

@@ -6,7 +6,8 @@
 //    in dependency order;
 //  - the fixed-step schemes are textbook transcriptions; inputs are sampled at the start
 //    of each step and held over it (zero-order hold), exactly as a periodic ECU task does;
-//    the Adams schemes (adams.hpp) evaluate only at grid times, with the inputs sampled there;
+//    the paper-form Adams schemes (adams.hpp) evaluate only at grid times, with the inputs
+//    sampled there; the dual-rate task forms hold the inputs of the task's release;
 //  - `reference` is Boost.Odeint's controlled runge_kutta_fehlberg78 at tight tolerances
 //    with the input signals evaluated continuously in time: the high-accuracy solution.
 #pragma once
@@ -33,7 +34,7 @@ class SimulationError : public std::runtime_error {
 };
 
 struct RunOptions {
-  std::string scheme;  // euler, rk2, rk4, sp_ll, abm4, mrabm4, mrabm4_parallel or reference
+  std::string scheme;  // euler, rk2, rk4, sp_ll, abm4, mrabm4[_parallel][_sync] or reference
   double step = 0;     // h
   double t_end = 0;
   int every = 1;       // one trace row every `every` steps

@@ -15,6 +15,8 @@ struct SchemeInfo {
   int evaluations;            // right-hand-side evaluations per step
   bool constants = false;     // instantiated as <Model, SchemeConstants> with precomputed matrices
   double double_tolerance = 1e-12;  // verify bound against the reference core in double
+  bool dual_rate = false;     // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
+  bool parallel = false;      // dual-rate: the parallel two-track variant
 };
 
 const std::vector<SchemeInfo>& schemes();

@@ -10,6 +10,8 @@ const std::vector<CrossTarget>& cross_targets() {
        "Cortex-M4 with single-precision FPU"},
       {"cortex-m7", "mps2-an500", "-mcpu=cortex-m7 -mthumb -mfpu=fpv5-d16 -mfloat-abi=hard", "double",
        "Cortex-M7 with double-precision FPU"},
+      {"cortex-a53-linux", "linux", "-mcpu=cortex-a53", "double", "Cortex-A53, aarch64 Linux (qemu-aarch64)", 0,
+       true},
   };
   return all;
 }

@@ -1,6 +1,7 @@
-// The Cortex-M targets `dualrate verify --target` cross-builds for and runs under QEMU. The
-// toolchain files toolchains/<name>.cmake carry the same compiler flags and QEMU machine
-// (a unit test checks that they agree with this table).
+// The targets `dualrate verify --target` cross-builds for and runs under QEMU: Cortex-M bare
+// metal under qemu-system-arm, Cortex-A as aarch64 Linux user-mode programs under
+// qemu-aarch64. The toolchain files toolchains/<name>.cmake carry the same compiler flags
+// and QEMU machine (a unit test checks that they agree with this table).
 #pragma once
 
 #include <string>
@@ -9,12 +10,14 @@
 namespace dualrate {
 
 struct CrossTarget {
-  const char* name;            // cortex-m3, cortex-m4f, cortex-m7
+  const char* name;            // cortex-m3, cortex-m4f, cortex-m7, cortex-a53-linux
   const char* board;           // folder under targets/ with memory.ld; QEMU machine of the same name
+                               // (Linux targets: "linux", the folder of their programs)
   const char* cpu_flags;       // -mcpu/-mfpu/-mfloat-abi, space separated
   const char* default_scalar;  // "double" or "float"
   const char* summary;
   long cpu_hz = 25000000;      // clock of the core and of SysTick on the MPS2 boards
+  bool linux_user = false;     // aarch64-linux-gnu-g++ -static, run by qemu-aarch64
 };
 
 const std::vector<CrossTarget>& cross_targets();

@@ -75,6 +75,20 @@ std::string VerifyResult::json() const {
   if (text_bytes >= 0)
     s += fmt::format(",\"text_bytes\":{},\"data_bytes\":{},\"bss_bytes\":{}", text_bytes, data_bytes, bss_bytes);
   if (stack_bytes >= 0) s += fmt::format(",\"stack_bytes\":{}", stack_bytes);
+  if (!tasks.empty()) {
+    s += ",\"tasks\":" + json_string(tasks);
+    if (bit_exact_vs_single >= 0)
+      s += std::string(",\"bit_exact_vs_single\":") + (bit_exact_vs_single ? "true" : "false");
+    if (overruns >= 0)
+      s += fmt::format(",\"overruns\":{},\"slow_overruns\":{},\"fast_overruns\":{}", overruns, slow_overruns,
+                       fast_overruns);
+    if (ticks >= 0)
+      s += fmt::format(",\"ticks\":{},\"slow_jobs\":{},\"preempted_ticks\":{}", ticks, slow_jobs, preempted_ticks);
+    if (sched_fifo >= 0)
+      s += std::string(",\"sched_fifo\":") + (sched_fifo ? "true" : "false") +
+           fmt::format(",\"late_ticks\":{},\"max_latency_us\":{:.1f}", late_ticks, max_latency_ns / 1e3);
+    if (icount_shift >= 0) s += fmt::format(",\"icount_shift\":{},\"tick_cycles\":{}", icount_shift, tick_cycles);
+  }
   return s + "}";
 }
 
@@ -189,28 +203,9 @@ std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& 
   return ran.exit_code == 0 ? "" : "the generated code failed on the host: " + ran.output;
 }
 
-// Cross-builds, checks and runs the trace program on `target` under QEMU: writes
-// dir/generated.csv and fills the cost figures. Returns why it failed, or empty.
-std::string run_on_target(const CrossTarget& target, const fs::path& dir, const std::vector<std::string>& flags,
-                          long steps, int every, VerifyResult& r, std::string& script) {
-  const fs::path board = fs::path(DUALRATE_TARGETS_DIR) / target.board;
-  std::vector<std::string> argv = {"arm-none-eabi-g++"};
-  for (const auto& f : split(target.cpu_flags, ' ')) argv.push_back(f);
-  argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.insert(argv.end(), {"-fno-threadsafe-statics", "-fno-use-cxa-atexit", "-ffunction-sections", "-fdata-sections",
-                           "-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_CPU_HZ={}", target.cpu_hz),
-                           fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", kIcountShift), "--specs=picolibc.specs",
-                           "--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections", "-T", (board / "memory.ld").string(),
-                           DUALRATE_TARGETS_DIR "/cortex-m/trace_main.cpp", DUALRATE_TARGETS_DIR "/cortex-m/startup.cpp",
-                           portable_math_library(target.name, "libm")});
-  const std::string softfp = portable_math_library(target.name, "softfp");
-  if (fs::exists(softfp)) argv.insert(argv.end(), {"-Wl,--whole-archive", softfp, "-Wl,--no-whole-archive"});
-  argv.insert(argv.end(), {"-o", (dir / "trace.elf").string()});
-  script += command_line(argv) + "\n";
-  const ProcessResult built = run_process(argv);
-  if (built.exit_code != 0) return "the generated code did not cross-build for " + std::string(target.name) + ":\n" + built.output;
-
-  const ProcessResult symbols = run_process({"arm-none-eabi-nm", "-C", (dir / "trace.elf").string()});
+// Why the Cortex-M binary `elf` breaks the heap ban (it names a heap function), or empty.
+std::string heap_function(const fs::path& elf) {
+  const ProcessResult symbols = run_process({"arm-none-eabi-nm", "-C", elf.string()});
   if (symbols.exit_code != 0) return "arm-none-eabi-nm failed: " + symbols.output;
   for (const auto& line : split(symbols.output, '\n')) {
     const std::string name = line.size() > 11 ? line.substr(11) : line;
@@ -218,19 +213,61 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
       if (name == heap || name.rfind(std::string(heap) + "(", 0) == 0)
         return "the target binary contains a heap function: " + line;
   }
+  return "";
+}
+
+// The qemu-system-arm command that runs `elf` on `target` with the semihosting command line `args`.
+std::vector<std::string> qemu_system(const CrossTarget& target, int shift, const fs::path& elf, const std::string& args) {
+  return {"timeout", "-k", "5", "900", "qemu-system-arm", "-M", target.board,
+          "-icount", fmt::format("shift={},sleep=off", shift),
+          "-display", "none", "-serial", "none", "-monitor", "none",
+          "-chardev", "stdio,id=c0",
+          "-semihosting-config", "enable=on,target=native,chardev=c0",
+          "-kernel", elf.string(), "-append", args};
+}
+
+// The arm-none-eabi-g++ command that builds `main_source` with the Cortex-M startup, the
+// portable libm (and soft-fp where the core has no double FPU) into `elf` for `target`.
+std::vector<std::string> cortex_m_build(const CrossTarget& target, const std::vector<std::string>& flags,
+                                        const std::vector<std::string>& defines, const std::string& main_source,
+                                        const fs::path& elf) {
+  const fs::path board = fs::path(DUALRATE_TARGETS_DIR) / target.board;
+  std::vector<std::string> argv = {"arm-none-eabi-g++"};
+  for (const auto& f : split(target.cpu_flags, ' ')) argv.push_back(f);
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), defines.begin(), defines.end());
+  argv.insert(argv.end(), {"-fno-threadsafe-statics", "-fno-use-cxa-atexit", "-ffunction-sections", "-fdata-sections",
+                           "-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_CPU_HZ={}", target.cpu_hz),
+                           "--specs=picolibc.specs", "--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections", "-T",
+                           (board / "memory.ld").string(), main_source, DUALRATE_TARGETS_DIR "/cortex-m/startup.cpp",
+                           portable_math_library(target.name, "libm")});
+  const std::string softfp = portable_math_library(target.name, "softfp");
+  if (fs::exists(softfp)) argv.insert(argv.end(), {"-Wl,--whole-archive", softfp, "-Wl,--no-whole-archive"});
+  argv.insert(argv.end(), {"-o", elf.string()});
+  return argv;
+}
+
+// Cross-builds, checks and runs the trace program on `target` under QEMU: writes
+// dir/generated.csv and fills the cost figures. Returns why it failed, or empty.
+std::string run_on_target(const CrossTarget& target, const fs::path& dir, const std::vector<std::string>& flags,
+                          long steps, int every, VerifyResult& r, std::string& script) {
+  const std::vector<std::string> argv =
+      cortex_m_build(target, flags, {fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", kIcountShift)},
+                     DUALRATE_TARGETS_DIR "/cortex-m/trace_main.cpp", dir / "trace.elf");
+  script += command_line(argv) + "\n";
+  const ProcessResult built = run_process(argv);
+  if (built.exit_code != 0) return "the generated code did not cross-build for " + std::string(target.name) + ":\n" + built.output;
+
+  const std::string heap = heap_function(dir / "trace.elf");
+  if (!heap.empty()) return heap;
   const ProcessResult size = run_process({"arm-none-eabi-size", (dir / "trace.elf").string()});
   const auto size_lines = split(size.output, '\n');
   if (size.exit_code != 0 || size_lines.size() < 2) return "arm-none-eabi-size failed: " + size.output;
   std::istringstream sizes(size_lines[1]);
   sizes >> r.text_bytes >> r.data_bytes >> r.bss_bytes;
 
-  const std::vector<std::string> run = {"timeout", "-k", "5", "900", "qemu-system-arm", "-M", target.board,
-                                        "-icount", fmt::format("shift={},sleep=off", kIcountShift),
-                                        "-display", "none", "-serial", "none", "-monitor", "none",
-                                        "-chardev", "stdio,id=c0",
-                                        "-semihosting-config", "enable=on,target=native,chardev=c0",
-                                        "-kernel", (dir / "trace.elf").string(),
-                                        "-append", fmt::format("{} {}", steps, every)};
+  const std::vector<std::string> run =
+      qemu_system(target, kIcountShift, dir / "trace.elf", fmt::format("{} {}", steps, every));
   script += command_line(run) + " > target.txt\n";
   const ProcessResult ran = run_process(run);
   write_file(dir / "target.txt", ran.output);
@@ -260,6 +297,121 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
   return "";
 }
 
+// Dual-rate schemes: the task programs (targets/linux/tasks_main.cpp for the host and
+// cortex-a53-linux, targets/cortex-m/tasks_main.cpp for Cortex-M) in their two modes.
+struct TaskPlan {
+  const CrossTarget* target = nullptr;  // nullptr: the host
+  long macro_steps = 0;
+  int every = 1;
+  long rows = 0;  // rows the slow task records (tasks.hpp's rule, as the reference core's march)
+  long slow_delay_ticks = 0;
+  int icount_shift = kIcountShift;
+  long tick_cycles = 0;
+};
+
+// Builds the task program for plan.target (host when null) into `exe`; returns why not, or empty.
+std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& flags, const fs::path& exe,
+                        std::string& script) {
+  const std::vector<std::string> defines = {"-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_TRACE_ROWS={}", plan.rows)};
+  std::vector<std::string> argv;
+  const CrossTarget* t = plan.target;
+  if (t && !t->linux_user) {
+    argv = cortex_m_build(*t, flags, defines, DUALRATE_TARGETS_DIR "/cortex-m/tasks_main.cpp", exe);
+  } else {
+    argv = {t ? "aarch64-linux-gnu-g++" : (std::getenv("CXX") ? std::getenv("CXX") : "c++")};
+    if (t)
+      for (const auto& f : split(t->cpu_flags, ' ')) argv.push_back(f);
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), defines.begin(), defines.end());
+    if (!t) argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
+    argv.insert(argv.end(), {"-pthread", DUALRATE_TARGETS_DIR "/linux/tasks_main.cpp",
+                             portable_math_library(t ? t->name : "host", "libm"), "-o", exe.string()});
+    if (t) argv.push_back("-static");
+  }
+  script += command_line(argv) + "\n";
+  const ProcessResult built = run_process(argv);
+  if (built.exit_code != 0)
+    return fmt::format("the task program did not build for {}:\n{}", t ? t->name : "host", built.output);
+  return t && !t->linux_user ? heap_function(exe) : "";
+}
+
+// Runs the task program `exe` in `mode` (single, multi); writes the trace to `csv` and, for
+// multi, the executive's counts into r. Returns why it failed, or empty.
+std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::string& mode, const fs::path& csv,
+                      VerifyResult& r, std::string& script) {
+  const CrossTarget* t = plan.target;
+  const std::string macro = std::to_string(plan.macro_steps), every = std::to_string(plan.every),
+                    delay = std::to_string(plan.slow_delay_ticks);
+  std::vector<std::string> run;
+  if (t && !t->linux_user) {
+    std::string args = mode + " " + macro + " " + every + " " + delay;
+    if (plan.tick_cycles > 0) args += " " + std::to_string(plan.tick_cycles);
+    run = qemu_system(*t, plan.icount_shift, exe, args);
+  } else {
+    if (t) run = {"timeout", "-k", "5", "900", "qemu-aarch64"};
+    run.insert(run.end(), {exe.string(), mode, macro, every, csv.string(), delay});
+  }
+  script += command_line(run) + "\n";
+  const ProcessResult ran = run_process(run);
+  const std::string where = t ? t->name : "host";
+  write_file(csv.string() + ".out", ran.output);
+  if (ran.exit_code != 0)
+    return fmt::format("the {} task program failed on {} (exit status {}{}):\n{}", mode, where, ran.exit_code,
+                       ran.exit_code == 124 ? ", timed out" : "", ran.output.substr(0, 4000));
+  std::string trace;
+  for (const auto& line : split(ran.output, '\n')) {
+    if (line[0] != '#') {
+      trace += line + "\n";
+      continue;
+    }
+    const auto words = split(line.substr(1), ' ');
+    if (words.size() != 2 || mode != "multi") continue;
+    const long value = std::stol(words[1]);
+    if (words[0] == "ticks") r.ticks = value;
+    else if (words[0] == "slow_jobs") r.slow_jobs = value;
+    else if (words[0] == "slow_overruns") r.slow_overruns = value;
+    else if (words[0] == "fast_overruns") r.fast_overruns = value;
+    else if (words[0] == "preempted_ticks") r.preempted_ticks = value;
+    else if (words[0] == "sched_fifo") r.sched_fifo = static_cast<int>(value);
+    else if (words[0] == "tick_cycles") r.tick_cycles = value;
+    else if (words[0] == "late_ticks") r.late_ticks = value;
+    else if (words[0] == "max_latency_ns") r.max_latency_ns = value;
+  }
+  if (t && !t->linux_user) write_file(csv, trace);
+  if (mode == "multi") r.overruns = r.slow_overruns + r.fast_overruns;
+  return "";
+}
+
+// Builds and runs the dual-rate task programs: on the host the sequential executive (and
+// the threaded one for --tasks multi on the host); on a target both of its executives, and
+// the host's sequential one for the bit-for-bit comparison. Leaves the trace to compare
+// with the reference core in dir/generated.csv.
+std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const fs::path& dir,
+                          const std::vector<std::string>& flags, VerifyResult& r, std::string& script) {
+  TaskPlan host = plan;
+  host.target = nullptr;
+  std::string error = build_tasks(host, flags, dir / "tasks_host", script);
+  if (error.empty()) error = run_tasks(host, dir / "tasks_host", "single", dir / "host_single.csv", r, script);
+  if (!error.empty()) return error;
+  fs::path single = dir / "host_single.csv";
+  const fs::path exe = dir / (plan.target ? (plan.target->linux_user ? "tasks_target" : "tasks.elf") : "tasks_host");
+  if (plan.target) {
+    error = build_tasks(plan, flags, exe, script);
+    if (error.empty()) error = run_tasks(plan, exe, "single", dir / "single.csv", r, script);
+    if (!error.empty()) return error;
+    single = dir / "single.csv";
+    r.bit_exact_vs_host = read_file(single) == read_file(dir / "host_single.csv") ? 1 : 0;
+  }
+  if (tasks == "multi") {
+    error = run_tasks(plan, exe, "multi", dir / "generated.csv", r, script);
+    if (!error.empty()) return error;
+    r.bit_exact_vs_single = read_file(dir / "generated.csv") == read_file(single) ? 1 : 0;
+  } else {
+    fs::copy_file(single, dir / "generated.csv", fs::copy_options::overwrite_existing);
+  }
+  return "";
+}
+
 }  // namespace
 
 VerifyResult verify(const Model& model, const VerifyOptions& o) {
@@ -279,8 +431,7 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     r.error = unknown_target_message(o.target);
     return r;
   }
-  const OpCount ops = step_ops(model, r.scheme);
-  r.ops_per_step = ops.total();
+  if (!info->dual_rate) r.ops_per_step = step_ops(model, r.scheme).total();
   const ReferenceCore core(model);
   const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
   r.tolerance = verify_tolerance(o.generate.scalar, r.steps, info->evaluations,
@@ -300,7 +451,28 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
                        " built and run (" + std::to_string(r.steps) + " steps, a row every " +
                        std::to_string(o.every) + ")\n";
   for (const auto& f : portable_math_functions(called_functions(model))) r.portable_math_functions.push_back(f);
-  if (!cross) {
+  if (info->dual_rate) {
+    TaskPlan plan;
+    plan.target = cross;
+    plan.macro_steps = r.steps / o.generate.ratio;
+    plan.every = o.every;
+    for (long k = 0; k <= plan.macro_steps; ++k) {
+      const long n = k * o.generate.ratio;
+      if (k == 0 || n / o.every > (n - o.generate.ratio) / o.every || k == plan.macro_steps) ++plan.rows;
+    }
+    plan.slow_delay_ticks = o.slow_delay_ticks;
+    if (o.icount_shift >= 0) plan.icount_shift = o.icount_shift;
+    plan.tick_cycles = o.tick_cycles;
+    r.tasks = o.tasks;
+    if (cross && !cross->linux_user) r.icount_shift = plan.icount_shift;
+    if (r.steps % o.generate.ratio != 0)
+      r.error = fmt::format("{} steps of h are not a whole number of slow steps H = {} h: choose t_end accordingly",
+                            r.steps, o.generate.ratio);
+    else
+      r.error = run_dual_rate(plan, o.tasks, dir, flags, r, script);
+  } else if (cross && cross->linux_user) {
+    r.error = "cortex-a53-linux runs the dual-rate schemes only (mrabm4, mrabm4_parallel)";
+  } else if (!cross) {
     r.error = run_host_trace(dir, flags, false, "trace", "generated.csv", r.steps, o.every, script);
   } else {
     r.error = run_host_trace(dir, flags, true, "trace_host", "host.csv", r.steps, o.every, script);
@@ -312,6 +484,7 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   try {
     RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
     run.frozen_linearization = frozen;
+    run.ratio = o.generate.ratio;
     reference = core.simulate(run);
     write_csv(reference, (dir / "reference.csv").string());
     if (frozen && r.error.empty()) {
@@ -330,7 +503,8 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
       r.max_error = c.max_error;
       if (c.worst_column > 0) r.worst_state = model.states[c.worst_column - 1].name;
       r.worst_time = c.worst_time;
-      r.pass = r.max_error <= r.tolerance && r.bit_exact_vs_host != 0;
+      r.pass = r.max_error <= r.tolerance && r.bit_exact_vs_host != 0 && r.bit_exact_vs_single != 0 &&
+               r.overruns <= 0;
     } catch (const std::runtime_error& e) {
       r.error = e.what();
     }

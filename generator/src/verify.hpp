@@ -17,6 +17,11 @@ struct VerifyOptions {
   std::string target = "host";
   std::string keep_dir;  // keep everything here (empty: a temporary directory, removed after)
   bool frozen = false;   // sp_ll: linearization frozen at the initial state (other schemes ignore it)
+  // Dual-rate schemes:
+  std::string tasks = "multi";  // single: the sequential executive only; multi: also the preemptive one
+  long slow_delay_ticks = 0;    // > 0: slow job MACRO/2 busy-waits this many ticks (forced overrun)
+  int icount_shift = -1;        // Cortex-M: QEMU's -icount shift (-1: kIcountShift)
+  long tick_cycles = 0;         // Cortex-M: SysTick period in CPU cycles (0: h times the clock)
 };
 
 struct VerifyResult {
@@ -39,6 +44,16 @@ struct VerifyResult {
   double instructions_per_step = -1;  // mean over the steps, under QEMU's instruction counting
   long instructions_min = -1, instructions_max = -1;
   long text_bytes = -1, data_bytes = -1, bss_bytes = -1, stack_bytes = -1;
+  // Dual-rate schemes (-1 when not run):
+  std::string tasks;              // single or multi
+  int bit_exact_vs_single = -1;   // multi: 1 when its trace equals the sequential executive's bit for bit
+  long overruns = -1;             // multi: slow + fast overruns
+  long slow_overruns = -1, fast_overruns = -1, ticks = -1, slow_jobs = -1, preempted_ticks = -1;
+  int sched_fifo = -1;            // Linux executives: 1 when the threads ran under SCHED_FIFO
+  long late_ticks = -1;           // Linux: ticks the fast thread began a period or more late
+  long max_latency_ns = -1;       // Linux: the fast thread's worst wake-up latency (platform, not overrun)
+  int icount_shift = -1;          // Cortex-M: QEMU's -icount shift of the runs
+  long tick_cycles = -1;          // Cortex-M: SysTick period in CPU cycles
 
   double instructions_per_op() const;  // 0 without an op count
 

@@ -1,6 +1,7 @@
 // Bare-metal startup for Cortex-M3/M4F/M7 boards under QEMU, on picolibc (linked with
 // -nostartfiles and a board's memory.ld, which includes picolibc.ld for the section layout):
-//  - vector table at the start of flash (initial stack pointer, reset, fault handlers);
+//  - vector table at the start of flash (initial stack pointer, reset, fault handlers, and
+//    PendSV_Handler and SysTick_Handler, weak: a program defines them to use them);
 //  - reset: enables the FPU when the build has one, copies .data and .tdata from flash,
 //    zeroes .bss and .tbss, points picolibc's thread-local storage (errno) at its block,
 //    runs the static constructors (init_array), then exit(main(argc, argv)) with argv taken
@@ -39,6 +40,9 @@ void dualrate_fault_handler();
 [[noreturn]] void dualrate_fault_report(const std::uint32_t* frame);
 [[noreturn]] void dualrate_default_handler();
 void* dualrate_heap_use_is_forbidden_on_target();
+// A program that uses these interrupts defines them; otherwise they are unexpected.
+void PendSV_Handler() __attribute__((weak, alias("dualrate_default_handler")));
+void SysTick_Handler() __attribute__((weak, alias("dualrate_default_handler")));
 }
 
 namespace {
@@ -127,8 +131,8 @@ __attribute__((section(".text.init.enter"), used)) const Vector dualrate_vectors
     dualrate_default_handler,  // SVCall
     dualrate_default_handler,  // DebugMonitor
     nullptr,
-    dualrate_default_handler,  // PendSV
-    dualrate_default_handler,  // SysTick
+    PendSV_Handler,
+    SysTick_Handler,
 };
 
 #define DUALRATE_FORBIDDEN(signature) \

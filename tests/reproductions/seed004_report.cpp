@@ -25,8 +25,8 @@ int main(int argc, char** argv) {
     const ReferenceCore core(model);
     const double t_end = model.simulation.t_end;
     const Trace abm4 = run(core, "abm4", kStep, 1, t_end);
-    const Trace serial = run(core, "mrabm4", kStep, kRatio, t_end);
-    const Trace parallel = run(core, "mrabm4_parallel", kStep, kRatio, t_end);
+    const Trace serial = run(core, "mrabm4_sync", kStep, kRatio, t_end);
+    const Trace parallel = run(core, "mrabm4_parallel_sync", kStep, kRatio, t_end);
     const Trace accurate = run(core, "reference", kStep, 1, t_end);
     if (serial.rows.size() != abm4.rows.size() || parallel.rows.size() != abm4.rows.size() ||
         accurate.rows.size() != abm4.rows.size())

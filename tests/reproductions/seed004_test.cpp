@@ -42,8 +42,8 @@ Model* Seed004::model_ = nullptr;
 TEST_F(Seed004, ParallelTracksBetterInXAndPanelAngles) {
   const ReferenceCore core(*model_);
   const double t_end = model_->simulation.t_end;
-  const Trace abm4 = run(core, "abm4", kStep, 1, t_end), serial = run(core, "mrabm4", kStep, kRatio, t_end),
-              parallel = run(core, "mrabm4_parallel", kStep, kRatio, t_end);
+  const Trace abm4 = run(core, "abm4", kStep, 1, t_end), serial = run(core, "mrabm4_sync", kStep, kRatio, t_end),
+              parallel = run(core, "mrabm4_parallel_sync", kStep, kRatio, t_end);
   ASSERT_EQ(serial.rows.size(), abm4.rows.size());
   for (const std::string state : {"x", "theta_R", "theta_L"}) {
     const std::size_t c = column(abm4, state);
@@ -58,8 +58,8 @@ TEST_F(Seed004, BothDriftAlikeInYAndTheDriftIsAStepSizeEffect) {
   const double t_end = model_->simulation.t_end;
   std::vector<double> serial_y;
   for (double h : {kStep, kStep / 2, kStep / 4}) {
-    const Trace abm4 = run(core, "abm4", h, 1, t_end), serial = run(core, "mrabm4", h, kRatio, t_end),
-                parallel = run(core, "mrabm4_parallel", h, kRatio, t_end);
+    const Trace abm4 = run(core, "abm4", h, 1, t_end), serial = run(core, "mrabm4_sync", h, kRatio, t_end),
+                parallel = run(core, "mrabm4_parallel_sync", h, kRatio, t_end);
     const std::size_t c = column(abm4, "y");
     const double es = std::fabs(serial.rows.back()[c] - abm4.rows.back()[c]);
     const double ep = std::fabs(parallel.rows.back()[c] - abm4.rows.back()[c]);

@@ -134,7 +134,7 @@ TEST(Emission, VersionGuardRefusesAMismatchedRuntime) {
                                         dir + "/probe.cpp"};
   const ProcessResult bad = run_process(cmd);
   EXPECT_NE(bad.exit_code, 0);
-  EXPECT_NE(bad.output.find("generated for dualrate runtime API 1"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("generated for dualrate runtime API 2"), std::string::npos) << bad.output;
   std::ofstream(dir + "/probe.cpp") << "#include \"van_der_pol.hpp\"\n";
   const ProcessResult good = run_process(cmd);
   EXPECT_EQ(good.exit_code, 0) << good.output;

@@ -86,7 +86,7 @@ TEST(ReferenceCore, MultirateAdamsOrders) {
   const ReferenceCore core(m);
   const std::vector<double> exact = exact_end(core, 0.005);
   for (int ratio : {2, 5})
-    for (const std::string scheme : {"mrabm4", "mrabm4_parallel"}) {
+    for (const std::string scheme : {"mrabm4_sync", "mrabm4_parallel_sync", "mrabm4", "mrabm4_parallel"}) {
       const double p = order_of(core, scheme, {0.004, 0.002, 0.001, 0.0005}, exact, ratio);
       EXPECT_GE(p, 1.8) << scheme << " r = " << ratio;
       EXPECT_LE(p, 2.2) << scheme << " r = " << ratio;

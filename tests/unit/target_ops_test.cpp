@@ -51,7 +51,7 @@ TEST(OpCount, PortableMathFunctions) {
 }
 
 TEST(CrossTargets, ToolchainFilesMatchTheTable) {
-  ASSERT_EQ(cross_targets().size(), 3u);
+  ASSERT_EQ(cross_targets().size(), 4u);
   for (const auto& t : cross_targets()) {
     std::ifstream in(test::source_path(std::string("toolchains/") + t.name + ".cmake"));
     ASSERT_TRUE(in) << t.name;
@@ -60,7 +60,8 @@ TEST(CrossTargets, ToolchainFilesMatchTheTable) {
     EXPECT_NE(text.str().find(std::string("set(DUALRATE_CPU_FLAGS \"") + t.cpu_flags + "\")"), std::string::npos)
         << t.name;
     EXPECT_NE(text.str().find(std::string("set(DUALRATE_BOARD ") + t.board + ")"), std::string::npos) << t.name;
-    EXPECT_TRUE(std::ifstream(test::source_path(std::string("targets/") + t.board + "/memory.ld")).good()) << t.board;
+    const std::string board_file = t.linux_user ? "/tasks_main.cpp" : "/memory.ld";
+    EXPECT_TRUE(std::ifstream(test::source_path(std::string("targets/") + t.board + board_file)).good()) << t.board;
   }
   EXPECT_EQ(find_cross_target("cortex-m4f")->default_scalar, std::string("float"));
   EXPECT_EQ(find_cross_target("cortex-m0"), nullptr);

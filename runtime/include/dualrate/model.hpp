@@ -10,11 +10,14 @@
 //     using Input  = Eigen::Matrix<Scalar, kInputs, 1>;
 //     using Output = Eigen::Matrix<Scalar, kOutputs, 1>;
 //     using SlowState = Eigen::Matrix<Scalar, kSlow, 1>;
+//     using FastState = Eigen::Matrix<Scalar, kFast, 1>;
 //     static State  initial_state() noexcept;
 //     static Input  default_inputs() noexcept;
 //     static void derivatives(Scalar t, const State& x, const Input& u, State& dxdt) noexcept;
 //     static void slow_derivatives(Scalar t, const State& x, const Input& u, SlowState& dxdt) noexcept;
 //                                  // the first kSlow rows of derivatives() alone
+//     static void fast_derivatives(Scalar t, const State& x, const Input& u, FastState& dxdt) noexcept;
+//                                  // the last kFast rows of derivatives() alone
 //     static void outputs(Scalar t, const State& x, const Input& u, Output& y) noexcept;
 //   };
 #pragma once

@@ -2,12 +2,14 @@
 #pragma once
 
 #include "data.hpp"
+#include "dual_rate.hpp"
 #include "fault.hpp"
 #include "math.hpp"
 #include "model.hpp"
 #include "status.hpp"
 #include "version.hpp"
 #include "schemes/euler.hpp"
+#include "schemes/mrabm4.hpp"
 #include "schemes/rk2.hpp"
 #include "schemes/rk4.hpp"
 #include "schemes/sp_ll.hpp"

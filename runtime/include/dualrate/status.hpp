@@ -7,13 +7,17 @@ namespace dualrate {
 
 enum class Status : std::uint8_t {
   kOk = 0,
-  kNonFiniteState = 1,  // the state after the step had an Inf or NaN; the previous state was kept
+  kNonFiniteState = 1,  // the state after the step had an Inf or NaN (single-rate: the previous state was kept)
+  kSlowOverrun = 2,     // a slow job was still running at the next slow release: that release was skipped
+  kFastOverrun = 3,     // the fast task was still running (or had not started) at its next tick
 };
 
 constexpr const char* to_string(Status s) noexcept {
   switch (s) {
     case Status::kOk: return "ok";
     case Status::kNonFiniteState: return "non-finite state";
+    case Status::kSlowOverrun: return "slow task overrun";
+    case Status::kFastOverrun: return "fast task overrun";
   }
   return "unknown";
 }

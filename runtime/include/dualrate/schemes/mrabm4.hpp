@@ -1,0 +1,207 @@
+// Seed 004's multirate fourth-order Adams-Bashforth-Moulton schemes, serial (Steps 1-11,
+// eqs. 9-16) and parallel two-track (eqs. 17-30), in the dual-rate task form that
+// dualrate::DualRate (../dual_rate.hpp) runs as a fast task every h and a slow task every
+// H = R h. x = [x_r; x_e]: x_r the slow state, x_e the fast state; t_n = n h, t_k = k H.
+//
+// The paper's tracks meet twice inside each macro step; real-time tasks can exchange data
+// only at release instants. The task form therefore keeps every formula of the paper and
+// moves the slow track one macro step ahead of the fast track it serves: slow job k
+// (released at t_k) corrects x_r(t_k) with the fast values at t_k, then predicts the
+// interpolation end points of x_r for macro step k + 1, which the fast task uses from t_{k+1}.
+//
+// Slow job k (k >= 4), with F_i = f_r at t_{k-1-i} (newest first), P the predictor of
+// x_r(t_k) made by job k - 1, x_e^c(t_k) the carried fast state and x_e^1(t_k) the fast
+// state of round 1 (serial: x_e^1 = x_e^c):
+//   D     = f_r(t_k, P, x_e^1(t_k))                                     eqs. 14 / 20
+//   x_r(t_k) = x_r(t_{k-1}) + H/24 (9 D + 19 F_0 - 5 F_1 + F_2)         eqs. 15 / 21
+//   F_new = f_r(t_k, x_r(t_k), x_e^1(t_k))                              eqs. 16 / 22
+//   A = x_r(t_k) + H/24 (55 F_0 - 59 F_1 + 37 F_2 - 9 F_3)  ~ x_r(t_{k+1})  eqs. 9 / 17
+//   B = x_r(t_k) + H/3  (27 F_0 - 44 F_1 + 31 F_2 - 8 F_3)  ~ x_r(t_{k+2})  (AB4 over 2H)
+//   (F_i renumbered after F_new is pushed)
+//   serial:   P = A; round 1 of macro step k + 1 interpolates A -> B.
+//   parallel: D' = f_r(t_{k+1}, A, x_e^c(t_k))   (the fast track held at its last value)  eq. 18
+//             A' = x_r(t_k) + H/24 (9 D' + 19 F_0 - 5 F_1 + F_2)  (preferred predictor) eq. 19
+//             B' = A' + H/24 (55 D' - 59 F_0 + 37 F_1 - 9 F_2)
+//             P = A'; round 1 interpolates A -> B, round 2 A' -> B'.
+// Fast tick n in macro step m (j = n - m R + 1, w = j / R), each round a PECE substep
+// (eqs. 10-13, 23-26, 27-30) from x_e with the history G of f_e (newest first):
+//   x_e^P = x_e + h/24 (55 G_0 - 59 G_1 + 37 G_2 - 9 G_3),  x_r^I = S + w (E - S)
+//   x_e  <- x_e + h/24 (9 f_e(t_{n+1}, x_r^I, x_e^P) + 19 G_0 - 5 G_1 + G_2)
+//   G    <- push f_e(t_{n+1}, x_r^I, x_e)
+// The carried round (serial: the only one; parallel: round 2) continues x_e and G; the
+// parallel round 1 restarts from the carried x_e and G at the start of each macro step
+// and its x_e at t_{m+1} goes to the slow correction, as in the paper.
+// Inputs: the fast tick n holds u(t_n); slow job k uses u(t_k), sampled by the fast task.
+// Start-up, as in the paper with RK4 at h: the fast task integrates the whole state with
+// RK4 for the first 4 macro steps; slow jobs 0-3 take x_r(t_k) from it and fill F; job 3
+// makes the first predictions; the fast history G is the last four RK4 points.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "../model.hpp"
+#include "../status.hpp"
+
+namespace dualrate {
+
+template <class M, int R, bool Parallel>
+struct Mrabm4 {
+  static_assert(R >= 1, "dualrate: the rate ratio r = H / h must be a positive integer");
+  static_assert(M::kSlow > 0 && M::kFast > 0, "dualrate: mrabm4 needs slow and fast states");
+  using Scalar = typename M::Scalar;
+  using State = typename M::State;
+  using Input = typename M::Input;
+  using SlowState = Eigen::Matrix<Scalar, M::kSlow, 1>;
+  using FastState = Eigen::Matrix<Scalar, M::kFast, 1>;
+  static constexpr int kSlow = M::kSlow;
+  static constexpr int kFast = M::kFast;
+  static constexpr int kRatio = R;
+  static constexpr bool kParallel = Parallel;
+  static constexpr std::uint32_t kStartupMacroSteps = 4;
+
+  // Fast -> slow: the values at t_k, written by the fast task at release k.
+  struct Snapshot {
+    State x;             // [x_r; x_e^c]; the x_r part is the fast task's own only during start-up
+    FastState xe_first;  // x_e^1(t_k)
+    Input u;             // u(t_k)
+  };
+  // Slow -> fast: the interpolation end points of one macro step.
+  struct Endpoints {
+    SlowState first_start, first_end;  // round 1 (parallel only)
+    SlowState start, end;              // the carried round
+  };
+  struct Fast {
+    State x = M::initial_state();  // [last interpolated x_r; carried x_e]
+    std::array<FastState, 4> history{};
+    FastState xe_first = M::initial_state().template tail<M::kFast>();
+    std::array<FastState, 4> history_first{};
+    Endpoints ends{};
+    std::uint64_t tick = 0;
+  };
+  struct Slow {
+    SlowState xr = M::initial_state().template head<M::kSlow>();
+    SlowState predicted = SlowState::Zero();
+    std::array<SlowState, 4> history{};
+  };
+
+  // One fast tick (n = f.tick) with u = u(t_n) and f.ends latched for its macro step.
+  static Status fast_step(Fast& f, Scalar h, const Input& u) noexcept {
+    const std::uint64_t n = f.tick;
+    const Scalar t_next = static_cast<Scalar>(n + 1) * h;
+    if (n < std::uint64_t{kStartupMacroSteps} * R) {
+      startup_step(f, static_cast<Scalar>(n) * h, h, u);
+      if (n + 4 >= std::uint64_t{kStartupMacroSteps} * R) push(f.history, fast_rate(t_next, f.x, u));
+      f.xe_first = f.x.template tail<M::kFast>();
+      f.history_first = f.history;
+    } else {
+      const int j = static_cast<int>(n % R) + 1;
+      const Scalar w = Scalar(j) / Scalar(R);
+      FastState xe = f.x.template tail<M::kFast>();
+      if (Parallel) {
+        if (j == 1) {
+          f.xe_first = xe;
+          f.history_first = f.history;
+        }
+        substep(t_next, h, u, interpolate(f.ends.first_start, f.ends.first_end, w), f.xe_first, f.history_first);
+      }
+      const SlowState xr = interpolate(f.ends.start, f.ends.end, w);
+      substep(t_next, h, u, xr, xe, f.history);
+      f.x.template head<M::kSlow>() = xr;
+      f.x.template tail<M::kFast>() = xe;
+    }
+    f.tick = n + 1;
+    return f.x.allFinite() && f.xe_first.allFinite() ? Status::kOk : Status::kNonFiniteState;
+  }
+
+  // Slow job k with the snapshot s of t_k; writes the end points of macro step k + 1 into
+  // `next` from job kStartupMacroSteps - 1 on.
+  static Status slow_step(Slow& s, std::uint32_t k, Scalar h, const Snapshot& in, Endpoints& next) noexcept {
+    const Scalar big = h * Scalar(R);
+    const Scalar t = static_cast<Scalar>(k) * big;
+    const FastState xe_slow = Parallel ? in.xe_first : in.x.template tail<M::kFast>();
+    if (k < kStartupMacroSteps) {
+      s.xr = in.x.template head<M::kSlow>();
+    } else {
+      const SlowState d = slow_rate(t, s.predicted, xe_slow, in.u);
+      s.xr += (big / Scalar(24)) * (Scalar(9) * d + Scalar(19) * s.history[0] - Scalar(5) * s.history[1] + s.history[2]);
+    }
+    push(s.history, slow_rate(t, s.xr, xe_slow, in.u));
+    if (k + 1 >= kStartupMacroSteps) {
+      const auto& F = s.history;
+      const SlowState a = s.xr + (big / Scalar(24)) * (Scalar(55) * F[0] - Scalar(59) * F[1] + Scalar(37) * F[2] - Scalar(9) * F[3]);
+      const SlowState b = s.xr + (big / Scalar(3)) * (Scalar(27) * F[0] - Scalar(44) * F[1] + Scalar(31) * F[2] - Scalar(8) * F[3]);
+      next.first_start = a;
+      next.first_end = b;
+      if (Parallel) {
+        const SlowState d = slow_rate(t + big, a, in.x.template tail<M::kFast>(), in.u);
+        const SlowState a2 = s.xr + (big / Scalar(24)) * (Scalar(9) * d + Scalar(19) * F[0] - Scalar(5) * F[1] + F[2]);
+        next.start = a2;
+        next.end = a2 + (big / Scalar(24)) * (Scalar(55) * d - Scalar(59) * F[0] + Scalar(37) * F[1] - Scalar(9) * F[2]);
+      } else {
+        next.start = a;
+        next.end = b;
+      }
+      s.predicted = next.start;
+    }
+    return s.xr.allFinite() && s.predicted.allFinite() ? Status::kOk : Status::kNonFiniteState;
+  }
+
+  // End points that hold the slow state at the last one used (a macro step without fresh ones).
+  static void hold(Endpoints& e) noexcept {
+    e.first_start = e.first_end;
+    e.start = e.end;
+  }
+
+ private:
+  template <class V>
+  static void push(std::array<V, 4>& history, const V& newest) noexcept {
+    history[3] = history[2];
+    history[2] = history[1];
+    history[1] = history[0];
+    history[0] = newest;
+  }
+
+  static SlowState interpolate(const SlowState& a, const SlowState& b, Scalar w) noexcept { return a + w * (b - a); }
+
+  static State join(const SlowState& xr, const FastState& xe) noexcept {
+    State x;
+    x.template head<M::kSlow>() = xr;
+    x.template tail<M::kFast>() = xe;
+    return x;
+  }
+
+  static FastState fast_rate(Scalar t, const State& x, const Input& u) noexcept {
+    FastState d;
+    M::fast_derivatives(t, x, u, d);
+    return d;
+  }
+
+  static SlowState slow_rate(Scalar t, const SlowState& xr, const FastState& xe, const Input& u) noexcept {
+    SlowState d;
+    M::slow_derivatives(t, join(xr, xe), u, d);
+    return d;
+  }
+
+  static void substep(Scalar t_next, Scalar h, const Input& u, const SlowState& xr, FastState& xe,
+                      std::array<FastState, 4>& g) noexcept {
+    const FastState predicted =
+        xe + (h / Scalar(24)) * (Scalar(55) * g[0] - Scalar(59) * g[1] + Scalar(37) * g[2] - Scalar(9) * g[3]);
+    const FastState d = fast_rate(t_next, join(xr, predicted), u);
+    xe += (h / Scalar(24)) * (Scalar(9) * d + Scalar(19) * g[0] - Scalar(5) * g[1] + g[2]);
+    push(g, fast_rate(t_next, join(xr, xe), u));
+  }
+
+  // Classical RK4 on the whole state, u held over the step.
+  static void startup_step(Fast& f, Scalar t, Scalar h, const Input& u) noexcept {
+    const Scalar half = h / Scalar(2);
+    State k1, k2, k3, k4;
+    M::derivatives(t, f.x, u, k1);
+    M::derivatives(t + half, f.x + half * k1, u, k2);
+    M::derivatives(t + half, f.x + half * k2, u, k3);
+    M::derivatives(t + h, f.x + h * k3, u, k4);
+    f.x += (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
+  }
+};
+
+}  // namespace dualrate

@@ -1,0 +1,104 @@
+// What the dual-rate task programs share (Cortex-M: ../cortex-m/tasks_main.cpp, Linux and
+// host: ../linux/tasks_main.cpp): the trace recorder the slow task fills, the sequential
+// executive that is their oracle, and the report lines.
+// A run covers MACRO macro steps: ticks 0 ... MACRO r, the last releasing slow job MACRO,
+// which ends the run. Slow job k records the row of t_k = k r h when k r passes a multiple
+// of EVERY fast steps, and at k = 0 and k = MACRO (the rows the reference core writes).
+// DUALRATE_TRACE_ROWS (the most rows a run may record) is set by the build.
+#pragma once
+
+#include "trace_format.hpp"
+
+#include <cstdint>
+
+#ifndef DUALRATE_TRACE_ROWS
+#error "build with -DDUALRATE_TRACE_ROWS=<rows of the run>"
+#endif
+
+namespace dualrate_trace {
+
+using Tasks = model::Tasks;
+constexpr int kRatio = model::kRatio;
+
+struct RunShape {
+  long macro_steps = 0;
+  long every = 1;  // fast steps
+};
+
+class Recorder {
+ public:
+  // Called by the slow task after each job; false when the row did not fit.
+  bool record(const RunShape& shape, const Tasks::Row& row) {
+    const long k = row.macro;
+    const long n = k * kRatio;
+    const bool wanted = k == 0 || n / shape.every > (n - kRatio) / shape.every || k == shape.macro_steps;
+    if (!wanted) return true;
+    if (count_ >= DUALRATE_TRACE_ROWS) return false;
+    macro_[count_] = static_cast<std::uint32_t>(k);
+    x_[count_] = row.x;
+    u_[count_] = row.u;
+    ++count_;
+    return true;
+  }
+
+  void print(std::FILE* out) const {
+    print_header(out);
+    for (long i = 0; i < count_; ++i)
+      print_state_row(out, static_cast<Scalar>(static_cast<long>(macro_[i]) * kRatio) * model::kStep, x_[i], u_[i]);
+  }
+
+ private:
+  std::uint32_t macro_[DUALRATE_TRACE_ROWS] = {};
+  model::Model::State x_[DUALRATE_TRACE_ROWS];
+  model::Model::Input u_[DUALRATE_TRACE_ROWS];
+  long count_ = 0;
+};
+
+inline model::Model::Input inputs_at_tick(std::uint64_t n) {
+  return model::Model::scenario_inputs(static_cast<Scalar>(n) * model::kStep);
+}
+
+// The sequential executive (the oracle): each tick runs the fast task, and a slow job
+// released there runs to completion before the next tick. Returns 0, or 3 with a message on
+// stderr when a task reports a fault or the recorder overflows.
+inline int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shape) {
+  for (;;) {
+    const std::uint64_t n = tasks.ticks();
+    bool release = false;
+#ifdef EIGEN_RUNTIME_NO_MALLOC
+    Eigen::internal::set_is_malloc_allowed(false);
+#endif
+    dualrate::Status status = model::fast_task(tasks, inputs_at_tick(n), release);
+    if (status == dualrate::Status::kOk && release) status = model::slow_task(tasks);
+#ifdef EIGEN_RUNTIME_NO_MALLOC
+    Eigen::internal::set_is_malloc_allowed(true);
+#endif
+    if (status != dualrate::Status::kOk) {
+      std::fprintf(stderr, "tick %llu: %s\n", static_cast<unsigned long long>(n), dualrate::to_string(status));
+      return 3;
+    }
+    if (release) {
+      if (!recorder.record(shape, tasks.row())) {
+        std::fprintf(stderr, "trace rows exceed DUALRATE_TRACE_ROWS\n");
+        return 3;
+      }
+      if (tasks.row().macro >= shape.macro_steps) return 0;
+    }
+  }
+}
+
+// The executive's counts, printed after the trace as '#' lines.
+struct Counts {
+  unsigned long ticks = 0;            // fast task runs
+  unsigned long slow_jobs = 0;        // slow task runs
+  unsigned long slow_overruns = 0;    // slow releases skipped (slow job still running)
+  unsigned long fast_overruns = 0;    // ticks that came while the fast task still ran
+  unsigned long preempted_ticks = 0;  // fast ticks that began while a slow job was running
+};
+
+inline void print_counts(std::FILE* out, const Counts& c) {
+  std::fprintf(out, "# ticks %lu\n# slow_jobs %lu\n# slow_overruns %lu\n# fast_overruns %lu\n# preempted_ticks %lu\n",
+               c.ticks, c.slow_jobs, c.slow_overruns, c.fast_overruns, c.preempted_ticks);
+}
+
+}  // namespace dualrate_trace

@@ -1,0 +1,138 @@
+// Dual-rate task program for Cortex-M under QEMU (../common/tasks.hpp): the fast task runs in
+// the SysTick handler every h, the slow task in the PendSV handler, which the fast task pends
+// at each release; the slow task is preempted by the fast one. Priorities use only the top 3
+// bits (real M3/M4/M7 parts implement 3 or more): SysTick 0x40, PendSV 0xE0 (the lowest), so
+// thread mode, which waits with WFI, runs only when both are idle.
+// SysTick reloads every TICK_CYCLES CPU cycles (the board's clock times h unless given).
+// Arguments on the semihosting command line: single|multi MACRO EVERY [SLOW_DELAY_TICKS
+// [TICK_CYCLES]]; the trace goes to semihosting stdout, then the counts as '#' lines (tasks.hpp).
+// Overruns: a fast overrun is a SysTick that became pending again before the fast task ended
+// (it runs late, tail-chained; ticks that come while it is still pending are lost and
+// counted once); slow overruns are counted by the runtime (dual_rate.hpp's policy).
+// Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
+#include "tasks.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#ifndef DUALRATE_CPU_HZ
+#error "build with -DDUALRATE_CPU_HZ=<the board's CPU clock>"
+#endif
+
+extern "C" {
+void SysTick_Handler();
+void PendSV_Handler();
+}
+
+namespace {
+
+using namespace dualrate_trace;
+
+volatile std::uint32_t& reg(std::uintptr_t address) { return *reinterpret_cast<volatile std::uint32_t*>(address); }
+constexpr std::uintptr_t kSystCsr = 0xE000E010, kSystRvr = 0xE000E014, kSystCvr = 0xE000E018;
+constexpr std::uintptr_t kIcsr = 0xE000ED04, kShpr3 = 0xE000ED20;
+constexpr std::uint32_t kPendSvSet = 1u << 28, kPendStSet = 1u << 26;
+
+Tasks tasks(model::kStep);
+Recorder recorder;
+RunShape shape;
+Counts counts;
+long slow_delay_ticks = 0;
+volatile std::uint32_t ticks_done = 0;
+volatile bool finished = false;
+volatile int failure = 0;  // 0, or the exit status
+
+void stop(int status) {
+  reg(kSystCsr) = 0;
+  if (status != 0) failure = status;
+  finished = true;
+}
+
+}  // namespace
+
+extern "C" void SysTick_Handler() {
+  if (finished) return;
+  const std::uint64_t n = tasks.ticks();
+  if (tasks.slow_busy()) ++counts.preempted_ticks;
+  bool release = false;
+  const dualrate::Status status = model::fast_task(tasks, inputs_at_tick(n), release);
+  ++counts.ticks;
+  ticks_done = static_cast<std::uint32_t>(n + 1);
+  if (status == dualrate::Status::kNonFiniteState) {
+    std::fprintf(stderr, "tick %lu: %s\n", static_cast<unsigned long>(n), dualrate::to_string(status));
+    stop(3);
+    return;
+  }
+  if (release) reg(kIcsr) = kPendSvSet;
+  if (n >= static_cast<std::uint64_t>(shape.macro_steps) * kRatio) {  // the last release
+    reg(kSystCsr) = 0;
+    if (!release) {
+      std::fprintf(stderr, "the last slow release was skipped (slow overrun)\n");
+      stop(3);
+    }
+  }
+  if (reg(kIcsr) & kPendStSet) ++counts.fast_overruns;
+}
+
+extern "C" void PendSV_Handler() {
+  const std::uint32_t k = tasks.released();
+  if (slow_delay_ticks > 0 && k == static_cast<std::uint32_t>(shape.macro_steps / 2))
+    while (ticks_done < static_cast<std::uint32_t>(k) * kRatio + 1 + static_cast<std::uint32_t>(slow_delay_ticks)) {
+    }
+  const dualrate::Status status = model::slow_task(tasks);
+  ++counts.slow_jobs;
+  if (status != dualrate::Status::kOk) {
+    std::fprintf(stderr, "slow job %lu: %s\n", static_cast<unsigned long>(k), dualrate::to_string(status));
+    stop(3);
+    return;
+  }
+  if (!recorder.record(shape, tasks.row())) {
+    std::fprintf(stderr, "trace rows exceed DUALRATE_TRACE_ROWS\n");
+    stop(3);
+    return;
+  }
+  if (k >= static_cast<std::uint32_t>(shape.macro_steps)) stop(0);
+}
+
+int main(int argc, char** argv) {
+  if (argc < 4 || argc > 6) {
+    std::fprintf(stderr, "usage: %s single|multi MACRO EVERY [SLOW_DELAY_TICKS [TICK_CYCLES]]\n",
+                 argc > 0 ? argv[0] : "tasks");
+    return 1;
+  }
+  const bool multi = std::strcmp(argv[1], "multi") == 0;
+  shape.macro_steps = std::atol(argv[2]);
+  shape.every = std::atol(argv[3]);
+  slow_delay_ticks = argc >= 5 ? std::atol(argv[4]) : 0;
+  const long long default_cycles = static_cast<long long>(static_cast<double>(model::kStep) * DUALRATE_CPU_HZ + 0.5);
+  const long long tick_cycles = argc == 6 ? std::atoll(argv[5]) : default_cycles;
+  if ((!multi && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 || shape.every < 1 ||
+      slow_delay_ticks < 0 || tick_cycles < 2 || tick_cycles > 0x1000000) {
+    std::fprintf(stderr, "bad arguments\n");
+    return 1;
+  }
+  int status = 0;
+  if (multi) {
+    reg(kShpr3) = (0x40u << 24) | (0xE0u << 16);  // SysTick, PendSV
+    reg(kSystRvr) = static_cast<std::uint32_t>(tick_cycles - 1);
+    reg(kSystCvr) = 0;
+    reg(kSystCsr) = 0x7u;  // processor clock, interrupt, enabled
+    for (;;) {  // interrupts masked between the test and WFI, which still wakes on them
+      __asm__ volatile("cpsid i" ::: "memory");
+      if (finished) break;
+      __asm__ volatile("wfi\n\tcpsie i" ::: "memory");
+    }
+    __asm__ volatile("cpsie i" ::: "memory");
+    counts.slow_overruns = tasks.slow_overruns();
+    status = failure;
+  } else {
+    status = run_sequential(tasks, recorder, shape);
+    counts.ticks = static_cast<unsigned long>(tasks.ticks());
+    counts.slow_jobs = static_cast<unsigned long>(shape.macro_steps + 1);
+  }
+  recorder.print(stdout);
+  print_counts(stdout, counts);
+  std::printf("# tick_cycles %lld\n", tick_cycles);
+  return status;
+}

@@ -1,0 +1,202 @@
+// Dual-rate task program for Linux (the host, and aarch64 under qemu-aarch64 for the
+// cortex-a53-linux target): runs a generated model's fast and slow tasks (../common/tasks.hpp)
+// and writes the slow task's trace to OUT.csv, then the executive's counts to stdout.
+// Usage: tasks single|multi MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]
+//  - single: the sequential executive, the oracle;
+//  - multi: two threads, the fast one at SCHED_FIFO priority 80 released every h by an
+//    absolute clock_nanosleep on CLOCK_MONOTONIC, the slow one at priority 70 released through
+//    a semaphore by the fast task. With two or more processors each thread has one of its
+//    own (the paper's two-processor setting: a fast task catching up after the host held it
+//    back does not starve the slow one); on one processor the fast task preempts the slow one. Without the privilege for SCHED_FIFO the threads keep the
+//    default policy ("# sched_fifo 0"); the results do not depend on it (dual_rate.hpp), the
+//    overrun counts may. A fast overrun is a fast job that used more processor time than
+//    one period h (CLOCK_THREAD_CPUTIME_ID): a demand no scheduler can fit. How late the
+//    fast thread woke is the platform's release latency, not the task's overrun: it is
+//    reported apart ("# late_ticks": ticks that began a whole period or more after their
+//    release, "# max_latency_ns"); a non-real-time kernel, or a host under emulation, does
+//    not bound it. A late fast task runs late; it never skips a tick.
+//    Before its first release the fast thread makes a sequential warm-up run of a separate Tasks object for
+//    kWarmUpMacroSteps macro steps brings all the task code in (under qemu-aarch64, its
+//    translation), as an ECU runs its tasks once before it enables its timers.
+//  - SLOW_DELAY_TICKS > 0 makes slow job MACRO / 2 busy-wait until that many ticks have passed
+//    since its release (the forced-overrun test).
+// Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
+#include "tasks.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+using namespace dualrate_trace;
+
+constexpr long kWarmUpMacroSteps = dualrate::Mrabm4<model::Model, 1, false>::kStartupMacroSteps + 2;
+
+Tasks tasks(model::kStep);
+Tasks warm_up_tasks(model::kStep);
+Recorder recorder;
+long late_ticks = 0;
+long max_latency_ns = 0;
+RunShape shape;
+Counts counts;
+long slow_delay_ticks = 0;
+sem_t slow_release;
+std::atomic<std::uint64_t> ticks_done{0};
+std::atomic<bool> failed{false};
+std::atomic<bool> stopping{false};
+
+constexpr long kNanoseconds = 1000000000L;
+
+void add_ns(timespec& t, long ns) {
+  t.tv_nsec += ns;
+  while (t.tv_nsec >= kNanoseconds) {
+    t.tv_nsec -= kNanoseconds;
+    ++t.tv_sec;
+  }
+}
+
+long elapsed_ns(const timespec& from, const timespec& to) {
+  return (to.tv_sec - from.tv_sec) * kNanoseconds + (to.tv_nsec - from.tv_nsec);
+}
+
+void warm_up() {
+  for (std::uint64_t n = 0; n < static_cast<std::uint64_t>(kWarmUpMacroSteps) * kRatio; ++n) {
+    bool release = false;
+    if (model::fast_task(warm_up_tasks, inputs_at_tick(n), release) != dualrate::Status::kOk) return;
+    if (release && model::slow_task(warm_up_tasks) != dualrate::Status::kOk) return;
+  }
+}
+
+void fail(const char* what, dualrate::Status status) {
+  std::fprintf(stderr, "%s: %s\n", what, dualrate::to_string(status));
+  failed = true;
+}
+
+void* fast_thread(void*) {
+  const long period_ns = static_cast<long>(static_cast<double>(model::kStep) * 1e9 + 0.5);
+  warm_up();
+  timespec release{};
+  clock_gettime(CLOCK_MONOTONIC, &release);
+  add_ns(release, period_ns);
+  const std::uint64_t last = static_cast<std::uint64_t>(shape.macro_steps) * kRatio;
+  for (std::uint64_t n = 0; n <= last && !failed; ++n) {
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &release, nullptr) != 0) {
+    }
+    timespec woke{}, cpu_start{}, cpu_end{};
+    clock_gettime(CLOCK_MONOTONIC, &woke);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu_start);
+    const long latency = elapsed_ns(release, woke);
+    max_latency_ns = latency > max_latency_ns ? latency : max_latency_ns;
+    if (latency >= period_ns) ++late_ticks;
+    if (tasks.slow_busy()) ++counts.preempted_ticks;
+    bool go = false;
+    const dualrate::Status status = model::fast_task(tasks, inputs_at_tick(n), go);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu_end);
+    if (elapsed_ns(cpu_start, cpu_end) > period_ns) ++counts.fast_overruns;
+    if (status == dualrate::Status::kNonFiniteState) fail("fast task", status);
+    ++counts.ticks;
+    ticks_done.store(n + 1, std::memory_order_release);
+    if (go) sem_post(&slow_release);
+    add_ns(release, period_ns);
+  }
+  stopping = true;
+  sem_post(&slow_release);
+  return nullptr;
+}
+
+void* slow_thread(void*) {
+  for (;;) {
+    sem_wait(&slow_release);
+    if (failed || (stopping && !tasks.slow_busy())) return nullptr;
+    const std::uint64_t release_tick = std::uint64_t{tasks.released()} * kRatio;
+    if (slow_delay_ticks > 0 && tasks.released() == shape.macro_steps / 2)
+      while (ticks_done.load(std::memory_order_acquire) < release_tick + 1 + static_cast<std::uint64_t>(slow_delay_ticks)) {
+      }
+    const dualrate::Status status = model::slow_task(tasks);
+    ++counts.slow_jobs;
+    if (status != dualrate::Status::kOk) fail("slow task", status);
+    if (!recorder.record(shape, tasks.row())) fail("trace", dualrate::Status::kOk);
+    if (tasks.row().macro >= shape.macro_steps) return nullptr;
+  }
+}
+
+bool start(pthread_t& thread, void* (*body)(void*), int priority, int processor, bool& fifo) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  cpu_set_t cpu;
+  CPU_ZERO(&cpu);
+  CPU_SET(processor, &cpu);
+  pthread_attr_setaffinity_np(&attr, sizeof cpu, &cpu);
+  sched_param param{};
+  param.sched_priority = priority;
+  if (fifo && (pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED) != 0 ||
+               pthread_attr_setschedpolicy(&attr, SCHED_FIFO) != 0 || pthread_attr_setschedparam(&attr, &param) != 0))
+    fifo = false;
+  int rc = pthread_create(&thread, &attr, body, nullptr);
+  if (rc != 0 && fifo) {
+    fifo = false;
+    pthread_attr_destroy(&attr);
+    pthread_attr_init(&attr);
+    pthread_attr_setaffinity_np(&attr, sizeof cpu, &cpu);
+    rc = pthread_create(&thread, &attr, body, nullptr);
+  }
+  pthread_attr_destroy(&attr);
+  return rc == 0;
+}
+
+int run_threads(bool& fifo) {
+  mlockall(MCL_CURRENT | MCL_FUTURE);
+  sem_init(&slow_release, 0, 0);
+  pthread_t slow{}, fast{};
+  fifo = true;
+  const int processors = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  if (!start(slow, slow_thread, 70, processors > 1 ? 1 : 0, fifo) || !start(fast, fast_thread, 80, 0, fifo)) {
+    std::fprintf(stderr, "cannot start the task threads\n");
+    return 3;
+  }
+  pthread_join(fast, nullptr);
+  pthread_join(slow, nullptr);
+  counts.slow_overruns = tasks.slow_overruns();
+  return failed ? 3 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5 && argc != 6) {
+    std::fprintf(stderr, "usage: %s single|multi MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]\n", argv[0]);
+    return 1;
+  }
+  const bool multi = std::strcmp(argv[1], "multi") == 0;
+  shape.macro_steps = std::atol(argv[2]);
+  shape.every = std::atol(argv[3]);
+  slow_delay_ticks = argc == 6 ? std::atol(argv[5]) : 0;
+  std::FILE* out = std::fopen(argv[4], "w");
+  if (!out || (!multi && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 || shape.every < 1 ||
+      slow_delay_ticks < 0) {
+    std::fprintf(stderr, "bad arguments\n");
+    return 1;
+  }
+  bool fifo = false;
+  int status = 0;
+  if (multi) {
+    status = run_threads(fifo);
+  } else {
+    status = run_sequential(tasks, recorder, shape);
+    counts.ticks = tasks.ticks();
+    counts.slow_jobs = static_cast<unsigned long>(shape.macro_steps + 1);
+  }
+  recorder.print(out);
+  if (std::fclose(out) != 0) return 1;
+  print_counts(stdout, counts);
+  std::printf("# sched_fifo %d\n# late_ticks %ld\n# max_latency_ns %ld\n", fifo ? 1 : 0, late_ticks, max_latency_ns);
+  return status;
+}
