@@ -355,9 +355,13 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
   const ProcessResult ran = run_process(run);
   const std::string where = t ? t->name : "host";
   write_file(csv.string() + ".out", ran.output);
-  if (ran.exit_code != 0)
+  if (ran.exit_code != 0) {
+    std::string messages;  // the output without the trace rows
+    for (const auto& line : split(ran.output, '\n'))
+      if (line.rfind("0x", 0) != 0 && line.rfind("-0x", 0) != 0 && line.rfind("t,", 0) != 0) messages += line + "\n";
     return fmt::format("the {} task program failed on {} (exit status {}{}):\n{}", mode, where, ran.exit_code,
-                       ran.exit_code == 124 ? ", timed out" : "", ran.output.substr(0, 4000));
+                       ran.exit_code == 124 ? ", timed out" : "", messages.substr(0, 4000));
+  }
   std::string trace;
   for (const auto& line : split(ran.output, '\n')) {
     if (line[0] != '#') {
@@ -497,6 +501,10 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   } catch (const SimulationError& e) {
     r.error += (r.error.empty() ? "" : "\n") + std::string("reference core: ") + e.what();
   }
+  if (r.error.empty() && r.overruns > 0)
+    r.error = fmt::format("{} overruns ({} slow, {} fast): slow releases were skipped (dualrate/dual_rate.hpp's "
+                          "policy), so the trace is not the scheme's result and is not compared",
+                          r.overruns, r.slow_overruns, r.fast_overruns);
   if (r.error.empty()) {
     try {
       const Comparison c = compare_traces(read_csv((dir / "generated.csv").string()), reference, model.states.size());

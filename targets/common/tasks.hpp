@@ -82,7 +82,7 @@ inline int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shap
         std::fprintf(stderr, "trace rows exceed DUALRATE_TRACE_ROWS\n");
         return 3;
       }
-      if (tasks.row().macro >= shape.macro_steps) return 0;
+      if (static_cast<long>(tasks.row().macro) >= shape.macro_steps) return 0;
     }
   }
 }

@@ -40,9 +40,8 @@ void dualrate_fault_handler();
 [[noreturn]] void dualrate_fault_report(const std::uint32_t* frame);
 [[noreturn]] void dualrate_default_handler();
 void* dualrate_heap_use_is_forbidden_on_target();
-// A program that uses these interrupts defines them; otherwise they are unexpected.
-void PendSV_Handler() __attribute__((weak, alias("dualrate_default_handler")));
-void SysTick_Handler() __attribute__((weak, alias("dualrate_default_handler")));
+void PendSV_Handler();
+void SysTick_Handler();
 }
 
 namespace {
@@ -115,6 +114,10 @@ extern "C" [[noreturn]] void dualrate_default_handler() {
   std::fprintf(stderr, "unexpected exception %u\n", static_cast<unsigned>(reg(kIcsr) & 0x1FFu));
   sys_semihost_exit_extended(69);
 }
+
+// A program that uses these interrupts defines them; otherwise they are unexpected.
+extern "C" __attribute__((weak)) void PendSV_Handler() { dualrate_default_handler(); }
+extern "C" __attribute__((weak)) void SysTick_Handler() { dualrate_default_handler(); }
 
 // Vector table: picolibc.ld places .text.init.enter first in flash, where the core fetches
 // the initial stack pointer and the reset vector.

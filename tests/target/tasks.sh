@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# CTest (label qemu): the planar spacecraft's dual-rate tasks (seed 004's mrabm4_parallel,
+# H = 10 h, t_end 2 s: 2000 ticks, 201 slow jobs) run preemptively must equal the sequential
+# executive's run bit for bit.
+# Usage: tasks.sh CLI MODEL interleavings|overrun|linux
+#  interleavings: Cortex-M4F under four -icount shifts with SysTick periods of 5000 to 6250
+#    instructions, so that the slow job is preempted at different places in each run (the
+#    counts of preempted ticks differ); each run must pass (within tolerance of the reference
+#    core, bit for bit equal to the host and to the sequential run, no overrun). Also the
+#    serial mrabm4 on Cortex-M7 in double at the board's real tick (h times 25 MHz).
+#  overrun: slow job 100 busy-waits 25 ticks on Cortex-M4F: the overrun is counted (the
+#    releases of jobs 101 and 102 are skipped), the fast task keeps its rate (all 2001 ticks
+#    run, no fast overrun) and verify fails saying why.
+#  linux: cortex-a53-linux (qemu-aarch64) and the host, threaded executive. Bit-exactness with
+#    the sequential run must hold whenever no slow release was skipped; the host is not a
+#    real-time system, so a slow overrun (a thread held back for more than H = 10 ms) is
+#    reported and then the comparison is not required.
+set -uo pipefail
+cli=$1
+model=$2
+mode=$3
+status=0
+
+field() { grep -o "\"$1\":[^,}]*" <<<"$2" | head -1 | cut -d: -f2; }
+
+check_pass() {  # JSON, what
+  if [ "$(field pass "$1")" != true ] || [ "$(field bit_exact_vs_single "$1")" != true ] ||
+     [ "$(field bit_exact_vs_host "$1")" != true ] || [ "$(field overruns "$1")" != 0 ]; then
+    echo "FAIL: $2"
+    status=1
+  fi
+}
+
+case $mode in
+  interleavings)
+    preempted=()
+    for run in "5 4500" "6 8500" "7 16000" "8 40000"; do
+      set -- $run
+      json=$("$cli" verify "$model" --scheme mrabm4_parallel --tasks multi --target cortex-m4f --t-end 2 \
+             --icount-shift "$1" --tick-cycles "$2" --json 2>&1)
+      echo "$json"
+      check_pass "$json" "cortex-m4f shift $1 tick $2 cycles"
+      p=$(field preempted_ticks "$json")
+      [ "${p:-0}" -gt 0 ] || { echo "FAIL: the slow task was never preempted (shift $1)"; status=1; }
+      preempted+=("$p")
+    done
+    distinct=$(printf '%s\n' "${preempted[@]}" | sort -u | wc -l)
+    echo "preempted ticks per run: ${preempted[*]} ($distinct distinct)"
+    [ "$distinct" -ge 3 ] || { echo "FAIL: the runs did not interleave differently"; status=1; }
+    json=$("$cli" verify "$model" --scheme mrabm4 --tasks multi --target cortex-m7 --t-end 2 --json 2>&1)
+    echo "$json"
+    check_pass "$json" "cortex-m7 mrabm4"
+    ;;
+  overrun)
+    json=$("$cli" verify "$model" --scheme mrabm4_parallel --tasks multi --target cortex-m4f --t-end 2 \
+           --slow-task-delay 25 --json 2>/dev/null)
+    rc=$?
+    echo "$json"
+    [ "$rc" -ne 0 ] || { echo "FAIL: verify passed a run with an overrun"; status=1; }
+    [ "$(field slow_overruns "$json")" = 2 ] || { echo "FAIL: expected 2 slow overruns"; status=1; }
+    [ "$(field fast_overruns "$json")" = 0 ] || { echo "FAIL: the fast task overran"; status=1; }
+    [ "$(field ticks "$json")" = 2001 ] || { echo "FAIL: the fast task did not keep its rate"; status=1; }
+    grep -q 'overruns (2 slow, 0 fast)' <<<"$json" || { echo "FAIL: verify did not say why it failed"; status=1; }
+    ;;
+  linux)
+    for target in cortex-a53-linux host; do
+      json=$("$cli" verify "$model" --scheme mrabm4_parallel --tasks multi --target "$target" --t-end 2 --json 2>&1)
+      echo "$json"
+      if [ "$(field slow_overruns "$json")" = 0 ]; then
+        [ "$target" = host ] || [ "$(field bit_exact_vs_host "$json")" = true ] || { echo "FAIL: $target vs host"; status=1; }
+        [ "$(field bit_exact_vs_single "$json")" = true ] || { echo "FAIL: $target multi vs single"; status=1; }
+        [ "$(field fast_overruns "$json")" = 0 ] && [ "$(field pass "$json")" = true ] || { echo "FAIL: $target"; status=1; }
+      else
+        echo "NOTE: $target had a slow overrun (host latency $(field max_latency_us "$json") us); not compared"
+        grep -q '"ticks":2001' <<<"$json" || { echo "FAIL: $target did not run all ticks"; status=1; }
+      fi
+    done
+    ;;
+  *) echo "unknown mode $mode"; exit 2 ;;
+esac
+exit $status
