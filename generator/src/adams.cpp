@@ -217,7 +217,8 @@ void DualRateAdams::slow_job(long k) {
   if (parallel_) {
     const Vector d = slow_rate(k, t + big, next_.first_start, xe_carried);                   // eq. 18
     next_.start = correct(xr_, big, d, f_slow_);                                             // eq. 19
-    next_.end = combine(next_.start, big / 24, kBashforth, {&d, &f_slow_[0], &f_slow_[1], &f_slow_[2]});
+    next_.end = next_.start;                                                                 // A' + (B - A)
+    for (std::size_t m = 0; m < next_.end.size(); ++m) next_.end[m] += next_.first_end[m] - next_.first_start[m];
   } else {
     next_.start = next_.first_start;
     next_.end = next_.first_end;
