@@ -3,9 +3,10 @@
 # H = 10 h, t_end 2 s: 2000 ticks, 201 slow jobs) run preemptively must equal the sequential
 # executive's run bit for bit.
 # Usage: tasks.sh CLI MODEL interleavings|overrun|linux
-#  interleavings: Cortex-M4F under four -icount shifts with SysTick periods of 5000 to 6250
-#    instructions, so that the slow job is preempted at different places in each run (the
-#    counts of preempted ticks differ); each run must pass (within tolerance of the reference
+#  interleavings: Cortex-M4F under four -icount shifts with SysTick periods of 4375 to 6250
+#    instructions (a fast job takes about 3300), so that the slow job is preempted once, twice
+#    or three times per job at different places (at least three distinct counts of preempted
+#    ticks); each run must pass (within tolerance of the reference
 #    core, bit for bit equal to the host and to the sequential run, no overrun). Also the
 #    serial mrabm4 on Cortex-M7 in double at the board's real tick (h times 25 MHz).
 #  overrun: slow job 100 busy-waits 25 ticks on Cortex-M4F: the overrun is counted (the
@@ -34,7 +35,7 @@ check_pass() {  # JSON, what
 case $mode in
   interleavings)
     preempted=()
-    for run in "5 4500" "6 8500" "7 16000" "8 40000"; do
+    for run in "5 4800" "6 7000" "7 15000" "8 40000"; do
       set -- $run
       json=$("$cli" verify "$model" --scheme mrabm4_parallel --tasks multi --target cortex-m4f --t-end 2 \
              --icount-shift "$1" --tick-cycles "$2" --json 2>&1)
