@@ -177,7 +177,6 @@ void DualRateAdams::fast_tick(long n) {
       push(g_, part(d, true));
     }
     xe_first_ = part(x_, true);
-    g_first_ = g_;
     return;
   }
   const long j = n % ratio_ + 1;

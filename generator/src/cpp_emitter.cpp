@@ -187,6 +187,15 @@ Body emit_body(const Model& m, const std::vector<ex>& roots, const std::string& 
   return b;
 }
 
+// `static void NAME(t, x_, u_, TYPE& dxdt_)` assigning dxdt_[i] = roots[i], after `// COMMENT`.
+std::string rate_function(const Model& m, const std::string& comment, const std::string& name, const std::string& type,
+                          const std::vector<ex>& roots) {
+  const Body b = emit_body(m, roots, "dxdt_");
+  return fmt::format("  // {}\n  static void {}(Scalar {}, const State& {}, const Input& {}, {}& {}) noexcept {{\n{}  }}\n\n",
+                     comment, name, b.uses_time ? "t" : "/*t*/", b.uses_states ? "x_" : "/*x_*/",
+                     b.uses_inputs ? "u_" : "/*u_*/", type, roots.empty() ? "/*dxdt_*/" : "dxdt_", b.code);
+}
+
 std::string comment_lines(const std::string& text, const std::string& indent) {
   std::string out;
   std::istringstream in(text);
@@ -271,27 +280,12 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
 
   std::vector<ex> rhs;
   for (const auto& x : m.states) rhs.push_back(x.rhs);
-  const Body d = emit_body(m, rhs, "dxdt_");
-  h << "  // d(state)/dt: the model's equations.\n";
-  h << fmt::format("  static void derivatives(Scalar {}, const State& {}, const Input& {}, State& dxdt_) noexcept {{\n",
-                   d.uses_time ? "t" : "/*t*/", d.uses_states ? "x_" : "/*x_*/", d.uses_inputs ? "u_" : "/*u_*/");
-  h << d.code << "  }\n\n";
-
-  const std::vector<ex> slow_rhs(rhs.begin(), rhs.begin() + static_cast<long>(m.slow_count));
-  const Body f = emit_body(m, slow_rhs, "dxdt_");
-  h << "  // d(slow state)/dt alone (f of x' = f(x, z)), for schemes that evaluate only the slow part.\n";
-  h << fmt::format("  static void slow_derivatives(Scalar {}, const State& {}, const Input& {}, SlowState& {}) noexcept {{\n",
-                   f.uses_time ? "t" : "/*t*/", f.uses_states ? "x_" : "/*x_*/", f.uses_inputs ? "u_" : "/*u_*/",
-                   slow_rhs.empty() ? "/*dxdt_*/" : "dxdt_");
-  h << f.code << "  }\n\n";
-
-  const std::vector<ex> fast_rhs(rhs.begin() + static_cast<long>(m.slow_count), rhs.end());
-  const Body g = emit_body(m, fast_rhs, "dxdt_");
-  h << "  // d(fast state)/dt alone (g of z' = g(x, z)), for schemes that evaluate only the fast part.\n";
-  h << fmt::format("  static void fast_derivatives(Scalar {}, const State& {}, const Input& {}, FastState& {}) noexcept {{\n",
-                   g.uses_time ? "t" : "/*t*/", g.uses_states ? "x_" : "/*x_*/", g.uses_inputs ? "u_" : "/*u_*/",
-                   fast_rhs.empty() ? "/*dxdt_*/" : "dxdt_");
-  h << g.code << "  }\n\n";
+  const auto slow_end = rhs.begin() + static_cast<long>(m.slow_count);
+  h << rate_function(m, "d(state)/dt: the model's equations.", "derivatives", "State", rhs);
+  h << rate_function(m, "d(slow state)/dt alone (f of x' = f(x, z)), for schemes that evaluate only the slow part.",
+                     "slow_derivatives", "SlowState", {rhs.begin(), slow_end});
+  h << rate_function(m, "d(fast state)/dt alone (g of z' = g(x, z)), for schemes that evaluate only the fast part.",
+                     "fast_derivatives", "FastState", {slow_end, rhs.end()});
 
   std::vector<ex> outs;
   for (const auto& y : m.outputs) outs.push_back(y.expr);

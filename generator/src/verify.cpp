@@ -226,6 +226,24 @@ std::vector<std::string> qemu_system(const CrossTarget& target, int shift, const
           "-kernel", elf.string(), "-append", args};
 }
 
+// What a trace program printed: its CSV trace, its '#' lines split into words, and the
+// rest (messages; qemu-system-arm mixes them with the trace).
+struct ProgramOutput {
+  std::string trace;
+  std::vector<std::vector<std::string>> counts;
+  std::string messages;
+};
+
+ProgramOutput split_output(const std::string& output) {
+  ProgramOutput out;
+  for (const auto& line : split(output, '\n')) {
+    if (line[0] == '#') out.counts.push_back(split(line.substr(1), ' '));
+    else if (line.rfind("t,", 0) == 0 || line.rfind("0x", 0) == 0 || line.rfind("-0x", 0) == 0) out.trace += line + "\n";
+    else out.messages += line + "\n";
+  }
+  return out;
+}
+
 // The arm-none-eabi-g++ command that builds `main_source` with the Cortex-M startup, the
 // portable libm (and soft-fp where the core has no double FPU) into `elf` for `target`.
 std::vector<std::string> cortex_m_build(const CrossTarget& target, const std::vector<std::string>& flags,
@@ -271,16 +289,11 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
   script += command_line(run) + " > target.txt\n";
   const ProcessResult ran = run_process(run);
   write_file(dir / "target.txt", ran.output);
+  const ProgramOutput out = split_output(ran.output);
   if (ran.exit_code != 0)
     return fmt::format("the trace program failed on {} (exit status {}{}):\n{}", target.name, ran.exit_code,
-                       ran.exit_code == 124 ? ", timed out" : "", ran.output.substr(0, 4000));
-  std::string csv;
-  for (const auto& line : split(ran.output, '\n')) {
-    if (line[0] != '#') {
-      csv += line + "\n";
-      continue;
-    }
-    const auto words = split(line.substr(1), ' ');
+                       ran.exit_code == 124 ? ", timed out" : "", out.messages.substr(0, 4000));
+  for (const auto& words : out.counts) {
     if (words.size() == 4 && words[0] == "instructions_per_step" && steps > 0) {
       r.instructions_per_step = std::stod(words[1]) / static_cast<double>(steps);
       r.instructions_min = std::stol(words[2]);
@@ -293,7 +306,7 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
                          target.name, words[2]);
     }
   }
-  write_file(dir / "generated.csv", csv);
+  write_file(dir / "generated.csv", out.trace);
   return "";
 }
 
@@ -303,7 +316,7 @@ struct TaskPlan {
   const CrossTarget* target = nullptr;  // nullptr: the host
   long macro_steps = 0;
   int every = 1;
-  long rows = 0;  // rows the slow task records (tasks.hpp's rule, as the reference core's march)
+  long rows = 0;  // capacity for the rows the slow task records (tasks.hpp)
   long slow_delay_ticks = 0;
   int icount_shift = kIcountShift;
   long tick_cycles = 0;
@@ -355,20 +368,11 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
   const ProcessResult ran = run_process(run);
   const std::string where = t ? t->name : "host";
   write_file(csv.string() + ".out", ran.output);
-  if (ran.exit_code != 0) {
-    std::string messages;  // the output without the trace rows
-    for (const auto& line : split(ran.output, '\n'))
-      if (line.rfind("0x", 0) != 0 && line.rfind("-0x", 0) != 0 && line.rfind("t,", 0) != 0) messages += line + "\n";
+  const ProgramOutput out = split_output(ran.output);
+  if (ran.exit_code != 0)
     return fmt::format("the {} task program failed on {} (exit status {}{}):\n{}", mode, where, ran.exit_code,
-                       ran.exit_code == 124 ? ", timed out" : "", messages.substr(0, 4000));
-  }
-  std::string trace;
-  for (const auto& line : split(ran.output, '\n')) {
-    if (line[0] != '#') {
-      trace += line + "\n";
-      continue;
-    }
-    const auto words = split(line.substr(1), ' ');
+                       ran.exit_code == 124 ? ", timed out" : "", out.messages.substr(0, 4000));
+  for (const auto& words : out.counts) {
     if (words.size() != 2 || mode != "multi") continue;
     const long value = std::stol(words[1]);
     if (words[0] == "ticks") r.ticks = value;
@@ -381,7 +385,7 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
     else if (words[0] == "late_ticks") r.late_ticks = value;
     else if (words[0] == "max_latency_ns") r.max_latency_ns = value;
   }
-  if (t && !t->linux_user) write_file(csv, trace);
+  if (t && !t->linux_user) write_file(csv, out.trace);
   if (mode == "multi") r.overruns = r.slow_overruns + r.fast_overruns;
   return "";
 }
@@ -460,10 +464,8 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     plan.target = cross;
     plan.macro_steps = r.steps / o.generate.ratio;
     plan.every = o.every;
-    for (long k = 0; k <= plan.macro_steps; ++k) {
-      const long n = k * o.generate.ratio;
-      if (k == 0 || n / o.every > (n - o.generate.ratio) / o.every || k == plan.macro_steps) ++plan.rows;
-    }
+    // Capacity: a row per multiple of `every` passed, plus the first and the last.
+    plan.rows = std::min(plan.macro_steps + 1, r.steps / o.every + 2);
     plan.slow_delay_ticks = o.slow_delay_ticks;
     if (o.icount_shift >= 0) plan.icount_shift = o.icount_shift;
     plan.tick_cycles = o.tick_cycles;

@@ -58,10 +58,19 @@ inline model::Model::Input inputs_at_tick(std::uint64_t n) {
   return model::Model::scenario_inputs(static_cast<Scalar>(n) * model::kStep);
 }
 
+// The executive's counts, printed after the trace as '#' lines.
+struct Counts {
+  unsigned long ticks = 0;            // fast task runs
+  unsigned long slow_jobs = 0;        // slow task runs
+  unsigned long slow_overruns = 0;    // slow releases skipped (slow job still running)
+  unsigned long fast_overruns = 0;    // ticks that came while the fast task still ran
+  unsigned long preempted_ticks = 0;  // fast ticks that began while a slow job was running
+};
+
 // The sequential executive (the oracle): each tick runs the fast task, and a slow job
 // released there runs to completion before the next tick. Returns 0, or 3 with a message on
-// stderr when a task reports a fault or the recorder overflows.
-inline int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shape) {
+// stderr when a task reports a fault or the recorder overflows. Counts ticks and slow jobs.
+inline int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shape, Counts& counts) {
   for (;;) {
     const std::uint64_t n = tasks.ticks();
     bool release = false;
@@ -69,7 +78,11 @@ inline int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shap
     Eigen::internal::set_is_malloc_allowed(false);
 #endif
     dualrate::Status status = model::fast_task(tasks, inputs_at_tick(n), release);
-    if (status == dualrate::Status::kOk && release) status = model::slow_task(tasks);
+    ++counts.ticks;
+    if (status == dualrate::Status::kOk && release) {
+      status = model::slow_task(tasks);
+      ++counts.slow_jobs;
+    }
 #ifdef EIGEN_RUNTIME_NO_MALLOC
     Eigen::internal::set_is_malloc_allowed(true);
 #endif
@@ -86,15 +99,6 @@ inline int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shap
     }
   }
 }
-
-// The executive's counts, printed after the trace as '#' lines.
-struct Counts {
-  unsigned long ticks = 0;            // fast task runs
-  unsigned long slow_jobs = 0;        // slow task runs
-  unsigned long slow_overruns = 0;    // slow releases skipped (slow job still running)
-  unsigned long fast_overruns = 0;    // ticks that came while the fast task still ran
-  unsigned long preempted_ticks = 0;  // fast ticks that began while a slow job was running
-};
 
 inline void print_counts(std::FILE* out, const Counts& c) {
   std::fprintf(out, "# ticks %lu\n# slow_jobs %lu\n# slow_overruns %lu\n# fast_overruns %lu\n# preempted_ticks %lu\n",

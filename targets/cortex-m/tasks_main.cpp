@@ -72,7 +72,10 @@ extern "C" void SysTick_Handler() {
       stop(3);
     }
   }
-  if (reg(kIcsr) & kPendStSet) ++counts.fast_overruns;
+  if (reg(kIcsr) & kPendStSet) {
+    ++counts.fast_overruns;
+    dualrate::report(dualrate::Status::kFastOverrun);
+  }
 }
 
 extern "C" void PendSV_Handler() {
@@ -127,9 +130,7 @@ int main(int argc, char** argv) {
     counts.slow_overruns = tasks.slow_overruns();
     status = failure;
   } else {
-    status = run_sequential(tasks, recorder, shape);
-    counts.ticks = static_cast<unsigned long>(tasks.ticks());
-    counts.slow_jobs = static_cast<unsigned long>(shape.macro_steps + 1);
+    status = run_sequential(tasks, recorder, shape, counts);
   }
   recorder.print(stdout);
   print_counts(stdout, counts);

@@ -38,7 +38,7 @@ namespace {
 
 using namespace dualrate_trace;
 
-constexpr long kWarmUpMacroSteps = dualrate::Mrabm4<model::Model, 1, false>::kStartupMacroSteps + 2;
+constexpr long kWarmUpMacroSteps = model::Scheme::kStartupMacroSteps + 2;
 
 Tasks tasks(model::kStep);
 Tasks warm_up_tasks(model::kStep);
@@ -100,7 +100,10 @@ void* fast_thread(void*) {
     bool go = false;
     const dualrate::Status status = model::fast_task(tasks, inputs_at_tick(n), go);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu_end);
-    if (elapsed_ns(cpu_start, cpu_end) > period_ns) ++counts.fast_overruns;
+    if (elapsed_ns(cpu_start, cpu_end) > period_ns) {
+      ++counts.fast_overruns;
+      dualrate::report(dualrate::Status::kFastOverrun);
+    }
     if (status == dualrate::Status::kNonFiniteState) fail("fast task", status);
     ++counts.ticks;
     ticks_done.store(n + 1, std::memory_order_release);
@@ -190,9 +193,7 @@ int main(int argc, char** argv) {
   if (multi) {
     status = run_threads(fifo);
   } else {
-    status = run_sequential(tasks, recorder, shape);
-    counts.ticks = tasks.ticks();
-    counts.slow_jobs = static_cast<unsigned long>(shape.macro_steps + 1);
+    status = run_sequential(tasks, recorder, shape, counts);
   }
   recorder.print(out);
   if (std::fclose(out) != 0) return 1;

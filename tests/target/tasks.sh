@@ -4,9 +4,9 @@
 # executive's run bit for bit.
 # Usage: tasks.sh CLI MODEL interleavings|overrun|linux
 #  interleavings: Cortex-M4F under four -icount shifts with SysTick periods of 4375 to 6250
-#    instructions (a fast job takes about 3300), so that the slow job is preempted once, twice
-#    or three times per job at different places (at least three distinct counts of preempted
-#    ticks); each run must pass (within tolerance of the reference
+#    instructions (chosen from runs: 4375 still leaves the slow job enough time, a 3906-
+#    instruction tick made an earlier build overrun), so that the slow job is preempted at
+#    different places (at least three distinct counts of preempted ticks); each run must pass (within tolerance of the reference
 #    core, bit for bit equal to the host and to the sequential run, no overrun). Also the
 #    serial mrabm4 on Cortex-M7 in double at the board's real tick (h times 25 MHz).
 #  overrun: slow job 100 busy-waits 25 ticks on Cortex-M4F: the overrun is counted (the

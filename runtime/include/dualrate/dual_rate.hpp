@@ -23,7 +23,8 @@
 // keeps the fast rate with the slow state held at the last end point it had (Scheme::hold).
 // The late job's results are used from the next release it lets happen. A run with a slow
 // overrun is no longer the scheme's result and is reported as such. Fast overruns (a tick
-// that comes while the fast task still runs) are the executive's to detect.
+// that comes while the fast task still runs) are the executive's to detect and report
+// (report(Status::kFastOverrun)).
 #pragma once
 
 #include <atomic>
@@ -97,7 +98,6 @@ class DualRate {
   const Row& row() const noexcept { return row_; }
   std::uint64_t ticks() const noexcept { return fast_.tick; }
   std::uint32_t released() const noexcept { return released_.load(std::memory_order_acquire); }  // latest release k
-  Scalar step() const noexcept { return h_; }
   std::uint32_t slow_overruns() const noexcept { return slow_overruns_; }
   bool slow_busy() const noexcept { return slow_busy_.load(std::memory_order_acquire); }
 

@@ -60,7 +60,6 @@ struct Mrabm4 {
   static constexpr int kSlow = M::kSlow;
   static constexpr int kFast = M::kFast;
   static constexpr int kRatio = R;
-  static constexpr bool kParallel = Parallel;
   static constexpr std::uint32_t kStartupMacroSteps = 4;
 
   // Fast -> slow: the values at t_k, written by the fast task at release k.
@@ -96,7 +95,6 @@ struct Mrabm4 {
       startup_step(f, static_cast<Scalar>(n) * h, h, u);
       if (n + 4 >= std::uint64_t{kStartupMacroSteps} * R) push(f.history, fast_rate(t_next, f.x, u));
       f.xe_first = f.x.template tail<M::kFast>();
-      f.history_first = f.history;
     } else {
       const int j = static_cast<int>(n % R) + 1;
       const Scalar w = Scalar(j) / Scalar(R);
