@@ -61,7 +61,7 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
     std::vector<double> e(static_cast<std::size_t>(n), 0.0);
     e[static_cast<std::size_t>(c)] = 1.0;
     const std::vector<double> next = scheme == "sp_ll" ? sp_ll_reference_step(linear, blocks, slow, 0, h, e)
-                                                       : scheme_step(scheme, linear, 0, h, e);
+                                                       : scheme_step(scheme, linear, 0, h, e, slow);
     m.col(c) = Eigen::Map<const Eigen::VectorXd>(next.data(), n);
   }
   return m;
@@ -88,7 +88,38 @@ std::string text_list(const Eigen::VectorXcd& v) {
   return s.empty() ? "(none)" : s;
 }
 
+double spectral_radius(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow) {
+  return eigenvalues(one_step_map(scheme, j, h, slow)).cwiseAbs().maxCoeff();
+}
+
 }  // namespace
+
+double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded) {
+  bounded = true;
+  const double rho = eigenvalues(j).cwiseAbs().maxCoeff();
+  if (!(rho > 0)) {
+    bounded = false;
+    return std::numeric_limits<double>::infinity();
+  }
+  const auto stable = [&](double h) { return spectral_radius(scheme, j, h, slow) <= 1 + kStabilityMargin; };
+  double h = 1e-4 / rho;
+  if (!stable(h)) return 0;
+  const double end = 1e4 / rho;
+  while (h < end) {
+    const double next = std::min(h * 1.02, end);
+    if (!stable(next)) {
+      double lo = h, hi = next;
+      while (hi - lo > 1e-9 * lo) {
+        const double mid = (lo + hi) / 2;
+        (stable(mid) ? lo : hi) = mid;
+      }
+      return lo;
+    }
+    h = next;
+  }
+  bounded = false;
+  return end;
+}
 
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h) {
   const ReferenceCore core(model);
@@ -111,16 +142,20 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   const double fastest_slow = ns > 0 ? r.slow_eigenvalues.cwiseAbs().maxCoeff() : 0.0;
   r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
   if (scheme == "sp_ll") sp_ll_blocks(model, true);  // the model must suit the scheme
-  r.spectral_radius = eigenvalues(one_step_map(scheme, j, h, model.slow_count)).cwiseAbs().maxCoeff();
+  r.spectral_radius = spectral_radius(scheme, j, h, model.slow_count);
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
+  r.max_stable_step = max_stable_step(scheme, j, model.slow_count, r.max_stable_step_bounded);
   return r;
 }
 
 std::string StabilityReport::json() const {
   return fmt::format(
       "{{\"scheme\":\"{}\",\"step\":{:.17g},\"spectral_radius\":{:.17g},\"stable\":{},"
+      "\"max_stable_step\":{},\"max_stable_step_bounded\":{},"
       "\"jacobian_eigenvalues\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},\"separation\":{}}}",
-      scheme, step, spectral_radius, stable ? "true" : "false", json_list(jacobian_eigenvalues),
+      scheme, step, spectral_radius, stable ? "true" : "false",
+      std::isfinite(max_stable_step) ? fmt::format("{:.17g}", max_stable_step) : "null",
+      max_stable_step_bounded ? "true" : "false", json_list(jacobian_eigenvalues),
       json_list(fast_eigenvalues), json_list(slow_eigenvalues),
       std::isfinite(separation) ? fmt::format("{:.6g}", separation) : "null");
 }
@@ -131,9 +166,12 @@ std::string StabilityReport::text() const {
       "fast (g_z) eigenvalues:    {}\n"
       "reduced slow eigenvalues:  {}\n"
       "time-scale separation:     {:.6g}\n"
-      "{} at h = {:.6g}: spectral radius of the one-step map {:.12g}: {}\n",
+      "{} at h = {:.6g}: spectral radius of the one-step map {:.12g}: {}\n"
+      "largest stable step of {}: {}\n",
       text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation, scheme,
-      step, spectral_radius, stable ? "stable" : "UNSTABLE");
+      step, spectral_radius, stable ? "stable" : "UNSTABLE", scheme,
+      max_stable_step_bounded ? fmt::format("{:.6g}", max_stable_step)
+                              : fmt::format("none found up to {:.6g} (stable over the whole scan)", max_stable_step));
 }
 
 }  // namespace dualrate

@@ -34,6 +34,8 @@ struct StabilityReport {
   double separation = 0;                  // min |fast| / max |reduced slow| (inf if no slow motion)
   double spectral_radius = 0;             // of the scheme's one-step map for the linearized model
   bool stable = false;                    // spectral_radius <= 1 + kStabilityMargin
+  double max_stable_step = 0;             // largest stable h (max_stable_step() below)
+  bool max_stable_step_bounded = true;    // false: stable over the whole scan
 
   std::string json() const;
   std::string text() const;
@@ -45,6 +47,15 @@ constexpr double kStabilityMargin = 1e-9;
 // slow), built column by column by applying one step of the scheme's reference
 // implementation to each unit vector.
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0);
+
+// The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable
+// (spectral radius <= 1 + kStabilityMargin). Stability regions need not be monotone in h, so
+// h is scanned upwards in steps of 2% from h rho(J) = 1e-4 and the first crossing bisected
+// to 1e-9 relative; 0 when the smallest step is already unstable (J itself unstable).
+// `bounded` is false when every scanned step up to h rho(J) = 1e4 is stable (the result is
+// then that end of the scan). An island of stability or instability narrower than the 2%
+// grid can be missed.
+double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded);
 
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h);
 

@@ -239,6 +239,10 @@ int run(int argc, char** argv) {
     return 0;
   }
   const Settings s = resolve(model, o, false);
+  if (verify_cmd->count("--tasks") > 0 && !find_scheme(s.scheme)->dual_rate)
+    throw UsageError(fmt::format("--tasks applies to the dual-rate schemes (mrabm4, mrabm4_parallel); {} runs both "
+                                 "partitions inside one step, as one periodic task",
+                                 s.scheme));
   const CrossTarget* cross = find_cross_target(target);
   if (target != "host" && !cross) throw UsageError(unknown_target_message(target));
   if (o.scalar.empty() && cross) o.scalar = cross->default_scalar;

@@ -7,6 +7,7 @@
 
 #include "cpp_emitter.hpp"
 #include "functions.hpp"
+#include "prk.hpp"
 
 namespace dualrate {
 
@@ -121,10 +122,11 @@ OpCount count_ops(const ex& e) {
   throw std::logic_error("op count: unsupported expression");
 }
 
-OpCount derivative_ops(const Model& model, bool slow_only) {
+OpCount derivative_ops(const Model& model, Rows rows) {
   std::vector<ex> roots;
-  const std::size_t n = slow_only ? model.slow_count : model.states.size();
-  for (std::size_t i = 0; i < n; ++i) roots.push_back(model.states[i].rhs);
+  const std::size_t first = rows == Rows::kFast ? model.slow_count : 0;
+  const std::size_t last = rows == Rows::kSlow ? model.slow_count : model.states.size();
+  for (std::size_t i = first; i < last; ++i) roots.push_back(model.states[i].rhs);
   OpCount c;
   for (const Variable* v : needed_variables(model, roots)) c += count_ops(v->expr);
   for (const auto& r : roots) c += count_ops(r);
@@ -148,7 +150,7 @@ OpCount mat_vec(long r, long k) { return arithmetic(r * (k - 1), r * k, 0); }
 
 OpCount step_ops(const Model& model, const std::string& scheme) {
   const long n = static_cast<long>(model.states.size());
-  const OpCount d = derivative_ops(model, false);
+  const OpCount d = derivative_ops(model, Rows::kAll);
   OpCount c;
   if (scheme == "euler") {
     c = d;
@@ -164,7 +166,7 @@ OpCount step_ops(const Model& model, const std::string& scheme) {
     const long ns = static_cast<long>(model.slow_count), nf = n - ns;
     OpCount manifold = mat_vec(nf, ns);  // zn - k (xs - xn) - sigma
     manifold += arithmetic(ns + 2 * nf, 0, 0);
-    OpCount slow_rate = derivative_ops(model, true);
+    OpCount slow_rate = derivative_ops(model, Rows::kSlow);
     slow_rate += manifold;
     c = d;
     c += 5 * slow_rate;                          // k1..k4 and f1
@@ -178,6 +180,8 @@ OpCount step_ops(const Model& model, const std::string& scheme) {
     c += arithmetic(nf, 0, 0);                   // b: sum
     c += arithmetic(ns, 0, nf);                  // c: f1 - k1, divided by h
     c += arithmetic(3 * nf, 0, 0);               // y_next: sums; z_next: + y_next
+  } else if (scheme == "prk25") {
+    c = prk_step_ops(prk25_tableau(), model);
   } else {
     throw std::invalid_argument("op count: unknown scheme '" + scheme + "'");
   }

@@ -28,9 +28,13 @@ OpCount operator*(long times, const OpCount& c);
 // One evaluation of an expression as cpp_expression prints it.
 OpCount count_ops(const GiNaC::ex& e);
 
-// One call of the generated derivatives() (all states) or slow_derivatives() (slow states):
-// the variables they need, each once, and the right-hand sides.
-OpCount derivative_ops(const Model& model, bool slow_only);
+// Which rows of the right-hand side a generated function computes: derivatives() (all),
+// slow_derivatives() or fast_derivatives().
+enum class Rows { kAll, kSlow, kFast };
+
+// One call of the generated function for `rows`: the variables it needs, each once, and
+// the right-hand sides.
+OpCount derivative_ops(const Model& model, Rows rows);
 
 // One step of `scheme` (one of schemes()): its derivative evaluations plus its own vector
 // and matrix arithmetic, plus the finiteness check is not counted (comparisons only).

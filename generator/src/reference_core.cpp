@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "analysis.hpp"
+#include "prk.hpp"
 #include "sp_ll.hpp"
 
 namespace dualrate {
@@ -136,7 +137,8 @@ Vector axpy(const Vector& x, double a, const Vector& k) {
 }  // namespace
 
 std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
-                                const std::vector<double>& x0) {
+                                const std::vector<double>& x0, std::size_t slow) {
+  if (scheme == "prk25") return prk_reference_step(prk25_tableau(), f, slow, t, h, x0);
   Vector x = x0, k1, k2, k3, k4;
   f(t, x, k1);
   if (scheme == "euler") {
@@ -187,7 +189,8 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   march(step_count(options.t_end, h), h, options.every, [&](long i, Vector& x) {
     const double t = static_cast<double>(i) * h;
     const RightHandSide f = held_inputs(t);
-    x = sp_ll ? sp_ll_reference_step(f, linearize, model_.slow_count, t, h, x) : scheme_step(options.scheme, f, t, h, x);
+    x = sp_ll ? sp_ll_reference_step(f, linearize, model_.slow_count, t, h, x)
+              : scheme_step(options.scheme, f, t, h, x, model_.slow_count);
     return i + 1;
   }, trace);
 }

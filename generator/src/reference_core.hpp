@@ -34,7 +34,7 @@ class SimulationError : public std::runtime_error {
 };
 
 struct RunOptions {
-  std::string scheme;  // euler, rk2, rk4, sp_ll, abm4, mrabm4[_parallel][_sync] or reference
+  std::string scheme;  // euler, rk2, rk4, prk25, sp_ll, abm4, mrabm4[_parallel][_sync] or reference
   double step = 0;     // h
   double t_end = 0;
   int every = 1;       // one trace row every `every` steps
@@ -46,10 +46,11 @@ struct RunOptions {
 // Right-hand side dx/dt = f(t, x) as the fixed-step schemes see it.
 using RightHandSide = std::function<void(double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
 
-// One step of the fixed-step scheme `scheme` (euler, rk2, rk4) from (t, x) with step h.
+// One step of the explicit one-step scheme `scheme` (euler, rk2, rk4, prk25) from (t, x)
+// with step h; the partitioned scheme splits the state after its first `slow` entries.
 // Throws SimulationError for an unknown scheme.
 std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
-                                const std::vector<double>& x);
+                                const std::vector<double>& x, std::size_t slow = 0);
 
 // Number of steps of size h that cover [0, t_end] (t_end is reached or passed by less than
 // one part in 1e9 of a step).

@@ -11,6 +11,9 @@ const std::vector<SchemeInfo>& schemes() {
       // exponentials (Eigen's Pade approximant): they agree to rounding of those, bound 1e-10.
       {"sp_ll", "dualrate::SpLl", "dualrate/schemes/sp_ll.hpp", 1,
        "singular-perturbation local linearization, seed 000", 6, true, 1e-10},
+      // 2 slow and 5 fast evaluations: counted as 5 full ones for the float tolerance.
+      {"prk25", "dualrate::Prk25", "dualrate/schemes/prk.hpp", 2,
+       "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003", 5},
       // Evaluations: per fast step 2 f_e (4 parallel), per macro step 2 f_r (3 parallel).
       {"mrabm4", "dualrate::Mrabm4", "dualrate/schemes/mrabm4.hpp", 2,
        "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 2, false, 1e-12, true, false},

@@ -25,7 +25,7 @@ struct Case {
 std::vector<Case> cases() {
   std::vector<Case> all;
   for (const auto& f : test::all_model_files())
-    for (const char* s : {"euler", "rk2", "rk4"}) all.push_back({f, s});
+    for (const char* s : {"euler", "rk2", "rk4", "prk25"}) all.push_back({f, s});
   return all;
 }
 

@@ -55,7 +55,7 @@ TEST(ReferenceCore, ConvergenceOrders) {
   const ReferenceCore core(m);
   const std::vector<double> exact = exact_end(core, 0.005);
   for (const auto& [scheme, low, high] : std::vector<std::tuple<std::string, double, double>>{
-           {"euler", 0.8, 1.2}, {"rk2", 1.8, 2.2}, {"rk4", 3.8, 4.2}}) {
+           {"euler", 0.8, 1.2}, {"rk2", 1.8, 2.2}, {"rk4", 3.8, 4.2}, {"prk25", 1.8, 2.2}}) {
     const double p = order_of(core, scheme, {0.04, 0.02, 0.01, 0.005}, exact);
     EXPECT_GE(p, low) << scheme;
     EXPECT_LE(p, high) << scheme;

@@ -10,6 +10,7 @@
 #include "version.hpp"
 #include "schemes/euler.hpp"
 #include "schemes/mrabm4.hpp"
+#include "schemes/prk.hpp"
 #include "schemes/rk2.hpp"
 #include "schemes/rk4.hpp"
 #include "schemes/sp_ll.hpp"
