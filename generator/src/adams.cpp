@@ -1,5 +1,6 @@
 #include "adams.hpp"
 
+#include <stdexcept>
 #include <utility>
 
 namespace dualrate {
@@ -238,6 +239,32 @@ void DualRateAdams::advance(long i, Vector& x) {
   x = xr_;
   const Vector xe = part(x_, true);
   x.insert(x.end(), xe.begin(), xe.end());
+}
+
+template <class Self>
+auto DualRateAdams::kept(Self& self) {
+  std::vector<decltype(&self.x_)> v = {&self.x_,           &self.xe_first_,        &self.ends_.first_start,
+                                       &self.ends_.first_end, &self.ends_.start,   &self.ends_.end,
+                                       &self.next_.first_start, &self.next_.first_end, &self.next_.start,
+                                       &self.next_.end,     &self.xr_,              &self.predicted_};
+  for (auto* history : {&self.g_, &self.g_first_, &self.f_slow_})
+    for (auto& d : *history) v.push_back(&d);
+  return v;
+}
+
+DualRateAdams::Vector DualRateAdams::history() const {
+  Vector all;
+  for (const Vector* v : kept(*this)) all.insert(all.end(), v->begin(), v->end());
+  return all;
+}
+
+void DualRateAdams::set_history(const Vector& all) {
+  auto it = all.begin();
+  for (Vector* v : kept(*this)) {
+    std::copy(it, it + static_cast<long>(v->size()), v->begin());
+    it += static_cast<long>(v->size());
+  }
+  if (it != all.end()) throw std::logic_error("DualRateAdams::set_history: wrong size");
 }
 
 }  // namespace dualrate

@@ -88,6 +88,14 @@ class DualRateAdams {
   // is the initial state.
   void advance(long i, Vector& x);
 
+  // Every vector the fast ticks and the slow job keep between macro steps, concatenated.
+  // After the start-up (advance() from tick kStartupMacroSteps r on) one macro step of a
+  // linear, time-invariant system is a linear map of it: the linear stability analysis
+  // builds that map column by column with set_history().
+  Vector history() const;
+  void set_history(const Vector& v);
+  static constexpr long kStartupMacroSteps = 4;
+
  private:
   struct Ends {
     Vector first_start, first_end, start, end;
@@ -98,7 +106,9 @@ class DualRateAdams {
   Vector part(const Vector& x, bool fast) const;
   Vector slow_rate(long k, double t, const Vector& xr, const Vector& xe) const;
 
-  static constexpr long kStartupMacroSteps = 4;
+  // Pointers to the vectors history() concatenates (const or not with `self`).
+  template <class Self>
+  static auto kept(Self& self);
   bool parallel_;
   std::size_t slow_;
   double h_;

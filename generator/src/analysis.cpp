@@ -6,7 +6,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "adams.hpp"
 #include "reference_core.hpp"
+#include "schemes.hpp"
 #include "sp_ll.hpp"
 
 namespace dualrate {
@@ -48,7 +50,42 @@ Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, c
   return result;
 }
 
-Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow) {
+namespace {
+
+Eigen::MatrixXd macro_step_map(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+  const auto n = j.rows();
+  const TickRhs linear = [&](long, double, const std::vector<double>& x, std::vector<double>& dx) {
+    const Eigen::VectorXd v = j * Eigen::Map<const Eigen::VectorXd>(x.data(), n);
+    dx.assign(v.data(), v.data() + n);
+  };
+  const StartStep start = [&](long, const std::vector<double>& x) {
+    return scheme_step("rk4", [&](double, const std::vector<double>& xs, std::vector<double>& dx) { linear(0, 0, xs, dx); },
+                       0, h, x);
+  };
+  DualRateAdams tasks(parallel, slow, h, ratio, linear, start);
+  std::vector<double> x(static_cast<std::size_t>(n), 1.0);
+  long tick = 0;
+  for (; tick <= DualRateAdams::kStartupMacroSteps * ratio; tick += ratio) tasks.advance(tick, x);
+  const std::size_t m = tasks.history().size();
+  Eigen::MatrixXd map(m, m);
+  for (std::size_t c = 0; c < m; ++c) {
+    std::vector<double> e(m, 0.0);
+    e[c] = 1.0;
+    tasks.set_history(e);
+    tasks.advance(tick, x);
+    const std::vector<double> next = tasks.history();
+    map.col(static_cast<Eigen::Index>(c)) = Eigen::Map<const Eigen::VectorXd>(next.data(), static_cast<Eigen::Index>(m));
+  }
+  return map;
+}
+
+}  // namespace
+
+Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
+                             int ratio) {
+  AdamsScheme adams;
+  if (adams_scheme(scheme, adams) && task_form(adams))
+    return macro_step_map(adams == AdamsScheme::kMrabm4Parallel, j, h, slow, ratio);
   const auto n = j.rows();
   const RightHandSide linear = [&](double, const std::vector<double>& x, std::vector<double>& dx) {
     const Eigen::VectorXd v = j * Eigen::Map<const Eigen::VectorXd>(x.data(), n);
@@ -88,20 +125,21 @@ std::string text_list(const Eigen::VectorXcd& v) {
   return s.empty() ? "(none)" : s;
 }
 
-double spectral_radius(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow) {
-  return eigenvalues(one_step_map(scheme, j, h, slow)).cwiseAbs().maxCoeff();
+double spectral_radius(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+  return eigenvalues(one_step_map(scheme, j, h, slow, ratio)).cwiseAbs().maxCoeff();
 }
 
 }  // namespace
 
-double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded) {
+double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
+                       int ratio) {
   bounded = true;
   const double rho = eigenvalues(j).cwiseAbs().maxCoeff();
   if (!(rho > 0)) {
     bounded = false;
     return std::numeric_limits<double>::infinity();
   }
-  const auto stable = [&](double h) { return spectral_radius(scheme, j, h, slow) <= 1 + kStabilityMargin; };
+  const auto stable = [&](double h) { return spectral_radius(scheme, j, h, slow, ratio) <= 1 + kStabilityMargin; };
   double h = 1e-4 / rho;
   if (!stable(h)) return 0;
   const double end = 1e4 / rho;
@@ -121,7 +159,7 @@ double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std:
   return end;
 }
 
-StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h) {
+StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio) {
   const ReferenceCore core(model);
   const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
   const auto ns = static_cast<Eigen::Index>(model.slow_count);
@@ -129,6 +167,7 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   StabilityReport r;
   r.scheme = scheme;
   r.step = h;
+  r.ratio = find_scheme(scheme) && find_scheme(scheme)->dual_rate ? ratio : 1;
   r.jacobian_eigenvalues = eigenvalues(j);
   const Eigen::MatrixXd gz = j.bottomRightCorner(nf, nf);
   r.fast_eigenvalues = eigenvalues(gz);
@@ -142,18 +181,18 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   const double fastest_slow = ns > 0 ? r.slow_eigenvalues.cwiseAbs().maxCoeff() : 0.0;
   r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
   if (scheme == "sp_ll") sp_ll_blocks(model, true);  // the model must suit the scheme
-  r.spectral_radius = spectral_radius(scheme, j, h, model.slow_count);
+  r.spectral_radius = spectral_radius(scheme, j, h, model.slow_count, ratio);
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
-  r.max_stable_step = max_stable_step(scheme, j, model.slow_count, r.max_stable_step_bounded);
+  r.max_stable_step = max_stable_step(scheme, j, model.slow_count, r.max_stable_step_bounded, ratio);
   return r;
 }
 
 std::string StabilityReport::json() const {
   return fmt::format(
-      "{{\"scheme\":\"{}\",\"step\":{:.17g},\"spectral_radius\":{:.17g},\"stable\":{},"
+      "{{\"scheme\":\"{}\",\"step\":{:.17g},\"ratio\":{},\"spectral_radius\":{:.17g},\"stable\":{},"
       "\"max_stable_step\":{},\"max_stable_step_bounded\":{},"
       "\"jacobian_eigenvalues\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},\"separation\":{}}}",
-      scheme, step, spectral_radius, stable ? "true" : "false",
+      scheme, step, ratio, spectral_radius, stable ? "true" : "false",
       std::isfinite(max_stable_step) ? fmt::format("{:.17g}", max_stable_step) : "null",
       max_stable_step_bounded ? "true" : "false", json_list(jacobian_eigenvalues),
       json_list(fast_eigenvalues), json_list(slow_eigenvalues),
@@ -166,10 +205,10 @@ std::string StabilityReport::text() const {
       "fast (g_z) eigenvalues:    {}\n"
       "reduced slow eigenvalues:  {}\n"
       "time-scale separation:     {:.6g}\n"
-      "{} at h = {:.6g}: spectral radius of the one-step map {:.12g}: {}\n"
+      "{} at h = {:.6g}{}: spectral radius of the {} map {:.12g}: {}\n"
       "largest stable step of {}: {}\n",
       text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation, scheme,
-      step, spectral_radius, stable ? "stable" : "UNSTABLE", scheme,
+      step, ratio > 1 ? fmt::format(", H = {} h", ratio) : "", ratio > 1 ? "macro-step" : "one-step", spectral_radius, stable ? "stable" : "UNSTABLE", scheme,
       max_stable_step_bounded ? fmt::format("{:.6g}", max_stable_step)
                               : fmt::format("none found up to {:.6g} (stable over the whole scan)", max_stable_step));
 }

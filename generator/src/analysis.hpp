@@ -28,6 +28,7 @@ Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, c
 struct StabilityReport {
   std::string scheme;
   double step = 0;
+  int ratio = 1;                          // dual-rate schemes: the map is of one macro step H = ratio h
   Eigen::VectorXcd jacobian_eigenvalues;  // of the full Jacobian [f_x f_z; g_x g_z]
   Eigen::VectorXcd fast_eigenvalues;      // of g_z (empty without fast states)
   Eigen::VectorXcd slow_eigenvalues;      // of the reduced slow dynamics f_x - f_z g_z^-1 g_x
@@ -45,8 +46,12 @@ constexpr double kStabilityMargin = 1e-9;
 
 // The one-step map of a scheme for the linear system dx/dt = J x (the first `slow` states
 // slow), built column by column by applying one step of the scheme's reference
-// implementation to each unit vector.
-Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0);
+// implementation to each unit vector. For the dual-rate multistep schemes (mrabm4,
+// mrabm4_parallel) it is the map of one macro step H = ratio h after the start-up, on
+// everything the reference core's task form keeps between macro steps (DualRateAdams::
+// history(): states, derivative histories, predicted end points), so its size exceeds n.
+Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
+                             int ratio = 1);
 
 // The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable
 // (spectral radius <= 1 + kStabilityMargin). Stability regions need not be monotone in h, so
@@ -55,8 +60,9 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
 // `bounded` is false when every scanned step up to h rho(J) = 1e4 is stable (the result is
 // then that end of the scan). An island of stability or instability narrower than the 2%
 // grid can be missed.
-double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded);
+double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
+                       int ratio = 1);
 
-StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h);
+StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio = 1);
 
 }  // namespace dualrate

@@ -4,7 +4,9 @@
 
 #include <complex>
 
+#include "adams.hpp"
 #include "analysis.hpp"
+#include "reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -44,6 +46,75 @@ TEST(Analysis, PendulumRk4IsUnstableAtTheSeedsStepAndStableBelowIt) {
   // The fast modes are +-i sqrt(k/m2) (seed 000: the particle on its spring).
   EXPECT_NEAR(fine.fast_eigenvalues.cwiseAbs().maxCoeff(), std::sqrt(5 / 1e-5), 1e-6);
   EXPECT_GT(fine.separation, 100);
+}
+
+}  // namespace
+}  // namespace dualrate
+
+namespace dualrate {
+namespace {
+
+// The macro-step map of the dual-rate task forms against their actual growth: on a linear
+// system the reference core's DualRateAdams, run for 400 macro steps beyond the start-up,
+// grows per macro step like the map's spectral radius (power iteration: the ratio of norms
+// over the last 200 macro steps converges to it geometrically in the ratio of the two
+// largest eigenvalue moduli).
+TEST(Analysis, MacroStepMapOfTheDualRateSchemesPredictsTheirGrowth) {
+  Eigen::MatrixXd j(4, 4);
+  j << 0, 1, 0, 0,  //
+      -4, -0.4, 1, 0,  //
+      0, 0, 0, 1,  //
+      50, 0, -2500, -10;  // fast: -5 +- 49.7i
+  for (const bool parallel : {false, true}) {
+    const char* scheme = parallel ? "mrabm4_parallel" : "mrabm4";
+    for (const double h : {0.004, 0.025}) {  // stable, and beyond the largest stable step 0.0182
+      const int ratio = 5;
+      const double radius =
+          Eigen::EigenSolver<Eigen::MatrixXd>(one_step_map(scheme, j, h, 2, ratio)).eigenvalues().cwiseAbs().maxCoeff();
+      const TickRhs f = [&](long, double, const std::vector<double>& x, std::vector<double>& dx) {
+        const Eigen::Vector4d v = j * Eigen::Map<const Eigen::Vector4d>(x.data());
+        dx.assign(v.data(), v.data() + 4);
+      };
+      const StartStep start = [&](long, const std::vector<double>& x) {
+        return scheme_step("rk4", [&](double, const std::vector<double>& xs, std::vector<double>& dx) { f(0, 0, xs, dx); },
+                           0, h, x);
+      };
+      DualRateAdams tasks(parallel, 2, h, ratio, f, start);
+      std::vector<double> x = {1, 0, 0.01, 0};
+      double norm_200 = 0;
+      for (long k = 0; k <= 400 + DualRateAdams::kStartupMacroSteps; ++k) {
+        tasks.advance(k * ratio, x);
+        if (k == 200 + DualRateAdams::kStartupMacroSteps) norm_200 = Eigen::Map<const Eigen::VectorXd>(
+            tasks.history().data(), static_cast<Eigen::Index>(tasks.history().size())).norm();
+      }
+      const std::vector<double> last = tasks.history();
+      const double norm_400 = Eigen::Map<const Eigen::VectorXd>(last.data(), static_cast<Eigen::Index>(last.size())).norm();
+      EXPECT_NEAR(std::pow(norm_400 / norm_200, 1.0 / 200), radius, 0.01 * radius) << scheme << " h = " << h;
+    }
+  }
+}
+
+// max_stable_step is the first crossing: just below it the map is stable, just above not.
+TEST(Analysis, MaxStableStepIsTheFirstCrossingForEveryScheme) {
+  Eigen::MatrixXd j(4, 4);
+  j << 0, 1, 0, 0,  //
+      -4, -0.4, 1, 0,  //
+      0, 0, 0, 1,  //
+      50, 0, -2500, -10;
+  for (const char* scheme : {"euler", "rk2", "rk4", "prk25", "sp_ll", "mrabm4", "mrabm4_parallel"}) {
+    const int ratio = 5;
+    bool bounded = false;
+    const double h = max_stable_step(scheme, j, 2, bounded, ratio);
+    RecordProperty(scheme, std::to_string(h));
+    if (!bounded) continue;  // sp_ll: stable over the whole scan
+    ASSERT_GT(h, 0) << scheme;
+    const auto radius = [&](double s) {
+      return Eigen::EigenSolver<Eigen::MatrixXd>(one_step_map(scheme, j, s, 2, ratio)).eigenvalues().cwiseAbs().maxCoeff();
+    };
+    EXPECT_LE(radius(h), 1 + kStabilityMargin) << scheme;
+    EXPECT_GT(radius(h * 1.001), 1 + kStabilityMargin) << scheme;
+    for (double s = h / 100; s < h; s *= 1.1) EXPECT_LE(radius(s), 1 + kStabilityMargin) << scheme << " h = " << s;
+  }
 }
 
 }  // namespace
