@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # CTest driver (label qemu): verifies MODEL with SCHEME on a Cortex-M TARGET under QEMU.
-# Usage: qemu_verify.sh CLI MODEL SCHEME TARGET
+# Usage: qemu_verify.sh CLI MODEL SCHEME TARGET [STEP]
 # Exit 0 when `dualrate verify --target` passes (reference within tolerance and bit for bit
 # equal to the host build). Exit 77 (skipped) only when the combination does not apply: the
 # generator refuses the model with this scheme at the model's step (it says why). Anything
 # else fails.
 set -uo pipefail
 cli=$1 model=$2 scheme=$3 target=$4
+step=()
+[ $# -ge 5 ] && step=(--step "$5")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if ! "$cli" generate "$model" --scheme "$scheme" -o "$work" >"$work/generate.log" 2>&1; then
+if ! "$cli" generate "$model" --scheme "$scheme" "${step[@]}" -o "$work" >"$work/generate.log" 2>&1; then
   echo "not applicable: the generator refuses $scheme for $(basename "$model"):"
   cat "$work/generate.log"
   exit 77
 fi
 # Every 10th step is printed and compared (all steps run); the model's own t_end.
-"$cli" verify "$model" --scheme "$scheme" --target "$target" --every 10 --json >"$work/verify.json" 2>"$work/verify.err"
+"$cli" verify "$model" --scheme "$scheme" "${step[@]}" --target "$target" --every 10 --json >"$work/verify.json" 2>"$work/verify.err"
 rc=$?
 cat "$work/verify.json" "$work/verify.err"
 if [ $rc -eq 0 ] && grep -q '"pass":true' "$work/verify.json" && grep -q '"bit_exact_vs_host":true' "$work/verify.json"; then

@@ -9,6 +9,7 @@
 
 #include "analysis.hpp"
 #include "prk.hpp"
+#include "process.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -111,6 +112,26 @@ TEST(Prk25, MaxStableStepOfALightlyDampedFastModeIsAbout4OverOmega) {
   const double heun = max_stable_step("rk2", j, 1, bounded);
   EXPECT_GT(prk / heun, 3.0);
   RecordProperty("ratio_prk25_rk2", std::to_string(prk / heun));
+}
+
+// prk25 runs both partitions inside one step: one periodic task, so asking verify for the
+// dual-rate task executives is a usage error (exit 1), and generate refuses a step beyond
+// its stability limit, naming the limit, which analyze --json reports.
+TEST(Prk25, CliRefusesTasksAndAnUnstableStep) {
+  const std::string model = test::source_path("models/quarter_car.yaml");
+  const ProcessResult tasks = run_process({DUALRATE_CLI, "verify", model, "--scheme", "prk25", "--tasks", "multi"});
+  EXPECT_EQ(tasks.exit_code, 1) << tasks.output;
+  EXPECT_NE(tasks.output.find("--tasks applies to the dual-rate schemes"), std::string::npos) << tasks.output;
+  const std::string dir = (std::filesystem::temp_directory_path() / "dualrate-prk-cli").string();
+  const ProcessResult unstable =
+      run_process({DUALRATE_CLI, "generate", model, "--scheme", "prk25", "--step", "0.05", "-o", dir});
+  EXPECT_EQ(unstable.exit_code, 1) << unstable.output;
+  EXPECT_NE(unstable.output.find("the largest stable step is 0.0477926"), std::string::npos) << unstable.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/quarter_car.hpp"));
+  const ProcessResult analyze = run_process({DUALRATE_CLI, "analyze", model, "--scheme", "prk25", "--json"});
+  EXPECT_EQ(analyze.exit_code, 0) << analyze.output;
+  EXPECT_NE(analyze.output.find("\"max_stable_step\":0.04779258"), std::string::npos) << analyze.output;
+  EXPECT_NE(analyze.output.find("\"max_stable_step_bounded\":true"), std::string::npos) << analyze.output;
 }
 
 }  // namespace
