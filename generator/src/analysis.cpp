@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -82,7 +83,7 @@ Eigen::MatrixXd macro_step_map(bool parallel, const Eigen::MatrixXd& j, double h
 }  // namespace
 
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
-                             int ratio) {
+                             int ratio, double inner_step) {
   AdamsScheme adams;
   if (adams_scheme(scheme, adams) && task_form(adams))
     return macro_step_map(adams == AdamsScheme::kMrabm4Parallel, j, h, slow, ratio);
@@ -93,12 +94,19 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
   };
   const SpLlBlocks constant = split_jacobian(j, slow);
   const Linearize blocks = [&](double, const std::vector<double>&) { return constant; };
+  SmfeDesign smfe;
+  if (scheme == "smfe") {
+    const Spectra s = spectra(j, slow);
+    smfe = smfe_design(s.all, s.slow, s.fast, h, inner_step);
+  }
   Eigen::MatrixXd m(n, n);
   for (Eigen::Index c = 0; c < n; ++c) {
     std::vector<double> e(static_cast<std::size_t>(n), 0.0);
     e[static_cast<std::size_t>(c)] = 1.0;
-    const std::vector<double> next = scheme == "sp_ll" ? sp_ll_reference_step(linear, blocks, slow, 0, h, e)
-                                                       : scheme_step(scheme, linear, 0, h, e, slow);
+    const std::vector<double> next =
+        scheme == "sp_ll"  ? sp_ll_reference_step(linear, blocks, slow, 0, h, e)
+        : scheme == "smfe" ? smfe_reference_step(linear, 0, h, smfe.inner_step, smfe.inner_steps, e)
+                           : scheme_step(scheme, linear, 0, h, e, slow);
     m.col(c) = Eigen::Map<const Eigen::VectorXd>(next.data(), n);
   }
   return m;
@@ -125,24 +133,60 @@ std::string text_list(const Eigen::VectorXcd& v) {
   return s.empty() ? "(none)" : s;
 }
 
-double spectral_radius(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
-  return eigenvalues(one_step_map(scheme, j, h, slow, ratio)).cwiseAbs().maxCoeff();
+// Infinity when smfe has no design at h.
+double spectral_radius(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio,
+                       double inner_step) {
+  try {
+    return eigenvalues(one_step_map(scheme, j, h, slow, ratio, inner_step)).cwiseAbs().maxCoeff();
+  } catch (const SmfeDesignError&) {
+    return std::numeric_limits<double>::infinity();
+  }
 }
 
 }  // namespace
 
 double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
-                       int ratio) {
+                       int ratio, double inner_step) {
   bounded = true;
   const double rho = eigenvalues(j).cwiseAbs().maxCoeff();
   if (!(rho > 0)) {
     bounded = false;
     return std::numeric_limits<double>::infinity();
   }
-  const auto stable = [&](double h) { return spectral_radius(scheme, j, h, slow, ratio) <= 1 + kStabilityMargin; };
-  double h = 1e-4 / rho;
+  double h = 1e-4 / rho, end = 1e4 / rho;
+  std::function<bool(double)> stable = [&](double s) {
+    return spectral_radius(scheme, j, s, slow, ratio, inner_step) <= 1 + kStabilityMargin;
+  };
+  if (scheme == "smfe") {
+    // N is chosen anew for each D, and eq. 14 is exact for a linear system (its factors are
+    // the eigenvalues of the implementation's map; tests/unit/smfe_test.cpp), so a D is
+    // stable when a design exists for it. When every eigenvalue lies in the inner step's
+    // forward-Euler disk |1 + h_s lambda| <= 1, one exists for every D >= 2 h_s (N = the
+    // whole inner steps that fit, the rest shorter than h_s); otherwise the scan runs from
+    // D = 2 h_s to 1000 h_s.
+    const Spectra s = spectra(j, slow);
+    double hs = inner_step;
+    try {
+      if (!(hs > 0)) hs = smfe_default_inner_step(s.fast);
+    } catch (const SmfeDesignError&) {
+      return 0;
+    }
+    if ((1.0 + hs * s.all.array()).abs().maxCoeff() <= 1 + kStabilityMargin) {
+      bounded = false;
+      return std::numeric_limits<double>::infinity();
+    }
+    h = 2 * hs;
+    end = std::min(1000 * hs, end);
+    stable = [&, hs](double d) {
+      try {
+        smfe_design(s.all, s.slow, s.fast, d, hs);
+        return true;
+      } catch (const SmfeDesignError&) {
+        return false;
+      }
+    };
+  }
   if (!stable(h)) return 0;
-  const double end = 1e4 / rho;
   while (h < end) {
     const double next = std::min(h * 1.02, end);
     if (!stable(next)) {
@@ -159,31 +203,42 @@ double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std:
   return end;
 }
 
-StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio) {
-  const ReferenceCore core(model);
-  const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
-  const auto ns = static_cast<Eigen::Index>(model.slow_count);
-  const auto nf = static_cast<Eigen::Index>(model.fast_count());
-  StabilityReport r;
-  r.scheme = scheme;
-  r.step = h;
-  r.ratio = find_scheme(scheme) && find_scheme(scheme)->dual_rate ? ratio : 1;
-  r.jacobian_eigenvalues = eigenvalues(j);
+Spectra spectra(const Eigen::MatrixXd& j, std::size_t slow) {
+  const auto ns = static_cast<Eigen::Index>(slow);
+  const auto nf = j.rows() - ns;
+  Spectra s;
+  s.all = eigenvalues(j);
   const Eigen::MatrixXd gz = j.bottomRightCorner(nf, nf);
-  r.fast_eigenvalues = eigenvalues(gz);
+  s.fast = eigenvalues(gz);
   Eigen::MatrixXd reduced = j.topLeftCorner(ns, ns);
   if (nf > 0 && ns > 0) {
     Eigen::FullPivLU<Eigen::MatrixXd> lu(gz);
     if (lu.isInvertible()) reduced -= j.topRightCorner(ns, nf) * lu.solve(j.bottomLeftCorner(nf, ns));
   }
-  r.slow_eigenvalues = eigenvalues(reduced);
-  const double slowest_fast = nf > 0 ? r.fast_eigenvalues.cwiseAbs().minCoeff() : 0.0;
-  const double fastest_slow = ns > 0 ? r.slow_eigenvalues.cwiseAbs().maxCoeff() : 0.0;
+  s.slow = eigenvalues(reduced);
+  return s;
+}
+
+StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio,
+                                  double inner_step) {
+  const ReferenceCore core(model);
+  const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
+  StabilityReport r;
+  r.scheme = scheme;
+  r.step = h;
+  r.ratio = find_scheme(scheme) && find_scheme(scheme)->dual_rate ? ratio : 1;
+  const Spectra s = spectra(j, model.slow_count);
+  r.jacobian_eigenvalues = s.all;
+  r.fast_eigenvalues = s.fast;
+  r.slow_eigenvalues = s.slow;
+  const double slowest_fast = s.fast.size() > 0 ? s.fast.cwiseAbs().minCoeff() : 0.0;
+  const double fastest_slow = s.slow.size() > 0 ? s.slow.cwiseAbs().maxCoeff() : 0.0;
   r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
   if (scheme == "sp_ll") sp_ll_blocks(model, true);  // the model must suit the scheme
-  r.spectral_radius = spectral_radius(scheme, j, h, model.slow_count, ratio);
+  if (scheme == "smfe") r.smfe = smfe_design_for(model, h, inner_step);
+  r.spectral_radius = spectral_radius(scheme, j, h, model.slow_count, ratio, inner_step);
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
-  r.max_stable_step = max_stable_step(scheme, j, model.slow_count, r.max_stable_step_bounded, ratio);
+  r.max_stable_step = max_stable_step(scheme, j, model.slow_count, r.max_stable_step_bounded, ratio, inner_step);
   return r;
 }
 
@@ -191,12 +246,20 @@ std::string StabilityReport::json() const {
   return fmt::format(
       "{{\"scheme\":\"{}\",\"step\":{:.17g},\"ratio\":{},\"spectral_radius\":{:.17g},\"stable\":{},"
       "\"max_stable_step\":{},\"max_stable_step_bounded\":{},"
-      "\"jacobian_eigenvalues\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},\"separation\":{}}}",
+      "\"jacobian_eigenvalues\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},\"separation\":{}{}}}",
       scheme, step, ratio, spectral_radius, stable ? "true" : "false",
       std::isfinite(max_stable_step) ? fmt::format("{:.17g}", max_stable_step) : "null",
       max_stable_step_bounded ? "true" : "false", json_list(jacobian_eigenvalues),
       json_list(fast_eigenvalues), json_list(slow_eigenvalues),
-      std::isfinite(separation) ? fmt::format("{:.6g}", separation) : "null");
+      std::isfinite(separation) ? fmt::format("{:.6g}", separation) : "null",
+      smfe ? fmt::format(",\"inner_step\":{:.17g},\"inner_steps\":{},\"eq14_largest_factor\":{:.17g},"
+                         "\"eq17_bound\":{:.6g},\"extremes_inner_steps\":{},\"extremes_largest_factor\":{:.17g},"
+                         "\"extremes_stable\":{},\"extremes_breaker\":[{:.17g},{:.17g}]",
+                         smfe->inner_step, smfe->inner_steps, smfe->worst_factor, smfe->eq17_bound,
+                         smfe->extremes_inner_steps, smfe->extremes_worst_factor,
+                         smfe->extremes_worst_factor <= 1 + kStabilityMargin ? "true" : "false",
+                         smfe->extremes_breaker.real(), smfe->extremes_breaker.imag())
+           : "");
 }
 
 std::string StabilityReport::text() const {
@@ -209,8 +272,17 @@ std::string StabilityReport::text() const {
       "largest stable step of {}: {}\n",
       text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation, scheme,
       step, ratio > 1 ? fmt::format(", H = {} h", ratio) : "", ratio > 1 ? "macro-step" : "one-step", spectral_radius, stable ? "stable" : "UNSTABLE", scheme,
-      max_stable_step_bounded ? fmt::format("{:.6g}", max_stable_step)
-                              : fmt::format("none found up to {:.6g} (stable over the whole scan)", max_stable_step));
+      max_stable_step_bounded          ? fmt::format("{:.6g}", max_stable_step)
+      : std::isfinite(max_stable_step) ? fmt::format("none found up to {:.6g} (stable over the whole scan)", max_stable_step)
+                                       : std::string("unbounded")) +
+         (smfe ? fmt::format("smfe design at D = {:.6g}: inner step h_s = {:.6g}, N = {} inner steps (eq. 14 for every "
+                             "eigenvalue, largest factor {:.6g}); eq. 17's bound N >= {:.3g}; the paper's two "
+                             "eigenvalues alone give N = {}, at which eigenvalue {:.6g}{:+.6g}i has factor {:.6g}{}\n",
+                             step, smfe->inner_step, smfe->inner_steps, smfe->worst_factor, smfe->eq17_bound,
+                             smfe->extremes_inner_steps, smfe->extremes_breaker.real(), smfe->extremes_breaker.imag(),
+                             smfe->extremes_worst_factor,
+                             smfe->extremes_worst_factor <= 1 + kStabilityMargin ? "" : " (UNSTABLE)")
+               : "");
 }
 
 }  // namespace dualrate

@@ -5,10 +5,12 @@
 #include <Eigen/Dense>
 #include <ginac/ginac.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model.hpp"
+#include "smfe.hpp"
 
 namespace dualrate {
 
@@ -22,6 +24,14 @@ std::vector<GiNaC::ex> input_symbols(const Model& model);
 // Numeric value of a matrix of expressions in t, states and inputs at (t, x, u).
 Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, const std::vector<double>& x,
                          const std::vector<double>& u);
+
+// Eigenvalues of a Jacobian split after `slow` states: of the whole, of its fast block g_z
+// (empty without fast states) and of the reduced slow dynamics f_x - f_z g_z^-1 g_x (f_x
+// alone when g_z is singular or there are no fast states).
+struct Spectra {
+  Eigen::VectorXcd all, fast, slow;
+};
+Spectra spectra(const Eigen::MatrixXd& j, std::size_t slow);
 
 // Linear analysis at the initial state (t = 0, initial state, inputs of the scenario at 0),
 // for a scheme and step h.
@@ -37,6 +47,7 @@ struct StabilityReport {
   bool stable = false;                    // spectral_radius <= 1 + kStabilityMargin
   double max_stable_step = 0;             // largest stable h (max_stable_step() below)
   bool max_stable_step_bounded = true;    // false: stable over the whole scan
+  std::optional<SmfeDesign> smfe;         // smfe: the design at h (= D)
 
   std::string json() const;
   std::string text() const;
@@ -50,8 +61,10 @@ constexpr double kStabilityMargin = 1e-9;
 // mrabm4_parallel) it is the map of one macro step H = ratio h after the start-up, on
 // everything the reference core's task form keeps between macro steps (DualRateAdams::
 // history(): states, derivative histories, predicted end points), so its size exceeds n.
+// For smfe, h is the macro step D and the map is that of the design chosen for J and D
+// (smfe_design; `inner_step` > 0 fixes h_s), or SmfeDesignError when there is none.
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
-                             int ratio = 1);
+                             int ratio = 1, double inner_step = 0);
 
 // The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable
 // (spectral radius <= 1 + kStabilityMargin). Stability regions need not be monotone in h, so
@@ -61,8 +74,9 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
 // then that end of the scan). An island of stability or instability narrower than the 2%
 // grid can be missed.
 double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
-                       int ratio = 1);
+                       int ratio = 1, double inner_step = 0);
 
-StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio = 1);
+StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio = 1,
+                                  double inner_step = 0);
 
 }  // namespace dualrate

@@ -338,6 +338,8 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
         h << (i ? ", " : "") << scalar_literal(c.value.data()[i]);
       h << "};\n";
     }
+    if (o.inner_steps > 0)
+      h << fmt::format("  // N: inner steps per macro step\n  static constexpr int inner_steps = {};\n", o.inner_steps);
     h << "};\n";
     h << fmt::format("using Scheme = {}<Model, SchemeConstants>;\n", scheme->runtime_class);
   } else {

@@ -24,6 +24,8 @@ struct GenerateOptions {
   std::string generator_version;
   std::vector<NamedMatrix> constants;  // precomputed by the scheme, emitted as SchemeConstants
   std::string notes;                   // how the constants were obtained (comment in the header)
+  double inner_step = 0;  // smfe: h_s as given (0: chosen by the generator), then as chosen
+  int inner_steps = 0;    // smfe: N, chosen by the generator (emitted as SchemeConstants::inner_steps)
 };
 
 // An exact C++ literal for v, cast to Scalar: Scalar(3), Scalar(0x1.999999999999ap-4).

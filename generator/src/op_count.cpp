@@ -148,7 +148,7 @@ OpCount mat_vec(long r, long k) { return arithmetic(r * (k - 1), r * k, 0); }
 
 }  // namespace
 
-OpCount step_ops(const Model& model, const std::string& scheme) {
+OpCount step_ops(const Model& model, const std::string& scheme, int inner_steps) {
   const long n = static_cast<long>(model.states.size());
   const OpCount d = derivative_ops(model, Rows::kAll);
   OpCount c;
@@ -180,6 +180,12 @@ OpCount step_ops(const Model& model, const std::string& scheme) {
     c += arithmetic(nf, 0, 0);                   // b: sum
     c += arithmetic(ns, 0, nf);                  // c: f1 - k1, divided by h
     c += arithmetic(3 * nf, 0, 0);               // y_next: sums; z_next: + y_next
+  } else if (scheme == "smfe") {
+    // As runtime/include/dualrate/schemes/smfe.hpp: per inner step its time and x += h_s k;
+    // then N h_s, its time, D - N h_s and the last update.
+    const long m = inner_steps;
+    c = (m + 1) * d;
+    c += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
   } else if (scheme == "prk25") {
     c = prk_step_ops(prk25_tableau(), model);
   } else {

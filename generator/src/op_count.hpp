@@ -38,7 +38,8 @@ OpCount derivative_ops(const Model& model, Rows rows);
 
 // One step of `scheme` (one of schemes()): its derivative evaluations plus its own vector
 // and matrix arithmetic, plus the finiteness check is not counted (comparisons only).
-OpCount step_ops(const Model& model, const std::string& scheme);
+// smfe: `inner_steps` is its N.
+OpCount step_ops(const Model& model, const std::string& scheme, int inner_steps = 0);
 
 // Every function the generated header calls: in variables, equations, outputs and the
 // scenario's input signals.

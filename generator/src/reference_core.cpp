@@ -7,6 +7,7 @@
 
 #include "analysis.hpp"
 #include "prk.hpp"
+#include "smfe.hpp"
 #include "sp_ll.hpp"
 
 namespace dualrate {
@@ -179,6 +180,15 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   AdamsScheme adams_kind;
   if (adams_scheme(options.scheme, adams_kind)) return adams(adams_kind, options, trace);
   const double h = options.step;
+  if (options.scheme == "smfe") {
+    const SmfeDesign d = smfe_design_for(model_, h, options.inner_step);
+    march(step_count(options.t_end, h), h, options.every, [&](long i, Vector& x) {
+      const double t = static_cast<double>(i) * h;
+      x = smfe_reference_step(held_inputs(t), t, h, d.inner_step, d.inner_steps, x);
+      return i + 1;
+    }, trace);
+    return;
+  }
   const bool sp_ll = options.scheme == "sp_ll";
   const SpLlBlocks initial = sp_ll && options.frozen_linearization
                                  ? split_jacobian(jacobian_at(0, initial_state(), inputs_at(0)), model_.slow_count)

@@ -41,6 +41,7 @@ struct RunOptions {
   double reference_tolerance = 1e-12;  // absolute and relative, for `reference`
   bool frozen_linearization = false;   // sp_ll: Jacobian blocks at the initial state, not re-linearized
   int ratio = 1;                       // H = ratio h, for the multirate schemes
+  double inner_step = 0;               // smfe: h_s (0: the generator's choice); step is the macro step D
 };
 
 // Right-hand side dx/dt = f(t, x) as the fixed-step schemes see it.

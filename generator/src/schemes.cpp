@@ -1,5 +1,9 @@
 #include "schemes.hpp"
 
+#include "cpp_emitter.hpp"
+#include "smfe.hpp"
+#include "sp_ll.hpp"
+
 namespace dualrate {
 
 const std::vector<SchemeInfo>& schemes() {
@@ -14,6 +18,9 @@ const std::vector<SchemeInfo>& schemes() {
       // 2 slow and 5 fast evaluations: counted as 5 full ones for the float tolerance.
       {"prk25", "dualrate::Prk25", "dualrate/schemes/prk.hpp", 2,
        "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003", 5},
+      // N + 1 evaluations per macro step, N chosen per model (verify's float tolerance uses N + 1).
+      {"smfe", "dualrate::Smfe", "dualrate/schemes/smfe.hpp", 1,
+       "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001", 2, true},
       // Evaluations: per fast step 2 f_e (4 parallel), per macro step 2 f_r (3 parallel).
       {"mrabm4", "dualrate::Mrabm4", "dualrate/schemes/mrabm4.hpp", 2,
        "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 2, false, 1e-12, true, false},
@@ -22,6 +29,11 @@ const std::vector<SchemeInfo>& schemes() {
        true, true},
   };
   return all;
+}
+
+void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options) {
+  if (options.scheme == "sp_ll") sp_ll_precompute(model, frozen, options);
+  if (options.scheme == "smfe") smfe_precompute(model, options);
 }
 
 const SchemeInfo* find_scheme(const std::string& name) {

@@ -20,6 +20,13 @@ struct SchemeInfo {
 };
 
 const std::vector<SchemeInfo>& schemes();
+
+struct GenerateOptions;
+struct Model;
+// Fills options' constants for the schemes that run on generator-chosen constants (sp_ll:
+// matrices; smfe: h_s and N); a no-op for the others. Throws ModelError when the model does
+// not suit the scheme.
+void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options);
 const SchemeInfo* find_scheme(const std::string& name);
 std::vector<std::string> scheme_names();
 

@@ -117,8 +117,7 @@ std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<Ma
   return {{"f_z", fz}, {"g_x", gx}, {"g_z", gz}};
 }
 
-void precompute_scheme(const Model& model, bool frozen, GenerateOptions& o) {
-  if (o.scheme != "sp_ll") return;
+void sp_ll_precompute(const Model& model, bool frozen, GenerateOptions& o) {
   o.constants = sp_ll_constants(sp_ll_blocks(model, frozen), o.step);
   o.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
                      "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."

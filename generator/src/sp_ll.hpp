@@ -56,8 +56,7 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& f, const Linearize& lin
 
 struct GenerateOptions;
 
-// Fills options.constants (and notes) for schemes that run on precomputed matrices; a
-// no-op for the others. Throws ModelError when the model does not suit the scheme.
-void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options);
+// Fills options.constants and notes for sp_ll at options.step.
+void sp_ll_precompute(const Model& model, bool frozen, GenerateOptions& options);
 
 }  // namespace dualrate

@@ -439,10 +439,14 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     r.error = unknown_target_message(o.target);
     return r;
   }
-  if (!info->dual_rate) r.ops_per_step = step_ops(model, r.scheme).total();
+  const bool frozen = o.frozen && r.scheme == "sp_ll";
+  GenerateOptions generate = o.generate;
+  precompute_scheme(model, frozen, generate);
+  if (!info->dual_rate) r.ops_per_step = step_ops(model, r.scheme, generate.inner_steps).total();
   const ReferenceCore core(model);
   const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
-  r.tolerance = verify_tolerance(o.generate.scalar, r.steps, info->evaluations,
+  const int evaluations = generate.inner_steps > 0 ? generate.inner_steps + 1 : info->evaluations;
+  r.tolerance = verify_tolerance(o.generate.scalar, r.steps, evaluations,
                                  o.generate.step * j.cwiseAbs().rowwise().sum().maxCoeff(), info->double_tolerance);
   const bool keep = !o.keep_dir.empty();
   const fs::path dir = keep ? fs::path(o.keep_dir) : fs::path(make_temp_dir("dualrate-verify"));
@@ -450,9 +454,6 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   if (keep) r.directory = fs::absolute(dir).string();
 
   const std::string header = model.name + ".hpp";
-  const bool frozen = o.frozen && r.scheme == "sp_ll";
-  GenerateOptions generate = o.generate;
-  precompute_scheme(model, frozen, generate);
   write_file(dir / header, generate_header(model, generate));
   const std::vector<std::string> flags = trace_flags(dir, header, model);
   std::string script = "#!/bin/sh\n# How the trace program" + std::string(cross ? "s were" : " was") +
@@ -489,6 +490,7 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   Trace reference;
   try {
     RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
+    run.inner_step = o.generate.inner_step;
     run.frozen_linearization = frozen;
     run.ratio = o.generate.ratio;
     reference = core.simulate(run);

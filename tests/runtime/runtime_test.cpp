@@ -14,6 +14,7 @@ void count_fault(dualrate::Status) noexcept { ++fault_hook_calls; }
 #include "pendulum_particle.hpp"
 #include "pendulum_particle_float.hpp"
 #include "pendulum_sp_ll.hpp"
+#include "adaptive_parasitic.hpp"
 #include "quarter_car.hpp"
 
 namespace {
@@ -62,6 +63,18 @@ TEST(Runtime, Prk25StepsInFloatWithoutHeap) {
   Eigen::internal::set_is_malloc_allowed(true);
   EXPECT_NEAR(d.x[0], 0.05f, 0.01f);
   EXPECT_NEAR(d.x[2], 0.05f, 0.01f);
+}
+
+// smfe in float at D = 0.05 (forward Euler's limit on this model is 0.0203 s) over the 10 s
+// scenario: no heap, no fault, and the adaptive gain settles at the high-accuracy solution's
+// k_inf = 2.1264 up to SMFE's first-order error in D (the double run ends at 2.1389).
+TEST(Runtime, SmfeStepsInFloatWithoutHeap) {
+  adaptive_parasitic::Data d;
+  Eigen::internal::set_is_malloc_allowed(false);
+  for (int i = 0; i < 200; ++i)
+    ASSERT_EQ(adaptive_parasitic::step(d, adaptive_parasitic::Model::default_inputs()), dualrate::Status::kOk);
+  Eigen::internal::set_is_malloc_allowed(true);
+  EXPECT_NEAR(d.x[1], 2.1264f, 0.02f);
 }
 
 TEST(Runtime, NonFiniteStateIsReportedAndThePreviousStateKept) {

@@ -13,4 +13,5 @@
 #include "schemes/prk.hpp"
 #include "schemes/rk2.hpp"
 #include "schemes/rk4.hpp"
+#include "schemes/smfe.hpp"
 #include "schemes/sp_ll.hpp"

@@ -1,0 +1,40 @@
+// Stabilized multirate forward Euler (SMFE) of seed 001 (Shi, Rojas, arXiv 2504.06371),
+// Algorithm 1, for x' = F(t, x) with slow and fast states: one macro step D (the task
+// period) is N forward-Euler steps of the whole state with the short inner step h_s,
+//   x_{i+1} = x_i + h_s F(t_n + i h_s, x_i),   i = 0..N-1                      (eq. 12)
+// which pull the fast states onto their manifold, then one step over the rest of D,
+//   x_{n+1} = x_N + (D - N h_s) F(t_n + N h_s, x_N)                             (eq. 13)
+// Inputs are held over D. The generator chooses h_s and N from the Jacobian's eigenvalues
+// at the design point so that eq. 14, |1 + (D - N h_s) lambda| |1 + h_s lambda|^N < 1,
+// holds for every eigenvalue (generator/src/smfe.hpp), and emits them as constants:
+//   C::inner_steps (N, int) and C::inner_step[1] (h_s).
+// Cost: N + 1 right-hand-side evaluations per macro step, no matrices.
+#pragma once
+
+#include "../model.hpp"
+
+namespace dualrate {
+
+template <class M, class C>
+struct Smfe {
+  using Scalar = typename M::Scalar;
+  using State = typename M::State;
+  using Input = typename M::Input;
+  static constexpr int order = 1;
+  static constexpr int kInnerSteps = C::inner_steps;
+  static_assert(kInnerSteps >= 1, "dualrate: SMFE needs at least one inner step");
+
+  static void step(Scalar t, Scalar d, const Input& u, State& x) noexcept {
+    const Scalar hs = C::inner_step[0];
+    State k;
+    for (int i = 0; i < kInnerSteps; ++i) {
+      M::derivatives(t + Scalar(i) * hs, x, u, k);
+      x += hs * k;
+    }
+    const Scalar done = Scalar(kInnerSteps) * hs;
+    M::derivatives(t + done, x, u, k);
+    x += (d - done) * k;
+  }
+};
+
+}  // namespace dualrate

@@ -1,0 +1,119 @@
+// Seed 001's SMFE: eq. 14 against the implementation's macro-step map, the choice of h_s and
+// N (every eigenvalue, not only the paper's two), refusals, and generated code against the
+// reference core.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "analysis.hpp"
+#include "op_count.hpp"
+#include "process.hpp"
+#include "smfe.hpp"
+#include "test_support.hpp"
+#include "verify.hpp"
+
+namespace dualrate {
+namespace {
+
+double radius(const Eigen::MatrixXd& m) { return Eigen::EigenSolver<Eigen::MatrixXd>(m).eigenvalues().cwiseAbs().maxCoeff(); }
+
+// Eq. 14 is exact for linear systems: the macro-step map is (I + (D - N h_s) J)(I + h_s J)^N,
+// whose eigenvalues are eq. 14's products. On random coupled systems (2 slow states with
+// eigenvalues of modulus 0.1-10, 3 fast ones of 100-1000, all couplings random) the spectral
+// radius of the map built from the reference implementation equals the largest factor to
+// rounding: both are products of N + 1 factors of size <= 2 computed in double, and the
+// eigenvalue solver's error for these well-separated eigenvalues is a few ulps of the
+// largest: 1e-12 relative.
+TEST(Smfe, Eq14IsTheSpectralRadiusOfTheMacroStepMapForLinearSystems) {
+  std::mt19937 rng(2026);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  for (int trial = 0; trial < 20; ++trial) {
+    Eigen::MatrixXd j(5, 5);
+    for (int r = 0; r < 5; ++r)
+      for (int c = 0; c < 5; ++c) j(r, c) = unit(rng) * (r < 2 ? 0.3 : 3.0);
+    j(0, 0) = -0.1 - 10 * std::fabs(unit(rng));
+    j(1, 1) = -0.1 - 10 * std::fabs(unit(rng));
+    for (int f = 2; f < 5; ++f) j(f, f) = -100 - 900 * std::fabs(unit(rng));
+    const double d = 0.01 + 0.05 * std::fabs(unit(rng));
+    const Spectra s = spectra(j, 2);
+    const SmfeDesign design = smfe_design(s.all, s.slow, s.fast, d);
+    double largest = 0;
+    for (const auto& l : s.all) largest = std::max(largest, smfe_factor(l, d, design.inner_step, design.inner_steps));
+    EXPECT_NEAR(radius(one_step_map("smfe", j, d, 2)), largest, 1e-12 * std::max(1.0, largest)) << "trial " << trial;
+    EXPECT_NEAR(largest, design.worst_factor, 1e-15);
+    EXPECT_LE(largest, 1 + kStabilityMargin);
+  }
+}
+
+// The chosen N is the smallest: at N - 1 some eigenvalue breaks eq. 14 (or N = 1).
+TEST(Smfe, ChosenNIsTheSmallestThatHoldsForEveryEigenvalue) {
+  const Model m = test::load(test::source_path("tests/models/schemes/smfe_gap.yaml"));
+  const SmfeDesign d = smfe_design_for(m, 0.1);
+  EXPECT_DOUBLE_EQ(d.inner_step, 1e-3);  // dead-beat for g_z's fastest eigenvalue, -1000
+  EXPECT_EQ(d.inner_steps, 15);          // hand-computed in the model's description
+  const ReferenceCore core(m);
+  const Spectra s = spectra(core.jacobian_at(0, core.initial_state(), core.inputs_at(0)), m.slow_count);
+  double at_fewer = 0;
+  for (const auto& l : s.all) at_fewer = std::max(at_fewer, smfe_factor(l, 0.1, d.inner_step, d.inner_steps - 1));
+  EXPECT_GT(at_fewer, 1);
+  // The paper's two eigenvalues (eqs. 10, 15) alone would take N = 1, unstable for the
+  // intermediate mode near -30: |1 + 0.099 (-30)| 0.97 = 1.91.
+  EXPECT_EQ(d.extremes_inner_steps, 1);
+  EXPECT_NEAR(d.extremes_worst_factor, 1.91, 0.01);
+  EXPECT_NEAR(d.extremes_breaker.real(), -30, 0.01);
+}
+
+// analyze prints both: the extremes-only N and its failure, and the exact N.
+TEST(Smfe, AnalyzeRefusesTheExtremesOnlyNAndGivesTheExactOne) {
+  const ProcessResult r = run_process({DUALRATE_CLI, "analyze", test::source_path("tests/models/schemes/smfe_gap.yaml"),
+                                       "--scheme", "smfe", "--step", "0.1", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("\"inner_steps\":15,"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"extremes_inner_steps\":1,"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"extremes_stable\":false"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"stable\":true"), std::string::npos) << r.output;
+}
+
+// No design: a macro step no longer than the inner step, or an undamped fast mode. The CLI
+// says so at the model's simulation section with exit status 1.
+TEST(Smfe, RefusesWithAPositionedMessage) {
+  const std::string gap = test::source_path("tests/models/schemes/smfe_gap.yaml");
+  const ProcessResult short_d = run_process({DUALRATE_CLI, "generate", gap, "--scheme", "smfe", "--step", "0.001", "-o",
+                                             (std::filesystem::temp_directory_path() / "dualrate-smfe").string()});
+  EXPECT_EQ(short_d.exit_code, 1) << short_d.output;
+  EXPECT_EQ(short_d.output.rfind(gap + ":", 0), 0u) << short_d.output;
+  EXPECT_NE(short_d.output.find("is not shorter than the macro step"), std::string::npos) << short_d.output;
+  const ProcessResult undamped = run_process({DUALRATE_CLI, "analyze", test::source_path("models/planar_spacecraft.yaml"),
+                                              "--scheme", "smfe", "--step", "0.05"});
+  EXPECT_EQ(undamped.exit_code, 1) << undamped.output;
+  EXPECT_NE(undamped.output.find("undamped"), std::string::npos) << undamped.output;
+}
+
+// Generated code against the reference core in double (rounding only, bound 1e-12 as for
+// the other schemes) at macro steps where the generator accepts smfe, far beyond forward
+// Euler's limit (adaptive_parasitic: 2/98.5 = 0.0203 s).
+TEST(Smfe, GeneratedAgreesWithTheReferenceCore) {
+  for (const auto& [file, d] : std::vector<std::pair<std::string, double>>{
+           {"models/adaptive_parasitic.yaml", 0.05}, {"models/quarter_car.yaml", 0.05},
+           {"models/flexible_joint.yaml", 0.01}, {"tests/models/schemes/smfe_gap.yaml", 0.1}}) {
+    const Model m = test::load(test::source_path(file));
+    VerifyOptions o;
+    o.generate = {"smfe", d, 1, ScalarType::kDouble, "test", {}, {}};
+    o.t_end = m.simulation.t_end;
+    const VerifyResult r = verify(m, o);
+    EXPECT_EQ(r.error, "") << file;
+    EXPECT_LE(r.max_error, 1e-12) << r.json();
+    EXPECT_TRUE(r.pass) << r.json();
+    EXPECT_EQ(r.ops_per_step, step_ops(m, "smfe", smfe_design_for(m, d).inner_steps).total());
+  }
+}
+
+// One macro step costs N + 1 right-hand sides and the vector updates of the runtime header.
+TEST(Smfe, OpCountIsNPlusOneEvaluations) {
+  const Model m = test::load(test::source_path("tests/models/schemes/smfe_gap.yaml"));
+  const long d = derivative_ops(m, Rows::kAll).total(), n = 3;
+  EXPECT_EQ(step_ops(m, "smfe", 15).total(), 16 * d + 2 * (15 * (n + 1) + n) + 3);
+}
+
+}  // namespace
+}  // namespace dualrate
