@@ -57,10 +57,7 @@ SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow
   const double base = std::abs(1.0 + d.inner_step * lf);
   d.eq17_bound = base > 0 && base < 1 ? std::max(0.0, -std::log(macro_step * std::abs(lf)) / std::log(base)) : 0;
   const double fit = std::ceil(macro_step / d.inner_step) - 1;  // N h_s < D
-  if (fit > kSmfeMaxInnerSteps)
-    throw SmfeDesignError(fmt::format("the inner step h_s = {:.6g} fits more than {} times into D = {:.6g}", d.inner_step,
-                                      kSmfeMaxInnerSteps, macro_step));
-  const int most = static_cast<int>(fit);
+  const int most = static_cast<int>(std::min<double>(fit, kSmfeMaxInnerSteps));
   Eigen::VectorXcd extremes(slow.size() > 0 ? 2 : 1);
   extremes[0] = lf;
   if (slow.size() > 0) {
@@ -86,9 +83,9 @@ SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow
     throw SmfeDesignError(fmt::format("the inner step h_s = {:.6g} is not shorter than the macro step D = {:.6g}",
                                       d.inner_step, macro_step));
   throw SmfeDesignError(fmt::format(
-      "no N with N h_s < D = {:.6g} (h_s = {:.6g}, N <= {}) satisfies eq. 14: eigenvalue {} still has "
+      "no N with N h_s < D = {:.6g} (h_s = {:.6g}, N <= {}{}) satisfies eq. 14: eigenvalue {} still has "
       "|1 + (D - N h_s) lambda| |1 + h_s lambda|^N = {:.6g} > 1 at N = {}",
-      macro_step, d.inner_step, most, show(breaker), smfe_factor(breaker, macro_step, d.inner_step, most), most));
+      macro_step, d.inner_step, most, most < fit ? ", the most a design may take" : "", show(breaker), smfe_factor(breaker, macro_step, d.inner_step, most), most));
 }
 
 SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_step) {

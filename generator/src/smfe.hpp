@@ -20,7 +20,7 @@
 
 namespace dualrate {
 
-// The most inner steps per macro step a design may take.
+// The most inner steps per macro step a design may take (the search stops there).
 constexpr int kSmfeMaxInnerSteps = 100000;
 
 // The left side of eq. 14 for one eigenvalue.
