@@ -122,16 +122,17 @@ SmfeAlongTrajectory smfe_along_trajectory(const Model& model, const SmfeDesign& 
 }
 
 void smfe_precompute(const Model& model, GenerateOptions& o) {
+  const bool given = o.inner_step > 0;
   const SmfeDesign d = smfe_design_for(model, o.step, o.inner_step);
   o.inner_step = d.inner_step;
   o.inner_steps = d.inner_steps;
   o.constants = {{"inner_step", Eigen::MatrixXd::Constant(1, 1, d.inner_step), "h_s: inner step (s)"}};
   o.notes = fmt::format(
-      "Chosen from the Jacobian's eigenvalues at the initial state: h_s = {:.6g} s{}, N = {} (the smallest N with\n"
+      "Design at the initial state: h_s = {:.6g} s{}, N = {} (the smallest N with\n"
       "eq. 14 <= 1 for every eigenvalue; largest factor {:.6g}). Eq. 17's sufficient bound for the fastest\n"
       "eigenvalue: N >= {:.3g}. The paper's two eigenvalues alone would give N = {} (largest factor over all\n"
       "eigenvalues then {:.6g}).",
-      d.inner_step, o.inner_step > 0 && d.inner_step == o.inner_step ? "" : "", d.inner_steps, d.worst_factor,
+      d.inner_step, given ? " (given)" : " (from g_z's fastest eigenvalue)", d.inner_steps, d.worst_factor,
       d.eq17_bound, d.extremes_inner_steps, d.extremes_worst_factor);
 }
 
