@@ -33,7 +33,7 @@ namespace dualrate {
 // repeats â51, and row 4 as (0.24343069, 0.50337891, 0.15850599), where 0.50337891 belongs
 // to row 3: â32 = 0.50337891. â42 is unreadable; it is derived from b.ĉ = 1/2 (the only
 // condition it enters linearly with ĉ2 fixed): â42 = (1/2 - b2 ĉ2)/b4 - â41 - â43. With it,
-// every order, coupling and stability condition holds to 1.6e-9 (the printed digits'
+// every order, coupling and stability condition holds to 5.4e-9 (the printed digits'
 // rounding); tests/unit/prk_test.cpp checks them to 1e-8.
 struct Prk25Tableau {
   static constexpr int kStages = 5;
