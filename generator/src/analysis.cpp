@@ -53,17 +53,20 @@ Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, c
 
 namespace {
 
+// dx/dt = J x.
+RightHandSide linear_rhs(const Eigen::MatrixXd& j) {
+  return [&j](double, const std::vector<double>& x, std::vector<double>& dx) {
+    const Eigen::VectorXd v = j * Eigen::Map<const Eigen::VectorXd>(x.data(), j.rows());
+    dx.assign(v.data(), v.data() + j.rows());
+  };
+}
+
 Eigen::MatrixXd macro_step_map(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
   const auto n = j.rows();
-  const TickRhs linear = [&](long, double, const std::vector<double>& x, std::vector<double>& dx) {
-    const Eigen::VectorXd v = j * Eigen::Map<const Eigen::VectorXd>(x.data(), n);
-    dx.assign(v.data(), v.data() + n);
-  };
-  const StartStep start = [&](long, const std::vector<double>& x) {
-    return scheme_step("rk4", [&](double, const std::vector<double>& xs, std::vector<double>& dx) { linear(0, 0, xs, dx); },
-                       0, h, x);
-  };
-  DualRateAdams tasks(parallel, slow, h, ratio, linear, start);
+  const RightHandSide linear = linear_rhs(j);
+  const TickRhs ticks = [&](long, double t, const std::vector<double>& x, std::vector<double>& dx) { linear(t, x, dx); };
+  const StartStep start = [&](long, const std::vector<double>& x) { return scheme_step("rk4", linear, 0, h, x); };
+  DualRateAdams tasks(parallel, slow, h, ratio, ticks, start);
   std::vector<double> x(static_cast<std::size_t>(n), 1.0);
   long tick = 0;
   for (; tick <= DualRateAdams::kStartupMacroSteps * ratio; tick += ratio) tasks.advance(tick, x);
@@ -88,10 +91,7 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
   if (adams_scheme(scheme, adams) && task_form(adams))
     return macro_step_map(adams == AdamsScheme::kMrabm4Parallel, j, h, slow, ratio);
   const auto n = j.rows();
-  const RightHandSide linear = [&](double, const std::vector<double>& x, std::vector<double>& dx) {
-    const Eigen::VectorXd v = j * Eigen::Map<const Eigen::VectorXd>(x.data(), n);
-    dx.assign(v.data(), v.data() + n);
-  };
+  const RightHandSide linear = linear_rhs(j);
   const SpLlBlocks constant = split_jacobian(j, slow);
   const Linearize blocks = [&](double, const std::vector<double>&) { return constant; };
   SmfeDesign smfe;

@@ -29,6 +29,12 @@ PrkTableau from_runtime() {
   return t;
 }
 
+bool used(const std::vector<std::vector<double>>& a, const std::vector<double>& b, std::size_t i) {
+  bool u = b[i] != 0;
+  for (std::size_t k = i + 1; k < b.size(); ++k) u = u || a[k][i] != 0;
+  return u;
+}
+
 double dot(const std::vector<double>& u, const std::vector<double>& v) {
   double s = 0;
   for (std::size_t i = 0; i < u.size(); ++i) s += u[i] * v[i];
@@ -45,6 +51,8 @@ std::vector<double> times(const std::vector<std::vector<double>>& a, const std::
 
 std::vector<double> PrkTableau::c() const { return row_sums(a); }
 std::vector<double> PrkTableau::c_fast() const { return row_sums(a_fast); }
+bool PrkTableau::slow_used(std::size_t i) const { return used(a, b, i); }
+bool PrkTableau::fast_used(std::size_t i) const { return used(a_fast, b_fast, i); }
 
 const PrkTableau& prk25_tableau() {
   static const PrkTableau t = from_runtime<Prk25Tableau>();
@@ -124,11 +132,7 @@ OpCount prk_step_ops(const PrkTableau& t, const Model& model) {
   OpCount c;
   const auto s = static_cast<std::size_t>(t.stages);
   for (std::size_t i = 0; i < s; ++i) {
-    bool slow_used = t.b[i] != 0, fast_used = t.b_fast[i] != 0;
-    for (std::size_t k = i + 1; k < s; ++k) {
-      slow_used = slow_used || t.a[k][i] != 0;
-      fast_used = fast_used || t.a_fast[k][i] != 0;
-    }
+    const bool slow_used = t.slow_used(i), fast_used = t.fast_used(i);
     if (slow_used || fast_used)
       for (std::size_t j = 0; j < i; ++j) {
         if (t.a[i][j] != 0) c += term(ns);

@@ -20,6 +20,9 @@ struct PrkTableau {
   std::vector<double> b, b_fast;
   std::vector<double> c() const;       // row sums of a
   std::vector<double> c_fast() const;  // row sums of a_fast
+  // Whether stage i's slow (fast) derivative is used by a later stage or by the update.
+  bool slow_used(std::size_t i) const;
+  bool fast_used(std::size_t i) const;
 };
 
 // The runtime's dualrate::Prk25Tableau.

@@ -67,12 +67,13 @@ SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow
   }
   std::complex<double> breaker;
   for (int n = 1; n <= most; ++n) {
+    const double w = worst(all, macro_step, d.inner_step, n, breaker);
     std::complex<double> ignored;
     if (d.extremes_inner_steps == 0 && worst(extremes, macro_step, d.inner_step, n, ignored) <= 1 + kStabilityMargin) {
       d.extremes_inner_steps = n;
-      d.extremes_worst_factor = worst(all, macro_step, d.inner_step, n, d.extremes_breaker);
+      d.extremes_worst_factor = w;
+      d.extremes_breaker = breaker;
     }
-    const double w = worst(all, macro_step, d.inner_step, n, breaker);
     if (w <= 1 + kStabilityMargin) {
       d.inner_steps = n;
       d.worst_factor = w;

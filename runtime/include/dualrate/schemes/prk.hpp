@@ -66,37 +66,29 @@ struct Prk {
   static constexpr int kStages = T::kStages;
   static constexpr int order = T::kOrder;
 
-  // Whether stage i's slow (fast) derivative is used by a later stage or by the update.
-  static constexpr bool slow_used(int i) {
-    bool used = T::b[i] != 0;
-    for (int k = i + 1; k < kStages; ++k) used = used || T::a[k][i] != 0;
-    return used;
+  // Of one tableau (a, b): whether stage i's derivative is used by a later stage or by the
+  // update, stage i's abscissa, and how many stages are evaluated.
+  using Matrix = double[T::kStages][T::kStages];
+  using Weights = double[T::kStages];
+  static constexpr bool used(const Matrix& a, const Weights& b, int i) {
+    bool u = b[i] != 0;
+    for (int k = i + 1; k < kStages; ++k) u = u || a[k][i] != 0;
+    return u;
   }
-  static constexpr bool fast_used(int i) {
-    bool used = T::b_fast[i] != 0;
-    for (int k = i + 1; k < kStages; ++k) used = used || T::a_fast[k][i] != 0;
-    return used;
-  }
-  static constexpr double c_slow(int i) {
+  static constexpr double abscissa(const Matrix& a, int i) {
     double c = 0;
-    for (int j = 0; j < i; ++j) c += T::a[i][j];
+    for (int j = 0; j < i; ++j) c += a[i][j];
     return c;
   }
-  static constexpr double c_fast(int i) {
-    double c = 0;
-    for (int j = 0; j < i; ++j) c += T::a_fast[i][j];
-    return c;
-  }
-  static constexpr int slow_evaluations() {
+  static constexpr int evaluations(const Matrix& a, const Weights& b) {
     int n = 0;
-    for (int i = 0; i < kStages; ++i) n += slow_used(i) ? 1 : 0;
+    for (int i = 0; i < kStages; ++i) n += used(a, b, i) ? 1 : 0;
     return n;
   }
-  static constexpr int fast_evaluations() {
-    int n = 0;
-    for (int i = 0; i < kStages; ++i) n += fast_used(i) ? 1 : 0;
-    return n;
-  }
+  static constexpr bool slow_used(int i) { return used(T::a, T::b, i); }
+  static constexpr bool fast_used(int i) { return used(T::a_fast, T::b_fast, i); }
+  static constexpr int slow_evaluations() { return evaluations(T::a, T::b); }
+  static constexpr int fast_evaluations() { return evaluations(T::a_fast, T::b_fast); }
 
   static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
     SlowState f[kStages];
@@ -118,8 +110,8 @@ struct Prk {
     if constexpr (slow_used(I) || fast_used(I)) {
       State s = x;
       (add_stage<I, J>(s, h, f, g), ...);
-      if constexpr (slow_used(I)) M::slow_derivatives(t + Scalar(c_slow(I)) * h, s, u, f[I]);
-      if constexpr (fast_used(I)) M::fast_derivatives(t + Scalar(c_fast(I)) * h, s, u, g[I]);
+      if constexpr (slow_used(I)) M::slow_derivatives(t + Scalar(abscissa(T::a, I)) * h, s, u, f[I]);
+      if constexpr (fast_used(I)) M::fast_derivatives(t + Scalar(abscissa(T::a_fast, I)) * h, s, u, g[I]);
     }
   }
 
