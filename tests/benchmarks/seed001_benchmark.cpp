@@ -1,107 +1,204 @@
 // Seed 001's efficiency claim (SMFE needs N + 1 evaluations per macro step where forward
-// Euler needs about 1/eps steps): the DC motor (models/dc_motor.yaml: electrical pole
-// -5975 rad/s, mechanical -25 rad/s) over its 0.5 s scenario, in one run:
-//   smfe:  the generated step at D = 0.01 s (N and h_s chosen by the generator);
-//   euler: forward Euler (the runtime's Euler on the same model) at 0.9 times its largest
-//          stable step, 0.335 ms;
-//   rk4:   RK4 at 0.9 times its largest stable step, 0.466 ms (at matched accuracy RK4 would
-//          take a longer step, but its stability does not allow one: at its limit it is
-//          already more accurate than smfe at D).
-// Error: max over states of |x(T) - x_ref(T)| / max(1, |x_ref(T)|) against the reference
-// core's high-accuracy solution. CPU-time ratios against forward Euler are printed at the
-// end. sp_ll (precomputed phi-functions at one step) is left out: it would need a generated
-// header per step for a matched-accuracy search.
+// Euler needs about 1/eps steps), on the three models whose fast Jacobian block is constant
+// (dc_motor: real fast pole -5975 rad/s; servo_actuator_lag: -2000 rad/s; flexible_joint:
+// the gearbox pair -573 +- 879i rad/s), each over its scenario, in one run:
+//   smfe:  the generated step at the task period D = 10 ms (N and h_s chosen by the
+//          generator: N = 1, 1, 10);
+//   euler: forward Euler (the runtime's Euler) at the longest step D/m within 0.9 times its
+//          largest stable step;
+//   rk4:   RK4 at matched accuracy: the longest step D/m whose error is at most smfe's, no
+//          longer than 0.9 times its largest stable step (on these models RK4 at that bound
+//          is already more accurate than smfe: stability, not accuracy, sets its step);
+//   sp_ll: at matched accuracy, the longest step D/m (m = 1, 2, ...) whose error is at most
+//          smfe's, with the constants the generator would emit for that step
+//          (sp_ll_constants) loaded into the runtime's SpLl, which generated code calls.
+// Steps are D/m so that every scheme's grid holds the samples t = kD and the scenarios'
+// input switches (all on multiples of D); sp_ll is not offered steps longer than D, the
+// task period. Error: max over the samples t = kD and the states of
+// |x - x_ref| / max(1, |x_ref|), x_ref from the reference core's high-accuracy solution.
+// The CPU time of each scheme over smfe's (same model, same run) is printed at the end.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "analysis.hpp"
 #include "dc_motor.hpp"
+#include "flexible_joint.hpp"
 #include "functions.hpp"
 #include "model.hpp"
 #include "ratio_reporter.hpp"
 #include "reference_core.hpp"
+#include "servo_actuator_lag.hpp"
+#include "sp_ll.hpp"
 
 namespace {
 
-using Model = dc_motor::Model;
-constexpr double kEnd = 0.5;
+constexpr double kPeriod = 0.01;  // D, the STEP the three smfe headers are generated with
+constexpr int kMaxSubsteps = 2000;
 
-template <class Scheme>
-Model::State run(long steps) {
-  Model::State x = Model::initial_state();
-  const double h = kEnd / static_cast<double>(steps);
-  for (long i = 0; i < steps; ++i) {
-    const double t = static_cast<double>(i) * h;
-    Scheme::step(t, h, Model::scenario_inputs(t), x);
+// sp_ll's constants for a step chosen at run time, in the layout of the generated
+// SchemeConstants (column-major arrays with the same names).
+template <class M>
+struct SpLlAtStep {
+  static constexpr int ns = M::kSlow, nf = M::kFast;
+  static inline double gz_inv[nf * nf], k[nf * ns], fz[ns * nf], a[nf * nf];
+  static inline double p1[nf * nf], p2[nf * nf], q1[nf * nf], q2[nf * nf];
+  static void set(const dualrate::SpLlBlocks& blocks, double h) {
+    const std::map<std::string, double*> slots = {{"gz_inv", gz_inv}, {"k", k}, {"fz", fz}, {"a", a},
+                                                  {"p1", p1},         {"p2", p2}, {"q1", q1}, {"q2", q2}};
+    for (const dualrate::NamedMatrix& c : dualrate::sp_ll_constants(blocks, h))
+      std::copy_n(c.value.data(), c.value.size(), slots.at(c.name));
+  }
+};
+
+// Over `macro` periods D from the initial state, m steps of D/m per period (inputs of the
+// scenario held over each step); sample(k, x) after period k.
+template <class M, class Scheme, class Sample>
+typename M::State run(long macro, int m, Sample&& sample) {
+  typename M::State x = M::initial_state();
+  const double h = kPeriod / m;
+  for (long k = 0; k < macro; ++k) {
+    for (int i = 0; i < m; ++i) {
+      const double t = static_cast<double>(k * m + i) * h;
+      Scheme::step(t, h, M::scenario_inputs(t), x);
+    }
+    sample(k + 1, x);
   }
   return x;
 }
 
-struct Setup {
-  long smfe_steps = 0, euler_steps = 0, rk4_steps = 0;
-  double smfe_error = 0, euler_error = 0, rk4_error = 0;
+struct Choice {
+  int substeps = 1;  // m: step D/m
+  double error = 0;
+  bool stability_bound = false;  // the step is at the stability bound, not the accuracy target
+  bool reached = true;           // the accuracy target was met within kMaxSubsteps
 };
 
-const Setup& setup() {
-  static const Setup s = [] {
-    Setup r;
-    dualrate::init_symbolic();
-    const dualrate::Model m = dualrate::load_model_file(DUALRATE_SOURCE_DIR "/models/dc_motor.yaml");
-    const std::vector<double> exact =
-        dualrate::ReferenceCore(m).simulate({"reference", dc_motor::kStep, kEnd, 1000000}).rows.back();
-    const auto error = [&](const Model::State& x) {
-      double e = 0;
-      for (int j = 0; j < Model::kStates; ++j)
-        e = std::max(e, std::fabs(x[j] - exact[1 + j]) / std::max(1.0, std::fabs(exact[1 + j])));
-      return e;
+template <class M, class SmfeConstants>
+class Case {
+ public:
+  using SmfeScheme = dualrate::Smfe<M, SmfeConstants>;
+  using SpLl = dualrate::SpLl<M, SpLlAtStep<M>>;
+
+  Case(const char* name, const char* file) : name_(name) {
+    const dualrate::Model m = dualrate::load_model_file(file);
+    t_end_ = m.simulation.t_end;
+    macro_ = std::lround(t_end_ / kPeriod);
+    exact_ = dualrate::ReferenceCore(m).simulate({"reference", kPeriod, t_end_, 1}).rows;
+    blocks_ = dualrate::sp_ll_blocks(m, false);
+    const auto within = [&](const char* scheme) {
+      const double limit = dualrate::analyze_stability(m, scheme, kPeriod).max_stable_step;
+      return static_cast<int>(std::ceil(kPeriod / (0.9 * limit)));
     };
-    const auto usable = [&](const char* scheme) {
-      const double limit = dualrate::analyze_stability(m, scheme, m.simulation.step.value()).max_stable_step;
-      return static_cast<long>(std::ceil(kEnd / (0.9 * limit)));
-    };
-    r.smfe_steps = std::lround(kEnd / dc_motor::kStep);
-    r.smfe_error = error(run<dc_motor::Scheme>(r.smfe_steps));
-    r.euler_steps = usable("euler");
-    r.euler_error = error(run<dualrate::Euler<Model>>(r.euler_steps));
-    r.rk4_steps = usable("rk4");
-    r.rk4_error = error(run<dualrate::Rk4<Model>>(r.rk4_steps));
-    return r;
-  }();
-  return s;
-}
+    smfe.error = error<SmfeScheme>(1);
+    euler.substeps = within("euler");
+    euler.error = error<dualrate::Euler<M>>(euler.substeps);
+    euler.stability_bound = true;
+    rk4 = matched<dualrate::Rk4<M>>(within("rk4"), [](int) {});
+    sp_ll = matched<SpLl>(1, [&](int sub) { SpLlAtStep<M>::set(blocks_, kPeriod / sub); });
+  }
 
-template <class Scheme>
-void bench(benchmark::State& state, long steps, double error) {
-  for (auto _ : state) benchmark::DoNotOptimize(run<Scheme>(steps));
-  state.counters["steps"] = static_cast<double>(steps);
-  state.counters["error"] = error;
-}
+  void add_benchmarks() {
+    add<SmfeScheme>("smfe", smfe.substeps, [] {});
+    add<dualrate::Euler<M>>("euler", euler.substeps, [] {});
+    add<dualrate::Rk4<M>>("rk4", rk4.substeps, [] {});
+    add<SpLl>("sp_ll", sp_ll.substeps, [this] { SpLlAtStep<M>::set(blocks_, kPeriod / sp_ll.substeps); });
+  }
 
-void BM_Smfe(benchmark::State& state) { bench<dc_motor::Scheme>(state, setup().smfe_steps, setup().smfe_error); }
-void BM_Euler(benchmark::State& state) {
-  bench<dualrate::Euler<Model>>(state, setup().euler_steps, setup().euler_error);
-}
-void BM_Rk4(benchmark::State& state) { bench<dualrate::Rk4<Model>>(state, setup().rk4_steps, setup().rk4_error); }
+  void print(const dualrate::bench::RatioReporter& reporter) const {
+    std::printf("%s over %g s, D = %g s (smfe N = %d, h_s = %.4g s):\n", name_, t_end_, kPeriod,
+                SmfeConstants::inner_steps, static_cast<double>(SmfeConstants::inner_step[0]));
+    const std::string smfe_name = std::string(name_) + "/smfe";
+    for (const auto& [scheme, c] : {std::pair<const char*, const Choice&>{"smfe", smfe},
+                                    {"euler", euler},
+                                    {"rk4", rk4},
+                                    {"sp_ll", sp_ll}}) {
+      std::printf("  %-6s step %-10.4g steps/s %-8.0f error %-9.2e CPU time / smfe's %6.3f%s%s\n", scheme,
+                  kPeriod / c.substeps, c.substeps / kPeriod, c.error,
+                  reporter.ratio(std::string(name_) + "/" + scheme, smfe_name),
+                  c.stability_bound ? "  (stability-bound step)" : "",
+                  c.reached ? "" : "  (accuracy target not reached)");
+    }
+  }
 
-BENCHMARK(BM_Smfe)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Euler)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Rk4)->Unit(benchmark::kMicrosecond);
+  Choice smfe, euler, rk4, sp_ll;
+
+ private:
+  template <class Scheme>
+  double error(int substeps) const {
+    double e = 0;
+    run<M, Scheme>(macro_, substeps, [&](long k, const typename M::State& x) {
+      for (int j = 0; j < M::kStates; ++j) {
+        const double ref = exact_.at(static_cast<std::size_t>(k)).at(static_cast<std::size_t>(1 + j));
+        const double d = std::fabs(static_cast<double>(x[j]) - ref) / std::max(1.0, std::fabs(ref));
+        e = std::isfinite(d) ? std::max(e, d) : HUGE_VAL;
+      }
+    });
+    return e;
+  }
+
+  // The fewest substeps m >= `from` whose error is at most smfe's; prepare(m) readies the
+  // scheme for step D/m.
+  template <class Scheme, class Prepare>
+  Choice matched(int from, Prepare&& prepare) const {
+    Choice c;
+    for (c.substeps = from; c.substeps <= kMaxSubsteps; ++c.substeps) {
+      prepare(c.substeps);
+      c.error = error<Scheme>(c.substeps);
+      if (c.error <= smfe.error) {
+        c.stability_bound = c.substeps == from && from > 1;
+        return c;
+      }
+    }
+    c.reached = false;
+    --c.substeps;
+    return c;
+  }
+
+  template <class Scheme, class Prepare>
+  void add(const char* scheme, int substeps, Prepare prepare) {
+    const long macro = macro_;
+    benchmark::RegisterBenchmark((std::string(name_) + "/" + scheme).c_str(),
+                                 [macro, substeps, prepare](benchmark::State& state) {
+                                   prepare();
+                                   for (auto _ : state)
+                                     benchmark::DoNotOptimize(run<M, Scheme>(macro, substeps, [](long, const auto&) {}));
+                                   state.counters["steps"] = static_cast<double>(macro * substeps);
+                                 })
+        ->Unit(benchmark::kMicrosecond);
+  }
+
+  const char* name_;
+  double t_end_ = 0;
+  long macro_ = 0;
+  std::vector<std::vector<double>> exact_;
+  dualrate::SpLlBlocks blocks_;
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  const Setup& s = setup();
-  std::printf("dc_motor over %.1f s: smfe D = %g (N = %d), euler %ld steps, rk4 %ld steps\n", kEnd,
-              static_cast<double>(dc_motor::kStep), dc_motor::SchemeConstants::inner_steps, s.euler_steps, s.rk4_steps);
+  dualrate::init_symbolic();
+  Case<dc_motor::Model, dc_motor::SchemeConstants> dc("dc_motor", DUALRATE_SOURCE_DIR "/models/dc_motor.yaml");
+  Case<servo_actuator_lag::Model, servo_actuator_lag::SchemeConstants> servo(
+      "servo_actuator_lag", DUALRATE_SOURCE_DIR "/models/servo_actuator_lag.yaml");
+  Case<flexible_joint::Model, flexible_joint::SchemeConstants> joint("flexible_joint",
+                                                            DUALRATE_SOURCE_DIR "/models/flexible_joint.yaml");
+  dc.add_benchmarks();
+  servo.add_benchmarks();
+  joint.add_benchmarks();
   dualrate::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  std::printf("CPU time over forward Euler's: smfe %.4f, rk4 %.3f\n", reporter.ratio("BM_Smfe", "BM_Euler"),
-              reporter.ratio("BM_Rk4", "BM_Euler"));
+  dc.print(reporter);
+  servo.print(reporter);
+  joint.print(reporter);
   return 0;
 }
