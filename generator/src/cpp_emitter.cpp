@@ -266,7 +266,8 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
 
   if (!m.parameters.empty()) h << "\n  // Parameters (values fixed at generation).\n";
   for (const auto& p : m.parameters)
-    h << fmt::format("  static constexpr Scalar {} = {};  // {:.17g}\n", p.name, scalar_literal(p.value), p.value);
+    h << fmt::format("  static constexpr Scalar {} = {};  // {:.17g}{}\n", p.name, scalar_literal(p.value), p.value,
+                     p.overridden ? " (--param)" : "");
 
   h << "\n  static State initial_state() noexcept {\n    State x_;\n";
   for (std::size_t i = 0; i < m.states.size(); ++i)

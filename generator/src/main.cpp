@@ -41,6 +41,7 @@ struct Overrides {
   std::string scalar;  // empty: double, or the target's default for verify --target
   std::optional<std::string> linearization;
   double inner_step = 0;  // smfe: h_s (0: chosen by the generator)
+  std::vector<std::string> params;  // NAME=VALUE, replacing the file's parameter values
 };
 
 struct Settings {
@@ -94,6 +95,26 @@ void add_common(CLI::App* cmd, Overrides& o) {
   cmd->add_option("--inner-step", o.inner_step,
                   "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it is real)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--param", o.params,
+                  "NAME=VALUE: replaces the value of parameter NAME (repeatable); parameters, initial values and "
+                  "input signals defined from it follow");
+}
+
+// --param NAME=VALUE, each a finite number for a name given once.
+std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string>& given) {
+  std::vector<ParameterOverride> result;
+  for (const std::string& g : given) {
+    const auto eq = g.find('=');
+    const std::string name = g.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : g.substr(eq + 1);
+    double v = 0;
+    if (name.empty() || !CLI::detail::lexical_cast(value, v) || !std::isfinite(v))
+      throw UsageError(fmt::format("--param '{}': expected NAME=VALUE with a finite number, as in --param m_N=0.01", g));
+    for (const auto& r : result)
+      if (r.name == name) throw UsageError(fmt::format("--param {} is given twice", name));
+    result.push_back({name, v});
+  }
+  return result;
 }
 
 bool frozen(const Model& m, const Overrides& o) {
@@ -197,7 +218,7 @@ int run(int argc, char** argv) {
   }
 
   init_symbolic();
-  const Model model = load_model_file(o.model_path);
+  const Model model = load_model_file(o.model_path, parameter_overrides(o.params));
 
   if (analyze->parsed()) {
     const Settings s = resolve(model, o, false);

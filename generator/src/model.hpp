@@ -20,8 +20,17 @@ struct Named {
 };
 
 struct Parameter : Named {
-  GiNaC::ex expr;   // as written (numbers and earlier parameters)
+  GiNaC::ex expr;   // as written (numbers and earlier parameters), or the override's number
   double value{};   // evaluated
+  bool overridden = false;  // set on the command line (--param), not by the file
+};
+
+// A parameter value given on the command line (--param NAME=VALUE). It replaces the file's
+// value before anything is evaluated, so parameters, initial values and input signals that
+// use it follow.
+struct ParameterOverride {
+  std::string name;
+  double value{};
 };
 
 struct Input : Named {
@@ -61,6 +70,23 @@ struct Simulation {
   SourceLoc loc;               // of the simulation section, or the file start
 };
 
+// A model written in second-order form, M q'' = f(t, q, q', u) (model file sections
+// coordinates, mass, forces, small), as the file states it. The loader also lowers it to
+// the first-order states every scheme runs: each coordinate q has a position state q
+// (q' = q_dot) and a velocity state q_dot (q_dot' = (M^-1 f)_q, M^-1 computed from the
+// parameter values); positions and the velocities of coordinates with large inertia are
+// slow, the velocities of the small-inertia coordinates fast.
+struct SecondOrder {
+  std::vector<std::string> coordinates;
+  std::vector<std::size_t> position, velocity;   // state index of each coordinate's q and q_dot
+  std::vector<std::vector<GiNaC::ex>> mass;      // n x n, of numbers and parameters
+  bool diagonal = false;                         // the file gives only the diagonal
+  std::vector<GiNaC::ex> forces;                 // each coordinate's force: the symbol of variable <q>_force
+  std::vector<std::size_t> small;                // coordinates whose inertia is small
+  std::string small_parameter;                   // the parameter that makes it small (eps), or empty
+  SourceLoc mass_loc;
+};
+
 struct Model {
   std::string name;
   std::string description;
@@ -72,6 +98,7 @@ struct Model {
   std::vector<Variable> variables;  // in evaluation order (dependencies first)
   std::vector<Output> outputs;
   Simulation simulation;
+  std::optional<SecondOrder> second_order;
   GiNaC::realsymbol time{"t"};
 
   std::size_t fast_count() const { return states.size() - slow_count; }
@@ -91,7 +118,9 @@ struct Model {
   GiNaC::ex input_signal(std::size_t i) const;
 };
 
-Model load_model_file(const std::string& path);
-Model load_model_text(const std::string& text, const std::string& file);
+// Throws ModelError, positioned at the parameters section, when an override names no parameter.
+Model load_model_file(const std::string& path, const std::vector<ParameterOverride>& overrides = {});
+Model load_model_text(const std::string& text, const std::string& file,
+                      const std::vector<ParameterOverride>& overrides = {});
 
 }  // namespace dualrate

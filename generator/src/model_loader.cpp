@@ -2,8 +2,12 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
+#include <Eigen/Dense>
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -77,8 +81,12 @@ const std::map<std::string, std::string>& reserved_names() {
   return names;
 }
 
-const std::vector<std::string> kTopKeys = {"name", "description", "parameters", "inputs", "states",
-                                           "variables", "equations", "outputs", "simulation"};
+const std::vector<std::string> kTopKeys = {"name",      "description", "parameters", "inputs",  "states",
+                                           "variables", "equations",   "outputs",    "simulation", "coordinates",
+                                           "mass",      "forces",      "small"};
+const std::vector<std::string> kCoordinateKeys = {"position", "velocity"};
+const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
+const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};
 const std::vector<std::string> kStateKeys = {"slow", "fast"};
 const std::vector<std::string> kSimulationKeys = {"t_end", "scheme", "step", "ratio", "linearization", "inputs"};
 
@@ -90,7 +98,8 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
 
 class Loader {
  public:
-  Loader(std::string text, std::string file) : text_(std::move(text)), file_(std::move(file)) {
+  Loader(std::string text, std::string file, std::vector<ParameterOverride> overrides)
+      : text_(std::move(text)), file_(std::move(file)), overrides_(std::move(overrides)) {
     std::istringstream in(text_);
     for (std::string line; std::getline(in, line);) lines_.push_back(line);
   }
@@ -121,38 +130,45 @@ class Loader {
     const auto top = keys(root, kTopKeys, "top level");
     read_name(require(root, top, "name"));
     if (top.count("description")) model_.description = scalar(top.at("description"), "description");
-    require(root, top, "states");
-    require(root, top, "equations");
+    const bool second_order = top.count("coordinates") > 0;
+    check_form(root, top, second_order);
 
     // Names first (all sections share one namespace), then expressions.
     const auto params = section(top, "parameters");
     const auto inputs = section(top, "inputs");
-    const auto vars = section(top, "variables");
+    auto vars = section(top, "variables");
     const auto outs = section(top, "outputs");
-    const auto states = keys(top.at("states").second, kStateKeys, "states", top.at("states").first);
     std::vector<Entry> slow, fast;
-    if (states.count("slow")) slow = entries(states.at("slow").second, "states.slow");
-    if (states.count("fast")) fast = entries(states.at("fast").second, "states.fast");
-    if (slow.empty() && fast.empty())
-      throw ModelError(at(top.at("states").first), "the model has no states",
-                       "list them under states: slow: (and fast: for a two-time-scale model)");
+    if (second_order) {
+      second_order_states(top, slow, fast);
+      force_entries(top, vars);
+    } else {
+      const auto states = keys(top.at("states").second, kStateKeys, "states", top.at("states").first);
+      if (states.count("slow")) slow = entries(states.at("slow").second, "states.slow");
+      if (states.count("fast")) fast = entries(states.at("fast").second, "states.fast");
+      if (slow.empty() && fast.empty())
+        throw ModelError(at(top.at("states").first), "the model has no states",
+                         "list them under states: slow: (and fast: for a two-time-scale model)");
+    }
 
     for (const auto& e : params) model_.parameters.push_back({define(e, "parameter"), {}, {}});
     for (const auto& e : inputs) model_.inputs.push_back({define(e, "input"), {}, {}});
-    for (const auto& e : slow) model_.states.push_back({define(e, "slow state"), false, {}, {}, {}, {}});
-    for (const auto& e : fast) model_.states.push_back({define(e, "fast state"), true, {}, {}, {}, {}});
+    for (const auto& e : slow) model_.states.push_back({define(e, state_kind(e, false)), false, {}, {}, {}, {}});
+    for (const auto& e : fast) model_.states.push_back({define(e, state_kind(e, true)), true, {}, {}, {}, {}});
     model_.slow_count = slow.size();
     std::vector<Variable> variables;
     for (const auto& e : vars) variables.push_back({define(e, "variable"), {}});
     for (const auto& e : outs) model_.outputs.push_back({define(e, "output"), {}});
 
+    check_overrides(top);
     read_parameters(params);
     read_constants(inputs, model_.inputs, "default value of input");
     std::vector<Entry> all_states = slow;
     all_states.insert(all_states.end(), fast.begin(), fast.end());
     read_initial_values(all_states);
     read_variables(vars, variables);
-    read_equations(top.at("equations"));
+    if (second_order) read_second_order(top);
+    else read_equations(top.at("equations"));
     for (std::size_t i = 0; i < outs.size(); ++i)
       model_.outputs[i].expr = expression(outs[i].key, outs[i].value, dynamic_scope("output '" + outs[i].name + "'"));
     if (top.count("simulation")) read_simulation(top.at("simulation"));
@@ -201,7 +217,8 @@ class Loader {
   KeyValue require(const YAML::Node& root, const std::map<std::string, KeyValue>& top, const std::string& key) {
     if (!top.count(key))
       throw ModelError(at(root.size() ? root.begin()->first : root), "missing required key '" + key + "'",
-                       "a model needs 'name', 'states' and 'equations'");
+                       "a model needs 'name', 'states' and 'equations' (in second-order form: 'name', "
+                       "'coordinates', 'mass' and 'forces')");
     return top.at(key);
   }
 
@@ -336,12 +353,30 @@ class Loader {
     return scope;
   }
 
+  void check_overrides(const std::map<std::string, KeyValue>& top) {
+    std::vector<std::string> names;
+    for (const auto& p : model_.parameters) names.push_back(p.name);
+    for (const auto& o : overrides_) {
+      if (std::find(names.begin(), names.end(), o.name) != names.end()) continue;
+      const SourceLoc loc = top.count("parameters") ? at(top.at("parameters").first) : SourceLoc{file_, 1, 1};
+      throw ModelError(loc, "--param " + o.name + ": the model has no parameter '" + o.name + "'",
+                       names.empty() ? "this model has no parameters section"
+                                     : did_you_mean(o.name, names, "its parameters are: " + join(names)));
+    }
+  }
+
   void read_parameters(const std::vector<Entry>& params) {
     for (std::size_t i = 0; i < params.size(); ++i) {
       auto& p = model_.parameters[i];
       const std::string what = "the value of parameter '" + p.name + "'";
       p.expr = expression(params[i].key, params[i].value, parameter_scope(what, i));
       p.value = evaluate(p.expr, params[i].value, what);
+      for (const auto& o : overrides_)
+        if (o.name == p.name) {
+          p.expr = GiNaC::numeric(o.value);
+          p.value = o.value;
+          p.overridden = true;
+        }
     }
   }
 
@@ -389,6 +424,225 @@ class Loader {
       model_.variables.push_back(variables[i]);
     };
     for (std::size_t i = 0; i < variables.size(); ++i) visit(i);
+  }
+
+  // A model is written either in first-order form (states, equations) or in second-order
+  // form (coordinates, mass, forces and optionally small).
+  void check_form(const YAML::Node& root, const std::map<std::string, KeyValue>& top, bool second_order) {
+    const std::vector<std::string> other = second_order ? std::vector<std::string>{"states", "equations"}
+                                                        : std::vector<std::string>{"mass", "forces", "small"};
+    for (const auto& k : other)
+      if (top.count(k))
+        throw ModelError(at(top.at(k).first),
+                         "'" + k + (second_order ? "' in a second-order model (it has 'coordinates')" : "' without 'coordinates'"),
+                         "write a model either in first-order form (states, equations) or in second-order form "
+                         "(coordinates, mass, forces)");
+    for (const auto& k : second_order ? std::vector<std::string>{"mass", "forces"}
+                                      : std::vector<std::string>{"states", "equations"})
+      require(root, top, k);
+  }
+
+  std::string state_kind(const Entry& e, bool fast) const {
+    if (!model_.second_order) return fast ? "fast state" : "slow state";
+    const auto& c = model_.second_order->coordinates;
+    return std::find(c.begin(), c.end(), e.name) != c.end() ? "coordinate" : "velocity";
+  }
+
+  // The first-order states of a second-order model: every coordinate's position, then the
+  // velocities (name q_dot) of the coordinates with large inertia (slow), then those of the
+  // small-inertia coordinates (fast). Initial values are the coordinates' position and velocity.
+  void second_order_states(const std::map<std::string, KeyValue>& top, std::vector<Entry>& slow,
+                           std::vector<Entry>& fast) {
+    const KeyValue& section = top.at("coordinates");
+    const auto coords = entries(section.second, "coordinates");
+    if (coords.empty())
+      throw ModelError(at(section.first), "the model has no coordinates",
+                       "list each generalized coordinate with its initial values, as in 'x: {position: 0, velocity: 0}'");
+    SecondOrder so;
+    for (const auto& c : coords) so.coordinates.push_back(c.name);
+    if (top.count("small")) read_small(top.at("small"), so);
+    std::vector<Entry> velocities;
+    for (std::size_t i = 0; i < coords.size(); ++i) {
+      const Entry& c = coords[i];
+      const auto k = keys(c.value, kCoordinateKeys, "coordinate '" + c.name + "'", c.key);
+      for (const auto& need : kCoordinateKeys)
+        if (!k.count(need))
+          throw ModelError(at(c.key), "coordinate '" + c.name + "' has no initial " + need,
+                           "write '" + c.name + ": {position: 0, velocity: 0}' with its initial values");
+      slow.push_back({c.name, c.key, k.at("position").second});
+      Entry v{c.name + "_dot", c.key, k.at("velocity").second};
+      (std::count(so.small.begin(), so.small.end(), i) ? fast : velocities).push_back(v);
+    }
+    slow.insert(slow.end(), velocities.begin(), velocities.end());
+    model_.second_order = so;
+  }
+
+  void read_small(const KeyValue& section, SecondOrder& so) {
+    const auto k = keys(section.second, kSmallKeys, "small", section.first);
+    const std::string hint = "list the coordinates whose inertia is small, as in 'coordinates: [zl, zr]'";
+    if (!k.count("coordinates")) throw ModelError(at(section.first), "small has no coordinates", hint);
+    const YAML::Node& list = k.at("coordinates").second;
+    if (!list.IsSequence() || list.size() == 0)
+      throw ModelError(at(list.IsNull() ? k.at("coordinates").first : list),
+                       "small.coordinates must be a list of coordinate names", hint);
+    for (const auto& item : list) {
+      if (!item.IsScalar()) throw ModelError(at(item), "small.coordinates must be a list of coordinate names", hint);
+      const std::string name = item.Scalar();
+      const auto it = std::find(so.coordinates.begin(), so.coordinates.end(), name);
+      if (it == so.coordinates.end())
+        throw ModelError(at(item), "small coordinate '" + name + "' is not a coordinate",
+                         did_you_mean(name, so.coordinates, "the coordinates are: " + join(so.coordinates)));
+      const auto index = static_cast<std::size_t>(it - so.coordinates.begin());
+      if (std::count(so.small.begin(), so.small.end(), index))
+        throw ModelError(at(item), "small coordinate '" + name + "' is listed twice");
+      so.small.push_back(index);
+    }
+    if (so.small.size() == so.coordinates.size())
+      throw ModelError(at(list), "every coordinate is small",
+                       "the small coordinates are the ones whose inertia is small against the others'");
+    if (k.count("parameter")) {
+      so.small_parameter = scalar(k.at("parameter"), "small.parameter");
+      small_parameter_node_ = k.at("parameter").second;
+    }
+  }
+
+  // Each coordinate's force becomes a variable named q_force (so that it is evaluated once).
+  void force_entries(const std::map<std::string, KeyValue>& top, std::vector<Entry>& vars) {
+    const auto& coordinates = model_.second_order->coordinates;
+    const KeyValue& section = top.at("forces");
+    const auto forces = keys(section.second, coordinates, "forces", section.first);
+    std::vector<std::string> missing;
+    for (const auto& c : coordinates)
+      if (!forces.count(c)) missing.push_back(c);
+    if (!missing.empty())
+      throw ModelError(at(section.first), "missing force for coordinate" + std::string(missing.size() > 1 ? "s " : " ") +
+                                              join(missing),
+                       "each coordinate needs its generalized force f in M q'' = f");
+    for (const auto& c : coordinates) vars.push_back({c + "_force", forces.at(c).first, forces.at(c).second});
+  }
+
+  // The mass matrix (constant: numbers and parameters), checked symmetric and positive
+  // definite, and the first-order equations: q' = q_dot, q_dot' = (M^-1 f)_q.
+  void read_second_order(const std::map<std::string, KeyValue>& top) {
+    SecondOrder& so = *model_.second_order;
+    if (!so.small_parameter.empty() && (!kind_.count(so.small_parameter) || kind_.at(so.small_parameter) != "parameter")) {
+      std::vector<std::string> names;
+      for (const auto& p : model_.parameters) names.push_back(p.name);
+      throw ModelError(at(small_parameter_node_), "small.parameter '" + so.small_parameter + "' is not a parameter",
+                       did_you_mean(so.small_parameter, names,
+                                    "name the parameter that makes the small inertia small, as in 'parameter: m_N'"));
+    }
+    const std::size_t n = so.coordinates.size();
+    const Eigen::MatrixXd m = read_mass(top.at("mass"), so);
+
+    std::vector<SourceLoc> force_locs;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string& c = so.coordinates[i];
+      const auto index = [&](const std::string& name) {
+        for (std::size_t s = 0; s < model_.states.size(); ++s)
+          if (model_.states[s].name == name) return s;
+        throw std::logic_error("second-order state " + name + " was not defined");
+      };
+      so.position.push_back(index(c));
+      so.velocity.push_back(index(c + "_dot"));
+      for (const auto& v : model_.variables)
+        if (v.name == c + "_force") {
+          so.forces.push_back(v.symbol);
+          force_locs.push_back(v.loc);
+        }
+    }
+    const Eigen::MatrixXd inverse = so.diagonal ? Eigen::MatrixXd() : Eigen::MatrixXd(m.llt().solve(Eigen::MatrixXd::Identity(
+                                                                          static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n))));
+    for (std::size_t i = 0; i < n; ++i) {
+      State& q = model_.states[so.position[i]];
+      State& v = model_.states[so.velocity[i]];
+      q.rhs = v.symbol;
+      q.rhs_loc = q.loc;
+      v.rhs_loc = force_locs[i];
+      if (so.diagonal) {
+        v.rhs = so.forces[i] / so.mass[i][i];
+      } else {
+        GiNaC::ex sum = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          const double w = inverse(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+          if (w != 0) sum += GiNaC::numeric(w) * so.forces[j];
+        }
+        v.rhs = sum;
+      }
+    }
+  }
+
+  Eigen::MatrixXd read_mass(const KeyValue& section, SecondOrder& so) {
+    const std::size_t n = so.coordinates.size();
+    const auto size = static_cast<Eigen::Index>(n);
+    so.mass_loc = at(section.first);
+    const auto k = keys(section.second, kMassKeys, "mass", section.first);
+    const std::string form_hint =
+        "give 'diagonal: [m1, m2, ...]' for a diagonal mass matrix or 'rows: [[m11, m12], [m21, m22]]' for a full "
+        "one, in the order of the coordinates";
+    if (k.size() != 1) throw ModelError(at(section.first), "mass needs exactly one of 'diagonal' and 'rows'", form_hint);
+    so.diagonal = k.count("diagonal") > 0;
+    so.mass.assign(n, std::vector<GiNaC::ex>(n, GiNaC::ex(0)));
+    Eigen::MatrixXd m = Eigen::MatrixXd::Zero(size, size);
+    const auto entry = [&](const YAML::Node& node, std::size_t i, std::size_t j) {
+      const std::string what = "mass matrix entry (" + so.coordinates[i] + ", " + so.coordinates[j] + ")";
+      ExpressionScope scope = parameter_scope(what, model_.parameters.size());
+      for (auto& [name, why] : scope.forbidden)
+        if (kind_.count(name) && (kind_.at(name) == "coordinate" || kind_.at(name) == "velocity"))
+          why += " (a mass matrix that depends on the coordinates is not supported yet)";
+      so.mass[i][j] = expression(node, node, scope);
+      m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = evaluate(so.mass[i][j], node, what);
+    };
+    const auto sequence = [&](const KeyValue& kv, const std::string& what) {
+      if (!kv.second.IsSequence() || kv.second.size() != n)
+        throw ModelError(at(kv.second.IsNull() ? kv.first : kv.second),
+                         what + " needs " + std::to_string(n) + " entries, one per coordinate (" +
+                             join(so.coordinates) + ")" +
+                             (kv.second.IsSequence() ? ", not " + std::to_string(kv.second.size()) : ""),
+                         form_hint);
+    };
+    if (so.diagonal) {
+      const KeyValue& d = k.at("diagonal");
+      sequence(d, "mass.diagonal");
+      for (std::size_t i = 0; i < n; ++i) {
+        entry(d.second[i], i, i);
+        if (!(m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i)) > 0))
+          throw ModelError(at(d.second[i]), "the mass of coordinate '" + so.coordinates[i] + "' is not positive",
+                           "a mass matrix must be positive definite");
+      }
+      return m;
+    }
+    const KeyValue& rows = k.at("rows");
+    sequence(rows, "mass.rows");
+    for (std::size_t i = 0; i < n; ++i) {
+      const YAML::Node row = rows.second[i];
+      sequence({row, row}, "row " + std::to_string(i + 1) + " of mass.rows");
+      for (std::size_t j = 0; j < n; ++j) entry(row[j], i, j);
+    }
+    // Symmetry to rounding: entries written differently (m2*L and L*m2/1) may differ in the
+    // last bits; 1e-12 relative is far below any asymmetry a model could mean.
+    for (Eigen::Index i = 0; i < size; ++i)
+      for (Eigen::Index j = i + 1; j < size; ++j)
+        if (std::abs(m(i, j) - m(j, i)) > 1e-12 * std::max(std::abs(m(i, j)), std::abs(m(j, i))))
+          throw ModelError(at(rows.second[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)]),
+                           fmt::format("the mass matrix is not symmetric: entry ({}, {}) is {:.17g}, entry ({}, {}) is "
+                                       "{:.17g}",
+                                       so.coordinates[static_cast<std::size_t>(j)],
+                                       so.coordinates[static_cast<std::size_t>(i)], m(j, i),
+                                       so.coordinates[static_cast<std::size_t>(i)],
+                                       so.coordinates[static_cast<std::size_t>(j)], m(i, j)),
+                           "a mass matrix is symmetric: write the same expression on both sides of the diagonal");
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(m, Eigen::EigenvaluesOnly);
+    const double smallest = eig.eigenvalues().minCoeff(), largest = eig.eigenvalues().maxCoeff();
+    // Numerically positive definite: the smallest eigenvalue above the rounding of the largest.
+    if (!(smallest > static_cast<double>(n) * std::numeric_limits<double>::epsilon() * largest))
+      throw ModelError(at(section.first),
+                       fmt::format("the mass matrix is not positive definite: its smallest eigenvalue is {:.6g} "
+                                   "(largest {:.6g})",
+                                   smallest, largest),
+                       "a mass matrix is symmetric positive definite (kinetic energy q_dot' M q_dot / 2 > 0); check "
+                       "the off-diagonal couplings against the diagonal");
+    return m;
   }
 
   void read_equations(const KeyValue& section) {
@@ -485,6 +739,8 @@ class Loader {
 
   std::string text_;
   std::string file_;
+  std::vector<ParameterOverride> overrides_;
+  YAML::Node small_parameter_node_;
   std::vector<std::string> lines_;
   Model model_;
   GiNaC::ex time_ex_ = model_.time;
@@ -525,16 +781,17 @@ GiNaC::ex Model::input_signal(std::size_t i) const {
   return GiNaC::numeric(inputs[i].default_value);
 }
 
-Model load_model_text(const std::string& text, const std::string& file) {
-  return Loader(text, file).load();
+Model load_model_text(const std::string& text, const std::string& file,
+                      const std::vector<ParameterOverride>& overrides) {
+  return Loader(text, file, overrides).load();
 }
 
-Model load_model_file(const std::string& path) {
+Model load_model_file(const std::string& path, const std::vector<ParameterOverride>& overrides) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ModelError({path, 1, 1}, "cannot read model file", "check the path");
   std::ostringstream s;
   s << in.rdbuf();
-  return load_model_text(s.str(), path);
+  return load_model_text(s.str(), path, overrides);
 }
 
 }  // namespace dualrate
