@@ -1,12 +1,14 @@
 # Generates MODEL in double and float, compiles each into an object file with the product's
 # strict flags (warnings are errors) and fails if the object references malloc, calloc,
 # realloc, free or operator new/delete: the generated step uses no heap.
-# Inputs: CLI MODEL NAME CXX RUNTIME EIGEN WORK.
+# Inputs: CLI MODEL NAME CXX RUNTIME EIGEN WORK, optionally GENERATE_ARGS (e.g. "--scheme
+# quasistatic --step 0.01").
+separate_arguments(generate_args UNIX_COMMAND "${GENERATE_ARGS}")
 foreach(scalar double float)
   set(dir ${WORK}/${scalar})
   file(REMOVE_RECURSE ${dir})
   file(MAKE_DIRECTORY ${dir})
-  execute_process(COMMAND ${CLI} generate ${MODEL} --scalar ${scalar} -o ${dir}
+  execute_process(COMMAND ${CLI} generate ${MODEL} ${generate_args} --scalar ${scalar} -o ${dir}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "generate failed (${scalar}):\n${out}")

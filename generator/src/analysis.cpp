@@ -92,21 +92,17 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
     return macro_step_map(adams == AdamsScheme::kMrabm4Parallel, j, h, slow, ratio);
   const auto n = j.rows();
   const RightHandSide linear = linear_rhs(j);
-  const SpLlBlocks constant = split_jacobian(j, slow);
-  const Linearize blocks = [&](double, const std::vector<double>&) { return constant; };
-  SmfeDesign smfe;
-  if (scheme == "smfe") {
-    const Spectra s = spectra(j, slow);
-    smfe = smfe_design(s.all, s.slow, s.fast, h, inner_step);
-  }
+  const SchemeInfo* info = find_scheme(scheme);
+  ReferenceStep step = [&scheme](const RightHandSide& f, double t, double hs, const std::vector<double>& x) {
+    return scheme_step(scheme, f, t, hs, x);
+  };
+  if (info && info->reference)
+    step = info->reference({nullptr, slow, [&j](double, const std::vector<double>&) { return j; }, inner_step}, h);
   Eigen::MatrixXd m(n, n);
   for (Eigen::Index c = 0; c < n; ++c) {
     std::vector<double> e(static_cast<std::size_t>(n), 0.0);
     e[static_cast<std::size_t>(c)] = 1.0;
-    const std::vector<double> next =
-        scheme == "sp_ll"  ? sp_ll_reference_step(linear, blocks, slow, 0, h, e)
-        : scheme == "smfe" ? smfe_reference_step(linear, 0, h, smfe.inner_step, smfe.inner_steps, e)
-                           : scheme_step(scheme, linear, 0, h, e, slow);
+    const std::vector<double> next = step(linear, 0, h, e);
     m.col(c) = Eigen::Map<const Eigen::VectorXd>(next.data(), n);
   }
   return m;
@@ -222,11 +218,14 @@ Spectra spectra(const Eigen::MatrixXd& j, std::size_t slow) {
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio,
                                   double inner_step) {
   const ReferenceCore core(model);
-  const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
+  const Eigen::MatrixXd full = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
+  const SchemeInfo* info = find_scheme(scheme);
+  const bool reduced = info && info->analysed_jacobian;
+  const Eigen::MatrixXd j = reduced ? info->analysed_jacobian(model) : full;
   StabilityReport r;
   r.scheme = scheme;
   r.step = h;
-  r.ratio = find_scheme(scheme) && find_scheme(scheme)->dual_rate ? ratio : 1;
+  r.ratio = info && info->dual_rate ? ratio : 1;
   const Spectra s = spectra(j, model.slow_count);
   r.jacobian_eigenvalues = s.all;
   r.fast_eigenvalues = s.fast;
@@ -239,6 +238,11 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   r.spectral_radius = spectral_radius(scheme, j, h, model.slow_count, ratio, inner_step);
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
   r.max_stable_step = max_stable_step(scheme, j, model.slow_count, r.max_stable_step_bounded, ratio, inner_step);
+  if (reduced) {
+    bool bounded = true;
+    r.full_rk4_max_stable_step = max_stable_step("rk4", full, model.slow_count, bounded);
+    r.full_jacobian_eigenvalues = eigenvalues(full);
+  }
   return r;
 }
 
@@ -246,7 +250,7 @@ std::string StabilityReport::json() const {
   return fmt::format(
       "{{\"scheme\":\"{}\",\"step\":{:.17g},\"ratio\":{},\"spectral_radius\":{:.17g},\"stable\":{},"
       "\"max_stable_step\":{},\"max_stable_step_bounded\":{},"
-      "\"jacobian_eigenvalues\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},\"separation\":{}{}}}",
+      "\"jacobian_eigenvalues\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},\"separation\":{}{}{}}}",
       scheme, step, ratio, spectral_radius, stable ? "true" : "false",
       std::isfinite(max_stable_step) ? fmt::format("{:.17g}", max_stable_step) : "null",
       max_stable_step_bounded ? "true" : "false", json_list(jacobian_eigenvalues),
@@ -259,7 +263,12 @@ std::string StabilityReport::json() const {
                          smfe->extremes_inner_steps, smfe->extremes_worst_factor,
                          smfe->extremes_worst_factor <= 1 + kStabilityMargin ? "true" : "false",
                          smfe->extremes_breaker.real(), smfe->extremes_breaker.imag())
-           : "");
+           : "",
+      full_rk4_max_stable_step
+          ? fmt::format(",\"full_model_eigenvalues\":{},\"full_model_rk4_max_stable_step\":{:.17g},\"step_gain\":{:.6g}",
+                        json_list(full_jacobian_eigenvalues), *full_rk4_max_stable_step,
+                        max_stable_step / *full_rk4_max_stable_step)
+          : "");
 }
 
 std::string StabilityReport::text() const {
@@ -282,7 +291,14 @@ std::string StabilityReport::text() const {
                              smfe->extremes_inner_steps, smfe->extremes_breaker.real(), smfe->extremes_breaker.imag(),
                              smfe->extremes_worst_factor,
                              smfe->extremes_worst_factor <= 1 + kStabilityMargin ? "" : " (UNSTABLE)")
-               : "");
+               : "") +
+         (full_rk4_max_stable_step
+              ? fmt::format("(the eigenvalues above are of the reduced form the scheme integrates; the full model's: {})\n"
+                            "largest stable step of rk4 on the full model: {:.6g}; gained by eliminating the fast "
+                            "states: {:.3g}x\n",
+                            text_list(full_jacobian_eigenvalues), *full_rk4_max_stable_step,
+                            max_stable_step / *full_rk4_max_stable_step)
+              : "");
 }
 
 }  // namespace dualrate

@@ -48,6 +48,11 @@ struct StabilityReport {
   double max_stable_step = 0;             // largest stable h (max_stable_step() below)
   bool max_stable_step_bounded = true;    // false: stable over the whole scan
   std::optional<SmfeDesign> smfe;         // smfe: the design at h (= D)
+  // Schemes that integrate a reduced form (quasistatic): the eigenvalues above are of its
+  // Jacobian [F_x F_z; G_x G_z] (slow: the dynamics left after elimination); these are of the
+  // full model, with RK4's largest stable step on it, against which the step is gained.
+  Eigen::VectorXcd full_jacobian_eigenvalues;
+  std::optional<double> full_rk4_max_stable_step;
 
   std::string json() const;
   std::string text() const;

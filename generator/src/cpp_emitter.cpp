@@ -331,7 +331,12 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
   if (scheme->constants) {
     h << fmt::format("\n// Constants of {} at step h, computed by the generator (column-major).\n", scheme->name);
     if (!o.notes.empty()) h << comment_lines(o.notes, "");
-    h << "struct SchemeConstants {\n  using Scalar = Model::Scalar;\n";
+    if (o.functions.empty()) {
+      h << "struct SchemeConstants {\n  using Scalar = Model::Scalar;\n";
+    } else {
+      h << "struct SchemeConstants : Model {\n";
+      h << "  using FastSquare = Eigen::Matrix<Scalar, kFast * kFast, 1>;  // kFast x kFast, column-major\n";
+    }
     for (const auto& c : o.constants) {
       h << fmt::format("  // {}: {} x {}\n", c.what, c.value.rows(), c.value.cols());
       h << fmt::format("  static constexpr Scalar {}[{}] = {{", c.name, c.value.size());
@@ -341,6 +346,12 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
     }
     if (o.inner_steps > 0)
       h << fmt::format("  // N: inner steps per macro step\n  static constexpr int inner_steps = {};\n", o.inner_steps);
+    for (const auto& i : o.integers)
+      h << fmt::format("  // {}\n  static constexpr {} {} = {};\n", i.what, i.type, i.name,
+                       i.type == "bool" ? (i.value ? "true" : "false") : std::to_string(i.value));
+    std::string functions;
+    for (const auto& f : o.functions) functions += rate_function(*o.function_model, f.what, f.name, f.type, f.roots);
+    if (!functions.empty()) h << "\n" << functions.substr(0, functions.size() - 1);
     h << "};\n";
     h << fmt::format("using Scheme = {}<Model, SchemeConstants>;\n", scheme->runtime_class);
   } else {

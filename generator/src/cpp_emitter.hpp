@@ -6,6 +6,7 @@
 #include <ginac/ginac.h>
 
 #include <map>
+#include <memory>
 #include <string>
 
 #include "model.hpp"
@@ -15,6 +16,20 @@ namespace dualrate {
 
 enum class ScalarType { kFloat, kDouble };
 const char* to_string(ScalarType s);
+
+// An integer or boolean constant of a scheme (C++ type `type`: int or bool).
+struct SchemeInteger {
+  std::string name, type;
+  long value = 0;
+  std::string what;
+};
+
+// A function of (t, x, u) a scheme evaluates besides the model's: `type` dxdt_ with
+// dxdt_[i] = roots[i], the roots in t, states, inputs, parameters and `model`'s variables.
+struct SchemeFunction {
+  std::string name, type, what;
+  std::vector<GiNaC::ex> roots;
+};
 
 struct GenerateOptions {
   std::string scheme;
@@ -26,6 +41,11 @@ struct GenerateOptions {
   std::string notes;                   // how the constants were obtained (comment in the header)
   double inner_step = 0;  // smfe: h_s as given (0: chosen by the generator), then as chosen
   int inner_steps = 0;    // smfe: N, chosen by the generator (emitted as SchemeConstants::inner_steps)
+  std::vector<SchemeInteger> integers;    // emitted into SchemeConstants
+  // Emitted into SchemeConstants, which then derives from Model (its types and parameters);
+  // written from `function_model`'s variables (a scheme's reduced form of the model).
+  std::vector<SchemeFunction> functions;
+  std::shared_ptr<const Model> function_model;
 };
 
 // An exact C++ literal for v, cast to Scalar: Scalar(3), Scalar(0x1.999999999999ap-4).

@@ -241,15 +241,16 @@ int run(int argc, char** argv) {
     if (!stability.stable && !multistep && !allow_unstable) {
       const bool model_unstable =
           stability.jacobian_eigenvalues.size() > 0 && stability.jacobian_eigenvalues.real().maxCoeff() > 0;
-      throw UsageError(fmt::format(
-          "{} is unstable at h = {:.6g} for {}: the spectral radius of its one-step map at the initial state is {:.6g} > 1\n"
-          "  hint: {}",
-          s.scheme, s.step, model.name, stability.spectral_radius,
+      throw ModelError(
+          model.simulation.loc,
+          fmt::format("{} is unstable at h = {:.6g} for {}: the spectral radius of its one-step map at the initial "
+                      "state is {:.6g} > 1",
+                      s.scheme, s.step, model.name, stability.spectral_radius),
           model_unstable ? "the model itself is unstable at its initial state (an eigenvalue has a positive real "
                            "part); if that is intended, pass --allow-unstable"
                          : fmt::format("the largest stable step is {:.6g}: reduce --step (see 'dualrate analyze'), "
                                        "choose another scheme, or pass --allow-unstable",
-                                       stability.max_stable_step)));
+                                       stability.max_stable_step));
     }
     GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
     g.inner_step = o.inner_step;

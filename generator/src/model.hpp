@@ -85,6 +85,7 @@ struct SecondOrder {
   std::vector<std::size_t> small;                // coordinates whose inertia is small
   std::string small_parameter;                   // the parameter that makes it small (eps), or empty
   SourceLoc mass_loc;
+  SourceLoc small_loc;                           // of the small section, when there is one
 };
 
 struct Model {

@@ -168,7 +168,7 @@ class Loader {
     read_initial_values(all_states);
     read_variables(vars, variables);
     if (second_order) read_second_order(top);
-    else read_equations(top.at("equations"));
+    if (top.count("equations")) read_equations(top.at("equations"));
     for (std::size_t i = 0; i < outs.size(); ++i)
       model_.outputs[i].expr = expression(outs[i].key, outs[i].value, dynamic_scope("output '" + outs[i].name + "'"));
     if (top.count("simulation")) read_simulation(top.at("simulation"));
@@ -427,10 +427,13 @@ class Loader {
   }
 
   // A model is written either in first-order form (states, equations) or in second-order
-  // form (coordinates, mass, forces and optionally small).
+  // form (coordinates, mass, forces and optionally small), which may add first-order slow
+  // states (controller integrators, filters) with their equations.
   void check_form(const YAML::Node& root, const std::map<std::string, KeyValue>& top, bool second_order) {
-    const std::vector<std::string> other = second_order ? std::vector<std::string>{"states", "equations"}
+    const std::vector<std::string> other = second_order ? std::vector<std::string>{}
                                                         : std::vector<std::string>{"mass", "forces", "small"};
+    if (second_order && top.count("states")) require(root, top, "equations");
+    if (second_order && top.count("equations")) require(root, top, "states");
     for (const auto& k : other)
       if (top.count(k))
         throw ModelError(at(top.at(k).first),
@@ -443,9 +446,13 @@ class Loader {
   }
 
   std::string state_kind(const Entry& e, bool fast) const {
-    if (!model_.second_order) return fast ? "fast state" : "slow state";
-    const auto& c = model_.second_order->coordinates;
-    return std::find(c.begin(), c.end(), e.name) != c.end() ? "coordinate" : "velocity";
+    if (model_.second_order) {
+      const auto& c = model_.second_order->coordinates;
+      if (std::find(c.begin(), c.end(), e.name) != c.end()) return "coordinate";
+      for (const auto& q : c)
+        if (e.name == q + "_dot") return "velocity";
+    }
+    return fast ? "fast state" : "slow state";
   }
 
   // The first-order states of a second-order model: every coordinate's position, then the
@@ -475,10 +482,21 @@ class Loader {
     }
     slow.insert(slow.end(), velocities.begin(), velocities.end());
     model_.second_order = so;
+    if (!top.count("states")) return;
+    const auto states = keys(top.at("states").second, kStateKeys, "states", top.at("states").first);
+    if (states.count("fast"))
+      throw ModelError(at(states.at("fast").first), "fast first-order states in a second-order model",
+                       "the fast states of a second-order model are the velocities of its small coordinates (small: "
+                       "coordinates); list added first-order states under states: slow:");
+    if (states.count("slow")) {
+      const auto extra = entries(states.at("slow").second, "states.slow");
+      slow.insert(slow.end(), extra.begin(), extra.end());
+    }
   }
 
   void read_small(const KeyValue& section, SecondOrder& so) {
     const auto k = keys(section.second, kSmallKeys, "small", section.first);
+    so.small_loc = at(section.first);
     const std::string hint = "list the coordinates whose inertia is small, as in 'coordinates: [zl, zr]'";
     if (!k.count("coordinates")) throw ModelError(at(section.first), "small has no coordinates", hint);
     const YAML::Node& list = k.at("coordinates").second;
@@ -663,12 +681,17 @@ class Loader {
       }
       if (!seen.insert(name).second)
         throw ModelError(at(it->first), "duplicate equation for state '" + name + "'");
+      const std::string kind = kind_.at(name);
+      if (kind == "coordinate" || kind == "velocity")
+        throw ModelError(at(it->first), "equation for '" + name + "', which is a " + kind + " of the second-order model",
+                         "its motion follows from mass and forces; equations are for the added first-order states");
       x->rhs = expression(it->first, it->second, dynamic_scope("the equation of '" + name + "'"));
       x->rhs_loc = at(it->second);
     }
     std::vector<std::string> missing;
     for (const auto& x : model_.states)
-      if (!seen.count(x.name)) missing.push_back(x.name);
+      if (!seen.count(x.name) && kind_.at(x.name) != "coordinate" && kind_.at(x.name) != "velocity")
+        missing.push_back(x.name);
     if (!missing.empty())
       throw ModelError(at(section.first), "missing equation" + std::string(missing.size() > 1 ? "s" : "") +
                                               " for state" + (missing.size() > 1 ? "s " : " ") + join(missing),

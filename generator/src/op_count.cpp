@@ -1,4 +1,5 @@
 #include "op_count.hpp"
+#include "schemes.hpp"
 
 #include <dualrate/portable_math.h>
 
@@ -7,7 +8,6 @@
 
 #include "cpp_emitter.hpp"
 #include "functions.hpp"
-#include "prk.hpp"
 
 namespace dualrate {
 
@@ -133,8 +133,6 @@ OpCount derivative_ops(const Model& model, Rows rows) {
   return c;
 }
 
-namespace {
-
 OpCount arithmetic(long add, long mul, long div) {
   OpCount c;
   c.add = add;
@@ -143,12 +141,10 @@ OpCount arithmetic(long add, long mul, long div) {
   return c;
 }
 
-// An r x k matrix times a k-vector.
 OpCount mat_vec(long r, long k) { return arithmetic(r * (k - 1), r * k, 0); }
 
-}  // namespace
-
 OpCount step_ops(const Model& model, const std::string& scheme, int inner_steps) {
+  if (const SchemeInfo* info = find_scheme(scheme); info && info->ops) return info->ops(model, inner_steps);
   const long n = static_cast<long>(model.states.size());
   const OpCount d = derivative_ops(model, Rows::kAll);
   OpCount c;
@@ -161,33 +157,6 @@ OpCount step_ops(const Model& model, const std::string& scheme, int inner_steps)
   } else if (scheme == "rk4") {
     c = 4 * d;
     c += arithmetic(7 * n + 3, 6 * n, 2);  // three stage inputs and times, h/2, h/6, weighted sum
-  } else if (scheme == "sp_ll") {
-    // Term by term as runtime/include/dualrate/schemes/sp_ll.hpp computes them.
-    const long ns = static_cast<long>(model.slow_count), nf = n - ns;
-    OpCount manifold = mat_vec(nf, ns);  // zn - k (xs - xn) - sigma
-    manifold += arithmetic(ns + 2 * nf, 0, 0);
-    OpCount slow_rate = derivative_ops(model, Rows::kSlow);
-    slow_rate += manifold;
-    c = d;
-    c += 5 * slow_rate;                          // k1..k4 and f1
-    c += 6 * mat_vec(nf, nf);                    // sigma, integral of y (2), b, y_next (2)
-    c += 3 * mat_vec(nf, ns);                    // gamma, b, c
-    c += mat_vec(ns, nf);                        // f_z times the integral of y
-    c += manifold;                               // z_next
-    c += arithmetic(nf, 0, 0);                   // integral of y: sum
-    c += arithmetic(3 * ns + 4, 3 * ns, 1);      // RK4 stage inputs, their times, h/2
-    c += arithmetic(5 * ns, 3 * ns, 1);          // RK4 update with h/6 and the f_z term
-    c += arithmetic(nf, 0, 0);                   // b: sum
-    c += arithmetic(ns, 0, nf);                  // c: f1 - k1, divided by h
-    c += arithmetic(3 * nf, 0, 0);               // y_next: sums; z_next: + y_next
-  } else if (scheme == "smfe") {
-    // As runtime/include/dualrate/schemes/smfe.hpp: per inner step its time and x += h_s k;
-    // then N h_s, its time, D - N h_s and the last update.
-    const long m = inner_steps;
-    c = (m + 1) * d;
-    c += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
-  } else if (scheme == "prk25") {
-    c = prk_step_ops(prk25_tableau(), model);
   } else {
     throw std::invalid_argument("op count: unknown scheme '" + scheme + "'");
   }

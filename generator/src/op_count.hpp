@@ -36,9 +36,14 @@ enum class Rows { kAll, kSlow, kFast };
 // the right-hand sides.
 OpCount derivative_ops(const Model& model, Rows rows);
 
+// Vector arithmetic written out: `add` additions, `mul` multiplications, `div` divisions.
+OpCount arithmetic(long add, long mul, long div);
+// An r x k matrix times a k-vector.
+OpCount mat_vec(long r, long k);
+
 // One step of `scheme` (one of schemes()): its derivative evaluations plus its own vector
-// and matrix arithmetic, plus the finiteness check is not counted (comparisons only).
-// smfe: `inner_steps` is its N.
+// and matrix arithmetic (the finiteness check is not counted: comparisons only). The seed
+// schemes count themselves (SchemeInfo::ops); smfe: `inner_steps` is its N.
 OpCount step_ops(const Model& model, const std::string& scheme, int inner_steps = 0);
 
 // Every function the generated header calls: in variables, equations, outputs and the

@@ -11,6 +11,7 @@
 #include "model.hpp"
 #include "op_count.hpp"
 #include "reference_core.hpp"
+#include "schemes.hpp"
 
 namespace dualrate {
 
@@ -53,5 +54,9 @@ std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide&
 // Operations of one step of the runtime's Prk for this tableau: the slow and fast
 // right-hand sides at the stages that use them and the non-zero coefficients' vector terms.
 OpCount prk_step_ops(const PrkTableau& t, const Model& model);
+
+// prk25's registry entry: the reference step (prk_reference_step on the 2-5 tableau) and the
+// runtime step's cost (prk_step_ops).
+SchemeInfo prk25_scheme();
 
 }  // namespace dualrate

@@ -6,8 +6,7 @@
 #include <cmath>
 
 #include "analysis.hpp"
-#include "prk.hpp"
-#include "smfe.hpp"
+#include "schemes.hpp"
 #include "sp_ll.hpp"
 
 namespace dualrate {
@@ -138,8 +137,7 @@ Vector axpy(const Vector& x, double a, const Vector& k) {
 }  // namespace
 
 std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
-                                const std::vector<double>& x0, std::size_t slow) {
-  if (scheme == "prk25") return prk_reference_step(prk25_tableau(), f, slow, t, h, x0);
+                                const std::vector<double>& x0) {
   Vector x = x0, k1, k2, k3, k4;
   f(t, x, k1);
   if (scheme == "euler") {
@@ -180,27 +178,22 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   AdamsScheme adams_kind;
   if (adams_scheme(options.scheme, adams_kind)) return adams(adams_kind, options, trace);
   const double h = options.step;
-  if (options.scheme == "smfe") {
-    const SmfeDesign d = smfe_design_for(model_, h, options.inner_step);
-    march(step_count(options.t_end, h), h, options.every, [&](long i, Vector& x) {
-      const double t = static_cast<double>(i) * h;
-      x = smfe_reference_step(held_inputs(t), t, h, d.inner_step, d.inner_steps, x);
-      return i + 1;
-    }, trace);
-    return;
-  }
-  const bool sp_ll = options.scheme == "sp_ll";
-  const SpLlBlocks initial = sp_ll && options.frozen_linearization
-                                 ? split_jacobian(jacobian_at(0, initial_state(), inputs_at(0)), model_.slow_count)
-                                 : SpLlBlocks{};
-  const Linearize linearize = [&](double ts, const Vector& xs) {
-    return options.frozen_linearization ? initial : split_jacobian(jacobian_at(ts, xs, inputs_at(ts)), model_.slow_count);
+  const SchemeInfo* info = find_scheme(options.scheme);
+  ReferenceStep step = [&options](const RightHandSide& f, double t, double hs, const Vector& x) {
+    return scheme_step(options.scheme, f, t, hs, x);
   };
+  if (info && info->reference) {
+    const Eigen::MatrixXd initial = options.frozen_linearization ? jacobian_at(0, initial_state(), inputs_at(0))
+                                                                 : Eigen::MatrixXd();
+    const auto jacobian = [this, initial, frozen = options.frozen_linearization](double t, const Vector& x) {
+      return frozen ? initial : jacobian_at(t, x, inputs_at(t));
+    };
+    step = info->reference(
+        {&model_, model_.slow_count, jacobian, options.inner_step, [this](double t) { return inputs_at(t); }}, h);
+  }
   march(step_count(options.t_end, h), h, options.every, [&](long i, Vector& x) {
     const double t = static_cast<double>(i) * h;
-    const RightHandSide f = held_inputs(t);
-    x = sp_ll ? sp_ll_reference_step(f, linearize, model_.slow_count, t, h, x)
-              : scheme_step(options.scheme, f, t, h, x, model_.slow_count);
+    x = step(held_inputs(t), t, h, x);
     return i + 1;
   }, trace);
 }

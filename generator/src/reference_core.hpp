@@ -47,11 +47,11 @@ struct RunOptions {
 // Right-hand side dx/dt = f(t, x) as the fixed-step schemes see it.
 using RightHandSide = std::function<void(double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
 
-// One step of the explicit one-step scheme `scheme` (euler, rk2, rk4, prk25) from (t, x)
-// with step h; the partitioned scheme splits the state after its first `slow` entries.
-// Throws SimulationError for an unknown scheme.
+// One step of the textbook scheme `scheme` (euler, rk2, rk4) from (t, x) with step h; the
+// seed schemes step through their registry entries (SchemeInfo::reference). Throws
+// SimulationError for any other name.
 std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
-                                const std::vector<double>& x, std::size_t slow = 0);
+                                const std::vector<double>& x);
 
 // Number of steps of size h that cover [0, t_end] (t_end is reached or passed by less than
 // one part in 1e9 of a step).

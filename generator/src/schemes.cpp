@@ -1,6 +1,8 @@
 #include "schemes.hpp"
 
 #include "cpp_emitter.hpp"
+#include "prk.hpp"
+#include "quasistatic.hpp"
 #include "smfe.hpp"
 #include "sp_ll.hpp"
 
@@ -11,16 +13,11 @@ const std::vector<SchemeInfo>& schemes() {
       {"euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler", 1},
       {"rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)", 2},
       {"rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta", 4},
-      // Generated code uses precomputed phi-functions, the reference core per-step block
-      // exponentials (Eigen's Pade approximant): they agree to rounding of those, bound 1e-10.
-      {"sp_ll", "dualrate::SpLl", "dualrate/schemes/sp_ll.hpp", 1,
-       "singular-perturbation local linearization, seed 000", 6, true, 1e-10},
-      // 2 slow and 5 fast evaluations: counted as 5 full ones for the float tolerance.
-      {"prk25", "dualrate::Prk25", "dualrate/schemes/prk.hpp", 2,
-       "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003", 5},
-      // N + 1 evaluations per macro step, N chosen per model (verify's float tolerance uses N + 1).
-      {"smfe", "dualrate::Smfe", "dualrate/schemes/smfe.hpp", 1,
-       "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001", 2, true},
+      sp_ll_scheme(),
+      prk25_scheme(),
+      smfe_scheme(),
+      quasistatic_scheme(),
+      quasistatic_outer_scheme(),
       // Evaluations: per fast step 2 f_e (4 parallel), per macro step 2 f_r (3 parallel).
       {"mrabm4", "dualrate::Mrabm4", "dualrate/schemes/mrabm4.hpp", 2,
        "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 2, false, 1e-12, true, false},
@@ -32,8 +29,8 @@ const std::vector<SchemeInfo>& schemes() {
 }
 
 void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options) {
-  if (options.scheme == "sp_ll") sp_ll_precompute(model, frozen, options);
-  if (options.scheme == "smfe") smfe_precompute(model, options);
+  const SchemeInfo* info = find_scheme(options.scheme);
+  if (info && info->precompute) info->precompute(model, frozen, options);
 }
 
 const SchemeInfo* find_scheme(const std::string& name) {

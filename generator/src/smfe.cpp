@@ -122,7 +122,9 @@ SmfeAlongTrajectory smfe_along_trajectory(const Model& model, const SmfeDesign& 
   return a;
 }
 
-void smfe_precompute(const Model& model, GenerateOptions& o) {
+namespace {
+
+void precompute(const Model& model, bool, GenerateOptions& o) {
   const bool given = o.inner_step > 0;
   const SmfeDesign d = smfe_design_for(model, o.step, o.inner_step);
   o.inner_step = d.inner_step;
@@ -137,6 +139,8 @@ void smfe_precompute(const Model& model, GenerateOptions& o) {
       d.eq17_bound, d.extremes_inner_steps, d.extremes_worst_factor);
 }
 
+}  // namespace
+
 std::vector<double> smfe_reference_step(const RightHandSide& f, double t, double macro_step, double inner_step,
                                         int inner_steps, const std::vector<double>& x0) {
   std::vector<double> x = x0, k;
@@ -148,6 +152,44 @@ std::vector<double> smfe_reference_step(const RightHandSide& f, double t, double
   const double last = macro_step - inner_steps * inner_step;
   for (std::size_t j = 0; j < x.size(); ++j) x[j] += last * k[j];
   return x;
+}
+
+namespace {
+
+// The design for the model's design point, or (a bare Jacobian under analysis) for that Jacobian.
+ReferenceStep reference(const ReferenceSetup& s, double d) {
+  SmfeDesign design;
+  if (s.model) {
+    design = smfe_design_for(*s.model, d, s.inner_step);
+  } else {
+    const Spectra e = spectra(s.jacobian(0, {}), s.slow);
+    design = smfe_design(e.all, e.slow, e.fast, d, s.inner_step);
+  }
+  return [design](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
+    return smfe_reference_step(f, t, h, design.inner_step, design.inner_steps, x);
+  };
+}
+
+// As runtime/include/dualrate/schemes/smfe.hpp: per inner step its time and x += h_s k;
+// then N h_s, its time, D - N h_s and the last update.
+OpCount ops(const Model& model, int inner_steps) {
+  const long n = static_cast<long>(model.states.size());
+  const long m = inner_steps;
+  OpCount c = (m + 1) * derivative_ops(model, Rows::kAll);
+  c += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
+  return c;
+}
+
+}  // namespace
+
+SchemeInfo smfe_scheme() {
+  // N + 1 evaluations per macro step, N chosen per model (verify's float tolerance uses N + 1).
+  SchemeInfo s{"smfe", "dualrate::Smfe", "dualrate/schemes/smfe.hpp", 1,
+               "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001", 2, true};
+  s.precompute = precompute;
+  s.reference = reference;
+  s.ops = ops;
+  return s;
 }
 
 }  // namespace dualrate

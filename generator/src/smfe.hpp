@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "reference_core.hpp"
+#include "schemes.hpp"
 
 namespace dualrate {
 
@@ -76,9 +77,9 @@ struct SmfeAlongTrajectory {
 };
 SmfeAlongTrajectory smfe_along_trajectory(const Model& model, const SmfeDesign& design, double t_end);
 
-// Fills options.inner_step, inner_steps and the emitted constants for macro step options.step.
-struct GenerateOptions;
-void smfe_precompute(const Model& model, GenerateOptions& options);
+// smfe's registry entry: the design as constants (h_s and N; options.inner_step given or
+// chosen), the reference step (smfe_reference_step with the design), the runtime step's cost.
+SchemeInfo smfe_scheme();
 
 std::vector<double> smfe_reference_step(const RightHandSide& f, double t, double macro_step, double inner_step,
                                         int inner_steps, const std::vector<double>& x);

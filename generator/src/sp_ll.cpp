@@ -117,13 +117,6 @@ std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<Ma
   return {{"f_z", fz}, {"g_x", gx}, {"g_z", gz}};
 }
 
-void sp_ll_precompute(const Model& model, bool frozen, GenerateOptions& o) {
-  o.constants = sp_ll_constants(sp_ll_blocks(model, frozen), o.step);
-  o.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
-                     "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."
-                   : "f_z, g_x and g_z are constant (checked symbolically).";
-}
-
 std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& linearize, std::size_t slow, double t,
                                          double h, const std::vector<double>& x) {
   const auto ns = static_cast<Eigen::Index>(slow);
@@ -181,6 +174,60 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   std::vector<double> out(static_cast<std::size_t>(n));
   Eigen::Map<VectorXd>(out.data(), n) << x1, z1;
   return out;
+}
+
+namespace {
+
+void precompute(const Model& model, bool frozen, GenerateOptions& o) {
+  o.constants = sp_ll_constants(sp_ll_blocks(model, frozen), o.step);
+  o.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
+                     "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."
+                   : "f_z, g_x and g_z are constant (checked symbolically).";
+}
+
+ReferenceStep reference(const ReferenceSetup& s, double) {
+  const Linearize blocks = [jacobian = s.jacobian, slow = s.slow](double t, const std::vector<double>& x) {
+    return split_jacobian(jacobian(t, x), slow);
+  };
+  return [blocks, slow = s.slow](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
+    return sp_ll_reference_step(f, blocks, slow, t, h, x);
+  };
+}
+
+// Term by term as runtime/include/dualrate/schemes/sp_ll.hpp computes them.
+OpCount ops(const Model& model, int) {
+  const long n = static_cast<long>(model.states.size());
+  const long ns = static_cast<long>(model.slow_count), nf = n - ns;
+  OpCount manifold = mat_vec(nf, ns);  // zn - k (xs - xn) - sigma
+  manifold += arithmetic(ns + 2 * nf, 0, 0);
+  OpCount slow_rate = derivative_ops(model, Rows::kSlow);
+  slow_rate += manifold;
+  OpCount c = derivative_ops(model, Rows::kAll);
+  c += 5 * slow_rate;                          // k1..k4 and f1
+  c += 6 * mat_vec(nf, nf);                    // sigma, integral of y (2), b, y_next (2)
+  c += 3 * mat_vec(nf, ns);                    // gamma, b, c
+  c += mat_vec(ns, nf);                        // f_z times the integral of y
+  c += manifold;                               // z_next
+  c += arithmetic(nf, 0, 0);                   // integral of y: sum
+  c += arithmetic(3 * ns + 4, 3 * ns, 1);      // RK4 stage inputs, their times, h/2
+  c += arithmetic(5 * ns, 3 * ns, 1);          // RK4 update with h/6 and the f_z term
+  c += arithmetic(nf, 0, 0);                   // b: sum
+  c += arithmetic(ns, 0, nf);                  // c: f1 - k1, divided by h
+  c += arithmetic(3 * nf, 0, 0);               // y_next: sums; z_next: + y_next
+  return c;
+}
+
+}  // namespace
+
+SchemeInfo sp_ll_scheme() {
+  // Generated code uses precomputed phi-functions, the reference core per-step block
+  // exponentials (Eigen's Pade approximant): they agree to rounding of those, bound 1e-10.
+  SchemeInfo s{"sp_ll", "dualrate::SpLl", "dualrate/schemes/sp_ll.hpp", 1,
+               "singular-perturbation local linearization, seed 000", 6, true, 1e-10};
+  s.precompute = precompute;
+  s.reference = reference;
+  s.ops = ops;
+  return s;
 }
 
 }  // namespace dualrate

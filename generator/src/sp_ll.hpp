@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model.hpp"
+#include "schemes.hpp"
 
 namespace dualrate {
 
@@ -54,9 +55,8 @@ using SplitRhs = std::function<void(double t, const std::vector<double>& x, std:
 std::vector<double> sp_ll_reference_step(const SplitRhs& f, const Linearize& linearize, std::size_t slow, double t,
                                          double h, const std::vector<double>& x);
 
-struct GenerateOptions;
-
-// Fills options.constants and notes for sp_ll at options.step.
-void sp_ll_precompute(const Model& model, bool frozen, GenerateOptions& options);
+// sp_ll's registry entry: constants for the step (sp_ll_constants), the reference step with
+// the Jacobian blocks at each step's start (sp_ll_reference_step), the runtime step's cost.
+SchemeInfo sp_ll_scheme();
 
 }  // namespace dualrate

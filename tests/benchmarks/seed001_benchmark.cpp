@@ -31,6 +31,7 @@
 #include "flexible_joint.hpp"
 #include "functions.hpp"
 #include "model.hpp"
+#include "periodic_run.hpp"
 #include "ratio_reporter.hpp"
 #include "reference_core.hpp"
 #include "servo_actuator_lag.hpp"
@@ -55,22 +56,6 @@ struct SpLlAtStep {
       std::copy_n(c.value.data(), c.value.size(), slots.at(c.name));
   }
 };
-
-// Over `macro` periods D from the initial state, m steps of D/m per period (inputs of the
-// scenario held over each step); sample(k, x) after period k.
-template <class M, class Scheme, class Sample>
-typename M::State run(long macro, int m, Sample&& sample) {
-  typename M::State x = M::initial_state();
-  const double h = kPeriod / m;
-  for (long k = 0; k < macro; ++k) {
-    for (int i = 0; i < m; ++i) {
-      const double t = static_cast<double>(k * m + i) * h;
-      Scheme::step(t, h, M::scenario_inputs(t), x);
-    }
-    sample(k + 1, x);
-  }
-  return x;
-}
 
 struct Choice {
   int substeps = 1;  // m: step D/m
@@ -131,15 +116,7 @@ class Case {
  private:
   template <class Scheme>
   double error(int substeps) const {
-    double e = 0;
-    run<M, Scheme>(macro_, substeps, [&](long k, const typename M::State& x) {
-      for (int j = 0; j < M::kStates; ++j) {
-        const double ref = exact_.at(static_cast<std::size_t>(k)).at(static_cast<std::size_t>(1 + j));
-        const double d = std::fabs(static_cast<double>(x[j]) - ref) / std::max(1.0, std::fabs(ref));
-        e = std::isfinite(d) ? std::max(e, d) : HUGE_VAL;
-      }
-    });
-    return e;
+    return dualrate::bench::max_relative_error<M, Scheme>(exact_, macro_, kPeriod, substeps);
   }
 
   // The fewest substeps m >= `from` whose error is at most smfe's; prepare(m) readies the
@@ -162,15 +139,7 @@ class Case {
 
   template <class Scheme, class Prepare>
   void add(const char* scheme, int substeps, Prepare prepare) {
-    const long macro = macro_;
-    benchmark::RegisterBenchmark((std::string(name_) + "/" + scheme).c_str(),
-                                 [macro, substeps, prepare](benchmark::State& state) {
-                                   prepare();
-                                   for (auto _ : state)
-                                     benchmark::DoNotOptimize(run<M, Scheme>(macro, substeps, [](long, const auto&) {}));
-                                   state.counters["steps"] = static_cast<double>(macro * substeps);
-                                 })
-        ->Unit(benchmark::kMicrosecond);
+    dualrate::bench::register_periods<M, Scheme>(std::string(name_) + "/" + scheme, macro_, kPeriod, substeps, prepare);
   }
 
   const char* name_;

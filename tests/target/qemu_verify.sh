@@ -3,8 +3,9 @@
 # Usage: qemu_verify.sh CLI MODEL SCHEME TARGET [STEP]
 # Exit 0 when `dualrate verify --target` passes (reference within tolerance and bit for bit
 # equal to the host build). Exit 77 (skipped) only when the combination does not apply: the
-# generator refuses the model with this scheme at the model's step (it says why). Anything
-# else fails.
+# generator refuses the model with this scheme at the model's step: exit status 1 with a
+# positioned `FILE:LINE:COL: error:` saying why. Anything else (a crash, a binary that does not
+# run, an unpositioned error) fails.
 set -uo pipefail
 cli=$1 model=$2 scheme=$3 target=$4
 step=()
@@ -12,10 +13,17 @@ step=()
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if ! "$cli" generate "$model" --scheme "$scheme" "${step[@]}" -o "$work" >"$work/generate.log" 2>&1; then
-  echo "not applicable: the generator refuses $scheme for $(basename "$model"):"
+"$cli" generate "$model" --scheme "$scheme" "${step[@]}" -o "$work" >"$work/generate.log" 2>&1
+rc=$?
+if [ $rc -ne 0 ]; then
+  if [ $rc -eq 1 ] && grep -Eq '^[^ ]+:[0-9]+:[0-9]+: error: ' "$work/generate.log"; then
+    echo "not applicable: the generator refuses $scheme for $(basename "$model"):"
+    cat "$work/generate.log"
+    exit 77
+  fi
+  echo "generate failed (exit $rc) without a positioned refusal:"
   cat "$work/generate.log"
-  exit 77
+  exit 1
 fi
 # Every 10th step is printed and compared (all steps run); the model's own t_end.
 "$cli" verify "$model" --scheme "$scheme" "${step[@]}" --target "$target" --every 10 --json >"$work/verify.json" 2>"$work/verify.err"

@@ -12,10 +12,11 @@
 #  overrun: slow job 100 busy-waits 25 ticks on Cortex-M4F: the overrun is counted (the
 #    releases of jobs 101 and 102 are skipped), the fast task keeps its rate (all 2001 ticks
 #    run, no fast overrun) and verify fails saying why.
-#  linux: cortex-a53-linux (qemu-aarch64) and the host, threaded executive. Bit-exactness with
-#    the sequential run must hold whenever no slow release was skipped; the host is not a
-#    real-time system, so a slow overrun (a thread held back for more than H = 10 ms) is
-#    reported and then the comparison is not required.
+#  linux: cortex-a53-linux (qemu-aarch64) and the host, threaded executive (run alone: RUN_SERIAL).
+#    The native host run must keep every deadline and be bit for bit equal to the sequential
+#    run. Under qemu-user a thread can be held back past a deadline (a 9 ms latency was seen
+#    with other tests running): such a run must be reported as failed with its overruns and
+#    must still run all ticks; bit-exactness is required whenever it kept every deadline.
 set -uo pipefail
 cli=$1
 model=$2
@@ -67,12 +68,17 @@ case $mode in
     for target in cortex-a53-linux host; do
       json=$("$cli" verify "$model" --scheme mrabm4_parallel --tasks multi --target "$target" --t-end 2 --json 2>&1)
       echo "$json"
-      if [ "$(field slow_overruns "$json")" = 0 ]; then
+      if [ "$(field slow_overruns "$json")" = 0 ] && [ "$(field fast_overruns "$json")" = 0 ]; then
         [ "$target" = host ] || [ "$(field bit_exact_vs_host "$json")" = true ] || { echo "FAIL: $target vs host"; status=1; }
         [ "$(field bit_exact_vs_single "$json")" = true ] || { echo "FAIL: $target multi vs single"; status=1; }
-        [ "$(field fast_overruns "$json")" = 0 ] && [ "$(field pass "$json")" = true ] || { echo "FAIL: $target"; status=1; }
+        [ "$(field pass "$json")" = true ] || { echo "FAIL: $target"; status=1; }
+      elif [ "$target" = host ]; then
+        echo "FAIL: the native host run overran (latency $(field max_latency_us "$json") us)"
+        status=1
       else
-        echo "NOTE: $target had a slow overrun (host latency $(field max_latency_us "$json") us); not compared"
+        echo "NOTE: $target overran under emulation (latency $(field max_latency_us "$json") us); not compared"
+        [ "$(field pass "$json")" = false ] || { echo "FAIL: verify passed a run with an overrun"; status=1; }
+        grep -q 'overruns (' <<<"$json" || { echo "FAIL: verify did not say why it failed"; status=1; }
         grep -q '"ticks":2001' <<<"$json" || { echo "FAIL: $target did not run all ticks"; status=1; }
       fi
     done

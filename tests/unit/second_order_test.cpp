@@ -14,7 +14,7 @@ namespace dualrate {
 namespace {
 
 TEST(SecondOrder, LowersToPositionsVelocitiesAndTheSmallVelocitiesAsFast) {
-  const Model m = test::load(test::source_path("tests/models/valid/quarter_car_relative.yaml"));
+  const Model m = test::load(test::source_path("models/quarter_car_relative.yaml"));
   ASSERT_TRUE(m.second_order.has_value());
   const SecondOrder& so = *m.second_order;
   ASSERT_EQ(m.states.size(), 4u);
@@ -36,7 +36,7 @@ TEST(SecondOrder, LowersToPositionsVelocitiesAndTheSmallVelocitiesAsFast) {
 // only: per step a few ulps of the state (1e-15 relative), accumulated over 3000 steps of a
 // stable system, at most 3e-12 of the largest displacement; bound 1e-10 of it.
 TEST(SecondOrder, QuarterCarInRelativeCoordinatesFollowsTheFirstOrderModel) {
-  const Model relative = test::load(test::source_path("tests/models/valid/quarter_car_relative.yaml"));
+  const Model relative = test::load(test::source_path("models/quarter_car_relative.yaml"));
   const Model absolute = test::load(test::source_path("models/quarter_car.yaml"));
   const Trace a = ReferenceCore(relative).simulate({"rk4", 1e-3, 3, 1});
   const Trace b = ReferenceCore(absolute).simulate({"rk4", 1e-3, 3, 1});
@@ -54,7 +54,7 @@ TEST(SecondOrder, QuarterCarInRelativeCoordinatesFollowsTheFirstOrderModel) {
 // --param reaches the mass matrix: with a heavier wheel the motion changes.
 TEST(SecondOrder, MassMatrixFollowsParameterOverrides) {
   init_symbolic();
-  const std::string file = test::source_path("tests/models/valid/quarter_car_relative.yaml");
+  const std::string file = test::source_path("models/quarter_car_relative.yaml");
   const Model light = load_model_file(file);
   const Model heavy = load_model_file(file, {{"mu", 80}});
   const Trace a = ReferenceCore(light).simulate({"rk4", 1e-3, 0.3, 1});

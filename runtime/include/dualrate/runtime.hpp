@@ -11,6 +11,7 @@
 #include "schemes/euler.hpp"
 #include "schemes/mrabm4.hpp"
 #include "schemes/prk.hpp"
+#include "schemes/quasistatic.hpp"
 #include "schemes/rk2.hpp"
 #include "schemes/rk4.hpp"
 #include "schemes/smfe.hpp"
