@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -12,7 +13,7 @@
 
 namespace dualrate {
 
-constexpr int kRuntimeApi = 2;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
+constexpr int kRuntimeApi = 3;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
 
 using GiNaC::ex;
 using GiNaC::ex_to;
@@ -149,12 +150,23 @@ std::string names_array(const std::string& member, const std::string& size, cons
   return fmt::format("  static constexpr std::array<const char*, {}> {}{{{{{}}}}};\n", size, member, list);
 }
 
-bool uses(const std::vector<ex>& roots, const std::vector<const Variable*>& vars, const ex& symbol) {
+bool uses(const Model& m, const std::vector<ex>& roots, const std::vector<const Variable*>& vars, const ex& symbol) {
   for (const auto& r : roots)
     if (r.has(symbol)) return true;
   for (const auto* v : vars)
-    if (v->expr.has(symbol)) return true;
+    if (m.operands(*v).has(symbol)) return true;
   return false;
+}
+
+// The run-time solve M(q) a = f of a second-order model's q-dependent mass matrix.
+std::string mass_solve(const SecondOrder& so) {
+  const std::size_t n = so.coordinates.size();
+  std::string code = fmt::format("    Eigen::Matrix<Scalar, {0}, {0}> mass_;\n", n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) code += fmt::format("    mass_({}, {}) = {};\n", i, j, cpp_expression(so.mass[i][j]));
+  code += fmt::format("    Eigen::Matrix<Scalar, {}, 1> force_;\n", n);
+  for (std::size_t i = 0; i < n; ++i) code += fmt::format("    force_[{}] = {};\n", i, cpp_expression(so.forces[i]));
+  return code + fmt::format("    const Eigen::Matrix<Scalar, {}, 1> acceleration_ = dualrate::solve_mass(mass_, force_);\n", n);
 }
 
 // The body of a function of (t, x_, u_) that assigns `targets[i] = roots[i]`.
@@ -170,19 +182,29 @@ Body emit_body(const Model& m, const std::vector<ex>& roots, const std::string& 
   const auto vars = needed_variables(m, roots);
   std::ostringstream out;
   for (std::size_t i = 0; i < m.states.size(); ++i)
-    if (uses(roots, vars, m.states[i].symbol)) {
+    if (uses(m, roots, vars, m.states[i].symbol)) {
       out << fmt::format("    const Scalar {} = x_[{}];\n", m.states[i].name, i);
       b.uses_states = true;
     }
   for (std::size_t i = 0; i < m.inputs.size(); ++i)
-    if (uses(roots, vars, m.inputs[i].symbol)) {
+    if (uses(m, roots, vars, m.inputs[i].symbol)) {
       out << fmt::format("    const Scalar {} = u_[{}];\n", m.inputs[i].name, i);
       b.uses_inputs = true;
     }
-  for (const auto* v : vars) out << fmt::format("    const Scalar {} = {};\n", v->name, cpp_expression(v->expr));
+  bool solved = false;
+  for (const auto* v : vars) {
+    if (!v->solved) {
+      out << fmt::format("    const Scalar {} = {};\n", v->name, cpp_expression(v->expr));
+      continue;
+    }
+    if (!solved) out << mass_solve(*m.second_order);
+    solved = true;
+    const auto& a = m.second_order->accelerations;
+    out << fmt::format("    const Scalar {} = acceleration_[{}];\n", v->name, std::find(a.begin(), a.end(), v->symbol) - a.begin());
+  }
   for (std::size_t i = 0; i < roots.size(); ++i)
     out << fmt::format("    {}[{}] = {};\n", target, i, cpp_expression(roots[i]));
-  b.uses_time = uses(roots, vars, m.time);
+  b.uses_time = uses(m, roots, vars, m.time);
   b.code = out.str();
   return b;
 }
@@ -215,7 +237,7 @@ std::vector<const Variable*> needed_variables(const Model& m, const std::vector<
   for (std::size_t i = m.variables.size(); i-- > 0;) {
     bool used = false;
     for (const auto& r : roots) used = used || r.has(m.variables[i].symbol);
-    for (std::size_t j : needed) used = used || m.variables[j].expr.has(m.variables[i].symbol);
+    for (std::size_t j : needed) used = used || m.operands(m.variables[j]).has(m.variables[i].symbol);
     if (used) needed.insert(i);
   }
   std::vector<const Variable*> result;

@@ -41,11 +41,11 @@ struct GenerateOptions {
   std::string notes;                   // how the constants were obtained (comment in the header)
   double inner_step = 0;  // smfe: h_s as given (0: chosen by the generator), then as chosen
   int inner_steps = 0;    // smfe: N, chosen by the generator (emitted as SchemeConstants::inner_steps)
-  std::vector<SchemeInteger> integers;    // emitted into SchemeConstants
+  std::vector<SchemeInteger> integers{};  // emitted into SchemeConstants
   // Emitted into SchemeConstants, which then derives from Model (its types and parameters);
   // written from `function_model`'s variables (a scheme's reduced form of the model).
-  std::vector<SchemeFunction> functions;
-  std::shared_ptr<const Model> function_model;
+  std::vector<SchemeFunction> functions{};
+  std::shared_ptr<const Model> function_model{};
 };
 
 // An exact C++ literal for v, cast to Scalar: Scalar(3), Scalar(0x1.999999999999ap-4).

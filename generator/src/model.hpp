@@ -48,6 +48,10 @@ struct State : Named {
 
 struct Variable : Named {
   GiNaC::ex expr;
+  // An acceleration of a second-order model whose mass matrix depends on the coordinates:
+  // generated code computes all of them by one run-time solve M(q) a = f
+  // (dualrate::solve_mass); expr is the symbolic solution, for analysis and the reference core.
+  bool solved = false;
 };
 
 struct Output : Named {
@@ -76,10 +80,15 @@ struct Simulation {
 // (q' = q_dot) and a velocity state q_dot (q_dot' = (M^-1 f)_q, M^-1 computed from the
 // parameter values); positions and the velocities of coordinates with large inertia are
 // slow, the velocities of the small-inertia coordinates fast.
+//
+// A mass matrix that depends on the coordinates (at most kMaxSolvedCoordinates of them) is
+// not inverted numerically: each q_dot' is the variable q_ddot, solved at run time.
 struct SecondOrder {
   std::vector<std::string> coordinates;
   std::vector<std::size_t> position, velocity;   // state index of each coordinate's q and q_dot
-  std::vector<std::vector<GiNaC::ex>> mass;      // n x n, of numbers and parameters
+  std::vector<std::vector<GiNaC::ex>> mass;      // n x n, of numbers, parameters and (if !constant_mass) coordinates
+  bool constant_mass = true;
+  std::vector<GiNaC::ex> accelerations;          // !constant_mass: the symbols of the q_ddot variables
   bool diagonal = false;                         // the file gives only the diagonal
   std::vector<GiNaC::ex> forces;                 // each coordinate's force: the symbol of variable <q>_force
   std::vector<std::size_t> small;                // coordinates whose inertia is small
@@ -87,6 +96,9 @@ struct SecondOrder {
   SourceLoc mass_loc;
   SourceLoc small_loc;                           // of the small section, when there is one
 };
+
+// The symbolic inverse a q-dependent mass matrix's solution carries grows like n!.
+constexpr std::size_t kMaxSolvedCoordinates = 4;
 
 struct Model {
   std::string name;
@@ -114,6 +126,9 @@ struct Model {
   GiNaC::ex resolve(const GiNaC::ex& e) const;
   // Right-hand sides resolved, in state order.
   std::vector<GiNaC::ex> resolved_rhs() const;
+  // What computing variable v reads: its expression, or for a solved acceleration the mass
+  // matrix's entries and the forces (the operands of the run-time solve).
+  GiNaC::ex operands(const Variable& v) const;
   // The input signal for input i over time, as written (of t and parameters), or the input's
   // default value when the simulation section gives none.
   GiNaC::ex input_signal(std::size_t i) const;

@@ -569,6 +569,10 @@ class Loader {
           force_locs.push_back(v.loc);
         }
     }
+    if (!so.diagonal && !so.constant_mass) {
+      solve_accelerations(top.at("mass"), force_locs);
+      return;
+    }
     const Eigen::MatrixXd inverse = so.diagonal ? Eigen::MatrixXd() : Eigen::MatrixXd(m.llt().solve(Eigen::MatrixXd::Identity(
                                                                           static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n))));
     for (std::size_t i = 0; i < n; ++i) {
@@ -590,6 +594,40 @@ class Loader {
     }
   }
 
+  // A full mass matrix that depends on the coordinates: q_dot' = q_ddot, variables solved
+  // together at run time (Variable::solved), their expressions M(q)^-1 f symbolically.
+  void solve_accelerations(const KeyValue& section, const std::vector<SourceLoc>& force_locs) {
+    SecondOrder& so = *model_.second_order;
+    const std::size_t n = so.coordinates.size();
+    if (n > kMaxSolvedCoordinates)
+      throw ModelError(at(section.first),
+                       fmt::format("a mass matrix that depends on the coordinates is supported for at most {} "
+                                   "coordinates, not {}",
+                                   kMaxSolvedCoordinates, n),
+                       "the analysis differentiates its symbolic inverse, which grows like n!; make the matrix "
+                       "constant or diagonal, or split the model");
+    GiNaC::matrix mass(static_cast<unsigned>(n), static_cast<unsigned>(n));
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned j = 0; j < n; ++j) mass(i, j) = so.mass[i][j];
+    const GiNaC::matrix inverse = mass.inverse();
+    for (std::size_t i = 0; i < n; ++i) {
+      GiNaC::ex a = 0;
+      for (std::size_t j = 0; j < n; ++j) a += inverse(static_cast<unsigned>(i), static_cast<unsigned>(j)) * so.forces[j];
+      const Entry e{so.coordinates[i] + "_ddot", section.first, section.second};
+      Variable v{define(e, "acceleration"), a, true};
+      so.accelerations.push_back(v.symbol);
+      State& q = model_.states[so.position[i]];
+      State& qd = model_.states[so.velocity[i]];
+      q.rhs = qd.symbol;
+      q.rhs_loc = q.loc;
+      qd.rhs = v.symbol;
+      qd.rhs_loc = force_locs[i];
+      model_.variables.push_back(std::move(v));
+    }
+  }
+
+  static std::string initially(const SecondOrder& so) { return so.constant_mass ? "" : " at the initial positions"; }
+
   Eigen::MatrixXd read_mass(const KeyValue& section, SecondOrder& so) {
     const std::size_t n = so.coordinates.size();
     const auto size = static_cast<Eigen::Index>(n);
@@ -602,14 +640,25 @@ class Loader {
     so.diagonal = k.count("diagonal") > 0;
     so.mass.assign(n, std::vector<GiNaC::ex>(n, GiNaC::ex(0)));
     Eigen::MatrixXd m = Eigen::MatrixXd::Zero(size, size);
+    // Entries may use the coordinates (not their velocities); checks hold at the initial positions.
+    GiNaC::exmap start;
+    for (const auto& x : model_.states)
+      if (kind_.at(x.name) == "coordinate") start[x.symbol] = GiNaC::numeric(x.initial_value);
     const auto entry = [&](const YAML::Node& node, std::size_t i, std::size_t j) {
       const std::string what = "mass matrix entry (" + so.coordinates[i] + ", " + so.coordinates[j] + ")";
       ExpressionScope scope = parameter_scope(what, model_.parameters.size());
+      for (const auto& x : model_.states)
+        if (kind_.at(x.name) == "coordinate") {
+          scope.forbidden.erase(x.name);
+          scope.allowed[x.name] = x.symbol;
+        }
       for (auto& [name, why] : scope.forbidden)
-        if (kind_.count(name) && (kind_.at(name) == "coordinate" || kind_.at(name) == "velocity"))
-          why += " (a mass matrix that depends on the coordinates is not supported yet)";
+        if (kind_.count(name) && kind_.at(name) == "velocity")
+          why = "'" + name + "' is a velocity; " + what + " may use numbers, parameters and coordinates";
       so.mass[i][j] = expression(node, node, scope);
-      m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = evaluate(so.mass[i][j], node, what);
+      for (const auto& [q, value] : start) so.constant_mass = so.constant_mass && !so.mass[i][j].has(q);
+      m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
+          evaluate(so.mass[i][j].subs(start), node, what + " at the initial positions");
     };
     const auto sequence = [&](const KeyValue& kv, const std::string& what) {
       if (!kv.second.IsSequence() || kv.second.size() != n)
@@ -622,12 +671,12 @@ class Loader {
     if (so.diagonal) {
       const KeyValue& d = k.at("diagonal");
       sequence(d, "mass.diagonal");
-      for (std::size_t i = 0; i < n; ++i) {
-        entry(d.second[i], i, i);
+      for (std::size_t i = 0; i < n; ++i) entry(d.second[i], i, i);
+      for (std::size_t i = 0; i < n; ++i)
         if (!(m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i)) > 0))
-          throw ModelError(at(d.second[i]), "the mass of coordinate '" + so.coordinates[i] + "' is not positive",
+          throw ModelError(at(d.second[i]),
+                           "the mass of coordinate '" + so.coordinates[i] + "' is not positive" + initially(so),
                            "a mass matrix must be positive definite");
-      }
       return m;
     }
     const KeyValue& rows = k.at("rows");
@@ -643,21 +692,31 @@ class Loader {
       for (Eigen::Index j = i + 1; j < size; ++j)
         if (std::abs(m(i, j) - m(j, i)) > 1e-12 * std::max(std::abs(m(i, j)), std::abs(m(j, i))))
           throw ModelError(at(rows.second[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)]),
-                           fmt::format("the mass matrix is not symmetric: entry ({}, {}) is {:.17g}, entry ({}, {}) is "
+                           fmt::format("the mass matrix is not symmetric{}: entry ({}, {}) is {:.17g}, entry ({}, {}) is "
                                        "{:.17g}",
+                                       initially(so),
                                        so.coordinates[static_cast<std::size_t>(j)],
                                        so.coordinates[static_cast<std::size_t>(i)], m(j, i),
                                        so.coordinates[static_cast<std::size_t>(i)],
                                        so.coordinates[static_cast<std::size_t>(j)], m(i, j)),
+                           "a mass matrix is symmetric: write the same expression on both sides of the diagonal");
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        if (!(so.mass[i][j] - so.mass[j][i]).expand().is_zero() &&
+            !(so.mass[i][j] - so.mass[j][i]).subs(model_.parameter_values()).normal().is_zero())
+          throw ModelError(at(rows.second[j][i]),
+                           "the mass matrix is not symmetric: entry (" + so.coordinates[j] + ", " + so.coordinates[i] +
+                               ") differs from entry (" + so.coordinates[i] + ", " + so.coordinates[j] +
+                               ") away from the initial positions",
                            "a mass matrix is symmetric: write the same expression on both sides of the diagonal");
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(m, Eigen::EigenvaluesOnly);
     const double smallest = eig.eigenvalues().minCoeff(), largest = eig.eigenvalues().maxCoeff();
     // Numerically positive definite: the smallest eigenvalue above the rounding of the largest.
     if (!(smallest > static_cast<double>(n) * std::numeric_limits<double>::epsilon() * largest))
       throw ModelError(at(section.first),
-                       fmt::format("the mass matrix is not positive definite: its smallest eigenvalue is {:.6g} "
+                       fmt::format("the mass matrix is not positive definite{}: its smallest eigenvalue is {:.6g} "
                                    "(largest {:.6g})",
-                                   smallest, largest),
+                                   initially(so), smallest, largest),
                        "a mass matrix is symmetric positive definite (kinetic energy q_dot' M q_dot / 2 > 0); check "
                        "the off-diagonal couplings against the diagonal");
     return m;
@@ -796,6 +855,15 @@ std::vector<GiNaC::ex> Model::resolved_rhs() const {
   std::vector<GiNaC::ex> rhs;
   for (const auto& x : states) rhs.push_back(x.rhs.subs(vars).subs(params));
   return rhs;
+}
+
+GiNaC::ex Model::operands(const Variable& v) const {
+  if (!v.solved) return v.expr;
+  GiNaC::lst all;
+  for (const auto& row : second_order->mass)
+    for (const auto& entry : row) all.append(entry);
+  for (const auto& f : second_order->forces) all.append(f);
+  return all;
 }
 
 GiNaC::ex Model::input_signal(std::size_t i) const {

@@ -122,13 +122,34 @@ OpCount count_ops(const ex& e) {
   throw std::logic_error("op count: unsupported expression");
 }
 
+namespace {
+
+// The entries of M(q), its Cholesky factorization (n^3/6 multiply-adds, n(n-1)/2 divisions,
+// n square roots) and the two triangular solves (n^2 multiply-adds, 2n divisions).
+OpCount mass_solve_ops(const SecondOrder& so) {
+  OpCount c;
+  for (const auto& row : so.mass)
+    for (const auto& entry : row) c += count_ops(entry);
+  const long n = static_cast<long>(so.coordinates.size());
+  c += arithmetic(n * n * n / 6 + n * n, n * n * n / 6 + n * n, n * (n - 1) / 2 + 2 * n);
+  c.calls += n;
+  return c;
+}
+
+}  // namespace
+
 OpCount derivative_ops(const Model& model, Rows rows) {
   std::vector<ex> roots;
   const std::size_t first = rows == Rows::kFast ? model.slow_count : 0;
   const std::size_t last = rows == Rows::kSlow ? model.slow_count : model.states.size();
   for (std::size_t i = first; i < last; ++i) roots.push_back(model.states[i].rhs);
   OpCount c;
-  for (const Variable* v : needed_variables(model, roots)) c += count_ops(v->expr);
+  bool solved = false;
+  for (const Variable* v : needed_variables(model, roots)) {
+    if (!v->solved) c += count_ops(v->expr);
+    else if (!solved) c += mass_solve_ops(*model.second_order);
+    solved = solved || v->solved;
+  }
   for (const auto& r : roots) c += count_ops(r);
   return c;
 }

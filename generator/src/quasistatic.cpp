@@ -47,6 +47,10 @@ void reduce_second_order(const Model& model, QuasistaticForm& form) {
   if (so.small_parameter.empty())
     throw ModelError(so.small_loc, "quasistatic needs the small parameter that makes the small inertia small",
                      "name it in the small section, as in 'parameter: m_N': M0 is the mass matrix with it at 0");
+  if (!so.constant_mass)
+    throw ModelError(so.mass_loc, "quasistatic needs a constant mass matrix; this one depends on the coordinates",
+                     "M0's reduced block is inverted at generation time; run the model with a scheme of the full "
+                     "model (rk4, sp_ll, ...)");
   const MatrixXd m0 = limit_mass(model, so);
   const double scale = m0.cwiseAbs().maxCoeff();
   for (std::size_t s : so.small)

@@ -2,6 +2,7 @@
 // Eigen's heap use forbidden, faults are reported and the hook is called.
 #include <gtest/gtest.h>
 
+#include <dualrate/mass.hpp>
 #include <dualrate/status.hpp>
 
 namespace {
@@ -94,6 +95,31 @@ TEST(Runtime, NonFiniteStateIsReportedAndThePreviousStateKept) {
   EXPECT_EQ(d.steps, static_cast<std::uint64_t>(steps - 1));
   EXPECT_GT(d.time(blowup::kStep), 0.9);      // x' = x^2 blows up near t = 1
   EXPECT_STREQ(dualrate::to_string(s), "non-finite state");
+}
+
+// dualrate::solve_mass on a 3x3 SPD matrix against the exact solution: M x = f with x chosen,
+// f = M x computed exactly in integers; LLT's backward error is a few ulps times cond(M)
+// (here 10), so 1e-14 in double and 1e-5 in float (float epsilon 1.2e-7 times 10 times
+// a safety factor of 8). No heap.
+TEST(Runtime, MassSolveIsCholeskyWithoutHeap) {
+  Eigen::Matrix3d m;
+  m << 4, 1, 0, 1, 3, 1, 0, 1, 2;
+  const Eigen::Vector3d x(1, -2, 3);
+  const Eigen::Vector3d f = m * x;
+  Eigen::internal::set_is_malloc_allowed(false);
+  const Eigen::Vector3d a = dualrate::solve_mass(m, f);
+  const Eigen::Vector3f b = dualrate::solve_mass(Eigen::Matrix3f(m.cast<float>()), Eigen::Vector3f(f.cast<float>()));
+  Eigen::internal::set_is_malloc_allowed(true);
+  EXPECT_LT((a - x).cwiseAbs().maxCoeff(), 1e-14);
+  EXPECT_LT((b.cast<double>() - x).cwiseAbs().maxCoeff(), 1e-5);
+}
+
+// A mass matrix that is not positive definite at some q gives NaN accelerations, which the
+// schemes report as a non-finite state instead of integrating garbage.
+TEST(Runtime, MassSolveOfAnIndefiniteMatrixIsNotFinite) {
+  Eigen::Matrix2d m;
+  m << 1, 2, 2, 1;  // eigenvalues 3 and -1
+  EXPECT_FALSE(dualrate::solve_mass(m, Eigen::Vector2d(1, 1)).allFinite());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CTest driver (label qemu): verifies MODEL with SCHEME on a Cortex-M TARGET under QEMU.
-# Usage: qemu_verify.sh CLI MODEL SCHEME TARGET [STEP]
+# Usage: qemu_verify.sh CLI MODEL SCHEME TARGET [STEP [T_END]]  (STEP '-': the model's step;
+# T_END: a shorter run than the model's t_end, for models too slow to emulate over it)
 # Exit 0 when `dualrate verify --target` passes (reference within tolerance and bit for bit
 # equal to the host build). Exit 77 (skipped) only when the combination does not apply: the
 # generator refuses the model with this scheme at the model's step: exit status 1 with a
@@ -9,7 +10,9 @@
 set -uo pipefail
 cli=$1 model=$2 scheme=$3 target=$4
 step=()
-[ $# -ge 5 ] && step=(--step "$5")
+[ $# -ge 5 ] && [ "$5" != - ] && step=(--step "$5")
+t_end=()
+[ $# -ge 6 ] && t_end=(--t-end "$6")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -25,8 +28,8 @@ if [ $rc -ne 0 ]; then
   cat "$work/generate.log"
   exit 1
 fi
-# Every 10th step is printed and compared (all steps run); the model's own t_end.
-"$cli" verify "$model" --scheme "$scheme" "${step[@]}" --target "$target" --every 10 --json >"$work/verify.json" 2>"$work/verify.err"
+# Every 10th step is printed and compared (all steps run).
+"$cli" verify "$model" --scheme "$scheme" "${step[@]}" "${t_end[@]}" --target "$target" --every 10 --json >"$work/verify.json" 2>"$work/verify.err"
 rc=$?
 cat "$work/verify.json" "$work/verify.err"
 if [ $rc -eq 0 ] && grep -q '"pass":true' "$work/verify.json" && grep -q '"bit_exact_vs_host":true' "$work/verify.json"; then
