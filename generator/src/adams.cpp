@@ -95,6 +95,18 @@ Vector AdamsIntegrator::fast_round(long i, const Vector& xr0, const Vector& xr1,
   return xe;
 }
 
+Vector AdamsIntegrator::derivative_history() const {
+  Vector v;
+  for (const Vector& f : f_hist_) v.insert(v.end(), f.begin(), f.end());
+  return v;
+}
+
+void AdamsIntegrator::set_derivative_history(const Vector& v) {
+  const std::size_t n = v.size() / f_hist_.size();
+  for (std::size_t m = 0; m < f_hist_.size(); ++m)
+    f_hist_[m].assign(v.begin() + static_cast<long>(m * n), v.begin() + static_cast<long>((m + 1) * n));
+}
+
 void AdamsIntegrator::advance(long i, Vector& x) {
   Vector d;
   if (i < startup_steps_) {

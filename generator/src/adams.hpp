@@ -51,6 +51,13 @@ class AdamsIntegrator {
   int stride(long i) const;
   // Advances x from grid index i by stride(i) fast steps.
   void advance(long i, Vector& x);
+  // abm4 after the start-up (advance() from grid index startup_steps() on): what a step reads
+  // besides x, the derivatives at t_i ... t_{i-3} concatenated. One step of a linear,
+  // time-invariant system is a linear map of [x; this]: the stability analysis builds it
+  // column by column with set_derivative_history().
+  Vector derivative_history() const;
+  void set_derivative_history(const Vector& v);
+  int startup_steps() const { return startup_steps_; }
 
  private:
   // Fast PECE substeps from grid index i with the fast history `fe` (newest first), the

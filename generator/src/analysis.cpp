@@ -83,6 +83,32 @@ Eigen::MatrixXd macro_step_map(bool parallel, const Eigen::MatrixXd& j, double h
   return map;
 }
 
+// abm4's one-step map on [x; f_i; f_{i-1}; f_{i-2}; f_{i-3}] after its RK4 start-up.
+Eigen::MatrixXd abm4_step_map(const Eigen::MatrixXd& j, double h, std::size_t slow) {
+  const auto n = static_cast<std::size_t>(j.rows());
+  const RightHandSide linear = linear_rhs(j);
+  const GridRhs f = [&](long, const std::vector<double>& x, std::vector<double>& dx) { linear(0, x, dx); };
+  const StartStep start = [&](long, const std::vector<double>& x) { return scheme_step("rk4", linear, 0, h, x); };
+  AdamsIntegrator abm4(AdamsScheme::kAbm4, slow, h, 1, f, start);
+  std::vector<double> x(n, 1.0);
+  long i = 0;
+  for (; i <= abm4.startup_steps(); ++i) abm4.advance(i, x);
+  const std::size_t m = 5 * n;
+  Eigen::MatrixXd map(m, m);
+  for (std::size_t c = 0; c < m; ++c) {
+    std::vector<double> e(m, 0.0);
+    e[c] = 1.0;
+    x.assign(e.begin(), e.begin() + static_cast<long>(n));
+    abm4.set_derivative_history({e.begin() + static_cast<long>(n), e.end()});
+    abm4.advance(i, x);
+    x.resize(m);
+    const std::vector<double> history = abm4.derivative_history();
+    std::copy(history.begin(), history.end(), x.begin() + static_cast<long>(n));
+    map.col(static_cast<Eigen::Index>(c)) = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(m));
+  }
+  return map;
+}
+
 }  // namespace
 
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
@@ -90,6 +116,7 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
   AdamsScheme adams;
   if (adams_scheme(scheme, adams) && task_form(adams))
     return macro_step_map(adams == AdamsScheme::kMrabm4Parallel, j, h, slow, ratio);
+  if (adams_scheme(scheme, adams) && adams == AdamsScheme::kAbm4) return abm4_step_map(j, h, slow);
   const auto n = j.rows();
   const RightHandSide linear = linear_rhs(j);
   const SchemeInfo* info = find_scheme(scheme);

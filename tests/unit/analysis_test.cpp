@@ -2,6 +2,7 @@
 // against their closed-form stability functions.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <complex>
 
 #include "adams.hpp"
@@ -94,6 +95,46 @@ TEST(Analysis, MacroStepMapOfTheDualRateSchemesPredictsTheirGrowth) {
   }
 }
 
+// The same for the single-rate abm4 (AdamsIntegrator, the reference core's transcription): its
+// one-step map on [x; f_i ... f_{i-3}] predicts the growth of a 400-step run, at a step called
+// stable (radius 1 to rounding: the undamped slow pair keeps |z| = 1 - O(h^5)) and one just
+// beyond the largest stable step.
+TEST(Analysis, OneStepMapOfAbm4PredictsItsGrowth) {
+  Eigen::MatrixXd j(4, 4);
+  j << 0, 1, 0, 0,  //
+      -4, -0.4, 1, 0,  //
+      0, 0, 0, 1,  //
+      50, 0, -2500, -10;
+  bool bounded = false;
+  const double limit = max_stable_step("abm4", j, 2, bounded);
+  ASSERT_TRUE(bounded);
+  for (const double h : {0.5 * limit, 1.05 * limit}) {
+    const double radius =
+        Eigen::EigenSolver<Eigen::MatrixXd>(one_step_map("abm4", j, h, 2, 1)).eigenvalues().cwiseAbs().maxCoeff();
+    EXPECT_EQ(radius <= 1 + kStabilityMargin, h < limit) << "h = " << h;
+    const RightHandSide linear = [&](double, const std::vector<double>& x, std::vector<double>& dx) {
+      const Eigen::Vector4d v = j * Eigen::Map<const Eigen::Vector4d>(x.data());
+      dx.assign(v.data(), v.data() + 4);
+    };
+    AdamsIntegrator abm4(
+        AdamsScheme::kAbm4, 2, h, 1, [&](long, const std::vector<double>& x, std::vector<double>& dx) { linear(0, x, dx); },
+        [&](long, const std::vector<double>& x) { return scheme_step("rk4", linear, 0, h, x); });
+    std::vector<double> x = {1, 0, 0.01, 0};
+    const auto norm = [&] {
+      std::vector<double> all = x;
+      const std::vector<double> f = abm4.derivative_history();
+      all.insert(all.end(), f.begin(), f.end());
+      return Eigen::Map<const Eigen::VectorXd>(all.data(), static_cast<Eigen::Index>(all.size())).norm();
+    };
+    double norm_200 = 0;
+    for (long i = 0; i <= 400 + abm4.startup_steps(); ++i) {
+      abm4.advance(i, x);
+      if (i == 200 + abm4.startup_steps()) norm_200 = norm();
+    }
+    EXPECT_NEAR(std::pow(norm() / norm_200, 1.0 / 200), radius, 0.01 * radius) << "h = " << h;
+  }
+}
+
 // max_stable_step is the first crossing: just below it the map is stable, just above not.
 TEST(Analysis, MaxStableStepIsTheFirstCrossingForEveryScheme) {
   Eigen::MatrixXd j(4, 4);
@@ -101,7 +142,7 @@ TEST(Analysis, MaxStableStepIsTheFirstCrossingForEveryScheme) {
       -4, -0.4, 1, 0,  //
       0, 0, 0, 1,  //
       50, 0, -2500, -10;
-  for (const char* scheme : {"euler", "rk2", "rk4", "prk25", "sp_ll", "mrabm4", "mrabm4_parallel"}) {
+  for (const char* scheme : {"euler", "rk2", "rk4", "prk25", "sp_ll", "abm4", "mrabm4", "mrabm4_parallel"}) {
     const int ratio = 5;
     bool bounded = false;
     const double h = max_stable_step(scheme, j, 2, bounded, ratio);

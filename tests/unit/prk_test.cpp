@@ -134,5 +134,28 @@ TEST(Prk25, CliRefusesTasksAndAnUnstableStep) {
   EXPECT_NE(analyze.output.find("\"max_stable_step_bounded\":true"), std::string::npos) << analyze.output;
 }
 
+// The dual-rate multistep schemes are refused like the others when their macro-step map is
+// unstable: the planar spacecraft's undamped panel modes make ABM4 PECE grow by 1.55e-6 per
+// macro step (0.155% over its 10 s); --allow-unstable generates it anyway.
+TEST(Multistep, GenerateRefusesAnUnstableMacroStepUnlessAllowed) {
+  const std::string model = test::source_path("models/planar_spacecraft.yaml");
+  const std::string dir = (std::filesystem::temp_directory_path() / "dualrate-mrabm4-cli").string();
+  std::filesystem::remove_all(dir);
+  const ProcessResult refused = run_process({DUALRATE_CLI, "generate", model, "--scheme", "mrabm4", "-o", dir});
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_NE(refused.output.find("planar_spacecraft.yaml:218:1: error: mrabm4 is unstable"), std::string::npos)
+      << refused.output;
+  EXPECT_NE(refused.output.find("macro-step map"), std::string::npos) << refused.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/planar_spacecraft.hpp"));
+  const ProcessResult allowed =
+      run_process({DUALRATE_CLI, "generate", model, "--scheme", "mrabm4", "--allow-unstable", "-o", dir});
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.output;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/planar_spacecraft.hpp"));
+  const ProcessResult abm4 = run_process({DUALRATE_CLI, "analyze", test::source_path("models/dc_motor.yaml"), "--scheme",
+                                          "abm4", "--step", "0.0003", "--json"});
+  EXPECT_EQ(abm4.exit_code, 0) << abm4.output;
+  EXPECT_NE(abm4.output.find("\"stable\":false"), std::string::npos) << abm4.output;
+}
+
 }  // namespace
 }  // namespace dualrate
