@@ -212,8 +212,17 @@ int run(int argc, char** argv) {
   verify_cmd->add_option("--icount-shift", icount_shift, "Cortex-M dual-rate runs: QEMU's -icount shift")
       ->check(CLI::Range(0, 10));
   verify_cmd->add_option("--tick-cycles", tick_cycles,
-                         "Cortex-M dual-rate runs: SysTick period in CPU cycles (default: h times the clock)")
+                         "Cortex-M dual-rate runs: SysTick period in the emulated board's cycles (default: h at the "
+                         "part's instruction rate, --cpu-hz / --cpi)")
       ->check(CLI::Range(2L, 0x1000000L));
+  double cpu_hz = 0, cpi = 0;
+  verify_cmd->add_option("--cpu-hz", cpu_hz,
+                         "Cortex-M: clock of the part the real-time budget is estimated for (default: the target's "
+                         "typical part, e.g. 168e6 for cortex-m4f's STM32F407)")
+      ->check(CLI::PositiveNumber);
+  verify_cmd->add_option("--cpi", cpi,
+                         "Cortex-M: cycles per instruction assumed on that part (default: 1.25 on M3/M4, 1.0 on M7)")
+      ->check(CLI::PositiveNumber);
 
   try {
     app.parse(argc, argv);
@@ -313,6 +322,8 @@ int run(int argc, char** argv) {
   v.slow_delay_ticks = slow_delay_ticks;
   v.icount_shift = icount_shift;
   v.tick_cycles = tick_cycles;
+  v.cpu_hz = cpu_hz;
+  v.cpi = cpi;
   const VerifyResult r = verify(model, v);
   if (json) {
     std::cout << r.json() << "\n";
@@ -338,6 +349,18 @@ int run(int argc, char** argv) {
                                "a slow job; overruns {} (slow {}, fast {})\n",
                                r.bit_exact_vs_single ? "equals bit for bit" : "DIFFERS from", r.ticks, r.slow_jobs,
                                r.preempted_ticks, r.overruns, r.slow_overruns, r.fast_overruns);
+    if (r.budget) {
+      const Budget& b = *r.budget;
+      std::cout << fmt::format("budget on {} at {:.6g} MHz, CPI {:.3g} (an estimate): fast job {:.0f} cycles, response "
+                               "{:.4g} us{}; utilization {:.3g}; {} (margin {:.3g}; smallest clock {:.4g} MHz)\n",
+                               b.part, b.cpu_hz / 1e6, b.cpi, b.fast_cycles_max, b.fast_response * 1e6,
+                               b.slow_cycles_max >= 0
+                                   ? fmt::format("; slow job {:.0f} cycles, response {:.4g} us", b.slow_cycles_max,
+                                                 b.slow_response * 1e6)
+                                   : "",
+                               b.utilization, b.schedulable ? "schedulable" : "NOT schedulable", b.margin,
+                               b.min_cpu_hz / 1e6);
+    }
     if (!r.directory.empty()) std::cout << "kept in " << r.directory << "\n";
   }
   if (!r.error.empty()) std::cerr << "error: " << r.error << "\n";

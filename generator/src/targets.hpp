@@ -16,8 +16,17 @@ struct CrossTarget {
   const char* cpu_flags;       // -mcpu/-mfpu/-mfloat-abi, space separated
   const char* default_scalar;  // "double" or "float"
   const char* summary;
-  long cpu_hz = 25000000;      // clock of the core and of SysTick on the MPS2 boards
+  long cpu_hz = 25000000;      // clock of the core and of SysTick on the emulated MPS2 boards
   bool linux_user = false;     // aarch64-linux-gnu-g++ -static, run by qemu-aarch64
+  // The real part whose budget verify estimates (--cpu-hz and --cpi override the two numbers):
+  // a typical part of this core, its clock, and the cycles per instruction assumed to turn
+  // QEMU's instruction counts into cycles (wait states, pipeline stalls: an estimate only).
+  const char* part = "";
+  double part_hz = 0;
+  double cpi = 1;
+  // Cycles of one interrupt's entry and exit on the part (stacking, unstacking and, with an
+  // FPU, the lazily stacked floating-point context), which QEMU does not count.
+  long exception_cycles = 0;
 };
 
 const std::vector<CrossTarget>& cross_targets();

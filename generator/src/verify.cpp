@@ -89,6 +89,13 @@ std::string VerifyResult::json() const {
            fmt::format(",\"late_ticks\":{},\"max_latency_us\":{:.1f}", late_ticks, max_latency_ns / 1e3);
     if (icount_shift >= 0) s += fmt::format(",\"icount_shift\":{},\"tick_cycles\":{}", icount_shift, tick_cycles);
   }
+  if (fast_job.instructions_max >= 0)
+    s += fmt::format(",\"fast_job_instructions_max\":{},\"fast_job_instructions_mean\":{:.1f}", fast_job.instructions_max,
+                     fast_job.instructions_mean);
+  if (slow_job.instructions_max >= 0)
+    s += fmt::format(",\"slow_job_instructions_max\":{},\"slow_job_instructions_mean\":{:.1f}", slow_job.instructions_max,
+                     slow_job.instructions_mean);
+  if (budget) s += budget->json();
   return s + "}";
 }
 
@@ -320,7 +327,21 @@ struct TaskPlan {
   long slow_delay_ticks = 0;
   int icount_shift = kIcountShift;
   long tick_cycles = 0;
+  double h = 0;
+  int ratio = 1;
+  double cpu_hz = 0, cpi = 1;  // the part the budget is for
 };
+
+// The Cortex-M budget of the jobs measured in r (slow_job absent for single-rate models).
+Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int ratio, double cpu_hz, double cpi) {
+  return schedule(r.fast_job, r.slow_job, h, ratio, target.part, cpu_hz, cpi, target.exception_cycles);
+}
+
+std::string not_schedulable(const Budget& b) {
+  return fmt::format("the tasks are not schedulable on {} at {:.6g} MHz (CPI {:.3g}, an estimate): {}; the smallest "
+                     "clock that schedules them is {:.4g} MHz",
+                     b.part, b.cpu_hz / 1e6, b.cpi, b.verdict, b.min_cpu_hz / 1e6);
+}
 
 // Builds the task program for plan.target (host when null) into `exe`; returns why not, or empty.
 std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& flags, const fs::path& exe,
@@ -329,7 +350,9 @@ std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& fl
   std::vector<std::string> argv;
   const CrossTarget* t = plan.target;
   if (t && !t->linux_user) {
-    argv = cortex_m_build(*t, flags, defines, DUALRATE_TARGETS_DIR "/cortex-m/tasks_main.cpp", exe);
+    std::vector<std::string> cortex_m = defines;
+    cortex_m.push_back(fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", plan.icount_shift));
+    argv = cortex_m_build(*t, flags, cortex_m, DUALRATE_TARGETS_DIR "/cortex-m/tasks_main.cpp", exe);
   } else {
     argv = {t ? "aarch64-linux-gnu-g++" : (std::getenv("CXX") ? std::getenv("CXX") : "c++")};
     if (t)
@@ -373,6 +396,14 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
     return fmt::format("the {} task program failed on {} (exit status {}{}):\n{}", mode, where, ran.exit_code,
                        ran.exit_code == 124 ? ", timed out" : "", out.messages.substr(0, 4000));
   for (const auto& words : out.counts) {
+    if (words.size() == 4 && (words[0] == "fast_job_instructions" || words[0] == "slow_job_instructions")) {
+      JobCost& c = words[0][0] == 'f' ? r.fast_job : r.slow_job;
+      c.instructions_max = std::stol(words[1]);
+      c.instructions_mean = std::stod(words[2]) / std::max(1.0, std::stod(words[3]));
+    } else if (words.size() == 2 && words[1] == "unmeasured") {
+      return fmt::format("a job on {} ran through a whole SysTick period and could not be counted ({})", where,
+                         words[0]);
+    }
     if (words.size() != 2 || mode != "multi") continue;
     const long value = std::stol(words[1]);
     if (words[0] == "ticks") r.ticks = value;
@@ -409,6 +440,10 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
     if (!error.empty()) return error;
     single = dir / "single.csv";
     r.bit_exact_vs_host = read_file(single) == read_file(dir / "host_single.csv") ? 1 : 0;
+    if (!plan.target->linux_user) {
+      r.budget = budget_of(*plan.target, r, plan.h, plan.ratio, plan.cpu_hz, plan.cpi);
+      if (!r.budget->schedulable) return not_schedulable(*r.budget);
+    }
   }
   if (tasks == "multi") {
     error = run_tasks(plan, exe, "multi", dir / "generated.csv", r, script);
@@ -473,6 +508,24 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     plan.slow_delay_ticks = o.slow_delay_ticks;
     if (o.icount_shift >= 0) plan.icount_shift = o.icount_shift;
     plan.tick_cycles = o.tick_cycles;
+    plan.h = o.generate.step;
+    plan.ratio = o.generate.ratio;
+    if (cross) {
+      plan.cpu_hz = o.cpu_hz > 0 ? o.cpu_hz : cross->part_hz;
+      plan.cpi = o.cpi > 0 ? o.cpi : cross->cpi;
+    }
+    // The emulated tick is h at the part's instruction rate: h cpu_hz / cpi instructions of
+    // 2^shift ns each, in SysTick cycles of the board's clock (a smaller shift when that
+    // exceeds SysTick's 24 bits).
+    if (cross && !cross->linux_user && plan.tick_cycles == 0) {
+      const double instructions = plan.h * plan.cpu_hz / plan.cpi;
+      const auto cycles = [&](int shift) {
+        return std::llround(instructions * std::ldexp(1.0, shift) * static_cast<double>(cross->cpu_hz) / 1e9);
+      };
+      if (o.icount_shift < 0)
+        while (plan.icount_shift > 0 && cycles(plan.icount_shift) > 0x1000000) --plan.icount_shift;
+      plan.tick_cycles = static_cast<long>(cycles(plan.icount_shift));
+    }
     r.tasks = o.tasks;
     if (cross && !cross->linux_user) r.icount_shift = plan.icount_shift;
     if (r.steps % o.generate.ratio != 0)
@@ -487,6 +540,12 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
   } else {
     r.error = run_host_trace(dir, flags, true, "trace_host", "host.csv", r.steps, o.every, script);
     if (r.error.empty()) r.error = run_on_target(*cross, dir, flags, r.steps, o.every, r, script);
+    if (r.error.empty() && r.instructions_max >= 0) {
+      // Steps run back to back here, not in real time: the budget is reported, not enforced.
+      r.fast_job = {r.instructions_max, r.instructions_per_step};
+      r.budget = budget_of(*cross, r, o.generate.step, 1, o.cpu_hz > 0 ? o.cpu_hz : cross->part_hz,
+                           o.cpi > 0 ? o.cpi : cross->cpi);
+    }
     if (r.error.empty()) r.bit_exact_vs_host = read_file(dir / "generated.csv") == read_file(dir / "host.csv") ? 1 : 0;
   }
   write_file(dir / "build.sh", script);

@@ -1,9 +1,11 @@
 // `dualrate verify`: generated code, compiled and run, against the reference core.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "budget.hpp"
 #include "cpp_emitter.hpp"
 #include "model.hpp"
 #include "trace.hpp"
@@ -21,7 +23,11 @@ struct VerifyOptions {
   std::string tasks = "multi";  // single: the sequential executive only; multi: also the preemptive one
   long slow_delay_ticks = 0;    // > 0: slow job MACRO/2 busy-waits this many ticks (forced overrun)
   int icount_shift = -1;        // Cortex-M: QEMU's -icount shift (-1: kIcountShift)
-  long tick_cycles = 0;         // Cortex-M: SysTick period in CPU cycles (0: h times the clock)
+  long tick_cycles = 0;         // Cortex-M: SysTick period in board cycles (0: h at the part's clock, below)
+  // Cortex-M: the part the budget is estimated for (0: the target's default part_hz and cpi).
+  // The emulated tick follows: h at cpu_hz / cpi instructions per second.
+  double cpu_hz = 0;
+  double cpi = 0;
 };
 
 struct VerifyResult {
@@ -53,7 +59,11 @@ struct VerifyResult {
   long late_ticks = -1;           // Linux: ticks the fast thread began a period or more late
   long max_latency_ns = -1;       // Linux: the fast thread's worst wake-up latency (platform, not overrun)
   int icount_shift = -1;          // Cortex-M: QEMU's -icount shift of the runs
-  long tick_cycles = -1;          // Cortex-M: SysTick period in CPU cycles
+  long tick_cycles = -1;          // Cortex-M: SysTick period in board cycles
+  // Cortex-M: instructions per job, measured in the sequential run (dual-rate: the fast task's
+  // ticks and the slow jobs; single-rate: the steps as the fast task), and the budget.
+  JobCost fast_job, slow_job;
+  std::optional<Budget> budget;
 
   double instructions_per_op() const;  // 0 without an op count
 

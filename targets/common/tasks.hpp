@@ -70,17 +70,28 @@ struct Counts {
 // The sequential executive (the oracle): each tick runs the fast task, and a slow job
 // released there runs to completion before the next tick. Returns 0, or 3 with a message on
 // stderr when a task reports a fault or the recorder overflows. Counts ticks and slow jobs.
-inline int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shape, Counts& counts) {
+// `meter` runs each job: meter.fast(f) and meter.slow(f) call f() (and may measure it).
+struct Unmetered {
+  template <class F>
+  void fast(F&& f) { f(); }
+  template <class F>
+  void slow(F&& f) { f(); }
+};
+
+template <class Meter>
+int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shape, Counts& counts, Meter& meter) {
   for (;;) {
     const std::uint64_t n = tasks.ticks();
     bool release = false;
 #ifdef EIGEN_RUNTIME_NO_MALLOC
     Eigen::internal::set_is_malloc_allowed(false);
 #endif
-    dualrate::Status status = model::fast_task(tasks, inputs_at_tick(n), release);
+    dualrate::Status status = dualrate::Status::kOk;
+    const model::Model::Input u = inputs_at_tick(n);
+    meter.fast([&] { status = model::fast_task(tasks, u, release); });
     ++counts.ticks;
     if (status == dualrate::Status::kOk && release) {
-      status = model::slow_task(tasks);
+      meter.slow([&] { status = model::slow_task(tasks); });
       ++counts.slow_jobs;
     }
 #ifdef EIGEN_RUNTIME_NO_MALLOC

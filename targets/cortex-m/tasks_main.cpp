@@ -9,6 +9,9 @@
 // Overruns: a fast overrun is a SysTick that became pending again before the fast task ended
 // (it runs late, tail-chained; ticks that come while it is still pending are lost and
 // counted once); slow overruns are counted by the runtime (dual_rate.hpp's policy).
+// The single (sequential) run counts each job's instructions (instruction_counter.hpp) and
+// prints '# fast_job_instructions MAX TOTAL JOBS' and the same for slow jobs ('unmeasured'
+// instead of the numbers when a job ran through a whole SysTick period).
 // Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
 #include "tasks.hpp"
 
@@ -16,9 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#ifndef DUALRATE_CPU_HZ
-#error "build with -DDUALRATE_CPU_HZ=<the board's CPU clock>"
-#endif
+#include "instruction_counter.hpp"
 
 extern "C" {
 void SysTick_Handler();
@@ -42,6 +43,37 @@ long slow_delay_ticks = 0;
 volatile std::uint32_t ticks_done = 0;
 volatile bool finished = false;
 volatile int failure = 0;  // 0, or the exit status
+
+class JobMeter {
+ public:
+  template <class F>
+  void fast(F&& f) { measure(fast_, f); }
+  template <class F>
+  void slow(F&& f) { measure(slow_, f); }
+
+  void report(std::FILE* out) const {
+    print(out, "fast_job_instructions", fast_);
+    print(out, "slow_job_instructions", slow_);
+  }
+
+ private:
+  template <class F>
+  void measure(dualrate_cortex_m::JobCounts& c, F& f) {
+    std::uint64_t n = 0;
+    const bool counted = counter_.count(f, n);
+    c.add(counted, n);
+  }
+  static void print(std::FILE* out, const char* name, const dualrate_cortex_m::JobCounts& c) {
+    if (c.unmeasured)
+      std::fprintf(out, "# %s unmeasured\n", name);
+    else
+      std::fprintf(out, "# %s %llu %llu %llu\n", name, static_cast<unsigned long long>(c.max),
+                   static_cast<unsigned long long>(c.total), static_cast<unsigned long long>(c.jobs));
+  }
+
+  dualrate_cortex_m::InstructionCounter counter_;
+  dualrate_cortex_m::JobCounts fast_, slow_;
+};
 
 void stop(int status) {
   reg(kSystCsr) = 0;
@@ -130,7 +162,9 @@ int main(int argc, char** argv) {
     counts.slow_overruns = tasks.slow_overruns();
     status = failure;
   } else {
-    status = run_sequential(tasks, recorder, shape, counts);
+    JobMeter meter;
+    status = run_sequential(tasks, recorder, shape, counts, meter);
+    meter.report(stdout);
   }
   recorder.print(stdout);
   print_counts(stdout, counts);

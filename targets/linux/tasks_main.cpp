@@ -193,7 +193,8 @@ int main(int argc, char** argv) {
   if (multi) {
     status = run_threads(fifo);
   } else {
-    status = run_sequential(tasks, recorder, shape, counts);
+    Unmetered meter;
+    status = run_sequential(tasks, recorder, shape, counts, meter);
   }
   recorder.print(out);
   if (std::fclose(out) != 0) return 1;

@@ -2,7 +2,7 @@
 # CTest (label qemu): the planar spacecraft's dual-rate tasks (seed 004's mrabm4_parallel,
 # H = 10 h, t_end 2 s: 2000 ticks, 201 slow jobs) run preemptively must equal the sequential
 # executive's run bit for bit.
-# Usage: tasks.sh CLI MODEL interleavings|overrun|linux
+# Usage: tasks.sh CLI MODEL interleavings|overrun|linux|budget
 #  interleavings: Cortex-M4F under four -icount shifts with SysTick periods of 4375 to 6250
 #    instructions (chosen from runs: 4375 still leaves the slow job enough time, a 3906-
 #    instruction tick made an earlier build overrun), so that the slow job is preempted at
@@ -81,6 +81,38 @@ case $mode in
         grep -q 'overruns (' <<<"$json" || { echo "FAIL: verify did not say why it failed"; status=1; }
         grep -q '"ticks":2001' <<<"$json" || { echo "FAIL: $target did not run all ticks"; status=1; }
       fi
+    done
+    ;;
+  budget)
+    # The real-time budget (MODEL: models/aircraft_pitch.yaml, h = 0.1 ms, H = 1 ms): both
+    # multirate schemes pass on cortex-m4f at its default part's clock with per-task cycles and
+    # the verdict in the JSON; below the smallest clock verify reports, both from the
+    # measured jobs, the task that misses and exits 2 without running the preemptive executive;
+    # every Cortex-M target reports the same fields.
+    for scheme in mrabm4 mrabm4_parallel; do
+      json=$("$cli" verify "$model" --scheme "$scheme" --target cortex-m4f --json 2>/dev/null)
+      echo "$json"
+      check_pass "$json" "$scheme on cortex-m4f at the default clock"
+      for f in fast_job_instructions_max slow_job_instructions_max fast_job_cycles_max slow_job_cycles_max \
+               utilization slow_response_time min_cpu_hz; do
+        [ -n "$(field $f "$json")" ] || { echo "FAIL: $scheme: no $f"; status=1; }
+      done
+      [ "$(field schedulable "$json")" = true ] || { echo "FAIL: $scheme not schedulable at the default clock"; status=1; }
+      min=$(field min_cpu_hz "$json")
+      below=$(awk -v m="$min" 'BEGIN { printf "%.0f", 0.9 * m }')
+      json=$("$cli" verify "$model" --scheme "$scheme" --target cortex-m4f --cpu-hz "$below" --json 2>/dev/null)
+      rc=$?
+      echo "$json"
+      [ "$rc" = 2 ] || { echo "FAIL: $scheme at $below Hz: exit $rc, not 2"; status=1; }
+      [ "$(field schedulable "$json")" = false ] || { echo "FAIL: $scheme schedulable below its smallest clock"; status=1; }
+      grep -q 'not schedulable on STM32F407.*the \(fast\|slow\) task' <<<"$json" ||
+        { echo "FAIL: $scheme: the verdict does not name the task"; status=1; }
+    done
+    for target in cortex-m3 cortex-m7; do
+      json=$("$cli" verify "$model" --scheme mrabm4_parallel --target "$target" --json 2>/dev/null)
+      echo "$json"
+      [ -n "$(field schedulable "$json")" ] && [ -n "$(field slow_job_cycles_max "$json")" ] ||
+        { echo "FAIL: $target reports no budget"; status=1; }
     done
     ;;
   *) echo "unknown mode $mode"; exit 2 ;;

@@ -1,0 +1,39 @@
+// The real-time budget of generated tasks on a part: measured instructions per job (QEMU,
+// sequential executive) turned into cycles at an assumed CPI, the utilization, and the
+// classic response-time analysis of fixed-priority preemptive scheduling (the fast task every
+// h above the slow task every H = r h, each job's deadline its next release):
+//   R_fast = C_fast + O                                   <= h
+//   R_slow = C_slow + O + ceil(R_slow / h) (C_fast + O)   <= H   (iterated from C_slow + O)
+// with O the interrupt entry and exit of each job. Single-rate models have the fast task only.
+// The cycles are an estimate: instruction counts are exact and bounded (generated steps have no
+// data-dependent loops), the CPI and the part's memory system are assumptions.
+#pragma once
+
+#include <string>
+
+namespace dualrate {
+
+struct JobCost {
+  long instructions_max = -1;  // -1: the task does not exist
+  double instructions_mean = -1;
+};
+
+struct Budget {
+  std::string part;
+  double cpu_hz = 0, cpi = 1;
+  long overhead_cycles = 0;  // O
+  double fast_cycles_max = 0, slow_cycles_max = -1;
+  double fast_response = 0, slow_response = -1;  // seconds
+  double utilization = 0;
+  bool schedulable = false;
+  double margin = 0;      // min over the tasks of 1 - R / deadline
+  double min_cpu_hz = 0;  // the smallest clock at which the tasks are schedulable
+  std::string verdict;    // which task misses its deadline, with its cycles and budget; empty if none
+
+  std::string json() const;  // fields to append to an object, each after a comma
+};
+
+Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, const std::string& part, double cpu_hz,
+                double cpi, long overhead_cycles);
+
+}  // namespace dualrate

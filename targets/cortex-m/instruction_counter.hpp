@@ -1,0 +1,71 @@
+// Instructions executed by a piece of code on Cortex-M under QEMU, counted with SysTick at the
+// board's clock while QEMU runs with -icount shift=DUALRATE_ICOUNT_SHIFT (every instruction
+// then takes 2^shift ns of virtual time): ticks * 1e9 / (DUALRATE_CPU_HZ * 2^shift)
+// instructions, minus those of an empty measurement (the SysTick reads themselves). SysTick
+// runs free (no interrupt) over its 24 bits: code that runs through a whole period cannot be
+// counted. Used by the trace program and by the task programs' sequential executive.
+#pragma once
+
+#include <cstdint>
+
+#if !defined(DUALRATE_CPU_HZ) || !defined(DUALRATE_ICOUNT_SHIFT)
+#error "build with -DDUALRATE_CPU_HZ=<the board's CPU clock> and -DDUALRATE_ICOUNT_SHIFT=<QEMU's icount shift>"
+#endif
+
+namespace dualrate_cortex_m {
+
+inline volatile std::uint32_t& reg(std::uintptr_t address) {
+  return *reinterpret_cast<volatile std::uint32_t*>(address);
+}
+constexpr std::uintptr_t kSystCsr = 0xE000E010, kSystRvr = 0xE000E014, kSystCvr = 0xE000E018;
+constexpr std::uint32_t kCountFlag = 1u << 16;
+
+class InstructionCounter {
+ public:
+  InstructionCounter() {
+    reg(kSystRvr) = 0xFFFFFFu;
+    reg(kSystCvr) = 0;
+    reg(kSystCsr) = 0x5u;  // processor clock, enabled, no interrupt
+    std::uint64_t empty = 0;
+    count([] {}, empty);
+    overhead_ = empty;
+  }
+
+  // Runs f() and sets `instructions` to what it executed; false if SysTick wrapped.
+  template <class F>
+  bool count(F&& f, std::uint64_t& instructions) const {
+    reg(kSystCvr) = 0;
+    const std::uint32_t cleared = reg(kSystCsr);  // reading clears COUNTFLAG
+    static_cast<void>(cleared);
+    __asm__ volatile("" ::: "memory");
+    const std::uint32_t start = reg(kSystCvr);
+    __asm__ volatile("" ::: "memory");
+    f();
+    __asm__ volatile("" ::: "memory");
+    const std::uint32_t end = reg(kSystCvr);
+    const bool wrapped = (reg(kSystCsr) & kCountFlag) != 0;
+    __asm__ volatile("" ::: "memory");
+    const std::uint64_t elapsed = (start - end) & 0xFFFFFFu;
+    const std::uint64_t per_tick_den = static_cast<std::uint64_t>(DUALRATE_CPU_HZ) << DUALRATE_ICOUNT_SHIFT;
+    const std::uint64_t counted = (elapsed * 1000000000ull + per_tick_den / 2) / per_tick_den;
+    instructions = counted > overhead_ ? counted - overhead_ : 0;
+    return !wrapped;
+  }
+
+ private:
+  std::uint64_t overhead_ = 0;
+};
+
+// Largest, total and number of the counts of one kind of job.
+struct JobCounts {
+  std::uint64_t max = 0, total = 0, jobs = 0;
+  bool unmeasured = false;
+  void add(bool counted, std::uint64_t n) {
+    unmeasured = unmeasured || !counted;
+    max = n > max ? n : max;
+    total += n;
+    ++jobs;
+  }
+};
+
+}  // namespace dualrate_cortex_m
