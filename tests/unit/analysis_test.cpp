@@ -55,17 +55,24 @@ TEST(Analysis, PendulumRk4IsUnstableAtTheSeedsStepAndStableBelowIt) {
 namespace dualrate {
 namespace {
 
+// A slow oscillator (-0.2 +- 2i) coupled to a fast one (-5 +- 49.7i): the linear test system
+// of the stability tests below.
+Eigen::MatrixXd coupled_oscillators() {
+  Eigen::MatrixXd j(4, 4);
+  j << 0, 1, 0, 0,  //
+      -4, -0.4, 1, 0,  //
+      0, 0, 0, 1,  //
+      50, 0, -2500, -10;
+  return j;
+}
+
 // The macro-step map of the dual-rate task forms against their actual growth: on a linear
 // system the reference core's DualRateAdams, run for 400 macro steps beyond the start-up,
 // grows per macro step like the map's spectral radius (power iteration: the ratio of norms
 // over the last 200 macro steps converges to it geometrically in the ratio of the two
 // largest eigenvalue moduli).
 TEST(Analysis, MacroStepMapOfTheDualRateSchemesPredictsTheirGrowth) {
-  Eigen::MatrixXd j(4, 4);
-  j << 0, 1, 0, 0,  //
-      -4, -0.4, 1, 0,  //
-      0, 0, 0, 1,  //
-      50, 0, -2500, -10;  // fast: -5 +- 49.7i
+  const Eigen::MatrixXd j = coupled_oscillators();
   for (const bool parallel : {false, true}) {
     const char* scheme = parallel ? "mrabm4_parallel" : "mrabm4";
     for (const double h : {0.004, 0.019}) {  // stable, and just beyond the largest stable step 0.0182
@@ -100,11 +107,7 @@ TEST(Analysis, MacroStepMapOfTheDualRateSchemesPredictsTheirGrowth) {
 // stable (radius 1 to rounding: the undamped slow pair keeps |z| = 1 - O(h^5)) and one just
 // beyond the largest stable step.
 TEST(Analysis, OneStepMapOfAbm4PredictsItsGrowth) {
-  Eigen::MatrixXd j(4, 4);
-  j << 0, 1, 0, 0,  //
-      -4, -0.4, 1, 0,  //
-      0, 0, 0, 1,  //
-      50, 0, -2500, -10;
+  const Eigen::MatrixXd j = coupled_oscillators();
   bool bounded = false;
   const double limit = max_stable_step("abm4", j, 2, bounded);
   ASSERT_TRUE(bounded);
@@ -137,11 +140,7 @@ TEST(Analysis, OneStepMapOfAbm4PredictsItsGrowth) {
 
 // max_stable_step is the first crossing: just below it the map is stable, just above not.
 TEST(Analysis, MaxStableStepIsTheFirstCrossingForEveryScheme) {
-  Eigen::MatrixXd j(4, 4);
-  j << 0, 1, 0, 0,  //
-      -4, -0.4, 1, 0,  //
-      0, 0, 0, 1,  //
-      50, 0, -2500, -10;
+  const Eigen::MatrixXd j = coupled_oscillators();
   for (const char* scheme : {"euler", "rk2", "rk4", "prk25", "sp_ll", "abm4", "mrabm4", "mrabm4_parallel"}) {
     const int ratio = 5;
     bool bounded = false;
