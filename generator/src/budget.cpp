@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace dualrate {
@@ -13,14 +14,15 @@ struct Responses {
 };
 
 // Response times in cycles at `hz` (the periods in cycles depend on it).
-Responses responses(double fast, double slow, double overhead, double h, int ratio, double hz) {
+// fast and slow include their tasks' overheads O.
+Responses responses(double fast, double slow, double h, int ratio, double hz) {
   Responses r;
-  r.fast = fast + overhead;
+  r.fast = fast;
   if (slow < 0) return r;
   const double tick = h * hz, deadline = tick * ratio;
-  double response = slow + overhead;
+  double response = slow;
   for (int i = 0; i < 1000; ++i) {
-    const double next = slow + overhead + std::ceil(response / tick) * r.fast;
+    const double next = slow + std::ceil(response / tick) * r.fast;
     if (next == response) break;
     response = next;
     if (response > deadline) break;
@@ -42,22 +44,29 @@ Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, c
   b.cpu_hz = cpu_hz;
   b.cpi = cpi;
   b.overhead_cycles = overhead_cycles;
-  const double overhead = static_cast<double>(overhead_cycles);
+  const auto overhead = [&](const JobCost& c) {
+    return static_cast<double>(overhead_cycles) + static_cast<double>(std::max(0L, c.handler_instructions_max)) * cpi;
+  };
   b.fast_cycles_max = static_cast<double>(fast.instructions_max) * cpi;
+  b.fast_overhead = overhead(fast);
   const bool dual = slow.instructions_max >= 0;
-  if (dual) b.slow_cycles_max = static_cast<double>(slow.instructions_max) * cpi;
-  const Responses r = responses(b.fast_cycles_max, b.slow_cycles_max, overhead, h, ratio, cpu_hz);
+  if (dual) {
+    b.slow_cycles_max = static_cast<double>(slow.instructions_max) * cpi;
+    b.slow_overhead = overhead(slow);
+  }
+  const double fast_total = b.fast_cycles_max + b.fast_overhead;
+  const double slow_total = dual ? b.slow_cycles_max + b.slow_overhead : -1;
+  const Responses r = responses(fast_total, slow_total, h, ratio, cpu_hz);
   b.fast_response = r.fast / cpu_hz;
   b.slow_response = dual ? r.slow / cpu_hz : -1;
-  b.utilization = (b.fast_cycles_max + overhead) / (h * cpu_hz) +
-                  (dual ? (b.slow_cycles_max + overhead) / (h * ratio * cpu_hz) : 0.0);
+  b.utilization = fast_total / (h * cpu_hz) + (dual ? slow_total / (h * ratio * cpu_hz) : 0.0);
   b.schedulable = fits(r, h, ratio, cpu_hz);
   b.margin = 1 - b.fast_response / h;
   if (dual) b.margin = std::min(b.margin, 1 - b.slow_response / (h * ratio));
   if (b.fast_response > h)
-    b.verdict = fmt::format("the fast task needs {:.0f} cycles per job ({:.0f} of its code at CPI {:.3g}, {} of interrupt "
-                            "entry and exit) but has {:.0f}: its period h = {:.6g} s at {:.6g} MHz",
-                            r.fast, b.fast_cycles_max, cpi, overhead_cycles, h * cpu_hz, h, cpu_hz / 1e6);
+    b.verdict = fmt::format("the fast task needs {:.0f} cycles per job ({:.0f} of its code at CPI {:.3g}, {:.0f} of "
+                            "interrupt entry, exit and handler) but has {:.0f}: its period h = {:.6g} s at {:.6g} MHz",
+                            r.fast, b.fast_cycles_max, cpi, b.fast_overhead, h * cpu_hz, h, cpu_hz / 1e6);
   else if (dual && !b.schedulable)
     b.verdict = fmt::format("the slow task's response time is {} cycles ({:.0f} of its own code at CPI {:.3g}, "
                             "preempted by fast jobs of {:.0f} cycles each) but its budget is {:.0f}: its period H = "
@@ -66,10 +75,10 @@ Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, c
                             b.slow_cycles_max, cpi, r.fast, h * ratio * cpu_hz, ratio, h * ratio, cpu_hz / 1e6);
   // fits() is monotone in the clock: bisect between a clock that fits and one that does not.
   double lo = 1, hi = cpu_hz;
-  while (!fits(responses(b.fast_cycles_max, b.slow_cycles_max, overhead, h, ratio, hi), h, ratio, hi)) hi *= 2;
+  while (!fits(responses(fast_total, slow_total, h, ratio, hi), h, ratio, hi)) hi *= 2;
   for (int i = 0; i < 200 && hi - lo > 1e-6 * hi; ++i) {
     const double mid = (lo + hi) / 2;
-    (fits(responses(b.fast_cycles_max, b.slow_cycles_max, overhead, h, ratio, mid), h, ratio, mid) ? hi : lo) = mid;
+    (fits(responses(fast_total, slow_total, h, ratio, mid), h, ratio, mid) ? hi : lo) = mid;
   }
   b.min_cpu_hz = hi;
   return b;
@@ -77,11 +86,12 @@ Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, c
 
 std::string Budget::json() const {
   std::string s = fmt::format(
-      ",\"part\":\"{}\",\"cpu_hz\":{:.17g},\"cpi\":{:.17g},\"interrupt_overhead_cycles\":{},"
-      "\"fast_job_cycles_max\":{:.17g},\"fast_response_time\":{:.17g}",
-      part, cpu_hz, cpi, overhead_cycles, fast_cycles_max, fast_response);
+      ",\"part\":\"{}\",\"cpu_hz\":{:.17g},\"cpi\":{:.17g},\"interrupt_entry_exit_cycles\":{},"
+      "\"fast_job_cycles_max\":{:.17g},\"fast_overhead_cycles\":{:.17g},\"fast_response_time\":{:.17g}",
+      part, cpu_hz, cpi, overhead_cycles, fast_cycles_max, fast_overhead, fast_response);
   if (slow_cycles_max >= 0)
-    s += fmt::format(",\"slow_job_cycles_max\":{:.17g},\"slow_response_time\":{}", slow_cycles_max,
+    s += fmt::format(",\"slow_job_cycles_max\":{:.17g},\"slow_overhead_cycles\":{:.17g},\"slow_response_time\":{}",
+                     slow_cycles_max, slow_overhead,
                      std::isfinite(slow_response) ? fmt::format("{:.17g}", slow_response) : std::string("null"));
   return s + fmt::format(",\"utilization\":{:.6g},\"schedulable\":{},\"margin\":{:.6g},\"min_cpu_hz\":{:.6g}",
                          utilization, schedulable ? "true" : "false", margin, min_cpu_hz);

@@ -4,7 +4,8 @@
 // h above the slow task every H = r h, each job's deadline its next release):
 //   R_fast = C_fast + O                                   <= h
 //   R_slow = C_slow + O + ceil(R_slow / h) (C_fast + O)   <= H   (iterated from C_slow + O)
-// with O the interrupt entry and exit of each job. Single-rate models have the fast task only.
+// with O each job's interrupt entry and exit on the part plus its handler's own instructions
+// (JobCost::handler_instructions_max, once measured). Single-rate models have the fast task only.
 // The cycles are an estimate: instruction counts are exact and bounded (generated steps have no
 // data-dependent loops), the CPI and the part's memory system are assumptions.
 #pragma once
@@ -16,12 +17,16 @@ namespace dualrate {
 struct JobCost {
   long instructions_max = -1;  // -1: the task does not exist
   double instructions_mean = -1;
+  // The interrupt handler's own instructions around the job (bookkeeping, the release),
+  // measured in the preemptive run; -1 before it ran. Part of the task's O.
+  long handler_instructions_max = -1;
 };
 
 struct Budget {
   std::string part;
   double cpu_hz = 0, cpi = 1;
-  long overhead_cycles = 0;  // O
+  long overhead_cycles = 0;  // interrupt entry and exit on the part, per job
+  double fast_overhead = 0, slow_overhead = 0;  // O of each task: that plus its handler's instructions x CPI
   double fast_cycles_max = 0, slow_cycles_max = -1;
   double fast_response = 0, slow_response = -1;  // seconds
   double utilization = 0;

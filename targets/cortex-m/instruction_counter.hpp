@@ -20,6 +20,12 @@ inline volatile std::uint32_t& reg(std::uintptr_t address) {
 constexpr std::uintptr_t kSystCsr = 0xE000E010, kSystRvr = 0xE000E014, kSystCvr = 0xE000E018;
 constexpr std::uint32_t kCountFlag = 1u << 16;
 
+// Instructions in `ticks` SysTick cycles of virtual time (rounded).
+inline std::uint64_t instructions_in(std::uint64_t ticks) {
+  const std::uint64_t per_tick_den = static_cast<std::uint64_t>(DUALRATE_CPU_HZ) << DUALRATE_ICOUNT_SHIFT;
+  return (ticks * 1000000000ull + per_tick_den / 2) / per_tick_den;
+}
+
 class InstructionCounter {
  public:
   InstructionCounter() {
@@ -45,9 +51,7 @@ class InstructionCounter {
     const std::uint32_t end = reg(kSystCvr);
     const bool wrapped = (reg(kSystCsr) & kCountFlag) != 0;
     __asm__ volatile("" ::: "memory");
-    const std::uint64_t elapsed = (start - end) & 0xFFFFFFu;
-    const std::uint64_t per_tick_den = static_cast<std::uint64_t>(DUALRATE_CPU_HZ) << DUALRATE_ICOUNT_SHIFT;
-    const std::uint64_t counted = (elapsed * 1000000000ull + per_tick_den / 2) / per_tick_den;
+    const std::uint64_t counted = instructions_in((start - end) & 0xFFFFFFu);
     instructions = counted > overhead_ ? counted - overhead_ : 0;
     return !wrapped;
   }

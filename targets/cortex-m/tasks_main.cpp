@@ -11,7 +11,10 @@
 // counted once); slow overruns are counted by the runtime (dual_rate.hpp's policy).
 // The single (sequential) run counts each job's instructions (instruction_counter.hpp) and
 // prints '# fast_job_instructions MAX TOTAL JOBS' and the same for slow jobs ('unmeasured'
-// instead of the numbers when a job ran through a whole SysTick period).
+// instead of the numbers when a job ran through a whole SysTick period). The multi run counts
+// each handler's own instructions around its job, from the handler's first SysTick read to its
+// last (the compiler's prologue and epilogue, a few instructions, fall outside), where no tick
+// came in between, and prints '# fast_handler_instructions MAX' and the same for PendSV.
 // Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
 #include "tasks.hpp"
 
@@ -30,8 +33,10 @@ namespace {
 
 using namespace dualrate_trace;
 
-volatile std::uint32_t& reg(std::uintptr_t address) { return *reinterpret_cast<volatile std::uint32_t*>(address); }
-constexpr std::uintptr_t kSystCsr = 0xE000E010, kSystRvr = 0xE000E014, kSystCvr = 0xE000E018;
+using dualrate_cortex_m::kSystCsr;
+using dualrate_cortex_m::kSystCvr;
+using dualrate_cortex_m::kSystRvr;
+using dualrate_cortex_m::reg;
 constexpr std::uintptr_t kIcsr = 0xE000ED04, kShpr3 = 0xE000ED20;
 constexpr std::uint32_t kPendSvSet = 1u << 28, kPendStSet = 1u << 26;
 
@@ -75,6 +80,24 @@ class JobMeter {
   dualrate_cortex_m::JobCounts fast_, slow_;
 };
 
+// The most instructions a handler spent outside its job (SysTick cycles converted).
+struct HandlerCost {
+  std::uint64_t max = 0;
+  bool measured = false;
+  // entered/left: SysTick's value at the handler's first and last read; before/after: around the job.
+  void add(std::uint32_t entered, std::uint32_t before, std::uint32_t after, std::uint32_t left) {
+    if (left > entered) return;  // SysTick reloaded in between: a tick came
+    const std::uint64_t own =
+        dualrate_cortex_m::instructions_in(entered - left) - dualrate_cortex_m::instructions_in(before - after);
+    max = own > max ? own : max;
+    measured = true;
+  }
+  void report(std::FILE* out, const char* name) const {
+    if (measured) std::fprintf(out, "# %s %llu\n", name, static_cast<unsigned long long>(max));
+  }
+};
+HandlerCost fast_handler, slow_handler;
+
 void stop(int status) {
   reg(kSystCsr) = 0;
   if (status != 0) failure = status;
@@ -84,11 +107,15 @@ void stop(int status) {
 }  // namespace
 
 extern "C" void SysTick_Handler() {
+  const std::uint32_t entered = reg(kSystCvr);
   if (finished) return;
   const std::uint64_t n = tasks.ticks();
   if (tasks.slow_busy()) ++counts.preempted_ticks;
   bool release = false;
-  const dualrate::Status status = model::fast_task(tasks, inputs_at_tick(n), release);
+  const model::Model::Input u = inputs_at_tick(n);
+  const std::uint32_t before = reg(kSystCvr);
+  const dualrate::Status status = model::fast_task(tasks, u, release);
+  const std::uint32_t after = reg(kSystCvr);
   ++counts.ticks;
   ticks_done = static_cast<std::uint32_t>(n + 1);
   if (status == dualrate::Status::kNonFiniteState) {
@@ -107,15 +134,21 @@ extern "C" void SysTick_Handler() {
   if (reg(kIcsr) & kPendStSet) {
     ++counts.fast_overruns;
     dualrate::report(dualrate::Status::kFastOverrun);
+    return;
   }
+  if (reg(kSystCsr) & 1u) fast_handler.add(entered, before, after, reg(kSystCvr));  // not after the last tick
 }
 
 extern "C" void PendSV_Handler() {
+  const std::uint32_t entered = reg(kSystCvr), ticks_at_entry = ticks_done;
   const std::uint32_t k = tasks.released();
-  if (slow_delay_ticks > 0 && k == static_cast<std::uint32_t>(shape.macro_steps / 2))
+  const bool delayed = slow_delay_ticks > 0 && k == static_cast<std::uint32_t>(shape.macro_steps / 2);
+  if (delayed)
     while (ticks_done < static_cast<std::uint32_t>(k) * kRatio + 1 + static_cast<std::uint32_t>(slow_delay_ticks)) {
     }
+  const std::uint32_t before = reg(kSystCvr);
   const dualrate::Status status = model::slow_task(tasks);
+  const std::uint32_t after = reg(kSystCvr);
   ++counts.slow_jobs;
   if (status != dualrate::Status::kOk) {
     std::fprintf(stderr, "slow job %lu: %s\n", static_cast<unsigned long>(k), dualrate::to_string(status));
@@ -127,6 +160,8 @@ extern "C" void PendSV_Handler() {
     stop(3);
     return;
   }
+  if (!delayed && ticks_done == ticks_at_entry && (reg(kSystCsr) & 1u))
+    slow_handler.add(entered, before, after, reg(kSystCvr));
   if (k >= static_cast<std::uint32_t>(shape.macro_steps)) stop(0);
 }
 
@@ -161,6 +196,8 @@ int main(int argc, char** argv) {
     __asm__ volatile("cpsie i" ::: "memory");
     counts.slow_overruns = tasks.slow_overruns();
     status = failure;
+    fast_handler.report(stdout, "fast_handler_instructions");
+    slow_handler.report(stdout, "slow_handler_instructions");
   } else {
     JobMeter meter;
     status = run_sequential(tasks, recorder, shape, counts, meter);

@@ -108,6 +108,13 @@ case $mode in
       grep -q 'not schedulable on STM32F407.*the \(fast\|slow\) task' <<<"$json" ||
         { echo "FAIL: $scheme: the verdict does not name the task"; status=1; }
     done
+    # The issue's case: mrabm4_parallel at 8 MHz, below its smallest clock (8.5 MHz, with the
+    # handlers' instructions measured), is reported not schedulable with the slow task named.
+    json=$("$cli" verify "$model" --scheme mrabm4_parallel --target cortex-m4f --cpu-hz 8e6 --json 2>/dev/null)
+    rc=$?
+    echo "$json"
+    [ "$rc" = 2 ] && grep -q 'not schedulable on STM32F407 at 8 MHz.*the slow task' <<<"$json" ||
+      { echo "FAIL: mrabm4_parallel at 8 MHz not reported as unschedulable (exit $rc)"; status=1; }
     for target in cortex-m3 cortex-m7; do
       json=$("$cli" verify "$model" --scheme mrabm4_parallel --target "$target" --json 2>/dev/null)
       echo "$json"
