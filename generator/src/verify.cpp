@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include "process.hpp"
@@ -426,6 +427,54 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
   return "";
 }
 
+// cortex-a53-linux: the instructions of each job of the single run, counted from
+// qemu-aarch64's log of every executed instruction (-singlestep -d exec) between the job
+// markers of targets/linux/tasks_main.cpp, less those of the empty pair it calls first.
+std::string count_linux_jobs(const TaskPlan& plan, const fs::path& exe, const fs::path& dir, VerifyResult& r,
+                             std::string& script) {
+  const ProcessResult symbols = run_process({"aarch64-linux-gnu-nm", exe.string()});
+  if (symbols.exit_code != 0) return "aarch64-linux-gnu-nm failed: " + symbols.output;
+  std::map<std::string, std::string> address;
+  for (const auto& line : split(symbols.output, '\n')) {
+    const auto words = split(line, ' ');
+    if (words.size() == 3 && words[2].rfind("dualrate_", 0) == 0 && words[2].find("_job_") != std::string::npos)
+      address[words[2]] = words[0];
+  }
+  for (const char* m : {"dualrate_fast_job_begin", "dualrate_fast_job_end", "dualrate_slow_job_begin",
+                        "dualrate_slow_job_end"})
+    if (!address.count(m)) return std::string("the task program has no marker ") + m;
+  // Per kind: c counts the lines of the open job, o is the empty pair's count, n the pairs seen.
+  const std::string awk = fmt::format(
+      "{{ a = $2 }} "
+      "a == \"{}\" {{ fc = 0; fon = 1; next }} "
+      "a == \"{}\" {{ fon = 0; if (fn == 0) fo = fc; else {{ if (fc - fo > fm) fm = fc - fo; ft += fc - fo }} fn++; next }} "
+      "a == \"{}\" {{ sc = 0; son = 1; next }} "
+      "a == \"{}\" {{ son = 0; if (sn == 0) so = sc; else {{ if (sc - so > sm) sm = sc - so; st += sc - so }} sn++; next }} "
+      "fon {{ fc++ }} son {{ sc++ }} "
+      "END {{ printf \"# fast_job_instructions %d %d %d\\n# slow_job_instructions %d %d %d\\n\", "
+      "fm, ft, fn - 1, sm, st, sn - 1 }}",
+      address["dualrate_fast_job_begin"], address["dualrate_fast_job_end"], address["dualrate_slow_job_begin"],
+      address["dualrate_slow_job_end"]);
+  const std::string command = fmt::format(
+      "set -o pipefail; timeout -k 5 900 qemu-aarch64 -singlestep -d exec,nochain -D /dev/stderr '{}' single {} {} "
+      "'{}' 0 2>&1 >/dev/null | awk -F/ '{}'",
+      exe.string(), plan.macro_steps, plan.every, (dir / "counted.csv").string(), awk);
+  script += "bash -c " + command + "\n";
+  const ProcessResult counted = run_process({"bash", "-c", command});
+  if (counted.exit_code != 0)
+    return fmt::format("counting the jobs' instructions on {} failed (exit status {}):\n{}", plan.target->name,
+                       counted.exit_code, counted.output.substr(0, 4000));
+  for (const auto& words : split_output(counted.output).counts) {
+    if (words.size() != 4 || std::stol(words[3]) < 1) continue;
+    JobCost& c = words[0] == "fast_job_instructions" ? r.fast_job : r.slow_job;
+    c.instructions_max = std::stol(words[1]);
+    c.instructions_mean = std::stod(words[2]) / std::stod(words[3]);
+  }
+  if (r.fast_job.instructions_max < 0 || r.slow_job.instructions_max < 0)
+    return "counting the jobs' instructions on " + std::string(plan.target->name) + " found no jobs";
+  return "";
+}
+
 // Builds and runs the dual-rate task programs: on the host the sequential executive (and
 // the threaded one for --tasks multi on the host); on a target both of its executives, and
 // the host's sequential one for the bit-for-bit comparison. Leaves the trace to compare
@@ -448,11 +497,16 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
     if (!plan.target->linux_user) {
       r.budget = budget_of(*plan.target, r, plan.h, plan.ratio, plan.cpu_hz, plan.cpi);
       if (!r.budget->schedulable) return not_schedulable(*r.budget);
+    } else {
+      // Reported, not enforced: the threads run on an emulated, non-real-time host.
+      error = count_linux_jobs(plan, exe, dir, r, script);
+      if (!error.empty()) return error;
+      r.budget = budget_of(*plan.target, r, plan.h, plan.ratio, plan.cpu_hz, plan.cpi);
     }
   }
   if (tasks == "multi") {
     error = run_tasks(plan, exe, "multi", dir / "generated.csv", r, script);
-    if (r.budget) {  // again with the handlers' own instructions measured in the preemptive run
+    if (r.budget && !plan.target->linux_user) {  // again with the handlers' instructions measured in the preemptive run
       r.budget = budget_of(*plan.target, r, plan.h, plan.ratio, plan.cpu_hz, plan.cpi);
       if (!r.budget->schedulable) return not_schedulable(*r.budget) + (error.empty() ? "" : "; the run: " + error);
     }

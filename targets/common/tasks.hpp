@@ -70,14 +70,7 @@ struct Counts {
 // The sequential executive (the oracle): each tick runs the fast task, and a slow job
 // released there runs to completion before the next tick. Returns 0, or 3 with a message on
 // stderr when a task reports a fault or the recorder overflows. Counts ticks and slow jobs.
-// `meter` runs each job: meter.fast(f) and meter.slow(f) call f() (and may measure it).
-struct Unmetered {
-  template <class F>
-  void fast(F&& f) { f(); }
-  template <class F>
-  void slow(F&& f) { f(); }
-};
-
+// `meter` runs each job: meter.fast(f) and meter.slow(f) call f() and may measure it.
 template <class Meter>
 int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shape, Counts& counts, Meter& meter) {
   for (;;) {

@@ -20,6 +20,10 @@
 //    translation), as an ECU runs its tasks once before it enables its timers.
 //  - SLOW_DELAY_TICKS > 0 makes slow job MACRO / 2 busy-wait until that many ticks have passed
 //    since its release (the forced-overrun test).
+// In the single run each job is bracketed by calls of the empty functions
+// dualrate_{fast,slow}_job_{begin,end}, and each pair is called once empty first: under
+// qemu-aarch64 -singlestep -d exec every executed instruction is logged with its address, so
+// the instructions of each job are the lines between its markers, less the empty pair's.
 // Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
 #include "tasks.hpp"
 
@@ -173,6 +177,38 @@ int run_threads(bool& fifo) {
 
 }  // namespace
 
+extern "C" {
+__attribute__((noinline)) void dualrate_fast_job_begin() { __asm__ volatile("" ::: "memory"); }
+__attribute__((noinline)) void dualrate_fast_job_end() { __asm__ volatile("" ::: "memory"); }
+__attribute__((noinline)) void dualrate_slow_job_begin() { __asm__ volatile("" ::: "memory"); }
+__attribute__((noinline)) void dualrate_slow_job_end() { __asm__ volatile("" ::: "memory"); }
+}
+
+namespace {
+
+struct MarkedJobs {
+  MarkedJobs() {
+    dualrate_fast_job_begin();
+    dualrate_fast_job_end();
+    dualrate_slow_job_begin();
+    dualrate_slow_job_end();
+  }
+  template <class F>
+  void fast(F&& f) {
+    dualrate_fast_job_begin();
+    f();
+    dualrate_fast_job_end();
+  }
+  template <class F>
+  void slow(F&& f) {
+    dualrate_slow_job_begin();
+    f();
+    dualrate_slow_job_end();
+  }
+};
+
+}  // namespace
+
 int main(int argc, char** argv) {
   if (argc != 5 && argc != 6) {
     std::fprintf(stderr, "usage: %s single|multi MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]\n", argv[0]);
@@ -193,7 +229,7 @@ int main(int argc, char** argv) {
   if (multi) {
     status = run_threads(fifo);
   } else {
-    Unmetered meter;
+    MarkedJobs meter;
     status = run_sequential(tasks, recorder, shape, counts, meter);
   }
   recorder.print(out);

@@ -68,6 +68,11 @@ case $mode in
     for target in cortex-a53-linux host; do
       json=$("$cli" verify "$model" --scheme mrabm4_parallel --tasks multi --target "$target" --t-end 2 --json 2>&1)
       echo "$json"
+      if [ "$target" != host ]; then  # the jobs' instructions, counted from qemu-aarch64's log
+        for f in fast_job_instructions_max slow_job_instructions_max slow_job_cycles_max schedulable; do
+          [ -n "$(field $f "$json")" ] || { echo "FAIL: $target: no $f"; status=1; }
+        done
+      fi
       if [ "$(field slow_overruns "$json")" = 0 ] && [ "$(field fast_overruns "$json")" = 0 ]; then
         [ "$target" = host ] || [ "$(field bit_exact_vs_host "$json")" = true ] || { echo "FAIL: $target vs host"; status=1; }
         [ "$(field bit_exact_vs_single "$json")" = true ] || { echo "FAIL: $target multi vs single"; status=1; }
