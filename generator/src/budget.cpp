@@ -10,11 +10,12 @@ namespace dualrate {
 namespace {
 
 struct Responses {
-  double fast = 0, slow = -1;  // cycles; slow -1 without a slow task, inf when it never completes
+  double fast = 0, slow = -1;  // cycles; slow -1 without a slow task
 };
 
-// Response times in cycles at `hz` (the periods in cycles depend on it).
-// fast and slow include their tasks' overheads O.
+// Response times in cycles at `hz` (the periods in cycles depend on it); `fast` and `slow`
+// include their tasks' overheads O. The slow iteration stops at its fixed point or as soon as
+// it passes the deadline (the value then only says that it missed).
 Responses responses(double fast, double slow, double h, int ratio, double hz) {
   Responses r;
   r.fast = fast;
@@ -68,11 +69,10 @@ Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, c
                             "interrupt entry, exit and handler) but has {:.0f}: its period h = {:.6g} s at {:.6g} MHz",
                             r.fast, b.fast_cycles_max, cpi, b.fast_overhead, h * cpu_hz, h, cpu_hz / 1e6);
   else if (dual && !b.schedulable)
-    b.verdict = fmt::format("the slow task's response time is {} cycles ({:.0f} of its own code at CPI {:.3g}, "
+    b.verdict = fmt::format("the slow task's response time is {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
                             "preempted by fast jobs of {:.0f} cycles each) but its budget is {:.0f}: its period H = "
                             "{} h = {:.6g} s at {:.6g} MHz",
-                            std::isfinite(r.slow) ? fmt::format("{:.0f}", r.slow) : std::string("unbounded"),
-                            b.slow_cycles_max, cpi, r.fast, h * ratio * cpu_hz, ratio, h * ratio, cpu_hz / 1e6);
+                            r.slow, b.slow_cycles_max, cpi, r.fast, h * ratio * cpu_hz, ratio, h * ratio, cpu_hz / 1e6);
   // fits() is monotone in the clock: bisect between a clock that fits and one that does not.
   double lo = 1, hi = cpu_hz;
   while (!fits(responses(fast_total, slow_total, h, ratio, hi), h, ratio, hi)) hi *= 2;
@@ -90,9 +90,8 @@ std::string Budget::json() const {
       "\"fast_job_cycles_max\":{:.17g},\"fast_overhead_cycles\":{:.17g},\"fast_response_time\":{:.17g}",
       part, cpu_hz, cpi, overhead_cycles, fast_cycles_max, fast_overhead, fast_response);
   if (slow_cycles_max >= 0)
-    s += fmt::format(",\"slow_job_cycles_max\":{:.17g},\"slow_overhead_cycles\":{:.17g},\"slow_response_time\":{}",
-                     slow_cycles_max, slow_overhead,
-                     std::isfinite(slow_response) ? fmt::format("{:.17g}", slow_response) : std::string("null"));
+    s += fmt::format(",\"slow_job_cycles_max\":{:.17g},\"slow_overhead_cycles\":{:.17g},\"slow_response_time\":{:.17g}",
+                     slow_cycles_max, slow_overhead, slow_response);
   return s + fmt::format(",\"utilization\":{:.6g},\"schedulable\":{},\"margin\":{:.6g},\"min_cpu_hz\":{:.6g}",
                          utilization, schedulable ? "true" : "false", margin, min_cpu_hz);
 }

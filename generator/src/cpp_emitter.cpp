@@ -191,7 +191,7 @@ Body emit_body(const Model& m, const std::vector<ex>& roots, const std::string& 
       out << fmt::format("    const Scalar {} = u_[{}];\n", m.inputs[i].name, i);
       b.uses_inputs = true;
     }
-  bool solved = false;
+  bool solved = false;  // the accelerations share one solve
   for (const auto* v : vars) {
     if (!v->solved) {
       out << fmt::format("    const Scalar {} = {};\n", v->name, cpp_expression(v->expr));
@@ -200,7 +200,8 @@ Body emit_body(const Model& m, const std::vector<ex>& roots, const std::string& 
     if (!solved) out << mass_solve(*m.second_order);
     solved = true;
     const auto& a = m.second_order->accelerations;
-    out << fmt::format("    const Scalar {} = acceleration_[{}];\n", v->name, std::find(a.begin(), a.end(), v->symbol) - a.begin());
+    out << fmt::format("    const Scalar {} = acceleration_[{}];\n", v->name,
+                       std::find(a.begin(), a.end(), v->symbol) - a.begin());
   }
   for (std::size_t i = 0; i < roots.size(); ++i)
     out << fmt::format("    {}[{}] = {};\n", target, i, cpp_expression(roots[i]));

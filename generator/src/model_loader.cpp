@@ -569,34 +569,41 @@ class Loader {
           force_locs.push_back(v.loc);
         }
     }
-    if (!so.diagonal && !so.constant_mass) {
-      solve_accelerations(top.at("mass"), force_locs);
-      return;
-    }
-    const Eigen::MatrixXd inverse = so.diagonal ? Eigen::MatrixXd() : Eigen::MatrixXd(m.llt().solve(Eigen::MatrixXd::Identity(
-                                                                          static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n))));
+    const std::vector<GiNaC::ex> accelerations =
+        so.diagonal || so.constant_mass ? constant_accelerations(m) : solve_accelerations(top.at("mass"));
     for (std::size_t i = 0; i < n; ++i) {
       State& q = model_.states[so.position[i]];
       State& v = model_.states[so.velocity[i]];
       q.rhs = v.symbol;
       q.rhs_loc = q.loc;
+      v.rhs = accelerations[i];
       v.rhs_loc = force_locs[i];
-      if (so.diagonal) {
-        v.rhs = so.forces[i] / so.mass[i][i];
-      } else {
-        GiNaC::ex sum = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-          const double w = inverse(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
-          if (w != 0) sum += GiNaC::numeric(w) * so.forces[j];
-        }
-        v.rhs = sum;
-      }
     }
   }
 
-  // A full mass matrix that depends on the coordinates: q_dot' = q_ddot, variables solved
-  // together at run time (Variable::solved), their expressions M(q)^-1 f symbolically.
-  void solve_accelerations(const KeyValue& section, const std::vector<SourceLoc>& force_locs) {
+  // (M^-1 f)_q for a diagonal M (divided by the entry) or a constant one (M^-1 from the
+  // parameter values, `m`).
+  std::vector<GiNaC::ex> constant_accelerations(const Eigen::MatrixXd& m) const {
+    const SecondOrder& so = *model_.second_order;
+    const std::size_t n = so.coordinates.size();
+    std::vector<GiNaC::ex> a(n, 0);
+    if (so.diagonal) {
+      for (std::size_t i = 0; i < n; ++i) a[i] = so.forces[i] / so.mass[i][i];
+      return a;
+    }
+    const Eigen::MatrixXd inverse = m.llt().solve(Eigen::MatrixXd::Identity(m.rows(), m.cols()));
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        const double w = inverse(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+        if (w != 0) a[i] += GiNaC::numeric(w) * so.forces[j];
+      }
+    return a;
+  }
+
+  // A full mass matrix that depends on the coordinates: the accelerations are variables
+  // q_ddot solved together at run time (Variable::solved), their expressions M(q)^-1 f
+  // symbolically.
+  std::vector<GiNaC::ex> solve_accelerations(const KeyValue& section) {
     SecondOrder& so = *model_.second_order;
     const std::size_t n = so.coordinates.size();
     if (n > kMaxSolvedCoordinates)
@@ -613,17 +620,11 @@ class Loader {
     for (std::size_t i = 0; i < n; ++i) {
       GiNaC::ex a = 0;
       for (std::size_t j = 0; j < n; ++j) a += inverse(static_cast<unsigned>(i), static_cast<unsigned>(j)) * so.forces[j];
-      const Entry e{so.coordinates[i] + "_ddot", section.first, section.second};
-      Variable v{define(e, "acceleration"), a, true};
+      Variable v{define({so.coordinates[i] + "_ddot", section.first, section.second}, "acceleration"), a, true};
       so.accelerations.push_back(v.symbol);
-      State& q = model_.states[so.position[i]];
-      State& qd = model_.states[so.velocity[i]];
-      q.rhs = qd.symbol;
-      q.rhs_loc = q.loc;
-      qd.rhs = v.symbol;
-      qd.rhs_loc = force_locs[i];
       model_.variables.push_back(std::move(v));
     }
+    return so.accelerations;
   }
 
   static std::string initially(const SecondOrder& so) { return so.constant_mass ? "" : " at the initial positions"; }
@@ -700,7 +701,8 @@ class Loader {
                                        so.coordinates[static_cast<std::size_t>(i)],
                                        so.coordinates[static_cast<std::size_t>(j)], m(i, j)),
                            "a mass matrix is symmetric: write the same expression on both sides of the diagonal");
-    for (std::size_t i = 0; i < n; ++i)
+    // Of the coordinates: also away from the initial positions, symbolically.
+    for (std::size_t i = 0; i < n && !so.constant_mass; ++i)
       for (std::size_t j = i + 1; j < n; ++j)
         if (!(so.mass[i][j] - so.mass[j][i]).expand().is_zero() &&
             !(so.mass[i][j] - so.mass[j][i]).subs(model_.parameter_values()).normal().is_zero())

@@ -1,5 +1,4 @@
 #include "op_count.hpp"
-#include "schemes.hpp"
 
 #include <dualrate/portable_math.h>
 
@@ -8,6 +7,7 @@
 
 #include "cpp_emitter.hpp"
 #include "functions.hpp"
+#include "schemes.hpp"
 
 namespace dualrate {
 
@@ -144,11 +144,14 @@ OpCount derivative_ops(const Model& model, Rows rows) {
   const std::size_t last = rows == Rows::kSlow ? model.slow_count : model.states.size();
   for (std::size_t i = first; i < last; ++i) roots.push_back(model.states[i].rhs);
   OpCount c;
-  bool solved = false;
+  bool solved = false;  // the accelerations share one solve
   for (const Variable* v : needed_variables(model, roots)) {
-    if (!v->solved) c += count_ops(v->expr);
-    else if (!solved) c += mass_solve_ops(*model.second_order);
-    solved = solved || v->solved;
+    if (!v->solved) {
+      c += count_ops(v->expr);
+    } else if (!solved) {
+      c += mass_solve_ops(*model.second_order);
+      solved = true;
+    }
   }
   for (const auto& r : roots) c += count_ops(r);
   return c;

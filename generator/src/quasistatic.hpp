@@ -19,6 +19,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <ginac/ginac.h>
 
 #include <string>
 #include <vector>
@@ -35,6 +36,7 @@ struct QuasistaticForm {
   Model model;
   std::string residual;            // what G is, for messages
   Eigen::MatrixXd reduced_mass;    // M0_LL (second-order models), else empty
+  double reduced_mass_smallest = 0;  // its smallest eigenvalue
   std::vector<std::size_t> large;  // second-order: the coordinates with large inertia (rows of M0_LL)
 };
 
@@ -44,6 +46,7 @@ struct QuasistaticForm {
 QuasistaticForm quasistatic_form(const Model& model);
 
 struct QuasistaticDesign {
+  GiNaC::matrix residual_jacobian_symbolic;  // G_z, kFast x kFast, of t, states and inputs
   bool jacobian_constant = false;  // G_z has no t, state or input in it (symbolically)
   bool affine = false;             // G_z has no fast state in it: one Newton step is exact
   int newton_iterations = 1;

@@ -34,7 +34,7 @@ class SimulationError : public std::runtime_error {
 };
 
 struct RunOptions {
-  std::string scheme;  // euler, rk2, rk4, prk25, sp_ll, abm4, mrabm4[_parallel][_sync] or reference
+  std::string scheme;  // one of schemes(), abm4, mrabm4_sync, mrabm4_parallel_sync or reference
   double step = 0;     // h
   double t_end = 0;
   int every = 1;       // one trace row every `every` steps

@@ -1,9 +1,8 @@
 // The integration schemes the generator knows, by name. Each is registered in one place
 // (schemes.cpp): the explicit Runge-Kutta and the dual-rate Adams schemes as plain entries,
 // each seed scheme by the SchemeInfo its own unit returns (sp_ll.hpp, smfe.hpp, prk.hpp,
-// quasistatic.hpp),
-// whose hooks say what the generator precomputes for it, how the reference core steps it
-// and what one step of the runtime's implementation costs.
+// quasistatic.hpp), whose hooks say what the generator precomputes for it, how the reference
+// core steps it and what one step of the runtime's implementation costs.
 #pragma once
 
 #include <Eigen/Dense>
@@ -62,9 +61,10 @@ struct SchemeInfo {
 
 const std::vector<SchemeInfo>& schemes();
 
-// Fills options' constants for the schemes that run on generator-chosen constants (sp_ll:
-// matrices; smfe: h_s and N); a no-op for the others. Throws ModelError when the model does
-// not suit the scheme.
+// Runs the scheme's precompute hook (SchemeInfo::precompute): the constants and functions of
+// the schemes that run on generator-chosen data (sp_ll: matrices; smfe: h_s and N;
+// quasistatic: the reduced form and its Newton design); a no-op for the others. Throws
+// ModelError when the model does not suit the scheme.
 void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options);
 const SchemeInfo* find_scheme(const std::string& name);
 std::vector<std::string> scheme_names();

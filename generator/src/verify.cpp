@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <map>
 #include <sstream>
 
 #include "process.hpp"
@@ -333,15 +332,31 @@ struct TaskPlan {
   double cpu_hz = 0, cpi = 1;  // the part the budget is for
 };
 
-// The Cortex-M budget of the jobs measured in r (slow_job absent for single-rate models).
+// The budget of the jobs measured in r on the target's part (slow_job absent for single-rate models).
 Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int ratio, double cpu_hz, double cpi) {
   return schedule(r.fast_job, r.slow_job, h, ratio, target.part, cpu_hz, cpi, target.exception_cycles);
+}
+
+Budget budget_of(const TaskPlan& plan, const VerifyResult& r) {
+  return budget_of(*plan.target, r, plan.h, plan.ratio, plan.cpu_hz, plan.cpi);
 }
 
 std::string not_schedulable(const Budget& b) {
   return fmt::format("the tasks are not schedulable on {} at {:.6g} MHz (CPI {:.3g}, an estimate): {}; the smallest "
                      "clock that schedules them is {:.4g} MHz",
                      b.part, b.cpu_hz / 1e6, b.cpi, b.verdict, b.min_cpu_hz / 1e6);
+}
+
+// A '# fast_job_instructions MAX TOTAL JOBS' line (or slow_...) of a task program or of
+// count_jobs.sh into r; false for any other line. A kind with no jobs stays unmeasured.
+bool read_job_instructions(const std::vector<std::string>& words, VerifyResult& r) {
+  if (words.size() != 4 || (words[0] != "fast_job_instructions" && words[0] != "slow_job_instructions")) return false;
+  const double jobs = std::stod(words[3]);
+  if (jobs < 1) return true;
+  JobCost& c = words[0] == "fast_job_instructions" ? r.fast_job : r.slow_job;
+  c.instructions_max = std::stol(words[1]);
+  c.instructions_mean = std::stod(words[2]) / jobs;
+  return true;
 }
 
 // Builds the task program for plan.target (host when null) into `exe`; returns why not, or empty.
@@ -399,14 +414,10 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
                                        ran.exit_code, ran.exit_code == 124 ? ", timed out" : "",
                                        out.messages.substr(0, 4000));
   for (const auto& words : out.counts) {
-    if (words.size() == 4 && (words[0] == "fast_job_instructions" || words[0] == "slow_job_instructions")) {
-      JobCost& c = words[0][0] == 'f' ? r.fast_job : r.slow_job;
-      c.instructions_max = std::stol(words[1]);
-      c.instructions_mean = std::stod(words[2]) / std::max(1.0, std::stod(words[3]));
-    } else if (words.size() == 2 && words[1] == "unmeasured") {
+    if (read_job_instructions(words, r)) continue;
+    if (words.size() == 2 && words[1] == "unmeasured")
       return fmt::format("a job on {} ran through a whole SysTick period and could not be counted ({})", where,
                          words[0]);
-    }
     if (words.size() != 2 || mode != "multi") continue;
     const long value = std::stol(words[1]);
     if (words[0] == "ticks") r.ticks = value;
@@ -428,48 +439,18 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
 }
 
 // cortex-a53-linux: the instructions of each job of the single run, counted from
-// qemu-aarch64's log of every executed instruction (-singlestep -d exec) between the job
-// markers of targets/linux/tasks_main.cpp, less those of the empty pair it calls first.
+// qemu-aarch64's log of every executed instruction (targets/linux/count_jobs.sh).
 std::string count_linux_jobs(const TaskPlan& plan, const fs::path& exe, const fs::path& dir, VerifyResult& r,
                              std::string& script) {
-  const ProcessResult symbols = run_process({"aarch64-linux-gnu-nm", exe.string()});
-  if (symbols.exit_code != 0) return "aarch64-linux-gnu-nm failed: " + symbols.output;
-  std::map<std::string, std::string> address;
-  for (const auto& line : split(symbols.output, '\n')) {
-    const auto words = split(line, ' ');
-    if (words.size() == 3 && words[2].rfind("dualrate_", 0) == 0 && words[2].find("_job_") != std::string::npos)
-      address[words[2]] = words[0];
-  }
-  for (const char* m : {"dualrate_fast_job_begin", "dualrate_fast_job_end", "dualrate_slow_job_begin",
-                        "dualrate_slow_job_end"})
-    if (!address.count(m)) return std::string("the task program has no marker ") + m;
-  // Per kind: c counts the lines of the open job, o is the empty pair's count, n the pairs seen.
-  const std::string awk = fmt::format(
-      "{{ a = $2 }} "
-      "a == \"{}\" {{ fc = 0; fon = 1; next }} "
-      "a == \"{}\" {{ fon = 0; if (fn == 0) fo = fc; else {{ if (fc - fo > fm) fm = fc - fo; ft += fc - fo }} fn++; next }} "
-      "a == \"{}\" {{ sc = 0; son = 1; next }} "
-      "a == \"{}\" {{ son = 0; if (sn == 0) so = sc; else {{ if (sc - so > sm) sm = sc - so; st += sc - so }} sn++; next }} "
-      "fon {{ fc++ }} son {{ sc++ }} "
-      "END {{ printf \"# fast_job_instructions %d %d %d\\n# slow_job_instructions %d %d %d\\n\", "
-      "fm, ft, fn - 1, sm, st, sn - 1 }}",
-      address["dualrate_fast_job_begin"], address["dualrate_fast_job_end"], address["dualrate_slow_job_begin"],
-      address["dualrate_slow_job_end"]);
-  const std::string command = fmt::format(
-      "set -o pipefail; timeout -k 5 900 qemu-aarch64 -singlestep -d exec,nochain -D /dev/stderr '{}' single {} {} "
-      "'{}' 0 2>&1 >/dev/null | awk -F/ '{}'",
-      exe.string(), plan.macro_steps, plan.every, (dir / "counted.csv").string(), awk);
-  script += "bash -c " + command + "\n";
-  const ProcessResult counted = run_process({"bash", "-c", command});
+  const std::vector<std::string> argv = {DUALRATE_TARGETS_DIR "/linux/count_jobs.sh", exe.string(),
+                                         std::to_string(plan.macro_steps), std::to_string(plan.every),
+                                         (dir / "counted.csv").string()};
+  script += command_line(argv) + "\n";
+  const ProcessResult counted = run_process(argv);
   if (counted.exit_code != 0)
     return fmt::format("counting the jobs' instructions on {} failed (exit status {}):\n{}", plan.target->name,
                        counted.exit_code, counted.output.substr(0, 4000));
-  for (const auto& words : split_output(counted.output).counts) {
-    if (words.size() != 4 || std::stol(words[3]) < 1) continue;
-    JobCost& c = words[0] == "fast_job_instructions" ? r.fast_job : r.slow_job;
-    c.instructions_max = std::stol(words[1]);
-    c.instructions_mean = std::stod(words[2]) / std::stod(words[3]);
-  }
+  for (const auto& words : split_output(counted.output).counts) read_job_instructions(words, r);
   if (r.fast_job.instructions_max < 0 || r.slow_job.instructions_max < 0)
     return "counting the jobs' instructions on " + std::string(plan.target->name) + " found no jobs";
   return "";
@@ -495,19 +476,19 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
     single = dir / "single.csv";
     r.bit_exact_vs_host = read_file(single) == read_file(dir / "host_single.csv") ? 1 : 0;
     if (!plan.target->linux_user) {
-      r.budget = budget_of(*plan.target, r, plan.h, plan.ratio, plan.cpu_hz, plan.cpi);
+      r.budget = budget_of(plan, r);
       if (!r.budget->schedulable) return not_schedulable(*r.budget);
     } else {
       // Reported, not enforced: the threads run on an emulated, non-real-time host.
       error = count_linux_jobs(plan, exe, dir, r, script);
       if (!error.empty()) return error;
-      r.budget = budget_of(*plan.target, r, plan.h, plan.ratio, plan.cpu_hz, plan.cpi);
+      r.budget = budget_of(plan, r);
     }
   }
   if (tasks == "multi") {
     error = run_tasks(plan, exe, "multi", dir / "generated.csv", r, script);
     if (r.budget && !plan.target->linux_user) {  // again with the handlers' instructions measured in the preemptive run
-      r.budget = budget_of(*plan.target, r, plan.h, plan.ratio, plan.cpu_hz, plan.cpi);
+      r.budget = budget_of(plan, r);
       if (!r.budget->schedulable) return not_schedulable(*r.budget) + (error.empty() ? "" : "; the run: " + error);
     }
     if (!error.empty()) return error;
@@ -533,6 +514,9 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     return r;
   }
   const CrossTarget* cross = find_cross_target(o.target);
+  // The part a cross target's budget is for: its default, or --cpu-hz and --cpi.
+  const double cpu_hz = cross ? (o.cpu_hz > 0 ? o.cpu_hz : cross->part_hz) : 0;
+  const double cpi = cross ? (o.cpi > 0 ? o.cpi : cross->cpi) : 1;
   if (o.target != "host" && !cross) {
     r.error = unknown_target_message(o.target);
     return r;
@@ -573,10 +557,8 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     plan.tick_cycles = o.tick_cycles;
     plan.h = o.generate.step;
     plan.ratio = o.generate.ratio;
-    if (cross) {
-      plan.cpu_hz = o.cpu_hz > 0 ? o.cpu_hz : cross->part_hz;
-      plan.cpi = o.cpi > 0 ? o.cpi : cross->cpi;
-    }
+    plan.cpu_hz = cpu_hz;
+    plan.cpi = cpi;
     // The emulated tick is h at the part's instruction rate: h cpu_hz / cpi instructions of
     // 2^shift ns each, in SysTick cycles of the board's clock (a smaller shift when that
     // exceeds SysTick's 24 bits).
@@ -606,8 +588,7 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     if (r.error.empty() && r.instructions_max >= 0) {
       // Steps run back to back here, not in real time: the budget is reported, not enforced.
       r.fast_job = {r.instructions_max, r.instructions_per_step};
-      r.budget = budget_of(*cross, r, o.generate.step, 1, o.cpu_hz > 0 ? o.cpu_hz : cross->part_hz,
-                           o.cpi > 0 ? o.cpi : cross->cpi);
+      r.budget = budget_of(*cross, r, o.generate.step, 1, cpu_hz, cpi);
     }
     if (r.error.empty()) r.bit_exact_vs_host = read_file(dir / "generated.csv") == read_file(dir / "host.csv") ? 1 : 0;
   }

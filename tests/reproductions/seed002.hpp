@@ -22,25 +22,23 @@ inline std::string robot_file() { return std::string(DUALRATE_SOURCE_DIR) + "/mo
 inline Model robot(double foot_mass) { return load_model_file(robot_file(), {{"m_N", foot_mass}}); }
 
 inline Trace run(const Model& m, const std::string& scheme, double h, double t_end, int every) {
-  RunOptions o;
-  o.scheme = scheme;
-  o.step = h;
-  o.t_end = t_end;
-  o.every = every;
-  return ReferenceCore(m).simulate(o);
+  return ReferenceCore(m).simulate({scheme, h, t_end, every});
 }
 
-// Largest |a - b| over the rows with t in [from, to] and the named columns.
-inline double max_difference(const Trace& a, const Trace& b, const std::vector<std::string>& columns, double from,
+inline std::size_t column(const Trace& t, const std::string& name) {
+  return static_cast<std::size_t>(std::find(t.columns.begin(), t.columns.end(), name) - t.columns.begin());
+}
+
+// Largest |a - b| (b null: |a|) over the rows with t in [from, to] and the named columns.
+inline double max_difference(const Trace& a, const Trace* b, const std::vector<std::string>& columns, double from,
                              double to) {
   std::vector<std::size_t> index;
-  for (const auto& c : columns)
-    index.push_back(static_cast<std::size_t>(std::find(a.columns.begin(), a.columns.end(), c) - a.columns.begin()));
+  for (const auto& c : columns) index.push_back(column(a, c));
   double worst = 0;
-  for (std::size_t r = 0; r < std::min(a.rows.size(), b.rows.size()); ++r) {
+  for (std::size_t r = 0; r < a.rows.size() && (!b || r < b->rows.size()); ++r) {
     const double t = a.rows[r][0];
     if (t < from - 1e-12 || t > to + 1e-12) continue;
-    for (std::size_t i : index) worst = std::max(worst, std::abs(a.rows[r][i] - b.rows[r][i]));
+    for (std::size_t i : index) worst = std::max(worst, std::abs(a.rows[r][i] - (b ? b->rows[r][i] : 0.0)));
   }
   return worst;
 }
@@ -68,7 +66,7 @@ inline EpsPoint eps_point(double eps) {
   const Model m = robot(eps);
   const Trace qs = run(m, "quasistatic_outer", kStep, kTEnd, 10);
   const Trace ref = run(m, "reference", kStep, kTEnd, 10);
-  return {eps, max_difference(qs, ref, platform(), kOuterFrom, kTEnd)};
+  return {eps, max_difference(qs, &ref, platform(), kOuterFrom, kTEnd)};
 }
 
 // Least-squares slope of log(error) against log(eps).
@@ -95,11 +93,9 @@ inline LayerErrors layer_errors(double h, int layer_steps) {
   const double to = h * layer_steps;
   const Trace ref = run(m, "reference", h, to, 1);
   LayerErrors e;
-  e.corrected = max_difference(run(m, "quasistatic", h, to, 1), ref, foot_velocities(), h, to);
-  e.outer = max_difference(run(m, "quasistatic_outer", h, to, 1), ref, foot_velocities(), h, to);
-  Trace zero = ref;
-  for (auto& row : zero.rows) std::fill(row.begin() + 1, row.end(), 0.0);
-  e.peak = max_difference(ref, zero, foot_velocities(), h, to);
+  e.corrected = max_difference(run(m, "quasistatic", h, to, 1), &ref, foot_velocities(), h, to);
+  e.outer = max_difference(run(m, "quasistatic_outer", h, to, 1), &ref, foot_velocities(), h, to);
+  e.peak = max_difference(ref, nullptr, foot_velocities(), h, to);
   return e;
 }
 

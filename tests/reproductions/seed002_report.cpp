@@ -41,10 +41,7 @@ std::string layer_section(const fs::path& dir) {
   const Trace ref = seed002::run(m, "reference", h, 0.004, 1);
   const Trace corrected = seed002::run(m, "quasistatic", h, 0.004, 1);
   const Trace outer = seed002::run(m, "quasistatic_outer", h, 0.004, 1);
-  const auto column = [](const Trace& t, const std::string& c) {
-    return static_cast<std::size_t>(std::find(t.columns.begin(), t.columns.end(), c) - t.columns.begin());
-  };
-  const std::size_t v = column(ref, "xf1_dot");
+  const std::size_t v = seed002::column(ref, "xf1_dot");
   std::string csv = "t,reference,corrected,outer\n";
   for (std::size_t r = 0; r < ref.rows.size(); ++r)
     csv += fmt::format("{:.6g},{:.9g},{:.9g},{:.9g}\n", ref.rows[r][0], ref.rows[r][v], corrected.rows[r][v],
