@@ -13,7 +13,7 @@
 
 namespace dualrate {
 
-constexpr int kRuntimeApi = 3;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
+constexpr int kRuntimeApi = 4;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
 
 using GiNaC::ex;
 using GiNaC::ex_to;
@@ -337,7 +337,8 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
   if (scheme->dual_rate) {
     h << fmt::format("constexpr int kRatio = {};  // H = kRatio h = {:.17g}\n", o.ratio, o.ratio * o.step);
     h << fmt::format("using Scheme = {}<Model, kRatio, {}>;\n", scheme->runtime_class, scheme->parallel);
-    h << "using Tasks = dualrate::DualRate<Scheme>;\n\n";
+    h << fmt::format("using Tasks = dualrate::DualRate<Scheme, dualrate::OverrunPolicy::{}>;\n\n",
+                     o.defer_overruns ? "kDefer" : "kSkip");
     h << "// The two tasks (data transfer and overrun policy: dualrate/dual_rate.hpp; equations:\n";
     h << fmt::format("// {}). One Tasks object per model instance, constructed as Tasks(kStep).\n", scheme->header);
     h << "// Fast task, every h at tick n: reads u(t_n) and the slow end points latched at the last\n";

@@ -46,6 +46,7 @@ struct GenerateOptions {
   // written from `function_model`'s variables (a scheme's reduced form of the model).
   std::vector<SchemeFunction> functions{};
   std::shared_ptr<const Model> function_model{};
+  bool defer_overruns = false;  // dual-rate: OverrunPolicy::kDefer instead of kSkip (dualrate/dual_rate.hpp)
 };
 
 // An exact C++ literal for v, cast to Scalar: Scalar(3), Scalar(0x1.999999999999ap-4).

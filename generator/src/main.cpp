@@ -42,6 +42,7 @@ struct Overrides {
   std::optional<std::string> linearization;
   double inner_step = 0;  // smfe: h_s (0: chosen by the generator)
   std::vector<std::string> params;  // NAME=VALUE, replacing the file's parameter values
+  std::string overrun = "skip";     // dual-rate tasks: skip or defer a release that finds the slow task busy
 };
 
 struct Settings {
@@ -109,6 +110,15 @@ void add_common(CLI::App* cmd, Overrides& o) {
                   "input signals defined from it follow");
 }
 
+void add_overrun(CLI::App* cmd, Overrides& o) {
+  cmd->add_option("--overrun", o.overrun,
+                  "Dual-rate tasks, a slow job still running at the next release: 'skip' that release (the slow "
+                  "state held), or 'defer' it until the job ends (the fast task waits for the job's end points; "
+                  "exact while each late job ends within the next macro step)")
+      ->check(CLI::IsMember({"skip", "defer"}))
+      ->capture_default_str();
+}
+
 // --param NAME=VALUE, each a finite number for a name given once.
 std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string>& given) {
   std::vector<ParameterOverride> result;
@@ -161,6 +171,14 @@ void report_smfe_along_trajectory(const Model& model, const Settings& s, const S
       a.worst_time, holds ? "" : ": the design is not stable everywhere on it");
 }
 
+// Options of the dual-rate tasks, refused for a single-rate scheme.
+void require_dual_rate(const CLI::App* cmd, const std::string& option, const std::string& scheme) {
+  if (cmd->count(option) > 0 && !find_scheme(scheme)->dual_rate)
+    throw UsageError(fmt::format("{} applies to the dual-rate schemes (mrabm4, mrabm4_parallel); {} runs both "
+                                 "partitions inside one step, as one periodic task",
+                                 option, scheme));
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"dualrate: code generator and runtime for two-time-scale dynamic systems"};
   app.set_version_flag("--version", DUALRATE_VERSION);
@@ -174,6 +192,7 @@ int run(int argc, char** argv) {
   add_common(generate, o);
   generate->add_option("--scalar", o.scalar, "Scalar type of the generated code")->check(CLI::IsMember({"float", "double"}));
   generate->add_option("-o,--output", out_dir, "Output directory (writes DIR/<name>.hpp)")->required();
+  add_overrun(generate, o);
   generate->add_flag("--allow-unstable", allow_unstable,
                      "Generate even if the scheme is unstable at this step for the model linearized at its initial state");
 
@@ -198,6 +217,7 @@ int run(int argc, char** argv) {
                          "Scalar type of the generated code (default: double; float on cortex-m4f)")
       ->check(CLI::IsMember({"float", "double"}));
   verify_cmd->add_flag("--json", json, "Print the result as one JSON object");
+  add_overrun(verify_cmd, o);
   verify_cmd->add_option("--keep", keep_dir, "Keep the generated header, trace program, binary and traces in DIR");
   std::string tasks = "multi";
   long slow_delay_ticks = 0, tick_cycles = 0;
@@ -246,6 +266,7 @@ int run(int argc, char** argv) {
   }
   if (generate->parsed()) {
     const Settings s = resolve(model, o, Use::kGenerate);
+    require_dual_rate(generate, "--overrun", s.scheme);
     const StabilityReport stability = analyze_stability(model, s.scheme, s.step, s.ratio, o.inner_step);
     if (!stability.stable && !allow_unstable) {
       const bool model_unstable =
@@ -270,6 +291,7 @@ int run(int argc, char** argv) {
     }
     GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
     g.inner_step = o.inner_step;
+    g.defer_overruns = o.overrun == "defer";
     precompute_scheme(model, frozen(model, o), g);
     if (s.scheme == "sp_ll" && frozen(model, o)) report_frozen_variation(model, s);
     if (s.scheme == "smfe") report_smfe_along_trajectory(model, s, *stability.smfe);
@@ -303,16 +325,16 @@ int run(int argc, char** argv) {
     return 0;
   }
   const Settings s = resolve(model, o, Use::kGenerate);
-  if (verify_cmd->count("--tasks") > 0 && !find_scheme(s.scheme)->dual_rate)
-    throw UsageError(fmt::format("--tasks applies to the dual-rate schemes (mrabm4, mrabm4_parallel); {} runs both "
-                                 "partitions inside one step, as one periodic task",
-                                 s.scheme));
+  require_dual_rate(verify_cmd, "--tasks", s.scheme);
+  require_dual_rate(verify_cmd, "--overrun", s.scheme);
+  require_dual_rate(verify_cmd, "--slow-task-delay", s.scheme);
   const CrossTarget* cross = find_cross_target(target);
   if (target != "host" && !cross) throw UsageError(unknown_target_message(target));
   if (o.scalar.empty() && cross) o.scalar = cross->default_scalar;
   VerifyOptions v;
   v.generate = {s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
   v.generate.inner_step = o.inner_step;
+  v.generate.defer_overruns = o.overrun == "defer";
   v.frozen = frozen(model, o);
   v.t_end = s.t_end;
   v.every = o.every;
@@ -349,6 +371,11 @@ int run(int argc, char** argv) {
                                "a slow job; overruns {} (slow {}, fast {})\n",
                                r.bit_exact_vs_single ? "equals bit for bit" : "DIFFERS from", r.ticks, r.slow_jobs,
                                r.preempted_ticks, r.overruns, r.slow_overruns, r.fast_overruns);
+    if (r.deferred_releases > 0)
+      std::cout << fmt::format("deferred releases: {} (a slow job still ran at the next release; the next job ran "
+                               "right after it on its grid snapshot, and the fast task waited up to {} ticks for the "
+                               "late end points: its outputs were that late, the state is the scheme's)\n",
+                               r.deferred_releases, r.longest_wait);
     if (r.budget) {
       const Budget& b = *r.budget;
       std::cout << fmt::format("budget on {} at {:.6g} MHz, CPI {:.3g} (an estimate): fast job {:.0f} cycles, response "

@@ -84,6 +84,9 @@ std::string VerifyResult::json() const {
                        fast_overruns);
     if (ticks >= 0)
       s += fmt::format(",\"ticks\":{},\"slow_jobs\":{},\"preempted_ticks\":{}", ticks, slow_jobs, preempted_ticks);
+    s += ",\"overrun_policy\":" + json_string(overrun_policy);
+    if (deferred_releases >= 0)
+      s += fmt::format(",\"deferred_releases\":{},\"longest_wait_ticks\":{}", deferred_releases, longest_wait);
     if (sched_fifo >= 0)
       s += std::string(",\"sched_fifo\":") + (sched_fifo ? "true" : "false") +
            fmt::format(",\"late_ticks\":{},\"max_latency_us\":{:.1f}", late_ticks, max_latency_ns / 1e3);
@@ -425,6 +428,8 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
     else if (words[0] == "slow_overruns") r.slow_overruns = value;
     else if (words[0] == "fast_overruns") r.fast_overruns = value;
     else if (words[0] == "preempted_ticks") r.preempted_ticks = value;
+    else if (words[0] == "deferred_releases") r.deferred_releases = value;
+    else if (words[0] == "longest_wait") r.longest_wait = value;
     else if (words[0] == "sched_fifo") r.sched_fifo = static_cast<int>(value);
     else if (words[0] == "tick_cycles") r.tick_cycles = value;
     else if (words[0] == "late_ticks") r.late_ticks = value;
@@ -572,6 +577,7 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
       plan.tick_cycles = static_cast<long>(cycles(plan.icount_shift));
     }
     r.tasks = o.tasks;
+    r.overrun_policy = o.generate.defer_overruns ? "defer" : "skip";
     if (cross && !cross->linux_user) r.icount_shift = plan.icount_shift;
     if (r.steps % o.generate.ratio != 0)
       r.error = fmt::format("{} steps of h are not a whole number of slow steps H = {} h: choose t_end accordingly",
@@ -612,9 +618,13 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     r.error += (r.error.empty() ? "" : "\n") + std::string("reference core: ") + e.what();
   }
   if (r.error.empty() && r.overruns > 0)
-    r.error = fmt::format("{} overruns ({} slow, {} fast): slow releases were skipped (dualrate/dual_rate.hpp's "
-                          "policy), so the trace is not the scheme's result and is not compared",
-                          r.overruns, r.slow_overruns, r.fast_overruns);
+    r.error = fmt::format("{} overruns ({} slow, {} fast): {} (dualrate/dual_rate.hpp's {} policy), so the trace is "
+                          "not the scheme's result and is not compared",
+                          r.overruns, r.slow_overruns, r.fast_overruns,
+                          o.generate.defer_overruns ? "a late slow job did not end within the next macro step and the "
+                                                      "fast task stopped waiting for it"
+                                                    : "slow releases were skipped",
+                          r.overrun_policy);
   if (r.error.empty()) {
     try {
       const Comparison c = compare_traces(read_csv((dir / "generated.csv").string()), reference, model.states.size());

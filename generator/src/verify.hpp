@@ -55,6 +55,9 @@ struct VerifyResult {
   int bit_exact_vs_single = -1;   // multi: 1 when its trace equals the sequential executive's bit for bit
   long overruns = -1;             // multi: slow + fast overruns
   long slow_overruns = -1, fast_overruns = -1, ticks = -1, slow_jobs = -1, preempted_ticks = -1;
+  std::string overrun_policy;    // dual-rate: skip or defer
+  long deferred_releases = -1;   // releases deferred behind a late slow job (defer)
+  long longest_wait = -1;        // most ticks the fast task waited for a late job's end points (defer)
   int sched_fifo = -1;            // Linux executives: 1 when the threads ran under SCHED_FIFO
   long late_ticks = -1;           // Linux: ticks the fast thread began a period or more late
   long max_latency_ns = -1;       // Linux: the fast thread's worst wake-up latency (platform, not overrun)

@@ -62,7 +62,9 @@ inline model::Model::Input inputs_at_tick(std::uint64_t n) {
 struct Counts {
   unsigned long ticks = 0;            // fast task runs
   unsigned long slow_jobs = 0;        // slow task runs
-  unsigned long slow_overruns = 0;    // slow releases skipped (slow job still running)
+  unsigned long slow_overruns = 0;    // slow releases skipped, or late jobs waited for in vain (dual_rate.hpp)
+  unsigned long deferred_releases = 0;  // releases deferred behind a late job (OverrunPolicy::kDefer)
+  unsigned long longest_wait = 0;       // most ticks the fast task waited for a late job's end points
   unsigned long fast_overruns = 0;    // ticks that came while the fast task still ran
   unsigned long preempted_ticks = 0;  // fast ticks that began while a slow job was running
 };
@@ -105,8 +107,18 @@ int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shape, Coun
 }
 
 inline void print_counts(std::FILE* out, const Counts& c) {
-  std::fprintf(out, "# ticks %lu\n# slow_jobs %lu\n# slow_overruns %lu\n# fast_overruns %lu\n# preempted_ticks %lu\n",
-               c.ticks, c.slow_jobs, c.slow_overruns, c.fast_overruns, c.preempted_ticks);
+  std::fprintf(out,
+               "# ticks %lu\n# slow_jobs %lu\n# slow_overruns %lu\n# fast_overruns %lu\n# preempted_ticks %lu\n"
+               "# deferred_releases %lu\n# longest_wait %lu\n",
+               c.ticks, c.slow_jobs, c.slow_overruns, c.fast_overruns, c.preempted_ticks, c.deferred_releases,
+               c.longest_wait);
+}
+
+// The runtime's own counts of a run, after it ended.
+inline void take_runtime_counts(const Tasks& tasks, Counts& c) {
+  c.slow_overruns = tasks.slow_overruns();
+  c.deferred_releases = tasks.deferred_releases();
+  c.longest_wait = static_cast<unsigned long>(tasks.longest_wait());
 }
 
 }  // namespace dualrate_trace

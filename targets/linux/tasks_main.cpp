@@ -123,8 +123,9 @@ void* slow_thread(void*) {
   for (;;) {
     sem_wait(&slow_release);
     if (failed || (stopping && !tasks.slow_busy())) return nullptr;
-    const std::uint64_t release_tick = std::uint64_t{tasks.released()} * kRatio;
-    if (slow_delay_ticks > 0 && tasks.released() == shape.macro_steps / 2)
+    const std::uint32_t k = tasks.next_job();
+    const std::uint64_t release_tick = std::uint64_t{k} * kRatio;
+    if (slow_delay_ticks > 0 && k == shape.macro_steps / 2)
       while (ticks_done.load(std::memory_order_acquire) < release_tick + 1 + static_cast<std::uint64_t>(slow_delay_ticks)) {
       }
     const dualrate::Status status = model::slow_task(tasks);
@@ -171,7 +172,7 @@ int run_threads(bool& fifo) {
   }
   pthread_join(fast, nullptr);
   pthread_join(slow, nullptr);
-  counts.slow_overruns = tasks.slow_overruns();
+  take_runtime_counts(tasks, counts);
   return failed ? 3 : 0;
 }
 

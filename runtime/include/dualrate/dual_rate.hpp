@@ -18,13 +18,22 @@
 // before the next release; the sequential executive (slow job run to completion at its
 // release) is the oracle.
 //
-// Overrun policy (slow job k still running at t_{k+1}): fast() counts a slow overrun,
-// reports Status::kSlowOverrun, does not release job k + 1 (that release is skipped) and
-// keeps the fast rate with the slow state held at the last end point it had (Scheme::hold).
-// The late job's results are used from the next release it lets happen. A run with a slow
-// overrun is no longer the scheme's result and is reported as such. Fast overruns (a tick
-// that comes while the fast task still runs) are the executive's to detect and report
-// (report(Status::kFastOverrun)).
+// Overrun policies (slow job k - 1 still running at the release of job k, t_k), one chosen
+// at build time as DualRate's second argument (the generator's --overrun):
+//  - kSkip: fast() counts a slow overrun, reports Status::kSlowOverrun, does not release job
+//    k (that release is skipped) and keeps the fast rate with the slow state held at the last
+//    end point it had (Scheme::hold). The late job's results are used from the next release
+//    it lets happen. The slow history then misses t_k: the run is no longer the scheme's.
+//  - kDefer: job k is released on time, on the snapshot of t_k, and runs right after job
+//    k - 1 ends, so the slow history stays on the tick grid. The fast task needs job k - 1's
+//    end points from t_k on: it reports Status::kSlowJobLate, keeps the inputs of its ticks
+//    and runs their steps when the end points arrive (outputs late by that many ticks, the
+//    state exactly the scheme's). The result stays bit for bit the sequential run's as long as
+//    each late job ends before the next release; a job that does not (the fast task would
+//    lag a whole macro step) ends the wait: the held-back steps run with held end points, as
+//    a counted slow overrun, and the next release is skipped as under kSkip.
+// Fast overruns (a tick that comes while the fast task still runs) are the executive's to
+// detect and report (report(Status::kFastOverrun)).
 #pragma once
 
 #include <atomic>
@@ -35,7 +44,9 @@
 
 namespace dualrate {
 
-template <class Scheme>
+enum class OverrunPolicy : std::uint8_t { kSkip, kDefer };
+
+template <class Scheme, OverrunPolicy Policy = OverrunPolicy::kSkip>
 class DualRate {
  public:
   using Scalar = typename Scheme::Scalar;
@@ -53,36 +64,71 @@ class DualRate {
 
   explicit DualRate(Scalar h) noexcept : h_(h) {}
 
-  // The fast task's body for tick n = ticks(); sets `release` when slow job n / R must be released now.
+  // The fast task's body for tick n = ticks(); sets `release` when a slow job must be released now.
   [[nodiscard]] Status fast(const Input& u, bool& release) noexcept {
     release = false;
     Status status = Status::kOk;
-    const std::uint64_t n = fast_.tick;
+    const std::uint64_t n = tick_++;
+    if constexpr (Policy == OverrunPolicy::kDefer) {
+      if (waiting_ > 0) {
+        const auto m = static_cast<std::uint32_t>(fast_.tick / kRatio);
+        const bool arrived = queued() < 2 && ends_macro_[m % 2] == m;
+        if (!arrived && n % kRatio != 0) {
+          held_inputs_[waiting_++] = u;
+          longest_wait_ = waiting_ > longest_wait_ ? waiting_ : longest_wait_;
+          return status;
+        }
+        if (arrived) {
+          fast_.ends = ends_[m % 2];
+        } else {
+          ++slow_overruns_;
+          Scheme::hold(fast_.ends);
+          status = report(Status::kSlowOverrun);
+        }
+        for (int i = 0; i < waiting_; ++i) {
+          const Status stepped = Scheme::fast_step(fast_, h_, held_inputs_[i]);
+          if (stepped != Status::kOk) return report(stepped);
+        }
+        waiting_ = 0;
+      }
+    }
     if (n % kRatio == 0) {
       const auto k = static_cast<std::uint32_t>(n / kRatio);
-      if (slow_busy_.load(std::memory_order_acquire)) {
+      const std::uint32_t busy = queued();
+      // A deferred release only behind job k - 1: job k's snapshot slot is then free.
+      const bool defer = Policy == OverrunPolicy::kDefer && busy == 1 && jobs_[(released_count_ - 1) % 2] + 1 == k;
+      if (busy > 0 && !defer) {
         ++slow_overruns_;
         Scheme::hold(fast_.ends);
         status = report(Status::kSlowOverrun);
       } else {
-        if (ends_macro_[k % 2] == k) fast_.ends = ends_[k % 2];
-        else if (k >= Scheme::kStartupMacroSteps) Scheme::hold(fast_.ends);
+        if (busy == 0) {
+          if (ends_macro_[k % 2] == k) fast_.ends = ends_[k % 2];
+          else if (k >= Scheme::kStartupMacroSteps) Scheme::hold(fast_.ends);
+        }
         auto& s = snapshot_[k % 2];
         s.x = fast_.x;
         s.xe_first = fast_.xe_first;
         s.u = u;
-        released_ = k;
-        slow_busy_.store(true, std::memory_order_release);
+        jobs_[released_count_ % 2] = k;
+        released_count_.store(released_count_ + 1, std::memory_order_release);
         release = true;
+        if (defer) {
+          ++deferred_releases_;
+          held_inputs_[0] = u;
+          waiting_ = 1;
+          longest_wait_ = longest_wait_ > 0 ? longest_wait_ : 1;
+          return report(Status::kSlowJobLate);
+        }
       }
     }
     const Status stepped = Scheme::fast_step(fast_, h_, u);
     return stepped != Status::kOk ? report(stepped) : status;
   }
 
-  // The slow task's body: one job for the latest release.
+  // The slow task's body: one job, for the oldest release not yet run.
   [[nodiscard]] Status slow() noexcept {
-    const std::uint32_t k = released_.load(std::memory_order_acquire);
+    const std::uint32_t k = next_job();
     const auto& in = snapshot_[k % 2];
     const Status status = Scheme::slow_step(slow_, k, h_, in, ends_[(k + 1) % 2]);
     ends_macro_[(k + 1) % 2] = k + 1;
@@ -90,27 +136,43 @@ class DualRate {
     row_.x.template head<Scheme::kSlow>() = slow_.xr;
     row_.x.template tail<Scheme::kFast>() = in.x.template tail<Scheme::kFast>();
     row_.u = in.u;
-    slow_busy_.store(false, std::memory_order_release);
+    completed_count_.store(completed_count_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     return status != Status::kOk ? report(status) : status;
   }
 
   // Read by the slow task's executive after slow() returned (nothing else writes it meanwhile).
   const Row& row() const noexcept { return row_; }
-  std::uint64_t ticks() const noexcept { return fast_.tick; }
-  std::uint32_t released() const noexcept { return released_.load(std::memory_order_acquire); }  // latest release k
+  std::uint64_t ticks() const noexcept { return tick_; }  // ticks seen; fast steps taken may lag under kDefer
+  // The job slow() runs next (valid while slow_busy()).
+  std::uint32_t next_job() const noexcept {
+    return jobs_[completed_count_.load(std::memory_order_relaxed) % 2];
+  }
+  bool slow_busy() const noexcept { return queued() > 0; }
   std::uint32_t slow_overruns() const noexcept { return slow_overruns_; }
-  bool slow_busy() const noexcept { return slow_busy_.load(std::memory_order_acquire); }
+  std::uint32_t deferred_releases() const noexcept { return deferred_releases_; }
+  int longest_wait() const noexcept { return longest_wait_; }  // most ticks the fast task held back (kDefer)
 
  private:
+  std::uint32_t queued() const noexcept {
+    return released_count_.load(std::memory_order_relaxed) - completed_count_.load(std::memory_order_acquire);
+  }
+
   Scalar h_;
   typename Scheme::Fast fast_{};
   typename Scheme::Slow slow_{};
   typename Scheme::Snapshot snapshot_[2]{};
   typename Scheme::Endpoints ends_[2]{};
   std::uint32_t ends_macro_[2] = {0, 0};  // the macro step each end-point slot is for
-  std::atomic<std::uint32_t> released_{0};
-  std::atomic<bool> slow_busy_{false};
+  // Released jobs in order (at most two not completed, one under kSkip): jobs_[i % 2] is release i's k.
+  std::uint32_t jobs_[2] = {0, 0};
+  std::atomic<std::uint32_t> released_count_{0};   // written by fast() only
+  std::atomic<std::uint32_t> completed_count_{0};  // written by slow() only
+  std::uint64_t tick_ = 0;
+  Input held_inputs_[Policy == OverrunPolicy::kDefer ? kRatio : 1]{};  // u of the ticks whose steps wait (kDefer)
+  int waiting_ = 0;
+  int longest_wait_ = 0;
   std::uint32_t slow_overruns_ = 0;
+  std::uint32_t deferred_releases_ = 0;
   Row row_{};
 };
 
