@@ -17,21 +17,22 @@
 
 namespace dualrate_trace {
 
-using Tasks = model::Tasks;
-constexpr int kRatio = model::kRatio;
-
 struct RunShape {
   long macro_steps = 0;
   long every = 1;  // fast steps
 };
 
-class Recorder {
+// The rows the slow task of a model's tasks T (a dualrate::DualRate) records.
+template <class T>
+class BasicRecorder {
+  using M = typename T::Model;
+
  public:
   // Called by the slow task after each job; false when the row did not fit.
-  bool record(const RunShape& shape, const Tasks::Row& row) {
+  bool record(const RunShape& shape, const typename T::Row& row) {
     const long k = row.macro;
-    const long n = k * kRatio;
-    const bool wanted = k == 0 || n / shape.every > (n - kRatio) / shape.every || k == shape.macro_steps;
+    const long n = k * T::kRatio;
+    const bool wanted = k == 0 || n / shape.every > (n - T::kRatio) / shape.every || k == shape.macro_steps;
     if (!wanted) return true;
     if (count_ >= DUALRATE_TRACE_ROWS) return false;
     macro_[count_] = static_cast<std::uint32_t>(k);
@@ -41,21 +42,24 @@ class Recorder {
     return true;
   }
 
-  void print(std::FILE* out) const {
-    print_header(out);
+  // h: the model's step (its Tasks' step()).
+  void print(std::FILE* out, typename M::Scalar h) const {
+    print_model_header<M>(out);
     for (long i = 0; i < count_; ++i)
-      print_state_row(out, static_cast<Scalar>(static_cast<long>(macro_[i]) * kRatio) * model::kStep, x_[i], u_[i]);
+      print_model_row<M>(out, static_cast<typename M::Scalar>(static_cast<long>(macro_[i]) * T::kRatio) * h, x_[i],
+                         u_[i]);
   }
 
  private:
   std::uint32_t macro_[DUALRATE_TRACE_ROWS] = {};
-  model::Model::State x_[DUALRATE_TRACE_ROWS];
-  model::Model::Input u_[DUALRATE_TRACE_ROWS];
+  typename M::State x_[DUALRATE_TRACE_ROWS];
+  typename M::Input u_[DUALRATE_TRACE_ROWS];
   long count_ = 0;
 };
 
-inline model::Model::Input inputs_at_tick(std::uint64_t n) {
-  return model::Model::scenario_inputs(static_cast<Scalar>(n) * model::kStep);
+template <class T>
+typename T::Model::Input inputs_at_tick(const T& tasks, std::uint64_t n) {
+  return T::Model::scenario_inputs(static_cast<typename T::Scalar>(n) * tasks.step());
 }
 
 // The executive's counts, printed after the trace as '#' lines.
@@ -73,8 +77,8 @@ struct Counts {
 // released there runs to completion before the next tick. Returns 0, or 3 with a message on
 // stderr when a task reports a fault or the recorder overflows. Counts ticks and slow jobs.
 // `meter` runs each job: meter.fast(f) and meter.slow(f) call f() and may measure it.
-template <class Meter>
-int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shape, Counts& counts, Meter& meter) {
+template <class T, class Meter>
+int run_sequential(T& tasks, BasicRecorder<T>& recorder, const RunShape& shape, Counts& counts, Meter& meter) {
   for (;;) {
     const std::uint64_t n = tasks.ticks();
     bool release = false;
@@ -82,11 +86,11 @@ int run_sequential(Tasks& tasks, Recorder& recorder, const RunShape& shape, Coun
     Eigen::internal::set_is_malloc_allowed(false);
 #endif
     dualrate::Status status = dualrate::Status::kOk;
-    const model::Model::Input u = inputs_at_tick(n);
-    meter.fast([&] { status = model::fast_task(tasks, u, release); });
+    const typename T::Input u = inputs_at_tick(tasks, n);
+    meter.fast([&] { status = tasks.fast(u, release); });
     ++counts.ticks;
     if (status == dualrate::Status::kOk && release) {
-      meter.slow([&] { status = model::slow_task(tasks); });
+      meter.slow([&] { status = tasks.slow(); });
       ++counts.slow_jobs;
     }
 #ifdef EIGEN_RUNTIME_NO_MALLOC
@@ -115,10 +119,18 @@ inline void print_counts(std::FILE* out, const Counts& c) {
 }
 
 // The runtime's own counts of a run, after it ended.
-inline void take_runtime_counts(const Tasks& tasks, Counts& c) {
+template <class T>
+void take_runtime_counts(const T& tasks, Counts& c) {
   c.slow_overruns = tasks.slow_overruns();
   c.deferred_releases = tasks.deferred_releases();
   c.longest_wait = static_cast<unsigned long>(tasks.longest_wait());
 }
+
+#ifdef DUALRATE_MODEL_NS
+// Programs built for one model.
+using Tasks = model::Tasks;
+constexpr int kRatio = model::kRatio;
+using Recorder = BasicRecorder<Tasks>;
+#endif
 
 }  // namespace dualrate_trace

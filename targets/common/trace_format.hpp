@@ -1,20 +1,21 @@
 // The CSV trace format of the trace programs (trace.hpp: single-rate step functions,
 // tasks.hpp: dual-rate tasks): header t,states...,outputs...; numbers with exact round-trip
 // digits (%.9g float, %.17g double), or as hex floats (%a) with DUALRATE_TRACE_HEX, which is
-// what the bit-for-bit checks compare. Built with -DDUALRATE_MODEL_HEADER="<name>.hpp"
-// -DDUALRATE_MODEL_NS=<name>.
+// what the bit-for-bit checks compare. Programs for one model are built with
+// -DDUALRATE_MODEL_HEADER="<name>.hpp" -DDUALRATE_MODEL_NS=<name>; the system program
+// (several models) uses the templates only.
 #pragma once
 
+#ifdef DUALRATE_MODEL_HEADER
 #include DUALRATE_MODEL_HEADER
+#endif
 
 #include <cstdio>
 
 namespace dualrate_trace {
 
-namespace model = DUALRATE_MODEL_NS;
-using Scalar = model::Model::Scalar;
-
-inline void print_number(std::FILE* out, const char* separator, Scalar v) {
+template <class Scalar>
+void print_number(std::FILE* out, const char* separator, Scalar v) {
 #ifdef DUALRATE_TRACE_HEX
   std::fprintf(out, "%s%a", separator, static_cast<double>(v));
 #else
@@ -22,21 +23,36 @@ inline void print_number(std::FILE* out, const char* separator, Scalar v) {
 #endif
 }
 
-inline void print_header(std::FILE* out) {
+// The header line of model type M (a generated Model).
+template <class M>
+void print_model_header(std::FILE* out) {
   std::fprintf(out, "t");
-  for (const char* name : model::Model::state_names) std::fprintf(out, ",%s", name);
-  for (const char* name : model::Model::output_names) std::fprintf(out, ",%s", name);
+  for (const char* name : M::state_names) std::fprintf(out, ",%s", name);
+  for (const char* name : M::output_names) std::fprintf(out, ",%s", name);
   std::fprintf(out, "\n");
 }
 
 // One row: t, the state x and the outputs at (t, x, u).
-inline void print_state_row(std::FILE* out, Scalar t, const model::Model::State& x, const model::Model::Input& u) {
-  model::Model::Output y;
-  model::Model::outputs(t, x, u, y);
+template <class M>
+void print_model_row(std::FILE* out, typename M::Scalar t, const typename M::State& x, const typename M::Input& u) {
+  typename M::Output y;
+  M::outputs(t, x, u, y);
   print_number(out, "", t);
-  for (int i = 0; i < model::Model::kStates; ++i) print_number(out, ",", x[i]);
-  for (int i = 0; i < model::Model::kOutputs; ++i) print_number(out, ",", y[i]);
+  for (int i = 0; i < M::kStates; ++i) print_number(out, ",", x[i]);
+  for (int i = 0; i < M::kOutputs; ++i) print_number(out, ",", y[i]);
   std::fprintf(out, "\n");
 }
+
+#ifdef DUALRATE_MODEL_NS
+// Programs built for one model (-DDUALRATE_MODEL_NS=<name>).
+namespace model = DUALRATE_MODEL_NS;
+using Scalar = model::Model::Scalar;
+
+inline void print_header(std::FILE* out) { print_model_header<model::Model>(out); }
+
+inline void print_state_row(std::FILE* out, Scalar t, const model::Model::State& x, const model::Model::Input& u) {
+  print_model_row<model::Model>(out, t, x, u);
+}
+#endif
 
 }  // namespace dualrate_trace

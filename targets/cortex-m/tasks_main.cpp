@@ -113,7 +113,7 @@ extern "C" void SysTick_Handler() {
   const std::uint64_t n = tasks.ticks();
   if (tasks.slow_busy()) ++counts.preempted_ticks;
   bool release = false;
-  const model::Model::Input u = inputs_at_tick(n);
+  const model::Model::Input u = inputs_at_tick(tasks, n);
   const std::uint32_t before = reg(kSystCvr);
   const dualrate::Status status = model::fast_task(tasks, u, release);
   const std::uint32_t after = reg(kSystCvr);
@@ -204,7 +204,7 @@ int main(int argc, char** argv) {
     status = run_sequential(tasks, recorder, shape, counts, meter);
     meter.report(stdout);
   }
-  recorder.print(stdout);
+  recorder.print(stdout, model::kStep);
   print_counts(stdout, counts);
   std::printf("# tick_cycles %lld\n", tick_cycles);
   return status;

@@ -74,7 +74,7 @@ long elapsed_ns(const timespec& from, const timespec& to) {
 void warm_up() {
   for (std::uint64_t n = 0; n < static_cast<std::uint64_t>(kWarmUpMacroSteps) * kRatio; ++n) {
     bool release = false;
-    if (model::fast_task(warm_up_tasks, inputs_at_tick(n), release) != dualrate::Status::kOk) return;
+    if (model::fast_task(warm_up_tasks, inputs_at_tick(warm_up_tasks, n), release) != dualrate::Status::kOk) return;
     if (release && model::slow_task(warm_up_tasks) != dualrate::Status::kOk) return;
   }
 }
@@ -102,7 +102,7 @@ void* fast_thread(void*) {
     if (latency >= period_ns) ++late_ticks;
     if (tasks.slow_busy()) ++counts.preempted_ticks;
     bool go = false;
-    const dualrate::Status status = model::fast_task(tasks, inputs_at_tick(n), go);
+    const dualrate::Status status = model::fast_task(tasks, inputs_at_tick(tasks, n), go);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu_end);
     if (elapsed_ns(cpu_start, cpu_end) > period_ns) {
       ++counts.fast_overruns;
@@ -233,7 +233,7 @@ int main(int argc, char** argv) {
     MarkedJobs meter;
     status = run_sequential(tasks, recorder, shape, counts, meter);
   }
-  recorder.print(out);
+  recorder.print(out, model::kStep);
   if (std::fclose(out) != 0) return 1;
   print_counts(stdout, counts);
   std::printf("# sched_fifo %d\n# late_ticks %ld\n# max_latency_ns %ld\n", fifo ? 1 : 0, late_ticks, max_latency_ns);

@@ -49,6 +49,7 @@ enum class OverrunPolicy : std::uint8_t { kSkip, kDefer };
 template <class Scheme, OverrunPolicy Policy = OverrunPolicy::kSkip>
 class DualRate {
  public:
+  using Model = typename Scheme::Model;
   using Scalar = typename Scheme::Scalar;
   using State = typename Scheme::State;
   using Input = typename Scheme::Input;
@@ -142,6 +143,7 @@ class DualRate {
 
   // Read by the slow task's executive after slow() returned (nothing else writes it meanwhile).
   const Row& row() const noexcept { return row_; }
+  Scalar step() const noexcept { return h_; }
   std::uint64_t ticks() const noexcept { return tick_; }  // ticks seen; fast steps taken may lag under kDefer
   // The job slow() runs next (valid while slow_busy()).
   std::uint32_t next_job() const noexcept {

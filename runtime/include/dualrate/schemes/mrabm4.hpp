@@ -52,6 +52,7 @@ template <class M, int R, bool Parallel>
 struct Mrabm4 {
   static_assert(R >= 1, "dualrate: the rate ratio r = H / h must be a positive integer");
   static_assert(M::kSlow > 0 && M::kFast > 0, "dualrate: mrabm4 needs slow and fast states");
+  using Model = M;
   using Scalar = typename M::Scalar;
   using State = typename M::State;
   using Input = typename M::Input;
