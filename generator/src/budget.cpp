@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace dualrate {
 
@@ -13,22 +14,39 @@ struct Responses {
   double fast = 0, slow = -1;  // cycles; slow -1 without a slow task
 };
 
-// Response times in cycles at `hz` (the periods in cycles depend on it); `fast` and `slow`
-// include their tasks' overheads O. The slow iteration stops at its fixed point or as soon as
-// it passes the deadline (the value then only says that it missed).
+// Response times in cycles of fixed-priority preemptive tasks with periods (= deadlines) and
+// demands in cycles: R_i = D_i + sum over the other tasks j of at least i's priority (a
+// lower number; an equal one counts, as the two may be released together) of
+// ceil(R_i / T_j) D_j, iterated from D_i to its fixed point or until it passes T_i (the
+// value then only says that it missed).
+std::vector<double> response_times(const std::vector<double>& periods, const std::vector<double>& demands,
+                                   const std::vector<int>& priorities) {
+  std::vector<double> r(periods.size());
+  for (std::size_t i = 0; i < periods.size(); ++i) {
+    double response = demands[i];
+    for (int step = 0; step < 1000; ++step) {
+      double next = demands[i];
+      for (std::size_t j = 0; j < periods.size(); ++j)
+        if (j != i && priorities[j] <= priorities[i]) next += std::ceil(response / periods[j]) * demands[j];
+      if (next == response) break;
+      response = next;
+      if (response > periods[i]) break;
+    }
+    r[i] = response;
+  }
+  return r;
+}
+
+// The fast task above the slow one, demands including their overheads O, at `hz`.
 Responses responses(double fast, double slow, double h, int ratio, double hz) {
   Responses r;
-  r.fast = fast;
-  if (slow < 0) return r;
-  const double tick = h * hz, deadline = tick * ratio;
-  double response = slow;
-  for (int i = 0; i < 1000; ++i) {
-    const double next = slow + std::ceil(response / tick) * r.fast;
-    if (next == response) break;
-    response = next;
-    if (response > deadline) break;
+  if (slow < 0) {
+    r.fast = fast;
+    return r;
   }
-  r.slow = response;
+  const std::vector<double> times = response_times({h * hz, h * ratio * hz}, {fast, slow}, {0, 1});
+  r.fast = times[0];
+  r.slow = times[1];
   return r;
 }
 
@@ -94,6 +112,66 @@ std::string Budget::json() const {
                      slow_cycles_max, slow_overhead, slow_response);
   return s + fmt::format(",\"utilization\":{:.6g},\"schedulable\":{},\"margin\":{:.6g},\"min_cpu_hz\":{:.6g}",
                          utilization, schedulable ? "true" : "false", margin, min_cpu_hz);
+}
+
+TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::string& part, double cpu_hz, double cpi) {
+  TaskSetBudget b;
+  b.part = part;
+  b.cpu_hz = cpu_hz;
+  b.cpi = cpi;
+  std::vector<int> priorities;
+  std::vector<double> demands;
+  for (const auto& t : tasks) {
+    priorities.push_back(t.priority);
+    demands.push_back(t.cycles + t.overhead);
+    b.utilization += (t.cycles + t.overhead) / (t.period * cpu_hz);
+  }
+  const auto periods_at = [&](double hz) {
+    std::vector<double> p;
+    for (const auto& t : tasks) p.push_back(t.period * hz);
+    return p;
+  };
+  const auto fits = [&](double hz) {
+    const std::vector<double> p = periods_at(hz), r = response_times(p, demands, priorities);
+    for (std::size_t i = 0; i < r.size(); ++i)
+      if (r[i] > p[i]) return false;
+    return true;
+  };
+  const std::vector<double> r = response_times(periods_at(cpu_hz), demands, priorities);
+  b.schedulable = true;
+  b.margin = 1;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    PeriodicTask& t = tasks[i];
+    t.response = r[i] / cpu_hz;
+    b.margin = std::min(b.margin, 1 - t.response / t.period);
+    if (t.response > t.period && b.schedulable) {
+      b.schedulable = false;
+      b.verdict = fmt::format("the task {} has a response time of {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
+                              "{:.0f} of interrupt entry, exit and handler, the rest preemption by higher-rate tasks) "
+                              "but a budget of {:.0f}: its period {:.6g} s at {:.6g} MHz",
+                              t.name, r[i], t.cycles, cpi, t.overhead, t.period * cpu_hz, t.period, cpu_hz / 1e6);
+    }
+  }
+  b.tasks = tasks;
+  double lo = 1, hi = cpu_hz;
+  while (!fits(hi)) hi *= 2;
+  for (int i = 0; i < 200 && hi - lo > 1e-6 * hi; ++i) {
+    const double mid = (lo + hi) / 2;
+    (fits(mid) ? hi : lo) = mid;
+  }
+  b.min_cpu_hz = hi;
+  return b;
+}
+
+std::string TaskSetBudget::json() const {
+  std::string list;
+  for (const auto& t : tasks)
+    list += fmt::format("{}{{\"name\":\"{}\",\"period\":{:.17g},\"priority\":{},\"job_cycles_max\":{:.17g},"
+                        "\"overhead_cycles\":{:.17g},\"response_time\":{:.17g}}}",
+                        list.empty() ? "" : ",", t.name, t.period, t.priority, t.cycles, t.overhead, t.response);
+  return fmt::format(",\"part\":\"{}\",\"cpu_hz\":{:.17g},\"cpi\":{:.17g},\"task_set\":[{}],\"utilization\":{:.6g},"
+                     "\"schedulable\":{},\"margin\":{:.6g},\"min_cpu_hz\":{:.6g}",
+                     part, cpu_hz, cpi, list, utilization, schedulable ? "true" : "false", margin, min_cpu_hz);
 }
 
 }  // namespace dualrate

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace dualrate {
 
@@ -40,5 +41,34 @@ struct Budget {
 
 Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, const std::string& part, double cpu_hz,
                 double cpi, long overhead_cycles);
+
+// Several models' tasks on one core (verify-system): each task's job and overhead in cycles,
+// its period (also its deadline) and its priority (rate-monotonic: a lower number preempts;
+// equal numbers do not preempt each other, and the analysis counts them as interfering both
+// ways). Response times by the same iteration as above, over every task of higher or equal
+// priority.
+struct PeriodicTask {
+  std::string name;
+  double period = 0;  // seconds
+  int priority = 0;
+  double cycles = 0;    // the largest job's cycles (instructions x CPI)
+  double overhead = 0;  // O: interrupt entry and exit plus the handler's own cycles
+  double response = 0;  // seconds, from the analysis
+};
+
+struct TaskSetBudget {
+  std::string part;
+  double cpu_hz = 0, cpi = 1;
+  std::vector<PeriodicTask> tasks;
+  double utilization = 0;
+  bool schedulable = false;
+  double margin = 0;
+  double min_cpu_hz = 0;
+  std::string verdict;  // the first task (in the given order) that misses, with its cycles and budget
+
+  std::string json() const;  // fields to append to an object, each after a comma
+};
+
+TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::string& part, double cpu_hz, double cpi);
 
 }  // namespace dualrate

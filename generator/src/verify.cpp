@@ -14,37 +14,13 @@
 #include "op_count.hpp"
 #include "schemes.hpp"
 #include "sp_ll.hpp"
+#include "target_build.hpp"
 #include "targets.hpp"
 
 namespace dualrate {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
-        else out += c;
-    }
-  }
-  return out + "\"";
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
-}  // namespace
 
 std::string VerifyResult::json() const {
   std::string s = "{";
@@ -150,47 +126,6 @@ double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm
 
 namespace {
 
-std::string command_line(const std::vector<std::string>& argv) {
-  std::string command;
-  for (const auto& a : argv) command += (command.empty() ? "" : " ") + a;
-  return command;
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(text);
-  while (std::getline(in, part, separator))
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// Flags both the host and the cross build of a trace program use: the product's warnings
-// as errors, no contraction into fused multiply-adds, no Eigen vectorization and the portable
-// libm (the same fdlibm on both sides), so that the two compute the same IEEE operations in
-// the same order.
-std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model) {
-  return {"-std=c++17", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Wdouble-promotion", "-Werror",
-          "-fno-exceptions", "-fno-rtti", "-ffp-contract=off", "-DEIGEN_DONT_VECTORIZE",
-          "-DDUALRATE_PORTABLE_MATH", "-DDUALRATE_MODEL_HEADER=\"" + header + "\"", "-DDUALRATE_MODEL_NS=" + model.name,
-          "-I" + dir.string(), "-I" DUALRATE_TARGETS_DIR "/common", "-I" DUALRATE_RUNTIME_INCLUDE_DIR,
-          "-isystem", DUALRATE_EIGEN_INCLUDE_DIR};
-}
-
-// The portable math library `name` (libm, softfp) built for `target` (cmake/PortableMath.cmake).
-// softfp exists only for ARM cores without a double-precision FPU: linked whole, its
-// correctly rounded __aeabi_* arithmetic replaces libgcc's.
-std::string portable_math_library(const std::string& target, const std::string& name) {
-  return std::string(DUALRATE_PORTABLE_MATH_DIR) + "/" + target + "/lib/libdualrate_" + name + ".a";
-}
-
 // Builds the host trace program into dir/<name> and runs it, writing dir/<csv> (hex floats
 // with `hex`); empty on success, else why not.
 std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& flags, bool hex,
@@ -211,68 +146,6 @@ std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& 
   script += command_line(run) + "\n";
   const ProcessResult ran = run_process(run);
   return ran.exit_code == 0 ? "" : "the generated code failed on the host: " + ran.output;
-}
-
-// Why the Cortex-M binary `elf` breaks the heap ban (it names a heap function), or empty.
-std::string heap_function(const fs::path& elf) {
-  const ProcessResult symbols = run_process({"arm-none-eabi-nm", "-C", elf.string()});
-  if (symbols.exit_code != 0) return "arm-none-eabi-nm failed: " + symbols.output;
-  for (const auto& line : split(symbols.output, '\n')) {
-    const std::string name = line.size() > 11 ? line.substr(11) : line;
-    for (const char* heap : {"malloc", "calloc", "realloc", "free", "operator new", "operator delete"})
-      if (name == heap || name.rfind(std::string(heap) + "(", 0) == 0)
-        return "the target binary contains a heap function: " + line;
-  }
-  return "";
-}
-
-// The qemu-system-arm command that runs `elf` on `target` with the semihosting command line `args`.
-std::vector<std::string> qemu_system(const CrossTarget& target, int shift, const fs::path& elf, const std::string& args) {
-  return {"timeout", "-k", "5", "900", "qemu-system-arm", "-M", target.board,
-          "-icount", fmt::format("shift={},sleep=off", shift),
-          "-display", "none", "-serial", "none", "-monitor", "none",
-          "-chardev", "stdio,id=c0",
-          "-semihosting-config", "enable=on,target=native,chardev=c0",
-          "-kernel", elf.string(), "-append", args};
-}
-
-// What a trace program printed: its CSV trace, its '#' lines split into words, and the
-// rest (messages; qemu-system-arm mixes them with the trace).
-struct ProgramOutput {
-  std::string trace;
-  std::vector<std::vector<std::string>> counts;
-  std::string messages;
-};
-
-ProgramOutput split_output(const std::string& output) {
-  ProgramOutput out;
-  for (const auto& line : split(output, '\n')) {
-    if (line[0] == '#') out.counts.push_back(split(line.substr(1), ' '));
-    else if (line.rfind("t,", 0) == 0 || line.rfind("0x", 0) == 0 || line.rfind("-0x", 0) == 0) out.trace += line + "\n";
-    else out.messages += line + "\n";
-  }
-  return out;
-}
-
-// The arm-none-eabi-g++ command that builds `main_source` with the Cortex-M startup, the
-// portable libm (and soft-fp where the core has no double FPU) into `elf` for `target`.
-std::vector<std::string> cortex_m_build(const CrossTarget& target, const std::vector<std::string>& flags,
-                                        const std::vector<std::string>& defines, const std::string& main_source,
-                                        const fs::path& elf) {
-  const fs::path board = fs::path(DUALRATE_TARGETS_DIR) / target.board;
-  std::vector<std::string> argv = {"arm-none-eabi-g++"};
-  for (const auto& f : split(target.cpu_flags, ' ')) argv.push_back(f);
-  argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.insert(argv.end(), defines.begin(), defines.end());
-  argv.insert(argv.end(), {"-fno-threadsafe-statics", "-fno-use-cxa-atexit", "-ffunction-sections", "-fdata-sections",
-                           "-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_CPU_HZ={}", target.cpu_hz),
-                           "--specs=picolibc.specs", "--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections", "-T",
-                           (board / "memory.ld").string(), main_source, DUALRATE_TARGETS_DIR "/cortex-m/startup.cpp",
-                           portable_math_library(target.name, "libm")});
-  const std::string softfp = portable_math_library(target.name, "softfp");
-  if (fs::exists(softfp)) argv.insert(argv.end(), {"-Wl,--whole-archive", softfp, "-Wl,--no-whole-archive"});
-  argv.insert(argv.end(), {"-o", elf.string()});
-  return argv;
 }
 
 // Cross-builds, checks and runs the trace program on `target` under QEMU: writes
@@ -506,6 +379,17 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
 
 }  // namespace
 
+namespace {
+
+// A trace or task program for one model: its header in dir, its namespace.
+std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model) {
+  std::vector<std::string> flags = program_flags({dir});
+  flags.insert(flags.end(), {"-DDUALRATE_MODEL_HEADER=\"" + header + "\"", "-DDUALRATE_MODEL_NS=" + model.name});
+  return flags;
+}
+
+}  // namespace
+
 VerifyResult verify(const Model& model, const VerifyOptions& o) {
   VerifyResult r;
   r.model = model.name;
@@ -564,18 +448,9 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     plan.ratio = o.generate.ratio;
     plan.cpu_hz = cpu_hz;
     plan.cpi = cpi;
-    // The emulated tick is h at the part's instruction rate: h cpu_hz / cpi instructions of
-    // 2^shift ns each, in SysTick cycles of the board's clock (a smaller shift when that
-    // exceeds SysTick's 24 bits).
-    if (cross && !cross->linux_user && plan.tick_cycles == 0) {
-      const double instructions = plan.h * plan.cpu_hz / plan.cpi;
-      const auto cycles = [&](int shift) {
-        return std::llround(instructions * std::ldexp(1.0, shift) * static_cast<double>(cross->cpu_hz) / 1e9);
-      };
-      if (o.icount_shift < 0)
-        while (plan.icount_shift > 0 && cycles(plan.icount_shift) > 0x1000000) --plan.icount_shift;
-      plan.tick_cycles = static_cast<long>(cycles(plan.icount_shift));
-    }
+    // The emulated tick is h at the part's instruction rate.
+    if (cross && !cross->linux_user && plan.tick_cycles == 0)
+      plan.tick_cycles = emulated_tick_cycles(*cross, plan.h, plan.cpu_hz, plan.cpi, plan.icount_shift, o.icount_shift >= 0);
     r.tasks = o.tasks;
     r.overrun_policy = o.generate.defer_overruns ? "defer" : "skip";
     if (cross && !cross->linux_user) r.icount_shift = plan.icount_shift;

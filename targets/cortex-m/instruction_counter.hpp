@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 
 #if !defined(DUALRATE_CPU_HZ) || !defined(DUALRATE_ICOUNT_SHIFT)
 #error "build with -DDUALRATE_CPU_HZ=<the board's CPU clock> and -DDUALRATE_ICOUNT_SHIFT=<QEMU's icount shift>"
@@ -69,6 +70,54 @@ struct JobCounts {
     max = n > max ? n : max;
     total += n;
     ++jobs;
+  }
+};
+
+// A sequential executive's meter (tasks.hpp's run_sequential): counts each job's instructions.
+class JobMeter {
+ public:
+  template <class F>
+  void fast(F&& f) { measure(fast_, f); }
+  template <class F>
+  void slow(F&& f) { measure(slow_, f); }
+
+  void report(std::FILE* out) const {
+    print(out, "fast_job_instructions", fast_);
+    print(out, "slow_job_instructions", slow_);
+  }
+
+ private:
+  template <class F>
+  void measure(JobCounts& c, F& f) {
+    std::uint64_t n = 0;
+    const bool counted = counter_.count(f, n);
+    c.add(counted, n);
+  }
+  static void print(std::FILE* out, const char* name, const JobCounts& c) {
+    if (c.unmeasured)
+      std::fprintf(out, "# %s unmeasured\n", name);
+    else
+      std::fprintf(out, "# %s %llu %llu %llu\n", name, static_cast<unsigned long long>(c.max),
+                   static_cast<unsigned long long>(c.total), static_cast<unsigned long long>(c.jobs));
+  }
+
+  InstructionCounter counter_;
+  JobCounts fast_, slow_;
+};
+
+// The most instructions a handler spent outside its job (SysTick cycles converted).
+struct HandlerCost {
+  std::uint64_t max = 0;
+  bool measured = false;
+  // entered/left: SysTick's value at the handler's first and last read; before/after: around the job.
+  void add(std::uint32_t entered, std::uint32_t before, std::uint32_t after, std::uint32_t left) {
+    if (left > entered) return;  // SysTick reloaded in between: a tick came
+    const std::uint64_t own = instructions_in(entered - left) - instructions_in(before - after);
+    max = own > max ? own : max;
+    measured = true;
+  }
+  void report(std::FILE* out, const char* name) const {
+    if (measured) std::fprintf(out, "# %s %llu\n", name, static_cast<unsigned long long>(max));
   }
 };
 

@@ -1,7 +1,8 @@
 // Bare-metal startup for Cortex-M3/M4F/M7 boards under QEMU, on picolibc (linked with
 // -nostartfiles and a board's memory.ld, which includes picolibc.ld for the section layout):
 //  - vector table at the start of flash (initial stack pointer, reset, fault handlers, and
-//    PendSV_Handler and SysTick_Handler, weak: a program defines them to use them);
+//    PendSV_Handler, SysTick_Handler and the first eight external interrupts'
+//    dualrate_task_irq0..7, weak: a program defines them to use them);
 //  - reset: enables the FPU when the build has one, copies .data and .tdata from flash,
 //    zeroes .bss and .tbss, points picolibc's thread-local storage (errno) at its block,
 //    runs the static constructors (init_array), then exit(main(argc, argv)) with argv taken
@@ -42,6 +43,14 @@ void dualrate_fault_handler();
 void* dualrate_heap_use_is_forbidden_on_target();
 void PendSV_Handler();
 void SysTick_Handler();
+void dualrate_task_irq0();
+void dualrate_task_irq1();
+void dualrate_task_irq2();
+void dualrate_task_irq3();
+void dualrate_task_irq4();
+void dualrate_task_irq5();
+void dualrate_task_irq6();
+void dualrate_task_irq7();
 }
 
 namespace {
@@ -115,14 +124,26 @@ extern "C" [[noreturn]] void dualrate_default_handler() {
   sys_semihost_exit_extended(69);
 }
 
-// A program that uses these interrupts defines them; otherwise they are unexpected.
+// A program that uses these interrupts defines them; otherwise they are unexpected. The first
+// eight external interrupts carry no device on the programs' use of the boards (UARTs are
+// off): the system program (system_main.cpp) pends them in software, one per task.
 extern "C" __attribute__((weak)) void PendSV_Handler() { dualrate_default_handler(); }
 extern "C" __attribute__((weak)) void SysTick_Handler() { dualrate_default_handler(); }
+#define DUALRATE_WEAK_TASK_IRQ(n) \
+  extern "C" __attribute__((weak)) void dualrate_task_irq##n() { dualrate_default_handler(); }
+DUALRATE_WEAK_TASK_IRQ(0)
+DUALRATE_WEAK_TASK_IRQ(1)
+DUALRATE_WEAK_TASK_IRQ(2)
+DUALRATE_WEAK_TASK_IRQ(3)
+DUALRATE_WEAK_TASK_IRQ(4)
+DUALRATE_WEAK_TASK_IRQ(5)
+DUALRATE_WEAK_TASK_IRQ(6)
+DUALRATE_WEAK_TASK_IRQ(7)
 
 // Vector table: picolibc.ld places .text.init.enter first in flash, where the core fetches
 // the initial stack pointer and the reset vector.
 using Vector = void (*)();
-__attribute__((section(".text.init.enter"), used)) const Vector dualrate_vectors[16] = {
+__attribute__((section(".text.init.enter"), used)) const Vector dualrate_vectors[16 + 8] = {
     reinterpret_cast<Vector>(__stack),
     _start,
     dualrate_default_handler,  // NMI
@@ -136,6 +157,8 @@ __attribute__((section(".text.init.enter"), used)) const Vector dualrate_vectors
     nullptr,
     PendSV_Handler,
     SysTick_Handler,
+    dualrate_task_irq0, dualrate_task_irq1, dualrate_task_irq2, dualrate_task_irq3,
+    dualrate_task_irq4, dualrate_task_irq5, dualrate_task_irq6, dualrate_task_irq7,
 };
 
 #define DUALRATE_FORBIDDEN(signature) \

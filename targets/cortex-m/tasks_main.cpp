@@ -50,54 +50,7 @@ volatile std::uint32_t ticks_done = 0;
 volatile bool finished = false;
 volatile int failure = 0;  // 0, or the exit status
 
-class JobMeter {
- public:
-  template <class F>
-  void fast(F&& f) { measure(fast_, f); }
-  template <class F>
-  void slow(F&& f) { measure(slow_, f); }
-
-  void report(std::FILE* out) const {
-    print(out, "fast_job_instructions", fast_);
-    print(out, "slow_job_instructions", slow_);
-  }
-
- private:
-  template <class F>
-  void measure(dualrate_cortex_m::JobCounts& c, F& f) {
-    std::uint64_t n = 0;
-    const bool counted = counter_.count(f, n);
-    c.add(counted, n);
-  }
-  static void print(std::FILE* out, const char* name, const dualrate_cortex_m::JobCounts& c) {
-    if (c.unmeasured)
-      std::fprintf(out, "# %s unmeasured\n", name);
-    else
-      std::fprintf(out, "# %s %llu %llu %llu\n", name, static_cast<unsigned long long>(c.max),
-                   static_cast<unsigned long long>(c.total), static_cast<unsigned long long>(c.jobs));
-  }
-
-  dualrate_cortex_m::InstructionCounter counter_;
-  dualrate_cortex_m::JobCounts fast_, slow_;
-};
-
-// The most instructions a handler spent outside its job (SysTick cycles converted).
-struct HandlerCost {
-  std::uint64_t max = 0;
-  bool measured = false;
-  // entered/left: SysTick's value at the handler's first and last read; before/after: around the job.
-  void add(std::uint32_t entered, std::uint32_t before, std::uint32_t after, std::uint32_t left) {
-    if (left > entered) return;  // SysTick reloaded in between: a tick came
-    const std::uint64_t own =
-        dualrate_cortex_m::instructions_in(entered - left) - dualrate_cortex_m::instructions_in(before - after);
-    max = own > max ? own : max;
-    measured = true;
-  }
-  void report(std::FILE* out, const char* name) const {
-    if (measured) std::fprintf(out, "# %s %llu\n", name, static_cast<unsigned long long>(max));
-  }
-};
-HandlerCost fast_handler, slow_handler;
+dualrate_cortex_m::HandlerCost fast_handler, slow_handler;
 
 void stop(int status) {
   reg(kSystCsr) = 0;
@@ -200,7 +153,7 @@ int main(int argc, char** argv) {
     fast_handler.report(stdout, "fast_handler_instructions");
     slow_handler.report(stdout, "slow_handler_instructions");
   } else {
-    JobMeter meter;
+    dualrate_cortex_m::JobMeter meter;
     status = run_sequential(tasks, recorder, shape, counts, meter);
     meter.report(stdout);
   }
