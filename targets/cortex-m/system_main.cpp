@@ -77,7 +77,8 @@ class ModelRun {
   }
 
   void fast(int slow_irq) {
-    const std::uint32_t entered = reg(kSystCvr), dispatched = dispatches;
+    const std::uint32_t dispatched = dispatches;  // read before SysTick: a tick between the two is caught
+    const std::uint32_t entered = reg(kSystCvr);
     const std::uint64_t n = tasks_.ticks();
     if (tasks_.slow_busy()) ++counts_.preempted_ticks;
     bool release = false;
@@ -97,11 +98,13 @@ class ModelRun {
         failure = 3;
       }
     }
-    if (dispatches == dispatched) fast_handler_.add(entered, before, after, reg(kSystCvr));
+    const std::uint32_t left = reg(kSystCvr);
+    if (dispatches == dispatched) fast_handler_.add(entered, before, after, left);
   }
 
   void slow() {
-    const std::uint32_t entered = reg(kSystCvr), dispatched = dispatches;
+    const std::uint32_t dispatched = dispatches;  // read before SysTick: a tick between the two is caught
+    const std::uint32_t entered = reg(kSystCvr);
     const std::uint32_t k = tasks_.next_job();
     const std::uint32_t before = reg(kSystCvr);
     const dualrate::Status status = tasks_.slow();
@@ -116,7 +119,8 @@ class ModelRun {
       failure = 3;
     }
     if (k >= static_cast<std::uint32_t>(shape_.macro_steps)) done_jobs_ = true;
-    if (dispatches == dispatched) slow_handler_.add(entered, before, after, reg(kSystCvr));
+    const std::uint32_t left = reg(kSystCvr);
+    if (dispatches == dispatched) slow_handler_.add(entered, before, after, left);
   }
 
   bool done() const { return done_jobs_; }

@@ -16,6 +16,7 @@
 #    100 and the fast task waits for job 100's end points; the run passes bit for bit equal to
 #    the sequential one. Defer, 25 ticks: the fast task stops waiting at t_102 (2 slow
 #    overruns) and verify fails saying why.
+#  system: several models on one core (see the mode below).
 #  linux: cortex-a53-linux (qemu-aarch64) and the host, threaded executive (run alone: RUN_SERIAL);
 #    on the host also the defer policy with slow job 100 late by 12 ticks (as for overrun).
 #    The native host run must keep every deadline and be bit for bit equal to the sequential
@@ -152,6 +153,28 @@ case $mode in
       [ -n "$(field schedulable "$json")" ] && [ -n "$(field slow_job_cycles_max "$json")" ] ||
         { echo "FAIL: $target reports no budget"; status=1; }
     done
+    ;;
+  system)
+    # Several models on one core (MODEL: tests/models/systems/flight_and_chassis.yaml, three
+    # models, five rates, cortex-m7): at the part's clock and at 13 MHz, just above the
+    # smallest clock (11.5 MHz), where slow jobs are preempted hundreds of times, every model's
+    # trace in the rate-monotonic run equals its own sequential run bit for bit, with no
+    # overrun; at 10 MHz verify-system reports the task that misses and exits 2 before the run.
+    for hz in 216e6 13e6; do
+      json=$("$cli" verify-system "$model" --target cortex-m7 --cpu-hz "$hz" --json 2>/dev/null)
+      echo "$json"
+      [ "$(field pass "$json")" = true ] || { echo "FAIL: system at $hz Hz"; status=1; }
+      [ "$(grep -o '"bit_exact_vs_own":true' <<<"$json" | wc -l)" = 3 ] || { echo "FAIL: $hz Hz: not every model bit-exact"; status=1; }
+      [ "$(grep -o '"slow_overruns":0,"fast_overruns":0' <<<"$json" | wc -l)" -ge 3 ] || { echo "FAIL: $hz Hz: overruns"; status=1; }
+      [ "$(grep -o '"name":"[a-z_]*\.\(fast\|slow\)"' <<<"$json" | wc -l)" = 6 ] || { echo "FAIL: $hz Hz: task set incomplete"; status=1; }
+    done
+    preempted=$(grep -o '"preempted_ticks":[0-9]*' <<<"$json" | cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }')
+    [ "$preempted" -gt 100 ] || { echo "FAIL: at 13 MHz the slow jobs were preempted only $preempted times"; status=1; }
+    json=$("$cli" verify-system "$model" --target cortex-m7 --cpu-hz 10e6 --json 2>/dev/null)
+    rc=$?
+    echo "$json"
+    [ "$rc" = 2 ] && grep -q 'not schedulable on STM32F767 at 10 MHz.*the task [a-z_]*\.\(fast\|slow\)' <<<"$json" ||
+      { echo "FAIL: 10 MHz not reported as unschedulable with the task named (exit $rc)"; status=1; }
     ;;
   *) echo "unknown mode $mode"; exit 2 ;;
 esac
