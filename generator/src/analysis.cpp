@@ -124,7 +124,7 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
     return scheme_step(scheme, f, t, hs, x);
   };
   if (info && info->reference)
-    step = info->reference({nullptr, slow, [&j](double, const std::vector<double>&) { return j; }, inner_step}, h);
+    step = info->reference({nullptr, slow, [&j](double, const std::vector<double>&) { return j; }, inner_step, {}}, h);
   Eigen::MatrixXd m(n, n);
   for (Eigen::Index c = 0; c < n; ++c) {
     std::vector<double> e(static_cast<std::size_t>(n), 0.0);
@@ -326,6 +326,26 @@ std::string StabilityReport::text() const {
                             text_list(full_jacobian_eigenvalues), *full_rk4_max_stable_step,
                             max_stable_step / *full_rk4_max_stable_step)
               : "");
+}
+
+Instability instability(const Model& model, const StabilityReport& r, double t_end) {
+  const bool model_unstable = r.jacobian_eigenvalues.size() > 0 && r.jacobian_eigenvalues.real().maxCoeff() > 0;
+  const bool dual_rate = find_scheme(r.scheme)->dual_rate;
+  const double steps = t_end / (r.step * r.ratio);
+  Instability i;
+  i.message = fmt::format(
+      "{} is unstable at h = {:.6g}{} for {}: the spectral radius of its {} map at the initial state is {:.12g} > 1{}",
+      r.scheme, r.step, dual_rate ? fmt::format(", H = {} h", r.ratio) : "", model.name,
+      dual_rate ? "macro-step" : "one-step", r.spectral_radius,
+      std::isfinite(steps) && r.spectral_radius < 2
+          ? fmt::format(" (a growth by {:.3g}% over t_end = {:.6g})", 100 * (std::pow(r.spectral_radius, steps) - 1),
+                        t_end)
+          : "");
+  i.hint = model_unstable ? "the model itself is unstable at its initial state (an eigenvalue has a positive real part)"
+                          : fmt::format("the largest stable step is {:.6g}: reduce the step (see 'dualrate analyze') or "
+                                        "choose another scheme",
+                                        r.max_stable_step);
+  return i;
 }
 
 }  // namespace dualrate

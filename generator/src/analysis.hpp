@@ -84,4 +84,12 @@ double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std:
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio = 1,
                                   double inner_step = 0);
 
+// Why the generator refuses an unstable report r (generate without --allow-unstable,
+// verify-system): the message, with the growth over t_end, and a hint (a smaller step or
+// another scheme, or that the model itself is unstable).
+struct Instability {
+  std::string message, hint;
+};
+Instability instability(const Model& model, const StabilityReport& r, double t_end);
+
 }  // namespace dualrate

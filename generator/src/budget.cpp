@@ -10,10 +10,6 @@ namespace dualrate {
 
 namespace {
 
-struct Responses {
-  double fast = 0, slow = -1;  // cycles; slow -1 without a slow task
-};
-
 // Response times in cycles of fixed-priority preemptive tasks with periods (= deadlines) and
 // demands in cycles: R_i = D_i + sum over the other tasks j of at least i's priority (a
 // lower number; an equal one counts, as the two may be released together) of
@@ -37,23 +33,6 @@ std::vector<double> response_times(const std::vector<double>& periods, const std
   return r;
 }
 
-// The fast task above the slow one, demands including their overheads O, at `hz`.
-Responses responses(double fast, double slow, double h, int ratio, double hz) {
-  Responses r;
-  if (slow < 0) {
-    r.fast = fast;
-    return r;
-  }
-  const std::vector<double> times = response_times({h * hz, h * ratio * hz}, {fast, slow}, {0, 1});
-  r.fast = times[0];
-  r.slow = times[1];
-  return r;
-}
-
-bool fits(const Responses& r, double h, int ratio, double hz) {
-  return r.fast <= h * hz && (r.slow < 0 || r.slow <= h * ratio * hz);
-}
-
 }  // namespace
 
 Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, const std::string& part, double cpu_hz,
@@ -68,37 +47,31 @@ Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, c
   };
   b.fast_cycles_max = static_cast<double>(fast.instructions_max) * cpi;
   b.fast_overhead = overhead(fast);
+  std::vector<PeriodicTask> tasks = {{"fast", h, 0, b.fast_cycles_max, b.fast_overhead, 0}};
   const bool dual = slow.instructions_max >= 0;
   if (dual) {
     b.slow_cycles_max = static_cast<double>(slow.instructions_max) * cpi;
     b.slow_overhead = overhead(slow);
+    tasks.push_back({"slow", h * ratio, 1, b.slow_cycles_max, b.slow_overhead, 0});
   }
+  const TaskSetBudget set = schedule_task_set(tasks, part, cpu_hz, cpi);
+  b.fast_response = set.tasks[0].response;
+  b.slow_response = dual ? set.tasks[1].response : -1;
+  b.utilization = set.utilization;
+  b.schedulable = set.schedulable;
+  b.margin = set.margin;
+  b.min_cpu_hz = set.min_cpu_hz;
   const double fast_total = b.fast_cycles_max + b.fast_overhead;
-  const double slow_total = dual ? b.slow_cycles_max + b.slow_overhead : -1;
-  const Responses r = responses(fast_total, slow_total, h, ratio, cpu_hz);
-  b.fast_response = r.fast / cpu_hz;
-  b.slow_response = dual ? r.slow / cpu_hz : -1;
-  b.utilization = fast_total / (h * cpu_hz) + (dual ? slow_total / (h * ratio * cpu_hz) : 0.0);
-  b.schedulable = fits(r, h, ratio, cpu_hz);
-  b.margin = 1 - b.fast_response / h;
-  if (dual) b.margin = std::min(b.margin, 1 - b.slow_response / (h * ratio));
   if (b.fast_response > h)
     b.verdict = fmt::format("the fast task needs {:.0f} cycles per job ({:.0f} of its code at CPI {:.3g}, {:.0f} of "
                             "interrupt entry, exit and handler) but has {:.0f}: its period h = {:.6g} s at {:.6g} MHz",
-                            r.fast, b.fast_cycles_max, cpi, b.fast_overhead, h * cpu_hz, h, cpu_hz / 1e6);
+                            fast_total, b.fast_cycles_max, cpi, b.fast_overhead, h * cpu_hz, h, cpu_hz / 1e6);
   else if (dual && !b.schedulable)
     b.verdict = fmt::format("the slow task's response time is {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
                             "preempted by fast jobs of {:.0f} cycles each) but its budget is {:.0f}: its period H = "
                             "{} h = {:.6g} s at {:.6g} MHz",
-                            r.slow, b.slow_cycles_max, cpi, r.fast, h * ratio * cpu_hz, ratio, h * ratio, cpu_hz / 1e6);
-  // fits() is monotone in the clock: bisect between a clock that fits and one that does not.
-  double lo = 1, hi = cpu_hz;
-  while (!fits(responses(fast_total, slow_total, h, ratio, hi), h, ratio, hi)) hi *= 2;
-  for (int i = 0; i < 200 && hi - lo > 1e-6 * hi; ++i) {
-    const double mid = (lo + hi) / 2;
-    (fits(responses(fast_total, slow_total, h, ratio, mid), h, ratio, mid) ? hi : lo) = mid;
-  }
-  b.min_cpu_hz = hi;
+                            b.slow_response * cpu_hz, b.slow_cycles_max, cpi, fast_total, h * ratio * cpu_hz, ratio,
+                            h * ratio, cpu_hz / 1e6);
   return b;
 }
 

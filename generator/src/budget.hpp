@@ -42,11 +42,12 @@ struct Budget {
 Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, const std::string& part, double cpu_hz,
                 double cpi, long overhead_cycles);
 
-// Several models' tasks on one core (verify-system): each task's job and overhead in cycles,
-// its period (also its deadline) and its priority (rate-monotonic: a lower number preempts;
-// equal numbers do not preempt each other, and the analysis counts them as interfering both
-// ways). Response times by the same iteration as above, over every task of higher or equal
-// priority.
+// Any set of periodic tasks on one core (one model's two tasks above; several models' in
+// verify-system): each task's job and overhead in cycles, its period (also its deadline) and
+// its priority (rate-monotonic: a lower number preempts; equal numbers do not preempt each
+// other, and the analysis counts them as interfering both ways). Response times by the same
+// iteration as above, over every task of higher or equal priority; the smallest clock by
+// bisection (schedulability is monotone in the clock).
 struct PeriodicTask {
   std::string name;
   double period = 0;  // seconds

@@ -23,6 +23,8 @@ using GiNaC::numeric;
 
 const char* to_string(ScalarType s) { return s == ScalarType::kFloat ? "float" : "double"; }
 
+ScalarType scalar_type(const std::string& name) { return name == "float" ? ScalarType::kFloat : ScalarType::kDouble; }
+
 std::string scalar_literal(double v) {
   if (!std::isfinite(v)) throw std::logic_error("non-finite constant in emission");
   if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {

@@ -16,6 +16,7 @@ namespace dualrate {
 
 enum class ScalarType { kFloat, kDouble };
 const char* to_string(ScalarType s);
+ScalarType scalar_type(const std::string& name);  // "float", else double
 
 // An integer or boolean constant of a scheme (C++ type `type`: int or bool).
 struct SchemeInteger {

@@ -93,8 +93,6 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
   return s;
 }
 
-ScalarType scalar_type(const std::string& s) { return s == "float" ? ScalarType::kFloat : ScalarType::kDouble; }
-
 void add_common(CLI::App* cmd, Overrides& o) {
   cmd->add_option("model", o.model_path, "Model file (YAML)")->required();
   cmd->add_option("--scheme", o.scheme, "Integration scheme (default: the model's simulation.scheme)");
@@ -248,9 +246,9 @@ int run(int argc, char** argv) {
   auto* verify_system_cmd = app.add_subcommand(
       "verify-system", "Run several models' dual-rate tasks on one Cortex-M core, rate-monotonic, and check each "
                        "against its own sequential run (a system file lists them)");
-  std::string system_file;
+  std::string system_file, system_target = "cortex-m4f";
   verify_system_cmd->add_option("system", system_file, "System file (YAML)")->required();
-  verify_system_cmd->add_option("--target", target, "cortex-m3, cortex-m4f or cortex-m7 (qemu-system-arm)")
+  verify_system_cmd->add_option("--target", system_target, "cortex-m3, cortex-m4f or cortex-m7 (qemu-system-arm)")
       ->capture_default_str();
   verify_system_cmd->add_option("--cpu-hz", cpu_hz, "Clock of the part the budget is for (default: the target's)")
       ->check(CLI::PositiveNumber);
@@ -273,7 +271,7 @@ int run(int argc, char** argv) {
   if (verify_system_cmd->parsed()) {
     const SystemSpec spec = load_system_file(system_file);
     SystemOptions so;
-    so.target = verify_system_cmd->count("--target") > 0 ? target : "cortex-m4f";
+    so.target = system_target;
     so.cpu_hz = cpu_hz;
     so.cpi = cpi;
     so.keep_dir = keep_dir;
@@ -296,25 +294,8 @@ int run(int argc, char** argv) {
     require_dual_rate(generate, "--overrun", s.scheme);
     const StabilityReport stability = analyze_stability(model, s.scheme, s.step, s.ratio, o.inner_step);
     if (!stability.stable && !allow_unstable) {
-      const bool model_unstable =
-          stability.jacobian_eigenvalues.size() > 0 && stability.jacobian_eigenvalues.real().maxCoeff() > 0;
-      const bool dual_rate = find_scheme(s.scheme)->dual_rate;
-      const double steps = s.t_end / (s.step * stability.ratio);
-      throw ModelError(
-          model.simulation.loc,
-          fmt::format("{} is unstable at h = {:.6g}{} for {}: the spectral radius of its {} map at the initial state is "
-                      "{:.12g} > 1{}",
-                      s.scheme, s.step, dual_rate ? fmt::format(", H = {} h", s.ratio) : "", model.name,
-                      dual_rate ? "macro-step" : "one-step", stability.spectral_radius,
-                      std::isfinite(steps) && stability.spectral_radius < 2
-                          ? fmt::format(" (a growth by {:.3g}% over t_end = {:.6g})",
-                                        100 * (std::pow(stability.spectral_radius, steps) - 1), s.t_end)
-                          : ""),
-          model_unstable ? "the model itself is unstable at its initial state (an eigenvalue has a positive real "
-                           "part); if that is intended, pass --allow-unstable"
-                         : fmt::format("the largest stable step is {:.6g}: reduce --step (see 'dualrate analyze'), "
-                                       "choose another scheme, or pass --allow-unstable",
-                                       stability.max_stable_step));
+      const Instability why = instability(model, stability, s.t_end);
+      throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
     GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
     g.inner_step = o.inner_step;

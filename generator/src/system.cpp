@@ -153,11 +153,10 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
     ratios.push_back(m.ratio.value_or(model.simulation.ratio));
     step_ns.push_back(nanoseconds(steps.back(), m.loc));
     const StabilityReport stability = analyze_stability(model, m.scheme, steps.back(), ratios.back());
-    if (!stability.stable)
-      throw ModelError(m.scheme_loc,
-                       fmt::format("{} is unstable at h = {:.6g}, H = {} h for {}: spectral radius {:.12g} > 1",
-                                   m.scheme, steps.back(), ratios.back(), model.name, stability.spectral_radius),
-                       "choose a smaller step or another scheme (see 'dualrate analyze')");
+    if (!stability.stable) {
+      const Instability why = instability(model, stability, spec.t_end);
+      throw ModelError(m.scheme_loc, why.message, why.hint);
+    }
   }
   long long base_ns = 0;
   for (long long ns : step_ns) base_ns = std::gcd(base_ns, ns);
@@ -169,8 +168,8 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
   std::vector<long> macro_steps, every;
   for (std::size_t i = 0; i < models.size(); ++i) {
     VerifyOptions v;
-    const std::string scalar = spec.models[i].scalar.empty() ? cross->default_scalar : spec.models[i].scalar;
-    v.generate = {spec.models[i].scheme, steps[i], ratios[i], scalar == "float" ? ScalarType::kFloat : ScalarType::kDouble,
+    v.generate = {spec.models[i].scheme, steps[i], ratios[i],
+                  scalar_type(spec.models[i].scalar.empty() ? cross->default_scalar : spec.models[i].scalar),
                   o.generator_version, {}, {}};
     v.generate.defer_overruns = spec.models[i].defer_overruns;
     v.t_end = spec.t_end;
@@ -185,7 +184,7 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
     models_pass = models_pass && r.models.back().pass;
     macro_steps.push_back(n / ratios[i]);
     every.push_back(v.every);
-    rows = std::max(rows, std::min(macro_steps.back() + 1, n / v.every + 2));
+    rows = std::max(rows, task_trace_rows(n, ratios[i], v.every));
   }
   if (!models_pass) {
     r.error = "a model failed on its own (see its result)";
@@ -215,14 +214,13 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
   const auto level = [&](long long ns) {
     return static_cast<int>(std::lower_bound(periods.begin(), periods.end(), ns) - periods.begin()) + 1;
   };
-  const auto budget = [&](long dispatcher, const std::vector<SystemResult::Run>& runs) {
+  const auto budget = [&](long dispatcher, const std::vector<VerifyResult>& runs) {
     std::vector<PeriodicTask> tasks;
     tasks.push_back({"dispatcher", r.base_tick, 0, static_cast<double>(std::max(0L, dispatcher)) * cpi,
                      static_cast<double>(cross->exception_cycles), 0});
     for (std::size_t i = 0; i < specs.size(); ++i) {
       const long handler = runs.empty() ? -1
-                                        : (i % 2 == 0 ? runs[i / 2].fast_handler_instructions
-                                                      : runs[i / 2].slow_handler_instructions);
+                                        : (i % 2 == 0 ? runs[i / 2].fast_job : runs[i / 2].slow_job).handler_instructions_max;
       tasks.push_back({specs[i].name, specs[i].period, level(specs[i].period_ns),
                        static_cast<double>(specs[i].cost->instructions_max) * cpi,
                        static_cast<double>(cross->exception_cycles) + static_cast<double>(std::max(0L, handler)) * cpi,
@@ -273,7 +271,7 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
   }
   r.error = heap_function(elf);
   if (!r.error.empty()) return r;
-  const std::vector<std::string> run = qemu_system(*cross, shift, elf, "multi");
+  const std::vector<std::string> run = qemu_system(*cross, shift, elf, "system");
   script += command_line(run) + "\n";
   write_file(dir / "build.sh", script);
   const ProcessResult ran = run_process(run);
@@ -281,38 +279,25 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
 
   // Per model: '# model NAME' opens its section of '#' lines and trace rows.
   std::map<std::string, std::string> traces;
-  std::map<std::string, SystemResult::Run> runs_by_name;
+  std::map<std::string, VerifyResult> runs_by_name;
   std::string current;
   for (const auto& line : split(ran.output, '\n')) {
     const ProgramOutput out = split_output(line + "\n");
-    if (!out.counts.empty()) {
-      const auto& w = out.counts[0];
-      if (w.size() == 2 && w[0] == "model") {
-        current = w[1];
-        continue;
-      }
-      if (w.size() == 2 && w[0] == "dispatcher_instructions") r.dispatcher_instructions = std::stol(w[1]);
-      if (current.empty() || w.size() != 2 || w[1].find_first_not_of("0123456789") != std::string::npos) continue;
-      SystemResult::Run& run_i = runs_by_name[current];
-      const long value = std::stol(w[1]);
-      if (w[0] == "ticks") run_i.ticks = value;
-      else if (w[0] == "slow_jobs") run_i.slow_jobs = value;
-      else if (w[0] == "slow_overruns") run_i.slow_overruns = value;
-      else if (w[0] == "fast_overruns") run_i.fast_overruns = value;
-      else if (w[0] == "preempted_ticks") run_i.preempted_ticks = value;
-      else if (w[0] == "deferred_releases") run_i.deferred_releases = value;
-      else if (w[0] == "fast_handler_instructions") run_i.fast_handler_instructions = value;
-      else if (w[0] == "slow_handler_instructions") run_i.slow_handler_instructions = value;
-    } else if (!current.empty()) {
-      traces[current] += out.trace;
+    if (out.counts.empty()) {
+      if (!current.empty()) traces[current] += out.trace;
+      continue;
     }
+    const auto& w = out.counts[0];
+    if (w.size() == 2 && w[0] == "model") current = w[1];
+    else if (w.size() == 2 && w[0] == "dispatcher_instructions") r.dispatcher_instructions = std::stol(w[1]);
+    else if (!current.empty()) read_task_count(w, runs_by_name[current]);
   }
   bool exact = true, overran = false;
   for (const auto& m : models) {
-    SystemResult::Run run_i = runs_by_name[m.name];
+    VerifyResult run_i = runs_by_name[m.name];
     write_file(dir / (m.name + "_system.csv"), traces[m.name]);
-    run_i.bit_exact_vs_own = traces[m.name] == read_file(dir / m.name / "single.csv") ? 1 : 0;
-    exact = exact && run_i.bit_exact_vs_own == 1;
+    run_i.bit_exact_vs_single = traces[m.name] == read_file(dir / m.name / "single.csv") ? 1 : 0;
+    exact = exact && run_i.bit_exact_vs_single == 1;
     overran = overran || run_i.slow_overruns != 0 || run_i.fast_overruns != 0;
     r.runs.push_back(run_i);
   }
@@ -340,14 +325,14 @@ std::string SystemResult::json() const {
   for (std::size_t i = 0; i < models.size(); ++i) {
     std::string m = models[i].json();
     if (i < runs.size()) {
-      const Run& run = runs[i];
+      const VerifyResult& run = runs[i];
       m.pop_back();
       m += fmt::format(",\"system_run\":{{\"bit_exact_vs_own\":{},\"ticks\":{},\"slow_jobs\":{},\"slow_overruns\":{},"
                        "\"fast_overruns\":{},\"preempted_ticks\":{},\"deferred_releases\":{},"
                        "\"fast_handler_instructions\":{},\"slow_handler_instructions\":{}}}}}",
-                       run.bit_exact_vs_own == 1 ? "true" : "false", run.ticks, run.slow_jobs, run.slow_overruns,
-                       run.fast_overruns, run.preempted_ticks, run.deferred_releases, run.fast_handler_instructions,
-                       run.slow_handler_instructions);
+                       run.bit_exact_vs_single == 1 ? "true" : "false", run.ticks, run.slow_jobs, run.slow_overruns,
+                       run.fast_overruns, run.preempted_ticks, run.deferred_releases,
+                       run.fast_job.handler_instructions_max, run.slow_job.handler_instructions_max);
     }
     list += (list.empty() ? "" : ",") + m;
   }
@@ -365,7 +350,7 @@ std::string SystemResult::text() const {
                      m.tolerance, m.pass ? "pass" : "FAIL");
     if (i < runs.size())
       s += fmt::format("; in the system {} its own sequential run, {} ticks preempted a slow job, overruns {} slow {} fast",
-                       runs[i].bit_exact_vs_own == 1 ? "equals bit for bit" : "DIFFERS from", runs[i].preempted_ticks,
+                       runs[i].bit_exact_vs_single == 1 ? "equals bit for bit" : "DIFFERS from", runs[i].preempted_ticks,
                        runs[i].slow_overruns, runs[i].fast_overruns);
     s += "\n";
   }

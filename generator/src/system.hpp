@@ -59,14 +59,9 @@ struct SystemResult {
   std::string name, target;
   double base_tick = 0;
   std::vector<VerifyResult> models;   // each alone, sequential run on the target
-  // Per model, the system's preemptive run (-1: not run).
-  struct Run {
-    int bit_exact_vs_own = -1;  // its trace equals its own sequential run's
-    long ticks = -1, slow_jobs = -1, slow_overruns = -1, fast_overruns = -1, preempted_ticks = -1;
-    long deferred_releases = -1;
-    long fast_handler_instructions = -1, slow_handler_instructions = -1;
-  };
-  std::vector<Run> runs;
+  // Per model, its counts in the system's run (VerifyResult's task fields: ticks, overruns,
+  // handler instructions) and bit_exact_vs_single: its trace there equals its own sequential run's.
+  std::vector<VerifyResult> runs;
   long dispatcher_instructions = -1;
   std::optional<TaskSetBudget> budget;
   bool pass = false;

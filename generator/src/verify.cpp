@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -235,6 +236,36 @@ bool read_job_instructions(const std::vector<std::string>& words, VerifyResult& 
   return true;
 }
 
+}  // namespace
+
+bool read_task_count(const std::vector<std::string>& words, VerifyResult& r) {
+  long value = 0;
+  if (words.size() != 2) return false;
+  const char* end = words[1].data() + words[1].size();
+  const auto parsed = std::from_chars(words[1].data(), end, value);
+  if (parsed.ec != std::errc() || parsed.ptr != end) return false;
+  const std::string& name = words[0];
+  if (name == "ticks") r.ticks = value;
+  else if (name == "slow_jobs") r.slow_jobs = value;
+  else if (name == "slow_overruns") r.slow_overruns = value;
+  else if (name == "fast_overruns") r.fast_overruns = value;
+  else if (name == "preempted_ticks") r.preempted_ticks = value;
+  else if (name == "deferred_releases") r.deferred_releases = value;
+  else if (name == "longest_wait") r.longest_wait = value;
+  else if (name == "sched_fifo") r.sched_fifo = static_cast<int>(value);
+  else if (name == "tick_cycles") r.tick_cycles = value;
+  else if (name == "late_ticks") r.late_ticks = value;
+  else if (name == "max_latency_ns") r.max_latency_ns = value;
+  else if (name == "fast_handler_instructions") r.fast_job.handler_instructions_max = value;
+  else if (name == "slow_handler_instructions") r.slow_job.handler_instructions_max = value;
+  else return false;
+  return true;
+}
+
+long task_trace_rows(long steps, int ratio, int every) { return std::min(steps / ratio + 1, steps / every + 2); }
+
+namespace {
+
 // Builds the task program for plan.target (host when null) into `exe`; returns why not, or empty.
 std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& flags, const fs::path& exe,
                         std::string& script) {
@@ -294,21 +325,7 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
     if (words.size() == 2 && words[1] == "unmeasured")
       return fmt::format("a job on {} ran through a whole SysTick period and could not be counted ({})", where,
                          words[0]);
-    if (words.size() != 2 || mode != "multi") continue;
-    const long value = std::stol(words[1]);
-    if (words[0] == "ticks") r.ticks = value;
-    else if (words[0] == "slow_jobs") r.slow_jobs = value;
-    else if (words[0] == "slow_overruns") r.slow_overruns = value;
-    else if (words[0] == "fast_overruns") r.fast_overruns = value;
-    else if (words[0] == "preempted_ticks") r.preempted_ticks = value;
-    else if (words[0] == "deferred_releases") r.deferred_releases = value;
-    else if (words[0] == "longest_wait") r.longest_wait = value;
-    else if (words[0] == "sched_fifo") r.sched_fifo = static_cast<int>(value);
-    else if (words[0] == "tick_cycles") r.tick_cycles = value;
-    else if (words[0] == "late_ticks") r.late_ticks = value;
-    else if (words[0] == "max_latency_ns") r.max_latency_ns = value;
-    else if (words[0] == "fast_handler_instructions") r.fast_job.handler_instructions_max = value;
-    else if (words[0] == "slow_handler_instructions") r.slow_job.handler_instructions_max = value;
+    if (mode == "multi") read_task_count(words, r);
   }
   if (!failed.empty()) return failed;
   if (t && !t->linux_user) write_file(csv, out.trace);
@@ -439,8 +456,7 @@ VerifyResult verify(const Model& model, const VerifyOptions& o) {
     plan.target = cross;
     plan.macro_steps = r.steps / o.generate.ratio;
     plan.every = o.every;
-    // Capacity: a row per multiple of `every` passed, plus the first and the last.
-    plan.rows = std::min(plan.macro_steps + 1, r.steps / o.every + 2);
+    plan.rows = task_trace_rows(r.steps, o.generate.ratio, o.every);
     plan.slow_delay_ticks = o.slow_delay_ticks;
     if (o.icount_shift >= 0) plan.icount_shift = o.icount_shift;
     plan.tick_cycles = o.tick_cycles;

@@ -89,4 +89,13 @@ double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm
 
 VerifyResult verify(const Model& model, const VerifyOptions& options);
 
+// A task program's '# NAME VALUE' count line (ticks, overruns, handler instructions, ...)
+// into r; false for any other line.
+bool read_task_count(const std::vector<std::string>& words, VerifyResult& r);
+
+// The rows a task program's recorder needs for `steps` fast steps at ratio r, a row every
+// `every` steps: one per multiple of `every` passed, plus the first and the last (at most one
+// per macro step).
+long task_trace_rows(long steps, int ratio, int every);
+
 }  // namespace dualrate

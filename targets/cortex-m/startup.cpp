@@ -20,6 +20,8 @@
 #include <cstring>
 #include <new>
 
+#include "vectors.hpp"
+
 extern "C" {
 #include <semihost.h>
 }
@@ -41,16 +43,6 @@ void dualrate_fault_handler();
 [[noreturn]] void dualrate_fault_report(const std::uint32_t* frame);
 [[noreturn]] void dualrate_default_handler();
 void* dualrate_heap_use_is_forbidden_on_target();
-void PendSV_Handler();
-void SysTick_Handler();
-void dualrate_task_irq0();
-void dualrate_task_irq1();
-void dualrate_task_irq2();
-void dualrate_task_irq3();
-void dualrate_task_irq4();
-void dualrate_task_irq5();
-void dualrate_task_irq6();
-void dualrate_task_irq7();
 }
 
 namespace {
@@ -124,9 +116,9 @@ extern "C" [[noreturn]] void dualrate_default_handler() {
   sys_semihost_exit_extended(69);
 }
 
-// A program that uses these interrupts defines them; otherwise they are unexpected. The first
-// eight external interrupts carry no device on the programs' use of the boards (UARTs are
-// off): the system program (system_main.cpp) pends them in software, one per task.
+// A program that uses these interrupts (vectors.hpp) defines them; otherwise they are
+// unexpected. The first eight external interrupts carry no device on the programs' use of
+// the boards (UARTs are off).
 extern "C" __attribute__((weak)) void PendSV_Handler() { dualrate_default_handler(); }
 extern "C" __attribute__((weak)) void SysTick_Handler() { dualrate_default_handler(); }
 #define DUALRATE_WEAK_TASK_IRQ(n) \

@@ -11,38 +11,23 @@
 // every model whose tick it is, and the fast task pends its slow task at each release.
 // Overruns: a fast task still pending or running at its next tick is a fast overrun (that tick
 // is lost); slow overruns and deferred releases are the runtime's (dual_rate.hpp).
-// Arguments (semihosting command line): single|multi. single runs each model's sequential
-// executive in turn (tasks.hpp), counting each job's instructions; multi runs the dispatcher
-// and counts each task handler's own instructions (where no base tick came during it) and the
-// dispatcher's. Output: per model a '# model NAME' line, then its '#' lines and its trace;
-// then the system's '#' lines. Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
+// The program counts each task handler's own instructions around its job (where no base tick
+// came during it) and the dispatcher's; the jobs themselves are counted in each model's own
+// sequential run (tasks_main.cpp). Output: per model a '# model NAME' line, then its '#' lines
+// and its trace; then the system's '#' lines. Exit status: 0, or 3 when a task reports a fault.
 #include DUALRATE_SYSTEM_HEADER
 
 #include <cstdint>
-#include <cstring>
 
 #include "instruction_counter.hpp"
 #include "tasks.hpp"
+#include "vectors.hpp"
 
-extern "C" {
-void SysTick_Handler();
-void dualrate_task_irq0();
-void dualrate_task_irq1();
-void dualrate_task_irq2();
-void dualrate_task_irq3();
-void dualrate_task_irq4();
-void dualrate_task_irq5();
-void dualrate_task_irq6();
-void dualrate_task_irq7();
-}
 
 namespace {
 
 using namespace dualrate_trace;
-using dualrate_cortex_m::kSystCsr;
-using dualrate_cortex_m::kSystCvr;
-using dualrate_cortex_m::kSystRvr;
-using dualrate_cortex_m::reg;
+using namespace dualrate_cortex_m;
 constexpr std::uintptr_t kShpr3 = 0xE000ED20, kNvicIser = 0xE000E100, kNvicIspr = 0xE000E200,
                          kNvicIabr = 0xE000E300, kNvicIpr = 0xE000E400;
 
@@ -62,8 +47,6 @@ class ModelRun {
     shape_.macro_steps = macro_steps;
     shape_.every = every;
   }
-
-  int run_single() { return run_sequential(tasks_, recorder_, shape_, counts_, meter_); }
 
   // The dispatcher, at base tick `base`: pends the fast task at its ticks.
   void dispatch(std::uint32_t base, int fast_irq) {
@@ -125,15 +108,11 @@ class ModelRun {
 
   bool done() const { return done_jobs_; }
 
-  void print(std::FILE* out, bool multi) {
+  void print(std::FILE* out) {
     std::fprintf(out, "# model %s\n", name_);
-    if (multi) {
-      take_runtime_counts(tasks_, counts_);
-      fast_handler_.report(out, "fast_handler_instructions");
-      slow_handler_.report(out, "slow_handler_instructions");
-    } else {
-      meter_.report(out);
-    }
+    take_runtime_counts(tasks_, counts_);
+    fast_handler_.report(out, "fast_handler_instructions");
+    slow_handler_.report(out, "slow_handler_instructions");
     print_counts(out, counts_);
     recorder_.print(out, tasks_.step());
   }
@@ -145,8 +124,7 @@ class ModelRun {
   BasicRecorder<T> recorder_;
   RunShape shape_;
   Counts counts_;
-  dualrate_cortex_m::JobMeter meter_;
-  dualrate_cortex_m::HandlerCost fast_handler_, slow_handler_;
+  HandlerCost fast_handler_, slow_handler_;
   bool done_ticks_ = false;
   bool done_jobs_ = false;
 };
@@ -157,28 +135,26 @@ DUALRATE_SYSTEM_MODELS(DUALRATE_SYSTEM_RUN)
 
 // The models' entry points, in the order of DUALRATE_SYSTEM_MODELS.
 struct Entry {
-  int (*single)();
   void (*dispatch)(std::uint32_t base, int fast_irq);
   void (*fast)(int slow_irq);
   void (*slow)();
   bool (*done)();
-  void (*print)(bool multi);
+  void (*print)();
   std::uint8_t fast_priority, slow_priority;
 };
 #define DUALRATE_SYSTEM_ENTRY(ns, fast_every, macro_steps, every, fast_priority, slow_priority) \
-  {[] { return run_##ns.run_single(); },                                                     \
-   [](std::uint32_t base, int irq) { run_##ns.dispatch(base, irq); },                       \
+  {[](std::uint32_t base, int irq) { run_##ns.dispatch(base, irq); },                      \
    [](int irq) { run_##ns.fast(irq); },                                                     \
    [] { run_##ns.slow(); },                                                                 \
    [] { return run_##ns.done(); },                                                          \
-   [](bool multi) { run_##ns.print(stdout, multi); },                                       \
+   [] { run_##ns.print(stdout); },                                                          \
    fast_priority,                                                                           \
    slow_priority},
 const Entry kModels[] = {DUALRATE_SYSTEM_MODELS(DUALRATE_SYSTEM_ENTRY)};
 constexpr int kModelCount = static_cast<int>(sizeof kModels / sizeof kModels[0]);
 static_assert(kModelCount >= 1 && kModelCount <= 4, "dualrate: the system program runs 1 to 4 models (8 interrupts)");
 
-dualrate_cortex_m::HandlerCost dispatcher;
+HandlerCost dispatcher;
 
 void task(int irq) {
   const Entry& m = kModels[irq / 2];
@@ -211,36 +187,24 @@ extern "C" void dualrate_task_irq5() { task(5); }
 extern "C" void dualrate_task_irq6() { task(6); }
 extern "C" void dualrate_task_irq7() { task(7); }
 
-int main(int argc, char** argv) {
-  const bool multi = argc == 2 && std::strcmp(argv[1], "multi") == 0;
-  if (!multi && !(argc == 2 && std::strcmp(argv[1], "single") == 0)) {
-    std::fprintf(stderr, "usage: %s single|multi\n", argc > 0 ? argv[0] : "system");
-    return 1;
+int main() {
+  for (int i = 0; i < kModelCount; ++i) {
+    reinterpret_cast<volatile std::uint8_t*>(kNvicIpr)[2 * i] = kModels[i].fast_priority;
+    reinterpret_cast<volatile std::uint8_t*>(kNvicIpr)[2 * i + 1] = kModels[i].slow_priority;
   }
-  int status = 0;
-  if (multi) {
-    for (int i = 0; i < kModelCount; ++i) {
-      reinterpret_cast<volatile std::uint8_t*>(kNvicIpr)[2 * i] = kModels[i].fast_priority;
-      reinterpret_cast<volatile std::uint8_t*>(kNvicIpr)[2 * i + 1] = kModels[i].slow_priority;
-    }
-    reg(kNvicIser) = (1u << (2 * kModelCount)) - 1;
-    reg(kShpr3) = 0x00u << 24;  // SysTick above every task
-    reg(kSystRvr) = static_cast<std::uint32_t>(DUALRATE_SYSTEM_TICK_CYCLES - 1);
-    reg(kSystCvr) = 0;
-    reg(kSystCsr) = 0x7u;
-    for (;;) {
-      __asm__ volatile("cpsid i" ::: "memory");
-      if (finished) break;
-      __asm__ volatile("wfi\n\tcpsie i" ::: "memory");
-    }
-    __asm__ volatile("cpsie i" ::: "memory");
-    status = failure;
-  } else {
-    for (const Entry& m : kModels)
-      if (status == 0) status = m.single();
+  reg(kNvicIser) = (1u << (2 * kModelCount)) - 1;
+  reg(kShpr3) = 0x00u << 24;  // SysTick above every task
+  reg(kSystRvr) = static_cast<std::uint32_t>(DUALRATE_SYSTEM_TICK_CYCLES - 1);
+  reg(kSystCvr) = 0;
+  reg(kSystCsr) = 0x7u;
+  for (;;) {  // interrupts masked between the test and WFI, which still wakes on them
+    __asm__ volatile("cpsid i" ::: "memory");
+    if (finished) break;
+    __asm__ volatile("wfi\n\tcpsie i" ::: "memory");
   }
-  for (const Entry& m : kModels) m.print(multi);
-  if (multi) dispatcher.report(stdout, "dispatcher_instructions");
+  __asm__ volatile("cpsie i" ::: "memory");
+  for (const Entry& m : kModels) m.print();
+  dispatcher.report(stdout, "dispatcher_instructions");
   std::printf("# tick_cycles %ld\n", static_cast<long>(DUALRATE_SYSTEM_TICK_CYCLES));
-  return status;
+  return failure;
 }

@@ -24,20 +24,14 @@
 #include <cstring>
 
 #include "instruction_counter.hpp"
+#include "vectors.hpp"
 
-extern "C" {
-void SysTick_Handler();
-void PendSV_Handler();
-}
 
 namespace {
 
 using namespace dualrate_trace;
 
-using dualrate_cortex_m::kSystCsr;
-using dualrate_cortex_m::kSystCvr;
-using dualrate_cortex_m::kSystRvr;
-using dualrate_cortex_m::reg;
+using namespace dualrate_cortex_m;
 constexpr std::uintptr_t kIcsr = 0xE000ED04, kShpr3 = 0xE000ED20;
 constexpr std::uint32_t kPendSvSet = 1u << 28, kPendStSet = 1u << 26;
 
@@ -50,7 +44,7 @@ volatile std::uint32_t ticks_done = 0;
 volatile bool finished = false;
 volatile int failure = 0;  // 0, or the exit status
 
-dualrate_cortex_m::HandlerCost fast_handler, slow_handler;
+HandlerCost fast_handler, slow_handler;
 
 void stop(int status) {
   reg(kSystCsr) = 0;
@@ -153,7 +147,7 @@ int main(int argc, char** argv) {
     fast_handler.report(stdout, "fast_handler_instructions");
     slow_handler.report(stdout, "slow_handler_instructions");
   } else {
-    dualrate_cortex_m::JobMeter meter;
+    JobMeter meter;
     status = run_sequential(tasks, recorder, shape, counts, meter);
     meter.report(stdout);
   }

@@ -141,7 +141,7 @@ case $mode in
     # The issue's case: mrabm4_parallel at 8 MHz, below its smallest clock (8.8 MHz, with the
     # handlers' instructions measured), is reported not schedulable with the task named (which
     # one binds first depends on the jobs' measured cost: the fast one since the overrun
-    # policies' bookkeeping, 16 instructions, joined its job).
+    # policies' bookkeeping joined its job, 525 instructions now).
     json=$("$cli" verify "$model" --scheme mrabm4_parallel --target cortex-m4f --cpu-hz 8e6 --json 2>/dev/null)
     rc=$?
     echo "$json"
@@ -157,7 +157,7 @@ case $mode in
   system)
     # Several models on one core (MODEL: tests/models/systems/flight_and_chassis.yaml, three
     # models, five rates, cortex-m7): at the part's clock and at 13 MHz, just above the
-    # smallest clock (11.5 MHz), where slow jobs are preempted hundreds of times, every model's
+    # smallest clock (10.9 MHz), where slow jobs are preempted hundreds of times, every model's
     # trace in the rate-monotonic run equals its own sequential run bit for bit, with no
     # overrun; at 10 MHz verify-system reports the task that misses and exits 2 before the run.
     for hz in 216e6 13e6; do

@@ -44,5 +44,36 @@ TEST(Budget, CyclesPerInstructionAndTheFastTask) {
   EXPECT_NEAR(b.min_cpu_hz, 1.05e6, 1e-6 * 1.05e6);
 }
 
+// Several models' tasks, rate-monotonic (at 1 MHz, CPI 1: cycles are microseconds): a
+// dispatcher of 10 every 100, two tasks of equal priority 2 (20 + 5 every 500, 30 + 5 every
+// 500) and one of 100 + 10 every 1000 below them.
+//   dispatcher: R = 10.
+//   task a: 25 + ceil(R/100) 10 + ceil(R/500) 35: 25 -> 70 -> 70 (the equal-priority task
+//           counts as interference both ways).
+//   task b: 35 + 10 + 25 = 70 -> 70.
+//   task c: 110 + ceil(110/100) 10 + 25 + 35 = 190 -> 190.
+// U = 0.1 + 0.05 + 0.07 + 0.11 = 0.33; margin: 1 - 190/1000 = 0.81 (c) vs 0.86 (a, b), 0.9.
+TEST(Budget, TaskSetResponseTimesByRateMonotonicPriority) {
+  const std::vector<PeriodicTask> tasks = {{"dispatcher", 100e-6, 0, 10, 0, 0},
+                                           {"a", 500e-6, 2, 20, 5, 0},
+                                           {"b", 500e-6, 2, 30, 5, 0},
+                                           {"c", 1000e-6, 3, 100, 10, 0}};
+  const TaskSetBudget b = schedule_task_set(tasks, "part", 1e6, 1.0);
+  ASSERT_EQ(b.tasks.size(), 4u);
+  EXPECT_DOUBLE_EQ(b.tasks[0].response, 10e-6);
+  EXPECT_DOUBLE_EQ(b.tasks[1].response, 70e-6);
+  EXPECT_DOUBLE_EQ(b.tasks[2].response, 70e-6);
+  EXPECT_DOUBLE_EQ(b.tasks[3].response, 190e-6);
+  EXPECT_NEAR(b.utilization, 0.33, 1e-12);
+  EXPECT_NEAR(b.margin, 0.81, 1e-12);
+  EXPECT_TRUE(b.schedulable);
+  EXPECT_TRUE(b.verdict.empty());
+  // Below the smallest clock the first task that misses is named.
+  const TaskSetBudget slow = schedule_task_set(tasks, "part", b.min_cpu_hz * (1 - 1e-3), 1.0);
+  EXPECT_FALSE(slow.schedulable);
+  EXPECT_NE(slow.verdict.find("the task "), std::string::npos) << slow.verdict;
+  EXPECT_TRUE(schedule_task_set(tasks, "part", b.min_cpu_hz * (1 + 1e-5), 1.0).schedulable);
+}
+
 }  // namespace
 }  // namespace dualrate

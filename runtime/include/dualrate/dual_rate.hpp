@@ -75,8 +75,7 @@ class DualRate {
         const auto m = static_cast<std::uint32_t>(fast_.tick / kRatio);
         const bool arrived = queued() < 2 && ends_macro_[m % 2] == m;
         if (!arrived && n % kRatio != 0) {
-          held_inputs_[waiting_++] = u;
-          longest_wait_ = waiting_ > longest_wait_ ? waiting_ : longest_wait_;
+          hold_back(u);
           return status;
         }
         if (arrived) {
@@ -95,9 +94,10 @@ class DualRate {
     }
     if (n % kRatio == 0) {
       const auto k = static_cast<std::uint32_t>(n / kRatio);
+      const std::uint32_t released = released_count_.load(std::memory_order_relaxed);  // fast() writes it
       const std::uint32_t busy = queued();
       // A deferred release only behind job k - 1: job k's snapshot slot is then free.
-      const bool defer = Policy == OverrunPolicy::kDefer && busy == 1 && jobs_[(released_count_ - 1) % 2] + 1 == k;
+      const bool defer = Policy == OverrunPolicy::kDefer && busy == 1 && jobs_[(released - 1) % 2] + 1 == k;
       if (busy > 0 && !defer) {
         ++slow_overruns_;
         Scheme::hold(fast_.ends);
@@ -111,14 +111,12 @@ class DualRate {
         s.x = fast_.x;
         s.xe_first = fast_.xe_first;
         s.u = u;
-        jobs_[released_count_ % 2] = k;
-        released_count_.store(released_count_ + 1, std::memory_order_release);
+        jobs_[released % 2] = k;
+        released_count_.store(released + 1, std::memory_order_release);
         release = true;
         if (defer) {
           ++deferred_releases_;
-          held_inputs_[0] = u;
-          waiting_ = 1;
-          longest_wait_ = longest_wait_ > 0 ? longest_wait_ : 1;
+          hold_back(u);
           return report(Status::kSlowJobLate);
         }
       }
@@ -155,6 +153,12 @@ class DualRate {
   int longest_wait() const noexcept { return longest_wait_; }  // most ticks the fast task held back (kDefer)
 
  private:
+  // kDefer: keeps this tick's inputs for the step that waits for late end points.
+  void hold_back(const Input& u) noexcept {
+    held_inputs_[waiting_++] = u;
+    longest_wait_ = waiting_ > longest_wait_ ? waiting_ : longest_wait_;
+  }
+
   std::uint32_t queued() const noexcept {
     return released_count_.load(std::memory_order_relaxed) - completed_count_.load(std::memory_order_acquire);
   }
