@@ -235,6 +235,32 @@ std::string comment_lines(const std::string& text, const std::string& indent) {
 
 std::string cpp_expression(const ex& e) { return print(e).text; }
 
+std::string matrix_function(const LinearMap& m) {
+  std::string s = fmt::format("  // {}: {} x {}, {} nonzeros ({}", m.what, m.rows, m.cols, m.nonzeros(), m.shape());
+  if (m.structural_nonzeros < m.rows * m.cols) s += fmt::format("; the model's structure allows {}", m.structural_nonzeros);
+  s += fmt::format(")\n  static Eigen::Matrix<Scalar, {}, 1> {}(const Eigen::Matrix<Scalar, {}, 1>& {}) noexcept {{\n",
+                   m.rows, m.name, m.cols, m.nonzeros() ? "v_" : "/*v_*/");
+  s += fmt::format("    Eigen::Matrix<Scalar, {}, 1> r_;\n", m.rows);
+  for (std::size_t r = 0; r < m.terms.size(); ++r) {
+    const auto& row = m.terms[r];
+    std::string sum;
+    const bool negated = !row.empty() && row.front().coefficient < 0;  // every term negative
+    for (const auto& t : row) {
+      const double c = std::fabs(t.coefficient);
+      const std::string term = c == 1 ? fmt::format("v_[{}]", t.column)
+                                      : fmt::format("{}*v_[{}]", scalar_literal(c), t.column);
+      if (sum.empty())
+        sum = term;
+      else
+        sum += (t.coefficient < 0 && !negated ? " - " : " + ") + term;
+    }
+    if (row.empty()) sum = "Scalar(0)";
+    else if (negated) sum = row.size() > 1 ? "-(" + sum + ")" : "-" + sum;
+    s += fmt::format("    r_[{}] = {};\n", r, sum);
+  }
+  return s + "    return r_;\n  }\n";
+}
+
 std::vector<const Variable*> needed_variables(const Model& m, const std::vector<ex>& roots) {
   std::set<std::size_t> needed;
   for (std::size_t i = m.variables.size(); i-- > 0;) {
@@ -355,7 +381,8 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
     return h.str();
   }
   if (scheme->constants) {
-    h << fmt::format("\n// Constants of {} at step h, computed by the generator (column-major).\n", scheme->name);
+    h << fmt::format("\n// Constants of {} at step h, computed by the generator; each matrix M as the function\n"
+                     "// v -> M v over M's nonzero entries.\n", scheme->name);
     if (!o.notes.empty()) h << comment_lines(o.notes, "");
     if (o.functions.empty()) {
       h << "struct SchemeConstants {\n  using Scalar = Model::Scalar;\n";
@@ -363,13 +390,10 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
       h << "struct SchemeConstants : Model {\n";
       h << "  using FastSquare = Eigen::Matrix<Scalar, kFast * kFast, 1>;  // kFast x kFast, column-major\n";
     }
-    for (const auto& c : o.constants) {
-      h << fmt::format("  // {}: {} x {}\n", c.what, c.value.rows(), c.value.cols());
-      h << fmt::format("  static constexpr Scalar {}[{}] = {{", c.name, c.value.size());
-      for (Eigen::Index i = 0; i < c.value.size(); ++i)
-        h << (i ? ", " : "") << scalar_literal(c.value.data()[i]);
-      h << "};\n";
-    }
+    for (const auto& c : o.matrices) h << matrix_function(linear_map(c));
+    for (const auto& r : o.reals)
+      h << fmt::format("  // {}\n  static constexpr Scalar {} = {};  // {:.17g}\n", r.what, r.name, scalar_literal(r.value),
+                       r.value);
     if (o.inner_steps > 0)
       h << fmt::format("  // N: inner steps per macro step\n  static constexpr int inner_steps = {};\n", o.inner_steps);
     for (const auto& i : o.integers)

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "linear_map.hpp"
 #include "model.hpp"
-#include "sp_ll.hpp"
 
 namespace dualrate {
 
@@ -22,6 +22,13 @@ ScalarType scalar_type(const std::string& name);  // "float", else double
 struct SchemeInteger {
   std::string name, type;
   long value = 0;
+  std::string what;
+};
+
+// A real constant of a scheme (emitted as `static constexpr Scalar name`).
+struct SchemeReal {
+  std::string name;
+  double value = 0;
   std::string what;
 };
 
@@ -38,11 +45,14 @@ struct GenerateOptions {
   int ratio = 1;
   ScalarType scalar = ScalarType::kDouble;
   std::string generator_version;
-  std::vector<NamedMatrix> constants;  // precomputed by the scheme, emitted as SchemeConstants
+  // Precomputed by the scheme, each emitted into SchemeConstants as a function v -> M v over
+  // its nonzeros (linear_map).
+  std::vector<NamedMatrix> matrices;
   std::string notes;                   // how the constants were obtained (comment in the header)
   double inner_step = 0;  // smfe: h_s as given (0: chosen by the generator), then as chosen
   int inner_steps = 0;    // smfe: N, chosen by the generator (emitted as SchemeConstants::inner_steps)
   std::vector<SchemeInteger> integers{};  // emitted into SchemeConstants
+  std::vector<SchemeReal> reals{};        // emitted into SchemeConstants
   // Emitted into SchemeConstants, which then derives from Model (its types and parameters);
   // written from `function_model`'s variables (a scheme's reduced form of the model).
   std::vector<SchemeFunction> functions{};
@@ -59,6 +69,10 @@ std::string cpp_expression(const GiNaC::ex& e);
 
 // The model variables that expressions `roots` need, dependencies first.
 std::vector<const Variable*> needed_variables(const Model& m, const std::vector<GiNaC::ex>& roots);
+
+// `static Eigen::Matrix<Scalar, rows, 1> NAME(const Eigen::Matrix<Scalar, cols, 1>& v_)`
+// returning M v, written over M's nonzeros, after a comment on what M is and its structure.
+std::string matrix_function(const LinearMap& m);
 
 // The whole generated header for the model.
 std::string generate_header(const Model& model, const GenerateOptions& options);

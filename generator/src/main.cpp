@@ -370,9 +370,10 @@ int run(int argc, char** argv) {
                                r.bit_exact_vs_host ? "bit for bit equal" : "differs");
     if (r.instructions_per_step >= 0)
       std::cout << fmt::format("cost on {}: {:.1f} instructions per step (min {}, max {}), {} arithmetic ops per step "
-                               "({:.2f} instructions per op), stack {} bytes; program text {} B, data {} B, bss {} B\n",
+                               "(lower bound {}; {:.2f} instructions per op), stack {} bytes; program text {} B, data "
+                               "{} B, bss {} B\n",
                                r.target, r.instructions_per_step, r.instructions_min, r.instructions_max,
-                               r.ops_per_step, r.instructions_per_op(),
+                               r.ops_per_step, r.ops_bound, r.instructions_per_op(),
                                r.stack_bytes, r.text_bytes, r.data_bytes, r.bss_bytes);
     if (r.bit_exact_vs_single >= 0)
       std::cout << fmt::format("tasks: preemptive run {} the sequential one; {} ticks, {} slow jobs, {} ticks preempted "

@@ -167,22 +167,22 @@ OpCount arithmetic(long add, long mul, long div) {
 
 OpCount mat_vec(long r, long k) { return arithmetic(r * (k - 1), r * k, 0); }
 
-OpCount step_ops(const Model& model, const std::string& scheme, int inner_steps) {
-  if (const SchemeInfo* info = find_scheme(scheme); info && info->ops) return info->ops(model, inner_steps);
+StepCost step_cost(const Model& model, const GenerateOptions& o) {
+  if (const SchemeInfo* info = find_scheme(o.scheme); info && info->cost) return info->cost(model, o);
   const long n = static_cast<long>(model.states.size());
   const OpCount d = derivative_ops(model, Rows::kAll);
-  OpCount c;
-  if (scheme == "euler") {
-    c = d;
-    c += arithmetic(n, n, 0);  // x += h k
-  } else if (scheme == "rk2") {
-    c = 2 * d;
-    c += arithmetic(3 * n + 1, 2 * n, 1);  // x + h k1, t + h, x += (h/2) (k1 + k2)
-  } else if (scheme == "rk4") {
-    c = 4 * d;
-    c += arithmetic(7 * n + 3, 6 * n, 2);  // three stage inputs and times, h/2, h/6, weighted sum
+  StepCost c;
+  if (o.scheme == "euler") {
+    c.add_work(d);
+    c.ops += arithmetic(n, n, 0);  // x += h k
+  } else if (o.scheme == "rk2") {
+    c.add_work(2 * d);
+    c.ops += arithmetic(3 * n + 1, 2 * n, 1);  // x + h k1, t + h, x += (h/2) (k1 + k2)
+  } else if (o.scheme == "rk4") {
+    c.add_work(4 * d);
+    c.ops += arithmetic(7 * n + 3, 6 * n, 2);  // three stage inputs and times, h/2, h/6, weighted sum
   } else {
-    throw std::invalid_argument("op count: unknown scheme '" + scheme + "'");
+    throw std::invalid_argument("op count: unknown single-rate scheme '" + o.scheme + "'");
   }
   return c;
 }

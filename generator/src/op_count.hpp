@@ -41,10 +41,26 @@ OpCount arithmetic(long add, long mul, long div);
 // An r x k matrix times a k-vector.
 OpCount mat_vec(long r, long k);
 
-// One step of `scheme` (one of schemes()): its derivative evaluations plus its own vector
-// and matrix arithmetic (the finiteness check is not counted: comparisons only). The seed
-// schemes count themselves (SchemeInfo::ops); smfe: `inner_steps` is its N.
-OpCount step_ops(const Model& model, const std::string& scheme, int inner_steps = 0);
+struct GenerateOptions;
+
+// The arithmetic of one step of a scheme's runtime implementation with the generated model
+// (the finiteness check is not counted: comparisons only), and a lower bound on it: the part
+// no implementation of the scheme's algorithm can do without, its right-hand-side
+// evaluations and its products with the precomputed matrices (each at the cost of its
+// nonzeros, LinearMap::ops), without the scheme's own vector arithmetic.
+struct StepCost {
+  OpCount ops;
+  OpCount bound;
+  // Work that counts in both.
+  void add_work(const OpCount& c) {
+    ops += c;
+    bound += c;
+  }
+};
+
+// One step of options.scheme (one of schemes(), single-rate), with options precomputed
+// (precompute_scheme): the seed schemes count themselves (SchemeInfo::cost).
+StepCost step_cost(const Model& model, const GenerateOptions& options);
 
 // Every function the generated header calls: in variables, equations, outputs and the
 // scenario's input signals.

@@ -116,7 +116,7 @@ std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide&
   return next;
 }
 
-OpCount prk_step_ops(const PrkTableau& t, const Model& model) {
+StepCost prk_step_cost(const PrkTableau& t, const Model& model) {
   const long ns = static_cast<long>(model.slow_count);
   const long nf = static_cast<long>(model.fast_count());
   const OpCount slow_rate = derivative_ops(model, Rows::kSlow);
@@ -129,27 +129,25 @@ OpCount prk_step_ops(const PrkTableau& t, const Model& model) {
     c.mul = n + 1;
     return c;
   };
-  OpCount c;
+  StepCost c;
   const auto s = static_cast<std::size_t>(t.stages);
   for (std::size_t i = 0; i < s; ++i) {
     const bool slow_used = t.slow_used(i), fast_used = t.fast_used(i);
     if (slow_used || fast_used)
       for (std::size_t j = 0; j < i; ++j) {
-        if (t.a[i][j] != 0) c += term(ns);
-        if (t.a_fast[i][j] != 0) c += term(nf);
+        if (t.a[i][j] != 0) c.ops += term(ns);
+        if (t.a_fast[i][j] != 0) c.ops += term(nf);
       }
     if (slow_used) {
-      c += slow_rate;
-      c.add += 1;
-      c.mul += 1;
+      c.add_work(slow_rate);
+      c.ops += arithmetic(1, 1, 0);
     }
     if (fast_used) {
-      c += fast_rate;
-      c.add += 1;
-      c.mul += 1;
+      c.add_work(fast_rate);
+      c.ops += arithmetic(1, 1, 0);
     }
-    if (t.b[i] != 0) c += term(ns);
-    if (t.b_fast[i] != 0) c += term(nf);
+    if (t.b[i] != 0) c.ops += term(ns);
+    if (t.b_fast[i] != 0) c.ops += term(nf);
   }
   return c;
 }
@@ -163,7 +161,7 @@ SchemeInfo prk25_scheme() {
       return prk_reference_step(prk25_tableau(), f, slow, t, h, x);
     };
   };
-  s.ops = [](const Model& model, int) { return prk_step_ops(prk25_tableau(), model); };
+  s.cost = [](const Model& model, const GenerateOptions&) { return prk_step_cost(prk25_tableau(), model); };
   return s;
 }
 

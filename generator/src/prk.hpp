@@ -53,10 +53,10 @@ std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide&
 
 // Operations of one step of the runtime's Prk for this tableau: the slow and fast
 // right-hand sides at the stages that use them and the non-zero coefficients' vector terms.
-OpCount prk_step_ops(const PrkTableau& t, const Model& model);
+StepCost prk_step_cost(const PrkTableau& t, const Model& model);
 
 // prk25's registry entry: the reference step (prk_reference_step on the 2-5 tableau) and the
-// runtime step's cost (prk_step_ops).
+// runtime step's cost (prk_step_cost).
 SchemeInfo prk25_scheme();
 
 }  // namespace dualrate

@@ -256,12 +256,18 @@ void precompute(const Model& model, GenerateOptions& o, bool layer) {
   const QuasistaticDesign d = quasistatic_design(model, form);
   const std::size_t ns = model.slow_count;
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
-  o.constants.clear();
-  if (d.jacobian_constant)
-    o.constants.push_back({"residual_jacobian_inverse", d.residual_jacobian.inverse(), "G_z^-1 (constant)"});
+  o.matrices.clear();
+  if (d.jacobian_constant) {
+    Pattern structure(nf, nf);
+    for (Eigen::Index r = 0; r < nf; ++r)
+      for (Eigen::Index c = 0; c < nf; ++c)
+        structure(r, c) = !d.residual_jacobian_symbolic(static_cast<unsigned>(r), static_cast<unsigned>(c)).is_zero();
+    o.matrices.push_back(
+        {"residual_jacobian_inverse", d.residual_jacobian.inverse(), "G_z^-1 (constant)", pattern_closure(structure)});
+  }
   if (layer)
-    o.constants.push_back({"layer_transition", (o.step * d.layer_rate).exp(),
-                           "E = e^{h A_zz}, A_zz the fast block of the Jacobian at the design point"});
+    o.matrices.push_back({"layer_transition", (o.step * d.layer_rate).exp(),
+                          "E = e^{h A_zz}, A_zz the fast block of the Jacobian at the design point"});
   o.integers = {{"newton_iterations", "int", d.newton_iterations, "Newton steps per solve of G = 0"},
                 {"jacobian_constant", "bool", d.jacobian_constant ? 1 : 0, "G_z constant: its inverse is a constant"},
                 {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added"}};
@@ -335,33 +341,39 @@ ReferenceStep reference_corrected(const ReferenceSetup& s, double h) { return re
 ReferenceStep reference_outer(const ReferenceSetup& s, double h) { return reference(s, h, false); }
 
 // As runtime/include/dualrate/schemes/quasistatic.hpp computes a step.
-OpCount ops(const Model& model, bool layer) {
+StepCost cost(const Model& model, const GenerateOptions& o, bool layer) {
   const QuasistaticForm form = quasistatic_form(model);
   const QuasistaticDesign d = quasistatic_design(model, form);
   const long ns = static_cast<long>(model.slow_count), nf = static_cast<long>(model.fast_count());
-  OpCount newton = derivative_ops(form.model, Rows::kFast);
+  StepCost newton;
+  newton.add_work(derivative_ops(form.model, Rows::kFast));
   if (d.jacobian_constant) {
-    newton += mat_vec(nf, nf);
+    newton.add_work(product_ops(o.matrices, "residual_jacobian_inverse"));
   } else {
+    OpCount jacobian;
     for (unsigned r = 0; r < static_cast<unsigned>(nf); ++r)
-      for (unsigned c = 0; c < static_cast<unsigned>(nf); ++c) newton += count_ops(d.residual_jacobian_symbolic(r, c));
+      for (unsigned c = 0; c < static_cast<unsigned>(nf); ++c) jacobian += count_ops(d.residual_jacobian_symbolic(r, c));
+    newton.add_work(jacobian);
     // LU with partial pivoting (n^3/3 multiply-adds, n(n-1)/2 divisions) and two triangular solves.
-    newton += arithmetic(nf * nf * nf / 3 + nf * nf, nf * nf * nf / 3 + nf * nf, nf * (nf - 1) / 2 + nf);
+    newton.add_work(arithmetic(nf * nf * nf / 3 + nf * nf, nf * nf * nf / 3 + nf * nf, nf * (nf - 1) / 2 + nf));
   }
-  newton += arithmetic(nf, 0, 0);
-  OpCount c = (5L * d.newton_iterations) * newton;
-  c += 4 * derivative_ops(form.model, Rows::kSlow);
-  c += arithmetic(nf + 3 * ns + 3, 3 * ns + 1, 1);  // eta, stage states, stage times, h/2
-  c += arithmetic(4 * ns, 3 * ns + 1, 1);           // the RK4 update with h/6
+  newton.ops += arithmetic(nf, 0, 0);
+  const long solves = 5L * d.newton_iterations;
+  StepCost c;
+  c.ops = solves * newton.ops;
+  c.bound = solves * newton.bound;
+  c.add_work(4 * derivative_ops(form.model, Rows::kSlow));
+  c.ops += arithmetic(nf + 3 * ns + 3, 3 * ns + 1, 1);  // eta, stage states, stage times, h/2
+  c.ops += arithmetic(4 * ns, 3 * ns + 1, 1);           // the RK4 update with h/6
   if (layer) {
-    c += mat_vec(nf, nf);
-    c += arithmetic(nf, 0, 0);
+    c.add_work(product_ops(o.matrices, "layer_transition"));
+    c.ops += arithmetic(nf, 0, 0);
   }
   return c;
 }
 
-OpCount ops_corrected(const Model& model, int) { return ops(model, true); }
-OpCount ops_outer(const Model& model, int) { return ops(model, false); }
+StepCost cost_corrected(const Model& model, const GenerateOptions& o) { return cost(model, o, true); }
+StepCost cost_outer(const Model& model, const GenerateOptions& o) { return cost(model, o, false); }
 
 MatrixXd analysed_jacobian(const Model& model) {
   const QuasistaticForm form = quasistatic_form(model);
@@ -384,7 +396,7 @@ SchemeInfo quasistatic_scheme() {
                "quasistatic approximation with the boundary-layer correction, seed 002", 9, true, 1e-10};
   s.precompute = precompute_corrected;
   s.reference = reference_corrected;
-  s.ops = ops_corrected;
+  s.cost = cost_corrected;
   s.analysed_jacobian = analysed_jacobian;
   return s;
 }
@@ -396,7 +408,7 @@ SchemeInfo quasistatic_outer_scheme() {
   s.summary = "quasistatic approximation, outer solution only, seed 002";
   s.precompute = precompute_outer;
   s.reference = reference_outer;
-  s.ops = ops_outer;
+  s.cost = cost_outer;
   return s;
 }
 

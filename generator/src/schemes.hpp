@@ -52,8 +52,9 @@ struct SchemeInfo {
   void (*precompute)(const Model& model, bool frozen, GenerateOptions& options) = nullptr;
   // The reference core's transcription of the scheme at step h.
   ReferenceStep (*reference)(const ReferenceSetup& setup, double h) = nullptr;
-  // Arithmetic of one step of the runtime's implementation (smfe: inner_steps is its N).
-  OpCount (*ops)(const Model& model, int inner_steps) = nullptr;
+  // Arithmetic of one step of the runtime's implementation and its lower bound (step_cost),
+  // with the options precomputed (smfe: inner_steps is its N; sp_ll: the matrices).
+  StepCost (*cost)(const Model& model, const GenerateOptions& options) = nullptr;
   // The Jacobian at the design point of what the scheme integrates, when that is not the
   // model's right-hand side (quasistatic: its reduced form); analysis linearizes this one.
   Eigen::MatrixXd (*analysed_jacobian)(const Model& model) = nullptr;

@@ -129,7 +129,7 @@ void precompute(const Model& model, bool, GenerateOptions& o) {
   const SmfeDesign d = smfe_design_for(model, o.step, o.inner_step);
   o.inner_step = d.inner_step;
   o.inner_steps = d.inner_steps;
-  o.constants = {{"inner_step", Eigen::MatrixXd::Constant(1, 1, d.inner_step), "h_s: inner step (s)"}};
+  o.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)"}};
   o.notes = fmt::format(
       "Design at the initial state: h_s = {:.6g} s{}, N = {} (the smallest N with\n"
       "eq. 14 <= 1 for every eigenvalue; largest factor {:.6g}). Eq. 17's sufficient bound for the fastest\n"
@@ -172,11 +172,12 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
 
 // As runtime/include/dualrate/schemes/smfe.hpp: per inner step its time and x += h_s k;
 // then N h_s, its time, D - N h_s and the last update.
-OpCount ops(const Model& model, int inner_steps) {
+StepCost cost(const Model& model, const GenerateOptions& o) {
   const long n = static_cast<long>(model.states.size());
-  const long m = inner_steps;
-  OpCount c = (m + 1) * derivative_ops(model, Rows::kAll);
-  c += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
+  const long m = o.inner_steps;
+  StepCost c;
+  c.add_work((m + 1) * derivative_ops(model, Rows::kAll));
+  c.ops += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
   return c;
 }
 
@@ -188,7 +189,7 @@ SchemeInfo smfe_scheme() {
                "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001", 2, true};
   s.precompute = precompute;
   s.reference = reference;
-  s.ops = ops;
+  s.cost = cost;
   return s;
 }
 

@@ -6,6 +6,7 @@
 
 #include "analysis.hpp"
 #include "cpp_emitter.hpp"
+#include "op_count.hpp"
 
 namespace dualrate {
 
@@ -78,7 +79,17 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
     const GiNaC::ex v = m.input_signal(i).subs(m.parameter_values()).subs(GiNaC::lst{m.time}, GiNaC::lst{0}).evalf();
     u0.push_back(GiNaC::ex_to<GiNaC::numeric>(v).to_double());
   }
-  const SpLlBlocks out = split_jacobian(evaluate(m, j, 0, x0, u0), ns);
+  SpLlBlocks out = split_jacobian(evaluate(m, j, 0, x0, u0), ns);
+  const auto structure = [&](const Block& b) {
+    Pattern p(static_cast<Eigen::Index>(b.rows), static_cast<Eigen::Index>(b.cols));
+    for (std::size_t r = 0; r < b.rows; ++r)
+      for (std::size_t c = 0; c < b.cols; ++c)
+        p(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = !j(b.row0 + r, b.col0 + c).is_zero();
+    return p;
+  };
+  out.gz_structure = structure(blocks[0]);
+  out.gx_structure = structure(blocks[1]);
+  out.fz_structure = structure(blocks[2]);
   if (!Eigen::FullPivLU<MatrixXd>(out.gz).isInvertible())
     throw ModelError(m.states[ns].rhs_loc, "sp_ll needs an invertible g_z, but g_z is singular at the initial state",
                      "every fast state must appear in the fast equations so that g(x, z) = 0 defines the slow manifold");
@@ -92,14 +103,23 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
   MatrixXd e_gz, p1, p2, e_a, q1, q2;
   phi_blocks(b.gz, h, e_gz, p1, p2);
   phi_blocks(a, h, e_a, q1, q2);
-  return {{"gz_inv", gz_inv, "g_z^-1"},
-          {"k", k, "g_z^-1 g_x"},
-          {"fz", b.fz, "f_z"},
-          {"a", a, "A = g_z + g_z^-1 g_x f_z (eq. 40)"},
-          {"p1", p1, "h phi1(h g_z) = g_z^-1 (e^{h g_z} - I) (eq. 43)"},
-          {"p2", p2, "h^2 phi2(h g_z): J_1 = p2 gamma (eq. 44)"},
-          {"q1", q1, "h phi1(h A) (eq. 47)"},
-          {"q2", q2, "h^2 phi2(h A) (eq. 47)"}};
+  std::vector<NamedMatrix> c = {{"gz_inv", gz_inv, "g_z^-1"},
+                                {"k", k, "g_z^-1 g_x"},
+                                {"fz", b.fz, "f_z"},
+                                {"a", a, "A = g_z + g_z^-1 g_x f_z (eq. 40)"},
+                                {"p1", p1, "h phi1(h g_z) = g_z^-1 (e^{h g_z} - I) (eq. 43)"},
+                                {"p2", p2, "h^2 phi2(h g_z): J_1 = p2 gamma (eq. 44)"},
+                                {"q1", q1, "h phi1(h A) (eq. 47)"},
+                                {"q2", q2, "h^2 phi2(h A) (eq. 47)"}};
+  if (b.gz_structure.size() == 0) return c;
+  const Pattern gz_functions = pattern_closure(b.gz_structure);  // g_z^-1 and the phi-functions of h g_z
+  const Pattern k_structure = pattern_product(gz_functions, b.gx_structure);
+  const Pattern a_structure = pattern_sum(b.gz_structure, pattern_product(k_structure, b.fz_structure));
+  const Pattern a_functions = pattern_closure(a_structure);
+  const Pattern structures[] = {gz_functions, k_structure, b.fz_structure, a_structure,
+                                gz_functions, gz_functions, a_functions, a_functions};
+  for (std::size_t i = 0; i < c.size(); ++i) c[i].structure = structures[i];
+  return c;
 }
 
 std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<MatrixXd>& jacobians, std::size_t slow) {
@@ -179,7 +199,7 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
 namespace {
 
 void precompute(const Model& model, bool frozen, GenerateOptions& o) {
-  o.constants = sp_ll_constants(sp_ll_blocks(model, frozen), o.step);
+  o.matrices = sp_ll_constants(sp_ll_blocks(model, frozen), o.step);
   o.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
                      "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."
                    : "f_z, g_x and g_z are constant (checked symbolically).";
@@ -195,25 +215,22 @@ ReferenceStep reference(const ReferenceSetup& s, double) {
 }
 
 // Term by term as runtime/include/dualrate/schemes/sp_ll.hpp computes them.
-OpCount ops(const Model& model, int) {
+StepCost cost(const Model& model, const GenerateOptions& o) {
   const long n = static_cast<long>(model.states.size());
   const long ns = static_cast<long>(model.slow_count), nf = n - ns;
-  OpCount manifold = mat_vec(nf, ns);  // zn - k (xs - xn) - sigma
-  manifold += arithmetic(ns + 2 * nf, 0, 0);
-  OpCount slow_rate = derivative_ops(model, Rows::kSlow);
-  slow_rate += manifold;
-  OpCount c = derivative_ops(model, Rows::kAll);
-  c += 5 * slow_rate;                          // k1..k4 and f1
-  c += 6 * mat_vec(nf, nf);                    // sigma, integral of y (2), b, y_next (2)
-  c += 3 * mat_vec(nf, ns);                    // gamma, b, c
-  c += mat_vec(ns, nf);                        // f_z times the integral of y
-  c += manifold;                               // z_next
-  c += arithmetic(nf, 0, 0);                   // integral of y: sum
-  c += arithmetic(3 * ns + 4, 3 * ns, 1);      // RK4 stage inputs, their times, h/2
-  c += arithmetic(5 * ns, 3 * ns, 1);          // RK4 update with h/6 and the f_z term
-  c += arithmetic(nf, 0, 0);                   // b: sum
-  c += arithmetic(ns, 0, nf);                  // c: f1 - k1, divided by h
-  c += arithmetic(3 * nf, 0, 0);               // y_next: sums; z_next: + y_next
+  const auto product = [&](const char* name) { return product_ops(o.matrices, name); };
+  StepCost c;
+  c.add_work(derivative_ops(model, Rows::kAll));
+  c.add_work(5 * derivative_ops(model, Rows::kSlow));  // k1..k4 and f1
+  c.add_work(9 * product("k"));  // gamma, the manifold at k1..k4, f1 and z_next, b, c
+  for (const char* m : {"gz_inv", "p1", "p2", "fz", "a", "q1", "q2"}) c.add_work(product(m));
+  c.ops += 6 * arithmetic(ns + 2 * nf, 0, 0);    // the manifold: zn - k (xs - xn) - sigma
+  c.ops += arithmetic(nf, 0, 0);                 // integral of y: sum
+  c.ops += arithmetic(3 * ns + 4, 3 * ns, 1);    // RK4 stage inputs, their times, h/2
+  c.ops += arithmetic(5 * ns, 3 * ns, 1);        // RK4 update with h/6 and the f_z term
+  c.ops += arithmetic(nf, 0, 0);                 // b: sum
+  c.ops += arithmetic(ns, 0, nf);                // c: f1 - k1, divided by h
+  c.ops += arithmetic(3 * nf, 0, 0);             // y_next: sums; z_next: + y_next
   return c;
 }
 
@@ -226,7 +243,7 @@ SchemeInfo sp_ll_scheme() {
                "singular-perturbation local linearization, seed 000", 6, true, 1e-10};
   s.precompute = precompute;
   s.reference = reference;
-  s.ops = ops;
+  s.cost = cost;
   return s;
 }
 

@@ -10,21 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "linear_map.hpp"
 #include "model.hpp"
 #include "schemes.hpp"
 
 namespace dualrate {
 
-// A constant matrix emitted into generated code.
-struct NamedMatrix {
-  std::string name;
-  Eigen::MatrixXd value;
-  std::string what;
-};
-
-// The blocks of the Jacobian [[f_x, f_z], [g_x, g_z]] at a point.
+// The blocks of the Jacobian [[f_x, f_z], [g_x, g_z]] at a point, and the entries of f_z, g_x
+// and g_z the model's equations allow to be nonzero (empty when not known).
 struct SpLlBlocks {
   Eigen::MatrixXd fx, fz, gx, gz;
+  Pattern fz_structure{}, gx_structure{}, gz_structure{};
 };
 
 // Splits a Jacobian after its first `slow` rows and columns.
@@ -39,7 +35,8 @@ void phi_blocks(const Eigen::MatrixXd& z, double h, Eigen::MatrixXd& e, Eigen::M
 // Throws ModelError naming the matrix and the symbols it depends on.
 SpLlBlocks sp_ll_blocks(const Model& model, bool frozen);
 
-// The constants of runtime's dualrate::SpLl for step h.
+// The constants of runtime's dualrate::SpLl for step h, with their structure when the
+// blocks' is known.
 std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& blocks, double h);
 
 // How much each of f_z, g_x, g_z varies along a trajectory, given the Jacobian at each of its

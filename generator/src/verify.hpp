@@ -42,6 +42,7 @@ struct VerifyResult {
   std::string directory;  // where the kept files are (empty when not kept)
   double relinearized_error = -1;  // frozen sp_ll: max_error against the re-linearizing reference
   long ops_per_step = 0;           // arithmetic operations of one step, counted by the generator
+  long ops_bound = 0;              // its lower bound (StepCost::bound)
   std::vector<std::string> portable_math_functions;  // elementary functions the generated header
                                                      // calls (step and scenario inputs), all
                                                      // computed by the portable libm

@@ -36,26 +36,12 @@
 #include "reference_core.hpp"
 #include "servo_actuator_lag.hpp"
 #include "sp_ll.hpp"
+#include "sp_ll_at_step.hpp"
 
 namespace {
 
 constexpr double kPeriod = 0.01;  // D, the STEP the three smfe headers are generated with
 constexpr int kMaxSubsteps = 2000;
-
-// sp_ll's constants for a step chosen at run time, in the layout of the generated
-// SchemeConstants (column-major arrays with the same names).
-template <class M>
-struct SpLlAtStep {
-  static constexpr int ns = M::kSlow, nf = M::kFast;
-  static inline double gz_inv[nf * nf], k[nf * ns], fz[ns * nf], a[nf * nf];
-  static inline double p1[nf * nf], p2[nf * nf], q1[nf * nf], q2[nf * nf];
-  static void set(const dualrate::SpLlBlocks& blocks, double h) {
-    const std::map<std::string, double*> slots = {{"gz_inv", gz_inv}, {"k", k}, {"fz", fz}, {"a", a},
-                                                  {"p1", p1},         {"p2", p2}, {"q1", q1}, {"q2", q2}};
-    for (const dualrate::NamedMatrix& c : dualrate::sp_ll_constants(blocks, h))
-      std::copy_n(c.value.data(), c.value.size(), slots.at(c.name));
-  }
-};
 
 struct Choice {
   int substeps = 1;  // m: step D/m
@@ -68,7 +54,7 @@ template <class M, class SmfeConstants>
 class Case {
  public:
   using SmfeScheme = dualrate::Smfe<M, SmfeConstants>;
-  using SpLl = dualrate::SpLl<M, SpLlAtStep<M>>;
+  using SpLl = dualrate::SpLl<M, dualrate_test::SpLlAtStep<M>>;
 
   Case(const char* name, const char* file) : name_(name) {
     const dualrate::Model m = dualrate::load_model_file(file);
@@ -85,19 +71,19 @@ class Case {
     euler.error = error<dualrate::Euler<M>>(euler.substeps);
     euler.stability_bound = true;
     rk4 = matched<dualrate::Rk4<M>>(within("rk4"), [](int) {});
-    sp_ll = matched<SpLl>(1, [&](int sub) { SpLlAtStep<M>::set(blocks_, kPeriod / sub); });
+    sp_ll = matched<SpLl>(1, [&](int sub) { dualrate_test::SpLlAtStep<M>::set(blocks_, kPeriod / sub); });
   }
 
   void add_benchmarks() {
     add<SmfeScheme>("smfe", smfe.substeps, [] {});
     add<dualrate::Euler<M>>("euler", euler.substeps, [] {});
     add<dualrate::Rk4<M>>("rk4", rk4.substeps, [] {});
-    add<SpLl>("sp_ll", sp_ll.substeps, [this] { SpLlAtStep<M>::set(blocks_, kPeriod / sp_ll.substeps); });
+    add<SpLl>("sp_ll", sp_ll.substeps, [this] { dualrate_test::SpLlAtStep<M>::set(blocks_, kPeriod / sp_ll.substeps); });
   }
 
   void print(const dualrate::bench::RatioReporter& reporter) const {
     std::printf("%s over %g s, D = %g s (smfe N = %d, h_s = %.4g s):\n", name_, t_end_, kPeriod,
-                SmfeConstants::inner_steps, static_cast<double>(SmfeConstants::inner_step[0]));
+                SmfeConstants::inner_steps, static_cast<double>(SmfeConstants::inner_step));
     const std::string smfe_name = std::string(name_) + "/smfe";
     for (const auto& [scheme, c] : {std::pair<const char*, const Choice&>{"smfe", smfe},
                                     {"euler", euler},

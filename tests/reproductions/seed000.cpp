@@ -9,6 +9,7 @@
 
 #include "analysis.hpp"
 #include "sp_ll.hpp"
+#include "sp_ll_at_step.hpp"
 
 namespace dualrate::seed000 {
 
@@ -35,9 +36,7 @@ struct LinearModel {
   }
 };
 
-struct LinearConstants {
-  static inline double gz_inv[4], k[4], fz[4], a[4], p1[4], p2[4], q1[4], q2[4];
-};
+using LinearConstants = dualrate_test::SpLlAtStep<LinearModel>;
 
 }  // namespace
 
@@ -80,12 +79,7 @@ Eigen::Matrix4d reference_step_map(const std::string& scheme, double alpha, doub
 
 Eigen::Matrix4d runtime_step_map(double alpha, double beta, Complex lambda_s, double h) {
   LinearModel::j = test_equation_jacobian(alpha, beta, lambda_s);
-  const std::map<std::string, double*> storage = {
-      {"gz_inv", LinearConstants::gz_inv}, {"k", LinearConstants::k},   {"fz", LinearConstants::fz},
-      {"a", LinearConstants::a},           {"p1", LinearConstants::p1}, {"p2", LinearConstants::p2},
-      {"q1", LinearConstants::q1},         {"q2", LinearConstants::q2}};
-  for (const NamedMatrix& c : sp_ll_constants(split_jacobian(LinearModel::j, 2), h))
-    Eigen::Map<Eigen::Matrix2d>{storage.at(c.name)} = c.value;
+  LinearConstants::set(split_jacobian(LinearModel::j, 2), h);
   Eigen::Matrix4d m;
   for (int col = 0; col < 4; ++col) {
     LinearModel::State x = LinearModel::State::Unit(col);

@@ -6,7 +6,9 @@
 #include <random>
 
 #include "analysis.hpp"
+#include "cpp_emitter.hpp"
 #include "op_count.hpp"
+#include "schemes.hpp"
 #include "process.hpp"
 #include "smfe.hpp"
 #include "test_support.hpp"
@@ -104,7 +106,10 @@ TEST(Smfe, GeneratedAgreesWithTheReferenceCore) {
     EXPECT_EQ(r.error, "") << file;
     EXPECT_LE(r.max_error, 1e-12) << r.json();
     EXPECT_TRUE(r.pass) << r.json();
-    EXPECT_EQ(r.ops_per_step, step_ops(m, "smfe", smfe_design_for(m, d).inner_steps).total());
+    GenerateOptions g = o.generate;
+    precompute_scheme(m, false, g);
+    EXPECT_EQ(g.inner_steps, smfe_design_for(m, d).inner_steps);
+    EXPECT_EQ(r.ops_per_step, step_cost(m, g).ops.total());
   }
 }
 
@@ -112,7 +117,10 @@ TEST(Smfe, GeneratedAgreesWithTheReferenceCore) {
 TEST(Smfe, OpCountIsNPlusOneEvaluations) {
   const Model m = test::load(test::source_path("tests/models/schemes/smfe_gap.yaml"));
   const long d = derivative_ops(m, Rows::kAll).total(), n = 3;
-  EXPECT_EQ(step_ops(m, "smfe", 15).total(), 16 * d + 2 * (15 * (n + 1) + n) + 3);
+  GenerateOptions o{"smfe", 0.1, 1, ScalarType::kDouble, "test", {}, {}};
+  o.inner_steps = 15;
+  EXPECT_EQ(step_cost(m, o).ops.total(), 16 * d + 2 * (15 * (n + 1) + n) + 3);
+  EXPECT_EQ(step_cost(m, o).bound.total(), 16 * d);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "cpp_emitter.hpp"
 #include "op_count.hpp"
+#include "schemes.hpp"
 #include "targets.hpp"
 #include "test_support.hpp"
 
@@ -34,11 +36,19 @@ TEST(OpCount, SchemesAddTheirVectorArithmetic) {
   const long n = static_cast<long>(m.states.size());
   const long d = derivative_ops(m, Rows::kAll).total();
   EXPECT_GT(d, 0);
-  EXPECT_EQ(step_ops(m, "euler").total(), d + 2 * n);
-  EXPECT_EQ(step_ops(m, "rk2").total(), 2 * d + 5 * n + 2);
-  EXPECT_EQ(step_ops(m, "rk4").total(), 4 * d + 13 * n + 5);
-  EXPECT_GT(step_ops(m, "sp_ll").total(), d + 5 * derivative_ops(m, Rows::kSlow).total());
-  EXPECT_THROW(step_ops(m, "nope"), std::invalid_argument);
+  const auto cost = [&](const char* scheme) {
+    GenerateOptions o{scheme, 1e-3, 1, ScalarType::kDouble, "test", {}, {}};
+    precompute_scheme(m, false, o);
+    return step_cost(m, o);
+  };
+  EXPECT_EQ(cost("euler").ops.total(), d + 2 * n);
+  EXPECT_EQ(cost("euler").bound.total(), d);
+  EXPECT_EQ(cost("rk2").ops.total(), 2 * d + 5 * n + 2);
+  EXPECT_EQ(cost("rk4").ops.total(), 4 * d + 13 * n + 5);
+  EXPECT_EQ(cost("rk4").bound.total(), 4 * d);
+  EXPECT_GT(cost("sp_ll").bound.total(), d + 5 * derivative_ops(m, Rows::kSlow).total());
+  EXPECT_GT(cost("sp_ll").ops.total(), cost("sp_ll").bound.total());
+  EXPECT_THROW(cost("nope"), std::invalid_argument);
 }
 
 TEST(OpCount, PortableMathFunctions) {

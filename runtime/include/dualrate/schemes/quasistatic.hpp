@@ -22,9 +22,9 @@
 //
 // The generated SchemeConstants C provide: reduced_slow(t, x, u, SlowState&) (F),
 // residual(t, x, u, FastState&) (G), newton_iterations, jacobian_constant, boundary_layer,
-// and either residual_jacobian_inverse[] or residual_jacobian(t, x, u, FastSquare&)
-// (column-major kFast x kFast as a vector); layer_transition[] (E, column-major) when
-// boundary_layer.
+// and either residual_jacobian_inverse(v) (G_z^-1 v) or residual_jacobian(t, x, u,
+// FastSquare&) (column-major kFast x kFast as a vector); layer_transition(v) (E v) when
+// boundary_layer. Each matrix function takes and returns a FastState.
 #pragma once
 
 #include <Eigen/LU>
@@ -52,7 +52,7 @@ struct Quasistatic {
     for (int i = 0; i < C::newton_iterations; ++i) {
       C::residual(t, x, u, g);
       if constexpr (C::jacobian_constant) {
-        x.template tail<M::kFast>() -= Eigen::Map<const FastMatrix>(C::residual_jacobian_inverse) * g;
+        x.template tail<M::kFast>() -= C::residual_jacobian_inverse(g);
       } else {
         FastSquare j;
         C::residual_jacobian(t, x, u, j);
@@ -87,7 +87,7 @@ struct Quasistatic {
         s.template head<M::kSlow>() + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
     x.template tail<M::kFast>() = s4.template tail<M::kFast>();
     project(t + h, u, x);
-    if constexpr (C::boundary_layer) x.template tail<M::kFast>() += Eigen::Map<const FastMatrix>(C::layer_transition) * eta;
+    if constexpr (C::boundary_layer) x.template tail<M::kFast>() += C::layer_transition(eta);
   }
 };
 

@@ -7,7 +7,7 @@
 // Inputs are held over D. The generator chooses h_s and N from the Jacobian's eigenvalues
 // at the design point so that eq. 14, |1 + (D - N h_s) lambda| |1 + h_s lambda|^N < 1,
 // holds for every eigenvalue (generator/src/smfe.hpp), and emits them as constants:
-//   C::inner_steps (N, int) and C::inner_step[1] (h_s).
+//   C::inner_steps (N, int) and C::inner_step (h_s, Scalar).
 // Cost: N + 1 right-hand-side evaluations per macro step, no matrices.
 #pragma once
 
@@ -25,7 +25,7 @@ struct Smfe {
   static_assert(kInnerSteps >= 1, "dualrate: SMFE needs at least one inner step");
 
   static void step(Scalar t, Scalar d, const Input& u, State& x) noexcept {
-    const Scalar hs = C::inner_step[0];
+    const Scalar hs = C::inner_step;
     State k;
     for (int i = 0; i < kInnerSteps; ++i) {
       M::derivatives(t + Scalar(i) * hs, x, u, k);

@@ -18,11 +18,12 @@
 // is what is computed here.
 //
 // The generator computes every constant matrix (g_z^-1, g_z^-1 g_x, f_z, and the
-// phi-function blocks for g_z and A at the step h) and emits them; this step computes no
-// exponential and inverts nothing. Constants struct C (column-major arrays):
-//   gz_inv[nf*nf], k[nf*ns] (= g_z^-1 g_x), fz[ns*nf], a[nf*nf],
-//   p1[nf*nf] (= h phi1(h g_z)), p2[nf*nf] (= h^2 phi2(h g_z)),
-//   q1[nf*nf] (= h phi1(h A)),  q2[nf*nf] (= h^2 phi2(h A)).
+// phi-function blocks for g_z and A at the step h); this step computes no exponential and
+// inverts nothing. The constants struct C has, for each of them, a function applying it:
+//   static Eigen::Matrix<Scalar, R, 1> M(const Eigen::Matrix<Scalar, K, 1>& v) noexcept; // M v
+// for M = gz_inv, a, p1 (h phi1(h g_z)), p2 (h^2 phi2(h g_z)), q1 (h phi1(h A)),
+// q2 (h^2 phi2(h A)) (R = K = nf), k (g_z^-1 g_x: nf x ns) and fz (ns x nf). Generated code
+// writes each over the matrix's nonzero entries only.
 #pragma once
 
 #include <Eigen/Core>
@@ -41,24 +42,19 @@ struct SpLl {
   static_assert(ns > 0 && nf > 0, "dualrate::SpLl needs slow and fast states");
   using Slow = typename M::SlowState;
   using Fast = Eigen::Matrix<Scalar, nf, 1>;
-  template <int R, int K>
-  using Const = Eigen::Map<const Eigen::Matrix<Scalar, R, K>>;
   static constexpr int order = 1;  // local error O(h^2) from the linearization (seed 000, Figs. 4-5)
 
   static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
-    const Const<nf, nf> gz_inv(C::gz_inv), a(C::a), p1(C::p1), p2(C::p2), q1(C::q1), q2(C::q2);
-    const Const<nf, ns> k(C::k);
-    const Const<ns, nf> fz(C::fz);
     const Slow xn = x.template head<ns>();
     const Fast zn = x.template tail<nf>();
 
     State d;
     M::derivatives(t, x, u, d);
-    const Fast sigma = gz_inv * d.template tail<nf>();
-    const Fast gamma = k * d.template head<ns>();
-    const Fast integral_y = p1 * sigma + p2 * gamma;
+    const Fast sigma = C::gz_inv(d.template tail<nf>());
+    const Fast gamma = C::k(d.template head<ns>());
+    const Fast integral_y = C::p1(sigma) + C::p2(gamma);
 
-    const auto manifold = [&](const Slow& xs) -> Fast { return zn - k * (xs - xn) - sigma; };
+    const auto manifold = [&](const Slow& xs) -> Fast { return zn - C::k(xs - xn) - sigma; };
     const auto slow_rate = [&](Scalar ts, const Slow& xs) -> Slow {
       State on_manifold;
       on_manifold << xs, manifold(xs);
@@ -71,12 +67,12 @@ struct SpLl {
     const Slow k2 = slow_rate(t + half, xn + half * k1);
     const Slow k3 = slow_rate(t + half, xn + half * k2);
     const Slow k4 = slow_rate(t + h, xn + h * k3);
-    const Slow x_next = xn + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4) + fz * integral_y;
+    const Slow x_next = xn + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4) + C::fz(integral_y);
 
     const Slow f1 = slow_rate(t + h, x_next);
-    const Fast b = a * sigma + k * k1;
-    const Fast c = k * (f1 - k1) / h;
-    const Fast y_next = sigma + q1 * b + q2 * c;
+    const Fast b = C::a(sigma) + C::k(k1);
+    const Fast c = C::k(f1 - k1) / h;
+    const Fast y_next = sigma + C::q1(b) + C::q2(c);
     x << x_next, manifold(x_next) + y_next;
   }
 };
