@@ -13,7 +13,9 @@ set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 get_filename_component(DUALRATE_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 set(DUALRATE_TARGET_STARTUP "${DUALRATE_ROOT}/targets/cortex-m/startup.cpp")
 set(CMAKE_C_FLAGS_INIT "${DUALRATE_CPU_FLAGS} --specs=picolibc.specs -ffunction-sections -fdata-sections -ffp-contract=off")
-set(CMAKE_CXX_FLAGS_INIT "${CMAKE_C_FLAGS_INIT} -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit -DEIGEN_DONT_VECTORIZE")
+# -fno-tree-loop-distribute-patterns keeps Eigen's fixed-size copies inline instead of calls
+# to picolibc's byte-at-a-time memcpy.
+set(CMAKE_CXX_FLAGS_INIT "${CMAKE_C_FLAGS_INIT} -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit -DEIGEN_DONT_VECTORIZE -fno-tree-loop-distribute-patterns")
 set(CMAKE_EXE_LINKER_FLAGS_INIT
     "--oslib=semihost -nostartfiles -Wl,--gc-sections -T ${DUALRATE_ROOT}/targets/${DUALRATE_BOARD}/memory.ld")
 set(CMAKE_CROSSCOMPILING_EMULATOR "${DUALRATE_ROOT}/toolchains/qemu-run.sh;${DUALRATE_BOARD}")

@@ -121,7 +121,10 @@ std::vector<std::string> cortex_m_build(const CrossTarget& target, const std::ve
   for (const auto& f : split(target.cpu_flags, ' ')) argv.push_back(f);
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.insert(argv.end(), defines.begin(), defines.end());
+  // -fno-tree-loop-distribute-patterns: Eigen's fixed-size copies stay inline loads and
+  // stores instead of calls to picolibc's memcpy, which copies a byte at a time.
   argv.insert(argv.end(), {"-fno-threadsafe-statics", "-fno-use-cxa-atexit", "-ffunction-sections", "-fdata-sections",
+                           "-fno-tree-loop-distribute-patterns",
                            "-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_CPU_HZ={}", target.cpu_hz),
                            "--specs=picolibc.specs", "--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections", "-T",
                            (board / "memory.ld").string(), main_source, DUALRATE_TARGETS_DIR "/cortex-m/startup.cpp",

@@ -54,7 +54,8 @@ struct SpLl {
     const Fast gamma = C::k(d.template head<ns>());
     const Fast integral_y = C::p1(sigma) + C::p2(gamma);
 
-    const auto manifold = [&](const Slow& xs) -> Fast { return zn - C::k(xs - xn) - sigma; };
+    const Fast offset = zn - sigma + C::k(xn);  // H(x) = offset - g_z^-1 g_x x
+    const auto manifold = [&](const Slow& xs) -> Fast { return offset - C::k(xs); };
     const auto slow_rate = [&](Scalar ts, const Slow& xs) -> Slow {
       State on_manifold;
       on_manifold << xs, manifold(xs);
