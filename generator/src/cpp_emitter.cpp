@@ -10,6 +10,7 @@
 
 #include "functions.hpp"
 #include "schemes.hpp"
+#include "straight_line.hpp"
 
 namespace dualrate {
 
@@ -152,14 +153,6 @@ std::string names_array(const std::string& member, const std::string& size, cons
   return fmt::format("  static constexpr std::array<const char*, {}> {}{{{{{}}}}};\n", size, member, list);
 }
 
-bool uses(const Model& m, const std::vector<ex>& roots, const std::vector<const Variable*>& vars, const ex& symbol) {
-  for (const auto& r : roots)
-    if (r.has(symbol)) return true;
-  for (const auto* v : vars)
-    if (m.operands(*v).has(symbol)) return true;
-  return false;
-}
-
 // The run-time solve M(q) a = f of a second-order model's q-dependent mass matrix.
 std::string mass_solve(const SecondOrder& so) {
   const std::size_t n = so.coordinates.size();
@@ -181,33 +174,40 @@ struct Body {
 
 Body emit_body(const Model& m, const std::vector<ex>& roots, const std::string& target) {
   Body b;
-  const auto vars = needed_variables(m, roots);
+  const StraightLine body = straight_line(m, roots);
+  std::vector<ex> all = body.results;
+  for (const auto& l : body.locals) all.push_back(l.solved() ? m.operands(*l.variable) : l.value);
+  const auto used = [&](const ex& symbol) {
+    for (const auto& e : all)
+      if (e.has(symbol)) return true;
+    return false;
+  };
   std::ostringstream out;
   for (std::size_t i = 0; i < m.states.size(); ++i)
-    if (uses(m, roots, vars, m.states[i].symbol)) {
+    if (used(m.states[i].symbol)) {
       out << fmt::format("    const Scalar {} = x_[{}];\n", m.states[i].name, i);
       b.uses_states = true;
     }
   for (std::size_t i = 0; i < m.inputs.size(); ++i)
-    if (uses(m, roots, vars, m.inputs[i].symbol)) {
+    if (used(m.inputs[i].symbol)) {
       out << fmt::format("    const Scalar {} = u_[{}];\n", m.inputs[i].name, i);
       b.uses_inputs = true;
     }
   bool solved = false;  // the accelerations share one solve
-  for (const auto* v : vars) {
-    if (!v->solved) {
-      out << fmt::format("    const Scalar {} = {};\n", v->name, cpp_expression(v->expr));
+  for (const auto& l : body.locals) {
+    if (!l.solved()) {
+      out << fmt::format("    const Scalar {} = {};\n", l.symbol.get_name(), cpp_expression(l.value));
       continue;
     }
     if (!solved) out << mass_solve(*m.second_order);
     solved = true;
     const auto& a = m.second_order->accelerations;
-    out << fmt::format("    const Scalar {} = acceleration_[{}];\n", v->name,
-                       std::find(a.begin(), a.end(), v->symbol) - a.begin());
+    out << fmt::format("    const Scalar {} = acceleration_[{}];\n", l.symbol.get_name(),
+                       std::find(a.begin(), a.end(), l.variable->symbol) - a.begin());
   }
-  for (std::size_t i = 0; i < roots.size(); ++i)
-    out << fmt::format("    {}[{}] = {};\n", target, i, cpp_expression(roots[i]));
-  b.uses_time = uses(m, roots, vars, m.time);
+  for (std::size_t i = 0; i < body.results.size(); ++i)
+    out << fmt::format("    {}[{}] = {};\n", target, i, cpp_expression(body.results[i]));
+  b.uses_time = used(m.time);
   b.code = out.str();
   return b;
 }

@@ -8,6 +8,7 @@
 #include "cpp_emitter.hpp"
 #include "functions.hpp"
 #include "schemes.hpp"
+#include "straight_line.hpp"
 
 namespace dualrate {
 
@@ -143,17 +144,21 @@ OpCount derivative_ops(const Model& model, Rows rows) {
   const std::size_t first = rows == Rows::kFast ? model.slow_count : 0;
   const std::size_t last = rows == Rows::kSlow ? model.slow_count : model.states.size();
   for (std::size_t i = first; i < last; ++i) roots.push_back(model.states[i].rhs);
+  return straight_line_ops(model, straight_line(model, roots));
+}
+
+OpCount straight_line_ops(const Model& model, const StraightLine& body) {
   OpCount c;
   bool solved = false;  // the accelerations share one solve
-  for (const Variable* v : needed_variables(model, roots)) {
-    if (!v->solved) {
-      c += count_ops(v->expr);
+  for (const Local& l : body.locals) {
+    if (!l.solved()) {
+      c += count_ops(l.value);
     } else if (!solved) {
       c += mass_solve_ops(*model.second_order);
       solved = true;
     }
   }
-  for (const auto& r : roots) c += count_ops(r);
+  for (const auto& r : body.results) c += count_ops(r);
   return c;
 }
 

@@ -32,9 +32,14 @@ OpCount count_ops(const GiNaC::ex& e);
 // slow_derivatives() or fast_derivatives().
 enum class Rows { kAll, kSlow, kFast };
 
-// One call of the generated function for `rows`: the variables it needs, each once, and
-// the right-hand sides.
+// One call of the generated function for `rows`: the variables it needs and the
+// subexpressions it shares, each once, and the right-hand sides (straight_line).
 OpCount derivative_ops(const Model& model, Rows rows);
+
+struct StraightLine;
+// The arithmetic of a generated function's body as emitted: every local's value, the mass
+// solve when an acceleration is among the locals, and the results.
+OpCount straight_line_ops(const Model& model, const StraightLine& body);
 
 // Vector arithmetic written out: `add` additions, `mul` multiplications, `div` divisions.
 OpCount arithmetic(long add, long mul, long div);

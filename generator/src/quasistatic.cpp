@@ -10,6 +10,7 @@
 #include "analysis.hpp"
 #include "cpp_emitter.hpp"
 #include "op_count.hpp"
+#include "straight_line.hpp"
 
 namespace dualrate {
 
@@ -350,10 +351,10 @@ StepCost cost(const Model& model, const GenerateOptions& o, bool layer) {
   if (d.jacobian_constant) {
     newton.add_work(product_ops(o.matrices, "residual_jacobian_inverse"));
   } else {
-    OpCount jacobian;
-    for (unsigned r = 0; r < static_cast<unsigned>(nf); ++r)
-      for (unsigned c = 0; c < static_cast<unsigned>(nf); ++c) jacobian += count_ops(d.residual_jacobian_symbolic(r, c));
-    newton.add_work(jacobian);
+    std::vector<GiNaC::ex> entries;  // as precompute emits them, column-major
+    for (unsigned c = 0; c < static_cast<unsigned>(nf); ++c)
+      for (unsigned r = 0; r < static_cast<unsigned>(nf); ++r) entries.push_back(d.residual_jacobian_symbolic(r, c));
+    newton.add_work(straight_line_ops(form.model, straight_line(form.model, entries)));
     // LU with partial pivoting (n^3/3 multiply-adds, n(n-1)/2 divisions) and two triangular solves.
     newton.add_work(arithmetic(nf * nf * nf / 3 + nf * nf, nf * nf * nf / 3 + nf * nf, nf * (nf - 1) / 2 + nf));
   }

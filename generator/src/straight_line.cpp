@@ -1,0 +1,132 @@
+#include "straight_line.hpp"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "cpp_emitter.hpp"
+
+namespace dualrate {
+
+using GiNaC::ex;
+using GiNaC::is_a;
+
+namespace {
+
+bool leaf(const ex& e) { return is_a<GiNaC::numeric>(e) || is_a<GiNaC::symbol>(e) || is_a<GiNaC::constant>(e); }
+
+using Counts = std::map<ex, int, GiNaC::ex_is_less>;
+
+void count(const ex& e, Counts& counts) {
+  if (leaf(e)) return;
+  ++counts[e];
+  for (const auto& operand : e) count(operand, counts);
+}
+
+struct Replace : GiNaC::map_function {
+  Replace(ex from, ex to) : from_(std::move(from)), to_(std::move(to)) {}
+  ex operator()(const ex& e) override { return e.is_equal(from_) ? to_ : (leaf(e) ? e : e.map(*this)); }
+
+ private:
+  ex from_, to_;
+};
+
+// What sharing a node saves per further occurrence: its own arithmetic, except for what a
+// product or sum absorbs as written: a negated term (-x) is a subtraction in a sum and a
+// reciprocal (x^-1) a division in a product, so sharing them saves nothing.
+long saving(const ex& e) {
+  const long ops = count_ops(e).total();
+  if (is_a<GiNaC::mul>(e) && e.nops() == 2 && (e.op(0).is_equal(-1) || e.op(1).is_equal(-1))) return 0;
+  if (is_a<GiNaC::power>(e) && is_a<GiNaC::numeric>(e.op(1)) && GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_negative())
+    return 0;
+  return ops;
+}
+
+// The i-th shared term's name, one symbol per name for the whole run: GiNaC orders sums and
+// products by their symbols' creation, so a fresh symbol per call could print (and cost)
+// the same body differently from one call to the next.
+const GiNaC::symbol& shared_symbol(std::size_t i) {
+  static std::vector<GiNaC::symbol> names;
+  while (names.size() <= i) names.emplace_back("cse" + std::to_string(names.size()) + "_");
+  return names[i];
+}
+
+struct Statement {
+  ex value;
+  const Variable* variable = nullptr;
+};
+
+}  // namespace
+
+StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool share) {
+  std::vector<Statement> statements;
+  for (const Variable* v : needed_variables(m, roots)) statements.push_back({v->expr, v});
+  for (const ex& r : roots) statements.push_back({r, nullptr});
+  std::vector<std::pair<GiNaC::symbol, ex>> shared;
+  const auto emitted = [](const Statement& s) { return !(s.variable && s.variable->solved); };
+  const auto total = [&](const std::vector<Statement>& st, const std::vector<std::pair<GiNaC::symbol, ex>>& sh) {
+    long ops = 0;
+    for (const auto& s : st)
+      if (emitted(s)) ops += count_ops(s.value).total();
+    for (const auto& t : sh) ops += count_ops(t.second).total();
+    return ops;
+  };
+  long current = total(statements, shared);
+  std::set<ex, GiNaC::ex_is_less> refused;  // sharing them did not pay, as printed
+  while (share) {
+    Counts counts;
+    for (const auto& s : statements)
+      if (emitted(s)) count(s.value, counts);
+    for (const auto& t : shared) count(t.second, counts);
+    const ex* best = nullptr;
+    long best_saving = 0;
+    for (const auto& [e, n] : counts) {
+      const long save = n < 2 || refused.count(e) ? 0 : saving(e) * (n - 1);
+      if (save > best_saving) {
+        best = &e;
+        best_saving = save;
+      }
+    }
+    if (!best) break;
+    const GiNaC::symbol& name = shared_symbol(shared.size());
+    const ex value = *best;
+    Replace replace(value, name);
+    std::vector<Statement> next = statements;
+    auto next_shared = shared;
+    for (auto& s : next)
+      if (emitted(s)) s.value = replace(s.value);
+    for (auto& t : next_shared) t.second = replace(t.second);
+    next_shared.emplace_back(name, value);
+    const long ops = total(next, next_shared);
+    if (ops >= current) {
+      refused.insert(value);
+      continue;
+    }
+    current = ops;
+    statements = std::move(next);
+    shared = std::move(next_shared);
+  }
+
+  StraightLine body;
+  std::vector<bool> placed(shared.size(), false);
+  // Each shared term goes right before the first local or result that uses it, after the
+  // shared terms its own value uses.
+  const auto place = [&](const ex& value, auto&& self) -> void {
+    for (std::size_t i = 0; i < shared.size(); ++i)
+      if (!placed[i] && value.has(shared[i].first)) {
+        placed[i] = true;
+        self(shared[i].second, self);
+        body.locals.push_back({shared[i].first, shared[i].second, nullptr});
+      }
+  };
+  for (const auto& s : statements) {
+    place(s.value, place);
+    if (s.variable)
+      body.locals.push_back({s.variable->symbol, s.value, s.variable});
+    else
+      body.results.push_back(s.value);
+  }
+  return body;
+}
+
+}  // namespace dualrate

@@ -1,0 +1,76 @@
+// Generated function bodies as straight-line code (straight_line.hpp): shared subexpressions
+// are computed once, placed before their first use, and counted as emitted.
+#include <gtest/gtest.h>
+
+#include "cpp_emitter.hpp"
+#include "op_count.hpp"
+#include "straight_line.hpp"
+#include "test_support.hpp"
+
+namespace dualrate {
+namespace {
+
+std::vector<GiNaC::ex> rates(const Model& m) {
+  std::vector<GiNaC::ex> r;
+  for (const auto& x : m.states) r.push_back(x.rhs);
+  return r;
+}
+
+// Every symbol a local or result uses is a state, input, parameter, t or an earlier local.
+void expect_defined_before_use(const Model& m, const StraightLine& body) {
+  GiNaC::lst known{m.time};
+  for (const auto& x : m.states) known.append(x.symbol);
+  for (const auto& u : m.inputs) known.append(u.symbol);
+  for (const auto& p : m.parameters) known.append(p.symbol);
+  const auto check = [&](const GiNaC::ex& e) {
+    GiNaC::ex rest = e;
+    for (const auto& k : known) rest = rest.subs(k == 0);
+    EXPECT_TRUE(GiNaC::is_a<GiNaC::numeric>(rest.evalf()) || rest.is_zero()) << e << " uses " << rest;
+  };
+  for (const auto& l : body.locals) {
+    if (!l.solved()) check(l.value);
+    known.append(l.symbol);
+  }
+  for (const auto& r : body.results) check(r);
+}
+
+TEST(StraightLine, SharesRecurringTermsOnceBeforeTheirFirstUse) {
+  const Model m = test::load(test::source_path("tests/models/valid/shared_terms.yaml"));
+  const StraightLine shared = straight_line(m, rates(m));
+  const StraightLine plain = straight_line(m, rates(m), false);
+  long terms = 0;
+  for (const auto& l : shared.locals) terms += l.variable ? 0 : 1;
+  EXPECT_GE(terms, 3);  // sin(th), sin(th)*cos(th), lever*w^2 (or its parts)
+  ASSERT_EQ(plain.locals.size(), 1u);  // lever alone
+  expect_defined_before_use(m, shared);
+  // The same values: substitute the locals back, last first.
+  for (std::size_t i = 0; i < shared.results.size(); ++i) {
+    GiNaC::ex back = shared.results[i], plain_back = plain.results[i];
+    for (auto l = shared.locals.rbegin(); l != shared.locals.rend(); ++l) back = back.subs(l->symbol == l->value);
+    for (const auto& l : plain.locals) plain_back = plain_back.subs(l.symbol == l.value);
+    EXPECT_TRUE((back - plain_back).expand().is_zero()) << back << " vs " << plain_back;
+  }
+  const long with = straight_line_ops(m, shared).total(), without = straight_line_ops(m, plain).total();
+  EXPECT_LT(with, without);
+  EXPECT_EQ(derivative_ops(m, Rows::kAll).total(), with);
+}
+
+// Nothing recurs: the body is the model's, and costs the same.
+TEST(StraightLine, LeavesAModelWithoutRepeatsAsWritten) {
+  const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
+  const StraightLine body = straight_line(m, rates(m));
+  EXPECT_TRUE(body.locals.empty());
+  EXPECT_EQ(straight_line_ops(m, body).total(), straight_line_ops(m, straight_line(m, rates(m), false)).total());
+}
+
+// The emitted derivatives() computes each shared term once, as a local named cseN_.
+TEST(StraightLine, EmittedHeaderDeclaresTheSharedTerms) {
+  const Model m = test::load(test::source_path("tests/models/valid/shared_terms.yaml"));
+  const std::string h = generate_header(m, {"rk4", 0.01, 1, ScalarType::kDouble, "test", {}, {}});
+  const auto body = h.substr(h.find("static void derivatives"), h.find("static void slow_derivatives") - h.find("static void derivatives"));
+  EXPECT_NE(body.find("const Scalar cse0_ = "), std::string::npos) << body;
+  EXPECT_EQ(body.find("sin(th)", body.find("sin(th)") + 1), std::string::npos) << body;
+}
+
+}  // namespace
+}  // namespace dualrate
