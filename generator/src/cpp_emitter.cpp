@@ -238,6 +238,9 @@ std::string cpp_expression(const ex& e) { return print(e).text; }
 std::string matrix_function(const LinearMap& m) {
   std::string s = fmt::format("  // {}: {} x {}, {} nonzeros ({}", m.what, m.rows, m.cols, m.nonzeros(), m.shape());
   if (m.structural_nonzeros < m.rows * m.cols) s += fmt::format("; the model's structure allows {}", m.structural_nonzeros);
+  if (m.dropped_residue > 0)
+    s += fmt::format("; rounding residue up to {:.3g} of the largest entry dropped where the structure has zeros",
+                     m.dropped_residue);
   s += fmt::format(")\n  static Eigen::Matrix<Scalar, {}, 1> {}(const Eigen::Matrix<Scalar, {}, 1>& {}) noexcept {{\n",
                    m.rows, m.name, m.cols, m.nonzeros() ? "v_" : "/*v_*/");
   s += fmt::format("    Eigen::Matrix<Scalar, {}, 1> r_;\n", m.rows);

@@ -6,6 +6,13 @@
 
 namespace dualrate {
 
+Pattern symbolic_structure(const GiNaC::matrix& j, unsigned row0, unsigned col0, unsigned rows, unsigned cols) {
+  Pattern p(rows, cols);
+  for (unsigned r = 0; r < rows; ++r)
+    for (unsigned c = 0; c < cols; ++c) p(r, c) = !j(row0 + r, col0 + c).is_zero();
+  return p;
+}
+
 Pattern pattern_sum(const Pattern& a, const Pattern& b) { return a || b; }
 
 Pattern pattern_product(const Pattern& a, const Pattern& b) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <ginac/ginac.h>
 
 #include <string>
 #include <vector>
@@ -17,6 +18,10 @@ namespace dualrate {
 
 // Which entries of a matrix may be nonzero.
 using Pattern = Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>;
+
+// The entries of the block of symbolic matrix j at (row0, col0) of rows x cols that are not
+// identically zero.
+Pattern symbolic_structure(const GiNaC::matrix& j, unsigned row0, unsigned col0, unsigned rows, unsigned cols);
 
 // Pattern algebra: the entries a sum or product of matrices with patterns a and b may have.
 Pattern pattern_sum(const Pattern& a, const Pattern& b);

@@ -170,7 +170,11 @@ OpCount arithmetic(long add, long mul, long div) {
   return c;
 }
 
-OpCount mat_vec(long r, long k) { return arithmetic(r * (k - 1), r * k, 0); }
+OpCount function_ops(const GenerateOptions& o, const std::string& name) {
+  for (const auto& f : o.functions)
+    if (f.name == name) return straight_line_ops(*o.function_model, straight_line(*o.function_model, f.roots));
+  throw std::logic_error("op count: no scheme function '" + name + "'");
+}
 
 StepCost step_cost(const Model& model, const GenerateOptions& o) {
   if (const SchemeInfo* info = find_scheme(o.scheme); info && info->cost) return info->cost(model, o);

@@ -43,10 +43,11 @@ OpCount straight_line_ops(const Model& model, const StraightLine& body);
 
 // Vector arithmetic written out: `add` additions, `mul` multiplications, `div` divisions.
 OpCount arithmetic(long add, long mul, long div);
-// An r x k matrix times a k-vector.
-OpCount mat_vec(long r, long k);
 
 struct GenerateOptions;
+// One call of the scheme function `name` that precompute put into options (SchemeFunction),
+// as emitted. Throws std::logic_error when there is none.
+OpCount function_ops(const GenerateOptions& options, const std::string& name);
 
 // The arithmetic of one step of a scheme's runtime implementation with the generated model
 // (the finiteness check is not counted: comparisons only), and a lower bound on it: the part

@@ -6,11 +6,12 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "analysis.hpp"
 #include "cpp_emitter.hpp"
 #include "op_count.hpp"
-#include "straight_line.hpp"
 
 namespace dualrate {
 
@@ -259,10 +260,8 @@ void precompute(const Model& model, GenerateOptions& o, bool layer) {
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
   o.matrices.clear();
   if (d.jacobian_constant) {
-    Pattern structure(nf, nf);
-    for (Eigen::Index r = 0; r < nf; ++r)
-      for (Eigen::Index c = 0; c < nf; ++c)
-        structure(r, c) = !d.residual_jacobian_symbolic(static_cast<unsigned>(r), static_cast<unsigned>(c)).is_zero();
+    const auto n = static_cast<unsigned>(nf);
+    const Pattern structure = symbolic_structure(d.residual_jacobian_symbolic, 0, 0, n, n);
     o.matrices.push_back(
         {"residual_jacobian_inverse", d.residual_jacobian.inverse(), "G_z^-1 (constant)", pattern_closure(structure)});
   }
@@ -341,29 +340,30 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
 ReferenceStep reference_corrected(const ReferenceSetup& s, double h) { return reference(s, h, true); }
 ReferenceStep reference_outer(const ReferenceSetup& s, double h) { return reference(s, h, false); }
 
-// As runtime/include/dualrate/schemes/quasistatic.hpp computes a step.
+// As runtime/include/dualrate/schemes/quasistatic.hpp computes a step, with the functions and
+// matrices precompute emitted.
 StepCost cost(const Model& model, const GenerateOptions& o, bool layer) {
-  const QuasistaticForm form = quasistatic_form(model);
-  const QuasistaticDesign d = quasistatic_design(model, form);
   const long ns = static_cast<long>(model.slow_count), nf = static_cast<long>(model.fast_count());
+  const auto integer = [&](const std::string& name) {
+    for (const auto& i : o.integers)
+      if (i.name == name) return i.value;
+    throw std::logic_error("quasistatic cost: no precomputed '" + name + "'");
+  };
   StepCost newton;
-  newton.add_work(derivative_ops(form.model, Rows::kFast));
-  if (d.jacobian_constant) {
+  newton.add_work(function_ops(o, "residual"));
+  if (integer("jacobian_constant")) {
     newton.add_work(product_ops(o.matrices, "residual_jacobian_inverse"));
   } else {
-    std::vector<GiNaC::ex> entries;  // as precompute emits them, column-major
-    for (unsigned c = 0; c < static_cast<unsigned>(nf); ++c)
-      for (unsigned r = 0; r < static_cast<unsigned>(nf); ++r) entries.push_back(d.residual_jacobian_symbolic(r, c));
-    newton.add_work(straight_line_ops(form.model, straight_line(form.model, entries)));
+    newton.add_work(function_ops(o, "residual_jacobian"));
     // LU with partial pivoting (n^3/3 multiply-adds, n(n-1)/2 divisions) and two triangular solves.
     newton.add_work(arithmetic(nf * nf * nf / 3 + nf * nf, nf * nf * nf / 3 + nf * nf, nf * (nf - 1) / 2 + nf));
   }
   newton.ops += arithmetic(nf, 0, 0);
-  const long solves = 5L * d.newton_iterations;
+  const long solves = 5L * integer("newton_iterations");
   StepCost c;
   c.ops = solves * newton.ops;
   c.bound = solves * newton.bound;
-  c.add_work(4 * derivative_ops(form.model, Rows::kSlow));
+  c.add_work(4 * function_ops(o, "reduced_slow"));
   c.ops += arithmetic(nf + 3 * ns + 3, 3 * ns + 1, 1);  // eta, stage states, stage times, h/2
   c.ops += arithmetic(4 * ns, 3 * ns + 1, 1);           // the RK4 update with h/6
   if (layer) {

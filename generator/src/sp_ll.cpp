@@ -81,11 +81,8 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
   }
   SpLlBlocks out = split_jacobian(evaluate(m, j, 0, x0, u0), ns);
   const auto structure = [&](const Block& b) {
-    Pattern p(static_cast<Eigen::Index>(b.rows), static_cast<Eigen::Index>(b.cols));
-    for (std::size_t r = 0; r < b.rows; ++r)
-      for (std::size_t c = 0; c < b.cols; ++c)
-        p(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = !j(b.row0 + r, b.col0 + c).is_zero();
-    return p;
+    return symbolic_structure(j, static_cast<unsigned>(b.row0), static_cast<unsigned>(b.col0),
+                              static_cast<unsigned>(b.rows), static_cast<unsigned>(b.cols));
   };
   out.gz_structure = structure(blocks[0]);
   out.gx_structure = structure(blocks[1]);

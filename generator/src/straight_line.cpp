@@ -54,6 +54,7 @@ const GiNaC::symbol& shared_symbol(std::size_t i) {
 struct Statement {
   ex value;
   const Variable* variable = nullptr;
+  bool emitted() const { return !(variable && variable->solved); }  // an acceleration's value is the mass solve's
 };
 
 }  // namespace
@@ -63,11 +64,10 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
   for (const Variable* v : needed_variables(m, roots)) statements.push_back({v->expr, v});
   for (const ex& r : roots) statements.push_back({r, nullptr});
   std::vector<std::pair<GiNaC::symbol, ex>> shared;
-  const auto emitted = [](const Statement& s) { return !(s.variable && s.variable->solved); };
   const auto total = [&](const std::vector<Statement>& st, const std::vector<std::pair<GiNaC::symbol, ex>>& sh) {
     long ops = 0;
     for (const auto& s : st)
-      if (emitted(s)) ops += count_ops(s.value).total();
+      if (s.emitted()) ops += count_ops(s.value).total();
     for (const auto& t : sh) ops += count_ops(t.second).total();
     return ops;
   };
@@ -76,7 +76,7 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
   while (share) {
     Counts counts;
     for (const auto& s : statements)
-      if (emitted(s)) count(s.value, counts);
+      if (s.emitted()) count(s.value, counts);
     for (const auto& t : shared) count(t.second, counts);
     const ex* best = nullptr;
     long best_saving = 0;
@@ -94,7 +94,7 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
     std::vector<Statement> next = statements;
     auto next_shared = shared;
     for (auto& s : next)
-      if (emitted(s)) s.value = replace(s.value);
+      if (s.emitted()) s.value = replace(s.value);
     for (auto& t : next_shared) t.second = replace(t.second);
     next_shared.emplace_back(name, value);
     const long ops = total(next, next_shared);
