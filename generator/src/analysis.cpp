@@ -43,7 +43,11 @@ Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, c
   Eigen::MatrixXd result(m.rows(), m.cols());
   for (unsigned r = 0; r < m.rows(); ++r)
     for (unsigned c = 0; c < m.cols(); ++c) {
-      const GiNaC::ex v = m(r, c).subs(point).evalf();
+      const GiNaC::ex& entry = m(r, c);
+      // Plain substitution (no pattern matching): a map lookup per symbol instead of a match
+      // against every entry of the point per node.
+      const GiNaC::ex v =
+          GiNaC::is_a<GiNaC::numeric>(entry) ? entry.evalf() : entry.subs(point, GiNaC::subs_options::no_pattern).evalf();
       if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real())
         throw std::runtime_error("Jacobian entry does not evaluate to a real number");
       result(r, c) = GiNaC::ex_to<GiNaC::numeric>(v).to_double();
@@ -111,8 +115,8 @@ Eigen::MatrixXd abm4_step_map(const Eigen::MatrixXd& j, double h, std::size_t sl
 
 }  // namespace
 
-Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
-                             int ratio, double inner_step) {
+Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
+                                   int ratio, double inner_step) {
   AdamsScheme adams;
   if (adams_scheme(scheme, adams) && task_form(adams))
     return macro_step_map(adams == AdamsScheme::kMrabm4Parallel, j, h, slow, ratio);
@@ -135,12 +139,60 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
   return m;
 }
 
+Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
+                             int ratio, double inner_step) {
+  const SchemeInfo* info = find_scheme(scheme);
+  if (info && info->step_map) return info->step_map(j, slow, h);
+  return reference_step_map(scheme, j, h, slow, ratio, inner_step);
+}
+
 namespace {
 
 Eigen::VectorXcd eigenvalues(const Eigen::MatrixXd& m) {
   if (m.size() == 0) return {};
   return Eigen::EigenSolver<Eigen::MatrixXd>(m, false).eigenvalues();
 }
+
+bool uniform(const std::string& scheme) {
+  const SchemeInfo* info = find_scheme(scheme);
+  return info ? info->uniform : scheme == "abm4";
+}
+
+}  // namespace
+
+MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step)
+    : scheme_(std::move(scheme)), j_(j), slow_(slow), ratio_(ratio), inner_step_(inner_step) {
+  if (!uniform(scheme_)) return;
+  const Eigen::VectorXcd lambda = eigenvalues(j);
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
+    const double a = lambda[i].real(), b = lambda[i].imag();
+    if (b < 0) continue;  // its conjugate's block is similar to the same map
+    if (b == 0) {
+      eigen_blocks_.push_back(Eigen::MatrixXd::Constant(1, 1, a));
+    } else {
+      Eigen::MatrixXd pair(2, 2);
+      pair << a, -b, b, a;
+      eigen_blocks_.push_back(pair);
+    }
+  }
+}
+
+double MapRadius::operator()(double h) const {
+  try {
+    if (!uniform(scheme_)) return eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, inner_step_)).cwiseAbs().maxCoeff();
+    double radius = 0;
+    for (const Eigen::MatrixXd& block : eigen_blocks_)
+      radius = std::max(radius,
+                        eigenvalues(reference_step_map(scheme_, block, h, static_cast<std::size_t>(block.rows()), 1))
+                            .cwiseAbs()
+                            .maxCoeff());
+    return radius;
+  } catch (const SmfeDesignError&) {
+    return std::numeric_limits<double>::infinity();
+  }
+}
+
+namespace {
 
 std::string json_list(const Eigen::VectorXcd& v) {
   std::string s = "[";
@@ -156,16 +208,6 @@ std::string text_list(const Eigen::VectorXcd& v) {
   return s.empty() ? "(none)" : s;
 }
 
-// Infinity when smfe has no design at h.
-double spectral_radius(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio,
-                       double inner_step) {
-  try {
-    return eigenvalues(one_step_map(scheme, j, h, slow, ratio, inner_step)).cwiseAbs().maxCoeff();
-  } catch (const SmfeDesignError&) {
-    return std::numeric_limits<double>::infinity();
-  }
-}
-
 }  // namespace
 
 double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
@@ -177,9 +219,8 @@ double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std:
     return std::numeric_limits<double>::infinity();
   }
   double h = 1e-4 / rho, end = 1e4 / rho;
-  std::function<bool(double)> stable = [&](double s) {
-    return spectral_radius(scheme, j, s, slow, ratio, inner_step) <= 1 + kStabilityMargin;
-  };
+  const MapRadius radius(scheme, j, slow, ratio, inner_step);
+  std::function<bool(double)> stable = [&](double s) { return radius(s) <= 1 + kStabilityMargin; };
   if (scheme == "smfe") {
     // N is chosen anew for each D, and eq. 14 is exact for a linear system (its factors are
     // the eigenvalues of the implementation's map; tests/unit/smfe_test.cpp), so a D is
@@ -243,7 +284,7 @@ Spectra spectra(const Eigen::MatrixXd& j, std::size_t slow) {
 }
 
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio,
-                                  double inner_step) {
+                                  double inner_step, StepSearch search) {
   const ReferenceCore core(model);
   const Eigen::MatrixXd full = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
   const SchemeInfo* info = find_scheme(scheme);
@@ -262,13 +303,18 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
   if (scheme == "sp_ll") sp_ll_blocks(model, true);  // the model must suit the scheme
   if (scheme == "smfe") r.smfe = smfe_design_for(model, h, inner_step);
-  r.spectral_radius = spectral_radius(scheme, j, h, model.slow_count, ratio, inner_step);
+  r.spectral_radius = MapRadius(scheme, j, model.slow_count, ratio, inner_step)(h);
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
+  if (reduced) r.full_jacobian_eigenvalues = eigenvalues(full);
+  r.searched = search == StepSearch::kAlways || !r.stable;
+  if (!r.searched) {
+    r.max_stable_step = std::numeric_limits<double>::quiet_NaN();
+    return r;
+  }
   r.max_stable_step = max_stable_step(scheme, j, model.slow_count, r.max_stable_step_bounded, ratio, inner_step);
   if (reduced) {
     bool bounded = true;
     r.full_rk4_max_stable_step = max_stable_step("rk4", full, model.slow_count, bounded);
-    r.full_jacobian_eigenvalues = eigenvalues(full);
   }
   return r;
 }
@@ -308,7 +354,8 @@ std::string StabilityReport::text() const {
       "largest stable step of {}: {}\n",
       text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation, scheme,
       step, ratio > 1 ? fmt::format(", H = {} h", ratio) : "", ratio > 1 ? "macro-step" : "one-step", spectral_radius, stable ? "stable" : "UNSTABLE", scheme,
-      max_stable_step_bounded          ? fmt::format("{:.6g}", max_stable_step)
+      !searched                        ? std::string("not searched")
+      : max_stable_step_bounded        ? fmt::format("{:.6g}", max_stable_step)
       : std::isfinite(max_stable_step) ? fmt::format("none found up to {:.6g} (stable over the whole scan)", max_stable_step)
                                        : std::string("unbounded")) +
          (smfe ? fmt::format("smfe design at D = {:.6g}: inner step h_s = {:.6g}, N = {} inner steps (eq. 14 for every "

@@ -45,6 +45,7 @@ struct StabilityReport {
   double separation = 0;                  // min |fast| / max |reduced slow| (inf if no slow motion)
   double spectral_radius = 0;             // of the scheme's one-step map for the linearized model
   bool stable = false;                    // spectral_radius <= 1 + kStabilityMargin
+  bool searched = true;                   // false: the two below were not searched (StepSearch)
   double max_stable_step = 0;             // largest stable h (max_stable_step() below)
   bool max_stable_step_bounded = true;    // false: stable over the whole scan
   std::optional<SmfeDesign> smfe;         // smfe: the design at h (= D)
@@ -52,7 +53,7 @@ struct StabilityReport {
   // Jacobian [F_x F_z; G_x G_z] (slow: the dynamics left after elimination); these are of the
   // full model, with RK4's largest stable step on it, against which the step is gained.
   Eigen::VectorXcd full_jacobian_eigenvalues;
-  std::optional<double> full_rk4_max_stable_step;
+  std::optional<double> full_rk4_max_stable_step;  // when searched
 
   std::string json() const;
   std::string text() const;
@@ -68,8 +69,32 @@ constexpr double kStabilityMargin = 1e-9;
 // history(): states, derivative histories, predicted end points), so its size exceeds n.
 // For smfe, h is the macro step D and the map is that of the design chosen for J and D
 // (smfe_design; `inner_step` > 0 fixes h_s), or SmfeDesignError when there is none.
+Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
+                                   int ratio = 1, double inner_step = 0);
+
+// The same map, from the scheme's own builder where it has one (SchemeInfo::step_map: sp_ll
+// from its constants, in one pass), else reference_step_map.
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
                              int ratio = 1, double inner_step = 0);
+
+// The spectral radius of that map, as a function of h. For a scheme that treats every state
+// alike (SchemeInfo::uniform, and abm4), the map of J is similar to the direct sum of the maps
+// of J's eigenvalues (the real ones as 1x1 blocks, each complex pair as [[a, -b], [b, a]]),
+// so J is decomposed once and each h costs one small map per eigenvalue; otherwise each h
+// builds the whole map and decomposes it. Infinity when smfe has no design at h.
+class MapRadius {
+ public:
+  MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step);
+  double operator()(double h) const;
+
+ private:
+  std::string scheme_;
+  Eigen::MatrixXd j_;
+  std::size_t slow_;
+  int ratio_;
+  double inner_step_;
+  std::vector<Eigen::MatrixXd> eigen_blocks_;  // uniform schemes
+};
 
 // The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable
 // (spectral radius <= 1 + kStabilityMargin). Stability regions need not be monotone in h, so
@@ -81,8 +106,13 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
 double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
                        int ratio = 1, double inner_step = 0);
 
+// Whether analyze_stability searches the largest stable step (max_stable_step, the costly
+// part: hundreds of maps): always (analyze), or only when the step is unstable, for the hint
+// of the refusal (generate, verify-system).
+enum class StepSearch { kAlways, kWhenUnstable };
+
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio = 1,
-                                  double inner_step = 0);
+                                  double inner_step = 0, StepSearch search = StepSearch::kAlways);
 
 // Why the generator refuses an unstable report r (generate without --allow-unstable,
 // verify-system): the message, with the growth over t_end, and a hint (a smaller step or

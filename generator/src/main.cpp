@@ -292,7 +292,8 @@ int run(int argc, char** argv) {
   if (generate->parsed()) {
     const Settings s = resolve(model, o, Use::kGenerate);
     require_dual_rate(generate, "--overrun", s.scheme);
-    const StabilityReport stability = analyze_stability(model, s.scheme, s.step, s.ratio, o.inner_step);
+    const StabilityReport stability =
+        analyze_stability(model, s.scheme, s.step, s.ratio, o.inner_step, StepSearch::kWhenUnstable);
     if (!stability.stable && !allow_unstable) {
       const Instability why = instability(model, stability, s.t_end);
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");

@@ -8,11 +8,23 @@
 
 namespace dualrate {
 
+namespace {
+
+// A textbook explicit Runge-Kutta method on the whole state.
+SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* header, int order,
+                       const char* summary) {
+  SchemeInfo s{name, runtime_class, header, order, summary, order};
+  s.uniform = true;
+  return s;
+}
+
+}  // namespace
+
 const std::vector<SchemeInfo>& schemes() {
   static const std::vector<SchemeInfo> all = {
-      {"euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler", 1},
-      {"rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)", 2},
-      {"rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta", 4},
+      runge_kutta("euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler"),
+      runge_kutta("rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)"),
+      runge_kutta("rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta"),
       sp_ll_scheme(),
       prk25_scheme(),
       smfe_scheme(),

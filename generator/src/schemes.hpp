@@ -58,6 +58,12 @@ struct SchemeInfo {
   // The Jacobian at the design point of what the scheme integrates, when that is not the
   // model's right-hand side (quasistatic: its reduced form); analysis linearizes this one.
   Eigen::MatrixXd (*analysed_jacobian)(const Model& model) = nullptr;
+  // The one-step map for dx/dt = J x split after `slow` states, when the scheme builds it
+  // faster than analysis's n reference steps (one_step_map); null otherwise.
+  Eigen::MatrixXd (*step_map)(const Eigen::MatrixXd& j, std::size_t slow, double h) = nullptr;
+  // Treats every state alike (no slow/fast split): its one-step map for J decouples along J's
+  // eigenvectors, so the analysis checks it per eigenvalue (on a 1x1 or 2x2 real block).
+  bool uniform = false;
 };
 
 const std::vector<SchemeInfo>& schemes();

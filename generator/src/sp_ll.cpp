@@ -47,21 +47,24 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
                          " fast)",
                      "list the fast states under states: fast:, or use rk4 for a single-time-scale model");
   const GiNaC::matrix j = jacobian(m, state_symbols(m));
-  std::vector<GiNaC::ex> dynamic{m.time};
-  for (const auto& x : m.states) dynamic.push_back(x.symbol);
-  for (const auto& u : m.inputs) dynamic.push_back(u.symbol);
+  std::set<GiNaC::ex, GiNaC::ex_is_less> dynamic{m.time};
+  for (const auto& x : m.states) dynamic.insert(x.symbol);
+  for (const auto& u : m.inputs) dynamic.insert(u.symbol);
   const Block blocks[] = {{"g_z", ns, nf, ns, nf}, {"g_x", ns, nf, 0, ns}, {"f_z", 0, ns, ns, nf}};
   if (!frozen) {
     for (const auto& b : blocks) {
       std::set<std::string> symbols;
       std::size_t row = 0;
       for (std::size_t r = b.row0; r < b.row0 + b.rows; ++r)
-        for (std::size_t c = b.col0; c < b.col0 + b.cols; ++c)
-          for (const auto& s : dynamic)
-            if (j(r, c).has(s)) {
-              symbols.insert(GiNaC::ex_to<GiNaC::symbol>(s).get_name());
+        for (std::size_t c = b.col0; c < b.col0 + b.cols; ++c) {
+          const GiNaC::ex& entry = j(static_cast<unsigned>(r), static_cast<unsigned>(c));
+          if (GiNaC::is_a<GiNaC::numeric>(entry)) continue;
+          for (auto node = entry.preorder_begin(); node != entry.preorder_end(); ++node)
+            if (GiNaC::is_a<GiNaC::symbol>(*node) && dynamic.count(*node)) {
+              symbols.insert(GiNaC::ex_to<GiNaC::symbol>(*node).get_name());
               if (!row) row = r + 1;
             }
+        }
       if (!symbols.empty()) {
         std::string names;
         for (const auto& s : symbols) names += (names.empty() ? "" : ", ") + s;
@@ -117,6 +120,38 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
                                 gz_functions, gz_functions, a_functions, a_functions};
   for (std::size_t i = 0; i < c.size(); ++i) c[i].structure = structures[i];
   return c;
+}
+
+MatrixXd sp_ll_step_map(const MatrixXd& j, std::size_t slow, double h) {
+  const auto ns = static_cast<Eigen::Index>(slow), n = j.rows(), nf = n - ns;
+  const std::vector<NamedMatrix> constants = sp_ll_constants(split_jacobian(j, slow), h);
+  const auto c = [&](const char* name) -> const MatrixXd& {
+    for (const NamedMatrix& m : constants)
+      if (m.name == name) return m.value;
+    throw std::logic_error(std::string("no sp_ll constant ") + name);
+  };
+  const MatrixXd &k = c("k"), &fz = c("fz");
+  const MatrixXd fx = j.topLeftCorner(ns, ns);
+  const MatrixXd identity = MatrixXd::Identity(n, n);
+  const MatrixXd xn = identity.topRows(ns), zn = identity.bottomRows(nf);
+  const MatrixXd sigma = c("gz_inv") * j.bottomRows(nf);
+  const MatrixXd gamma = k * j.topRows(ns);
+  const MatrixXd integral_y = c("p1") * sigma + c("p2") * gamma;
+  const MatrixXd offset = zn - sigma + k * xn;
+  const auto manifold = [&](const MatrixXd& xs) -> MatrixXd { return offset - k * xs; };
+  const auto slow_rate = [&](const MatrixXd& xs) -> MatrixXd { return fx * xs + fz * manifold(xs); };
+  const MatrixXd k1 = slow_rate(xn);
+  const MatrixXd k2 = slow_rate(xn + h / 2 * k1);
+  const MatrixXd k3 = slow_rate(xn + h / 2 * k2);
+  const MatrixXd k4 = slow_rate(xn + h * k3);
+  const MatrixXd x_next = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + fz * integral_y;
+  const MatrixXd f1 = slow_rate(x_next);
+  const MatrixXd b = c("a") * sigma + k * k1;
+  const MatrixXd cc = k * (f1 - k1) / h;
+  const MatrixXd y_next = sigma + c("q1") * b + c("q2") * cc;
+  MatrixXd map(n, n);
+  map << x_next, manifold(x_next) + y_next;
+  return map;
 }
 
 std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<MatrixXd>& jacobians, std::size_t slow) {
@@ -242,6 +277,7 @@ SchemeInfo sp_ll_scheme() {
   s.precompute = precompute;
   s.reference = reference;
   s.cost = cost;
+  s.step_map = sp_ll_step_map;
   return s;
 }
 

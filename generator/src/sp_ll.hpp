@@ -39,6 +39,12 @@ SpLlBlocks sp_ll_blocks(const Model& model, bool frozen);
 // blocks' is known.
 std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& blocks, double h);
 
+// The map x_n -> x_{n+1} of one step of the runtime's formulas (above, as dualrate::SpLl
+// computes them from sp_ll_constants) for the linear system dx/dt = J x split after `slow`
+// states, computed for all n unit vectors at once: what the stability analysis needs, built
+// in one pass instead of n reference steps with two block exponentials each.
+Eigen::MatrixXd sp_ll_step_map(const Eigen::MatrixXd& j, std::size_t slow, double h);
+
 // How much each of f_z, g_x, g_z varies along a trajectory, given the Jacobian at each of its
 // samples, relative to its value at the first: max over samples of ||M - M_0||_F / ||M_0||_F.
 std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<Eigen::MatrixXd>& jacobians,

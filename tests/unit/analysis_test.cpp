@@ -159,3 +159,63 @@ TEST(Analysis, MaxStableStepIsTheFirstCrossingForEveryScheme) {
 
 }  // namespace
 }  // namespace dualrate
+
+namespace dualrate {
+namespace {
+
+// A 12x12 matrix with real and complex eigenvalues spread over four decades, and non-normal
+// (a random similarity of a block-diagonal matrix with condition number about 10).
+Eigen::MatrixXd mixed_spectrum() {
+  Eigen::MatrixXd d = Eigen::MatrixXd::Zero(12, 12);
+  const double pairs[][2] = {{-0.3, 2}, {-5, 49.7}, {-40, 900}, {-0.01, 0.5}};
+  for (int i = 0; i < 4; ++i) {
+    d(2 * i, 2 * i) = d(2 * i + 1, 2 * i + 1) = pairs[i][0];
+    d(2 * i, 2 * i + 1) = -pairs[i][1];
+    d(2 * i + 1, 2 * i) = pairs[i][1];
+  }
+  const double reals[] = {-1, -30, -700, -2500};
+  for (int i = 0; i < 4; ++i) d(8 + i, 8 + i) = reals[i];
+  Eigen::MatrixXd v(12, 12);
+  for (int r = 0; r < 12; ++r)
+    for (int c = 0; c < 12; ++c) v(r, c) = (r == c ? 2.0 : 0.0) + 0.3 * std::sin(1.7 * r + 0.9 * c * c);
+  return v * d * v.inverse();
+}
+
+// The per-eigenvalue radius of the uniform schemes equals that of the whole map. Both come
+// from eigen-decompositions in double of matrices whose eigenvalue condition is about
+// cond(V) = 10 (and for abm4's 5n history, its companion form's): they agree to cond x
+// eps x |R| and a few hundred ulps: inside 1e-10 relative.
+TEST(Analysis, UniformSchemesRadiusPerEigenvalueIsTheWholeMapsRadius) {
+  for (const Eigen::MatrixXd& j : {coupled_oscillators(), mixed_spectrum()}) {
+    const std::size_t slow = static_cast<std::size_t>(j.rows()) / 2;
+    for (const char* scheme : {"euler", "rk2", "rk4", "abm4"}) {
+      const MapRadius radius(scheme, j, slow, 1, 0);
+      for (const double h : {1e-4, 1e-3, 3e-3, 1e-2}) {
+        const double whole = Eigen::EigenSolver<Eigen::MatrixXd>(reference_step_map(scheme, j, h, slow))
+                                 .eigenvalues()
+                                 .cwiseAbs()
+                                 .maxCoeff();
+        EXPECT_NEAR(radius(h), whole, 1e-10 * std::max(1.0, whole)) << scheme << " h = " << h << " n = " << j.rows();
+      }
+    }
+  }
+}
+
+// sp_ll's map built in one pass from its constants (sp_ll_step_map, the runtime's formulas)
+// equals the reference core's, column by column (per-step block exponentials of eqs. 34 and
+// 47): the two differ by the rounding of Eigen's Pade exponentials of differently assembled
+// matrices, bounded as for the scheme's double tolerance (1e-10, sp_ll.cpp) relative to the
+// map's norm.
+TEST(Analysis, SpLlMapFromItsConstantsIsTheReferenceCoresMap) {
+  for (const Eigen::MatrixXd& j : {coupled_oscillators(), mixed_spectrum()}) {
+    const std::size_t slow = static_cast<std::size_t>(j.rows()) / 2;
+    for (const double h : {1e-3, 1e-2, 0.1}) {
+      const Eigen::MatrixXd reference = reference_step_map("sp_ll", j, h, slow);
+      const Eigen::MatrixXd fast = one_step_map("sp_ll", j, h, slow);
+      EXPECT_LE((fast - reference).norm(), 1e-10 * reference.norm()) << "h = " << h << " n = " << j.rows();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dualrate
