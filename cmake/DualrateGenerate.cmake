@@ -1,11 +1,11 @@
 # dualrate_add_model(<target> MODEL <file.yaml> [SCHEME <s>] [STEP <h>] [SCALAR float|double]
-#                    [ALLOW_UNSTABLE] [GENERATOR <dualrate executable or target>])
+#                    [ALLOW_UNSTABLE] [NAMESPACE <ns>] [GENERATOR <dualrate executable or target>])
 #
-# Generates <name>.hpp from the model file at build time (regenerated when the model
+# Generates <name>.hpp (with NAMESPACE: <ns>.hpp, its code in namespace <ns>) from the model file at build time (regenerated when the model
 # changes) and defines an INTERFACE library <target> that puts the generated header and the
 # dualrate runtime on the include path of whatever links it.
 function(dualrate_add_model target)
-  cmake_parse_arguments(ARG "ALLOW_UNSTABLE" "MODEL;SCHEME;STEP;SCALAR;GENERATOR" "" ${ARGN})
+  cmake_parse_arguments(ARG "ALLOW_UNSTABLE" "MODEL;SCHEME;STEP;SCALAR;GENERATOR;NAMESPACE" "" ${ARGN})
   if(NOT ARG_MODEL)
     message(FATAL_ERROR "dualrate_add_model(${target}): MODEL is required")
   endif()
@@ -17,6 +17,10 @@ function(dualrate_add_model target)
   string(REGEX REPLACE "^name:[ \t]*([A-Za-z0-9_]+).*" "\\1" model_name "${name_line}")
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/${target})
   set(options)
+  if(ARG_NAMESPACE)
+    set(model_name ${ARG_NAMESPACE})
+    list(APPEND options --namespace ${ARG_NAMESPACE})
+  endif()
   foreach(opt SCHEME STEP SCALAR)
     if(ARG_${opt})
       string(TOLOWER ${opt} flag)

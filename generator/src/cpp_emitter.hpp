@@ -58,6 +58,7 @@ struct GenerateOptions {
   std::vector<SchemeFunction> functions{};
   std::shared_ptr<const Model> function_model{};
   bool defer_overruns = false;  // dual-rate: OverrunPolicy::kDefer instead of kSkip (dualrate/dual_rate.hpp)
+  std::string name_space{};      // of the generated code and the header's name (empty: the model's name)
 };
 
 // An exact C++ literal for v, cast to Scalar: Scalar(3), Scalar(0x1.999999999999ap-4).

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <regex>
 
 #include "analysis.hpp"
 #include "cpp_emitter.hpp"
@@ -183,14 +184,21 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", DUALRATE_VERSION);
   app.require_subcommand(1);
   Overrides o;
-  std::string out_dir, out_csv, keep_dir, target = "host";
+  std::string out_dir, out_csv, keep_dir, target = "host", name_space;
   bool json = false;
   bool allow_unstable = false;
 
   auto* generate = app.add_subcommand("generate", "Generate the C++ header for a model");
   add_common(generate, o);
   generate->add_option("--scalar", o.scalar, "Scalar type of the generated code")->check(CLI::IsMember({"float", "double"}));
-  generate->add_option("-o,--output", out_dir, "Output directory (writes DIR/<name>.hpp)")->required();
+  generate->add_option("-o,--output", out_dir, "Output directory (writes DIR/<namespace>.hpp)")->required();
+  generate->add_option("--namespace", name_space,
+                       "C++ namespace of the generated code, and the header's name (default: the model's name); "
+                       "lets several headers of one model (schemes, steps) link into one program")
+      ->check([](const std::string& v) {
+        static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
+        return std::regex_match(v, identifier) ? std::string() : "'" + v + "' is not a C++ identifier";
+      });
   add_overrun(generate, o);
   generate->add_flag("--allow-unstable", allow_unstable,
                      "Generate even if the scheme is unstable at this step for the model linearized at its initial state");
@@ -299,6 +307,7 @@ int run(int argc, char** argv) {
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
     GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
+    g.name_space = name_space.empty() ? model.name : name_space;
     g.inner_step = o.inner_step;
     g.defer_overruns = o.overrun == "defer";
     precompute_scheme(model, frozen(model, o), g);
@@ -306,7 +315,7 @@ int run(int argc, char** argv) {
     if (s.scheme == "smfe") report_smfe_along_trajectory(model, s, *stability.smfe);
     const std::string header = generate_header(model, g);
     std::filesystem::create_directories(out_dir);
-    const auto path = std::filesystem::path(out_dir) / (model.name + ".hpp");
+    const auto path = std::filesystem::path(out_dir) / (g.name_space + ".hpp");
     std::ofstream out(path, std::ios::binary);
     out << header;
     if (!out) throw UsageError("cannot write " + path.string());

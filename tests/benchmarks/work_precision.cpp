@@ -1,0 +1,252 @@
+// Work-precision program (work_precision.hpp says what is measured and how). For every
+// registered model (one translation unit each, work_precision_model.cpp.in), it sweeps each
+// fixed-step family over h = t_end / (kSamples m), m = 1, 2, 4, ... until the error falls
+// below kFinest, runs each adaptive peer at tolerances 1e-1, 1e-2, ... likewise, and runs the
+// generated headers made for one step each; then times every point with an error at most
+// kCoarsest under Google Benchmark, in one run. Writes (with --out=DIR) results.csv, one
+// work-precision diagram per model (gnuplot SVG) and summary.md: per model, at 1e-3 and
+// 1e-5, our fastest method reaching that error and the fastest peer, and the ratio of their
+// CPU times.
+//
+//   work_precision [--models=a,b] [--out=DIR] [Google Benchmark flags]
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "functions.hpp"
+#include "model.hpp"
+#include "ratio_reporter.hpp"
+#include "work_precision.hpp"
+
+namespace work_precision {
+
+std::vector<Case>& cases() {
+  static std::vector<Case> all;
+  return all;
+}
+
+bool add_case(Case c) {
+  cases().push_back(std::move(c));
+  return true;
+}
+
+namespace {
+
+constexpr double kCoarsest = 1e-1;  // points less accurate than this are not timed
+constexpr double kFinest = 1e-8;    // a sweep stops below this error
+constexpr long kMaxSteps = 4'000'000;
+const double kTargets[] = {1e-3, 1e-5};
+
+struct Point {
+  std::string model, method;
+  bool ours = false;
+  double step = 0, tolerance = 0;
+  double error = std::numeric_limits<double>::infinity();  // infinity: the run faulted
+  std::string benchmark;                                   // empty: not timed
+  std::function<bool()> run;
+};
+
+Point point(const std::string& model, const std::string& method, bool ours) {
+  Point p;
+  p.model = model;
+  p.method = method;
+  p.ours = ours;
+  return p;
+}
+
+// Max normalized error of `s` against the reference samples (work_precision.hpp).
+double error(const Samples& s, const Samples& reference) {
+  if (s.size() != reference.size()) return std::numeric_limits<double>::infinity();
+  const std::size_t n = reference.front().size();
+  std::vector<double> scale(n, 1.0);
+  for (const auto& row : reference)
+    for (std::size_t j = 0; j < n; ++j) scale[j] = std::max(scale[j], std::fabs(row[j]));
+  double worst = 0;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      const double e = std::fabs(s[i][j] - reference[i][j]) / scale[j];
+      if (!(e <= worst)) worst = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
+    }
+  return worst;
+}
+
+std::vector<Point> sweep(const Case& c, const std::string& source_dir) {
+  const dualrate::Model model = dualrate::load_model_file(source_dir + "/models/" + c.model + ".yaml");
+  const double t_end = model.simulation.t_end;
+  Samples reference;
+  if (!c.reference(t_end, &reference)) throw std::runtime_error(c.model + ": the high-accuracy solution failed");
+  std::vector<Point> points;
+  const auto fixed = [&](const std::string& name, bool ours, long m, const FixedStep& run) {
+    Samples s;
+    Point p = point(c.model, name, ours);
+    p.step = t_end / (static_cast<double>(kSamples) * static_cast<double>(m));
+    if (run(t_end, m, &s)) p.error = error(s, reference);
+    p.run = [run, t_end, m] { return run(t_end, m, nullptr); };
+    points.push_back(p);
+    return p.error;
+  };
+  for (const auto& f : c.families)
+    for (long m = 1; m * kSamples <= kMaxSteps; m *= 2)
+      if (fixed(f.name, f.ours, m, f.run) < kFinest) break;
+  for (const auto& a : c.at_step) fixed(a.name, true, a.m, a.run);
+  for (const auto& a : c.adaptive)
+    for (int k = 1; k <= 12; ++k) {
+      const double tolerance = std::pow(10.0, -k);
+      Samples s;
+      Point p = point(c.model, a.name, false);
+      p.tolerance = tolerance;
+      if (a.run(t_end, tolerance, &s)) p.error = error(s, reference);
+      p.run = [run = a.run, t_end, tolerance] { return run(t_end, tolerance, nullptr); };
+      points.push_back(p);
+      if (p.error < kFinest) break;
+    }
+  return points;
+}
+
+std::string parameter(const Point& p) {
+  return p.step > 0 ? fmt::format("h={:.6g}", p.step) : fmt::format("tol={:.0e}", p.tolerance);
+}
+
+std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : ""; }
+
+struct Best {
+  const Point* point = nullptr;
+  double cpu_ns = 0;
+};
+
+Best fastest(const std::vector<Point>& points, const std::map<std::string, double>& cpu, const std::string& model,
+             bool ours, double target) {
+  Best b;
+  for (const Point& p : points) {
+    if (p.model != model || p.ours != ours || !(p.error <= target)) continue;
+    const auto t = cpu.find(p.benchmark);
+    if (t == cpu.end()) continue;
+    if (!b.point || t->second < b.cpu_ns) b = {&p, t->second};
+  }
+  return b;
+}
+
+std::string describe(const Best& b) {
+  if (!b.point) return "not reached";
+  return fmt::format("{} {} ({:.3g} us, error {:.2g})", b.point->method, parameter(*b.point), b.cpu_ns / 1e3,
+                     b.point->error);
+}
+
+void write_plots(const std::filesystem::path& dir, const std::vector<Point>& points,
+                 const std::map<std::string, double>& cpu) {
+  std::map<std::string, std::map<std::string, std::vector<const Point*>>> by_model;
+  for (const Point& p : points)
+    if (cpu.count(p.benchmark)) by_model[p.model][p.method].push_back(&p);
+  std::ofstream gp(dir / "plots.gp");
+  gp << "# Written by work_precision: one work-precision diagram per model.\n"
+        "set terminal svg size 720,480 dynamic font 'sans,12'\n"
+        "set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
+        "set xlabel 'max normalized error'\nset ylabel 'CPU time per run (us)'\nset key outside right\n"
+        "set grid\nset termoption noenhanced\n";
+  for (const auto& [model, methods] : by_model) {
+    std::ofstream data(dir / (model + ".dat"));
+    std::vector<std::string> plots;
+    int index = 0;
+    for (const auto& [method, list] : methods) {
+      data << "# " << method << "\n";
+      for (const Point* p : list) data << fmt::format("{:.6g} {:.6g}\n", p->error, cpu.at(p->benchmark) / 1e3);
+      data << "\n\n";
+      const bool ours = list.front()->ours;
+      plots.push_back(fmt::format("'{}.dat' index {} with linespoints title '{}{}' lw {} dt {}", model, index++, method,
+                                  ours ? " (ours)" : "", ours ? 2 : 1, ours ? 1 : 2));
+    }
+    gp << fmt::format("set output '{}.svg'\nset title '{}'\nplot ", model, model);
+    for (std::size_t i = 0; i < plots.size(); ++i) gp << (i ? ", \\\n     " : "") << plots[i];
+    gp << "\n";
+  }
+}
+
+}  // namespace
+}  // namespace work_precision
+
+int main(int argc, char** argv) {
+  using namespace work_precision;
+  benchmark::Initialize(&argc, argv);
+  std::set<std::string> only;
+  std::string out;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--models=", 0) == 0) {
+      std::stringstream list(a.substr(9));
+      for (std::string m; std::getline(list, m, ',');) only.insert(m);
+    } else if (a.rfind("--out=", 0) == 0) {
+      out = a.substr(6);
+    } else {
+      std::fprintf(stderr, "work_precision: unknown argument %s\n", a.c_str());
+      return 1;
+    }
+  }
+  dualrate::init_symbolic();
+  std::vector<Point> points;
+  std::vector<std::string> models;
+  std::sort(cases().begin(), cases().end(), [](const Case& a, const Case& b) { return a.model < b.model; });
+  for (const Case& c : cases()) {
+    if (!only.empty() && !only.count(c.model)) continue;
+    models.push_back(c.model);
+    std::fprintf(stderr, "work_precision: sweeping %s\n", c.model.c_str());
+    for (Point& p : sweep(c, DUALRATE_SOURCE_DIR)) points.push_back(std::move(p));
+  }
+  if (models.empty()) {
+    std::fprintf(stderr, "work_precision: no model matches --models\n");
+    return 1;
+  }
+  for (Point& p : points) {
+    if (!(p.error <= kCoarsest)) continue;
+    p.benchmark = p.model + "/" + p.method + "/" + parameter(p);
+    benchmark::RegisterBenchmark(p.benchmark.c_str(), [run = p.run](benchmark::State& state) {
+      bool ok = true;
+      for (auto _ : state) ok &= run();
+      if (!ok) state.SkipWithError("a run faulted");
+    })->Unit(benchmark::kMicrosecond);
+  }
+  dualrate::bench::RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  std::map<std::string, double> cpu_ns;  // the reporter's times are in microseconds
+  for (const auto& [name, t] : reporter.cpu) cpu_ns[name] = t * 1e3;
+
+  std::ostringstream summary;
+  summary << "| model | error | ours: fastest | peers: fastest | time ratio ours / peer |\n"
+             "|---|---|---|---|---|\n";
+  for (const std::string& m : models)
+    for (const double target : kTargets) {
+      const Best ours = fastest(points, cpu_ns, m, true, target), peer = fastest(points, cpu_ns, m, false, target);
+      summary << fmt::format("| {} | {:.0e} | {} | {} | {} |\n", m, target, describe(ours), describe(peer),
+                             ours.point && peer.point ? fmt::format("{:.3f}", ours.cpu_ns / peer.cpu_ns) : "-");
+    }
+  std::printf("\n%s", summary.str().c_str());
+  if (out.empty()) return 0;
+
+  const std::filesystem::path dir(out);
+  std::filesystem::create_directories(dir);
+  std::ofstream csv(dir / "results.csv");
+  csv << "model,method,ours,step,tolerance,error,cpu_us\n";
+  for (const Point& p : points) {
+    const auto t = cpu_ns.find(p.benchmark);
+    csv << fmt::format("{},{},{},{},{},{},{}\n", p.model, p.method, p.ours ? 1 : 0, p.step > 0 ? csv_number(p.step) : "",
+                       p.tolerance > 0 ? csv_number(p.tolerance) : "", std::isfinite(p.error) ? csv_number(p.error) : "fault",
+                       t == cpu_ns.end() ? "" : csv_number(t->second / 1e3));
+  }
+  std::ofstream(dir / "summary.md") << summary.str();
+  write_plots(dir, points, cpu_ns);
+  const std::string gnuplot = "cd '" + dir.string() + "' && gnuplot plots.gp";
+  if (std::system(gnuplot.c_str()) != 0) {
+    std::fprintf(stderr, "work_precision: gnuplot failed on %s/plots.gp\n", dir.string().c_str());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,184 @@
+// Work-precision of our generated schemes against the integrators a user would pick instead,
+// on one model's scenario (work_precision.cpp runs them; README "Work-precision").
+//
+// Inputs: the scenario's input signals sampled at t_s = s t_end / kSamples and held until
+// t_{s+1}, for every method alike: our steps hold their inputs over each step (as the ECU task
+// does), and with every step dividing the sample interval they all see the same piecewise-
+// constant input, so the error measured is the integrator's, not the input sampling's. The
+// peers integrate each sample interval as a user with sampled inputs would (the adaptive ones
+// carrying their step size from one interval to the next).
+// Accuracy: the states at t_1 .. t_kSamples against a high-accuracy solution (Boost.Odeint's
+// controlled Runge-Kutta-Fehlberg 7(8) at 1e-13 absolute and relative, per interval) as max over
+// samples and states of |x_ij - ref_ij| / max(1, max_i |ref_ij|) (the normalization of
+// `dualrate verify`). Every method integrates the same generated right-hand side
+// (Model::derivatives, double), which verify checks against the reference core's evaluator.
+// Work: CPU time of one run over [0, t_end], measured by Google Benchmark in the same run for
+// every method.
+#pragma once
+
+#include <dualrate/runtime.hpp>
+
+#include <boost/numeric/odeint.hpp>
+#include <boost/numeric/odeint/external/eigen/eigen.hpp>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace work_precision {
+
+constexpr int kSamples = 100;
+
+// States at t_1 .. t_kSamples, one row each.
+using Samples = std::vector<std::vector<double>>;
+
+// A fixed-step method of ours or a peer, run over [0, t_end] at h = t_end / (kSamples m):
+// fills `samples` when given; false on a fault (a non-finite state).
+using FixedStep = std::function<bool(double t_end, long m, Samples* samples)>;
+// An adaptive peer at absolute = relative tolerance; false also when it gives up.
+using Adaptive = std::function<bool(double t_end, double tolerance, Samples* samples)>;
+
+struct Case {
+  std::string model;  // models/<model>.yaml
+  // Fixed-step families, swept over m by work_precision.cpp.
+  struct Family {
+    std::string name;
+    bool ours;
+    FixedStep run;
+  };
+  std::vector<Family> families;
+  // Methods of ours made for one m only (sp_ll: its constants depend on h).
+  struct AtStep {
+    std::string name;
+    long m;
+    FixedStep run;
+  };
+  std::vector<AtStep> at_step;
+  struct Peer {
+    std::string name;
+    Adaptive run;
+  };
+  std::vector<Peer> adaptive;
+  std::function<bool(double t_end, Samples* samples)> reference;
+};
+
+std::vector<Case>& cases();
+bool add_case(Case c);
+
+namespace odeint = boost::numeric::odeint;
+
+template <class M>
+typename M::Input held_input(double t_end, long s) {
+  return M::scenario_inputs(static_cast<typename M::Scalar>(t_end * static_cast<double>(s) / kSamples));
+}
+
+template <class M>
+struct HeldRhs {
+  typename M::Input u;
+  void operator()(const typename M::State& x, typename M::State& dxdt, double t) const {
+    M::derivatives(t, x, u, dxdt);
+  }
+};
+
+template <class M>
+void record(const typename M::State& x, Samples* samples) {
+  if (samples) samples->emplace_back(x.data(), x.data() + x.size());
+}
+
+template <class M>
+double step_of(double t_end, long m) {
+  return t_end / (static_cast<double>(kSamples) * static_cast<double>(m));
+}
+
+// Ours: the generated step (the runtime's Scheme through dualrate::advance, which reports a
+// non-finite state).
+template <class M, class Scheme>
+bool ours(double t_end, long m, Samples* samples) {
+  const double h = step_of<M>(t_end, m);
+  dualrate::Data<M> d;
+  for (long s = 0; s < kSamples; ++s) {
+    const typename M::Input u = held_input<M>(t_end, s);
+    for (long k = 0; k < m; ++k)
+      if (dualrate::advance<Scheme>(d, h, u) != dualrate::Status::kOk) return false;
+    record<M>(d.x, samples);
+  }
+  return true;
+}
+
+template <class M>
+using OdeintRk4 = odeint::runge_kutta4<typename M::State, double, typename M::State, double,
+                                       odeint::vector_space_algebra>;
+
+// Boost.Odeint's classical Runge-Kutta 4 at a fixed step.
+template <class M>
+bool odeint_rk4(double t_end, long m, Samples* samples) {
+  const double h = step_of<M>(t_end, m);
+  OdeintRk4<M> stepper;
+  typename M::State x = M::initial_state();
+  long n = 0;
+  for (long s = 0; s < kSamples; ++s) {
+    const HeldRhs<M> rhs{held_input<M>(t_end, s)};
+    for (long k = 0; k < m; ++k, ++n) stepper.do_step(rhs, x, static_cast<double>(n) * h, h);
+    if (!x.allFinite()) return false;
+    record<M>(x, samples);
+  }
+  return true;
+}
+
+// A controlled odeint stepper over each sample interval, its step carried across intervals.
+template <class M, class Stepper>
+bool controlled(double t_end, Stepper stepper, Samples* samples) {
+  typename M::State x = M::initial_state();
+  double dt = t_end / kSamples / 100;
+  try {
+    for (long s = 0; s < kSamples; ++s) {
+      const double a = t_end * static_cast<double>(s) / kSamples, b = t_end * static_cast<double>(s + 1) / kSamples;
+      const HeldRhs<M> rhs{held_input<M>(t_end, s)};
+      double t = a;
+      while (b - t > 1e-12 * (b - a)) {  // a last step to b may land an ulp short of it
+        dt = std::min(dt, b - t);
+        for (int tries = 0; stepper.try_step(rhs, x, t, dt) == odeint::fail; ++tries)
+          if (tries > 100 || !(dt > 1e-14 * t_end)) return false;
+      }
+      if (!x.allFinite()) return false;
+      record<M>(x, samples);
+    }
+  } catch (const odeint::odeint_error&) {
+    return false;
+  }
+  return true;
+}
+
+// Boost.Odeint's Dormand-Prince 5(4) with step-size control (the algorithm of MATLAB's ode45).
+template <class M>
+bool odeint_dopri5(double t_end, double tolerance, Samples* samples) {
+  using State = typename M::State;
+  return controlled<M>(t_end,
+                       odeint::make_controlled(tolerance, tolerance,
+                                               odeint::runge_kutta_dopri5<State, double, State, double,
+                                                                          odeint::vector_space_algebra>()),
+                       samples);
+}
+
+// The high-accuracy solution: Runge-Kutta-Fehlberg 7(8) at 1e-13.
+template <class M>
+bool high_accuracy(double t_end, Samples* samples) {
+  using State = typename M::State;
+  return controlled<M>(t_end,
+                       odeint::make_controlled(1e-13, 1e-13,
+                                               odeint::runge_kutta_fehlberg78<State, double, State, double,
+                                                                              odeint::vector_space_algebra>()),
+                       samples);
+}
+
+// What every case has: our rk4 and Odeint's on the same model, dopri5, the reference.
+template <class M, class Rk4Scheme>
+void add_common(Case& c) {
+  c.reference = high_accuracy<M>;
+  c.families.push_back({"rk4", true, ours<M, Rk4Scheme>});
+  c.families.push_back({"odeint_rk4", false, odeint_rk4<M>});
+  c.adaptive.push_back({"odeint_dopri5", odeint_dopri5<M>});
+}
+
+}  // namespace work_precision

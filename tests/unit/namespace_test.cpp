@@ -1,0 +1,57 @@
+// generate --namespace: the generated code's namespace and the header's name, so that several
+// headers of one model (schemes, steps) link into one program (tests/benchmarks/
+// work_precision builds fifteen models that way).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "process.hpp"
+#include "test_support.hpp"
+
+namespace dualrate {
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(GenerateNamespace, NamesTheNamespaceAndTheHeaderAndChangesNothingElse) {
+  const std::string model = test::source_path("models/dc_motor.yaml");
+  const std::string dir = (std::filesystem::temp_directory_path() / "dualrate-namespace-test").string();
+  std::filesystem::remove_all(dir);
+  const ProcessResult plain = run_process({DUALRATE_CLI, "generate", model, "--scheme", "sp_ll", "-o", dir});
+  const ProcessResult named =
+      run_process({DUALRATE_CLI, "generate", model, "--scheme", "sp_ll", "--namespace", "motor_at_1ms", "-o", dir});
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  ASSERT_EQ(named.exit_code, 0) << named.output;
+  EXPECT_EQ(named.output, dir + "/motor_at_1ms.hpp\n");
+  const std::string header = read(dir + "/motor_at_1ms.hpp");
+  EXPECT_NE(header.find("namespace motor_at_1ms {"), std::string::npos);
+  EXPECT_NE(header.find("}  // namespace motor_at_1ms"), std::string::npos);
+  EXPECT_EQ(header.find("dc_motor.hpp"), std::string::npos);
+  EXPECT_EQ(replace_all(header, "motor_at_1ms", "dc_motor"), read(dir + "/dc_motor.hpp"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GenerateNamespace, RefusesWhatIsNotAnIdentifier) {
+  const std::string model = test::source_path("models/dc_motor.yaml");
+  for (const char* bad : {"9lives", "a-b", "a::b", ""}) {
+    const ProcessResult r = run_process({DUALRATE_CLI, "generate", model, "--namespace", bad, "-o", "/tmp"});
+    EXPECT_EQ(r.exit_code, 1) << bad << ": " << r.output;
+    EXPECT_NE(r.output.find("--namespace"), std::string::npos) << r.output;
+  }
+}
+
+}  // namespace
+}  // namespace dualrate
