@@ -1,11 +1,12 @@
 # dualrate_add_model(<target> MODEL <file.yaml> [SCHEME <s>] [STEP <h>] [SCALAR float|double]
-#                    [ALLOW_UNSTABLE] [NAMESPACE <ns>] [GENERATOR <dualrate executable or target>])
+#                    [ALLOW_UNSTABLE] [JACOBIAN] [NAMESPACE <ns>]
+#                    [GENERATOR <dualrate executable or target>])
 #
 # Generates <name>.hpp (with NAMESPACE: <ns>.hpp, its code in namespace <ns>) from the model file at build time (regenerated when the model
 # changes) and defines an INTERFACE library <target> that puts the generated header and the
 # dualrate runtime on the include path of whatever links it.
 function(dualrate_add_model target)
-  cmake_parse_arguments(ARG "ALLOW_UNSTABLE" "MODEL;SCHEME;STEP;SCALAR;GENERATOR;NAMESPACE" "" ${ARGN})
+  cmake_parse_arguments(ARG "ALLOW_UNSTABLE;JACOBIAN" "MODEL;SCHEME;STEP;SCALAR;GENERATOR;NAMESPACE" "" ${ARGN})
   if(NOT ARG_MODEL)
     message(FATAL_ERROR "dualrate_add_model(${target}): MODEL is required")
   endif()
@@ -29,6 +30,9 @@ function(dualrate_add_model target)
   endforeach()
   if(ARG_ALLOW_UNSTABLE)
     list(APPEND options --allow-unstable)
+  endif()
+  if(ARG_JACOBIAN)
+    list(APPEND options --jacobian)
   endif()
   add_custom_command(
     OUTPUT ${out_dir}/${model_name}.hpp

@@ -221,6 +221,40 @@ std::string rate_function(const Model& m, const std::string& comment, const std:
                      b.uses_inputs ? "u_" : "/*u_*/", type, roots.empty() ? "/*dxdt_*/" : "dxdt_", b.code);
 }
 
+// `static void jacobian(t, x_, u_, j_, dfdt_)`: d(state)/dt's Jacobian in the states and its
+// partial derivative in t (inputs held), over the Jacobian's nonzero entries.
+std::string jacobian_function(const Model& m) {
+  if (m.second_order && !m.second_order->constant_mass)
+    throw ModelError(m.second_order->mass_loc,
+                     "--jacobian needs a constant mass matrix: this one depends on the coordinates, and the "
+                     "accelerations are solved at run time",
+                     "generate without --jacobian");
+  const std::vector<ex> rhs = m.resolved_rhs();
+  std::vector<ex> roots;
+  std::vector<std::pair<std::size_t, std::size_t>> entries;
+  for (std::size_t r = 0; r < rhs.size(); ++r)
+    for (std::size_t c = 0; c < m.states.size(); ++c) {
+      const ex d = rhs[r].diff(m.states[c].symbol);
+      if (d.is_zero()) continue;
+      roots.push_back(d);
+      entries.emplace_back(r, c);
+    }
+  for (const ex& f : rhs) roots.push_back(f.diff(m.time));
+  const Body b = emit_body(m, roots, "e_");
+  std::string s = fmt::format(
+      "  // d(state)/dt's Jacobian in the states (j_, {} nonzero entries) and its partial derivative in t\n"
+      "  // with the inputs held (dfdt_): for implicit integrators (e.g. Boost.Odeint's rosenbrock4).\n"
+      "  static void jacobian(Scalar {}, const State& {}, const Input& {}, Eigen::Matrix<Scalar, kStates, kStates>& j_,\n"
+      "                       State& dfdt_) noexcept {{\n"
+      "    Eigen::Matrix<Scalar, {}, 1> e_;\n{}    j_.setZero();\n",
+      entries.size(), b.uses_time ? "t" : "/*t*/", b.uses_states ? "x_" : "/*x_*/", b.uses_inputs ? "u_" : "/*u_*/",
+      roots.size(), b.code);
+  for (std::size_t k = 0; k < entries.size(); ++k)
+    s += fmt::format("    j_({}, {}) = e_[{}];\n", entries[k].first, entries[k].second, k);
+  for (std::size_t i = 0; i < rhs.size(); ++i) s += fmt::format("    dfdt_[{}] = e_[{}];\n", i, entries.size() + i);
+  return s + "  }\n\n";
+}
+
 std::string comment_lines(const std::string& text, const std::string& indent) {
   std::string out;
   std::istringstream in(text);
@@ -342,6 +376,8 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
                      "slow_derivatives", "SlowState", {rhs.begin(), slow_end});
   h << rate_function(m, "d(fast state)/dt alone (g of z' = g(x, z)), for schemes that evaluate only the fast part.",
                      "fast_derivatives", "FastState", {slow_end, rhs.end()});
+
+  if (o.jacobian) h << jacobian_function(m);
 
   std::vector<ex> outs;
   for (const auto& y : m.outputs) outs.push_back(y.expr);

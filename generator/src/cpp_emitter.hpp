@@ -59,6 +59,7 @@ struct GenerateOptions {
   std::shared_ptr<const Model> function_model{};
   bool defer_overruns = false;  // dual-rate: OverrunPolicy::kDefer instead of kSkip (dualrate/dual_rate.hpp)
   std::string name_space{};      // of the generated code and the header's name (empty: the model's name)
+  bool jacobian = false;         // also emit Model::jacobian (--jacobian)
 };
 
 // An exact C++ literal for v, cast to Scalar: Scalar(3), Scalar(0x1.999999999999ap-4).

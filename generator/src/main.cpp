@@ -185,7 +185,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   Overrides o;
   std::string out_dir, out_csv, keep_dir, target = "host", name_space;
-  bool json = false;
+  bool json = false, emit_jacobian = false;
   bool allow_unstable = false;
 
   auto* generate = app.add_subcommand("generate", "Generate the C++ header for a model");
@@ -200,6 +200,9 @@ int run(int argc, char** argv) {
         return std::regex_match(v, identifier) ? std::string() : "'" + v + "' is not a C++ identifier";
       });
   add_overrun(generate, o);
+  generate->add_flag("--jacobian", emit_jacobian,
+                     "Also emit Model::jacobian(t, x, u, J, dfdt): the Jacobian in the states and the partial "
+                     "derivative in t, for implicit integrators on the host (not used by the schemes)");
   generate->add_flag("--allow-unstable", allow_unstable,
                      "Generate even if the scheme is unstable at this step for the model linearized at its initial state");
 
@@ -308,6 +311,7 @@ int run(int argc, char** argv) {
     }
     GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
     g.name_space = name_space.empty() ? model.name : name_space;
+    g.jacobian = emit_jacobian;
     g.inner_step = o.inner_step;
     g.defer_overruns = o.overrun == "defer";
     precompute_scheme(model, frozen(model, o), g);

@@ -20,6 +20,11 @@
 
 #include <boost/numeric/odeint.hpp>
 #include <boost/numeric/odeint/external/eigen/eigen.hpp>
+#include <boost/numeric/odeint/stepper/rosenbrock4.hpp>
+#include <boost/numeric/odeint/stepper/rosenbrock4_controller.hpp>
+
+#include <algorithm>
+#include <utility>
 
 #include <cmath>
 #include <functional>
@@ -126,28 +131,41 @@ bool odeint_rk4(double t_end, long m, Samples* samples) {
   return true;
 }
 
-// A controlled odeint stepper over each sample interval, its step carried across intervals.
-template <class M, class Stepper>
-bool controlled(double t_end, Stepper stepper, Samples* samples) {
-  typename M::State x = M::initial_state();
+// A controlled odeint stepper over each sample interval, its step carried across intervals;
+// make_system(u) is the system with the inputs u held.
+template <class M, class Stepper, class State, class MakeSystem>
+bool controlled(double t_end, Stepper stepper, State x, MakeSystem make_system, Samples* samples) {
   double dt = t_end / kSamples / 100;
+  const auto finite = [&x] {
+    for (std::size_t i = 0; i < static_cast<std::size_t>(x.size()); ++i)
+      if (!std::isfinite(x[i])) return false;
+    return true;
+  };
   try {
     for (long s = 0; s < kSamples; ++s) {
       const double a = t_end * static_cast<double>(s) / kSamples, b = t_end * static_cast<double>(s + 1) / kSamples;
-      const HeldRhs<M> rhs{held_input<M>(t_end, s)};
+      const auto system = make_system(held_input<M>(t_end, s));
       double t = a;
       while (b - t > 1e-12 * (b - a)) {  // a last step to b may land an ulp short of it
         dt = std::min(dt, b - t);
-        for (int tries = 0; stepper.try_step(rhs, x, t, dt) == odeint::fail; ++tries)
+        for (int tries = 0; stepper.try_step(system, x, t, dt) == odeint::fail; ++tries)
           if (tries > 100 || !(dt > 1e-14 * t_end)) return false;
       }
-      if (!x.allFinite()) return false;
-      record<M>(x, samples);
+      if (!finite()) return false;
+      if (samples) {
+        samples->emplace_back();
+        for (std::size_t i = 0; i < static_cast<std::size_t>(x.size()); ++i) samples->back().push_back(x[i]);
+      }
     }
   } catch (const odeint::odeint_error&) {
     return false;
   }
   return true;
+}
+
+template <class M>
+HeldRhs<M> held_rhs(const typename M::Input& u) {
+  return {u};
 }
 
 // Boost.Odeint's Dormand-Prince 5(4) with step-size control (the algorithm of MATLAB's ode45).
@@ -158,7 +176,7 @@ bool odeint_dopri5(double t_end, double tolerance, Samples* samples) {
                        odeint::make_controlled(tolerance, tolerance,
                                                odeint::runge_kutta_dopri5<State, double, State, double,
                                                                           odeint::vector_space_algebra>()),
-                       samples);
+                       M::initial_state(), held_rhs<M>, samples);
 }
 
 // The high-accuracy solution: Runge-Kutta-Fehlberg 7(8) at 1e-13.
@@ -169,7 +187,43 @@ bool high_accuracy(double t_end, Samples* samples) {
                        odeint::make_controlled(1e-13, 1e-13,
                                                odeint::runge_kutta_fehlberg78<State, double, State, double,
                                                                               odeint::vector_space_algebra>()),
-                       samples);
+                       M::initial_state(), held_rhs<M>, samples);
+}
+
+// Boost.Odeint's rosenbrock4 (an L-stable fourth-order Rosenbrock method with an embedded
+// third-order error estimate) with step-size control, on the generated Jacobian
+// (Model::jacobian, generate --jacobian). It works on uBLAS vectors and matrices: each
+// evaluation copies the state in and the rates or the Jacobian out.
+template <class M>
+bool odeint_rosenbrock4(double t_end, double tolerance, Samples* samples) {
+  namespace ublas = boost::numeric::ublas;
+  using Vector = ublas::vector<double>;
+  using Matrix = ublas::matrix<double>;
+  constexpr int n = M::kStates;
+  Vector x(n);
+  const typename M::State x0 = M::initial_state();
+  for (int i = 0; i < n; ++i) x[i] = x0[i];
+  const auto make_system = [](const typename M::Input& u) {
+    const auto rates = [u](const Vector& xv, Vector& dxdt, double t) {
+      typename M::State xs, d;
+      for (int i = 0; i < n; ++i) xs[i] = xv[i];
+      M::derivatives(t, xs, u, d);
+      for (int i = 0; i < n; ++i) dxdt[i] = d[i];
+    };
+    const auto jacobian = [u](const Vector& xv, Matrix& j, const double& t, Vector& dfdt) {
+      typename M::State xs, df;
+      Eigen::Matrix<double, n, n> je;
+      for (int i = 0; i < n; ++i) xs[i] = xv[i];
+      M::jacobian(t, xs, u, je, df);
+      for (int r = 0; r < n; ++r) {
+        dfdt[r] = df[r];
+        for (int c = 0; c < n; ++c) j(r, c) = je(r, c);
+      }
+    };
+    return std::make_pair(rates, jacobian);
+  };
+  return controlled<M>(t_end, odeint::rosenbrock4_controller<odeint::rosenbrock4<double>>(tolerance, tolerance), x,
+                       make_system, samples);
 }
 
 // What every case has: our rk4 and Odeint's on the same model, dopri5, the reference.
