@@ -1,4 +1,4 @@
-# dualrate_add_model(<target> MODEL <file.yaml> [SCHEME <s>] [STEP <h>] [SCALAR float|double]
+# dualrate_add_model(<target> MODEL <file.yaml> [SCHEME <s>] [STEP <h>] [RATIO <r>] [SCALAR float|double]
 #                    [ALLOW_UNSTABLE] [JACOBIAN] [NAMESPACE <ns>]
 #                    [GENERATOR <dualrate executable or target>])
 #
@@ -6,7 +6,7 @@
 # changes) and defines an INTERFACE library <target> that puts the generated header and the
 # dualrate runtime on the include path of whatever links it.
 function(dualrate_add_model target)
-  cmake_parse_arguments(ARG "ALLOW_UNSTABLE;JACOBIAN" "MODEL;SCHEME;STEP;SCALAR;GENERATOR;NAMESPACE" "" ${ARGN})
+  cmake_parse_arguments(ARG "ALLOW_UNSTABLE;JACOBIAN" "MODEL;SCHEME;STEP;RATIO;SCALAR;GENERATOR;NAMESPACE" "" ${ARGN})
   if(NOT ARG_MODEL)
     message(FATAL_ERROR "dualrate_add_model(${target}): MODEL is required")
   endif()
@@ -22,7 +22,7 @@ function(dualrate_add_model target)
     set(model_name ${ARG_NAMESPACE})
     list(APPEND options --namespace ${ARG_NAMESPACE})
   endif()
-  foreach(opt SCHEME STEP SCALAR)
+  foreach(opt SCHEME STEP RATIO SCALAR)
     if(ARG_${opt})
       string(TOLOWER ${opt} flag)
       list(APPEND options --${flag} ${ARG_${opt}})

@@ -81,6 +81,13 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
                                                       std::string(s.scheme == "abm4" ? ", and `analyze`" : "")
                                                 : ""));
   }
+  const SchemeInfo* info = find_scheme(s.scheme);
+  if (info && info->dual_rate && (m.slow_count == 0 || m.fast_count() == 0))
+    throw ModelError(m.states.empty() ? SourceLoc{m.file, 1, 1} : m.states.front().loc,
+                     fmt::format("{} needs both slow and fast states ({} slow, {} fast): its fast task steps the "
+                                 "fast states, its slow task the slow ones",
+                                 s.scheme, m.slow_count, m.fast_count()),
+                     "list the fast states under states: fast:, or use a single-rate scheme such as rk4");
   if (!o.step && !m.simulation.step)
     throw UsageError("no step size: give --step or set simulation: step: in " + m.file);
   s.step = o.step ? *o.step : *m.simulation.step;

@@ -43,7 +43,7 @@ namespace {
 
 constexpr double kCoarsest = 1e-1;  // points less accurate than this are not timed
 constexpr double kFinest = 1e-8;    // a sweep stops below this error
-constexpr long kMaxSteps = 4'000'000;
+constexpr long kMaxSteps = 1'000'000;  // a sweep stops at this many steps per run
 const double kTargets[] = {1e-3, 1e-5};
 
 struct Point {
@@ -95,7 +95,7 @@ std::vector<Point> sweep(const Case& c, const std::string& source_dir) {
     return p.error;
   };
   for (const auto& f : c.families)
-    for (long m = 1; m * kSamples <= kMaxSteps; m *= 2)
+    for (long m = f.first_m; m * kSamples <= kMaxSteps; m *= 2)
       if (fixed(f.name, f.ours, m, f.run) < kFinest) break;
   for (const auto& a : c.at_step) fixed(a.name, true, a.m, a.run);
   for (const auto& a : c.adaptive)

@@ -51,6 +51,7 @@ struct Case {
     std::string name;
     bool ours;
     FixedStep run;
+    long first_m = 1;  // m = first_m 2^j (dual-rate: a multiple of the rate ratio)
   };
   std::vector<Family> families;
   // Methods of ours made for one m only (sp_ll: its constants depend on h).
@@ -107,6 +108,27 @@ bool ours(double t_end, long m, Samples* samples) {
     for (long k = 0; k < m; ++k)
       if (dualrate::advance<Scheme>(d, h, u) != dualrate::Status::kOk) return false;
     record<M>(d.x, samples);
+  }
+  return true;
+}
+
+// Ours, dual-rate (mrabm4, mrabm4_parallel): the fast task every h and, right after it, each
+// slow job it releases (run to completion; on the host nothing preempts it), H = kRatio h.
+// Slow job k leaves the state at t_k = k H (DualRate::row), which gives the samples; the fast
+// task at tick n holds the inputs of the sample interval that tick starts. m must be a
+// multiple of kRatio.
+template <class M, class Tasks>
+bool dual_rate(double t_end, long m, Samples* samples) {
+  if (m % Tasks::kRatio != 0) return false;
+  const double h = step_of<M>(t_end, m);
+  Tasks tasks(h);
+  const long ticks = kSamples * m;
+  for (long n = 0; n <= ticks; ++n) {
+    bool release = false;
+    if (tasks.fast(held_input<M>(t_end, n / m), release) != dualrate::Status::kOk) return false;
+    if (!release) continue;
+    if (tasks.slow() != dualrate::Status::kOk) return false;
+    if (n > 0 && n % m == 0) record<M>(tasks.row().x, samples);
   }
   return true;
 }

@@ -55,3 +55,24 @@ TEST(GenerateNamespace, RefusesWhatIsNotAnIdentifier) {
 
 }  // namespace
 }  // namespace dualrate
+
+namespace dualrate {
+namespace {
+
+// The dual-rate schemes step the fast states in one task and the slow ones in the other; a
+// model without one of the two is refused with a positioned error (the runtime's static_assert
+// would otherwise stop the build of the generated header).
+TEST(DualRateSchemes, RefuseAModelWithoutFastStates) {
+  const std::string model = test::source_path("models/quarter_car_a.yaml");
+  for (const char* scheme : {"mrabm4", "mrabm4_parallel"}) {
+    const ProcessResult r = run_process({DUALRATE_CLI, "generate", model, "--scheme", scheme, "-o", "/tmp"});
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.output.rfind(model + ":", 0), 0u) << r.output;
+    EXPECT_NE(r.output.find(std::string(scheme) + " needs both slow and fast states (2 slow, 0 fast)"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
+}  // namespace
+}  // namespace dualrate
