@@ -1,7 +1,8 @@
 // Work-precision program (work_precision.hpp says what is measured and how). For every
 // registered model (one translation unit each, work_precision_model.cpp.in), it sweeps each
-// fixed-step family over h = t_end / (kSamples m), m = 1, 2, 4, ... until the error falls
-// below kFinest, runs each adaptive peer at tolerances 1e-1, 1e-2, ... likewise, and runs the
+// fixed-step family over h = t_end / (kSamples m), m = 1, 2, 4, ... (dual-rate: multiples of
+// the ratio) until the error falls below kFinest or a run would take kMaxSteps, runs each
+// adaptive peer at tolerances 1e-1, 1e-2, ... likewise, and runs the
 // generated headers made for one step each; then times every point with an error at most
 // kCoarsest under Google Benchmark, in one run. Writes (with --out=DIR) results.csv, one
 // work-precision diagram per model (gnuplot SVG) and summary.md: per model, at 1e-3 and
@@ -88,7 +89,7 @@ std::vector<Point> sweep(const Case& c, const std::string& source_dir) {
   const auto fixed = [&](const std::string& name, bool ours, long m, const FixedStep& run) {
     Samples s;
     Point p = point(c.model, name, ours);
-    p.step = t_end / (static_cast<double>(kSamples) * static_cast<double>(m));
+    p.step = step_of(t_end, m);
     if (run(t_end, m, &s)) p.error = error(s, reference);
     p.run = [run, t_end, m] { return run(t_end, m, nullptr); };
     points.push_back(p);

@@ -92,8 +92,7 @@ void record(const typename M::State& x, Samples* samples) {
   if (samples) samples->emplace_back(x.data(), x.data() + x.size());
 }
 
-template <class M>
-double step_of(double t_end, long m) {
+inline double step_of(double t_end, long m) {
   return t_end / (static_cast<double>(kSamples) * static_cast<double>(m));
 }
 
@@ -101,7 +100,7 @@ double step_of(double t_end, long m) {
 // non-finite state).
 template <class M, class Scheme>
 bool ours(double t_end, long m, Samples* samples) {
-  const double h = step_of<M>(t_end, m);
+  const double h = step_of(t_end, m);
   dualrate::Data<M> d;
   for (long s = 0; s < kSamples; ++s) {
     const typename M::Input u = held_input<M>(t_end, s);
@@ -120,7 +119,7 @@ bool ours(double t_end, long m, Samples* samples) {
 template <class M, class Tasks>
 bool dual_rate(double t_end, long m, Samples* samples) {
   if (m % Tasks::kRatio != 0) return false;
-  const double h = step_of<M>(t_end, m);
+  const double h = step_of(t_end, m);
   Tasks tasks(h);
   const long ticks = kSamples * m;
   for (long n = 0; n <= ticks; ++n) {
@@ -140,7 +139,7 @@ using OdeintRk4 = odeint::runge_kutta4<typename M::State, double, typename M::St
 // Boost.Odeint's classical Runge-Kutta 4 at a fixed step.
 template <class M>
 bool odeint_rk4(double t_end, long m, Samples* samples) {
-  const double h = step_of<M>(t_end, m);
+  const double h = step_of(t_end, m);
   OdeintRk4<M> stepper;
   typename M::State x = M::initial_state();
   long n = 0;
