@@ -306,7 +306,7 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   r.spectral_radius = MapRadius(scheme, j, model.slow_count, ratio, inner_step)(h);
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
   if (reduced) r.full_jacobian_eigenvalues = eigenvalues(full);
-  r.searched = search == StepSearch::kAlways || !r.stable;
+  r.searched = search == StepSearch::kAlways || (search == StepSearch::kWhenUnstable && !r.stable);
   if (!r.searched) {
     r.max_stable_step = std::numeric_limits<double>::quiet_NaN();
     return r;

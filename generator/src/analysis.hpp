@@ -107,9 +107,9 @@ double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std:
                        int ratio = 1, double inner_step = 0);
 
 // Whether analyze_stability searches the largest stable step (max_stable_step, the costly
-// part: hundreds of maps): always (analyze), or only when the step is unstable, for the hint
-// of the refusal (generate, verify-system).
-enum class StepSearch { kAlways, kWhenUnstable };
+// part: hundreds of maps): always (analyze), only when the step is unstable, for the hint of
+// the refusal (generate, verify-system), or never (generate --allow-unstable refuses nothing).
+enum class StepSearch { kAlways, kWhenUnstable, kNever };
 
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio = 1,
                                   double inner_step = 0, StepSearch search = StepSearch::kAlways);

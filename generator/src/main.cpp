@@ -311,7 +311,8 @@ int run(int argc, char** argv) {
     const Settings s = resolve(model, o, Use::kGenerate);
     require_dual_rate(generate, "--overrun", s.scheme);
     const StabilityReport stability =
-        analyze_stability(model, s.scheme, s.step, s.ratio, o.inner_step, StepSearch::kWhenUnstable);
+        analyze_stability(model, s.scheme, s.step, s.ratio, o.inner_step,
+                          allow_unstable ? StepSearch::kNever : StepSearch::kWhenUnstable);
     if (!stability.stable && !allow_unstable) {
       const Instability why = instability(model, stability, s.t_end);
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");

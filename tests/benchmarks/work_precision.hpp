@@ -115,7 +115,10 @@ bool ours(double t_end, long m, Samples* samples) {
 // slow job it releases (run to completion; on the host nothing preempts it), H = kRatio h.
 // Slow job k leaves the state at t_k = k H (DualRate::row), which gives the samples; the fast
 // task at tick n holds the inputs of the sample interval that tick starts. m must be a
-// multiple of kRatio.
+// multiple of kRatio. Unlike the one-step methods, the Adams correction of x_r(t_s) evaluates
+// the slow rate at t_s with the inputs sampled there, which are the next interval's (and at
+// t_end the scenario's value there): at an input's jump this costs an O(H du) error that is
+// the scheme's own as the ECU task runs it.
 template <class M, class Tasks>
 bool dual_rate(double t_end, long m, Samples* samples) {
   if (m % Tasks::kRatio != 0) return false;
@@ -152,10 +155,13 @@ bool odeint_rk4(double t_end, long m, Samples* samples) {
   return true;
 }
 
-// A controlled odeint stepper over each sample interval, its step carried across intervals;
+// A controlled odeint stepper over each sample interval, restarted at each interval's start
+// (make_stepper(): dopri5 would otherwise reuse the last derivative, of the previous input, as
+// its first stage) with the step size carried across intervals: a step shortened to land on
+// an interval's end does not shrink the next one (as odeint's integrate_times does it).
 // make_system(u) is the system with the inputs u held.
-template <class M, class Stepper, class State, class MakeSystem>
-bool controlled(double t_end, Stepper stepper, State x, MakeSystem make_system, Samples* samples) {
+template <class M, class MakeStepper, class State, class MakeSystem>
+bool controlled(double t_end, MakeStepper make_stepper, State x, MakeSystem make_system, Samples* samples) {
   double dt = t_end / kSamples / 100;
   const auto finite = [&x] {
     for (std::size_t i = 0; i < static_cast<std::size_t>(x.size()); ++i)
@@ -166,11 +172,14 @@ bool controlled(double t_end, Stepper stepper, State x, MakeSystem make_system, 
     for (long s = 0; s < kSamples; ++s) {
       const double a = t_end * static_cast<double>(s) / kSamples, b = t_end * static_cast<double>(s + 1) / kSamples;
       const auto system = make_system(held_input<M>(t_end, s));
+      auto stepper = make_stepper();
       double t = a;
       while (b - t > 1e-12 * (b - a)) {  // a last step to b may land an ulp short of it
-        dt = std::min(dt, b - t);
-        for (int tries = 0; stepper.try_step(system, x, t, dt) == odeint::fail; ++tries)
-          if (tries > 100 || !(dt > 1e-14 * t_end)) return false;
+        const bool clipped = dt > b - t;
+        double step = clipped ? b - t : dt;
+        for (int tries = 0; stepper.try_step(system, x, t, step) == odeint::fail; ++tries)
+          if (tries > 100 || !(step > 1e-14 * t_end)) return false;
+        dt = clipped ? std::max(dt, step) : step;
       }
       if (!finite()) return false;
       if (samples) {
@@ -193,22 +202,22 @@ HeldRhs<M> held_rhs(const typename M::Input& u) {
 template <class M>
 bool odeint_dopri5(double t_end, double tolerance, Samples* samples) {
   using State = typename M::State;
-  return controlled<M>(t_end,
-                       odeint::make_controlled(tolerance, tolerance,
-                                               odeint::runge_kutta_dopri5<State, double, State, double,
-                                                                          odeint::vector_space_algebra>()),
-                       M::initial_state(), held_rhs<M>, samples);
+  const auto make_stepper = [tolerance] {
+    return odeint::make_controlled(
+        tolerance, tolerance, odeint::runge_kutta_dopri5<State, double, State, double, odeint::vector_space_algebra>());
+  };
+  return controlled<M>(t_end, make_stepper, M::initial_state(), held_rhs<M>, samples);
 }
 
 // The high-accuracy solution: Runge-Kutta-Fehlberg 7(8) at 1e-13.
 template <class M>
 bool high_accuracy(double t_end, Samples* samples) {
   using State = typename M::State;
-  return controlled<M>(t_end,
-                       odeint::make_controlled(1e-13, 1e-13,
-                                               odeint::runge_kutta_fehlberg78<State, double, State, double,
-                                                                              odeint::vector_space_algebra>()),
-                       M::initial_state(), held_rhs<M>, samples);
+  const auto make_stepper = [] {
+    return odeint::make_controlled(
+        1e-13, 1e-13, odeint::runge_kutta_fehlberg78<State, double, State, double, odeint::vector_space_algebra>());
+  };
+  return controlled<M>(t_end, make_stepper, M::initial_state(), held_rhs<M>, samples);
 }
 
 // Boost.Odeint's rosenbrock4 (an L-stable fourth-order Rosenbrock method with an embedded
@@ -243,8 +252,10 @@ bool odeint_rosenbrock4(double t_end, double tolerance, Samples* samples) {
     };
     return std::make_pair(rates, jacobian);
   };
-  return controlled<M>(t_end, odeint::rosenbrock4_controller<odeint::rosenbrock4<double>>(tolerance, tolerance), x,
-                       make_system, samples);
+  const auto make_stepper = [tolerance] {
+    return odeint::rosenbrock4_controller<odeint::rosenbrock4<double>>(tolerance, tolerance);
+  };
+  return controlled<M>(t_end, make_stepper, x, make_system, samples);
 }
 
 // What every case has: our rk4 and Odeint's on the same model, dopri5, the reference.

@@ -14,10 +14,11 @@
 namespace dualrate {
 namespace {
 
-// Central differences with step d = 1e-6 max(1, |x_c|) (and in t, 1e-6 max(1, t)): truncation
-// O(d^2 f''') and rounding O(eps |f| / d) = 2e-10 |f|, both far below 1e-6 relative to
-// max(1, the largest entry of J and |f|) at the models' states; a wrong entry (a missing term,
-// a sign) is off by O(1) of that scale.
+// Central differences with step d = 1e-6 max(1, |x_c|) (and in t, 1e-6): truncation
+// O(d^2 f''') and rounding O(eps |f_r| / d) = 2e-10 |f_r|, both far below 1e-6 relative to
+// each row's scale max(1, |f_r|, max_c |J_rc|) at the models' states; a wrong entry (a missing
+// term, a sign) is off by O(1) of its row's scale unless it is below a millionth of the row's
+// largest.
 constexpr const char* kProbe = R"(
 #include <algorithm>
 #include <cmath>
@@ -33,8 +34,8 @@ int check(const char* name) {
   S dfdt, f;
   M::jacobian(t, x, u, j, dfdt);
   M::derivatives(t, x, u, f);
-  double scale = std::max(1.0, f.cwiseAbs().maxCoeff());
-  scale = std::max(scale, j.cwiseAbs().maxCoeff());
+  S scale;
+  for (int r = 0; r < M::kStates; ++r) scale[r] = std::max({1.0, std::fabs(f[r]), j.row(r).cwiseAbs().maxCoeff()});
   double worst = 0;
   for (int c = 0; c < M::kStates; ++c) {
     const double d = 1e-6 * std::max(1.0, std::fabs(x[c]));
@@ -43,13 +44,13 @@ int check(const char* name) {
     xm[c] -= d;
     M::derivatives(t, xp, u, fp);
     M::derivatives(t, xm, u, fm);
-    worst = std::max(worst, ((fp - fm) / (xp[c] - xm[c]) - j.col(c)).cwiseAbs().maxCoeff() / scale);
+    worst = std::max(worst, ((fp - fm) / (xp[c] - xm[c]) - j.col(c)).cwiseAbs().cwiseQuotient(scale).maxCoeff());
   }
   S fp, fm;
   const double d = 1e-6;
   M::derivatives(t + d, x, u, fp);
   M::derivatives(t - d, x, u, fm);
-  worst = std::max(worst, ((fp - fm) / (2 * d) - dfdt).cwiseAbs().maxCoeff() / scale);
+  worst = std::max(worst, ((fp - fm) / (2 * d) - dfdt).cwiseAbs().cwiseQuotient(scale).maxCoeff());
   std::printf("%s %.3g\n", name, worst);
   return worst <= 1e-6 ? 0 : 1;
 }
