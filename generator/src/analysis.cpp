@@ -161,11 +161,20 @@ bool uniform(const std::string& scheme) {
 }  // namespace
 
 MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step)
-    : scheme_(std::move(scheme)), j_(j), slow_(slow), ratio_(ratio), inner_step_(inner_step) {
-  if (!uniform(scheme_)) return;
-  const Eigen::VectorXcd lambda = eigenvalues(j);
-  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
-    const double a = lambda[i].real(), b = lambda[i].imag();
+    : MapRadius(std::move(scheme), j, slow, ratio, inner_step, eigenvalues(j)) {}
+
+MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step,
+                     Eigen::VectorXcd eigenvalues)
+    : scheme_(std::move(scheme)),
+      j_(j),
+      slow_(slow),
+      ratio_(ratio),
+      inner_step_(inner_step),
+      eigenvalues_(std::move(eigenvalues)),
+      uniform_(uniform(scheme_)) {
+  if (!uniform_) return;
+  for (Eigen::Index i = 0; i < eigenvalues_.size(); ++i) {
+    const double a = eigenvalues_[i].real(), b = eigenvalues_[i].imag();
     if (b < 0) continue;  // its conjugate's block is similar to the same map
     if (b == 0) {
       eigen_blocks_.push_back(Eigen::MatrixXd::Constant(1, 1, a));
@@ -179,7 +188,7 @@ MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t s
 
 double MapRadius::operator()(double h) const {
   try {
-    if (!uniform(scheme_)) return eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, inner_step_)).cwiseAbs().maxCoeff();
+    if (!uniform_) return eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, inner_step_)).cwiseAbs().maxCoeff();
     double radius = 0;
     for (const Eigen::MatrixXd& block : eigen_blocks_)
       radius = std::max(radius,
@@ -212,24 +221,27 @@ std::string text_list(const Eigen::VectorXcd& v) {
 
 double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
                        int ratio, double inner_step) {
+  return MapRadius(scheme, j, slow, ratio, inner_step).largest_stable_step(bounded);
+}
+
+double MapRadius::largest_stable_step(bool& bounded) const {
   bounded = true;
-  const double rho = eigenvalues(j).cwiseAbs().maxCoeff();
+  const double rho = eigenvalues_.size() > 0 ? eigenvalues_.cwiseAbs().maxCoeff() : 0.0;
   if (!(rho > 0)) {
     bounded = false;
     return std::numeric_limits<double>::infinity();
   }
   double h = 1e-4 / rho, end = 1e4 / rho;
-  const MapRadius radius(scheme, j, slow, ratio, inner_step);
-  std::function<bool(double)> stable = [&](double s) { return radius(s) <= 1 + kStabilityMargin; };
-  if (scheme == "smfe") {
+  std::function<bool(double)> stable = [this](double s) { return (*this)(s) <= 1 + kStabilityMargin; };
+  if (scheme_ == "smfe") {
     // N is chosen anew for each D, and eq. 14 is exact for a linear system (its factors are
     // the eigenvalues of the implementation's map; tests/unit/smfe_test.cpp), so a D is
     // stable when a design exists for it. When every eigenvalue lies in the inner step's
     // forward-Euler disk |1 + h_s lambda| <= 1, one exists for every D >= 2 h_s (N = the
     // whole inner steps that fit, the rest shorter than h_s); otherwise the scan runs from
     // D = 2 h_s to 1000 h_s.
-    const Spectra s = spectra(j, slow);
-    double hs = inner_step;
+    const Spectra s = spectra(j_, slow_);
+    double hs = inner_step_;
     try {
       if (!(hs > 0)) hs = smfe_default_inner_step(s.fast);
     } catch (const SmfeDesignError&) {
@@ -303,7 +315,8 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
   if (scheme == "sp_ll") sp_ll_blocks(model, true);  // the model must suit the scheme
   if (scheme == "smfe") r.smfe = smfe_design_for(model, h, inner_step);
-  r.spectral_radius = MapRadius(scheme, j, model.slow_count, ratio, inner_step)(h);
+  const MapRadius radius(scheme, j, model.slow_count, ratio, inner_step, s.all);
+  r.spectral_radius = radius(h);
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
   if (reduced) r.full_jacobian_eigenvalues = eigenvalues(full);
   r.searched = search == StepSearch::kAlways || (search == StepSearch::kWhenUnstable && !r.stable);
@@ -311,10 +324,11 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
     r.max_stable_step = std::numeric_limits<double>::quiet_NaN();
     return r;
   }
-  r.max_stable_step = max_stable_step(scheme, j, model.slow_count, r.max_stable_step_bounded, ratio, inner_step);
+  r.max_stable_step = radius.largest_stable_step(r.max_stable_step_bounded);
   if (reduced) {
     bool bounded = true;
-    r.full_rk4_max_stable_step = max_stable_step("rk4", full, model.slow_count, bounded);
+    r.full_rk4_max_stable_step =
+        MapRadius("rk4", full, model.slow_count, 1, 0, r.full_jacobian_eigenvalues).largest_stable_step(bounded);
   }
   return r;
 }

@@ -85,7 +85,12 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
 class MapRadius {
  public:
   MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step);
+  // The same, given J's eigenvalues (already computed by the caller).
+  MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step,
+            Eigen::VectorXcd eigenvalues);
   double operator()(double h) const;
+  // max_stable_step() below, for this scheme and J.
+  double largest_stable_step(bool& bounded) const;
 
  private:
   std::string scheme_;
@@ -93,7 +98,9 @@ class MapRadius {
   std::size_t slow_;
   int ratio_;
   double inner_step_;
-  std::vector<Eigen::MatrixXd> eigen_blocks_;  // uniform schemes
+  Eigen::VectorXcd eigenvalues_;               // of J
+  bool uniform_;                               // checked per eigenvalue
+  std::vector<Eigen::MatrixXd> eigen_blocks_;  // uniform: a 1x1 or 2x2 block per eigenvalue (pair)
 };
 
 // The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable

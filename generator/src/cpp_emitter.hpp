@@ -76,6 +76,10 @@ std::vector<const Variable*> needed_variables(const Model& m, const std::vector<
 // returning M v, written over M's nonzeros, after a comment on what M is and its structure.
 std::string matrix_function(const LinearMap& m);
 
+// The namespace of the generated code, which also names the header: options.name_space, or
+// the model's name.
+std::string generated_namespace(const Model& model, const GenerateOptions& options);
+
 // The whole generated header for the model.
 std::string generate_header(const Model& model, const GenerateOptions& options);
 

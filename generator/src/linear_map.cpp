@@ -96,10 +96,14 @@ LinearMap linear_map(const NamedMatrix& m) {
   return map;
 }
 
-OpCount product_ops(const std::vector<NamedMatrix>& matrices, const std::string& name) {
+const NamedMatrix& named(const std::vector<NamedMatrix>& matrices, const std::string& name) {
   for (const auto& m : matrices)
-    if (m.name == name) return linear_map(m).ops();
-  throw std::logic_error("product_ops: no precomputed matrix '" + name + "'");
+    if (m.name == name) return m;
+  throw std::logic_error("no precomputed matrix '" + name + "'");
+}
+
+OpCount product_ops(const std::vector<NamedMatrix>& matrices, const std::string& name) {
+  return linear_map(named(matrices, name)).ops();
 }
 
 }  // namespace dualrate

@@ -67,8 +67,10 @@ struct LinearMap {
 // The emitted form of m: its exact nonzeros inside its structure.
 LinearMap linear_map(const NamedMatrix& m);
 
+// The matrix called `name` among `matrices` (std::logic_error when there is none).
+const NamedMatrix& named(const std::vector<NamedMatrix>& matrices, const std::string& name);
+
 // The arithmetic of one product with the matrix called `name` among `matrices` as emitted.
-// Throws std::logic_error when there is none.
 OpCount product_ops(const std::vector<NamedMatrix>& matrices, const std::string& name);
 
 }  // namespace dualrate

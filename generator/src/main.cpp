@@ -318,7 +318,7 @@ int run(int argc, char** argv) {
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
     GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION, {}, {}};
-    g.name_space = name_space.empty() ? model.name : name_space;
+    g.name_space = name_space;
     g.jacobian = emit_jacobian;
     g.inner_step = o.inner_step;
     g.defer_overruns = o.overrun == "defer";
@@ -327,7 +327,7 @@ int run(int argc, char** argv) {
     if (s.scheme == "smfe") report_smfe_along_trajectory(model, s, *stability.smfe);
     const std::string header = generate_header(model, g);
     std::filesystem::create_directories(out_dir);
-    const auto path = std::filesystem::path(out_dir) / (g.name_space + ".hpp");
+    const auto path = std::filesystem::path(out_dir) / (generated_namespace(model, g) + ".hpp");
     std::ofstream out(path, std::ios::binary);
     out << header;
     if (!out) throw UsageError("cannot write " + path.string());

@@ -125,11 +125,7 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
 MatrixXd sp_ll_step_map(const MatrixXd& j, std::size_t slow, double h) {
   const auto ns = static_cast<Eigen::Index>(slow), n = j.rows(), nf = n - ns;
   const std::vector<NamedMatrix> constants = sp_ll_constants(split_jacobian(j, slow), h);
-  const auto c = [&](const char* name) -> const MatrixXd& {
-    for (const NamedMatrix& m : constants)
-      if (m.name == name) return m.value;
-    throw std::logic_error(std::string("no sp_ll constant ") + name);
-  };
+  const auto c = [&](const char* name) -> const MatrixXd& { return named(constants, name).value; };
   const MatrixXd &k = c("k"), &fz = c("fz");
   const MatrixXd fx = j.topLeftCorner(ns, ns);
   const MatrixXd identity = MatrixXd::Identity(n, n);

@@ -26,6 +26,7 @@
 #include "functions.hpp"
 #include "model.hpp"
 #include "ratio_reporter.hpp"
+#include "verify.hpp"
 #include "work_precision.hpp"
 
 namespace work_precision {
@@ -64,20 +65,21 @@ Point point(const std::string& model, const std::string& method, bool ours) {
   return p;
 }
 
-// Max normalized error of `s` against the reference samples (work_precision.hpp).
+// Samples as a trace of sample index and states, for compare_traces.
+dualrate::Trace trace(const Samples& samples) {
+  dualrate::Trace t;
+  t.columns.resize(samples.front().size() + 1);
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    t.rows.push_back({static_cast<double>(i + 1)});
+    t.rows.back().insert(t.rows.back().end(), samples[i].begin(), samples[i].end());
+  }
+  return t;
+}
+
+// Max normalized error of `s` against the reference samples: verify's compare_traces.
 double error(const Samples& s, const Samples& reference) {
   if (s.size() != reference.size()) return std::numeric_limits<double>::infinity();
-  const std::size_t n = reference.front().size();
-  std::vector<double> scale(n, 1.0);
-  for (const auto& row : reference)
-    for (std::size_t j = 0; j < n; ++j) scale[j] = std::max(scale[j], std::fabs(row[j]));
-  double worst = 0;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      const double e = std::fabs(s[i][j] - reference[i][j]) / scale[j];
-      if (!(e <= worst)) worst = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
-    }
-  return worst;
+  return dualrate::compare_traces(trace(s), trace(reference), reference.front().size()).max_error;
 }
 
 std::vector<Point> sweep(const Case& c, const std::string& source_dir) {
