@@ -37,7 +37,17 @@ void write_file(const fs::path& path, const std::string& text) {
 
 std::string command_line(const std::vector<std::string>& argv) {
   std::string command;
-  for (const auto& a : argv) command += (command.empty() ? "" : " ") + a;
+  for (const auto& a : argv) {
+    const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                         "_-+=/.,:@%") == std::string::npos;
+    std::string word = a;
+    if (!plain) {
+      word = "'";
+      for (char c : a) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      word += "'";
+    }
+    command += (command.empty() ? "" : " ") + word;
+  }
   return command;
 }
 

@@ -6,7 +6,8 @@
 // does), and with every step dividing the sample interval they all see the same piecewise-
 // constant input, so the error measured is the integrator's, not the input sampling's. The
 // peers integrate each sample interval as a user with sampled inputs would (the adaptive ones
-// carrying their step size from one interval to the next).
+// carrying their step size from one interval to the next and restarting where the inputs
+// jump).
 // Accuracy: the states at t_1 .. t_kSamples against a high-accuracy solution (Boost.Odeint's
 // controlled Runge-Kutta-Fehlberg 7(8) at 1e-13 absolute and relative, per interval) as max over
 // samples and states of |x_ij - ref_ij| / max(1, max_i |ref_ij|) (the normalization of
@@ -28,6 +29,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -155,11 +157,11 @@ bool odeint_rk4(double t_end, long m, Samples* samples) {
   return true;
 }
 
-// A controlled odeint stepper over each sample interval, restarted at each interval's start
-// (make_stepper(): dopri5 would otherwise reuse the last derivative, of the previous input, as
-// its first stage) with the step size carried across intervals: a step shortened to land on
-// an interval's end does not shrink the next one (as odeint's integrate_times does it).
-// make_system(u) is the system with the inputs u held.
+// A controlled odeint stepper over each sample interval, restarted at an interval's start
+// where the held inputs jump (make_stepper(): dopri5 would otherwise reuse the last
+// derivative, of the previous input, as its first stage) with the step size carried across
+// intervals: a step shortened to land on an interval's end does not shrink the next one (as
+// odeint's integrate_times does it). make_system(u) is the system with the inputs u held.
 template <class M, class MakeStepper, class State, class MakeSystem>
 bool controlled(double t_end, MakeStepper make_stepper, State x, MakeSystem make_system, Samples* samples) {
   double dt = t_end / kSamples / 100;
@@ -169,15 +171,20 @@ bool controlled(double t_end, MakeStepper make_stepper, State x, MakeSystem make
     return true;
   };
   try {
+    std::optional<decltype(make_stepper())> stepper;  // odeint's Rosenbrock controller cannot be assigned
+    stepper.emplace(make_stepper());
+    typename M::Input held = held_input<M>(t_end, 0);
     for (long s = 0; s < kSamples; ++s) {
       const double a = t_end * static_cast<double>(s) / kSamples, b = t_end * static_cast<double>(s + 1) / kSamples;
-      const auto system = make_system(held_input<M>(t_end, s));
-      auto stepper = make_stepper();
+      const typename M::Input u = held_input<M>(t_end, s);
+      if (u != held) stepper.emplace(make_stepper());
+      held = u;
+      const auto system = make_system(u);
       double t = a;
       while (b - t > 1e-12 * (b - a)) {  // a last step to b may land an ulp short of it
         const bool clipped = dt > b - t;
         double step = clipped ? b - t : dt;
-        for (int tries = 0; stepper.try_step(system, x, t, step) == odeint::fail; ++tries)
+        for (int tries = 0; stepper->try_step(system, x, t, step) == odeint::fail; ++tries)
           if (tries > 100 || !(step > 1e-14 * t_end)) return false;
         dt = clipped ? std::max(dt, step) : step;
       }
