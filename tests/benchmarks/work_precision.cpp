@@ -241,7 +241,7 @@ int main(int argc, char** argv) {
   csv << "model,method,ours,step,tolerance,error,cpu_us\n";
   for (const Point& p : points) {
     const auto t = cpu_ns.find(p.benchmark);
-    csv << fmt::format("{},{},{},{},{},{},{}\n", p.model, p.method, p.ours ? 1 : 0, p.step > 0 ? csv_number(p.step) : "",
+    csv << fmt::format("{},{},{},{},{},{},{}\n", p.model, p.method, p.ours ? 1 : 0, p.step > 0 ? fmt::format("{:.17g}", p.step) : "",
                        p.tolerance > 0 ? csv_number(p.tolerance) : "", std::isfinite(p.error) ? csv_number(p.error) : "fault",
                        t == cpu_ns.end() ? "" : csv_number(t->second / 1e3));
   }
