@@ -4,7 +4,9 @@
 #
 # Generates <name>.hpp (with NAMESPACE: <ns>.hpp, its code in namespace <ns>) from the model file at build time (regenerated when the model
 # changes) and defines an INTERFACE library <target> that puts the generated header and the
-# dualrate runtime on the include path of whatever links it.
+# dualrate runtime on the include path of whatever links it. The generator runs in
+# PROJECT_SOURCE_DIR and the header names the model file relative to it; the global property
+# DUALRATE_GENERATED_HEADERS lists every header generated this way.
 function(dualrate_add_model target)
   cmake_parse_arguments(ARG "ALLOW_UNSTABLE;JACOBIAN" "MODEL;SCHEME;STEP;RATIO;SCALAR;GENERATOR;NAMESPACE" "" ${ARGN})
   if(NOT ARG_MODEL)
@@ -14,6 +16,9 @@ function(dualrate_add_model target)
     set(ARG_GENERATOR dualrate)
   endif()
   get_filename_component(model_path ${ARG_MODEL} ABSOLUTE)
+  # The generator runs in the project's top directory and is given the model's path from there,
+  # which the header names: no machine's absolute path in generated code.
+  file(RELATIVE_PATH model_argument ${PROJECT_SOURCE_DIR} ${model_path})
   file(STRINGS ${model_path} name_line REGEX "^name:")
   string(REGEX REPLACE "^name:[ \t]*([A-Za-z0-9_]+).*" "\\1" model_name "${name_line}")
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/${target})
@@ -36,11 +41,13 @@ function(dualrate_add_model target)
   endif()
   add_custom_command(
     OUTPUT ${out_dir}/${model_name}.hpp
-    COMMAND ${ARG_GENERATOR} generate ${model_path} ${options} -o ${out_dir}
+    COMMAND ${ARG_GENERATOR} generate ${model_argument} ${options} -o ${out_dir}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
     DEPENDS ${model_path} ${ARG_GENERATOR}
     COMMENT "dualrate: generating ${model_name}.hpp"
     VERBATIM)
   add_custom_target(${target}_header DEPENDS ${out_dir}/${model_name}.hpp)
+  set_property(GLOBAL APPEND PROPERTY DUALRATE_GENERATED_HEADERS ${out_dir}/${model_name}.hpp)
   add_library(${target} INTERFACE)
   add_dependencies(${target} ${target}_header)
   target_include_directories(${target} INTERFACE ${out_dir})

@@ -1,0 +1,21 @@
+# Fails if a header generated through dualrate_add_model (cmake/DualrateGenerate.cmake; the
+# build lists them in LIST) names the source or the build directory of this machine: the
+# generated code must be the same bytes wherever it is built. Inputs: LIST SOURCE_DIR BINARY_DIR.
+file(STRINGS ${LIST} headers)
+list(LENGTH headers count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "${LIST} lists no generated header")
+endif()
+foreach(header ${headers})
+  if(NOT EXISTS ${header})
+    message(FATAL_ERROR "${header} has not been generated (build first)")
+  endif()
+  file(READ ${header} text)
+  foreach(path ${SOURCE_DIR} ${BINARY_DIR})
+    string(FIND "${text}" "${path}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "${header} names the machine path ${path}")
+    endif()
+  endforeach()
+endforeach()
+message(STATUS "${count} generated headers name no machine path")
