@@ -55,22 +55,13 @@ bool negative_numeric(const ex& e) {
   return is_exactly_a<numeric>(e) && ex_to<numeric>(e).is_negative();
 }
 
-// A term is "negative" when it is a negative number or a product with a negative coefficient.
-bool negative_term(const ex& e) {
-  if (negative_numeric(e)) return true;
-  if (is_a<GiNaC::mul>(e)) {
-    for (const auto& f : e)
-      if (negative_numeric(f)) return true;
-  }
-  return false;
-}
 
 std::string integer_power(const std::string& base, long n) {
   return fmt::format("dualrate::math::powi<{}>({})", n, base);
 }
 
 Printed print_power(const ex& base, const ex& exponent) {
-  const std::string b = print(base).text;
+  const std::string b = print(even_power_base(base, exponent)).text;
   if (is_exactly_a<numeric>(exponent)) {
     const numeric& n = ex_to<numeric>(exponent);
     if (n.is_integer() && n.is_positive() && n <= 64) return {integer_power(b, n.to_long()), kAtom};
@@ -84,17 +75,10 @@ Printed print_power(const ex& base, const ex& exponent) {
 
 // A product printed as [-]numerator/denominator.
 Printed print_product(const ex& e) {
-  numeric coefficient = 1;
-  std::vector<ex> up, down;
-  for (const auto& f : e) {
-    if (is_exactly_a<numeric>(f)) {
-      coefficient *= ex_to<numeric>(f);
-    } else if (is_a<GiNaC::power>(f) && is_exactly_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_negative()) {
-      down.push_back(GiNaC::pow(f.op(0), -f.op(1)));
-    } else {
-      up.push_back(f);
-    }
-  }
+  const ProductParts parts = product_parts(e);
+  numeric coefficient = parts.coefficient;
+  const std::vector<ex>& up = parts.up;
+  const std::vector<ex>& down = parts.down;
   const bool negate = coefficient.is_negative();
   if (negate) coefficient = -coefficient;
   std::string num;
@@ -113,11 +97,11 @@ Printed print_product(const ex& e) {
 Printed print_sum(const ex& e) {
   std::string text;
   bool first = true;
-  for (const auto& term : e) {
+  for (const auto& term : sum_terms(e)) {
     if (first) {
       text = wrap(print(term), kSum);
       first = false;
-    } else if (negative_term(term)) {
+    } else if (negative_sign(term)) {
       text += " - " + wrap(print(-term), kProduct);
     } else {
       text += " + " + wrap(print(term), kProduct);
@@ -132,7 +116,20 @@ std::string call(const std::string& f, const ex& e) {
   return f + "(" + args + ")";
 }
 
+Printed print_uncached(const ex& e);
+
+// Canonical printing sorts operands by their printed text at every level: memoized, or a
+// deep expression would be printed again for every level above it.
 Printed print(const ex& e) {
+  static std::map<ex, Printed, GiNaC::ex_is_less> cache;
+  const auto found = cache.find(e);
+  if (found != cache.end()) return found->second;
+  Printed p = print_uncached(e);
+  cache.emplace(e, p);
+  return p;
+}
+
+Printed print_uncached(const ex& e) {
   if (is_exactly_a<numeric>(e)) {
     const double v = ex_to<numeric>(e).to_double();
     return {scalar_literal(v), v < 0 ? kUnary : kAtom};
@@ -269,6 +266,96 @@ std::string comment_lines(const std::string& text, const std::string& indent) {
 }  // namespace
 
 std::string cpp_expression(const ex& e) { return print(e).text; }
+
+namespace {
+
+// Sorts expressions by their printed text, which the canonical order of their own operands
+// makes independent of GiNaC's.
+void sort_by_text(std::vector<ex>& v) {
+  std::vector<std::pair<std::string, ex>> keyed;
+  keyed.reserve(v.size());
+  for (const auto& e : v) keyed.emplace_back(print(e).text, e);
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = keyed[i].second;
+}
+
+}  // namespace
+
+bool negative_sign(const ex& term) {
+  if (negative_numeric(term)) return true;
+  return is_a<GiNaC::mul>(term) && product_parts(term).coefficient.is_negative();
+}
+
+std::vector<ex> sum_terms(const ex& sum) {
+  std::vector<ex> added, subtracted;
+  for (const auto& term : sum) (negative_sign(term) ? subtracted : added).push_back(term);
+  sort_by_text(added);
+  sort_by_text(subtracted);
+  added.insert(added.end(), subtracted.begin(), subtracted.end());
+  return added;
+}
+
+namespace {
+
+long subtracted_terms(const ex& sum) {
+  long n = 0;
+  for (const auto& term : sum) n += negative_sign(term) ? 1 : 0;
+  return n;
+}
+
+// A sum factor s (or s^k, k an integer) of a product in its canonical sign (preferred_sign);
+// the product's coefficient takes the sign, (-1)^k.
+ex canonical_sign(const ex& factor, numeric& coefficient) {
+  const bool power = is_a<GiNaC::power>(factor);
+  const ex base = power ? factor.op(0) : factor;
+  if (!is_a<GiNaC::add>(base)) return factor;
+  if (power && !(is_exactly_a<numeric>(factor.op(1)) && ex_to<numeric>(factor.op(1)).is_integer())) return factor;
+  const ex preferred = preferred_sign(base);
+  if (preferred.is_equal(base)) return factor;
+  if (!power) {
+    coefficient = -coefficient;
+    return preferred;
+  }
+  if (ex_to<numeric>(factor.op(1)).is_odd()) coefficient = -coefficient;
+  return GiNaC::pow(preferred, factor.op(1));
+}
+
+}  // namespace
+
+ex preferred_sign(const ex& sum) {
+  if (!is_a<GiNaC::add>(sum)) return sum;
+  const ex flipped = -sum;
+  if (!is_a<GiNaC::add>(flipped)) return sum;
+  const long kept = subtracted_terms(sum), other = subtracted_terms(flipped);
+  if (other > kept || (other == kept && print(flipped).text >= print(sum).text)) return sum;
+  return flipped;
+}
+
+ex even_power_base(const ex& base, const ex& exponent) {
+  const bool even = is_exactly_a<numeric>(exponent) && ex_to<numeric>(exponent).is_even();
+  return even ? preferred_sign(base) : base;
+}
+
+ProductParts product_parts(const ex& product) {
+  static std::map<ex, ProductParts, GiNaC::ex_is_less> cache;
+  const auto found = cache.find(product);
+  if (found != cache.end()) return found->second;
+  ProductParts p;
+  for (const auto& f : product) {
+    if (is_exactly_a<numeric>(f))
+      p.coefficient *= ex_to<numeric>(f);
+    else if (is_a<GiNaC::power>(f) && is_exactly_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_negative())
+      p.down.push_back(GiNaC::pow(f.op(0), -f.op(1)));
+    else
+      p.up.push_back(f);
+  }
+  for (auto* list : {&p.up, &p.down})
+    for (auto& f : *list) f = canonical_sign(f, p.coefficient);
+  sort_by_text(p.up);
+  sort_by_text(p.down);
+  cache.emplace(product, p);
+  return p;
+}
 
 std::string matrix_function(const LinearMap& m) {
   std::string s = fmt::format("  // {}: {} x {}, {} nonzeros ({}", m.what, m.rows, m.cols, m.nonzeros(), m.shape());

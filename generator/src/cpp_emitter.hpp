@@ -67,7 +67,31 @@ std::string scalar_literal(double v);
 
 // C++ text for a model expression. Symbols print as their names (the emitted code binds a
 // local or constant of that name); functions print as <cmath> or dualrate::math calls.
+// Sums and products print in the canonical order of sum_terms and product_parts.
 std::string cpp_expression(const GiNaC::ex& e);
+
+// The canonical order of operands, which emission, operation counts and the reference core's
+// evaluator follow. GiNaC orders them by hash values that change from one build of the
+// generator to another (and with address-space randomisation from run to run); this order
+// depends only on the expression, so the same model gives the same bytes from any build.
+// A sum's terms: those without a negative sign first, each group by printed text.
+std::vector<GiNaC::ex> sum_terms(const GiNaC::ex& sum);
+// Whether a term prints with a minus sign: a negative number, or a product whose canonical
+// coefficient (product_parts) is negative. In a sum, such a term after the first is subtracted.
+bool negative_sign(const GiNaC::ex& term);
+// A product as coefficient * prod(up) / prod(down) (down: the factors with negative numeric
+// exponents, made positive), up and down each by printed text.
+struct ProductParts {
+  GiNaC::numeric coefficient = 1;
+  std::vector<GiNaC::ex> up, down;
+};
+ProductParts product_parts(const GiNaC::ex& product);
+// Of a sum s and -s, the canonical one: fewer subtracted terms, then the first printed
+// (GiNaC may hold either, depending on its internal order). Anything else is returned as is.
+GiNaC::ex preferred_sign(const GiNaC::ex& sum);
+// The base of base^exponent as it is printed: preferred_sign(base) for an even integer
+// exponent, where the two signs give the same power.
+GiNaC::ex even_power_base(const GiNaC::ex& base, const GiNaC::ex& exponent);
 
 // The model variables that expressions `roots` need, dependencies first.
 std::vector<const Variable*> needed_variables(const Model& m, const std::vector<GiNaC::ex>& roots);

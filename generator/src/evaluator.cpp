@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "cpp_emitter.hpp"
+
 namespace dualrate {
 
 namespace {
@@ -51,24 +53,16 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
     n.index = it->second;
   } else if (GiNaC::is_a<GiNaC::add>(e)) {
     n.op = Op::kAdd;
-    for (const auto& term : e) n.args.push_back(build(term, slots));
+    for (const auto& term : sum_terms(e)) n.args.push_back(build(term, slots));
   } else if (GiNaC::is_a<GiNaC::mul>(e)) {
-    GiNaC::numeric coefficient = 1;
-    std::vector<ex> up, down;
-    for (const auto& f : e) {
-      if (GiNaC::is_exactly_a<GiNaC::numeric>(f)) coefficient *= GiNaC::ex_to<GiNaC::numeric>(f);
-      else if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_exactly_a<GiNaC::numeric>(f.op(1)) &&
-               GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_negative())
-        down.push_back(GiNaC::pow(f.op(0), -f.op(1)));
-      else up.push_back(f);
-    }
+    const ProductParts parts = product_parts(e);
     n.op = Op::kDiv;
-    n.value = coefficient.to_double();
-    for (const auto& f : up) n.args.push_back(build(f, slots));
-    for (const auto& f : down) n.args.push_back(build(f, slots));
-    n.index = static_cast<int>(down.size());
+    n.value = parts.coefficient.to_double();
+    for (const auto& f : parts.up) n.args.push_back(build(f, slots));
+    for (const auto& f : parts.down) n.args.push_back(build(f, slots));
+    n.index = static_cast<int>(parts.down.size());
   } else if (GiNaC::is_a<GiNaC::power>(e)) {
-    n.args.push_back(build(e.op(0), slots));
+    n.args.push_back(build(even_power_base(e.op(0), e.op(1)), slots));
     const ex exponent = e.op(1);
     const bool numeric_exponent = GiNaC::is_exactly_a<GiNaC::numeric>(exponent);
     if (numeric_exponent && GiNaC::ex_to<GiNaC::numeric>(exponent).is_integer() &&

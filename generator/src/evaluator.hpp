@@ -1,7 +1,8 @@
 // Numeric evaluation of model expressions in double, by walking a tree built once from the
 // GiNaC expression. The reference core uses it, so that no generated code is involved in
 // computing the oracle. Evaluation follows the model as written: a product is evaluated as
-// coefficient * factors / (denominator factors), a sum left to right, x^n for integer n as
+// coefficient * factors / (denominator factors), a sum left to right, both with operands in
+// the canonical order (sum_terms, product_parts: the emitter's), x^n for integer n as
 // repeated multiplication, x^(1/2) as sqrt; the semantics of sign, step, min and max are
 // those of runtime/include/dualrate/math.hpp; the elementary functions are the portable
 // libm's (<dualrate/portable_math.h>), the same ones the generated code calls in verify.

@@ -40,8 +40,6 @@ OpCount operator*(long times, const OpCount& c) {
 
 namespace {
 
-bool is_negative_number(const ex& e) { return is_exactly_a<numeric>(e) && ex_to<numeric>(e).is_negative(); }
-
 OpCount call(const std::string& name) {
   OpCount c;
   c.calls = 1;
@@ -52,19 +50,11 @@ OpCount call(const std::string& name) {
 // Mirrors print_product: [-] coefficient * up factors / (down factors).
 OpCount product_ops(const ex& e) {
   OpCount c;
-  numeric coefficient = 1;
-  long up = 0, down = 0;
-  for (const auto& f : e) {
-    if (is_exactly_a<numeric>(f)) {
-      coefficient *= ex_to<numeric>(f);
-    } else if (is_a<GiNaC::power>(f) && is_negative_number(f.op(1))) {
-      c += count_ops(GiNaC::pow(f.op(0), -f.op(1)));
-      ++down;
-    } else {
-      c += count_ops(f);
-      ++up;
-    }
-  }
+  const ProductParts parts = product_parts(e);
+  const numeric& coefficient = parts.coefficient;
+  const long up = static_cast<long>(parts.up.size()), down = static_cast<long>(parts.down.size());
+  for (const auto* list : {&parts.up, &parts.down})
+    for (const auto& f : *list) c += count_ops(f);
   const long numerator_factors = up + ((coefficient != 1 && coefficient != -1) || up == 0 ? 1 : 0);
   c.mul += numerator_factors - 1 + (down > 0 ? down - 1 : 0);
   if (down > 0) ++c.div;
@@ -103,10 +93,9 @@ OpCount count_ops(const ex& e) {
   if (is_a<GiNaC::add>(e)) {
     OpCount c;
     bool first = true;
-    for (const auto& term : e) {
+    for (const auto& term : sum_terms(e)) {
       // Later negative terms print as "- (-term)": the subtraction carries the sign.
-      const bool subtracted = !first && (is_negative_number(term) ||
-                                         (is_a<GiNaC::mul>(term) && std::any_of(term.begin(), term.end(), is_negative_number)));
+      const bool subtracted = !first && negative_sign(term);
       c += count_ops(subtracted ? ex(-term) : term);
       if (!first) ++c.add;
       first = false;

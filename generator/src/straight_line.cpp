@@ -2,6 +2,7 @@
 
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "cpp_emitter.hpp"
@@ -15,20 +16,41 @@ namespace {
 
 bool leaf(const ex& e) { return is_a<GiNaC::numeric>(e) || is_a<GiNaC::symbol>(e) || is_a<GiNaC::constant>(e); }
 
-using Counts = std::map<ex, int, GiNaC::ex_is_less>;
+// A subexpression up to its sign, named by the canonical text of its unsigned form: GiNaC may
+// hold the same product or sum in different forms (c (a - b) or -c (b - a)) depending on its
+// internal order, which changes from one build of the generator to another; they print alike.
+ex unsigned_form(const ex& e) {
+  if (is_a<GiNaC::add>(e)) return preferred_sign(e);
+  return negative_sign(e) ? ex(-e) : e;
+}
+
+std::string key(const ex& e) { return cpp_expression(unsigned_form(e)); }
+
+struct Occurrences {
+  ex value;  // the unsigned form first met
+  int n = 0;
+};
+using Counts = std::map<std::string, Occurrences>;
 
 void count(const ex& e, Counts& counts) {
   if (leaf(e)) return;
-  ++counts[e];
+  Occurrences& o = counts[key(e)];
+  if (o.n++ == 0) o.value = unsigned_form(e);
   for (const auto& operand : e) count(operand, counts);
 }
 
+// Replaces every subexpression whose unsigned form prints as `from` by `to`, with its sign.
 struct Replace : GiNaC::map_function {
-  Replace(ex from, ex to) : from_(std::move(from)), to_(std::move(to)) {}
-  ex operator()(const ex& e) override { return e.is_equal(from_) ? to_ : (leaf(e) ? e : e.map(*this)); }
+  Replace(std::string from, ex to) : from_(std::move(from)), to_(std::move(to)) {}
+  ex operator()(const ex& e) override {
+    if (leaf(e)) return e;
+    if (key(e) == from_) return cpp_expression(e) == from_ ? to_ : -to_;
+    return e.map(*this);
+  }
 
  private:
-  ex from_, to_;
+  std::string from_;
+  ex to_;
 };
 
 // What sharing a node saves per further occurrence: its own arithmetic, except for what a
@@ -72,25 +94,28 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
     return ops;
   };
   long current = total(statements, shared);
-  std::set<ex, GiNaC::ex_is_less> refused;  // sharing them did not pay, as printed
+  std::set<std::string> refused;  // sharing them did not pay, as printed
   while (share) {
     Counts counts;
     for (const auto& s : statements)
       if (s.emitted()) count(s.value, counts);
     for (const auto& t : shared) count(t.second, counts);
-    const ex* best = nullptr;
+    // The largest saving; among equal ones the first by printed text.
+    const Counts::value_type* best = nullptr;
     long best_saving = 0;
-    for (const auto& [e, n] : counts) {
-      const long save = n < 2 || refused.count(e) ? 0 : saving(e) * (n - 1);
+    for (const auto& entry : counts) {
+      const Occurrences& o = entry.second;
+      const long save = o.n < 2 || refused.count(entry.first) ? 0 : saving(o.value) * (o.n - 1);
       if (save > best_saving) {
-        best = &e;
+        best = &entry;
         best_saving = save;
       }
     }
     if (!best) break;
     const GiNaC::symbol& name = shared_symbol(shared.size());
-    const ex value = *best;
-    Replace replace(value, name);
+    const ex value = best->second.value;
+    const std::string value_key = best->first;
+    Replace replace(value_key, name);
     std::vector<Statement> next = statements;
     auto next_shared = shared;
     for (auto& s : next)
@@ -99,7 +124,7 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
     next_shared.emplace_back(name, value);
     const long ops = total(next, next_shared);
     if (ops >= current) {
-      refused.insert(value);
+      refused.insert(value_key);
       continue;
     }
     current = ops;
