@@ -353,6 +353,19 @@ ProductParts product_parts(const ex& product) {
     for (auto& f : *list) f = canonical_sign(f, p.coefficient);
   sort_by_text(p.up);
   sort_by_text(p.down);
+  // A negative coefficient costs a negation: the first sum factor (in that order) that can take
+  // the sign without all its terms becoming subtracted takes it instead.
+  if (p.coefficient.is_negative())
+    for (auto* list : {&p.up, &p.down})
+      for (auto& f : *list) {
+        if (!p.coefficient.is_negative() || !is_a<GiNaC::add>(f)) continue;
+        const ex flipped = -f;
+        if (!is_a<GiNaC::add>(flipped) || subtracted_terms(flipped) == static_cast<long>(flipped.nops())) continue;
+        f = flipped;
+        p.coefficient = -p.coefficient;
+        sort_by_text(*list);
+        break;
+      }
   cache.emplace(product, p);
   return p;
 }

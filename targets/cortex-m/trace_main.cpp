@@ -7,12 +7,9 @@
 // Stack: before each step the free stack below the caller's stack pointer is filled with a
 // pattern; after it, the lowest word that no longer holds the pattern marks the depth.
 // Exit status as the host program's: 0, 1 on bad arguments, 3 when a step reports a fault.
-#include "trace.hpp"
-
 #include <cstdint>
-#include <cstdlib>
 
-#include "instruction_counter.hpp"
+#include "step_counts.hpp"
 
 extern "C" char __stack[], __stack_size[];
 
@@ -28,14 +25,7 @@ class CostProbe {
     std::uint32_t* const bottom = reinterpret_cast<std::uint32_t*>(__stack - reinterpret_cast<std::uintptr_t>(__stack_size));
     for (std::uint32_t* p = bottom; p < sp; ++p) *p = kPaint;
     dualrate::Status status = dualrate::Status::kOk;
-    std::uint64_t n = 0;
-    if (counter_.count([&] { status = dualrate_trace::step_once(d, u); }, n)) {
-      total_ += n;
-      min_ = n < min_ ? n : min_;
-      max_ = n > max_ ? n : max_;
-    } else {
-      unmeasured_ = true;
-    }
+    counts_.count([&] { status = dualrate_trace::step_once(d, u); });
     const std::uint32_t* p = bottom;
     while (p < sp && *p == kPaint) ++p;
     const std::uint32_t depth = static_cast<std::uint32_t>(sp - p) * 4u;
@@ -45,37 +35,20 @@ class CostProbe {
   }
 
   void report(std::FILE* out) const {
-    if (unmeasured_)
-      std::fprintf(out, "# instructions_per_step unmeasured\n");
-    else
-      std::fprintf(out, "# instructions_per_step %llu %llu %llu\n", static_cast<unsigned long long>(total_),
-                   static_cast<unsigned long long>(min_), static_cast<unsigned long long>(max_));
+    counts_.report(out);
     std::fprintf(out, overflow_ ? "# stack_bytes overflow %lu\n" : "# stack_bytes %lu\n",
                  static_cast<unsigned long>(stack_));
   }
 
  private:
-  dualrate_cortex_m::InstructionCounter counter_;
-  std::uint64_t total_ = 0, min_ = ~0ull, max_ = 0;
+  dualrate_cortex_m::StepCounts counts_;
   std::uint32_t stack_ = 0;
-  bool unmeasured_ = false, overflow_ = false;
+  bool overflow_ = false;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s STEPS EVERY (on the semihosting command line)\n", argc > 0 ? argv[0] : "trace");
-    return 1;
-  }
-  const long steps = std::atol(argv[1]);
-  const long every = std::atol(argv[2]);
-  if (steps < 0 || every < 1) {
-    std::fprintf(stderr, "bad arguments\n");
-    return 1;
-  }
   CostProbe probe;
-  const int status = dualrate_trace::run(stdout, steps, every, probe);
-  probe.report(stdout);
-  return status;
+  return dualrate_cortex_m::trace_program(argc, argv, probe);
 }

@@ -13,11 +13,9 @@
 #include <boost/numeric/odeint/external/eigen/eigen_algebra.hpp>
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
 
-#include <cstdint>
 #include <cstdlib>
 
-#include "instruction_counter.hpp"
-#include "trace.hpp"
+#include "step_counts.hpp"
 
 // Built without exceptions: Boost then calls these instead of throwing (odeint throws only on
 // misuse of its integrate functions, which this program does not call).
@@ -43,25 +41,12 @@ class OdeintProbe {
   dualrate::Status operator()(dualrate_trace::model::Data& d, const Model::Input& u) {
     const Scalar h = dualrate_trace::model::kStep;
     const Scalar t = d.time(h);
-    std::uint64_t n = 0;
-    if (counter_.count([&] { step(d.x, u, t, h); }, n)) {
-      total_ += n;
-      min_ = n < min_ ? n : min_;
-      max_ = n > max_ ? n : max_;
-    } else {
-      unmeasured_ = true;
-    }
+    counts_.count([&] { step(d.x, u, t, h); });
     ++d.steps;
     return d.x.allFinite() ? dualrate::Status::kOk : dualrate::Status::kNonFiniteState;
   }
 
-  void report(std::FILE* out) const {
-    if (unmeasured_)
-      std::fprintf(out, "# instructions_per_step unmeasured\n");
-    else
-      std::fprintf(out, "# instructions_per_step %llu %llu %llu\n", static_cast<unsigned long long>(total_),
-                   static_cast<unsigned long long>(min_), static_cast<unsigned long long>(max_));
-  }
+  void report(std::FILE* out) const { counts_.report(out); }
 
  private:
   [[gnu::noinline]] void step(Model::State& x, const Model::Input& u, Scalar t, Scalar h) {
@@ -69,26 +54,12 @@ class OdeintProbe {
   }
 
   Stepper stepper_;
-  dualrate_cortex_m::InstructionCounter counter_;
-  std::uint64_t total_ = 0, min_ = ~0ull, max_ = 0;
-  bool unmeasured_ = false;
+  dualrate_cortex_m::StepCounts counts_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s STEPS EVERY (on the semihosting command line)\n", argc > 0 ? argv[0] : "odeint_rk4");
-    return 1;
-  }
-  const long steps = std::atol(argv[1]);
-  const long every = std::atol(argv[2]);
-  if (steps < 0 || every < 1) {
-    std::fprintf(stderr, "bad arguments\n");
-    return 1;
-  }
   OdeintProbe probe;
-  const int status = dualrate_trace::run(stdout, steps, every, probe);
-  probe.report(stdout);
-  return status;
+  return dualrate_cortex_m::trace_program(argc, argv, probe);
 }
