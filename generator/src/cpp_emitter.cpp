@@ -55,7 +55,6 @@ bool negative_numeric(const ex& e) {
   return is_exactly_a<numeric>(e) && ex_to<numeric>(e).is_negative();
 }
 
-
 std::string integer_power(const std::string& base, long n) {
   return fmt::format("dualrate::math::powi<{}>({})", n, base);
 }

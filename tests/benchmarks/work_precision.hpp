@@ -94,6 +94,22 @@ void record(const typename M::State& x, Samples* samples) {
   if (samples) samples->emplace_back(x.data(), x.data() + x.size());
 }
 
+// Calls interval(a, b, u, jumped) for each sample interval [a, b] = [t_s, t_{s+1}] with its held
+// inputs u; jumped: u differs from the previous interval's (false for the first). False as
+// soon as interval() returns false.
+template <class M, class Interval>
+bool each_interval(double t_end, Interval interval) {
+  typename M::Input held = held_input<M>(t_end, 0);
+  for (long s = 0; s < kSamples; ++s) {
+    const double a = t_end * static_cast<double>(s) / kSamples, b = t_end * static_cast<double>(s + 1) / kSamples;
+    const typename M::Input u = held_input<M>(t_end, s);
+    const bool jumped = u != held;
+    held = u;
+    if (!interval(a, b, u, jumped)) return false;
+  }
+  return true;
+}
+
 inline double step_of(double t_end, long m) {
   return t_end / (static_cast<double>(kSamples) * static_cast<double>(m));
 }
@@ -173,12 +189,8 @@ bool controlled(double t_end, MakeStepper make_stepper, State x, MakeSystem make
   try {
     std::optional<decltype(make_stepper())> stepper;  // odeint's Rosenbrock controller cannot be assigned
     stepper.emplace(make_stepper());
-    typename M::Input held = held_input<M>(t_end, 0);
-    for (long s = 0; s < kSamples; ++s) {
-      const double a = t_end * static_cast<double>(s) / kSamples, b = t_end * static_cast<double>(s + 1) / kSamples;
-      const typename M::Input u = held_input<M>(t_end, s);
-      if (u != held) stepper.emplace(make_stepper());
-      held = u;
+    return each_interval<M>(t_end, [&](double a, double b, const typename M::Input& u, bool jumped) {
+      if (jumped) stepper.emplace(make_stepper());
       const auto system = make_system(u);
       double t = a;
       while (b - t > 1e-12 * (b - a)) {  // a last step to b may land an ulp short of it
@@ -193,11 +205,11 @@ bool controlled(double t_end, MakeStepper make_stepper, State x, MakeSystem make
         samples->emplace_back();
         for (std::size_t i = 0; i < static_cast<std::size_t>(x.size()); ++i) samples->back().push_back(x[i]);
       }
-    }
+      return true;
+    });
   } catch (const odeint::odeint_error&) {
     return false;
   }
-  return true;
 }
 
 template <class M>

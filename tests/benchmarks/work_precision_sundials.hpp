@@ -150,17 +150,13 @@ bool cvode_bdf(double t_end, double tolerance, Samples* samples) {
     return false;
   if constexpr (kJacobian)
     if (CVodeSetJacFn(mem.get(), Held<M>::jacobian) != CVLS_SUCCESS) return false;
-  for (long s = 0; s < kSamples; ++s) {
-    const double a_s = t_end * static_cast<double>(s) / kSamples, b_s = t_end * static_cast<double>(s + 1) / kSamples;
-    const typename M::Input u = held_input<M>(t_end, s);
-    if (s > 0 && u != held.u && CVodeReInit(mem.get(), a_s, y.get()) != CV_SUCCESS) return false;
+  return each_interval<M>(t_end, [&](double a, double b, const typename M::Input& u, bool jumped) {
     held.u = u;
-    double t = a_s;
-    if (CVodeSetStopTime(mem.get(), b_s) != CV_SUCCESS || CVode(mem.get(), b_s, y.get(), &t, CV_NORMAL) < 0)
-      return false;
-    if (!sample<M>(y.get(), samples)) return false;
-  }
-  return true;
+    double t = a;
+    return (!jumped || CVodeReInit(mem.get(), a, y.get()) == CV_SUCCESS) &&
+           CVodeSetStopTime(mem.get(), b) == CV_SUCCESS && CVode(mem.get(), b, y.get(), &t, CV_NORMAL) >= 0 &&
+           sample<M>(y.get(), samples);
+  });
 }
 
 // MRIStep at the slow step H = t_end / (kSamples m), the fast rate inside at H / kRatio.
@@ -188,18 +184,13 @@ bool mristep(double t_end, long m, Samples* samples) {
       MRIStepSetFixedStep(mem.get(), big) != ARK_SUCCESS ||
       MRIStepSetMaxNumSteps(mem.get(), kMaxStepsPerInterval) != ARK_SUCCESS)
     return false;
-  for (long s = 0; s < kSamples; ++s) {
-    const double a_s = t_end * static_cast<double>(s) / kSamples, b_s = t_end * static_cast<double>(s + 1) / kSamples;
-    const typename M::Input u = held_input<M>(t_end, s);
-    if (s > 0 && u != held.u && MRIStepReInit(mem.get(), Held<M>::slow, nullptr, a_s, y.get()) != ARK_SUCCESS)
-      return false;
+  return each_interval<M>(t_end, [&](double a, double b, const typename M::Input& u, bool jumped) {
     held.u = u;
-    double t = a_s;
-    if (MRIStepSetStopTime(mem.get(), b_s) != ARK_SUCCESS || MRIStepEvolve(mem.get(), b_s, y.get(), &t, ARK_NORMAL) < 0)
-      return false;
-    if (!sample<M>(y.get(), samples)) return false;
-  }
-  return true;
+    double t = a;
+    return (!jumped || MRIStepReInit(mem.get(), Held<M>::slow, nullptr, a, y.get()) == ARK_SUCCESS) &&
+           MRIStepSetStopTime(mem.get(), b) == ARK_SUCCESS && MRIStepEvolve(mem.get(), b, y.get(), &t, ARK_NORMAL) >= 0 &&
+           sample<M>(y.get(), samples);
+  });
 }
 
 }  // namespace work_precision::sundials_peer
