@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -321,6 +322,93 @@ ex canonical_sign(const ex& factor, numeric& coefficient) {
 
 }  // namespace
 
+namespace {
+
+// A term of a sum as coefficient * rest, its sum factors in canonical sign (the sign in the
+// coefficient), or a factor of a product as base^exponent, the same.
+struct Scaled {
+  numeric coefficient = 1;
+  ex rest;
+};
+
+Scaled split_term(const ex& term) {
+  Scaled t;
+  GiNaC::exvector factors;
+  if (is_exactly_a<numeric>(term)) {
+    t.coefficient = ex_to<numeric>(term);
+    t.rest = 1;
+    return t;
+  }
+  if (is_a<GiNaC::mul>(term)) {
+    for (const auto& f : term)
+      if (is_exactly_a<numeric>(f))
+        t.coefficient *= ex_to<numeric>(f);
+      else
+        factors.push_back(canonical_sign(f, t.coefficient));
+  } else {
+    factors.push_back(canonical_sign(term, t.coefficient));
+  }
+  t.rest = GiNaC::mul(factors);
+  return t;
+}
+
+ex canonical_uncached(const ex& e) {
+  struct Map : GiNaC::map_function {
+    ex operator()(const ex& x) override { return canonical_form(x); }
+  } map;
+  const ex rebuilt = e.map(map);
+  if (is_a<GiNaC::add>(rebuilt)) {
+    // Like terms, by the printed text of their rest: GiNaC keeps c*s*x and c*(-s)*x apart.
+    std::map<std::string, Scaled> terms;
+    for (const auto& op : rebuilt) {
+      const Scaled t = split_term(op);
+      auto [it, added] = terms.emplace(cpp_expression(t.rest), t);
+      if (!added) it->second.coefficient += t.coefficient;
+    }
+    GiNaC::exvector sum;
+    for (const auto& [text, t] : terms)
+      if (!t.coefficient.is_zero()) sum.push_back(t.coefficient * t.rest);
+    return GiNaC::add(sum);
+  }
+  if (is_a<GiNaC::mul>(rebuilt) || is_a<GiNaC::power>(rebuilt)) {
+    // Like factors, by the printed text of their base: s^a (-s)^b = (-1)^b s^(a+b).
+    numeric coefficient = 1;
+    std::map<std::string, std::pair<ex, ex>> factors;  // base, exponent
+    const auto collect = [&](const ex& f) {
+      if (is_exactly_a<numeric>(f)) {
+        coefficient *= ex_to<numeric>(f);
+        return;
+      }
+      const ex signed_factor = canonical_sign(f, coefficient);
+      const bool power = is_a<GiNaC::power>(signed_factor);
+      const ex base = power ? signed_factor.op(0) : signed_factor;
+      const ex exponent = power ? signed_factor.op(1) : ex(1);
+      auto [it, added] = factors.emplace(cpp_expression(base), std::make_pair(base, exponent));
+      if (!added) it->second.second += exponent;
+    };
+    if (is_a<GiNaC::mul>(rebuilt))
+      for (const auto& f : rebuilt) collect(f);
+    else
+      collect(rebuilt);
+    GiNaC::exvector product{coefficient};
+    for (const auto& [text, f] : factors) product.push_back(GiNaC::pow(f.first, f.second));
+    return GiNaC::mul(product);
+  }
+  return rebuilt;
+}
+
+}  // namespace
+
+ex canonical_form(const ex& e) {
+  if (e.nops() == 0) return e;
+  static std::map<ex, ex, GiNaC::ex_is_less> cache;
+  const auto found = cache.find(e);
+  if (found != cache.end()) return found->second;
+  const ex result = canonical_uncached(e);
+  cache.emplace(e, result);
+  return result;
+}
+
 ex preferred_sign(const ex& sum) {
   if (!is_a<GiNaC::add>(sum)) return sum;
   const ex flipped = -sum;
@@ -352,6 +440,7 @@ ProductParts product_parts(const ex& product) {
     for (auto& f : *list) f = canonical_sign(f, p.coefficient);
   sort_by_text(p.up);
   sort_by_text(p.down);
+  p.negative = p.coefficient.is_negative();
   // A negative coefficient costs a negation: the first sum factor (in that order) that can take
   // the sign without all its terms becoming subtracted takes it instead.
   if (p.coefficient.is_negative())

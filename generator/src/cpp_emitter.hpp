@@ -84,6 +84,9 @@ bool negative_sign(const GiNaC::ex& term);
 struct ProductParts {
   GiNaC::numeric coefficient = 1;
   std::vector<GiNaC::ex> up, down;
+  // The product's sign with every sum factor in its preferred_sign: of p and -p exactly one is
+  // negative. (The printed coefficient may differ: a sum factor takes a negative one.)
+  bool negative = false;
 };
 ProductParts product_parts(const GiNaC::ex& product);
 // Of a sum s and -s, the canonical one: fewer subtracted terms, then the first printed
@@ -92,6 +95,13 @@ GiNaC::ex preferred_sign(const GiNaC::ex& sum);
 // The base of base^exponent as it is printed: preferred_sign(base) for an even integer
 // exponent, where the two signs give the same power.
 GiNaC::ex even_power_base(const GiNaC::ex& base, const GiNaC::ex& exponent);
+
+// e with every sum factor of a product and every sum raised to an integer power in its
+// preferred_sign, the sign moved to the product's coefficient, throughout: GiNaC then merges
+// what differed only in the sign it happened to hold ((a - b)(b - a) = -(a - b)^2, c(a - b) -
+// c(b - a) = 2c(a - b)), so the structure (not only the printed order) is the same from any
+// build of the generator. Common subexpressions and the reference core work on this form.
+GiNaC::ex canonical_form(const GiNaC::ex& e);
 
 // The model variables that expressions `roots` need, dependencies first.
 std::vector<const Variable*> needed_variables(const Model& m, const std::vector<GiNaC::ex>& roots);

@@ -36,7 +36,7 @@ const std::map<std::string, double (*)(double, double)>& binary_functions() {
 
 using GiNaC::ex;
 
-Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) : root_(build(e, slots)) {}
+Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) : root_(build(canonical_form(e), slots)) {}
 
 Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) {
   Node n;

@@ -1,5 +1,6 @@
 #include "expression.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -21,10 +22,14 @@ struct Token {
   std::string user;      // text as written
 };
 
+// numbers: GiNaC's parser sees each number of the text as a symbol, as it would evaluate exact
+// powers of numbers while parsing (9^(9^9) took 15 s and 800 MB); restore() puts them back
+// with a bound on such powers.
 struct Renamed {
   std::string text;
   std::vector<Token> tokens;
   std::map<std::string, GiNaC::ex> symbols;  // internal name -> symbolic value
+  std::map<GiNaC::ex, GiNaC::numeric, GiNaC::ex_is_less> numbers;  // placeholder symbol -> number
 };
 
 // One level of nesting: a parenthesis, a function call, or the parentheses put around a sign
@@ -58,7 +63,13 @@ std::size_t scan_number(const std::string& s, std::size_t i, const ExpressionTex
     std::size_t j = i + 1;
     if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
     if (j < s.size() && is_digit(s[j])) {
+      const std::size_t digits = j;
       while (j < s.size() && is_digit(s[j])) ++j;
+      // GiNaC computes 10^exponent exactly: 1e22222222222222 would take all memory.
+      const std::size_t first = std::min(s.find_first_not_of('0', digits), j);
+      if (j - first > 4)
+        throw ModelError(src.at(start), "number out of range: '" + s.substr(start, j - start) + "'",
+                         "a decimal exponent has at most 4 digits; doubles reach 1.8e308 and 4.9e-324");
       i = j;
     } else {
       throw ModelError(src.at(start), "malformed number '" + s.substr(start, j - start) + "'",
@@ -146,7 +157,12 @@ Renamed rename(const ExpressionText& src, const ExpressionScope& scope) {
     if (is_digit(c) || (c == '.' && i + 1 < s.size() && is_digit(s[i + 1]))) {
       const std::size_t end = scan_number(s, i, src);
       operand(i, "'" + s.substr(i, end - i) + "'");
-      out.text += s.substr(i, end - i);
+      const std::string internal = "n" + std::to_string(out.numbers.size());
+      const GiNaC::symbol placeholder(internal);
+      out.numbers.emplace(placeholder, GiNaC::numeric(s.substr(i, end - i).c_str()));
+      out.symbols[internal] = placeholder;
+      out.text += ' ' + internal + ' ';
+      out.tokens.push_back({internal, s.substr(i, end - i)});
       i = end;
       continue;
     }
@@ -286,6 +302,47 @@ std::string user_message(std::string msg, const Renamed& r) {
   return msg;
 }
 
+// The parsed expression with its numbers back, evaluated bottom-up; an exact power of numbers
+// b^(p/q) is refused before GiNaC computes it when it would have more than kMaxExactPowerBits
+// bits (|p| times the bits of b's numerator and denominator): no double is that precise, and
+// such powers take GiNaC seconds to minutes.
+constexpr long kMaxExactPowerBits = 1L << 20;
+
+GiNaC::ex restore(const GiNaC::ex& e, const Renamed& r, const ExpressionText& src, const ExpressionScope& scope) {
+  if (GiNaC::is_a<GiNaC::symbol>(e)) {
+    const auto number = r.numbers.find(e);
+    return number == r.numbers.end() ? e : number->second;
+  }
+  if (e.nops() == 0) return e;
+  if (GiNaC::is_a<GiNaC::power>(e)) {
+    const GiNaC::ex base = restore(e.op(0), r, src, scope), exponent = restore(e.op(1), r, src, scope);
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(base) && GiNaC::is_exactly_a<GiNaC::numeric>(exponent)) {
+      const auto& b = GiNaC::ex_to<GiNaC::numeric>(base);
+      const auto& x = GiNaC::ex_to<GiNaC::numeric>(exponent);
+      // GiNaC throws on these after allocating the power, which it then never frees.
+      if (b.is_zero() && !GiNaC::real(x).is_positive())
+        throw ModelError(src.at(0), "cannot evaluate " + scope.what + ": " + (x.is_zero() ? "0^0 is undefined" : "division by zero"));
+      if (b.is_rational() && x.is_rational()) {
+        const auto bits = [](const GiNaC::numeric& n) { return static_cast<double>(GiNaC::abs(n).int_length()); };
+        const double estimate = bits(x.numer()) > 62 ? HUGE_VAL : std::fabs(x.numer().to_double()) * (bits(b.numer()) + bits(b.denom()));
+        if (estimate > static_cast<double>(kMaxExactPowerBits) && !b.is_zero() && GiNaC::abs(b) != 1)
+          throw ModelError(src.at(0), "number out of range in " + scope.what + ": an exact power of numbers with more than " +
+                                          std::to_string(kMaxExactPowerBits) + " bits",
+                           "constants must be finite in double precision; write the base with a decimal point (9.0^n) to compute in floating point");
+      }
+    }
+    return GiNaC::pow(base, exponent);
+  }
+  struct Restore : GiNaC::map_function {
+    const Renamed& r;
+    const ExpressionText& src;
+    const ExpressionScope& scope;
+    Restore(const Renamed& r_, const ExpressionText& s_, const ExpressionScope& sc) : r(r_), src(s_), scope(sc) {}
+    GiNaC::ex operator()(const GiNaC::ex& x) override { return restore(x, r, src, scope); }
+  } map(r, src, scope);
+  return e.map(map);
+}
+
 void check_numbers_finite(const GiNaC::ex& e, const ExpressionText& src, const ExpressionScope& scope) {
   for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
     if (GiNaC::is_exactly_a<GiNaC::numeric>(*it)) {
@@ -308,7 +365,9 @@ GiNaC::ex parse_expression(const ExpressionText& src, const ExpressionScope& sco
   GiNaC::parser parser(table, true, model_function_table());
   GiNaC::ex result;
   try {
-    result = parser(renamed.text);
+    result = restore(parser(renamed.text), renamed, src, scope);
+  } catch (const ModelError&) {
+    throw;
   } catch (const GiNaC::parse_error& e) {
     throw ModelError(src.at(0), "malformed expression in " + scope.what + ": " + user_message(e.what(), renamed));
   } catch (const std::exception& e) {

@@ -1,7 +1,6 @@
 // dualrate command-line interface.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <sys/personality.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -427,22 +426,7 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-// GiNaC orders the terms of sums and products by hashes seeded with the addresses of type
-// information, so with address-space randomisation its expressions' forms change from run to
-// run. Emission prints them in a canonical order (cpp_emitter.hpp: sum_terms, product_parts,
-// preferred_sign), which makes every model's header with its default scheme the same bytes
-// from run to run; the common subexpressions of the larger models (walking_robot,
-// planar_vehicle, planar_spacecraft with rk4, prk25, mrabm4) still vary. Until they do not,
-// the CLI runs itself once more with randomisation off: the same build gives the same bytes.
-void make_layout_deterministic(char** argv) {
-  const int current = personality(0xffffffff);
-  if (current == -1 || (current & ADDR_NO_RANDOMIZE)) return;
-  if (personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE) == -1) return;
-  execv("/proc/self/exe", argv);
-}
-
 int main(int argc, char** argv) {
-  make_layout_deterministic(argv);
   try {
     return run(argc, argv);
   } catch (const ModelError& e) {

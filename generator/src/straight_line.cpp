@@ -11,17 +11,22 @@ namespace dualrate {
 
 using GiNaC::ex;
 using GiNaC::is_a;
+using GiNaC::is_exactly_a;
 
 namespace {
 
 bool leaf(const ex& e) { return is_a<GiNaC::numeric>(e) || is_a<GiNaC::symbol>(e) || is_a<GiNaC::constant>(e); }
 
 // A subexpression up to its sign, named by the canonical text of its unsigned form: GiNaC may
-// hold the same product or sum in different forms (c (a - b) or -c (b - a)) depending on its
-// internal order, which changes from one build of the generator to another; they print alike.
+// hold the same product, sum or power in different forms (c (a - b) or -c (b - a), (a - b)^3
+// or -(b - a)^3) depending on its internal order, which changes from one build of the
+// generator to another and with address-space randomisation from run to run; they print alike.
 ex unsigned_form(const ex& e) {
   if (is_a<GiNaC::add>(e)) return preferred_sign(e);
-  return negative_sign(e) ? ex(-e) : e;
+  if (is_a<GiNaC::mul>(e)) return product_parts(e).negative ? ex(-e) : e;
+  if (is_a<GiNaC::power>(e) && is_exactly_a<GiNaC::numeric>(e.op(1)) && GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_integer())
+    return GiNaC::pow(preferred_sign(e.op(0)), e.op(1));
+  return e;
 }
 
 std::string key(const ex& e) { return cpp_expression(unsigned_form(e)); }
@@ -32,8 +37,13 @@ struct Occurrences {
 };
 using Counts = std::map<std::string, Occurrences>;
 
+// -x, as GiNaC holds a subtracted term (whether a sum's term is -x or x depends on the sign
+// GiNaC gave the sum): counted as x, once.
+bool negated(const ex& e) { return is_a<GiNaC::mul>(e) && e.nops() == 2 && (e.op(0).is_equal(-1) || e.op(1).is_equal(-1)); }
+
 void count(const ex& e, Counts& counts) {
   if (leaf(e)) return;
+  if (negated(e)) return count(e.op(0).is_equal(-1) ? e.op(1) : e.op(0), counts);
   Occurrences& o = counts[key(e)];
   if (o.n++ == 0) o.value = unsigned_form(e);
   for (const auto& operand : e) count(operand, counts);
@@ -58,7 +68,7 @@ struct Replace : GiNaC::map_function {
 // reciprocal (x^-1) a division in a product, so sharing them saves nothing.
 long saving(const ex& e) {
   const long ops = count_ops(e).total();
-  if (is_a<GiNaC::mul>(e) && e.nops() == 2 && (e.op(0).is_equal(-1) || e.op(1).is_equal(-1))) return 0;
+  if (negated(e)) return 0;
   if (is_a<GiNaC::power>(e) && is_a<GiNaC::numeric>(e.op(1)) && GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_negative())
     return 0;
   return ops;
@@ -83,8 +93,8 @@ struct Statement {
 
 StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool share) {
   std::vector<Statement> statements;
-  for (const Variable* v : needed_variables(m, roots)) statements.push_back({v->expr, v});
-  for (const ex& r : roots) statements.push_back({r, nullptr});
+  for (const Variable* v : needed_variables(m, roots)) statements.push_back({canonical_form(v->expr), v});
+  for (const ex& r : roots) statements.push_back({canonical_form(r), nullptr});
   std::vector<std::pair<GiNaC::symbol, ex>> shared;
   const auto total = [&](const std::vector<Statement>& st, const std::vector<std::pair<GiNaC::symbol, ex>>& sh) {
     long ops = 0;
@@ -119,8 +129,8 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
     std::vector<Statement> next = statements;
     auto next_shared = shared;
     for (auto& s : next)
-      if (s.emitted()) s.value = replace(s.value);
-    for (auto& t : next_shared) t.second = replace(t.second);
+      if (s.emitted()) s.value = canonical_form(replace(s.value));
+    for (auto& t : next_shared) t.second = canonical_form(replace(t.second));
     next_shared.emplace_back(name, value);
     const long ops = total(next, next_shared);
     if (ops >= current) {

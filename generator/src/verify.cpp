@@ -127,13 +127,22 @@ double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm
 
 namespace {
 
+// The host compiler command for generated code: $CXX, else the generator's default (c++; in a
+// sanitized build the generator's own compiler with its sanitizers, so that host verification
+// runs the generated code under them too, and links the sanitized portable libm).
+std::vector<std::string> host_compiler() {
+  std::vector<std::string> argv = {std::getenv("CXX") ? std::getenv("CXX") : DUALRATE_HOST_CXX};
+  for (const auto& f : split(DUALRATE_HOST_CXX_FLAGS, ' '))
+    if (!f.empty()) argv.push_back(f);
+  return argv;
+}
+
 // Builds the host trace program into dir/<name> and runs it, writing dir/<csv> (hex floats
 // with `hex`); empty on success, else why not.
 std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& flags, bool hex,
                            const std::string& name, const std::string& csv, long steps, int every,
                            std::string& script) {
-  const std::string cxx = std::getenv("CXX") ? std::getenv("CXX") : "c++";
-  std::vector<std::string> argv = {cxx};
+  std::vector<std::string> argv = host_compiler();
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
   if (hex) argv.push_back("-DDUALRATE_TRACE_HEX");
@@ -277,7 +286,7 @@ std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& fl
     cortex_m.push_back(fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", plan.icount_shift));
     argv = cortex_m_build(*t, flags, cortex_m, DUALRATE_TARGETS_DIR "/cortex-m/tasks_main.cpp", exe);
   } else {
-    argv = {t ? "aarch64-linux-gnu-g++" : (std::getenv("CXX") ? std::getenv("CXX") : "c++")};
+    argv = t ? std::vector<std::string>{"aarch64-linux-gnu-g++"} : host_compiler();
     if (t)
       for (const auto& f : split(t->cpu_flags, ' ')) argv.push_back(f);
     argv.insert(argv.end(), flags.begin(), flags.end());
