@@ -302,11 +302,11 @@ std::string user_message(std::string msg, const Renamed& r) {
   return msg;
 }
 
-// The parsed expression with its numbers back, evaluated bottom-up; an exact power of numbers
-// b^(p/q) is refused before GiNaC computes it when it would have more than kMaxExactPowerBits
-// bits (|p| times the bits of b's numerator and denominator): no double is that precise, and
-// such powers take GiNaC seconds to minutes.
-constexpr long kMaxExactPowerBits = 1L << 20;
+// The parsed expression with its numbers back, evaluated bottom-up; a power of numbers b^x is
+// refused before GiNaC computes it when it would have more than kMaxPowerBits bits: exact
+// b^(p/q), |p| times the bits of b's numerator and denominator; in floating point, |x log2 |b||.
+// No double is that precise or large, and such powers take GiNaC minutes and all memory.
+constexpr long kMaxPowerBits = 1L << 20;
 
 GiNaC::ex restore(const GiNaC::ex& e, const Renamed& r, const ExpressionText& src, const ExpressionScope& scope) {
   if (GiNaC::is_a<GiNaC::symbol>(e)) {
@@ -322,14 +322,17 @@ GiNaC::ex restore(const GiNaC::ex& e, const Renamed& r, const ExpressionText& sr
       // GiNaC throws on these after allocating the power, which it then never frees.
       if (b.is_zero() && !GiNaC::real(x).is_positive())
         throw ModelError(src.at(0), "cannot evaluate " + scope.what + ": " + (x.is_zero() ? "0^0 is undefined" : "division by zero"));
-      if (b.is_rational() && x.is_rational()) {
-        const auto bits = [](const GiNaC::numeric& n) { return static_cast<double>(GiNaC::abs(n).int_length()); };
-        const double estimate = bits(x.numer()) > 62 ? HUGE_VAL : std::fabs(x.numer().to_double()) * (bits(b.numer()) + bits(b.denom()));
-        if (estimate > static_cast<double>(kMaxExactPowerBits) && !b.is_zero() && GiNaC::abs(b) != 1)
-          throw ModelError(src.at(0), "number out of range in " + scope.what + ": an exact power of numbers with more than " +
-                                          std::to_string(kMaxExactPowerBits) + " bits",
-                           "constants must be finite in double precision; write the base with a decimal point (9.0^n) to compute in floating point");
-      }
+      const auto bits = [](const GiNaC::numeric& n) { return static_cast<double>(GiNaC::abs(n).int_length()); };
+      // Floating-point powers too: CLN raises its precision with the exponent
+      // (0.82^(-1.5e21) asked for a 2^59-byte number).
+      const double estimate =
+          b.is_rational() && x.is_rational()
+              ? (bits(x.numer()) > 62 ? HUGE_VAL : std::fabs(x.numer().to_double()) * (bits(b.numer()) + bits(b.denom())))
+              : std::fabs(GiNaC::real(x).to_double()) * std::fabs(std::log2(std::fabs(GiNaC::abs(b).to_double())));
+      if (!(estimate <= static_cast<double>(kMaxPowerBits)) && !b.is_zero() && GiNaC::abs(b) != 1)
+        throw ModelError(src.at(0), "number out of range in " + scope.what + ": a power of numbers with more than " +
+                                        std::to_string(kMaxPowerBits) + " bits",
+                         "constants must be finite in double precision");
     }
     return GiNaC::pow(base, exponent);
   }
