@@ -320,10 +320,6 @@ ex canonical_sign(const ex& factor, numeric& coefficient) {
   return GiNaC::pow(preferred, factor.op(1));
 }
 
-}  // namespace
-
-namespace {
-
 // A term of a sum as coefficient * rest, its sum factors in canonical sign (the sign in the
 // coefficient), or a factor of a product as base^exponent, the same.
 struct Scaled {
@@ -407,6 +403,13 @@ ex canonical_form(const ex& e) {
   const ex result = canonical_uncached(e);
   cache.emplace(e, result);
   return result;
+}
+
+ex unsigned_form(const ex& e) {
+  if (is_a<GiNaC::add>(e)) return preferred_sign(e);
+  if (is_a<GiNaC::mul>(e)) return product_parts(e).negative ? ex(-e) : e;
+  numeric sign = 1;
+  return canonical_sign(e, sign);
 }
 
 ex preferred_sign(const ex& sum) {

@@ -92,6 +92,10 @@ ProductParts product_parts(const GiNaC::ex& product);
 // Of a sum s and -s, the canonical one: fewer subtracted terms, then the first printed
 // (GiNaC may hold either, depending on its internal order). Anything else is returned as is.
 GiNaC::ex preferred_sign(const GiNaC::ex& sum);
+// Of e and -e, the one a common subexpression is known by: a sum in its preferred_sign, a
+// product without ProductParts::negative, a sum's integer power with the sum's preferred
+// sign; anything else as is. GiNaC may hold either, depending on its internal order.
+GiNaC::ex unsigned_form(const GiNaC::ex& e);
 // The base of base^exponent as it is printed: preferred_sign(base) for an even integer
 // exponent, where the two signs give the same power.
 GiNaC::ex even_power_base(const GiNaC::ex& base, const GiNaC::ex& exponent);

@@ -11,24 +11,13 @@ namespace dualrate {
 
 using GiNaC::ex;
 using GiNaC::is_a;
-using GiNaC::is_exactly_a;
 
 namespace {
 
 bool leaf(const ex& e) { return is_a<GiNaC::numeric>(e) || is_a<GiNaC::symbol>(e) || is_a<GiNaC::constant>(e); }
 
-// A subexpression up to its sign, named by the canonical text of its unsigned form: GiNaC may
-// hold the same product, sum or power in different forms (c (a - b) or -c (b - a), (a - b)^3
-// or -(b - a)^3) depending on its internal order, which changes from one build of the
-// generator to another and with address-space randomisation from run to run; they print alike.
-ex unsigned_form(const ex& e) {
-  if (is_a<GiNaC::add>(e)) return preferred_sign(e);
-  if (is_a<GiNaC::mul>(e)) return product_parts(e).negative ? ex(-e) : e;
-  if (is_a<GiNaC::power>(e) && is_exactly_a<GiNaC::numeric>(e.op(1)) && GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_integer())
-    return GiNaC::pow(preferred_sign(e.op(0)), e.op(1));
-  return e;
-}
-
+// A subexpression up to its sign, named by the canonical text of its unsigned form (c (a - b)
+// and -c (b - a), (a - b)^3 and -(b - a)^3 print alike).
 std::string key(const ex& e) { return cpp_expression(unsigned_form(e)); }
 
 struct Occurrences {
