@@ -96,39 +96,43 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
   return n;
 }
 
-double Evaluator::eval(const Node& n, const double* v) {
+template <class T>
+T Evaluator::eval(const Node& n, const T* v) {
   switch (n.op) {
-    case Op::kConst: return n.value;
+    case Op::kConst: return static_cast<T>(n.value);
     case Op::kSlot: return v[n.index];
     case Op::kAdd: {
-      double s = 0;
+      T s = 0;
       for (const auto& a : n.args) s += eval(a, v);
       return s;
     }
     case Op::kDiv: {
       const std::size_t ups = n.args.size() - static_cast<std::size_t>(n.index);
-      double num = n.value;
+      T num = static_cast<T>(n.value);
       for (std::size_t i = 0; i < ups; ++i) num = (i == 0 && n.value == 1) ? eval(n.args[i], v) : num * eval(n.args[i], v);
       if (n.index == 0) return num;
-      double den = eval(n.args[ups], v);
+      T den = eval(n.args[ups], v);
       for (std::size_t i = ups + 1; i < n.args.size(); ++i) den *= eval(n.args[i], v);
       return num / den;
     }
     case Op::kSqrt: {
-      const double r = std::sqrt(eval(n.args[0], v));
+      const T r = std::sqrt(eval(n.args[0], v));
       return n.index < 0 ? 1 / r : r;
     }
     case Op::kPowInt: {
-      const double b = eval(n.args[0], v);
-      double p = 1;
+      const T b = eval(n.args[0], v);
+      T p = 1;
       for (int i = 0; i < std::abs(n.index); ++i) p *= b;
       return n.index < 0 ? 1 / p : p;
     }
-    case Op::kPow: return dualrate_libm_pow(eval(n.args[0], v), eval(n.args[1], v));
-    case Op::kCall1: return n.unary(eval(n.args[0], v));
-    case Op::kCall2: return n.binary(eval(n.args[0], v), eval(n.args[1], v));
+    case Op::kPow: return static_cast<T>(dualrate_libm_pow(eval(n.args[0], v), eval(n.args[1], v)));
+    case Op::kCall1: return static_cast<T>(n.unary(eval(n.args[0], v)));
+    case Op::kCall2: return static_cast<T>(n.binary(eval(n.args[0], v), eval(n.args[1], v)));
   }
   throw std::logic_error("evaluator: unknown node");
 }
+
+template double Evaluator::eval(const Node& n, const double* v);
+template float Evaluator::eval(const Node& n, const float* v);
 
 }  // namespace dualrate

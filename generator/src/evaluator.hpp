@@ -21,6 +21,10 @@ class Evaluator {
   // `slots` maps each symbol the expression may contain to its index in the value array.
   Evaluator(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
   double operator()(const double* values) const { return eval(root_, values); }
+  // The same in float arithmetic (constants rounded to float, every operation rounded; the
+  // functions evaluated in double on the float argument and rounded): step, sign, min and
+  // max give what float generated code gives, the rest within a rounding of it.
+  float operator()(const float* values) const { return eval(root_, values); }
 
  private:
   enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall1, kCall2 };
@@ -33,7 +37,8 @@ class Evaluator {
     std::vector<Node> args;  // kDiv: numerator factors, then index = count of denominator factors
   };
   static Node build(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
-  static double eval(const Node& n, const double* values);
+  template <class T>
+  static T eval(const Node& n, const T* values);
   Node root_;
 };
 

@@ -235,6 +235,12 @@ int run(int argc, char** argv) {
   verify_cmd->add_flag("--json", json, "Print the result as one JSON object");
   add_overrun(verify_cmd, o);
   verify_cmd->add_option("--keep", keep_dir, "Keep the generated header, trace program, binary and traces in DIR");
+  std::string header_file;
+  verify_cmd
+      ->add_option("--header", header_file,
+                   "Verify this header instead of generating one (hand-edited, or broken on purpose to see verify fail); "
+                   "it must be generated from the same model with the same scheme and scalar")
+      ->check(CLI::ExistingFile);
   std::string tasks = "multi";
   long slow_delay_ticks = 0, tick_cycles = 0;
   int icount_shift = -1;
@@ -369,6 +375,7 @@ int run(int argc, char** argv) {
   v.every = o.every;
   v.target = target;
   v.keep_dir = keep_dir;
+  v.header_file = header_file;
   v.tasks = tasks;
   v.slow_delay_ticks = slow_delay_ticks;
   v.icount_shift = icount_shift;

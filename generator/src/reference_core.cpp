@@ -57,8 +57,16 @@ ReferenceCore::Vector ReferenceCore::environment(double t, const Vector& x, cons
   return env;
 }
 
-ReferenceCore::Vector ReferenceCore::inputs_at(double t) const {
+ReferenceCore::Vector ReferenceCore::inputs_at(double t, bool in_float) const {
   Vector u;
+  if (in_float) {
+    std::vector<float> env(slots_.size(), 0.0F);
+    env[0] = static_cast<float>(t);
+    std::size_t slot = 1 + model_.states.size() + model_.inputs.size();
+    for (const auto& p : model_.parameters) env[slot++] = static_cast<float>(p.value);
+    for (const auto& s : signals_) u.push_back(static_cast<double>(s(env.data())));
+    return u;
+  }
   const Vector env = environment(t, Vector(model_.states.size(), 0.0), Vector(model_.inputs.size(), 0.0));
   for (const auto& s : signals_) u.push_back(s(env.data()));
   return u;
@@ -156,6 +164,11 @@ std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& 
   return x;
 }
 
+double sample_time(long i, double h, bool float_time) {
+  if (!float_time) return static_cast<double>(i) * h;
+  return static_cast<double>(static_cast<float>(i) * static_cast<float>(h));
+}
+
 void ReferenceCore::march(long n, double h, int every, const std::function<long(long, Vector&)>& advance,
                           Trace& trace) const {
   Vector x = initial_state();
@@ -170,8 +183,12 @@ void ReferenceCore::march(long n, double h, int every, const std::function<long(
   }
 }
 
-RightHandSide ReferenceCore::held_inputs(double t) const {
-  return [this, u = inputs_at(t)](double ts, const Vector& xs, Vector& dx) { derivatives(ts, xs, u, dx); };
+RightHandSide ReferenceCore::holding(Vector u) const {
+  return [this, u = std::move(u)](double ts, const Vector& xs, Vector& dx) { derivatives(ts, xs, u, dx); };
+}
+
+ReferenceCore::Vector ReferenceCore::inputs_of_step(long i, double h, bool in_float) const {
+  return inputs_at(sample_time(i, h, in_float), in_float);
 }
 
 void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
@@ -183,17 +200,19 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
     return scheme_step(options.scheme, f, t, hs, x);
   };
   if (info && info->reference) {
-    const Eigen::MatrixXd initial = options.frozen_linearization ? jacobian_at(0, initial_state(), inputs_at(0))
+    const bool in_float = options.float_time;
+    const Eigen::MatrixXd initial = options.frozen_linearization ? jacobian_at(0, initial_state(), inputs_at(0, in_float))
                                                                  : Eigen::MatrixXd();
-    const auto jacobian = [this, initial, frozen = options.frozen_linearization](double t, const Vector& x) {
-      return frozen ? initial : jacobian_at(t, x, inputs_at(t));
+    const auto jacobian = [this, initial, frozen = options.frozen_linearization, in_float](double t, const Vector& x) {
+      return frozen ? initial : jacobian_at(t, x, inputs_at(t, in_float));
     };
     step = info->reference(
-        {&model_, model_.slow_count, jacobian, options.inner_step, [this](double t) { return inputs_at(t); }}, h);
+        {&model_, model_.slow_count, jacobian, options.inner_step,
+         [this, in_float](double t) { return inputs_at(t, in_float); }},
+        h);
   }
   march(step_count(options.t_end, h), h, options.every, [&](long i, Vector& x) {
-    const double t = static_cast<double>(i) * h;
-    x = step(held_inputs(t), t, h, x);
+    x = step(holding(inputs_of_step(i, h, options.float_time)), sample_time(i, h, options.float_time), h, x);
     return i + 1;
   }, trace);
 }
@@ -204,17 +223,16 @@ void ReferenceCore::adams(AdamsScheme scheme, const RunOptions& options, Trace& 
   const long n = step_count(options.t_end, h);
   if (scheme != AdamsScheme::kAbm4 && n % options.ratio != 0)
     throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
+  const bool in_float = options.float_time;
   const GridRhs f = [&](long i, const Vector& xs, Vector& dx) {
-    const double t = static_cast<double>(i) * h;
-    derivatives(t, xs, inputs_at(t), dx);
+    derivatives(sample_time(i, h, in_float), xs, inputs_of_step(i, h, in_float), dx);
   };
   const StartStep start = [&](long i, const Vector& xs) {
-    const double t = static_cast<double>(i) * h;
-    return scheme_step("rk4", held_inputs(t), t, h, xs);
+    return scheme_step("rk4", holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, xs);
   };
   if (task_form(scheme)) {
     const TickRhs held = [&](long tick, double t, const Vector& xs, Vector& dx) {
-      derivatives(t, xs, inputs_at(static_cast<double>(tick) * h), dx);
+      derivatives(t, xs, inputs_of_step(tick, h, in_float), dx);
     };
     DualRateAdams tasks(scheme == AdamsScheme::kMrabm4Parallel, model_.slow_count, h, options.ratio, held, start);
     march(n, h, options.every, [&](long i, Vector& x) {

@@ -42,7 +42,14 @@ struct RunOptions {
   bool frozen_linearization = false;   // sp_ll: Jacobian blocks at the initial state, not re-linearized
   int ratio = 1;                       // H = ratio h, for the multirate schemes
   double inner_step = 0;               // smfe: h_s (0: the generator's choice); step is the macro step D
+  // The run a float build is compared with: step i samples the inputs at t_i = fl(fl(i) fl(h))
+  // as float generated code does (Data::time, tasks.hpp), evaluated in float: an input that
+  // steps at a point of the grid then switches at the same step in both.
+  bool float_time = false;
 };
+
+// The time at which step i of size h samples its inputs (RunOptions::float_time).
+double sample_time(long i, double h, bool float_time);
 
 // Right-hand side dx/dt = f(t, x) as the fixed-step schemes see it.
 using RightHandSide = std::function<void(double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
@@ -63,7 +70,9 @@ class ReferenceCore {
   explicit ReferenceCore(const Model& model);
 
   Vector initial_state() const;
-  Vector inputs_at(double t) const;
+  // The signals at t; with `in_float` evaluated in float at fl(t) with the parameters rounded
+  // to float, as a float build's scenario_inputs computes them (RunOptions::float_time).
+  Vector inputs_at(double t, bool in_float = false) const;
   // Throws SimulationError naming the derivatives (and model variables) that are not finite.
   void derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const;
   Vector outputs(double t, const Vector& x, const Vector& u) const;
@@ -80,8 +89,10 @@ class ReferenceCore {
   // to the index it returns. The state is checked after each advance; a row is written at
   // t = 0, after each advance that reaches or passes a multiple of `every` steps, and at the end.
   void march(long n, double h, int every, const std::function<long(long, Vector&)>& advance, Trace& trace) const;
-  // The right-hand side with the inputs held at their values at t (zero-order hold).
-  RightHandSide held_inputs(double t) const;
+  // The right-hand side with the inputs held at u (zero-order hold).
+  RightHandSide holding(Vector u) const;
+  // The inputs step i of size h holds: inputs_at(sample_time(i, h, in_float), in_float).
+  Vector inputs_of_step(long i, double h, bool in_float) const;
   void high_accuracy(const RunOptions& options, Trace& trace) const;
   Vector row(double t, const Vector& x, const Vector& u) const;
   void check_state(double t, const Vector& x) const;

@@ -1,6 +1,8 @@
 // `dualrate verify`: generated code, compiled and run, against the reference core.
 #pragma once
 
+#include <Eigen/Dense>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +20,9 @@ struct VerifyOptions {
   int every = 1;
   std::string target = "host";
   std::string keep_dir;  // keep everything here (empty: a temporary directory, removed after)
+  // Verify this header instead of generating one (a hand-edited or deliberately broken one);
+  // empty: generate it. It must define the model's namespace with the scheme and scalar above.
+  std::string header_file;
   bool frozen = false;   // sp_ll: linearization frozen at the initial state (other schemes ignore it)
   // Dual-rate schemes:
   std::string tasks = "multi";  // single: the sequential executive only; multi: also the preemptive one
@@ -35,6 +40,9 @@ struct VerifyResult {
   long steps = 0;
   double max_error = 0;   // max over samples and states of |gen - ref| / max(1, max_t |ref|)
   double tolerance = 0;
+  // How the tolerance was derived: "scheme" (double: the scheme's own bound), "step map"
+  // (float: map_float_tolerance) or "first order" (float: verify_tolerance's bound).
+  std::string tolerance_basis;
   bool pass = false;
   std::string worst_state;
   double worst_time = 0;
@@ -62,6 +70,9 @@ struct VerifyResult {
   int sched_fifo = -1;            // Linux executives: 1 when the threads ran under SCHED_FIFO
   long late_ticks = -1;           // Linux: ticks the fast thread began a period or more late
   long max_latency_ns = -1;       // Linux: the fast thread's worst wake-up latency (platform, not overrun)
+  // cortex-a53-linux: preemptive runs repeated because the host's scheduling, not the code,
+  // made them overrun (overruns together with late wake-ups; kNoiseAttempts in all at most).
+  int noise_retries = 0;
   int icount_shift = -1;          // Cortex-M: QEMU's -icount shift of the runs
   long tick_cycles = -1;          // Cortex-M: SysTick period in board cycles
   // Cortex-M: instructions per job, measured in the sequential run (dual-rate: the fast task's
@@ -85,9 +96,26 @@ Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states);
 
 // Tolerance for generated code in `scalar` against the reference core over `steps` steps
 // of a scheme with `stages` derivative evaluations per step, where h_norm_j = h * ||J||_inf
-// at the initial state (derivation in verify.cpp).
+// at the initial state: the first-order bound (derivation in verify.cpp), for float runs of
+// schemes whose one-step map is not on the compared states.
 double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j, double double_tolerance = 1e-12);
 
+// The float tolerance from the scheme's one-step map `step_map` (n x n, on the compared
+// states) applied `steps` times, per state i relative to scale_i, largest over i:
+//   lambda sqrt(sum_k (Phi^k o Phi^k) (d o d))_i + (sum_k |Phi^k| d_s)_i
+// with the operations' rounding per step d = (stages + 2) u_f (X + |h J| X), taken as
+// independent and of mean zero from step to step (Hoeffding, lambda = kRoundingLambda), and
+// the constants' rounding, the same every step, d_s = u_f (2 |Phi - I| X + h P): X the
+// states' magnitudes over the run, P_i the largest sum_j |df_i/dp_j p_j| over the run
+// (derivation in verify.cpp).
+double map_float_tolerance(const Eigen::MatrixXd& step_map, const Eigen::MatrixXd& h_jacobian,
+                           const Eigen::VectorXd& magnitude, const Eigen::VectorXd& parameter_rate,
+                           const Eigen::VectorXd& scale, double h, long steps, int stages);
+constexpr double kRoundingLambda = 7;
+
+// Returns a result whatever happens on the way (a file that cannot be written, ...: its
+// error), so that `verify --json` prints one JSON object, except for a ModelError (a model
+// the generator refuses), which is thrown, positioned in the model file.
 VerifyResult verify(const Model& model, const VerifyOptions& options);
 
 // A task program's '# NAME VALUE' count line (ticks, overruns, handler instructions, ...)

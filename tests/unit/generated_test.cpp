@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -59,8 +60,73 @@ TEST(GeneratedVsReference, FloatWithinDerivedTolerance) {
   o.t_end = 0.5;
   const VerifyResult r = verify(m, o);
   EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.tolerance_basis, "step map");
   EXPECT_GT(r.max_error, 0.0);  // float really differs from the double reference
   EXPECT_TRUE(r.pass) << r.json();
+}
+
+// map_float_tolerance on one state: an undamped map adds the operations' rounding d = 2 u_f
+// (no stages, no Jacobian) like a random walk, lambda d sqrt(N + 1); a map of 1/2 damps both
+// kinds, sum 4^-k -> 4/3 for the operations, and its constants' rounding 2 u_f |1/2 - 1| =
+// u_f adds up to 2 u_f.
+TEST(MapFloatTolerance, AddsRoundingThroughTheMapsPowers) {
+  const double u = std::ldexp(1.0, -24);
+  const Eigen::MatrixXd zero = Eigen::MatrixXd::Zero(1, 1), one = Eigen::MatrixXd::Ones(1, 1);
+  const Eigen::VectorXd x = Eigen::VectorXd::Ones(1), none = Eigen::VectorXd::Zero(1);
+  EXPECT_DOUBLE_EQ(map_float_tolerance(one, zero, x, none, x, 0.1, 99, 0), kRoundingLambda * 2 * u * 10);
+  const Eigen::MatrixXd half = Eigen::MatrixXd::Constant(1, 1, 0.5);
+  EXPECT_NEAR(map_float_tolerance(half, zero, x, none, x, 0.1, 200, 0),
+              kRoundingLambda * 2 * u * std::sqrt(4.0 / 3.0) + 2 * u, 1e-12 * u);
+}
+
+// The float tolerance catches a bug of a few hundred float ulps: the quarter car's header
+// (rk4, float) with one constant, the tyre stiffness kt, moved by k ulps of float. Measured
+// at the model's step over its 3 s: the error grows with k (5.9e-7, 1.8e-6, 1.2e-5 and 9.5e-5
+// for k = 1, 16, 128, 1024) against a tolerance of 3.2e-5 (map_float_tolerance); the first
+// order bound it replaced (6.9e-3) let even k = 1024 pass.
+class FloatMutation : public ::testing::Test {
+ protected:
+  static std::string header_with_kt_moved(const Model& m, const GenerateOptions& g, int ulps) {
+    std::string text = generate_header(m, g);
+    const std::string key = "static constexpr Scalar kt = Scalar(";
+    const std::size_t at = text.find(key);
+    if (at == std::string::npos) return "";
+    const std::size_t begin = at + key.size(), end = text.find(')', begin);
+    auto value = static_cast<float>(std::strtod(text.substr(begin, end - begin).c_str(), nullptr));
+    for (int i = 0; i < ulps; ++i) value = std::nextafter(value, INFINITY);
+    char literal[64];
+    std::snprintf(literal, sizeof literal, "%a", static_cast<double>(value));
+    return text.replace(begin, end - begin, literal);
+  }
+  static VerifyResult verify_with_kt_moved(int ulps) {
+    const Model m = test::load(test::source_path("models/quarter_car.yaml"));
+    VerifyOptions o;
+    o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test", {}, {}};
+    o.t_end = m.simulation.t_end;
+    o.every = 10;
+    const std::string header = header_with_kt_moved(m, o.generate, ulps);
+    EXPECT_NE(header, "");
+    const std::filesystem::path dir = make_temp_dir("dualrate-mutation");
+    o.header_file = (dir / "quarter_car.hpp").string();
+    std::ofstream(o.header_file) << header;
+    const VerifyResult r = verify(m, o);
+    std::filesystem::remove_all(dir);
+    return r;
+  }
+};
+
+TEST_F(FloatMutation, OneUlpPasses) {
+  const VerifyResult r = verify_with_kt_moved(1);
+  EXPECT_EQ(r.error, "");
+  EXPECT_TRUE(r.pass) << r.json();
+}
+
+TEST_F(FloatMutation, ThousandUlpsFail) {
+  const VerifyResult r = verify_with_kt_moved(1024);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.tolerance_basis, "step map");
+  EXPECT_GT(r.max_error, 2 * r.tolerance) << r.json();
+  EXPECT_FALSE(r.pass) << r.json();
 }
 
 TEST(CompareTraces, FindsTheWorstDifferenceRelativeToScale) {
