@@ -264,6 +264,21 @@ auto DualRateAdams::kept(Self& self) {
   return v;
 }
 
+std::vector<DualRateAdams::Kept> DualRateAdams::history_layout() const {
+  std::vector<Kept> layout;
+  const auto derivatives = [](const std::array<Vector, 4>& h, const Vector* v) {
+    return v >= h.data() && v < h.data() + h.size();
+  };
+  for (const Vector* v : kept(*this)) {
+    const bool fast = v == &xe_first_ || derivatives(g_, v) || derivatives(g_first_, v);
+    const std::size_t first = v == &x_ || !fast ? 0 : slow_;
+    const bool derivative = derivatives(g_, v) || derivatives(g_first_, v) || derivatives(f_slow_, v);
+    for (std::size_t i = 0; i < v->size(); ++i)
+      layout.push_back({first + i, derivative, v == &xr_ || (v == &x_ && i >= slow_)});
+  }
+  return layout;
+}
+
 DualRateAdams::Vector DualRateAdams::history() const {
   Vector all;
   for (const Vector* v : kept(*this)) all.insert(all.end(), v->begin(), v->end());

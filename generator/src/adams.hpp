@@ -100,7 +100,15 @@ class DualRateAdams {
   // linear, time-invariant system is a linear map of it: the linear stability analysis
   // builds that map column by column with set_history().
   Vector history() const;
-  void set_history(const Vector& v);
+  void set_history(const Vector& all);
+  // What each entry of history() is: a value of state `state`, or its derivative; `compared`
+  // marks the entries advance() returns as the state (x_r from the slow task, x_e carried).
+  struct Kept {
+    std::size_t state;
+    bool derivative;
+    bool compared;
+  };
+  std::vector<Kept> history_layout() const;
   static constexpr long kStartupMacroSteps = 4;
 
  private:

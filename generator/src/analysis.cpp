@@ -65,26 +65,34 @@ RightHandSide linear_rhs(const Eigen::MatrixXd& j) {
   };
 }
 
-Eigen::MatrixXd macro_step_map(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
-  const auto n = j.rows();
+// Calls use(tasks, tick, x) with the task form of mrabm4 (parallel or not) for dx/dt = J x,
+// started up: past its RK4 macro steps, at macro step `tick`.
+template <class Use>
+auto with_started_tasks(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio, Use use) {
   const RightHandSide linear = linear_rhs(j);
   const TickRhs ticks = [&](long, double t, const std::vector<double>& x, std::vector<double>& dx) { linear(t, x, dx); };
   const StartStep start = [&](long, const std::vector<double>& x) { return scheme_step("rk4", linear, 0, h, x); };
   DualRateAdams tasks(parallel, slow, h, ratio, ticks, start);
-  std::vector<double> x(static_cast<std::size_t>(n), 1.0);
+  std::vector<double> x(static_cast<std::size_t>(j.rows()), 1.0);
   long tick = 0;
   for (; tick <= DualRateAdams::kStartupMacroSteps * ratio; tick += ratio) tasks.advance(tick, x);
-  const std::size_t m = tasks.history().size();
-  Eigen::MatrixXd map(m, m);
-  for (std::size_t c = 0; c < m; ++c) {
-    std::vector<double> e(m, 0.0);
-    e[c] = 1.0;
-    tasks.set_history(e);
-    tasks.advance(tick, x);
-    const std::vector<double> next = tasks.history();
-    map.col(static_cast<Eigen::Index>(c)) = Eigen::Map<const Eigen::VectorXd>(next.data(), static_cast<Eigen::Index>(m));
-  }
-  return map;
+  return use(tasks, tick, x);
+}
+
+Eigen::MatrixXd macro_step_map(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+  return with_started_tasks(parallel, j, h, slow, ratio, [](DualRateAdams& tasks, long tick, std::vector<double>& x) {
+    const std::size_t m = tasks.history().size();
+    Eigen::MatrixXd map(m, m);
+    for (std::size_t c = 0; c < m; ++c) {
+      std::vector<double> e(m, 0.0);
+      e[c] = 1.0;
+      tasks.set_history(e);
+      tasks.advance(tick, x);
+      const std::vector<double> next = tasks.history();
+      map.col(static_cast<Eigen::Index>(c)) = Eigen::Map<const Eigen::VectorXd>(next.data(), static_cast<Eigen::Index>(m));
+    }
+    return map;
+  });
 }
 
 // abm4's one-step map on [x; f_i; f_{i-1}; f_{i-2}; f_{i-3}] after its RK4 start-up.
@@ -114,6 +122,12 @@ Eigen::MatrixXd abm4_step_map(const Eigen::MatrixXd& j, double h, std::size_t sl
 }
 
 }  // namespace
+
+std::vector<DualRateAdams::Kept> macro_step_layout(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow,
+                                                   int ratio) {
+  return with_started_tasks(parallel, j, h, slow, ratio,
+                            [](const DualRateAdams& tasks, long, const std::vector<double>&) { return tasks.history_layout(); });
+}
 
 Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
                                    int ratio, double inner_step) {
@@ -253,7 +267,7 @@ double MapRadius::largest_stable_step(bool& bounded) const {
     }
     h = 2 * hs;
     end = std::min(1000 * hs, end);
-    stable = [&, hs](double d) {
+    stable = [s, hs](double d) {  // s by value: it ends with this block
       try {
         smfe_design(s.all, s.slow, s.fast, d, hs);
         return true;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "adams.hpp"
 #include "model.hpp"
 #include "smfe.hpp"
 
@@ -71,6 +72,10 @@ constexpr double kStabilityMargin = 1e-9;
 // (smfe_design; `inner_step` > 0 fixes h_s), or SmfeDesignError when there is none.
 Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
                                    int ratio = 1, double inner_step = 0);
+
+// mrabm4 and mrabm4_parallel: what each entry of reference_step_map's vector is.
+std::vector<DualRateAdams::Kept> macro_step_layout(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow,
+                                                   int ratio);
 
 // The same map, from the scheme's own builder where it has one (SchemeInfo::step_map: sp_ll
 // from its constants, in one pass), else reference_step_map.

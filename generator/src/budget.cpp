@@ -101,6 +101,7 @@ TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::stri
   }
   const auto periods_at = [&](double hz) {
     std::vector<double> p;
+    p.reserve(tasks.size());
     for (const auto& t : tasks) p.push_back(t.period * hz);
     return p;
   };

@@ -194,13 +194,13 @@ Body emit_body(const Model& m, const std::vector<ex>& roots, const std::string& 
   bool solved = false;  // the accelerations share one solve
   for (const auto& l : body.locals) {
     if (!l.solved()) {
-      out << fmt::format("    const Scalar {} = {};\n", l.symbol.get_name(), cpp_expression(l.value));
+      out << fmt::format("    const Scalar {} = {};\n", l.name(), cpp_expression(l.value));
       continue;
     }
     if (!solved) out << mass_solve(*m.second_order);
     solved = true;
     const auto& a = m.second_order->accelerations;
-    out << fmt::format("    const Scalar {} = acceleration_[{}];\n", l.symbol.get_name(),
+    out << fmt::format("    const Scalar {} = acceleration_[{}];\n", l.name(),
                        std::find(a.begin(), a.end(), l.variable->symbol) - a.begin());
   }
   for (std::size_t i = 0; i < body.results.size(); ++i)
@@ -310,7 +310,7 @@ ex canonical_sign(const ex& factor, numeric& coefficient) {
   const ex base = power ? factor.op(0) : factor;
   if (!is_a<GiNaC::add>(base)) return factor;
   if (power && !(is_exactly_a<numeric>(factor.op(1)) && ex_to<numeric>(factor.op(1)).is_integer())) return factor;
-  const ex preferred = preferred_sign(base);
+  ex preferred = preferred_sign(base);
   if (preferred.is_equal(base)) return factor;
   if (!power) {
     coefficient = -coefficient;
@@ -352,7 +352,7 @@ ex canonical_uncached(const ex& e) {
   struct Map : GiNaC::map_function {
     ex operator()(const ex& x) override { return canonical_form(x); }
   } map;
-  const ex rebuilt = e.map(map);
+  ex rebuilt = e.map(map);
   if (is_a<GiNaC::add>(rebuilt)) {
     // Like terms, by the printed text of their rest: GiNaC keeps c*s*x and c*(-s)*x apart.
     std::map<std::string, Scaled> terms;
@@ -400,7 +400,7 @@ ex canonical_form(const ex& e) {
   static std::map<ex, ex, GiNaC::ex_is_less> cache;
   const auto found = cache.find(e);
   if (found != cache.end()) return found->second;
-  const ex result = canonical_uncached(e);
+  ex result = canonical_uncached(e);
   cache.emplace(e, result);
   return result;
 }
@@ -414,7 +414,7 @@ ex unsigned_form(const ex& e) {
 
 ex preferred_sign(const ex& sum) {
   if (!is_a<GiNaC::add>(sum)) return sum;
-  const ex flipped = -sum;
+  ex flipped = -sum;
   if (!is_a<GiNaC::add>(flipped)) return sum;
   const long kept = subtracted_terms(sum), other = subtracted_terms(flipped);
   if (other > kept || (other == kept && print(flipped).text >= print(sum).text)) return sum;
@@ -499,6 +499,7 @@ std::vector<const Variable*> needed_variables(const Model& m, const std::vector<
     if (used) needed.insert(i);
   }
   std::vector<const Variable*> result;
+  result.reserve(needed.size());
   for (std::size_t i : needed) result.push_back(&m.variables[i]);
   return result;
 }

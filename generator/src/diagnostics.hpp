@@ -18,7 +18,7 @@ struct SourceLoc {
 
 class ModelError : public std::runtime_error {
  public:
-  ModelError(SourceLoc loc, std::string message, std::string hint = {})
+  ModelError(SourceLoc loc, const std::string& message, std::string hint = {})
       : std::runtime_error(message), loc_(std::move(loc)), hint_(std::move(hint)) {}
 
   const SourceLoc& loc() const { return loc_; }

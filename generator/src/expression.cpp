@@ -361,22 +361,22 @@ void check_numbers_finite(const GiNaC::ex& e, const ExpressionText& src, const E
 
 }  // namespace
 
-GiNaC::ex parse_expression(const ExpressionText& src, const ExpressionScope& scope) {
-  const Renamed renamed = rename(src, scope);
+GiNaC::ex parse_expression(const ExpressionText& source, const ExpressionScope& scope) {
+  const Renamed renamed = rename(source, scope);
   GiNaC::symtab table;
   for (const auto& [internal, value] : renamed.symbols) table[internal] = value;
   GiNaC::parser parser(table, true, model_function_table());
   GiNaC::ex result;
   try {
-    result = restore(parser(renamed.text), renamed, src, scope);
+    result = restore(parser(renamed.text), renamed, source, scope);
   } catch (const ModelError&) {
     throw;
   } catch (const GiNaC::parse_error& e) {
-    throw ModelError(src.at(0), "malformed expression in " + scope.what + ": " + user_message(e.what(), renamed));
+    throw ModelError(source.at(0), "malformed expression in " + scope.what + ": " + user_message(e.what(), renamed));
   } catch (const std::exception& e) {
-    throw ModelError(src.at(0), "cannot evaluate " + scope.what + ": " + user_message(e.what(), renamed));
+    throw ModelError(source.at(0), "cannot evaluate " + scope.what + ": " + user_message(e.what(), renamed));
   }
-  check_numbers_finite(result, src, scope);
+  check_numbers_finite(result, source, scope);
   return result;
 }
 

@@ -157,6 +157,7 @@ class Loader {
     for (const auto& e : fast) model_.states.push_back({define(e, state_kind(e, true)), true, {}, {}, {}, {}});
     model_.slow_count = slow.size();
     std::vector<Variable> variables;
+    variables.reserve(vars.size());
     for (const auto& e : vars) variables.push_back({define(e, "variable"), {}});
     for (const auto& e : outs) model_.outputs.push_back({define(e, "output"), {}});
 
@@ -177,6 +178,9 @@ class Loader {
 
  private:
   using KeyValue = std::pair<YAML::Node, YAML::Node>;
+  // clang-tidy 14 takes Entry's implicit assignment for noexcept; it is not (YAML::Node's may
+  // throw), and nothing relies on it being so.
+  // NOLINTNEXTLINE(bugprone-exception-escape)
   struct Entry {
     std::string name;
     YAML::Node key;
@@ -789,6 +793,7 @@ class Loader {
         std::vector<SchemeInfo> by_order = schemes();
         std::stable_sort(by_order.begin(), by_order.end(), [](const SchemeInfo& a, const SchemeInfo& b) { return a.order > b.order; });
         std::vector<std::string> names;
+        names.reserve(by_order.size());
         for (const auto& scheme : by_order) names.emplace_back(scheme.name);
         throw ModelError(at(node), "unknown scheme '" + s + "'",
                          did_you_mean(s, names, "known schemes: " + join(scheme_names(), " ")));

@@ -195,7 +195,7 @@ std::set<std::string> called_functions(const Model& model) {
 }
 
 std::set<std::string> portable_math_functions(const std::set<std::string>& functions) {
-#define DUALRATE_PORTABLE_NAME(name) "dualrate::math::" #name,
+#define DUALRATE_PORTABLE_NAME(name) std::string("dualrate::math::") + #name,
   static const std::set<std::string> portable = {
       DUALRATE_LIBM_UNARY(DUALRATE_PORTABLE_NAME) DUALRATE_LIBM_BINARY(DUALRATE_PORTABLE_NAME)};
 #undef DUALRATE_PORTABLE_NAME

@@ -43,6 +43,7 @@ double dot(const std::vector<double>& u, const std::vector<double>& v) {
 
 std::vector<double> times(const std::vector<std::vector<double>>& a, const std::vector<double>& v) {
   std::vector<double> r;
+  r.reserve(a.size());
   for (const auto& row : a) r.push_back(dot(row, v));
   return r;
 }

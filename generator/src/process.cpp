@@ -25,6 +25,7 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     dup2(log, STDOUT_FILENO);
     dup2(log, STDERR_FILENO);
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execvp(args[0], args.data());

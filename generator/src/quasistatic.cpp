@@ -130,7 +130,7 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
   d.jacobian_constant = d.affine = true;
   for (unsigned r = 0; r < static_cast<unsigned>(nf); ++r)
     for (unsigned c = 0; c < static_cast<unsigned>(nf); ++c) {
-      const GiNaC::ex e = rows(static_cast<unsigned>(ns) + r, c);
+      const GiNaC::ex& e = rows(static_cast<unsigned>(ns) + r, c);
       d.residual_jacobian_symbolic(r, c) = e;
       for (const auto& z : fast) d.affine = d.affine && !e.has(z);
       bool varies = e.has(model.time);
@@ -147,7 +147,7 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
   };
   d.residual_jacobian = residual_jacobian(x);
   const Eigen::JacobiSVD<MatrixXd> svd(d.residual_jacobian);
-  const VectorXd sv = svd.singularValues();
+  const VectorXd& sv = svd.singularValues();
   if (!(sv.minCoeff() > 1e-12 * sv.maxCoeff()))
     throw ModelError(residual_loc(model),
                      fmt::format("quasistatic: the Jacobian of {} with respect to the fast states is singular at the "
@@ -313,7 +313,7 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
         const VectorXd r = j * Eigen::Map<const VectorXd>(xs.data(), j.cols());
         return std::vector<double>(r.data(), r.data() + r.size());
       };
-      const FastJacobian jac = [&gz](double, const std::vector<double>&) { return gz; };
+      const FastJacobian jac = [&gz](double, const std::vector<double>&) -> const MatrixXd& { return gz; };
       return quasistatic_reference_step(rates, jac, slow, 1, e, t, hs, x);
     };
   }

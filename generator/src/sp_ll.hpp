@@ -55,7 +55,7 @@ std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<Ei
 // supplied by `linearize` at (t_n, x_n).
 using Linearize = std::function<SpLlBlocks(double t, const std::vector<double>& x)>;
 using SplitRhs = std::function<void(double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
-std::vector<double> sp_ll_reference_step(const SplitRhs& f, const Linearize& linearize, std::size_t slow, double t,
+std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& linearize, std::size_t slow, double t,
                                          double h, const std::vector<double>& x);
 
 // sp_ll's registry entry: constants for the step (sp_ll_constants), the reference step with

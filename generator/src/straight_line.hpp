@@ -16,10 +16,11 @@
 namespace dualrate {
 
 struct Local {
-  GiNaC::symbol symbol;                // the name it is printed as
+  GiNaC::ex symbol;                    // the symbol it stands for (a model variable's or a shared term's)
   GiNaC::ex value;                     // in earlier locals, states, inputs, t and parameters
   const Variable* variable = nullptr;  // the model variable it is, or null for a shared term
   bool solved() const { return variable && variable->solved; }  // an acceleration of the mass solve
+  std::string name() const { return GiNaC::ex_to<GiNaC::symbol>(symbol).get_name(); }  // what it is printed as
 };
 
 struct StraightLine {

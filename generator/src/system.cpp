@@ -204,6 +204,7 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
     specs.push_back({models[i].name + ".slow", steps[i] * ratios[i], step_ns[i] * ratios[i], &r.models[i].slow_job});
   }
   std::vector<long long> periods;
+  periods.reserve(specs.size());
   for (const auto& t : specs) periods.push_back(t.period_ns);
   std::sort(periods.begin(), periods.end());
   periods.erase(std::unique(periods.begin(), periods.end()), periods.end());

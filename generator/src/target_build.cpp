@@ -137,7 +137,7 @@ std::vector<std::string> cortex_m_build(const CrossTarget& target, const std::ve
                            "-fno-tree-loop-distribute-patterns",
                            "-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_CPU_HZ={}", target.cpu_hz),
                            "--specs=picolibc.specs", "--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections", "-T",
-                           (board / "memory.ld").string(), main_source, DUALRATE_TARGETS_DIR "/cortex-m/startup.cpp",
+                           (board / "memory.ld").string(), main_source, std::string(DUALRATE_TARGETS_DIR) + "/cortex-m/startup.cpp",
                            portable_math_library(target.name, "libm")});
   const std::string softfp = portable_math_library(target.name, "softfp");
   if (fs::exists(softfp)) argv.insert(argv.end(), {"-Wl,--whole-archive", softfp, "-Wl,--no-whole-archive"});

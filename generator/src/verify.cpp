@@ -122,9 +122,8 @@ Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states) {
 //   A first-order bound for a stable, non-expansive step map adds these over the N steps:
 //   (N + 1) * (stages + 2) * u_f * (1 + h ||J||_inf). It is a worst case (errors of
 //   opposite sign do not cancel in it) and does not cover growth by unstable modes; such a
-//   run fails and says so. It is used where the scheme's one-step map is not a map of the
-//   compared states (the multistep schemes' maps carry derivative histories; quasistatic's
-//   is of the slow states only).
+//   run fails and says so. It is used where there is no one-step map to carry the rounding
+//   through (step_map_tolerance).
 // float, from the step map: the generated state after N steps is off by
 //   e_N = sum_k Phi^(N-k) delta_k, the roundings delta_k of step k carried through the
 //   scheme's one-step map Phi (for the Jacobian at the initial state) instead of being added
@@ -144,28 +143,34 @@ Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states) {
 //     P_i = max over the reference rows of sum_j |df_i/dp_j p_j|.
 //   The inputs are no rounding of this kind: the reference samples them as the float build
 //   does (RunOptions::float_time). The tolerance is max_i (bound_i / scale_i), scale_i the
-//   comparison's (compare_traces).
+//   comparison's (compare_traces). For mrabm4 and mrabm4_parallel Phi is the map of a macro
+//   step on everything the tasks keep, derivative histories included, and d, d_s are those of
+//   its r substeps (step_map_tolerance).
 double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j, double double_tolerance) {
   if (scalar == ScalarType::kDouble) return double_tolerance;
   const double u = std::ldexp(1.0, -24);
   return static_cast<double>(steps + 1) * (stages + 2) * u * (1 + h_norm_j);
 }
 
-double map_float_tolerance(const Eigen::MatrixXd& step_map, const Eigen::MatrixXd& h_jacobian,
-                           const Eigen::VectorXd& magnitude, const Eigen::VectorXd& parameter_rate,
-                           const Eigen::VectorXd& scale, double h, long steps, int stages) {
+StepRounding step_rounding(const Eigen::MatrixXd& step_map, const Eigen::VectorXd& magnitude,
+                           const Eigen::VectorXd& terms, const Eigen::VectorXd& parameter_step, int roundings) {
   const double u = std::ldexp(1.0, -24);
-  const auto n = step_map.rows();
-  const Eigen::VectorXd d = (stages + 2) * u * (magnitude + h_jacobian.cwiseAbs() * magnitude);
-  const Eigen::MatrixXd increment = step_map - Eigen::MatrixXd::Identity(n, n);
-  const Eigen::VectorXd d_constants = u * (2 * increment.cwiseAbs() * magnitude + h * parameter_rate);
-  const Eigen::VectorXd d_squared = d.cwiseAbs2();
-  Eigen::MatrixXd power = Eigen::MatrixXd::Identity(n, n);
+  const auto m = step_map.rows();
+  const Eigen::MatrixXd increment = step_map - Eigen::MatrixXd::Identity(m, m);
+  return {roundings * u * (magnitude + terms), u * (2 * increment.cwiseAbs() * magnitude + parameter_step)};
+}
+
+double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Eigen::Index>& compared,
+                           const StepRounding& rounding, const Eigen::VectorXd& scale, long steps) {
+  const auto n = static_cast<Eigen::Index>(compared.size());
+  Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(n, step_map.cols());  // the compared rows of Phi^k
+  for (Eigen::Index i = 0; i < n; ++i) rows(i, compared[static_cast<std::size_t>(i)]) = 1;
+  const Eigen::VectorXd d_squared = rounding.operations.cwiseAbs2();
   Eigen::VectorXd random = Eigen::VectorXd::Zero(n), systematic = Eigen::VectorXd::Zero(n);
   for (long k = 0; k <= steps; ++k) {
-    random += power.cwiseAbs2() * d_squared;
-    systematic += power.cwiseAbs() * d_constants;
-    power = step_map * power;
+    random += rows.cwiseAbs2() * d_squared;
+    systematic += rows.cwiseAbs() * rounding.constants;
+    rows = rows * step_map;
   }
   return (kRoundingLambda * random.cwiseSqrt() + systematic).cwiseQuotient(scale).maxCoeff();
 }
@@ -231,7 +236,7 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
   const ProcessResult built = run_process(argv);
   if (built.exit_code != 0) return "the generated code did not cross-build for " + std::string(target.name) + ":\n" + built.output;
 
-  const std::string heap = heap_function(dir / "trace.elf");
+  std::string heap = heap_function(dir / "trace.elf");
   if (!heap.empty()) return heap;
   const ProcessResult size = run_process({"arm-none-eabi-size", (dir / "trace.elf").string()});
   const auto size_lines = split(size.output, '\n');
@@ -372,7 +377,7 @@ std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& fl
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), defines.begin(), defines.end());
     if (!t) argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
-    argv.insert(argv.end(), {"-pthread", DUALRATE_TARGETS_DIR "/linux/tasks_main.cpp",
+    argv.insert(argv.end(), {"-pthread", std::string(DUALRATE_TARGETS_DIR) + "/linux/tasks_main.cpp",
                              portable_math_library(t ? t->name : "host", "libm"), "-o", exe.string()});
     if (t) argv.push_back("-static");
   }
@@ -404,7 +409,7 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
   const std::string where = t ? t->name : "host";
   write_file(csv.string() + ".out", ran.output);
   const ProgramOutput out = split_output(ran.output);
-  const std::string failed =
+  std::string failed =
       ran.exit_code == 0 ? ""
                          : fmt::format("the {} task program failed on {} (exit status {}{}):\n{}", mode, where,
                                        ran.exit_code, ran.exit_code == 124 ? ", timed out" : "",
@@ -428,7 +433,7 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
 // qemu-aarch64's log of every executed instruction (targets/linux/count_jobs.sh).
 std::string count_linux_jobs(const TaskPlan& plan, const fs::path& exe, const fs::path& dir, VerifyResult& r,
                              std::string& script) {
-  const std::vector<std::string> argv = {DUALRATE_TARGETS_DIR "/linux/count_jobs.sh", exe.string(),
+  const std::vector<std::string> argv = {std::string(DUALRATE_TARGETS_DIR) + "/linux/count_jobs.sh", exe.string(),
                                          std::to_string(plan.macro_steps), std::to_string(plan.every),
                                          (dir / "counted.csv").string()};
   script += command_line(argv) + "\n";
@@ -495,9 +500,8 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
 
 namespace {
 
-// map_float_tolerance for a float run of `steps` steps against `reference`, when the
-// scheme's one-step map for J is a map of the model's states; empty otherwise.
-// P_i = max over the rows of `reference` of sum_j |df_i/dp_j p_j| (map_float_tolerance).
+// P_i = max over the rows of `reference` of sum_j |df_i/dp_j p_j|: how much the rounding of
+// the parameters to float moves state i's derivative, per unit u_f.
 Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, const Trace& reference) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots;
@@ -530,6 +534,13 @@ Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, co
   return result;
 }
 
+// map_float_tolerance for a float run of `steps` steps of h against `reference`, from the
+// scheme's one-step map for J: a map of the states (single-rate schemes), or of a macro step
+// H = r h on everything mrabm4's tasks keep (macro_step_layout: states, end points, derivative
+// histories). An entry of state i has the magnitude X_i (a value) or (|J| X)_i (a derivative);
+// per step its operations round (stages + 2) u_f relative to it and to the terms |H J| X a step
+// adds to a value (r substeps of (stages + 2) roundings per macro step); the parameters move a
+// value by H P_i u_f, a derivative by P_i u_f. Empty when the map is of neither kind.
 std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
                                          const Eigen::MatrixXd& j, const Trace& reference, long steps, int evaluations) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
@@ -540,14 +551,38 @@ std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore
   } catch (const SmfeDesignError&) {
     return std::nullopt;
   }
-  if (map.rows() != n) return std::nullopt;
   Eigen::VectorXd magnitude = Eigen::VectorXd::Zero(n);
   for (const auto& row : reference.rows)
     for (Eigen::Index i = 0; i < n; ++i)
       magnitude[i] = std::max(magnitude[i], std::fabs(row[static_cast<std::size_t>(i) + 1]));
+  const Eigen::VectorXd rate = parameter_rate(model, core, reference);
   const Eigen::VectorXd scale = magnitude.cwiseMax(1.0);
-  return map_float_tolerance(map, generate.step * j, magnitude, parameter_rate(model, core, reference), scale,
-                             generate.step, steps, evaluations);
+  const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
+  std::vector<DualRateAdams::Kept> layout;
+  int substeps = 1;
+  if (generate.scheme == "mrabm4" || generate.scheme == "mrabm4_parallel") {
+    layout = macro_step_layout(generate.scheme == "mrabm4_parallel", j, generate.step, model.slow_count, generate.ratio);
+    substeps = generate.ratio;
+  } else {
+    for (Eigen::Index i = 0; i < n; ++i) layout.push_back({static_cast<std::size_t>(i), false, true});
+  }
+  const auto m = static_cast<Eigen::Index>(layout.size());
+  if (map.rows() != m || steps % substeps != 0) return std::nullopt;
+  const double big = generate.step * substeps;
+  Eigen::VectorXd entry(m), terms(m), parameter_step(m);
+  std::vector<Eigen::Index> compared(static_cast<std::size_t>(n), -1);
+  for (Eigen::Index e = 0; e < m; ++e) {
+    const auto& kept = layout[static_cast<std::size_t>(e)];
+    const auto i = static_cast<Eigen::Index>(kept.state);
+    entry[e] = kept.derivative ? derivative[i] : magnitude[i];
+    terms[e] = kept.derivative ? 0.0 : big * derivative[i];
+    parameter_step[e] = kept.derivative ? rate[i] : big * rate[i];
+    if (kept.compared) compared[kept.state] = e;
+  }
+  if (std::find(compared.begin(), compared.end(), -1) != compared.end()) return std::nullopt;
+  return map_float_tolerance(map, compared,
+                             step_rounding(map, entry, terms, parameter_step, substeps * (evaluations + 2)), scale,
+                             steps / substeps);
 }
 
 // A trace or task program for one model: its header in dir, its namespace.

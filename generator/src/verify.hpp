@@ -100,17 +100,23 @@ Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states);
 // schemes whose one-step map is not on the compared states.
 double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j, double double_tolerance = 1e-12);
 
-// The float tolerance from the scheme's one-step map `step_map` (n x n, on the compared
-// states) applied `steps` times, per state i relative to scale_i, largest over i:
-//   lambda sqrt(sum_k (Phi^k o Phi^k) (d o d))_i + (sum_k |Phi^k| d_s)_i
-// with the operations' rounding per step d = (stages + 2) u_f (X + |h J| X), taken as
-// independent and of mean zero from step to step (Hoeffding, lambda = kRoundingLambda), and
-// the constants' rounding, the same every step, d_s = u_f (2 |Phi - I| X + h P): X the
-// states' magnitudes over the run, P_i the largest sum_j |df_i/dp_j p_j| over the run
-// (derivation in verify.cpp).
-double map_float_tolerance(const Eigen::MatrixXd& step_map, const Eigen::MatrixXd& h_jacobian,
-                           const Eigen::VectorXd& magnitude, const Eigen::VectorXd& parameter_rate,
-                           const Eigen::VectorXd& scale, double h, long steps, int stages);
+// One step's rounding in float, per entry of the vector a scheme's one-step map acts on
+// (derivation in verify.cpp): of the operations, `roundings` u_f (magnitude + terms), and of
+// the constants, the same every step, u_f (2 |Phi - I| magnitude + parameter_step).
+struct StepRounding {
+  Eigen::VectorXd operations, constants;
+};
+StepRounding step_rounding(const Eigen::MatrixXd& step_map, const Eigen::VectorXd& magnitude,
+                           const Eigen::VectorXd& terms, const Eigen::VectorXd& parameter_step, int roundings);
+
+// The float tolerance from the one-step map applied `steps` times: for each compared state i
+// (entry compared[i] of the map's vector), relative to scale_i, the largest over i of
+//   lambda sqrt(sum_k (Phi^k o Phi^k) (d o d)) + sum_k |Phi^k| d_s
+// with d and d_s the operations' and the constants' rounding of a step; the operations'
+// taken as independent and of mean zero from step to step (Hoeffding, lambda =
+// kRoundingLambda), the constants' added in absolute value (derivation in verify.cpp).
+double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Eigen::Index>& compared,
+                           const StepRounding& rounding, const Eigen::VectorXd& scale, long steps);
 constexpr double kRoundingLambda = 7;
 
 // Returns a result whatever happens on the way (a file that cannot be written, ...: its

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -85,7 +86,7 @@ void fail(const char* what, dualrate::Status status) {
 }
 
 void* fast_thread(void*) {
-  const long period_ns = static_cast<long>(static_cast<double>(model::kStep) * 1e9 + 0.5);
+  const long period_ns = std::lround(static_cast<double>(model::kStep) * 1e9);
   warm_up();
   timespec release{};
   clock_gettime(CLOCK_MONOTONIC, &release);
@@ -219,7 +220,7 @@ int main(int argc, char** argv) {
   shape.macro_steps = std::atol(argv[2]);
   shape.every = std::atol(argv[3]);
   slow_delay_ticks = argc == 6 ? std::atol(argv[5]) : 0;
-  std::FILE* out = std::fopen(argv[4], "w");
+  std::FILE* out = std::fopen(argv[4], "w");  // NOLINT(cppcoreguidelines-owning-memory): the host harness's trace file
   if (!out || (!multi && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 || shape.every < 1 ||
       slow_delay_ticks < 0) {
     std::fprintf(stderr, "bad arguments\n");
@@ -234,7 +235,7 @@ int main(int argc, char** argv) {
     status = run_sequential(tasks, recorder, shape, counts, meter);
   }
   recorder.print(out, model::kStep);
-  if (std::fclose(out) != 0) return 1;
+  if (std::fclose(out) != 0) return 1;  // NOLINT(cppcoreguidelines-owning-memory)
   print_counts(stdout, counts);
   std::printf("# sched_fifo %d\n# late_ticks %ld\n# max_latency_ns %ld\n", fifo ? 1 : 0, late_ticks, max_latency_ns);
   return status;

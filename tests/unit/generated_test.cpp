@@ -66,16 +66,16 @@ TEST(GeneratedVsReference, FloatWithinDerivedTolerance) {
 }
 
 // map_float_tolerance on one state: an undamped map adds the operations' rounding d = 2 u_f
-// (no stages, no Jacobian) like a random walk, lambda d sqrt(N + 1); a map of 1/2 damps both
+// (two roundings, no terms) like a random walk, lambda d sqrt(N + 1); a map of 1/2 damps both
 // kinds, sum 4^-k -> 4/3 for the operations, and its constants' rounding 2 u_f |1/2 - 1| =
 // u_f adds up to 2 u_f.
 TEST(MapFloatTolerance, AddsRoundingThroughTheMapsPowers) {
   const double u = std::ldexp(1.0, -24);
-  const Eigen::MatrixXd zero = Eigen::MatrixXd::Zero(1, 1), one = Eigen::MatrixXd::Ones(1, 1);
+  const Eigen::MatrixXd one = Eigen::MatrixXd::Ones(1, 1), half = Eigen::MatrixXd::Constant(1, 1, 0.5);
   const Eigen::VectorXd x = Eigen::VectorXd::Ones(1), none = Eigen::VectorXd::Zero(1);
-  EXPECT_DOUBLE_EQ(map_float_tolerance(one, zero, x, none, x, 0.1, 99, 0), kRoundingLambda * 2 * u * 10);
-  const Eigen::MatrixXd half = Eigen::MatrixXd::Constant(1, 1, 0.5);
-  EXPECT_NEAR(map_float_tolerance(half, zero, x, none, x, 0.1, 200, 0),
+  EXPECT_DOUBLE_EQ(map_float_tolerance(one, {0}, step_rounding(one, x, none, none, 2), x, 99),
+                   kRoundingLambda * 2 * u * 10);
+  EXPECT_NEAR(map_float_tolerance(half, {0}, step_rounding(half, x, none, none, 2), x, 200),
               kRoundingLambda * 2 * u * std::sqrt(4.0 / 3.0) + 2 * u, 1e-12 * u);
 }
 

@@ -37,7 +37,7 @@ void expect_defined_before_use(const Model& m, const StraightLine& body) {
   };
   for (const auto& l : body.locals) {
     if (!l.solved()) check(l.value);
-    known.insert(l.symbol.get_name());
+    known.insert(l.name());
   }
   for (const auto& r : body.results) check(r);
 }

@@ -108,7 +108,7 @@ struct Prk {
   static void stage(Scalar t, Scalar h, const Input& u, const State& x, SlowState* f, FastState* g,
                     std::integer_sequence<int, J...>) noexcept {
     if constexpr (slow_used(I) || fast_used(I)) {
-      State s = x;
+      State s = x;  // NOLINT(performance-unnecessary-copy-initialization): stage 0 adds nothing to it
       (add_stage<I, J>(s, h, f, g), ...);
       if constexpr (slow_used(I)) M::slow_derivatives(t + Scalar(abscissa(T::a, I)) * h, s, u, f[I]);
       if constexpr (fast_used(I)) M::fast_derivatives(t + Scalar(abscissa(T::a_fast, I)) * h, s, u, g[I]);
