@@ -123,10 +123,17 @@ Eigen::MatrixXd abm4_step_map(const Eigen::MatrixXd& j, double h, std::size_t sl
 
 }  // namespace
 
-std::vector<DualRateAdams::Kept> macro_step_layout(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow,
-                                                   int ratio) {
-  return with_started_tasks(parallel, j, h, slow, ratio,
-                            [](const DualRateAdams& tasks, long, const std::vector<double>&) { return tasks.history_layout(); });
+StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
+                              int ratio) {
+  AdamsScheme adams;
+  if (adams_scheme(scheme, adams) && task_form(adams))
+    return {with_started_tasks(
+                adams == AdamsScheme::kMrabm4Parallel, j, h, slow, ratio,
+                [](const DualRateAdams& tasks, long, const std::vector<double>&) { return tasks.history_layout(); }),
+            ratio};
+  StepMapLayout layout;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(j.rows()); ++i) layout.entries.push_back({i, false, true});
+  return layout;
 }
 
 Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,

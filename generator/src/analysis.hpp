@@ -73,9 +73,16 @@ constexpr double kStabilityMargin = 1e-9;
 Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
                                    int ratio = 1, double inner_step = 0);
 
-// mrabm4 and mrabm4_parallel: what each entry of reference_step_map's vector is.
-std::vector<DualRateAdams::Kept> macro_step_layout(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow,
-                                                   int ratio);
+// What each entry of a scheme's one-step map's vector is (the state it belongs to, a value or
+// a derivative, compared with the reference or not), and how many steps of h one application
+// of the map takes: the n states, one step (the single-rate schemes verify generates); for
+// mrabm4 and mrabm4_parallel DualRateAdams::history_layout(), ratio steps (a macro step).
+struct StepMapLayout {
+  std::vector<DualRateAdams::Kept> entries;
+  int substeps = 1;
+};
+StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
+                              int ratio);
 
 // The same map, from the scheme's own builder where it has one (SchemeInfo::step_map: sp_ll
 // from its constants, in one pass), else reference_step_map.

@@ -29,6 +29,26 @@ ReferenceCore::ReferenceCore(const Model& model) : model_(model) {
   const GiNaC::matrix j = jacobian(model, state_symbols(model));
   for (unsigned r = 0; r < j.rows(); ++r)
     for (unsigned c = 0; c < j.cols(); ++c) jacobian_.emplace_back(j(r, c), slots_);
+  const GiNaC::exmap variables = model.variable_definitions();
+  for (const auto& x : model.states) {
+    const GiNaC::ex f = x.rhs.subs(variables);
+    std::vector<Evaluator>& rates = parameter_rates_.emplace_back();
+    for (const auto& p : model.parameters) {
+      const GiNaC::ex rate = f.diff(GiNaC::ex_to<GiNaC::symbol>(p.symbol)) * p.symbol;
+      if (!rate.is_zero()) rates.emplace_back(rate, slots_);
+    }
+  }
+}
+
+ReferenceCore::Vector ReferenceCore::parameter_rates(double t, const Vector& x, const Vector& u) const {
+  const Vector env = environment(t, x, u);
+  Vector rates;
+  for (const auto& state : parameter_rates_) {
+    double sum = 0;
+    for (const Evaluator& rate : state) sum += std::fabs(rate(env.data()));
+    rates.push_back(sum);
+  }
+  return rates;
 }
 
 Eigen::MatrixXd ReferenceCore::jacobian_at(double t, const Vector& x, const Vector& u) const {
@@ -46,30 +66,35 @@ ReferenceCore::Vector ReferenceCore::initial_state() const {
   return x;
 }
 
+template <class T>
+std::vector<T> ReferenceCore::slot_values(double t, const Vector& x, const Vector& u) const {
+  std::vector<T> env(slots_.size(), T(0));
+  std::size_t slot = 0;
+  env[slot++] = static_cast<T>(t);
+  for (const double v : x) env[slot++] = static_cast<T>(v);
+  for (const double v : u) env[slot++] = static_cast<T>(v);
+  for (const auto& p : model_.parameters) env[slot++] = static_cast<T>(p.value);
+  return env;
+}
+
 ReferenceCore::Vector ReferenceCore::environment(double t, const Vector& x, const Vector& u) const {
-  Vector env;
-  env.reserve(slots_.size());
-  env.push_back(t);
-  env.insert(env.end(), x.begin(), x.end());
-  env.insert(env.end(), u.begin(), u.end());
-  for (const auto& p : model_.parameters) env.push_back(p.value);
-  for (const auto& v : variables_) env.push_back(v(env.data()));
+  Vector env = slot_values<double>(t, x, u);
+  std::size_t slot = env.size() - variables_.size();
+  for (const auto& v : variables_) env[slot++] = v(env.data());
   return env;
 }
 
 ReferenceCore::Vector ReferenceCore::inputs_at(double t, bool in_float) const {
-  Vector u;
+  const Vector x(model_.states.size(), 0.0), u(model_.inputs.size(), 0.0);
+  Vector signals;
   if (in_float) {
-    std::vector<float> env(slots_.size(), 0.0F);
-    env[0] = static_cast<float>(t);
-    std::size_t slot = 1 + model_.states.size() + model_.inputs.size();
-    for (const auto& p : model_.parameters) env[slot++] = static_cast<float>(p.value);
-    for (const auto& s : signals_) u.push_back(static_cast<double>(s(env.data())));
-    return u;
+    const std::vector<float> env = slot_values<float>(t, x, u);
+    for (const auto& s : signals_) signals.push_back(static_cast<double>(s(env.data())));
+  } else {
+    const Vector env = environment(t, x, u);
+    for (const auto& s : signals_) signals.push_back(s(env.data()));
   }
-  const Vector env = environment(t, Vector(model_.states.size(), 0.0), Vector(model_.inputs.size(), 0.0));
-  for (const auto& s : signals_) u.push_back(s(env.data()));
-  return u;
+  return signals;
 }
 
 void ReferenceCore::derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const {

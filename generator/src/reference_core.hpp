@@ -81,6 +81,9 @@ class ReferenceCore {
   Trace simulate(const RunOptions& options) const;
   // Jacobian d(dx/dt)/dx at (t, x, u).
   Eigen::MatrixXd jacobian_at(double t, const Vector& x, const Vector& u) const;
+  // Per state i, sum_j |df_i/dp_j p_j| at (t, x, u): how far a relative change of every
+  // parameter by one unit can move the derivative of state i (to first order).
+  Vector parameter_rates(double t, const Vector& x, const Vector& u) const;
 
  private:
   void fixed_step(const RunOptions& options, Trace& trace) const;
@@ -98,11 +101,15 @@ class ReferenceCore {
   void check_state(double t, const Vector& x) const;
   // Values of all slots: t, states, inputs, parameters, then the variables evaluated.
   Vector environment(double t, const Vector& x, const Vector& u) const;
+  // The same in T, with the variables left at zero.
+  template <class T>
+  std::vector<T> slot_values(double t, const Vector& x, const Vector& u) const;
 
   const Model& model_;
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables
   std::vector<Evaluator> rhs_, outputs_, variables_, signals_;
   std::vector<Evaluator> jacobian_;  // row-major, resolved entries
+  std::vector<std::vector<Evaluator>> parameter_rates_;  // per state: the nonzero df_i/dp_j p_j
 };
 
 }  // namespace dualrate

@@ -504,43 +504,23 @@ namespace {
 // the parameters to float moves state i's derivative, per unit u_f.
 Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, const Trace& reference) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
-  std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots;
-  int slot = 0;
-  slots[model.time] = slot++;
-  for (const auto& x : model.states) slots[x.symbol] = slot++;
-  for (const auto& u : model.inputs) slots[u.symbol] = slot++;
-  const GiNaC::exmap variables = model.variable_definitions(), values = model.parameter_values();
-  std::vector<std::vector<Evaluator>> rates(static_cast<std::size_t>(n));
-  for (std::size_t i = 0; i < model.states.size(); ++i) {
-    const GiNaC::ex f = model.states[i].rhs.subs(variables);
-    for (const auto& p : model.parameters) {
-      const GiNaC::ex rate = (f.diff(GiNaC::ex_to<GiNaC::symbol>(p.symbol)) * p.symbol).subs(values);
-      if (!rate.is_zero()) rates[i].emplace_back(rate, slots);
-    }
-  }
   Eigen::VectorXd result = Eigen::VectorXd::Zero(n);
-  std::vector<double> env(static_cast<std::size_t>(slot));
   for (const auto& row : reference.rows) {
-    env[0] = row[0];
-    std::copy(row.begin() + 1, row.begin() + 1 + n, env.begin() + 1);
-    const std::vector<double> u = core.inputs_at(row[0], true);
-    std::copy(u.begin(), u.end(), env.begin() + 1 + n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      double sum = 0;
-      for (const Evaluator& rate : rates[static_cast<std::size_t>(i)]) sum += std::fabs(rate(env.data()));
-      result[i] = std::max(result[i], sum);
-    }
+    const std::vector<double> x(row.begin() + 1, row.begin() + 1 + n);
+    const std::vector<double> rates = core.parameter_rates(row[0], x, core.inputs_at(row[0], true));
+    result = result.cwiseMax(Eigen::Map<const Eigen::VectorXd>(rates.data(), n));
   }
   return result;
 }
 
 // map_float_tolerance for a float run of `steps` steps of h against `reference`, from the
-// scheme's one-step map for J: a map of the states (single-rate schemes), or of a macro step
-// H = r h on everything mrabm4's tasks keep (macro_step_layout: states, end points, derivative
-// histories). An entry of state i has the magnitude X_i (a value) or (|J| X)_i (a derivative);
-// per step its operations round (stages + 2) u_f relative to it and to the terms |H J| X a step
-// adds to a value (r substeps of (stages + 2) roundings per macro step); the parameters move a
-// value by H P_i u_f, a derivative by P_i u_f. Empty when the map is of neither kind.
+// scheme's one-step map for J on the entries step_map_layout names: the states (single-rate
+// schemes), or a macro step H = r h on everything mrabm4's
+// tasks keep (states, end points, derivative histories). An entry of state i has the
+// magnitude X_i (a value) or (|J| X)_i (a derivative); per step its operations round
+// (stages + 2) u_f relative to it and to the terms |H J| X a step adds to a value (r substeps
+// of (stages + 2) roundings per macro step); the parameters move a value by H P_i u_f, a
+// derivative by P_i u_f. Empty when there is no map (smfe without a design at h).
 std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
                                          const Eigen::MatrixXd& j, const Trace& reference, long steps, int evaluations) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
@@ -558,21 +538,15 @@ std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore
   const Eigen::VectorXd rate = parameter_rate(model, core, reference);
   const Eigen::VectorXd scale = magnitude.cwiseMax(1.0);
   const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
-  std::vector<DualRateAdams::Kept> layout;
-  int substeps = 1;
-  if (generate.scheme == "mrabm4" || generate.scheme == "mrabm4_parallel") {
-    layout = macro_step_layout(generate.scheme == "mrabm4_parallel", j, generate.step, model.slow_count, generate.ratio);
-    substeps = generate.ratio;
-  } else {
-    for (Eigen::Index i = 0; i < n; ++i) layout.push_back({static_cast<std::size_t>(i), false, true});
-  }
-  const auto m = static_cast<Eigen::Index>(layout.size());
+  const StepMapLayout layout = step_map_layout(generate.scheme, j, generate.step, model.slow_count, generate.ratio);
+  const int substeps = layout.substeps;
+  const auto m = static_cast<Eigen::Index>(layout.entries.size());
   if (map.rows() != m || steps % substeps != 0) return std::nullopt;
   const double big = generate.step * substeps;
   Eigen::VectorXd entry(m), terms(m), parameter_step(m);
   std::vector<Eigen::Index> compared(static_cast<std::size_t>(n), -1);
   for (Eigen::Index e = 0; e < m; ++e) {
-    const auto& kept = layout[static_cast<std::size_t>(e)];
+    const auto& kept = layout.entries[static_cast<std::size_t>(e)];
     const auto i = static_cast<Eigen::Index>(kept.state);
     entry[e] = kept.derivative ? derivative[i] : magnitude[i];
     terms[e] = kept.derivative ? 0.0 : big * derivative[i];

@@ -122,6 +122,21 @@ TEST(ReferenceCore, NamesTheVariableThatWentBad) {
   }
 }
 
+// x' = -k x + b u + w with w = c x (a variable through which c acts), k = 2, b = 3, c = 0.5:
+// at x = 4, u = 5 the parameter rates sum_p |df/dp p| are |-k x| + |b u| + |c x| = 8 + 15 + 2;
+// y' = 1 depends on no parameter. Exact in binary floating point.
+TEST(ReferenceCore, ParameterRatesThroughVariables) {
+  init_symbolic();
+  const Model m = load_model_text(
+      "name: rates\nparameters: {k: 2, b: 3, c: 0.5}\ninputs: {u: 0}\nstates: {slow: {x: 1, y: 0}}\n"
+      "variables: {w: c*x}\nequations: {x: -k*x + b*u + w, y: 1}\n",
+      "r.yaml");
+  const std::vector<double> rates = ReferenceCore(m).parameter_rates(0.0, {4.0, 0.0}, {5.0});
+  ASSERT_EQ(rates.size(), 2U);
+  EXPECT_EQ(rates[0], 25.0);
+  EXPECT_EQ(rates[1], 0.0);
+}
+
 // x' = u with u = step(t - 0.5) has x(t) = max(0, t - 0.5) exactly. The jump sits on a
 // grid time (and on a sample time): the high-accuracy mode must not let it leak into the
 // preceding interval, whatever the sampling. Tolerance: rkf78 at 1e-12 on a piecewise-linear
