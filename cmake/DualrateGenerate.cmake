@@ -2,6 +2,8 @@
 #                    [ALLOW_UNSTABLE] [JACOBIAN] [NAMESPACE <ns>]
 #                    [GENERATOR <dualrate executable or target>])
 #
+# The generator is dualrate::dualrate (the CLI of find_package(dualrate), or of this build)
+# unless GENERATOR names another executable.
 # Generates <name>.hpp (with NAMESPACE: <ns>.hpp, its code in namespace <ns>) from the model file at build time (regenerated when the model
 # changes) and defines an INTERFACE library <target> that puts the generated header and the
 # dualrate runtime on the include path of whatever links it. The generator runs in
@@ -13,7 +15,22 @@ function(dualrate_add_model target)
     message(FATAL_ERROR "dualrate_add_model(${target}): MODEL is required")
   endif()
   if(NOT ARG_GENERATOR)
-    set(ARG_GENERATOR dualrate)
+    set(ARG_GENERATOR dualrate::dualrate)
+  endif()
+  set(generator ${ARG_GENERATOR})
+  set(generator_depends ${ARG_GENERATOR})
+  if(TARGET ${ARG_GENERATOR})
+    get_target_property(aliased ${ARG_GENERATOR} ALIASED_TARGET)
+    if(aliased)
+      set(ARG_GENERATOR ${aliased})
+    endif()
+    set(generator $<TARGET_FILE:${ARG_GENERATOR}>)
+    get_target_property(imported ${ARG_GENERATOR} IMPORTED)
+    # A target of this build: a target-level dependency; an imported one: its file.
+    set(generator_depends ${ARG_GENERATOR})
+    if(imported)
+      set(generator_depends ${generator})
+    endif()
   endif()
   get_filename_component(model_path ${ARG_MODEL} ABSOLUTE)
   # The generator runs in the project's top directory and is given the model's path from there,
@@ -41,9 +58,9 @@ function(dualrate_add_model target)
   endif()
   add_custom_command(
     OUTPUT ${out_dir}/${model_name}.hpp
-    COMMAND ${ARG_GENERATOR} generate ${model_argument} ${options} -o ${out_dir}
+    COMMAND ${generator} generate ${model_argument} ${options} -o ${out_dir}
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-    DEPENDS ${model_path} ${ARG_GENERATOR}
+    DEPENDS ${model_path} ${generator_depends}
     COMMENT "dualrate: generating ${model_name}.hpp"
     VERBATIM)
   add_custom_target(${target}_header DEPENDS ${out_dir}/${model_name}.hpp)

@@ -9,6 +9,7 @@ set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 
 set(DUALRATE_CPU_FLAGS "-mcpu=cortex-a53")
+set(DUALRATE_TARGET cortex-a53-linux)  # names the portable math built for it (find_package(dualrate))
 set(DUALRATE_BOARD linux)
 set(CMAKE_C_FLAGS_INIT "${DUALRATE_CPU_FLAGS} -ffp-contract=off")
 set(CMAKE_CXX_FLAGS_INIT "${CMAKE_C_FLAGS_INIT} -DEIGEN_DONT_VECTORIZE")

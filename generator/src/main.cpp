@@ -13,6 +13,7 @@
 
 #include "analysis.hpp"
 #include "cpp_emitter.hpp"
+#include "data_paths.hpp"
 #include "functions.hpp"
 #include "model.hpp"
 #include "reference_core.hpp"
@@ -187,7 +188,9 @@ void require_dual_rate(const CLI::App* cmd, const std::string& option, const std
 
 int run(int argc, char** argv) {
   CLI::App app{"dualrate: code generator and runtime for two-time-scale dynamic systems"};
-  app.set_version_flag("--version", DUALRATE_VERSION);
+  app.set_version_flag(
+      "--version", [] { return "dualrate " DUALRATE_VERSION "\n" + describe(data_paths()); },
+      "Print the version and where this dualrate finds the runtime, target support and portable math, and exit");
   app.require_subcommand(1);
   Overrides o;
   std::string out_dir, out_csv, keep_dir, target = "host", name_space;

@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "analysis.hpp"
+#include "data_paths.hpp"
 #include "process.hpp"
 #include "reference_core.hpp"
 #include "schemes.hpp"
@@ -262,7 +263,7 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
                                             fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", shift)};
   const fs::path elf = dir / "system.elf";
   const std::vector<std::string> build =
-      cortex_m_build(*cross, flags, defines, DUALRATE_TARGETS_DIR "/cortex-m/system_main.cpp", elf);
+      cortex_m_build(*cross, flags, defines, (data_paths().targets / "cortex-m" / "system_main.cpp").string(), elf);
   std::string script = "#!/bin/sh\n" + command_line(build) + "\n";
   const ProcessResult built = run_process(build);
   if (built.exit_code != 0) {

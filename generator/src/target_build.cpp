@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "data_paths.hpp"
 #include "process.hpp"
 
 namespace dualrate {
@@ -76,8 +77,9 @@ std::vector<std::string> program_flags(const std::vector<fs::path>& include_dirs
                                     "-Wdouble-promotion", "-Werror", "-fno-exceptions", "-fno-rtti",
                                     "-ffp-contract=off", "-DEIGEN_DONT_VECTORIZE", "-DDUALRATE_PORTABLE_MATH"};
   for (const auto& d : include_dirs) flags.push_back("-I" + d.string());
-  flags.insert(flags.end(), {"-I" DUALRATE_TARGETS_DIR "/common", "-I" DUALRATE_RUNTIME_INCLUDE_DIR, "-isystem",
-                             DUALRATE_EIGEN_INCLUDE_DIR});
+  const DataPaths& paths = data_paths();
+  flags.insert(flags.end(), {"-I" + (paths.targets / "common").string(), "-I" + paths.runtime_include.string(),
+                             "-isystem", paths.eigen_include.string()});
   return flags;
 }
 
@@ -85,7 +87,7 @@ std::vector<std::string> program_flags(const std::vector<fs::path>& include_dirs
 // softfp exists only for ARM cores without a double-precision FPU: linked whole, its
 // correctly rounded __aeabi_* arithmetic replaces libgcc's.
 std::string portable_math_library(const std::string& target, const std::string& name) {
-  return std::string(DUALRATE_PORTABLE_MATH_DIR) + "/" + target + "/lib/libdualrate_" + name + ".a";
+  return (data_paths().portable_math / target / "lib" / ("libdualrate_" + name + ".a")).string();
 }
 
 // Why the Cortex-M binary `elf` breaks the heap ban (it names a heap function), or empty.
@@ -126,7 +128,7 @@ ProgramOutput split_output(const std::string& output) {
 std::vector<std::string> cortex_m_build(const CrossTarget& target, const std::vector<std::string>& flags,
                                         const std::vector<std::string>& defines, const std::string& main_source,
                                         const fs::path& elf) {
-  const fs::path board = fs::path(DUALRATE_TARGETS_DIR) / target.board;
+  const fs::path board = data_paths().targets / target.board;
   std::vector<std::string> argv = {"arm-none-eabi-g++"};
   for (const auto& f : split(target.cpu_flags, ' ')) argv.push_back(f);
   argv.insert(argv.end(), flags.begin(), flags.end());
@@ -137,7 +139,7 @@ std::vector<std::string> cortex_m_build(const CrossTarget& target, const std::ve
                            "-fno-tree-loop-distribute-patterns",
                            "-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_CPU_HZ={}", target.cpu_hz),
                            "--specs=picolibc.specs", "--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections", "-T",
-                           (board / "memory.ld").string(), main_source, std::string(DUALRATE_TARGETS_DIR) + "/cortex-m/startup.cpp",
+                           (board / "memory.ld").string(), main_source, (data_paths().targets / "cortex-m" / "startup.cpp").string(),
                            portable_math_library(target.name, "libm")});
   const std::string softfp = portable_math_library(target.name, "softfp");
   if (fs::exists(softfp)) argv.insert(argv.end(), {"-Wl,--whole-archive", softfp, "-Wl,--no-whole-archive"});

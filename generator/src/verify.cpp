@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "analysis.hpp"
+#include "data_paths.hpp"
 #include "evaluator.hpp"
 #include "process.hpp"
 #include "reference_core.hpp"
@@ -213,7 +214,7 @@ std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& 
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
   if (hex) argv.push_back("-DDUALRATE_TRACE_HEX");
-  argv.insert(argv.end(), {DUALRATE_TARGETS_DIR "/host/trace_main.cpp", portable_math_library("host", "libm"), "-o",
+  argv.insert(argv.end(), {(data_paths().targets / "host" / "trace_main.cpp").string(), portable_math_library("host", "libm"), "-o",
                            (dir / name).string()});
   script += command_line(argv) + "\n";
   const ProcessResult built = run_process(argv);
@@ -231,7 +232,7 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
                           long steps, int every, VerifyResult& r, std::string& script) {
   const std::vector<std::string> argv =
       cortex_m_build(target, flags, {fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", kIcountShift)},
-                     DUALRATE_TARGETS_DIR "/cortex-m/trace_main.cpp", dir / "trace.elf");
+                     (data_paths().targets / "cortex-m" / "trace_main.cpp").string(), dir / "trace.elf");
   script += command_line(argv) + "\n";
   const ProcessResult built = run_process(argv);
   if (built.exit_code != 0) return "the generated code did not cross-build for " + std::string(target.name) + ":\n" + built.output;
@@ -369,7 +370,7 @@ std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& fl
   if (t && !t->linux_user) {
     std::vector<std::string> cortex_m = defines;
     cortex_m.push_back(fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", plan.icount_shift));
-    argv = cortex_m_build(*t, flags, cortex_m, DUALRATE_TARGETS_DIR "/cortex-m/tasks_main.cpp", exe);
+    argv = cortex_m_build(*t, flags, cortex_m, (data_paths().targets / "cortex-m" / "tasks_main.cpp").string(), exe);
   } else {
     argv = t ? std::vector<std::string>{"aarch64-linux-gnu-g++"} : host_compiler();
     if (t)
@@ -377,7 +378,7 @@ std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& fl
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), defines.begin(), defines.end());
     if (!t) argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
-    argv.insert(argv.end(), {"-pthread", std::string(DUALRATE_TARGETS_DIR) + "/linux/tasks_main.cpp",
+    argv.insert(argv.end(), {"-pthread", (data_paths().targets / "linux" / "tasks_main.cpp").string(),
                              portable_math_library(t ? t->name : "host", "libm"), "-o", exe.string()});
     if (t) argv.push_back("-static");
   }
@@ -433,7 +434,7 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
 // qemu-aarch64's log of every executed instruction (targets/linux/count_jobs.sh).
 std::string count_linux_jobs(const TaskPlan& plan, const fs::path& exe, const fs::path& dir, VerifyResult& r,
                              std::string& script) {
-  const std::vector<std::string> argv = {std::string(DUALRATE_TARGETS_DIR) + "/linux/count_jobs.sh", exe.string(),
+  const std::vector<std::string> argv = {(data_paths().targets / "linux" / "count_jobs.sh").string(), exe.string(),
                                          std::to_string(plan.macro_steps), std::to_string(plan.every),
                                          (dir / "counted.csv").string()};
   script += command_line(argv) + "\n";
