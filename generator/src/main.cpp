@@ -348,6 +348,17 @@ int run(int argc, char** argv) {
     run.frozen_linearization = frozen(model, o);
     run.ratio = s.ratio;
     run.inner_step = o.inner_step;
+    run.exact_end = true;
+    const EndTime end = end_time(s.t_end, s.step);
+    AdamsScheme multistep;
+    if (!end.whole && s.scheme == "reference")
+      std::cerr << fmt::format("note: t_end = {} is not a whole number of output steps h = {}: the last row is at "
+                               "t_end, {:.6g} after the one before\n",
+                               s.t_end, s.step, s.t_end - end.below);
+    else if (!end.whole && !adams_scheme(s.scheme, multistep))
+      std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: the last step is shortened to "
+                               "{:.6g} so that the run ends at t_end\n",
+                               s.t_end, s.step, s.t_end - end.below);
     const Trace trace = ReferenceCore(model).simulate(run);
     if (out_csv.empty()) {
       for (std::size_t i = 0; i < trace.columns.size(); ++i) std::cout << (i ? "," : "") << trace.columns[i];
@@ -385,6 +396,10 @@ int run(int argc, char** argv) {
   v.tick_cycles = tick_cycles;
   v.cpu_hz = cpu_hz;
   v.cpi = cpi;
+  if (!end_time(s.t_end, s.step).whole)
+    std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: generated code runs whole "
+                             "steps, so verify runs {} steps, to t = {:.15g}\n",
+                             s.t_end, s.step, step_count(s.t_end, s.step), end_time(s.t_end, s.step).above);
   const VerifyResult r = verify(model, v);
   if (json) {
     std::cout << r.json() << "\n";

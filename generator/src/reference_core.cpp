@@ -15,6 +15,30 @@ long step_count(double t_end, double h) {
   return static_cast<long>(std::ceil(t_end / h - 1e-9));
 }
 
+EndTime end_time(double t_end, double h, int stride) {
+  const double span = h * stride;
+  EndTime e;
+  const long strides = step_count(t_end, span);
+  e.steps = strides * stride;
+  e.above = static_cast<double>(strides) * span;
+  e.whole = std::fabs(e.above - t_end) <= 1e-9 * h;
+  e.below = e.whole ? e.above : static_cast<double>(strides - 1) * span;
+  return e;
+}
+
+namespace {
+
+// Why a run of `scheme` cannot end exactly at t_end, with the end times it can reach.
+SimulationError off_grid(const std::string& scheme, double t_end, double h, int stride, const EndTime& e) {
+  const std::string unit = stride > 1 ? fmt::format("macro steps H = {} h = {}", stride, h * stride)
+                                      : fmt::format("steps h = {}", h);
+  return SimulationError(fmt::format("t_end = {} is not a whole number of {} and {} cannot shorten its last "
+                                     "step; the nearest end times are {:.15g} and {:.15g} (--t-end)",
+                                     t_end, unit, scheme, e.below, e.above));
+}
+
+}  // namespace
+
 ReferenceCore::ReferenceCore(const Model& model) : model_(model) {
   int slot = 0;
   slots_[model.time] = slot++;
@@ -194,14 +218,14 @@ double sample_time(long i, double h, bool float_time) {
   return static_cast<double>(static_cast<float>(i) * static_cast<float>(h));
 }
 
-void ReferenceCore::march(long n, double h, int every, const std::function<long(long, Vector&)>& advance,
-                          Trace& trace) const {
+void ReferenceCore::march(long n, double h, double t_last, int every,
+                          const std::function<long(long, Vector&)>& advance, Trace& trace) const {
   Vector x = initial_state();
   check_state(0, x);
   trace.rows.push_back(row(0, x, inputs_at(0)));
   for (long i = 0; i < n;) {
     const long next = advance(i, x);
-    const double t_next = static_cast<double>(next) * h;
+    const double t_next = next == n ? t_last : static_cast<double>(next) * h;
     check_state(t_next, x);
     if (next / every > i / every || next == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));
     i = next;
@@ -220,10 +244,14 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   AdamsScheme adams_kind;
   if (adams_scheme(options.scheme, adams_kind)) return adams(adams_kind, options, trace);
   const double h = options.step;
+  const EndTime end = end_time(options.t_end, h);
+  const bool shortened = options.exact_end && !end.whole;
+  const double last = shortened ? options.t_end - static_cast<double>(end.steps - 1) * h : h;
   const SchemeInfo* info = find_scheme(options.scheme);
   ReferenceStep step = [&options](const RightHandSide& f, double t, double hs, const Vector& x) {
     return scheme_step(options.scheme, f, t, hs, x);
   };
+  ReferenceStep last_step = step;
   if (info && info->reference) {
     const bool in_float = options.float_time;
     const Eigen::MatrixXd initial = options.frozen_linearization ? jacobian_at(0, initial_state(), inputs_at(0, in_float))
@@ -231,22 +259,29 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
     const auto jacobian = [this, initial, frozen = options.frozen_linearization, in_float](double t, const Vector& x) {
       return frozen ? initial : jacobian_at(t, x, inputs_at(t, in_float));
     };
-    step = info->reference(
-        {&model_, model_.slow_count, jacobian, options.inner_step,
-         [this, in_float](double t) { return inputs_at(t, in_float); }},
-        h);
+    const ReferenceSetup setup{&model_, model_.slow_count, jacobian, options.inner_step,
+                               [this, in_float](double t) { return inputs_at(t, in_float); }};
+    step = info->reference(setup, h);
+    last_step = shortened ? info->reference(setup, last) : step;
   }
-  march(step_count(options.t_end, h), h, options.every, [&](long i, Vector& x) {
-    x = step(holding(inputs_of_step(i, h, options.float_time)), sample_time(i, h, options.float_time), h, x);
-    return i + 1;
-  }, trace);
+  march(end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every,
+        [&](long i, Vector& x) {
+          const bool final = i + 1 == end.steps;
+          x = (final ? last_step : step)(holding(inputs_of_step(i, h, options.float_time)),
+                                         sample_time(i, h, options.float_time), final ? last : h, x);
+          return i + 1;
+        },
+        trace);
 }
 
 // Multirate schemes advance r steps at a time after their start-up.
 void ReferenceCore::adams(AdamsScheme scheme, const RunOptions& options, Trace& trace) const {
   const double h = options.step;
   const long n = step_count(options.t_end, h);
-  if (scheme != AdamsScheme::kAbm4 && n % options.ratio != 0)
+  const int stride = scheme == AdamsScheme::kAbm4 ? 1 : options.ratio;
+  const EndTime end = end_time(options.t_end, h, stride);
+  if (options.exact_end && !end.whole) throw off_grid(options.scheme, options.t_end, h, stride, end);
+  if (n % stride != 0)
     throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
   const bool in_float = options.float_time;
   const GridRhs f = [&](long i, const Vector& xs, Vector& dx) {
@@ -260,14 +295,14 @@ void ReferenceCore::adams(AdamsScheme scheme, const RunOptions& options, Trace& 
       derivatives(t, xs, inputs_of_step(tick, h, in_float), dx);
     };
     DualRateAdams tasks(scheme == AdamsScheme::kMrabm4Parallel, model_.slow_count, h, options.ratio, held, start);
-    march(n, h, options.every, [&](long i, Vector& x) {
+    march(n, h, static_cast<double>(n) * h, options.every, [&](long i, Vector& x) {
       tasks.advance(i, x);
       return i + options.ratio;
     }, trace);
     return;
   }
   AdamsIntegrator integrator(scheme, model_.slow_count, h, options.ratio, f, start);
-  march(n, h, options.every, [&](long i, Vector& x) {
+  march(n, h, static_cast<double>(n) * h, options.every, [&](long i, Vector& x) {
     const long next = i + integrator.stride(i);
     integrator.advance(i, x);
     return next;
@@ -282,14 +317,16 @@ void ReferenceCore::adams(AdamsScheme scheme, const RunOptions& options, Trace& 
 void ReferenceCore::high_accuracy(const RunOptions& options, Trace& trace) const {
   namespace odeint = boost::numeric::odeint;
   const double h = options.step;
-  const long n = step_count(options.t_end, h);
+  const EndTime end = end_time(options.t_end, h);
+  const long n = end.steps;
+  const double t_last = options.exact_end && !end.whole ? options.t_end : static_cast<double>(n) * h;
   Vector x = initial_state();
   check_state(0, x);
   trace.rows.push_back(row(0, x, inputs_at(0)));
   auto stepper = odeint::make_controlled(options.reference_tolerance, options.reference_tolerance,
                                          odeint::runge_kutta_fehlberg78<Vector>());
   for (long i = 0; i < n; ++i) {
-    const double a = static_cast<double>(i) * h, b = static_cast<double>(i + 1) * h;
+    const double a = static_cast<double>(i) * h, b = i + 1 == n ? t_last : static_cast<double>(i + 1) * h;
     auto system = [&](const Vector& state, Vector& dxdt, double t) {
       derivatives(t, state, inputs_at(t < b ? t : std::nextafter(b, a)), dxdt);
     };

@@ -46,6 +46,11 @@ struct RunOptions {
   // as float generated code does (Data::time, tasks.hpp), evaluated in float: an input that
   // steps at a point of the grid then switches at the same step in both.
   bool float_time = false;
+  // End exactly at t_end when it is not a whole number of steps: the single-step schemes and
+  // `reference` take a last, shortened step; the multistep and dual-rate schemes, whose
+  // steps are tied to their grid, refuse with the nearest end times they reach. Otherwise
+  // the run ends at the first grid time at or past t_end (as generated code does).
+  bool exact_end = false;
 };
 
 // The time at which step i of size h samples its inputs (RunOptions::float_time).
@@ -63,6 +68,16 @@ std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& 
 // Number of steps of size h that cover [0, t_end] (t_end is reached or passed by less than
 // one part in 1e9 of a step).
 long step_count(double t_end, double h);
+
+// How t_end falls on the grid of strides of `stride` steps h (a dual-rate scheme's macro
+// step: stride = ratio).
+struct EndTime {
+  long steps = 0;      // step_count(t_end, h), rounded up to whole strides
+  bool whole = false;  // t_end is a whole number of strides, to 1e-9 of a step
+  double below = 0;    // the nearest end times on the grid of strides: below <= t_end <= above
+  double above = 0;
+};
+EndTime end_time(double t_end, double h, int stride = 1);
 
 class ReferenceCore {
  public:
@@ -91,7 +106,9 @@ class ReferenceCore {
   // From the initial state over n steps of size h: `advance(i, x)` moves x from grid index i
   // to the index it returns. The state is checked after each advance; a row is written at
   // t = 0, after each advance that reaches or passes a multiple of `every` steps, and at the end.
-  void march(long n, double h, int every, const std::function<long(long, Vector&)>& advance, Trace& trace) const;
+  // The last row's time is t_last (n h, or t_end after a shortened last step).
+  void march(long n, double h, double t_last, int every, const std::function<long(long, Vector&)>& advance,
+             Trace& trace) const;
   // The right-hand side with the inputs held at u (zero-order hold).
   RightHandSide holding(Vector u) const;
   // The inputs step i of size h holds: inputs_at(sample_time(i, h, in_float), in_float).

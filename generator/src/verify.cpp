@@ -33,6 +33,7 @@ std::string VerifyResult::json() const {
   s += ",\"target\":" + json_string(target);
   s += ",\"scalar\":" + json_string(scalar);
   s += fmt::format(",\"steps\":{}", steps);
+  s += fmt::format(",\"t_end\":{:.15g}", t_end);
   s += fmt::format(",\"max_error\":{:.6e}", max_error);
   s += fmt::format(",\"tolerance\":{:.6e}", tolerance);
   s += ",\"tolerance_basis\":" + json_string(tolerance_basis);
@@ -598,6 +599,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   r.target = o.target;
   r.scalar = to_string(o.generate.scalar);
   r.steps = step_count(o.t_end, o.generate.step);
+  r.t_end = static_cast<double>(r.steps) * o.generate.step;
   const SchemeInfo* info = find_scheme(r.scheme);
   if (!info) {
     r.error = "unknown scheme '" + r.scheme + "'";

@@ -38,6 +38,7 @@ struct VerifyOptions {
 struct VerifyResult {
   std::string model, scheme, target, scalar;
   long steps = 0;
+  double t_end = 0;       // where the run ended: steps h (the first grid time at or past --t-end)
   double max_error = 0;   // max over samples and states of |gen - ref| / max(1, max_t |ref|)
   double tolerance = 0;
   // How the tolerance was derived: "scheme" (double: the scheme's own bound), "step map"

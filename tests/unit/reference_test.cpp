@@ -137,6 +137,53 @@ TEST(ReferenceCore, ParameterRatesThroughVariables) {
   EXPECT_EQ(rates[1], 0.0);
 }
 
+// The HIRES end time of the IVP test set on a millisecond grid: 321.8122 lies between the
+// grid times 321.812 and 321.813 (to rounding of 321,813 h, far below 1e-9 h).
+TEST(ReferenceCore, EndTimeOnTheGrid) {
+  const EndTime hires = end_time(321.8122, 1e-3);
+  EXPECT_FALSE(hires.whole);
+  EXPECT_EQ(hires.steps, 321813);
+  EXPECT_NEAR(hires.below, 321.812, 1e-9);
+  EXPECT_NEAR(hires.above, 321.813, 1e-9);
+  EXPECT_TRUE(end_time(1.0, 0.1).whole);
+  EXPECT_EQ(end_time(1.0, 0.1).steps, 10);
+  const EndTime macro = end_time(1.0005, 1e-3, 10);
+  EXPECT_FALSE(macro.whole);
+  EXPECT_EQ(macro.steps, 1010);
+  EXPECT_NEAR(macro.below, 1.0, 1e-12);
+}
+
+// x' = -x to t_end = 0.25 with h = 0.1 lands on 0.25 after a last step of 0.05: rk4's
+// factor R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24 gives x = R(-0.1)^2 R(-0.05) (to rounding,
+// a few ulps); the high-accuracy mode's last row is at 0.25 with exp(-0.25) (tolerance 1e-12).
+// abm4, tied to its grid, refuses and names 0.2 and 0.3.
+TEST(ReferenceCore, ExactEndShortensTheLastStep) {
+  init_symbolic();
+  const Model m = load_model_text("name: decay\nstates: {slow: {x: 1}}\nequations: {x: -x}\n", "d.yaml");
+  const auto factor = [](double z) { return 1 + z + z * z / 2 + z * z * z / 6 + z * z * z * z / 24; };
+  RunOptions run{"rk4", 0.1, 0.25, 1};
+  run.exact_end = true;
+  const Trace rk4 = ReferenceCore(m).simulate(run);
+  ASSERT_EQ(rk4.rows.size(), 4U);
+  EXPECT_EQ(rk4.rows.back()[0], 0.25);
+  EXPECT_NEAR(rk4.rows.back()[1], factor(-0.1) * factor(-0.1) * factor(-0.05), 1e-15);
+  run.exact_end = false;
+  EXPECT_NEAR(ReferenceCore(m).simulate(run).rows.back()[0], 0.3, 1e-15);
+  run = {"reference", 0.1, 0.25, 1};
+  run.exact_end = true;
+  const Trace reference = ReferenceCore(m).simulate(run);
+  EXPECT_EQ(reference.rows.back()[0], 0.25);
+  EXPECT_NEAR(reference.rows.back()[1], std::exp(-0.25), 1e-12);
+  run = {"abm4", 0.1, 0.25, 1};
+  run.exact_end = true;
+  try {
+    ReferenceCore(m).simulate(run);
+    FAIL() << "expected a SimulationError";
+  } catch (const SimulationError& e) {
+    EXPECT_NE(std::string(e.what()).find("nearest end times are 0.2 and 0.3"), std::string::npos) << e.what();
+  }
+}
+
 // x' = u with u = step(t - 0.5) has x(t) = max(0, t - 0.5) exactly. The jump sits on a
 // grid time (and on a sample time): the high-accuracy mode must not let it leak into the
 // preceding interval, whatever the sampling. Tolerance: rkf78 at 1e-12 on a piecewise-linear
