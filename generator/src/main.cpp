@@ -10,6 +10,7 @@
 #include <iostream>
 #include <optional>
 #include <regex>
+#include <sstream>
 
 #include "analysis.hpp"
 #include "cpp_emitter.hpp"
@@ -107,14 +108,15 @@ void add_common(CLI::App* cmd, Overrides& o) {
   cmd->add_option("--step", o.step, "Base (fast) step h in seconds (default: simulation.step)");
   cmd->add_option("--ratio", o.ratio, "Slow step H = ratio*h, for dual-rate schemes (default: simulation.ratio)");
   cmd->add_option("--linearization", o.linearization,
-                  "sp_ll: 'exact' requires constant f_z, g_x, g_z; 'frozen' takes them at the initial state")
+                  "sp_ll: 'exact' requires constant f_z, g_x, g_z; 'frozen' takes them at the initial state (default: "
+                  "simulation.linearization, else exact)")
       ->check(CLI::IsMember({"exact", "frozen"}));
   cmd->add_option("--inner-step", o.inner_step,
                   "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it is real)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--param", o.params,
                   "NAME=VALUE: replaces the value of parameter NAME (repeatable); parameters, initial values and "
-                  "input signals defined from it follow");
+                  "input signals defined from it follow (default: the file's values)");
 }
 
 void add_overrun(CLI::App* cmd, Overrides& o) {
@@ -186,6 +188,44 @@ void require_dual_rate(const CLI::App* cmd, const std::string& option, const std
                                  option, scheme));
 }
 
+// Edit distance (insertions, deletions, substitutions) between a and b.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// For each unknown option in CLI11's message ("... not expected: --t-ned --x"), the option of
+// `cmd` nearest to it, when one is within a third of its length; then where to find them all.
+std::string unknown_option_hints(const CLI::App& cmd, const std::string& message) {
+  std::string hints;
+  const std::size_t colon = message.rfind(": ");
+  std::istringstream given(colon == std::string::npos ? "" : message.substr(colon + 2));
+  for (std::string arg; given >> arg;) {
+    if (arg.rfind("--", 0) != 0) continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    std::string best;
+    std::size_t best_distance = name.size() / 3 + 1;
+    for (const CLI::Option* option : cmd.get_options())
+      for (const std::string& lname : option->get_lnames()) {
+        const std::size_t d = edit_distance(name, "--" + lname);
+        if (d < best_distance) best_distance = d, best = "--" + lname;
+      }
+    if (!best.empty()) hints += fmt::format("\n  hint: {}: did you mean {}?", name, best);
+  }
+  const std::string path = cmd.get_parent() ? "dualrate " + cmd.get_name() : "dualrate";
+  return hints + fmt::format("\n  hint: `{} --help` lists every option with its default", path);
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"dualrate: code generator and runtime for two-time-scale dynamic systems"};
   app.set_version_flag(
@@ -199,7 +239,7 @@ int run(int argc, char** argv) {
 
   auto* generate = app.add_subcommand("generate", "Generate the C++ header for a model");
   add_common(generate, o);
-  generate->add_option("--scalar", o.scalar, "Scalar type of the generated code")->check(CLI::IsMember({"float", "double"}));
+  generate->add_option("--scalar", o.scalar, "Scalar type of the generated code (default: double)")->check(CLI::IsMember({"float", "double"}));
   generate->add_option("-o,--output", out_dir, "Output directory (writes DIR/<namespace>.hpp)")->required();
   generate->add_option("--namespace", name_space,
                        "C++ namespace of the generated code, and the header's name (default: the model's name); "
@@ -222,27 +262,29 @@ int run(int argc, char** argv) {
   auto* simulate = app.add_subcommand("simulate", "Integrate a model with the reference core and write a CSV trace");
   add_common(simulate, o);
   simulate->add_option("--t-end", o.t_end, "End time (default: simulation.t_end)");
-  simulate->add_option("--every", o.every, "Write one row every k steps");
+  simulate->add_option("--every", o.every, "Write one row every k steps")->capture_default_str();
   simulate->add_option("-o,--output", out_csv, "CSV file (default: standard output)");
 
   auto* verify_cmd = app.add_subcommand("verify", "Compile and run the generated code and compare it with the reference core");
   add_common(verify_cmd, o);
   verify_cmd->add_option("--t-end", o.t_end, "End time (default: simulation.t_end)");
-  verify_cmd->add_option("--every", o.every, "Compare every k steps");
+  verify_cmd->add_option("--every", o.every, "Compare every k steps")->capture_default_str();
   verify_cmd->add_option("--target", target,
                          "Where the generated code runs: host, cortex-m3|cortex-m4f|cortex-m7 (qemu-system-arm) or cortex-a53-linux "
-                         "(qemu-aarch64; dual-rate schemes)");
+                         "(qemu-aarch64; dual-rate schemes)")
+      ->capture_default_str();
   verify_cmd->add_option("--scalar", o.scalar,
                          "Scalar type of the generated code (default: double; float on cortex-m4f)")
       ->check(CLI::IsMember({"float", "double"}));
   verify_cmd->add_flag("--json", json, "Print the result as one JSON object");
   add_overrun(verify_cmd, o);
-  verify_cmd->add_option("--keep", keep_dir, "Keep the generated header, trace program, binary and traces in DIR");
+  verify_cmd->add_option("--keep", keep_dir, "Keep the generated header, trace program, binary and traces in DIR (default: "
+                         "a temporary directory, removed)");
   std::string header_file;
   verify_cmd
       ->add_option("--header", header_file,
                    "Verify this header instead of generating one (hand-edited, or broken on purpose to see verify fail); "
-                   "it must be generated from the same model with the same scheme and scalar")
+                   "it must be generated from the same model with the same scheme and scalar (default: generate one)")
       ->check(CLI::ExistingFile);
   std::string tasks = "multi";
   long slow_delay_ticks = 0, tick_cycles = 0;
@@ -251,10 +293,13 @@ int run(int argc, char** argv) {
       ->add_option("--tasks", tasks,
                    "Dual-rate schemes: 'single' runs the sequential executive only, 'multi' also the preemptive one "
                    "(SysTick/PendSV on Cortex-M, SCHED_FIFO threads on Linux) and compares the two bit for bit")
-      ->check(CLI::IsMember({"single", "multi"}));
+      ->check(CLI::IsMember({"single", "multi"}))
+      ->capture_default_str();
   verify_cmd->add_option("--slow-task-delay", slow_delay_ticks,
-                         "Dual-rate, for testing the overrun policy: slow job MACRO/2 busy-waits this many fast ticks");
-  verify_cmd->add_option("--icount-shift", icount_shift, "Cortex-M dual-rate runs: QEMU's -icount shift")
+                         "Dual-rate, for testing the overrun policy: slow job MACRO/2 busy-waits this many fast ticks")
+      ->capture_default_str();
+  verify_cmd->add_option("--icount-shift", icount_shift,
+                         fmt::format("Cortex-M dual-rate runs: QEMU's -icount shift (default: {})", kIcountShift))
       ->check(CLI::Range(0, 10));
   verify_cmd->add_option("--tick-cycles", tick_cycles,
                          "Cortex-M dual-rate runs: SysTick period in the emulated board's cycles (default: h at the "
@@ -278,9 +323,10 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   verify_system_cmd->add_option("--cpu-hz", cpu_hz, "Clock of the part the budget is for (default: the target's)")
       ->check(CLI::PositiveNumber);
-  verify_system_cmd->add_option("--cpi", cpi, "Cycles per instruction assumed on that part")->check(CLI::PositiveNumber);
+  verify_system_cmd->add_option("--cpi", cpi, "Cycles per instruction assumed on that part (default: the target's)")->check(CLI::PositiveNumber);
   verify_system_cmd->add_flag("--json", json, "Print the result as one JSON object");
-  verify_system_cmd->add_option("--keep", keep_dir, "Keep the headers, programs and traces in DIR");
+  verify_system_cmd->add_option("--keep", keep_dir,
+                                "Keep the headers, programs and traces in DIR (default: a temporary directory, removed)");
 
   try {
     app.parse(argc, argv);
@@ -288,6 +334,11 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    const std::vector<CLI::App*> parsed = app.get_subcommands();
+    const CLI::App& cmd = parsed.empty() ? app : *parsed.back();
+    std::cerr << "error: " << e.what() << unknown_option_hints(cmd, e.what()) << "\n";
+    return 1;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 1;
@@ -400,7 +451,13 @@ int run(int argc, char** argv) {
     std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: generated code runs whole "
                              "steps, so verify runs {} steps, to t = {:.15g}\n",
                              s.t_end, s.step, step_count(s.t_end, s.step), end_time(s.t_end, s.step).above);
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  if (terminal)
+    v.progress = [&model](const std::string& stage) {
+      std::cerr << "\r\033[K" << fmt::format("verify {}: {} ...", model.name, stage) << std::flush;
+    };
   const VerifyResult r = verify(model, v);
+  if (terminal) std::cerr << "\r\033[K" << std::flush;
   if (json) {
     std::cout << r.json() << "\n";
   } else {

@@ -1,5 +1,6 @@
 #include "process.hpp"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +23,10 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     throw std::runtime_error("cannot start " + argv.at(0));
   }
   if (pid == 0) {
+    // No program run here reads input; one that touches a terminal from the background
+    // process group `timeout` puts it in (QEMU's stdio chardev) would be stopped by SIGTTIN/SIGTTOU.
+    const int nothing = open("/dev/null", O_RDONLY);
+    if (nothing >= 0) dup2(nothing, STDIN_FILENO);
     dup2(log, STDOUT_FILENO);
     dup2(log, STDERR_FILENO);
     std::vector<char*> args;

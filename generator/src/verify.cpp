@@ -635,7 +635,11 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   fs::create_directories(dir);
   if (keep) r.directory = fs::absolute(dir).string();
 
+  const auto stage = [&o](const std::string& what) {
+    if (o.progress) o.progress(what);
+  };
   const std::string header = model.name + ".hpp";
+  stage(o.header_file.empty() ? "generating " + header : "reading " + o.header_file);
   write_file(dir / header, o.header_file.empty() ? generate_header(model, generate) : read_file(o.header_file));
   const std::vector<std::string> flags = trace_flags(dir, header, model);
   std::string script = "#!/bin/sh\n# How the trace program" + std::string(cross ? "s were" : " was") +
@@ -661,6 +665,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
     r.tasks = o.tasks;
     r.overrun_policy = o.generate.defer_overruns ? "defer" : "skip";
     if (cross && !cross->linux_user) r.icount_shift = plan.icount_shift;
+    stage(fmt::format("building and running the {} tasks{}", o.tasks, cross ? std::string(" on ") + cross->name : std::string()));
     if (r.steps % o.generate.ratio != 0)
       r.error = fmt::format("{} steps of h are not a whole number of slow steps H = {} h: choose t_end accordingly",
                             r.steps, o.generate.ratio);
@@ -669,9 +674,12 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   } else if (cross && cross->linux_user) {
     r.error = "cortex-a53-linux runs the dual-rate schemes only (mrabm4, mrabm4_parallel)";
   } else if (!cross) {
+    stage("building and running the trace program");
     r.error = run_host_trace(dir, flags, false, "trace", "generated.csv", r.steps, o.every, script);
   } else {
+    stage("building and running the trace program on the host");
     r.error = run_host_trace(dir, flags, true, "trace_host", "host.csv", r.steps, o.every, script);
+    stage(fmt::format("building the trace program for {} and running it under QEMU", cross->name));
     if (r.error.empty()) r.error = run_on_target(*cross, dir, flags, r.steps, o.every, r, script);
     if (r.error.empty() && r.instructions_max >= 0) {
       // Steps run back to back here, not in real time: the budget is reported, not enforced.
@@ -688,6 +696,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
     run.frozen_linearization = frozen;
     run.ratio = o.generate.ratio;
     run.float_time = o.generate.scalar == ScalarType::kFloat;
+    stage("the reference core");
     reference = core.simulate(run);
     write_csv(reference, (dir / "reference.csv").string());
     if (o.generate.scalar == ScalarType::kFloat) {

@@ -4,6 +4,7 @@
 #include <Eigen/Dense>
 
 #include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ struct VerifyOptions {
   // The emulated tick follows: h at cpu_hz / cpi instructions per second.
   double cpu_hz = 0;
   double cpi = 0;
+  // Told each stage as it starts ("building for cortex-m4f", ...): the CLI shows it on a
+  // terminal. Null: quiet.
+  std::function<void(const std::string& stage)> progress;
 };
 
 struct VerifyResult {
