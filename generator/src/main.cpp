@@ -17,7 +17,9 @@
 #include "data_paths.hpp"
 #include "functions.hpp"
 #include "model.hpp"
+#include "process.hpp"
 #include "reference_core.hpp"
+#include "report.hpp"
 #include "schemes.hpp"
 #include "sp_ll.hpp"
 #include "targets.hpp"
@@ -226,6 +228,41 @@ std::string unknown_option_hints(const CLI::App& cmd, const std::string& message
   return hints + fmt::format("\n  hint: `{} --help` lists every option with its default", path);
 }
 
+// verify --report: the page (report.hpp) from the run kept in o.keep_dir, with the analysis
+// and the high-accuracy solution on the compared grid.
+void write_verify_report(const Model& model, const VerifyOptions& o, const VerifyResult& r, const std::string& dir) {
+  ReportData d;
+  d.model = &model;
+  d.options = &o;
+  d.result = &r;
+  std::ifstream source(model.file, std::ios::binary);
+  std::ostringstream text;
+  text << source.rdbuf();
+  d.model_source = text.str();
+  std::optional<StabilityReport> stability;
+  try {
+    stability = analyze_stability(model, o.generate.scheme, o.generate.step, o.generate.ratio, o.generate.inner_step);
+    d.stability = &*stability;
+  } catch (const std::exception& e) {
+    d.stability_error = e.what();
+  }
+  const std::filesystem::path run = o.keep_dir;
+  if (std::filesystem::exists(run / "generated.csv") && std::filesystem::exists(run / "reference.csv")) {
+    d.generated = read_csv((run / "generated.csv").string());
+    d.reference = read_csv((run / "reference.csv").string());
+    try {
+      d.accurate = ReferenceCore(model).simulate({"reference", o.generate.step, o.t_end, o.every});
+    } catch (const SimulationError&) {
+      d.accurate = {};  // the plots then leave it out
+    }
+  }
+  std::filesystem::create_directories(dir);
+  const auto path = std::filesystem::path(dir) / "report.html";
+  std::ofstream out(path, std::ios::binary);
+  out << report_html(d, report_plot);
+  if (!out) throw UsageError("cannot write " + path.string());
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"dualrate: code generator and runtime for two-time-scale dynamic systems"};
   app.set_version_flag(
@@ -278,6 +315,11 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"float", "double"}));
   verify_cmd->add_flag("--json", json, "Print the result as one JSON object");
   add_overrun(verify_cmd, o);
+  std::string report_dir;
+  verify_cmd->add_option("--report", report_dir,
+                         "Write DIR/report.html: the model, analysis, plots of every state and of the error against "
+                         "the tolerance, the target's results and the verdict, in one self-contained page (default: "
+                         "none)");
   verify_cmd->add_option("--keep", keep_dir, "Keep the generated header, trace program, binary and traces in DIR (default: "
                          "a temporary directory, removed)");
   std::string header_file;
@@ -451,12 +493,23 @@ int run(int argc, char** argv) {
     std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: generated code runs whole "
                              "steps, so verify runs {} steps, to t = {:.15g}\n",
                              s.t_end, s.step, step_count(s.t_end, s.step), end_time(s.t_end, s.step).above);
+  // A report reads the run's traces: kept in a directory of ours unless --keep names one.
+  const bool own_run_dir = !report_dir.empty() && keep_dir.empty();
+  if (own_run_dir) v.keep_dir = make_temp_dir("dualrate-report");
   const bool terminal = isatty(STDERR_FILENO) != 0;
   if (terminal)
     v.progress = [&model](const std::string& stage) {
       std::cerr << "\r\033[K" << fmt::format("verify {}: {} ...", model.name, stage) << std::flush;
     };
-  const VerifyResult r = verify(model, v);
+  VerifyResult r = verify(model, v);
+  if (!report_dir.empty()) {
+    if (v.progress) v.progress("writing the report");
+    write_verify_report(model, v, r, report_dir);
+    if (own_run_dir) {
+      std::filesystem::remove_all(v.keep_dir);
+      r.directory.clear();
+    }
+  }
   if (terminal) std::cerr << "\r\033[K" << std::flush;
   if (json) {
     std::cout << r.json() << "\n";

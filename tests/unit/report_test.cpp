@@ -1,0 +1,71 @@
+// verify --report's page (report.hpp) without a browser: its sections, one plot per state and
+// one of the error, escaping of the model's text, and the error curve whose maximum is
+// verify's max_error.
+#include <gtest/gtest.h>
+
+#include "report.hpp"
+#include "test_support.hpp"
+
+namespace dualrate {
+namespace {
+
+TEST(Report, ErrorOverTimeIsWhatMaxErrorMaximizes) {
+  const Trace reference{{"t", "a", "b"}, {{0, 1, -4}, {1, 2, 0}, {2, 0.5, 1}}};
+  const Trace generated{{"t", "a", "b"}, {{0, 1, -4}, {1, 2.5, 0.1}, {2, 0.5, 1.8}}};
+  // Scales: max(1, |a|) = 2, max(1, |b|) = 4.
+  const std::vector<double> e = error_over_time(generated, reference, 2);
+  ASSERT_EQ(e.size(), 3U);
+  EXPECT_EQ(e[0], 0.0);
+  EXPECT_DOUBLE_EQ(e[1], 0.25);
+  EXPECT_DOUBLE_EQ(e[2], 0.2);
+  EXPECT_DOUBLE_EQ(*std::max_element(e.begin(), e.end()), compare_traces(generated, reference, 2).max_error);
+}
+
+TEST(Report, PageHasEverySectionAndEscapesTheModel) {
+  init_symbolic();
+  const Model m = load_model_text(
+      "name: decay\ndescription: x < 1 & falls\nstates: {slow: {x: 1}, fast: {z: 0}}\nequations: {x: -x, z: -100*(z - x)}\n",
+      "d.yaml");
+  VerifyOptions o;
+  o.generate.step = 0.01;
+  o.t_end = 0.02;
+  o.target = "host";
+  VerifyResult r;
+  r.model = "decay";
+  r.scheme = "rk4";
+  r.target = "host";
+  r.scalar = "double";
+  r.pass = true;
+  r.tolerance = 1e-12;
+  ReportData d;
+  d.model = &m;
+  d.model_source = "name: decay # <b>not bold</b>\n";
+  d.options = &o;
+  d.result = &r;
+  d.stability_error = "no analysis here";
+  d.reference = {{"t", "x", "z"}, {{0, 1, 0}, {0.01, 0.99, 0.5}, {0.02, 0.98, 0.7}}};
+  d.generated = d.reference;
+  d.accurate = d.reference;
+  int plots = 0;
+  const std::string html = report_html(d, [&plots](const std::string& script) {
+    EXPECT_NE(script.find("set terminal svg"), std::string::npos);
+    return "<svg id=\"plot" + std::to_string(++plots) + "\"></svg>";
+  });
+  EXPECT_EQ(plots, 3);  // x, z and the error
+  for (const char* section : {"<h2>Model</h2>", "<h2>Scheme and options</h2>", "<h2>Analysis at the initial state</h2>",
+                              "<h2>Results on host</h2>", "<h2>Error over time</h2>", "<h2>States over time</h2>",
+                              "<h2>Model source</h2>", "class=\"verdict pass\">PASS"})
+    EXPECT_NE(html.find(section), std::string::npos) << section;
+  EXPECT_NE(html.find("x &lt; 1 &amp; falls"), std::string::npos);
+  EXPECT_NE(html.find("&lt;b&gt;not bold&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("<b>not bold</b>"), std::string::npos);
+  EXPECT_NE(html.find("no analysis here"), std::string::npos);
+  r.pass = false;
+  r.error = "the build failed";
+  EXPECT_NE(report_html(d, [](const std::string&) { return std::string("<svg></svg>"); })
+                .find("class=\"verdict fail\">FAIL: the build failed"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace dualrate
