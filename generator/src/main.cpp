@@ -16,6 +16,7 @@
 #include "cpp_emitter.hpp"
 #include "data_paths.hpp"
 #include "functions.hpp"
+#include "mat_file.hpp"
 #include "model.hpp"
 #include "process.hpp"
 #include "reference_core.hpp"
@@ -270,7 +271,7 @@ int run(int argc, char** argv) {
       "Print the version and where this dualrate finds the runtime, target support and portable math, and exit");
   app.require_subcommand(1);
   Overrides o;
-  std::string out_dir, out_csv, keep_dir, target = "host", name_space;
+  std::string out_dir, out_trace, keep_dir, target = "host", name_space;
   bool json = false, emit_jacobian = false;
   bool allow_unstable = false;
 
@@ -296,11 +297,13 @@ int run(int argc, char** argv) {
   add_common(analyze, o);
   analyze->add_flag("--json", json, "Print the result as one JSON object");
 
-  auto* simulate = app.add_subcommand("simulate", "Integrate a model with the reference core and write a CSV trace");
+  auto* simulate = app.add_subcommand("simulate", "Integrate a model with the reference core and write a CSV or MAT-file trace");
   add_common(simulate, o);
   simulate->add_option("--t-end", o.t_end, "End time (default: simulation.t_end)");
   simulate->add_option("--every", o.every, "Write one row every k steps")->capture_default_str();
-  simulate->add_option("-o,--output", out_csv, "CSV file (default: standard output)");
+  simulate->add_option("-o,--output", out_trace,
+                       "Trace file: a MAT-file (version 5, one column vector per column) if it ends in .mat, else "
+                       "CSV (default: CSV on standard output)");
 
   auto* verify_cmd = app.add_subcommand("verify", "Compile and run the generated code and compare it with the reference core");
   add_common(verify_cmd, o);
@@ -452,8 +455,9 @@ int run(int argc, char** argv) {
       std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: the last step is shortened to "
                                "{:.6g} so that the run ends at t_end\n",
                                s.t_end, s.step, s.t_end - end.below);
-    const Trace trace = ReferenceCore(model).simulate(run);
-    if (out_csv.empty()) {
+    const ReferenceCore core(model);
+    const Trace trace = core.with_inputs(core.simulate(run));
+    if (out_trace.empty()) {
       for (std::size_t i = 0; i < trace.columns.size(); ++i) std::cout << (i ? "," : "") << trace.columns[i];
       std::cout << "\n";
       for (const auto& row : trace.rows) {
@@ -461,8 +465,11 @@ int run(int argc, char** argv) {
         std::cout << "\n";
       }
     } else {
-      write_csv(trace, out_csv);
-      std::cerr << fmt::format("{}: {} rows -> {}\n", model.name, trace.rows.size(), out_csv);
+      if (std::filesystem::path(out_trace).extension() == ".mat")
+        write_mat(trace, out_trace, fmt::format("dualrate {}", DUALRATE_VERSION));
+      else
+        write_csv(trace, out_trace);
+      std::cerr << fmt::format("{}: {} rows -> {}\n", model.name, trace.rows.size(), out_trace);
     }
     return 0;
   }

@@ -181,6 +181,16 @@ Trace ReferenceCore::simulate(const RunOptions& options) const {
   return trace;
 }
 
+Trace ReferenceCore::with_inputs(const Trace& trace) const {
+  Trace result = trace;
+  for (const auto& u : model_.inputs) result.columns.push_back(u.name);
+  for (auto& row : result.rows) {
+    const Vector u = inputs_at(row.at(0));
+    row.insert(row.end(), u.begin(), u.end());
+  }
+  return result;
+}
+
 namespace {
 
 using Vector = ReferenceCore::Vector;

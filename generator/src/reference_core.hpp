@@ -94,6 +94,9 @@ class ReferenceCore {
   std::vector<std::string> columns() const;
 
   Trace simulate(const RunOptions& options) const;
+  // `trace` with a column per input appended, under its name: the signal at each row's time
+  // (what the step starting there holds).
+  Trace with_inputs(const Trace& trace) const;
   // Jacobian d(dx/dt)/dx at (t, x, u).
   Eigen::MatrixXd jacobian_at(double t, const Vector& x, const Vector& u) const;
   // Per state i, sum_j |df_i/dp_j p_j| at (t, x, u): how far a relative change of every

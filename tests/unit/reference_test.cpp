@@ -184,6 +184,19 @@ TEST(ReferenceCore, ExactEndShortensTheLastStep) {
   }
 }
 
+// simulate's trace (CSV, MAT) ends with the inputs: each row's is the signal at its time.
+TEST(ReferenceCore, WithInputsAppendsTheSignalsAtEachRow) {
+  init_symbolic();
+  const Model m = load_model_text(
+      "name: ramp\ninputs: {u: 0}\nstates: {slow: {x: 0}}\nequations: {x: u}\nsimulation: {inputs: {u: 2*t}}\n",
+      "r.yaml");
+  const ReferenceCore core(m);
+  const Trace trace = core.with_inputs(core.simulate({"euler", 0.25, 1.0, 1}));
+  ASSERT_EQ(trace.columns, (std::vector<std::string>{"t", "x", "u"}));
+  ASSERT_EQ(trace.rows.size(), 5U);
+  for (const auto& row : trace.rows) EXPECT_EQ(row[2], 2 * row[0]);
+}
+
 // x' = u with u = step(t - 0.5) has x(t) = max(0, t - 0.5) exactly. The jump sits on a
 // grid time (and on a sample time): the high-accuracy mode must not let it leak into the
 // preceding interval, whatever the sampling. Tolerance: rkf78 at 1e-12 on a piecewise-linear
