@@ -262,6 +262,9 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
   std::ofstream out(path, std::ios::binary);
   out << report_html(d, report_plot);
   if (!out) throw UsageError("cannot write " + path.string());
+  const Trace data = report_traces(d);
+  if (!data.rows.empty())
+    write_mat(data, (std::filesystem::path(dir) / "report.mat").string(), fmt::format("dualrate {}", DUALRATE_VERSION));
 }
 
 int run(int argc, char** argv) {

@@ -223,6 +223,27 @@ std::vector<double> error_over_time(const Trace& a, const Trace& b, std::size_t 
   return error;
 }
 
+Trace report_traces(const ReportData& d) {
+  Trace all;
+  if (d.generated.rows.empty() || d.generated.rows.size() != d.reference.rows.size()) return all;
+  const bool accurate = d.accurate.rows.size() == d.reference.rows.size();
+  const std::size_t n = d.model->states.size();
+  all.columns.push_back("t");
+  for (const char* prefix : {"generated_", "reference_", "accurate_"}) {
+    if (prefix == std::string("accurate_") && !accurate) continue;
+    for (const auto& x : d.model->states) all.columns.push_back(prefix + x.name);
+  }
+  for (std::size_t i = 0; i < d.reference.rows.size(); ++i) {
+    std::vector<double> row = {d.reference.rows[i][0]};
+    for (const Trace* t : {&d.generated, &d.reference, &d.accurate}) {
+      if (t == &d.accurate && !accurate) continue;
+      row.insert(row.end(), t->rows[i].begin() + 1, t->rows[i].begin() + 1 + static_cast<long>(n));
+    }
+    all.rows.push_back(std::move(row));
+  }
+  return all;
+}
+
 std::string report_html(const ReportData& d, const std::function<std::string(const std::string&)>& plot) {
   const Model& m = *d.model;
   const VerifyResult& r = *d.result;
@@ -275,6 +296,9 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
   } else {
     html += "<p>No trace to plot: the run produced none.</p>\n";
   }
+  if (!report_traces(d).rows.empty())
+    html += "<p class=\"note\">The plotted data: report.mat next to this page (MAT-file version 5: t, "
+            "generated_&lt;state&gt;, reference_&lt;state&gt;, accurate_&lt;state&gt;).</p>\n";
   html += "<h2>Model source</h2>\n" + source_html(d.model_source);
   html += "<h2>Result as JSON</h2>\n<details><summary>verify --json</summary><pre>" + escape(r.json()) +
           "</pre></details>\n";

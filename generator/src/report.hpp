@@ -36,4 +36,9 @@ std::vector<double> error_over_time(const Trace& a, const Trace& b, std::size_t 
 std::string report_html(const ReportData& data, const std::function<std::string(const std::string&)>& plot);
 std::string report_plot(const std::string& script);
 
+// The plotted data as one trace for a MAT-file (report.mat): t, then generated_<state> for
+// each state, reference_<state> and, when it has the same rows, accurate_<state>. Empty
+// without traces of the same rows.
+Trace report_traces(const ReportData& data);
+
 }  // namespace dualrate

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CTest (label qemu): verify --report for the pendulum on cortex-m4f, loaded in headless
 # chromium: it must render (the verdict and one SVG plot per state plus the error plot in the
-# DOM), log nothing to the console, fetch nothing, and its screenshot is kept (path printed).
+# DOM), log nothing to the console, fetch nothing, and its screenshot is kept (path printed);
+# report.mat beside it holds the plotted data (read by scipy).
 # The console check is shown to work first, on a page whose script fails (the report has no
 # script; chromium's log carries console messages, not failed loads, which the check for
 # references below covers).
@@ -40,6 +41,18 @@ for heading in "Model" "Scheme and options" "Analysis at the initial state" "Res
   grep -q "<h2>$heading</h2>" "$work/dom.html" || fail "the rendered page lacks the section $heading"
 done
 
+# The plotted data, read back by scipy (not matio): every state of all three traces.
+/usr/bin/python3 - "$work/report/report.mat" <<'PY'
+import sys
+import scipy.io
+data = scipy.io.loadmat(sys.argv[1])
+states = ["theta", "omega", "px", "py", "vx", "vy"]
+names = ["t"] + [p + s for p in ("generated_", "reference_", "accurate_") for s in states]
+missing = [n for n in names if n not in data]
+assert not missing, f"report.mat lacks {missing}"
+rows = data["t"].shape
+assert all(data[n].shape == rows for n in names) and rows[1] == 1 and rows[0] > 1000, rows
+PY
 browse "$page" --window-size=1100,4200 --screenshot="$work/report.png" 2>/dev/null >/dev/null
 [ -s "$work/report.png" ] || fail "no screenshot"
 echo "screenshot: $work/report.png ($(stat -c %s "$work/report.png") bytes), page: $page ($(stat -c %s "$page") bytes)"

@@ -52,6 +52,11 @@ TEST(Report, PageHasEverySectionAndEscapesTheModel) {
     return "<svg id=\"plot" + std::to_string(++plots) + "\"></svg>";
   });
   EXPECT_EQ(plots, 3);  // x, z and the error
+  const Trace data = report_traces(d);
+  EXPECT_EQ(data.columns, (std::vector<std::string>{"t", "generated_x", "generated_z", "reference_x", "reference_z",
+                                                    "accurate_x", "accurate_z"}));
+  ASSERT_EQ(data.rows.size(), 3U);
+  EXPECT_EQ(data.rows[1], (std::vector<double>{0.01, 0.99, 0.5, 0.99, 0.5, 0.99, 0.5}));
   for (const char* section : {"<h2>Model</h2>", "<h2>Scheme and options</h2>", "<h2>Analysis at the initial state</h2>",
                               "<h2>Results on host</h2>", "<h2>Error over time</h2>", "<h2>States over time</h2>",
                               "<h2>Model source</h2>", "class=\"verdict pass\">PASS"})
