@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
@@ -151,28 +152,84 @@ std::string names_array(const std::string& member, const std::string& size, cons
   return fmt::format("  static constexpr std::array<const char*, {}> {}{{{{{}}}}};\n", size, member, list);
 }
 
-// The run-time solve M(q) a = f of a second-order model's q-dependent mass matrix.
-std::string mass_solve(const SecondOrder& so) {
+// The model file as the source comments name it: its file name, without the directory the
+// command line gave (a machine path).
+std::string comment_file(const Model& m) { return std::filesystem::path(m.file).filename().string(); }
+
+// Generated code, and which of its lines are statements of model equations.
+class Code {
+ public:
+  explicit Code(std::string comment_file) : comment_file_(std::move(comment_file)) {}
+
+  Code& operator<<(const std::string& text) {
+    text_ += text;
+    lines_ += static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+    return *this;
+  }
+  Code& operator<<(const Code& code) {
+    for (const auto& [line, sources] : code.statements_) statements_.emplace_back(lines_ + line, sources);
+    return *this << code.text_;
+  }
+  // One line, `code` and the comment naming the equations it serves.
+  void statement(const std::string& code, std::vector<Equation> sources) {
+    std::sort(sources.begin(), sources.end());
+    sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+    const std::string comment = source_comment(comment_file_, sources);
+    statements_.emplace_back(lines_, std::move(sources));
+    *this << code + (comment.empty() ? "" : "  " + comment) + "\n";
+  }
+
+  const std::string& text() const { return text_; }
+  // Each statement's line (0-based) and sources.
+  const std::vector<std::pair<int, std::vector<Equation>>>& statements() const { return statements_; }
+
+ private:
+  std::string comment_file_;
+  std::string text_;
+  int lines_ = 0;
+  std::vector<std::pair<int, std::vector<Equation>>> statements_;
+};
+
+// The run-time solve M(q) a = f of a second-order model's q-dependent mass matrix, each line a
+// statement of the accelerations it solves for (`sources`).
+void mass_solve(const SecondOrder& so, const std::vector<Equation>& sources, Code& code) {
   const std::size_t n = so.coordinates.size();
-  std::string code = fmt::format("    Eigen::Matrix<Scalar, {0}, {0}> mass_;\n", n);
+  code.statement(fmt::format("    Eigen::Matrix<Scalar, {0}, {0}> mass_;", n), sources);
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) code += fmt::format("    mass_({}, {}) = {};\n", i, j, cpp_expression(so.mass[i][j]));
-  code += fmt::format("    Eigen::Matrix<Scalar, {}, 1> force_;\n", n);
-  for (std::size_t i = 0; i < n; ++i) code += fmt::format("    force_[{}] = {};\n", i, cpp_expression(so.forces[i]));
-  return code + fmt::format("    const Eigen::Matrix<Scalar, {}, 1> acceleration_ = dualrate::solve_mass(mass_, force_);\n", n);
+    for (std::size_t j = 0; j < n; ++j)
+      code.statement(fmt::format("    mass_({}, {}) = {};", i, j, cpp_expression(so.mass[i][j])), sources);
+  code.statement(fmt::format("    Eigen::Matrix<Scalar, {}, 1> force_;", n), sources);
+  for (std::size_t i = 0; i < n; ++i)
+    code.statement(fmt::format("    force_[{}] = {};", i, cpp_expression(so.forces[i])), sources);
+  code.statement(fmt::format("    const Eigen::Matrix<Scalar, {}, 1> acceleration_ = dualrate::solve_mass(mass_, force_);", n),
+                 sources);
 }
 
 // The body of a function of (t, x_, u_) that assigns `targets[i] = roots[i]`.
 struct Body {
-  std::string code;
+  Code code;
   bool uses_time = false;
   bool uses_inputs = false;
   bool uses_states = false;
 };
 
-Body emit_body(const Model& m, const std::vector<ex>& roots, const std::string& target) {
-  Body b;
+// Each root's source is root_sources[i]; a model variable's local is its own equation's
+// statement, a shared term's serves the equations of the variables and roots it is computed
+// for (served).
+Body emit_body(const Model& m, const std::vector<ex>& roots, const std::vector<Equation>& root_sources,
+               const std::string& target) {
+  Body b{Code(comment_file(m))};
   const StraightLine body = straight_line(m, roots);
+  const std::vector<Served> serving = served(body);
+  const auto sources = [&](std::size_t local) {
+    std::vector<Equation> s;
+    for (const Variable* v : serving[local].variables) s.push_back(variable_equation(*v));
+    for (std::size_t r : serving[local].results) s.push_back(root_sources.at(r));
+    return s;
+  };
+  std::vector<Equation> solve_sources;  // the accelerations the mass solve computes
+  for (const auto& l : body.locals)
+    if (l.solved()) solve_sources.push_back(variable_equation(*l.variable));
   std::vector<ex> all = body.results;
   for (const auto& l : body.locals) all.push_back(l.solved() ? m.operands(*l.variable) : l.value);
   const auto used = [&](const ex& symbol) {
@@ -180,7 +237,7 @@ Body emit_body(const Model& m, const std::vector<ex>& roots, const std::string& 
       if (e.has(symbol)) return true;
     return false;
   };
-  std::ostringstream out;
+  Code& out = b.code;
   for (std::size_t i = 0; i < m.states.size(); ++i)
     if (used(m.states[i].symbol)) {
       out << fmt::format("    const Scalar {} = x_[{}];\n", m.states[i].name, i);
@@ -192,36 +249,49 @@ Body emit_body(const Model& m, const std::vector<ex>& roots, const std::string& 
       b.uses_inputs = true;
     }
   bool solved = false;  // the accelerations share one solve
-  for (const auto& l : body.locals) {
+  for (std::size_t i = 0; i < body.locals.size(); ++i) {
+    const Local& l = body.locals[i];
     if (!l.solved()) {
-      out << fmt::format("    const Scalar {} = {};\n", l.name(), cpp_expression(l.value));
+      out.statement(fmt::format("    const Scalar {} = {};", l.name(), cpp_expression(l.value)), sources(i));
       continue;
     }
-    if (!solved) out << mass_solve(*m.second_order);
+    if (!solved) mass_solve(*m.second_order, solve_sources, out);
     solved = true;
     const auto& a = m.second_order->accelerations;
-    out << fmt::format("    const Scalar {} = acceleration_[{}];\n", l.name(),
-                       std::find(a.begin(), a.end(), l.variable->symbol) - a.begin());
+    out.statement(fmt::format("    const Scalar {} = acceleration_[{}];", l.name(),
+                              std::find(a.begin(), a.end(), l.variable->symbol) - a.begin()),
+                  sources(i));
   }
   for (std::size_t i = 0; i < body.results.size(); ++i)
-    out << fmt::format("    {}[{}] = {};\n", target, i, cpp_expression(body.results[i]));
+    out.statement(fmt::format("    {}[{}] = {};", target, i, cpp_expression(body.results[i])), {root_sources.at(i)});
   b.uses_time = used(m.time);
-  b.code = out.str();
   return b;
 }
 
-// `static void NAME(t, x_, u_, TYPE& dxdt_)` assigning dxdt_[i] = roots[i], after `// COMMENT`.
-std::string rate_function(const Model& m, const std::string& comment, const std::string& name, const std::string& type,
-                          const std::vector<ex>& roots) {
-  const Body b = emit_body(m, roots, "dxdt_");
-  return fmt::format("  // {}\n  static void {}(Scalar {}, const State& {}, const Input& {}, {}& {}) noexcept {{\n{}  }}\n\n",
-                     comment, name, b.uses_time ? "t" : "/*t*/", b.uses_states ? "x_" : "/*x_*/",
-                     b.uses_inputs ? "u_" : "/*u_*/", type, roots.empty() ? "/*dxdt_*/" : "dxdt_", b.code);
+// The derivative equations of states [begin, end).
+std::vector<Equation> derivative_sources(const Model& m, std::size_t begin, std::size_t end) {
+  std::vector<Equation> sources;
+  for (std::size_t i = begin; i < end; ++i) sources.push_back(derivative_equation(m.states[i]));
+  return sources;
+}
+
+// `static void NAME(t, x_, u_, TYPE& dxdt_)` assigning dxdt_[i] = roots[i] (a statement of
+// root_sources[i]), after `// COMMENT`.
+Code rate_function(const Model& m, const std::string& comment, const std::string& name, const std::string& type,
+                   const std::vector<ex>& roots, const std::vector<Equation>& root_sources) {
+  const Body b = emit_body(m, roots, root_sources, "dxdt_");
+  Code code(comment_file(m));
+  code << fmt::format("  // {}\n  static void {}(Scalar {}, const State& {}, const Input& {}, {}& {}) noexcept {{\n",
+                      comment, name, b.uses_time ? "t" : "/*t*/", b.uses_states ? "x_" : "/*x_*/",
+                      b.uses_inputs ? "u_" : "/*u_*/", type, roots.empty() ? "/*dxdt_*/" : "dxdt_");
+  code << b.code << "  }\n";
+  return code;
 }
 
 // `static void jacobian(t, x_, u_, j_, dfdt_)`: d(state)/dt's Jacobian in the states and its
-// partial derivative in t (inputs held), over the Jacobian's nonzero entries.
-std::string jacobian_function(const Model& m) {
+// partial derivative in t (inputs held), over the Jacobian's nonzero entries; an entry's
+// statements are those of its row's equation.
+Code jacobian_function(const Model& m) {
   if (m.second_order && !m.second_order->constant_mass)
     throw ModelError(m.second_order->mass_loc,
                      "--jacobian needs a constant mass matrix: this one depends on the coordinates, and the "
@@ -230,27 +300,36 @@ std::string jacobian_function(const Model& m) {
   const GiNaC::matrix j = jacobian(m, state_symbols(m));
   const GiNaC::matrix dfdt = jacobian(m, {m.time});
   std::vector<ex> roots;
+  std::vector<Equation> sources;
   std::vector<std::pair<unsigned, unsigned>> entries;
   for (unsigned r = 0; r < j.rows(); ++r)
     for (unsigned c = 0; c < j.cols(); ++c) {
       if (j(r, c).is_zero()) continue;
       roots.push_back(j(r, c));
+      sources.push_back(derivative_equation(m.states[r]));
       entries.emplace_back(r, c);
     }
-  for (unsigned r = 0; r < dfdt.rows(); ++r) roots.push_back(dfdt(r, 0));
-  const Body b = emit_body(m, roots, "e_");
-  std::string s = fmt::format(
+  for (unsigned r = 0; r < dfdt.rows(); ++r) {
+    roots.push_back(dfdt(r, 0));
+    sources.push_back(derivative_equation(m.states[r]));
+  }
+  const Body b = emit_body(m, roots, sources, "e_");
+  Code s(comment_file(m));
+  s << fmt::format(
       "  // d(state)/dt's Jacobian in the states (j_, {} nonzero entries) and its partial derivative in t\n"
       "  // with the inputs held (dfdt_): for implicit integrators (e.g. Boost.Odeint's rosenbrock4).\n"
       "  static void jacobian(Scalar {}, const State& {}, const Input& {}, Eigen::Matrix<Scalar, kStates, kStates>& j_,\n"
       "                       State& dfdt_) noexcept {{\n"
-      "    Eigen::Matrix<Scalar, {}, 1> e_;\n{}    j_.setZero();\n",
+      "    Eigen::Matrix<Scalar, {}, 1> e_;\n",
       entries.size(), b.uses_time ? "t" : "/*t*/", b.uses_states ? "x_" : "/*x_*/", b.uses_inputs ? "u_" : "/*u_*/",
-      roots.size(), b.code);
+      roots.size());
+  s << b.code << "    j_.setZero();\n";
   for (std::size_t k = 0; k < entries.size(); ++k)
-    s += fmt::format("    j_({}, {}) = e_[{}];\n", entries[k].first, entries[k].second, k);
-  for (unsigned r = 0; r < dfdt.rows(); ++r) s += fmt::format("    dfdt_[{}] = e_[{}];\n", r, entries.size() + r);
-  return s + "  }\n\n";
+    s.statement(fmt::format("    j_({}, {}) = e_[{}];", entries[k].first, entries[k].second, k), {sources[k]});
+  for (unsigned r = 0; r < dfdt.rows(); ++r)
+    s.statement(fmt::format("    dfdt_[{}] = e_[{}];", r, entries.size() + r), {sources[entries.size() + r]});
+  s << "  }\n\n";
+  return s;
 }
 
 std::string comment_lines(const std::string& text, const std::string& indent) {
@@ -508,11 +587,33 @@ std::string generated_namespace(const Model& m, const GenerateOptions& o) {
   return o.name_space.empty() ? m.name : o.name_space;
 }
 
-std::string generate_header(const Model& m, const GenerateOptions& o) {
+std::string generate_header(const Model& m, const GenerateOptions& o) { return generate_traced_header(m, o).text; }
+
+namespace {
+
+// The map of the header `code`: each statement's line under each of its sources, the scheme's
+// constants in emission order.
+SourceMap source_map(const Model& m, const GenerateOptions& o, const Code& code) {
+  SourceMap map;
+  map.model_file = m.file;
+  map.comment_file = comment_file(m);
+  map.header = generated_namespace(m, o) + ".hpp";
+  for (const auto& e : model_equations(m)) map.equations.push_back({e, {}});
+  for (const auto& [line, sources] : code.statements())
+    for (const auto& e : sources) map.record(e, line + 1);
+  for (const auto& c : o.matrices) map.constants.push_back({c.name, c.origin});
+  for (const auto& r : o.reals) map.constants.push_back({r.name, r.origin});
+  for (const auto& i : o.integers) map.constants.push_back({i.name, i.origin});
+  return map;
+}
+
+}  // namespace
+
+TracedHeader generate_traced_header(const Model& m, const GenerateOptions& o) {
   const SchemeInfo* scheme = find_scheme(o.scheme);
   if (!scheme) throw std::invalid_argument("unknown scheme '" + o.scheme + "'");
   const std::string ns = generated_namespace(m, o);
-  std::ostringstream h;
+  Code h(comment_file(m));
   h << fmt::format("// {}.hpp: generated by dualrate {} from {} (the model file as named on the command line). Do "
                    "not edit; regenerate.\n",
                    ns, o.generator_version, m.file);
@@ -569,17 +670,26 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
   std::vector<ex> rhs;
   for (const auto& x : m.states) rhs.push_back(x.rhs);
   const auto slow_end = rhs.begin() + static_cast<long>(m.slow_count);
-  h << rate_function(m, "d(state)/dt: the model's equations.", "derivatives", "State", rhs);
+  h << rate_function(m, "d(state)/dt: the model's equations.", "derivatives", "State", rhs,
+                     derivative_sources(m, 0, m.states.size()))
+    << "\n";
   h << rate_function(m, "d(slow state)/dt alone (f of x' = f(x, z)), for schemes that evaluate only the slow part.",
-                     "slow_derivatives", "SlowState", {rhs.begin(), slow_end});
+                     "slow_derivatives", "SlowState", {rhs.begin(), slow_end}, derivative_sources(m, 0, m.slow_count))
+    << "\n";
   h << rate_function(m, "d(fast state)/dt alone (g of z' = g(x, z)), for schemes that evaluate only the fast part.",
-                     "fast_derivatives", "FastState", {slow_end, rhs.end()});
+                     "fast_derivatives", "FastState", {slow_end, rhs.end()},
+                     derivative_sources(m, m.slow_count, m.states.size()))
+    << "\n";
 
   if (o.jacobian) h << jacobian_function(m);
 
   std::vector<ex> outs;
-  for (const auto& y : m.outputs) outs.push_back(y.expr);
-  const Body y = emit_body(m, outs, "y_");
+  std::vector<Equation> out_sources;
+  for (const auto& y : m.outputs) {
+    outs.push_back(y.expr);
+    out_sources.push_back(output_equation(y));
+  }
+  const Body y = emit_body(m, outs, out_sources, "y_");
   h << fmt::format("  static void outputs(Scalar {}, const State& {}, const Input& {}, Output& {}) noexcept {{\n",
                    y.uses_time ? "t" : "/*t*/", y.uses_states ? "x_" : "/*x_*/", y.uses_inputs ? "u_" : "/*u_*/",
                    m.outputs.empty() ? "/*y_*/" : "y_");
@@ -616,7 +726,7 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
     h << "// writes x_r(t_k) (tasks.row()) and the end points of macro step k + 1, due by t_{k+1}.\n";
     h << "[[nodiscard]] inline dualrate::Status slow_task(Tasks& tasks) noexcept { return tasks.slow(); }\n\n";
     h << fmt::format("}}  // namespace {}\n", ns);
-    return h.str();
+    return {h.text(), source_map(m, o, h)};
   }
   if (scheme->constants) {
     h << fmt::format("\n// Constants of {} at step h, computed by the generator; each matrix M as the function\n"
@@ -632,14 +742,14 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
     for (const auto& r : o.reals)
       h << fmt::format("  // {}\n  static constexpr Scalar {} = {};  // {:.17g}\n", r.what, r.name, scalar_literal(r.value),
                        r.value);
-    if (o.inner_steps > 0)
-      h << fmt::format("  // N: inner steps per macro step\n  static constexpr int inner_steps = {};\n", o.inner_steps);
     for (const auto& i : o.integers)
       h << fmt::format("  // {}\n  static constexpr {} {} = {};\n", i.what, i.type, i.name,
                        i.type == "bool" ? (i.value ? "true" : "false") : std::to_string(i.value));
-    std::string functions;
-    for (const auto& f : o.functions) functions += rate_function(*o.function_model, f.what, f.name, f.type, f.roots);
-    if (!functions.empty()) h << "\n" << functions.substr(0, functions.size() - 1);
+    for (const auto& f : o.functions) {
+      std::vector<Equation> sources;
+      for (std::size_t i : f.root_states) sources.push_back(derivative_equation(o.function_model->states.at(i)));
+      h << "\n" << rate_function(*o.function_model, f.what, f.name, f.type, f.roots, sources);
+    }
     h << "};\n";
     h << fmt::format("using Scheme = {}<Model, SchemeConstants>;\n", scheme->runtime_class);
   } else {
@@ -650,7 +760,7 @@ std::string generate_header(const Model& m, const GenerateOptions& o) {
   h << "[[nodiscard]] inline dualrate::Status step(Data& d, const Model::Input& u) noexcept {\n";
   h << "  return dualrate::advance<Scheme>(d, kStep, u);\n}\n\n";
   h << fmt::format("}}  // namespace {}\n", ns);
-  return h.str();
+  return {h.text(), source_map(m, o, h)};
 }
 
 }  // namespace dualrate

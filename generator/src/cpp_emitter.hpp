@@ -11,6 +11,7 @@
 
 #include "linear_map.hpp"
 #include "model.hpp"
+#include "source_map.hpp"
 
 namespace dualrate {
 
@@ -23,6 +24,7 @@ struct SchemeInteger {
   std::string name, type;
   long value = 0;
   std::string what;
+  std::string origin{};  // the analysis that produced it (SourceMap's constants)
 };
 
 // A real constant of a scheme (emitted as `static constexpr Scalar name`).
@@ -30,6 +32,7 @@ struct SchemeReal {
   std::string name;
   double value = 0;
   std::string what;
+  std::string origin{};  // the analysis that produced it (SourceMap's constants)
 };
 
 // A function of (t, x, u) a scheme evaluates besides the model's: `type` dxdt_ with
@@ -37,6 +40,7 @@ struct SchemeReal {
 struct SchemeFunction {
   std::string name, type, what;
   std::vector<GiNaC::ex> roots;
+  std::vector<std::size_t> root_states{};  // the state whose equation each root derives from (its source)
 };
 
 struct GenerateOptions {
@@ -50,7 +54,7 @@ struct GenerateOptions {
   std::vector<NamedMatrix> matrices;
   std::string notes;                   // how the constants were obtained (comment in the header)
   double inner_step = 0;  // smfe: h_s as given (0: chosen by the generator), then as chosen
-  int inner_steps = 0;    // smfe: N, chosen by the generator (emitted as SchemeConstants::inner_steps)
+  int inner_steps = 0;    // smfe: N, chosen by the generator (also in integers, as SchemeConstants::inner_steps)
   std::vector<SchemeInteger> integers{};  // emitted into SchemeConstants
   std::vector<SchemeReal> reals{};        // emitted into SchemeConstants
   // Emitted into SchemeConstants, which then derives from Model (its types and parameters);
@@ -120,5 +124,12 @@ std::string generated_namespace(const Model& model, const GenerateOptions& optio
 
 // The whole generated header for the model.
 std::string generate_header(const Model& model, const GenerateOptions& options);
+
+// The header and where each of its statements comes from (source_map.hpp).
+struct TracedHeader {
+  std::string text;
+  SourceMap source_map;
+};
+TracedHeader generate_traced_header(const Model& model, const GenerateOptions& options);
 
 }  // namespace dualrate

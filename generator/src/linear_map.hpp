@@ -37,6 +37,7 @@ struct NamedMatrix {
   Eigen::MatrixXd value;
   std::string what;
   Pattern structure{};
+  std::string origin{};  // the analysis that computed it (SourceMap's constants)
 };
 
 // One exact nonzero entry of a row.

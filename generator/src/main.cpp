@@ -293,6 +293,11 @@ int run(int argc, char** argv) {
   generate->add_flag("--jacobian", emit_jacobian,
                      "Also emit Model::jacobian(t, x, u, J, dfdt): the Jacobian in the states and the partial "
                      "derivative in t, for implicit integrators on the host (not used by the schemes)");
+  std::string trace_file;
+  generate->add_option("--trace", trace_file,
+                       "Also write FILE (JSON): each equation of the model (state derivative, variable, output; its "
+                       "line in the model file) with the header lines that implement it, and the scheme constants with "
+                       "the analysis each came from");
   generate->add_flag("--allow-unstable", allow_unstable,
                      "Generate even if the scheme is unstable at this step for the model linearized at its initial state");
 
@@ -432,13 +437,18 @@ int run(int argc, char** argv) {
     precompute_scheme(model, frozen(model, o), g);
     if (s.scheme == "sp_ll" && frozen(model, o)) report_frozen_variation(model, s);
     if (s.scheme == "smfe") report_smfe_along_trajectory(model, s, *stability.smfe);
-    const std::string header = generate_header(model, g);
+    const TracedHeader header = generate_traced_header(model, g);
     std::filesystem::create_directories(out_dir);
     const auto path = std::filesystem::path(out_dir) / (generated_namespace(model, g) + ".hpp");
     std::ofstream out(path, std::ios::binary);
-    out << header;
+    out << header.text;
     if (!out) throw UsageError("cannot write " + path.string());
     std::cout << path.string() << "\n";
+    if (!trace_file.empty()) {
+      std::ofstream trace(trace_file, std::ios::binary);
+      trace << source_map_json(header.source_map) << "\n";
+      if (!trace) throw UsageError("cannot write " + trace_file);
+    }
     return 0;
   }
   if (simulate->parsed()) {

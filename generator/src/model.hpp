@@ -43,7 +43,7 @@ struct State : Named {
   GiNaC::ex initial_expr;
   double initial_value{};
   GiNaC::ex rhs;          // d(state)/dt as written (may use variables and parameters)
-  SourceLoc rhs_loc;
+  SourceLoc rhs_loc;      // of its equation (second-order models: q' = q_dot at the coordinate, q_dot' at its force)
 };
 
 struct Variable : Named {
@@ -52,10 +52,12 @@ struct Variable : Named {
   // generated code computes all of them by one run-time solve M(q) a = f
   // (dualrate::solve_mass); expr is the symbolic solution, for analysis and the reference core.
   bool solved = false;
+  SourceLoc expr_loc{};  // of its expression; a solved acceleration's is the mass section
 };
 
 struct Output : Named {
   GiNaC::ex expr;
+  SourceLoc expr_loc{};  // of its expression
 };
 
 struct InputSignal {

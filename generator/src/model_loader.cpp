@@ -170,8 +170,10 @@ class Loader {
     read_variables(vars, variables);
     if (second_order) read_second_order(top);
     if (top.count("equations")) read_equations(top.at("equations"));
-    for (std::size_t i = 0; i < outs.size(); ++i)
+    for (std::size_t i = 0; i < outs.size(); ++i) {
       model_.outputs[i].expr = expression(outs[i].key, outs[i].value, dynamic_scope("output '" + outs[i].name + "'"));
+      model_.outputs[i].expr_loc = at(outs[i].value);
+    }
     if (top.count("simulation")) read_simulation(top.at("simulation"));
     return std::move(model_);
   }
@@ -405,8 +407,10 @@ class Loader {
   // (file order otherwise); a cycle is an error.
   void read_variables(const std::vector<Entry>& entries, std::vector<Variable>& variables) {
     all_variables_ = variables;
-    for (std::size_t i = 0; i < entries.size(); ++i)
+    for (std::size_t i = 0; i < entries.size(); ++i) {
       variables[i].expr = expression(entries[i].key, entries[i].value, dynamic_scope("variable '" + variables[i].name + "'"));
+      variables[i].expr_loc = at(entries[i].value);
+    }
     enum class Mark { kNew, kActive, kDone };
     std::vector<Mark> mark(variables.size(), Mark::kNew);
     std::vector<std::size_t> path;
@@ -624,7 +628,8 @@ class Loader {
     for (std::size_t i = 0; i < n; ++i) {
       GiNaC::ex a = 0;
       for (std::size_t j = 0; j < n; ++j) a += inverse(static_cast<unsigned>(i), static_cast<unsigned>(j)) * so.forces[j];
-      Variable v{define({so.coordinates[i] + "_ddot", section.first, section.second}, "acceleration"), a, true};
+      Variable v{define({so.coordinates[i] + "_ddot", section.first, section.second}, "acceleration"), a, true,
+                 so.mass_loc};
       so.accelerations.push_back(v.symbol);
       model_.variables.push_back(std::move(v));
     }

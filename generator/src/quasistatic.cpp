@@ -262,25 +262,39 @@ void precompute(const Model& model, GenerateOptions& o, bool layer) {
   if (d.jacobian_constant) {
     const auto n = static_cast<unsigned>(nf);
     const Pattern structure = symbolic_structure(d.residual_jacobian_symbolic, 0, 0, n, n);
-    o.matrices.push_back(
-        {"residual_jacobian_inverse", d.residual_jacobian.inverse(), "G_z^-1 (constant)", pattern_closure(structure)});
+    o.matrices.push_back({"residual_jacobian_inverse", d.residual_jacobian.inverse(), "G_z^-1 (constant)",
+                          pattern_closure(structure), "quasistatic: inverse of G_z, constant (quasistatic_design)"});
   }
   if (layer)
     o.matrices.push_back({"layer_transition", (o.step * d.layer_rate).exp(),
-                          "E = e^{h A_zz}, A_zz the fast block of the Jacobian at the design point"});
-  o.integers = {{"newton_iterations", "int", d.newton_iterations, "Newton steps per solve of G = 0"},
-                {"jacobian_constant", "bool", d.jacobian_constant ? 1 : 0, "G_z constant: its inverse is a constant"},
-                {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added"}};
+                          "E = e^{h A_zz}, A_zz the fast block of the Jacobian at the design point", {},
+                          "quasistatic: expm of h A_zz, the Jacobian's fast block at the design point (quasistatic_design)"});
+  o.integers = {{"newton_iterations", "int", d.newton_iterations, "Newton steps per solve of G = 0",
+                 "quasistatic: Newton from the file's fast states at the design point, one step more than it took to "
+                 "converge (one when G is affine; quasistatic_design)"},
+                {"jacobian_constant", "bool", d.jacobian_constant ? 1 : 0, "G_z constant: its inverse is a constant",
+                 "quasistatic: G_z checked symbolically for t, states and inputs (quasistatic_design)"},
+                {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
+                 "quasistatic: the scheme's variant"}};
   std::vector<GiNaC::ex> slow_rhs, residual;
-  for (std::size_t i = 0; i < model.states.size(); ++i) (i < ns ? slow_rhs : residual).push_back(form.model.states[i].rhs);
+  std::vector<std::size_t> slow_states, fast_states;
+  for (std::size_t i = 0; i < model.states.size(); ++i) {
+    (i < ns ? slow_rhs : residual).push_back(form.model.states[i].rhs);
+    (i < ns ? slow_states : fast_states).push_back(i);
+  }
   o.function_model = std::make_shared<Model>(form.model);
-  o.functions = {{"reduced_slow", "SlowState", "F: the slow states' rates with the fast states eliminated", slow_rhs},
-                 {"residual", "FastState", "G: " + form.residual + ", zero on the slow manifold", residual}};
+  o.functions = {
+      {"reduced_slow", "SlowState", "F: the slow states' rates with the fast states eliminated", slow_rhs, slow_states},
+      {"residual", "FastState", "G: " + form.residual + ", zero on the slow manifold", residual, fast_states}};
   if (!d.jacobian_constant) {
     std::vector<GiNaC::ex> entries;
+    std::vector<std::size_t> rows;  // entry (r, c) derives from fast state r's equation
     for (unsigned c = 0; c < static_cast<unsigned>(nf); ++c)
-      for (unsigned r = 0; r < static_cast<unsigned>(nf); ++r) entries.push_back(d.residual_jacobian_symbolic(r, c));
-    o.functions.push_back({"residual_jacobian", "FastSquare", "G_z, column-major", entries});
+      for (unsigned r = 0; r < static_cast<unsigned>(nf); ++r) {
+        entries.push_back(d.residual_jacobian_symbolic(r, c));
+        rows.push_back(ns + r);
+      }
+    o.functions.push_back({"residual_jacobian", "FastSquare", "G_z, column-major", entries, rows});
   }
   std::string mass;
   if (model.second_order) {

@@ -129,7 +129,11 @@ void precompute(const Model& model, bool, GenerateOptions& o) {
   const SmfeDesign d = smfe_design_for(model, o.step, o.inner_step);
   o.inner_step = d.inner_step;
   o.inner_steps = d.inner_steps;
-  o.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)"}};
+  const std::string origin =
+      given ? "smfe: --inner-step" : "smfe: from g_z's fastest eigenvalue at the initial state (smfe_design)";
+  o.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)", origin}};
+  o.integers = {{"inner_steps", "int", d.inner_steps, "N: inner steps per macro step",
+                 "smfe: the smallest N with eq. 14 <= 1 for every eigenvalue at the initial state (smfe_design)"}};
   o.notes = fmt::format(
       "Design at the initial state: h_s = {:.6g} s{}, N = {} (the smallest N with\n"
       "eq. 14 <= 1 for every eigenvalue; largest factor {:.6g}). Eq. 17's sufficient bound for the fastest\n"

@@ -103,14 +103,16 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
   MatrixXd e_gz, p1, p2, e_a, q1, q2;
   phi_blocks(b.gz, h, e_gz, p1, p2);
   phi_blocks(a, h, e_a, q1, q2);
-  std::vector<NamedMatrix> c = {{"gz_inv", gz_inv, "g_z^-1"},
-                                {"k", k, "g_z^-1 g_x"},
-                                {"fz", b.fz, "f_z"},
-                                {"a", a, "A = g_z + g_z^-1 g_x f_z (eq. 40)"},
-                                {"p1", p1, "h phi1(h g_z) = g_z^-1 (e^{h g_z} - I) (eq. 43)"},
-                                {"p2", p2, "h^2 phi2(h g_z): J_1 = p2 gamma (eq. 44)"},
-                                {"q1", q1, "h phi1(h A) (eq. 47)"},
-                                {"q2", q2, "h^2 phi2(h A) (eq. 47)"}};
+  const std::string blocks = ", from the Jacobian's blocks (sp_ll_blocks)";
+  const std::string expm = " at h: expm of h [[Z, I, 0], [0, 0, I], [0, 0, 0]] (phi_blocks)";
+  std::vector<NamedMatrix> c = {{"gz_inv", gz_inv, "g_z^-1", {}, "sp_ll: inverse of g_z" + blocks},
+                                {"k", k, "g_z^-1 g_x", {}, "sp_ll: g_z^-1 g_x" + blocks},
+                                {"fz", b.fz, "f_z", {}, "sp_ll: f_z" + blocks},
+                                {"a", a, "A = g_z + g_z^-1 g_x f_z (eq. 40)", {}, "sp_ll: g_z + g_z^-1 g_x f_z" + blocks},
+                                {"p1", p1, "h phi1(h g_z) = g_z^-1 (e^{h g_z} - I) (eq. 43)", {}, "sp_ll: Z = g_z" + expm},
+                                {"p2", p2, "h^2 phi2(h g_z): J_1 = p2 gamma (eq. 44)", {}, "sp_ll: Z = g_z" + expm},
+                                {"q1", q1, "h phi1(h A) (eq. 47)", {}, "sp_ll: Z = A" + expm},
+                                {"q2", q2, "h^2 phi2(h A) (eq. 47)", {}, "sp_ll: Z = A" + expm}};
   if (b.gz_structure.size() == 0) return c;
   const Pattern gz_functions = pattern_closure(b.gz_structure);  // g_z^-1 and the phi-functions of h g_z
   const Pattern k_structure = pattern_product(gz_functions, b.gx_structure);

@@ -1,5 +1,6 @@
 #include "straight_line.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -151,6 +152,29 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
       body.results.push_back(s.value);
   }
   return body;
+}
+
+std::vector<Served> served(const StraightLine& body) {
+  std::vector<Served> served(body.locals.size());
+  const auto add = [](Served& to, const Served& from) {
+    for (const Variable* v : from.variables)
+      if (std::find(to.variables.begin(), to.variables.end(), v) == to.variables.end()) to.variables.push_back(v);
+    for (std::size_t r : from.results)
+      if (std::find(to.results.begin(), to.results.end(), r) == to.results.end()) to.results.push_back(r);
+  };
+  for (std::size_t r = 0; r < body.results.size(); ++r)
+    for (std::size_t i = 0; i < body.locals.size(); ++i)
+      if (!body.locals[i].variable && body.results[r].has(body.locals[i].symbol)) served[i].results.push_back(r);
+  // Locals come dependencies first: each one's users are complete before it passes them on.
+  for (std::size_t i = body.locals.size(); i-- > 0;) {
+    const Local& l = body.locals[i];
+    if (l.variable) served[i].variables.insert(served[i].variables.begin(), l.variable);
+    if (l.solved()) continue;
+    for (std::size_t j = 0; j < i; ++j)
+      if (!body.locals[j].variable && l.value.has(body.locals[j].symbol)) add(served[j], served[i]);
+  }
+  for (auto& s : served) std::sort(s.results.begin(), s.results.end());
+  return served;
 }
 
 }  // namespace dualrate

@@ -32,4 +32,14 @@ struct StraightLine {
 // `share` false, the model's variables and the roots as written.
 StraightLine straight_line(const Model& m, const std::vector<GiNaC::ex>& roots, bool share = true);
 
+// What each local of `body` is computed for: a model variable's local serves that variable;
+// a shared term serves every variable and result whose value uses it, directly or through
+// another shared term. (A solved acceleration's value is the mass solve's, which uses no
+// shared term.)
+struct Served {
+  std::vector<const Variable*> variables;  // each once
+  std::vector<std::size_t> results;        // indices into body.results, ascending
+};
+std::vector<Served> served(const StraightLine& body);
+
 }  // namespace dualrate
