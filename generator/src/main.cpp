@@ -297,7 +297,7 @@ int run(int argc, char** argv) {
   generate->add_option("--trace", trace_file,
                        "Also write FILE (JSON): each equation of the model (state derivative, variable, output; its "
                        "line in the model file) with the header lines that implement it, and the scheme constants with "
-                       "the analysis each came from");
+                       "the analysis each came from (default: none)");
   generate->add_flag("--allow-unstable", allow_unstable,
                      "Generate even if the scheme is unstable at this step for the model linearized at its initial state");
 

@@ -33,6 +33,7 @@ std::string number(double v) { return fmt::format("{:.6g}", v); }
 
 std::string complex_list(const Eigen::VectorXcd& values) {
   std::vector<std::string> parts;
+  parts.reserve(static_cast<std::size_t>(values.size()));
   for (Eigen::Index i = 0; i < values.size(); ++i) {
     const std::complex<double> z = values[i];
     parts.push_back(z.imag() == 0 ? number(z.real())
@@ -215,6 +216,7 @@ std::vector<double> error_over_time(const Trace& a, const Trace& b, std::size_t 
   for (const auto& row : b.rows)
     for (std::size_t j = 0; j < states; ++j) scale[j] = std::max(scale[j], std::fabs(row[1 + j]));
   std::vector<double> error;
+  error.reserve(b.rows.size());
   for (std::size_t i = 0; i < b.rows.size() && i < a.rows.size(); ++i) {
     double e = 0;
     for (std::size_t j = 0; j < states; ++j) e = std::max(e, std::fabs(a.rows[i][1 + j] - b.rows[i][1 + j]) / scale[j]);
@@ -233,6 +235,7 @@ Trace report_traces(const ReportData& d) {
     if (prefix == std::string("accurate_") && !accurate) continue;
     for (const auto& x : d.model->states) all.columns.push_back(prefix + x.name);
   }
+  all.rows.reserve(d.reference.rows.size());
   for (std::size_t i = 0; i < d.reference.rows.size(); ++i) {
     std::vector<double> row = {d.reference.rows[i][0]};
     for (const Trace* t : {&d.generated, &d.reference, &d.accurate}) {
@@ -268,6 +271,8 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
     const std::vector<double> error = error_over_time(d.generated, d.reference, n);
     Trace errors{{"t", "error"}, {}};
     Trace tolerance{{"t", "tolerance"}, {}};
+    errors.rows.reserve(error.size());
+    tolerance.rows.reserve(error.size());
     for (std::size_t i = 0; i < error.size(); ++i) {
       errors.rows.push_back({d.reference.rows[i][0], std::max(error[i], 1e-18)});
       tolerance.rows.push_back({d.reference.rows[i][0], r.tolerance});
@@ -277,6 +282,7 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
     if (d.accurate.rows.size() == d.reference.rows.size()) {
       Trace scheme_error{{"t", "error"}, {}};
       const std::vector<double> e = error_over_time(d.reference, d.accurate, n);
+      scheme_error.rows.reserve(e.size());
       for (std::size_t i = 0; i < e.size(); ++i) scheme_error.rows.push_back({d.reference.rows[i][0], std::max(e[i], 1e-18)});
       curves.push_back(series("reference core vs high accuracy", scheme_error, 1, "with lines lw 1 lc rgb '#2471a3'"));
     }

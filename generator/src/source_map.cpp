@@ -41,6 +41,7 @@ std::vector<Equation> model_equations(const Model& m) {
 
 std::string source_comment(const std::string& file_name, const std::vector<Equation>& sources) {
   std::vector<int> lines;
+  lines.reserve(sources.size());
   for (const auto& e : sources) lines.push_back(e.line);
   std::sort(lines.begin(), lines.end());
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
