@@ -44,13 +44,7 @@ Expectation read_expectation(const std::string& path) {
   return e;
 }
 
-std::vector<std::string> error_files() {
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(test::source_path("tests/models/errors")))
-    if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<std::string> error_files() { return test::yaml_files({"tests/models/errors"}); }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

@@ -37,13 +37,7 @@ std::set<int> named_lines(const std::string& line, const std::string& file) {
   return named;
 }
 
-std::vector<std::string> model_files() {
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(test::source_path("models")))
-    if (e.path().extension() == ".yaml") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<std::string> model_files() { return test::yaml_files({"models"}); }
 
 GenerateOptions options_for(const Model& m, const std::string& scheme, ScalarType scalar) {
   return {scheme, m.simulation.step.value_or(0), m.simulation.ratio, scalar, "test", {}, {}};
