@@ -44,8 +44,6 @@ Expectation read_expectation(const std::string& path) {
   return e;
 }
 
-std::vector<std::string> error_files() { return test::yaml_files({"tests/models/errors"}); }
-
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 class ModelErrorFile : public ::testing::TestWithParam<std::string> {};
@@ -88,7 +86,7 @@ TEST_P(ModelErrorFile, CliExitsWithStatus1AndThePosition) {
   std::filesystem::remove_all(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, ModelErrorFile, ::testing::ValuesIn(error_files()), [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(Files, ModelErrorFile, ::testing::ValuesIn(test::yaml_files({"tests/models/errors"})), [](const auto& info) {
   std::string name = test::stem(info.param);
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
