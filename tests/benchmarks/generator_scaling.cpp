@@ -11,11 +11,11 @@
 #include <string>
 
 #include "actuated_chain.hpp"
-#include "analysis.hpp"
-#include "cpp_emitter.hpp"
-#include "functions.hpp"
-#include "model.hpp"
-#include "schemes.hpp"
+#include "analysis/stability.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
+#include "schemes/registry.hpp"
 
 namespace {
 

@@ -26,16 +26,16 @@
 #include <string>
 #include <vector>
 
-#include "analysis.hpp"
+#include "analysis/stability.hpp"
 #include "dc_motor.hpp"
 #include "flexible_joint.hpp"
-#include "functions.hpp"
-#include "model.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
 #include "periodic_run.hpp"
 #include "ratio_reporter.hpp"
-#include "reference_core.hpp"
+#include "schemes/reference_core.hpp"
 #include "servo_actuator_lag.hpp"
-#include "sp_ll.hpp"
+#include "schemes/sp_ll/sp_ll.hpp"
 #include "sp_ll_at_step.hpp"
 
 namespace {

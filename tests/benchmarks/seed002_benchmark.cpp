@@ -18,12 +18,12 @@
 #include <string>
 #include <vector>
 
-#include "analysis.hpp"
-#include "functions.hpp"
-#include "model.hpp"
+#include "analysis/stability.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
 #include "periodic_run.hpp"
 #include "ratio_reporter.hpp"
-#include "reference_core.hpp"
+#include "schemes/reference_core.hpp"
 #include "walking_robot.hpp"
 
 namespace {

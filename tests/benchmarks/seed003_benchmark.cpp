@@ -17,12 +17,12 @@
 #include <cstdio>
 #include <string>
 
-#include "analysis.hpp"
-#include "functions.hpp"
-#include "model.hpp"
+#include "analysis/stability.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
 #include "planar_vehicle.hpp"
 #include "ratio_reporter.hpp"
-#include "reference_core.hpp"
+#include "schemes/reference_core.hpp"
 #include "seed003.hpp"
 
 namespace {

@@ -23,10 +23,10 @@
 #include <set>
 #include <sstream>
 
-#include "functions.hpp"
-#include "model.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
 #include "ratio_reporter.hpp"
-#include "verify.hpp"
+#include "verify/verify.hpp"
 #include "work_precision.hpp"
 
 namespace work_precision {

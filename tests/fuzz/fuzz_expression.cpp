@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "expression.hpp"
+#include "model/expression.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const GiNaC::symbol x("x"), y("y"), k("k"), t("t");

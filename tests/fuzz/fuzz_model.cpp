@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "model.hpp"
+#include "model/model.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

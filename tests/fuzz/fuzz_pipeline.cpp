@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include "analysis.hpp"
-#include "cpp_emitter.hpp"
-#include "model.hpp"
-#include "schemes.hpp"
+#include "analysis/stability.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "model/model.hpp"
+#include "schemes/registry.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "functions.hpp"
-#include "process.hpp"
+#include "model/functions.hpp"
+#include "base/process.hpp"
 
 namespace dualrate::report {
 

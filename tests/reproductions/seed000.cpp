@@ -7,8 +7,8 @@
 #include <limits>
 #include <map>
 
-#include "analysis.hpp"
-#include "sp_ll.hpp"
+#include "analysis/stability.hpp"
+#include "schemes/sp_ll/sp_ll.hpp"
 #include "sp_ll_at_step.hpp"
 
 namespace dualrate::seed000 {

@@ -6,13 +6,13 @@
 #include <cmath>
 #include <filesystem>
 
-#include "analysis.hpp"
-#include "functions.hpp"
-#include "model.hpp"
-#include "reference_core.hpp"
+#include "analysis/stability.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
+#include "schemes/reference_core.hpp"
 #include "report.hpp"
 #include "seed000.hpp"
-#include "sp_ll.hpp"
+#include "schemes/sp_ll/sp_ll.hpp"
 
 namespace fs = std::filesystem;
 using namespace dualrate;

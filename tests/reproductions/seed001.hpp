@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis.hpp"
-#include "model.hpp"
-#include "reference_core.hpp"
-#include "smfe.hpp"
+#include "analysis/stability.hpp"
+#include "model/model.hpp"
+#include "schemes/reference_core.hpp"
+#include "schemes/smfe/smfe.hpp"
 
 namespace dualrate::seed001 {
 

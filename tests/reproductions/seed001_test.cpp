@@ -4,7 +4,7 @@
 // linear systems is tests/unit/smfe_test.cpp.
 #include <gtest/gtest.h>
 
-#include "functions.hpp"
+#include "model/functions.hpp"
 #include "seed001.hpp"
 
 namespace dualrate {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis.hpp"
-#include "model.hpp"
-#include "reference_core.hpp"
+#include "analysis/stability.hpp"
+#include "model/model.hpp"
+#include "schemes/reference_core.hpp"
 
 namespace dualrate::seed002 {
 

@@ -3,7 +3,7 @@
 // and the stable step gained by eliminating the feet.
 #include <gtest/gtest.h>
 
-#include "functions.hpp"
+#include "model/functions.hpp"
 #include "seed002.hpp"
 
 namespace dualrate {

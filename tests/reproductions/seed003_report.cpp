@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <map>
 
-#include "prk.hpp"
+#include "schemes/prk25/prk25.hpp"
 #include "report.hpp"
 #include "seed003.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "functions.hpp"
+#include "model/functions.hpp"
 #include "seed003.hpp"
 
 namespace dualrate {

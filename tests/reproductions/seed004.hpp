@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "reference_core.hpp"
-#include "trace.hpp"
+#include "schemes/reference_core.hpp"
+#include "base/trace.hpp"
 
 namespace dualrate::seed004 {
 

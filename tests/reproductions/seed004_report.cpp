@@ -12,8 +12,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "model.hpp"
-#include "reference_core.hpp"
+#include "model/model.hpp"
+#include "schemes/reference_core.hpp"
 #include "report.hpp"
 #include "seed004.hpp"
 

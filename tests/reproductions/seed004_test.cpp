@@ -13,9 +13,9 @@
 
 #include <cmath>
 
-#include "functions.hpp"
-#include "model.hpp"
-#include "reference_core.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
+#include "schemes/reference_core.hpp"
 #include "seed004.hpp"
 
 namespace dualrate::seed004 {

@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "sp_ll.hpp"
+#include "schemes/sp_ll/sp_ll.hpp"
 
 namespace dualrate_test {
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <complex>
 
-#include "adams.hpp"
-#include "analysis.hpp"
-#include "reference_core.hpp"
+#include "schemes/adams/adams.hpp"
+#include "analysis/stability.hpp"
+#include "schemes/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

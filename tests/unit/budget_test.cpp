@@ -3,7 +3,7 @@
 // h = 200 us, slow jobs every H = 10 h = 2000 us.
 #include <gtest/gtest.h>
 
-#include "budget.hpp"
+#include "verify/budget.hpp"
 
 namespace dualrate {
 namespace {

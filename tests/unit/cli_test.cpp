@@ -7,8 +7,8 @@
 #include <regex>
 #include <sstream>
 
-#include "process.hpp"
-#include "target_build.hpp"
+#include "base/process.hpp"
+#include "targets/build.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

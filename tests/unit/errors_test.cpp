@@ -9,10 +9,10 @@
 #include <random>
 #include <regex>
 
-#include "diagnostics.hpp"
-#include "functions.hpp"
-#include "model.hpp"
-#include "process.hpp"
+#include "base/diagnostics.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
+#include "base/process.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

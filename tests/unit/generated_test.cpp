@@ -10,11 +10,11 @@
 #include <sstream>
 #include <string>
 
-#include "cpp_emitter.hpp"
-#include "process.hpp"
-#include "reference_core.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "base/process.hpp"
+#include "schemes/reference_core.hpp"
 #include "test_support.hpp"
-#include "verify.hpp"
+#include "verify/verify.hpp"
 
 namespace dualrate {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "process.hpp"
+#include "base/process.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "analysis.hpp"
-#include "reference_core.hpp"
+#include "analysis/stability.hpp"
+#include "schemes/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -2,11 +2,11 @@
 // their cost, the emitted text, and sp_ll's constants on models with known structure.
 #include <gtest/gtest.h>
 
-#include "cpp_emitter.hpp"
-#include "linear_map.hpp"
-#include "op_count.hpp"
-#include "schemes.hpp"
-#include "sp_ll.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "ir/linear_map.hpp"
+#include "ir/op_count.hpp"
+#include "schemes/registry.hpp"
+#include "schemes/sp_ll/sp_ll.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

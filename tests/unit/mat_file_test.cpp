@@ -6,8 +6,8 @@
 #include <initializer_list>
 #include <stdexcept>
 
-#include "mat_file.hpp"
-#include "process.hpp"
+#include "base/mat_file.hpp"
+#include "base/process.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "process.hpp"
+#include "base/process.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -8,11 +8,11 @@
 #include <regex>
 #include <sstream>
 
-#include "analysis.hpp"
-#include "diagnostics.hpp"
-#include "functions.hpp"
-#include "model.hpp"
-#include "process.hpp"
+#include "analysis/stability.hpp"
+#include "base/diagnostics.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
+#include "base/process.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -7,9 +7,9 @@
 
 #include <complex>
 
-#include "analysis.hpp"
-#include "prk.hpp"
-#include "process.hpp"
+#include "analysis/stability.hpp"
+#include "schemes/prk25/prk25.hpp"
+#include "base/process.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "functions.hpp"
-#include "quasistatic.hpp"
+#include "model/functions.hpp"
+#include "schemes/quasistatic/quasistatic.hpp"
 #include "test_support.hpp"
-#include "verify.hpp"
+#include "verify/verify.hpp"
 
 namespace dualrate {
 namespace {

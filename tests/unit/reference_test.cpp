@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "reference_core.hpp"
+#include "schemes/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

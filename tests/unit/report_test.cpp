@@ -3,7 +3,7 @@
 // verify's max_error.
 #include <gtest/gtest.h>
 
-#include "report.hpp"
+#include "verify/report.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

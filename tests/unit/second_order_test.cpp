@@ -7,11 +7,11 @@
 
 #include <cmath>
 
-#include "functions.hpp"
-#include "diagnostics.hpp"
-#include "quasistatic.hpp"
-#include "model.hpp"
-#include "reference_core.hpp"
+#include "model/functions.hpp"
+#include "base/diagnostics.hpp"
+#include "schemes/quasistatic/quasistatic.hpp"
+#include "model/model.hpp"
+#include "schemes/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

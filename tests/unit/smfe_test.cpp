@@ -5,14 +5,14 @@
 
 #include <random>
 
-#include "analysis.hpp"
-#include "cpp_emitter.hpp"
-#include "op_count.hpp"
-#include "schemes.hpp"
-#include "process.hpp"
-#include "smfe.hpp"
+#include "analysis/stability.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "ir/op_count.hpp"
+#include "schemes/registry.hpp"
+#include "base/process.hpp"
+#include "schemes/smfe/smfe.hpp"
 #include "test_support.hpp"
-#include "verify.hpp"
+#include "verify/verify.hpp"
 
 namespace dualrate {
 namespace {

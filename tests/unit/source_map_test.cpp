@@ -9,11 +9,11 @@
 #include <set>
 #include <sstream>
 
-#include "cpp_emitter.hpp"
-#include "diagnostics.hpp"
-#include "process.hpp"
-#include "schemes.hpp"
-#include "straight_line.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "base/diagnostics.hpp"
+#include "base/process.hpp"
+#include "schemes/registry.hpp"
+#include "ir/straight_line.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

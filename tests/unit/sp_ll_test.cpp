@@ -6,10 +6,10 @@
 
 #include <cmath>
 
-#include "analysis.hpp"
-#include "reference_core.hpp"
+#include "analysis/stability.hpp"
+#include "schemes/reference_core.hpp"
 #include "test_support.hpp"
-#include "verify.hpp"
+#include "verify/verify.hpp"
 
 namespace dualrate {
 namespace {

@@ -5,9 +5,9 @@
 #include <set>
 #include <string>
 
-#include "cpp_emitter.hpp"
-#include "op_count.hpp"
-#include "straight_line.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "ir/op_count.hpp"
+#include "ir/straight_line.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

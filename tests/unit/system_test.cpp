@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#include "system.hpp"
+#include "verify/system.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -5,10 +5,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "cpp_emitter.hpp"
-#include "op_count.hpp"
-#include "schemes.hpp"
-#include "targets.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "ir/op_count.hpp"
+#include "schemes/registry.hpp"
+#include "targets/cross_target.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "functions.hpp"
-#include "model.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
 
 namespace dualrate::test {
 

@@ -1,0 +1,144 @@
+// Symbolic analysis of a model: Jacobians of the right-hand side by GiNaC differentiation,
+// and their values at a point.
+#pragma once
+
+#include <Eigen/Dense>
+#include <ginac/ginac.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "schemes/adams/adams.hpp"
+#include "model/model.hpp"
+#include "schemes/smfe/smfe.hpp"
+
+namespace dualrate {
+
+// d f_i / d v_j for the resolved right-hand sides f (variables expanded, parameters by
+// value) and the given symbols v (states, inputs, or any subset).
+GiNaC::matrix jacobian(const Model& model, const std::vector<GiNaC::ex>& wrt);
+
+std::vector<GiNaC::ex> state_symbols(const Model& model);
+std::vector<GiNaC::ex> input_symbols(const Model& model);
+
+// Numeric value of a matrix of expressions in t, states and inputs at (t, x, u).
+Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, const std::vector<double>& x,
+                         const std::vector<double>& u);
+
+// Eigenvalues of a Jacobian split after `slow` states: of the whole, of its fast block g_z
+// (empty without fast states) and of the reduced slow dynamics f_x - f_z g_z^-1 g_x (f_x
+// alone when g_z is singular or there are no fast states).
+struct Spectra {
+  Eigen::VectorXcd all, fast, slow;
+};
+Spectra spectra(const Eigen::MatrixXd& j, std::size_t slow);
+
+// Linear analysis at the initial state (t = 0, initial state, inputs of the scenario at 0),
+// for a scheme and step h.
+struct StabilityReport {
+  std::string scheme;
+  double step = 0;
+  int ratio = 1;                          // dual-rate schemes: the map is of one macro step H = ratio h
+  Eigen::VectorXcd jacobian_eigenvalues;  // of the full Jacobian [f_x f_z; g_x g_z]
+  Eigen::VectorXcd fast_eigenvalues;      // of g_z (empty without fast states)
+  Eigen::VectorXcd slow_eigenvalues;      // of the reduced slow dynamics f_x - f_z g_z^-1 g_x
+  double separation = 0;                  // min |fast| / max |reduced slow| (inf if no slow motion)
+  double spectral_radius = 0;             // of the scheme's one-step map for the linearized model
+  bool stable = false;                    // spectral_radius <= 1 + kStabilityMargin
+  bool searched = true;                   // false: the two below were not searched (StepSearch)
+  double max_stable_step = 0;             // largest stable h (max_stable_step() below)
+  bool max_stable_step_bounded = true;    // false: stable over the whole scan
+  std::optional<SmfeDesign> smfe;         // smfe: the design at h (= D)
+  // Schemes that integrate a reduced form (quasistatic): the eigenvalues above are of its
+  // Jacobian [F_x F_z; G_x G_z] (slow: the dynamics left after elimination); these are of the
+  // full model, with RK4's largest stable step on it, against which the step is gained.
+  Eigen::VectorXcd full_jacobian_eigenvalues;
+  std::optional<double> full_rk4_max_stable_step;  // when searched
+
+  std::string json() const;
+  std::string text() const;
+};
+
+constexpr double kStabilityMargin = 1e-9;
+
+// The one-step map of a scheme for the linear system dx/dt = J x (the first `slow` states
+// slow), built column by column by applying one step of the scheme's reference
+// implementation to each unit vector. For the dual-rate multistep schemes (mrabm4,
+// mrabm4_parallel) it is the map of one macro step H = ratio h after the start-up, on
+// everything the reference core's task form keeps between macro steps (DualRateAdams::
+// history(): states, derivative histories, predicted end points), so its size exceeds n.
+// For smfe, h is the macro step D and the map is that of the design chosen for J and D
+// (smfe_design; `inner_step` > 0 fixes h_s), or SmfeDesignError when there is none.
+Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
+                                   int ratio = 1, double inner_step = 0);
+
+// What each entry of a scheme's one-step map's vector is (the state it belongs to, a value or
+// a derivative, compared with the reference or not), and how many steps of h one application
+// of the map takes: the n states, one step (the single-rate schemes verify generates); for
+// mrabm4 and mrabm4_parallel DualRateAdams::history_layout(), ratio steps (a macro step).
+struct StepMapLayout {
+  std::vector<DualRateAdams::Kept> entries;
+  int substeps = 1;
+};
+StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
+                              int ratio);
+
+// The same map, from the scheme's own builder where it has one (SchemeInfo::step_map: sp_ll
+// from its constants, in one pass), else reference_step_map.
+Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
+                             int ratio = 1, double inner_step = 0);
+
+// The spectral radius of that map, as a function of h. For a scheme that treats every state
+// alike (SchemeInfo::uniform, and abm4), the map of J is similar to the direct sum of the maps
+// of J's eigenvalues (the real ones as 1x1 blocks, each complex pair as [[a, -b], [b, a]]),
+// so J is decomposed once and each h costs one small map per eigenvalue; otherwise each h
+// builds the whole map and decomposes it. Infinity when smfe has no design at h.
+class MapRadius {
+ public:
+  MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step);
+  // The same, given J's eigenvalues (already computed by the caller).
+  MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step,
+            Eigen::VectorXcd eigenvalues);
+  double operator()(double h) const;
+  // max_stable_step() below, for this scheme and J.
+  double largest_stable_step(bool& bounded) const;
+
+ private:
+  std::string scheme_;
+  Eigen::MatrixXd j_;
+  std::size_t slow_;
+  int ratio_;
+  double inner_step_;
+  Eigen::VectorXcd eigenvalues_;               // of J
+  bool uniform_;                               // checked per eigenvalue
+  std::vector<Eigen::MatrixXd> eigen_blocks_;  // uniform: a 1x1 or 2x2 block per eigenvalue (pair)
+};
+
+// The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable
+// (spectral radius <= 1 + kStabilityMargin). Stability regions need not be monotone in h, so
+// h is scanned upwards in steps of 2% from h rho(J) = 1e-4 and the first crossing bisected
+// to 1e-9 relative; 0 when the smallest step is already unstable (J itself unstable).
+// `bounded` is false when every scanned step up to h rho(J) = 1e4 is stable (the result is
+// then that end of the scan). An island of stability or instability narrower than the 2%
+// grid can be missed.
+double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
+                       int ratio = 1, double inner_step = 0);
+
+// Whether analyze_stability searches the largest stable step (max_stable_step, the costly
+// part: hundreds of maps): always (analyze), only when the step is unstable, for the hint of
+// the refusal (generate, verify-system), or never (generate --allow-unstable refuses nothing).
+enum class StepSearch { kAlways, kWhenUnstable, kNever };
+
+StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio = 1,
+                                  double inner_step = 0, StepSearch search = StepSearch::kAlways);
+
+// Why the generator refuses an unstable report r (generate without --allow-unstable,
+// verify-system): the message, with the growth over t_end, and a hint (a smaller step or
+// another scheme, or that the model itself is unstable).
+struct Instability {
+  std::string message, hint;
+};
+Instability instability(const Model& model, const StabilityReport& r, double t_end);
+
+}  // namespace dualrate

@@ -1,0 +1,109 @@
+#include "ir/linear_map.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace dualrate {
+
+Pattern symbolic_structure(const GiNaC::matrix& j, unsigned row0, unsigned col0, unsigned rows, unsigned cols) {
+  Pattern p(rows, cols);
+  for (unsigned r = 0; r < rows; ++r)
+    for (unsigned c = 0; c < cols; ++c) p(r, c) = !j(row0 + r, col0 + c).is_zero();
+  return p;
+}
+
+Pattern pattern_sum(const Pattern& a, const Pattern& b) { return a || b; }
+
+Pattern pattern_product(const Pattern& a, const Pattern& b) {
+  if (a.cols() != b.rows()) throw std::logic_error("pattern_product: inner sizes differ");
+  Pattern p = Pattern::Constant(a.rows(), b.cols(), false);
+  for (Eigen::Index i = 0; i < a.rows(); ++i)
+    for (Eigen::Index k = 0; k < a.cols(); ++k)
+      if (a(i, k))
+        for (Eigen::Index j = 0; j < b.cols(); ++j) p(i, j) = p(i, j) || b(k, j);
+  return p;
+}
+
+Pattern pattern_closure(const Pattern& a) {
+  if (a.rows() != a.cols()) throw std::logic_error("pattern_closure: matrix not square");
+  Pattern p = a;
+  for (Eigen::Index i = 0; i < p.rows(); ++i) p(i, i) = true;
+  for (Eigen::Index k = 0; k < p.rows(); ++k)  // Warshall
+    for (Eigen::Index i = 0; i < p.rows(); ++i)
+      if (p(i, k))
+        for (Eigen::Index j = 0; j < p.cols(); ++j) p(i, j) = p(i, j) || p(k, j);
+  return p;
+}
+
+long LinearMap::nonzeros() const {
+  long n = 0;
+  for (const auto& row : terms) n += static_cast<long>(row.size());
+  return n;
+}
+
+OpCount LinearMap::ops() const {
+  OpCount c;
+  for (const auto& row : terms) {
+    if (row.empty()) continue;
+    c.add += static_cast<long>(row.size()) - 1;
+    for (const auto& t : row) c.mul += (t.coefficient == 1 || t.coefficient == -1) ? 0 : 1;
+    if (row.front().coefficient < 0) c.neg += 1;
+  }
+  return c;
+}
+
+std::string LinearMap::shape() const {
+  const long nnz = nonzeros();
+  if (nnz == 0) return "zero";
+  if (nnz == rows * cols) return "dense";
+  bool one_per_row = true;
+  std::vector<int> per_column(static_cast<std::size_t>(cols));
+  for (std::size_t r = 0; r < terms.size(); ++r) {
+    one_per_row = one_per_row && terms[r].size() == 1;
+    for (const auto& t : terms[r]) ++per_column[static_cast<std::size_t>(t.column)];
+  }
+  const bool one_per_column = std::all_of(per_column.begin(), per_column.end(), [](int n) { return n == 1; });
+  if (one_per_row && one_per_column && rows == cols) {
+    bool diagonal = true;
+    for (std::size_t r = 0; r < terms.size(); ++r) diagonal = diagonal && terms[r].front().column == static_cast<long>(r);
+    return diagonal ? "diagonal" : "permutation";
+  }
+  return "sparse";
+}
+
+LinearMap linear_map(const NamedMatrix& m) {
+  const bool structured = m.structure.size() > 0;
+  if (structured && (m.structure.rows() != m.value.rows() || m.structure.cols() != m.value.cols()))
+    throw std::logic_error("linear_map: " + m.name + "'s structure has the wrong size");
+  LinearMap map{m.name, m.what, m.value.rows(), m.value.cols(), {}, 0, 0};
+  map.structural_nonzeros = structured ? static_cast<long>(m.structure.count()) : static_cast<long>(m.value.size());
+  const double largest = m.value.size() > 0 ? m.value.cwiseAbs().maxCoeff() : 0;
+  for (Eigen::Index r = 0; r < m.value.rows(); ++r) {
+    std::vector<LinearTerm> positive, negative;
+    for (Eigen::Index c = 0; c < m.value.cols(); ++c) {
+      const double v = m.value(r, c);
+      if (v == 0) continue;
+      if (structured && !m.structure(r, c)) {
+        map.dropped_residue = std::max(map.dropped_residue, std::fabs(v) / largest);
+        continue;
+      }
+      (v > 0 ? positive : negative).push_back({c, v});
+    }
+    positive.insert(positive.end(), negative.begin(), negative.end());
+    map.terms.push_back(std::move(positive));
+  }
+  return map;
+}
+
+const NamedMatrix& named(const std::vector<NamedMatrix>& matrices, const std::string& name) {
+  for (const auto& m : matrices)
+    if (m.name == name) return m;
+  throw std::logic_error("no precomputed matrix '" + name + "'");
+}
+
+OpCount product_ops(const std::vector<NamedMatrix>& matrices, const std::string& name) {
+  return linear_map(named(matrices, name)).ops();
+}
+
+}  // namespace dualrate

@@ -1,0 +1,208 @@
+#include "ir/op_count.hpp"
+
+#include <dualrate/portable_math.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "emit/cpp_emitter.hpp"
+#include "model/functions.hpp"
+#include "schemes/registry.hpp"
+#include "ir/straight_line.hpp"
+
+namespace dualrate {
+
+using GiNaC::ex;
+using GiNaC::ex_to;
+using GiNaC::is_a;
+using GiNaC::is_exactly_a;
+using GiNaC::numeric;
+
+OpCount& OpCount::operator+=(const OpCount& o) {
+  add += o.add;
+  mul += o.mul;
+  div += o.div;
+  neg += o.neg;
+  calls += o.calls;
+  functions.insert(o.functions.begin(), o.functions.end());
+  return *this;
+}
+
+OpCount operator*(long times, const OpCount& c) {
+  OpCount r = c;
+  r.add *= times;
+  r.mul *= times;
+  r.div *= times;
+  r.neg *= times;
+  r.calls *= times;
+  return r;
+}
+
+namespace {
+
+OpCount call(const std::string& name) {
+  OpCount c;
+  c.calls = 1;
+  c.functions.insert(name);
+  return c;
+}
+
+// Mirrors print_product: [-] coefficient * up factors / (down factors).
+OpCount product_ops(const ex& e) {
+  OpCount c;
+  const ProductParts parts = product_parts(e);
+  const numeric& coefficient = parts.coefficient;
+  const long up = static_cast<long>(parts.up.size()), down = static_cast<long>(parts.down.size());
+  for (const auto* list : {&parts.up, &parts.down})
+    for (const auto& f : *list) c += count_ops(f);
+  const long numerator_factors = up + ((coefficient != 1 && coefficient != -1) || up == 0 ? 1 : 0);
+  c.mul += numerator_factors - 1 + (down > 0 ? down - 1 : 0);
+  if (down > 0) ++c.div;
+  if (coefficient.is_negative()) ++c.neg;
+  return c;
+}
+
+OpCount power_ops(const ex& base, const ex& exponent) {
+  OpCount c = count_ops(base);
+  if (is_exactly_a<numeric>(exponent)) {
+    const numeric& n = ex_to<numeric>(exponent);
+    if (n.is_integer() && n.is_positive() && n <= 64) {
+      c.mul += n.to_long() - 1;
+      return c;
+    }
+    if (n.is_integer() && n.is_negative() && n >= -64) {
+      c.mul += -n.to_long() - 1;
+      ++c.div;
+      return c;
+    }
+    if (n == numeric(1, 2) || n == numeric(-1, 2)) {
+      c += call("std::sqrt");
+      if (n.is_negative()) ++c.div;
+      return c;
+    }
+  }
+  c += count_ops(exponent);
+  c += call("dualrate::math::pow");
+  return c;
+}
+
+}  // namespace
+
+OpCount count_ops(const ex& e) {
+  if (is_exactly_a<numeric>(e) || is_a<GiNaC::constant>(e) || is_a<GiNaC::symbol>(e)) return {};
+  if (is_a<GiNaC::add>(e)) {
+    OpCount c;
+    bool first = true;
+    for (const auto& term : sum_terms(e)) {
+      // Later negative terms print as "- (-term)": the subtraction carries the sign.
+      const bool subtracted = !first && negative_sign(term);
+      c += count_ops(subtracted ? ex(-term) : term);
+      if (!first) ++c.add;
+      first = false;
+    }
+    return c;
+  }
+  if (is_a<GiNaC::mul>(e)) return product_ops(e);
+  if (is_a<GiNaC::power>(e)) return power_ops(e.op(0), e.op(1));
+  if (is_a<GiNaC::function>(e)) {
+    OpCount c = call(cpp_function(ex_to<GiNaC::function>(e).get_name()));
+    for (const auto& a : e) c += count_ops(a);
+    return c;
+  }
+  throw std::logic_error("op count: unsupported expression");
+}
+
+namespace {
+
+// The entries of M(q), its Cholesky factorization (n^3/6 multiply-adds, n(n-1)/2 divisions,
+// n square roots) and the two triangular solves (n^2 multiply-adds, 2n divisions).
+OpCount mass_solve_ops(const SecondOrder& so) {
+  OpCount c;
+  for (const auto& row : so.mass)
+    for (const auto& entry : row) c += count_ops(entry);
+  const long n = static_cast<long>(so.coordinates.size());
+  c += arithmetic(n * n * n / 6 + n * n, n * n * n / 6 + n * n, n * (n - 1) / 2 + 2 * n);
+  c.calls += n;
+  return c;
+}
+
+}  // namespace
+
+OpCount derivative_ops(const Model& model, Rows rows) {
+  std::vector<ex> roots;
+  const std::size_t first = rows == Rows::kFast ? model.slow_count : 0;
+  const std::size_t last = rows == Rows::kSlow ? model.slow_count : model.states.size();
+  for (std::size_t i = first; i < last; ++i) roots.push_back(model.states[i].rhs);
+  return straight_line_ops(model, straight_line(model, roots));
+}
+
+OpCount straight_line_ops(const Model& model, const StraightLine& body) {
+  OpCount c;
+  bool solved = false;  // the accelerations share one solve
+  for (const Local& l : body.locals) {
+    if (!l.solved()) {
+      c += count_ops(l.value);
+    } else if (!solved) {
+      c += mass_solve_ops(*model.second_order);
+      solved = true;
+    }
+  }
+  for (const auto& r : body.results) c += count_ops(r);
+  return c;
+}
+
+OpCount arithmetic(long add, long mul, long div) {
+  OpCount c;
+  c.add = add;
+  c.mul = mul;
+  c.div = div;
+  return c;
+}
+
+OpCount function_ops(const GenerateOptions& o, const std::string& name) {
+  for (const auto& f : o.functions)
+    if (f.name == name) return straight_line_ops(*o.function_model, straight_line(*o.function_model, f.roots));
+  throw std::logic_error("op count: no scheme function '" + name + "'");
+}
+
+StepCost step_cost(const Model& model, const GenerateOptions& o) {
+  if (const SchemeInfo* info = find_scheme(o.scheme); info && info->cost) return info->cost(model, o);
+  const long n = static_cast<long>(model.states.size());
+  const OpCount d = derivative_ops(model, Rows::kAll);
+  StepCost c;
+  if (o.scheme == "euler") {
+    c.add_work(d);
+    c.ops += arithmetic(n, n, 0);  // x += h k
+  } else if (o.scheme == "rk2") {
+    c.add_work(2 * d);
+    c.ops += arithmetic(3 * n + 1, 2 * n, 1);  // x + h k1, t + h, x += (h/2) (k1 + k2)
+  } else if (o.scheme == "rk4") {
+    c.add_work(4 * d);
+    c.ops += arithmetic(7 * n + 3, 6 * n, 2);  // three stage inputs and times, h/2, h/6, weighted sum
+  } else {
+    throw std::invalid_argument("op count: unknown single-rate scheme '" + o.scheme + "'");
+  }
+  return c;
+}
+
+std::set<std::string> called_functions(const Model& model) {
+  OpCount c;
+  for (const auto& v : model.variables) c += count_ops(v.expr);
+  for (const auto& x : model.states) c += count_ops(x.rhs);
+  for (const auto& y : model.outputs) c += count_ops(y.expr);
+  for (std::size_t i = 0; i < model.inputs.size(); ++i) c += count_ops(model.input_signal(i));
+  return c.functions;
+}
+
+std::set<std::string> portable_math_functions(const std::set<std::string>& functions) {
+#define DUALRATE_PORTABLE_NAME(name) std::string("dualrate::math::") + #name,
+  static const std::set<std::string> portable = {
+      DUALRATE_LIBM_UNARY(DUALRATE_PORTABLE_NAME) DUALRATE_LIBM_BINARY(DUALRATE_PORTABLE_NAME)};
+#undef DUALRATE_PORTABLE_NAME
+  std::set<std::string> r;
+  for (const auto& f : functions)
+    if (portable.count(f)) r.insert(f);
+  return r;
+}
+
+}  // namespace dualrate

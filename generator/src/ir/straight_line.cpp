@@ -1,0 +1,180 @@
+#include "ir/straight_line.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "emit/cpp_emitter.hpp"
+
+namespace dualrate {
+
+using GiNaC::ex;
+using GiNaC::is_a;
+
+namespace {
+
+bool leaf(const ex& e) { return is_a<GiNaC::numeric>(e) || is_a<GiNaC::symbol>(e) || is_a<GiNaC::constant>(e); }
+
+// A subexpression up to its sign, named by the canonical text of its unsigned form (c (a - b)
+// and -c (b - a), (a - b)^3 and -(b - a)^3 print alike).
+std::string key(const ex& e) { return cpp_expression(unsigned_form(e)); }
+
+struct Occurrences {
+  ex value;  // the unsigned form first met
+  int n = 0;
+};
+using Counts = std::map<std::string, Occurrences>;
+
+// -x, as GiNaC holds a subtracted term (whether a sum's term is -x or x depends on the sign
+// GiNaC gave the sum): counted as x, once.
+bool negated(const ex& e) { return is_a<GiNaC::mul>(e) && e.nops() == 2 && (e.op(0).is_equal(-1) || e.op(1).is_equal(-1)); }
+
+void count(const ex& e, Counts& counts) {
+  if (leaf(e)) return;
+  if (negated(e)) return count(e.op(0).is_equal(-1) ? e.op(1) : e.op(0), counts);
+  Occurrences& o = counts[key(e)];
+  if (o.n++ == 0) o.value = unsigned_form(e);
+  for (const auto& operand : e) count(operand, counts);
+}
+
+// Replaces every subexpression whose unsigned form prints as `from` by `to`, with its sign.
+struct Replace : GiNaC::map_function {
+  Replace(std::string from, ex to) : from_(std::move(from)), to_(std::move(to)) {}
+  ex operator()(const ex& e) override {
+    if (leaf(e)) return e;
+    if (key(e) == from_) return cpp_expression(e) == from_ ? to_ : -to_;
+    return e.map(*this);
+  }
+
+ private:
+  std::string from_;
+  ex to_;
+};
+
+// What sharing a node saves per further occurrence: its own arithmetic, except for what a
+// product or sum absorbs as written: a negated term (-x) is a subtraction in a sum and a
+// reciprocal (x^-1) a division in a product, so sharing them saves nothing.
+long saving(const ex& e) {
+  const long ops = count_ops(e).total();
+  if (negated(e)) return 0;
+  if (is_a<GiNaC::power>(e) && is_a<GiNaC::numeric>(e.op(1)) && GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_negative())
+    return 0;
+  return ops;
+}
+
+// The i-th shared term's name, one symbol per name for the whole run: GiNaC orders sums and
+// products by their symbols' creation, so a fresh symbol per call could print (and cost)
+// the same body differently from one call to the next.
+const GiNaC::symbol& shared_symbol(std::size_t i) {
+  static std::vector<GiNaC::symbol> names;
+  while (names.size() <= i) names.emplace_back("cse" + std::to_string(names.size()) + "_");
+  return names[i];
+}
+
+struct Statement {
+  ex value;
+  const Variable* variable = nullptr;
+  bool emitted() const { return !(variable && variable->solved); }  // an acceleration's value is the mass solve's
+};
+
+}  // namespace
+
+StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool share) {
+  std::vector<Statement> statements;
+  for (const Variable* v : needed_variables(m, roots)) statements.push_back({canonical_form(v->expr), v});
+  for (const ex& r : roots) statements.push_back({canonical_form(r), nullptr});
+  std::vector<std::pair<GiNaC::symbol, ex>> shared;
+  const auto total = [&](const std::vector<Statement>& st, const std::vector<std::pair<GiNaC::symbol, ex>>& sh) {
+    long ops = 0;
+    for (const auto& s : st)
+      if (s.emitted()) ops += count_ops(s.value).total();
+    for (const auto& t : sh) ops += count_ops(t.second).total();
+    return ops;
+  };
+  long current = total(statements, shared);
+  std::set<std::string> refused;  // sharing them did not pay, as printed
+  while (share) {
+    Counts counts;
+    for (const auto& s : statements)
+      if (s.emitted()) count(s.value, counts);
+    for (const auto& t : shared) count(t.second, counts);
+    // The largest saving; among equal ones the first by printed text.
+    const Counts::value_type* best = nullptr;
+    long best_saving = 0;
+    for (const auto& entry : counts) {
+      const Occurrences& o = entry.second;
+      const long save = o.n < 2 || refused.count(entry.first) ? 0 : saving(o.value) * (o.n - 1);
+      if (save > best_saving) {
+        best = &entry;
+        best_saving = save;
+      }
+    }
+    if (!best) break;
+    const GiNaC::symbol& name = shared_symbol(shared.size());
+    const ex value = best->second.value;
+    const std::string value_key = best->first;
+    Replace replace(value_key, name);
+    std::vector<Statement> next = statements;
+    auto next_shared = shared;
+    for (auto& s : next)
+      if (s.emitted()) s.value = canonical_form(replace(s.value));
+    for (auto& t : next_shared) t.second = canonical_form(replace(t.second));
+    next_shared.emplace_back(name, value);
+    const long ops = total(next, next_shared);
+    if (ops >= current) {
+      refused.insert(value_key);
+      continue;
+    }
+    current = ops;
+    statements = std::move(next);
+    shared = std::move(next_shared);
+  }
+
+  StraightLine body;
+  std::vector<bool> placed(shared.size(), false);
+  // Each shared term goes right before the first local or result that uses it, after the
+  // shared terms its own value uses.
+  const auto place = [&](const ex& value, auto&& self) -> void {
+    for (std::size_t i = 0; i < shared.size(); ++i)
+      if (!placed[i] && value.has(shared[i].first)) {
+        placed[i] = true;
+        self(shared[i].second, self);
+        body.locals.push_back({shared[i].first, shared[i].second, nullptr});
+      }
+  };
+  for (const auto& s : statements) {
+    place(s.value, place);
+    if (s.variable)
+      body.locals.push_back({s.variable->symbol, s.value, s.variable});
+    else
+      body.results.push_back(s.value);
+  }
+  return body;
+}
+
+std::vector<Served> served(const StraightLine& body) {
+  std::vector<Served> served(body.locals.size());
+  const auto add = [](Served& to, const Served& from) {
+    for (const Variable* v : from.variables)
+      if (std::find(to.variables.begin(), to.variables.end(), v) == to.variables.end()) to.variables.push_back(v);
+    for (std::size_t r : from.results)
+      if (std::find(to.results.begin(), to.results.end(), r) == to.results.end()) to.results.push_back(r);
+  };
+  for (std::size_t r = 0; r < body.results.size(); ++r)
+    for (std::size_t i = 0; i < body.locals.size(); ++i)
+      if (!body.locals[i].variable && body.results[r].has(body.locals[i].symbol)) served[i].results.push_back(r);
+  // Locals come dependencies first: each one's users are complete before it passes them on.
+  for (std::size_t i = body.locals.size(); i-- > 0;) {
+    const Local& l = body.locals[i];
+    if (l.variable) served[i].variables.insert(served[i].variables.begin(), l.variable);
+    if (l.solved()) continue;
+    for (std::size_t j = 0; j < i; ++j)
+      if (!body.locals[j].variable && l.value.has(body.locals[j].symbol)) add(served[j], served[i]);
+  }
+  for (auto& s : served) std::sort(s.results.begin(), s.results.end());
+  return served;
+}
+
+}  // namespace dualrate

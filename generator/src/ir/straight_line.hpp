@@ -1,0 +1,45 @@
+// The body of a generated function as straight-line code, the form both emission and the op
+// count read: the model variables it needs and the subexpressions it evaluates more than once,
+// each a local assigned once, then its results. Shared subexpressions are found over the
+// whole body (variables and results together); a subexpression counts as shared when the same
+// GiNaC node (a sum, product, power or function call, as GiNaC writes it in canonical form)
+// occurs more than once. Sums and products are not searched for common sub-sums.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <vector>
+
+#include "model/model.hpp"
+#include "ir/op_count.hpp"
+
+namespace dualrate {
+
+struct Local {
+  GiNaC::ex symbol;                    // the symbol it stands for (a model variable's or a shared term's)
+  GiNaC::ex value;                     // in earlier locals, states, inputs, t and parameters
+  const Variable* variable = nullptr;  // the model variable it is, or null for a shared term
+  bool solved() const { return variable && variable->solved; }  // an acceleration of the mass solve
+  std::string name() const { return GiNaC::ex_to<GiNaC::symbol>(symbol).get_name(); }  // what it is printed as
+};
+
+struct StraightLine {
+  std::vector<Local> locals;  // dependencies first
+  std::vector<GiNaC::ex> results;
+};
+
+// The body computing `roots` (of t, states, inputs, parameters and m's variables). With
+// `share` false, the model's variables and the roots as written.
+StraightLine straight_line(const Model& m, const std::vector<GiNaC::ex>& roots, bool share = true);
+
+// What each local of `body` is computed for: a model variable's local serves that variable;
+// a shared term serves every variable and result whose value uses it, directly or through
+// another shared term. (A solved acceleration's value is the mass solve's, which uses no
+// shared term.)
+struct Served {
+  std::vector<const Variable*> variables;  // each once
+  std::vector<std::size_t> results;        // indices into body.results, ascending
+};
+std::vector<Served> served(const StraightLine& body);
+
+}  // namespace dualrate

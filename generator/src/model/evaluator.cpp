@@ -1,0 +1,138 @@
+#include "model/evaluator.hpp"
+
+#include <dualrate/portable_math.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "emit/cpp_emitter.hpp"
+
+namespace dualrate {
+
+namespace {
+
+double abs_of(double a) { return std::fabs(a); }
+double sign_of(double a) { return a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0); }
+double step_of(double a) { return a >= 0 ? 1.0 : 0.0; }
+double min_of(double a, double b) { return a <= b ? a : b; }
+double max_of(double a, double b) { return a >= b ? a : b; }
+
+// The functions of model expressions by their GiNaC names.
+const std::map<std::string, double (*)(double)>& unary_functions() {
+#define DUALRATE_EVALUATOR_ENTRY(name) {#name, dualrate_libm_##name},
+  static const std::map<std::string, double (*)(double)> table = {
+      DUALRATE_LIBM_UNARY(DUALRATE_EVALUATOR_ENTRY){"dr_abs", abs_of}, {"dr_sign", sign_of}, {"dr_step", step_of}};
+  return table;
+}
+
+const std::map<std::string, double (*)(double, double)>& binary_functions() {
+  static const std::map<std::string, double (*)(double, double)> table = {
+      DUALRATE_LIBM_BINARY(DUALRATE_EVALUATOR_ENTRY){"dr_min", min_of}, {"dr_max", max_of}};
+#undef DUALRATE_EVALUATOR_ENTRY
+  return table;
+}
+
+}  // namespace
+
+using GiNaC::ex;
+
+Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) : root_(build(canonical_form(e), slots)) {}
+
+Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) {
+  Node n;
+  if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
+    n.op = Op::kConst;
+    n.value = GiNaC::ex_to<GiNaC::numeric>(e).to_double();
+  } else if (GiNaC::is_a<GiNaC::constant>(e)) {
+    n.op = Op::kConst;
+    n.value = GiNaC::ex_to<GiNaC::numeric>(e.evalf()).to_double();
+  } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
+    auto it = slots.find(e);
+    if (it == slots.end()) throw std::logic_error("evaluator: unbound symbol " + GiNaC::ex_to<GiNaC::symbol>(e).get_name());
+    n.op = Op::kSlot;
+    n.index = it->second;
+  } else if (GiNaC::is_a<GiNaC::add>(e)) {
+    n.op = Op::kAdd;
+    for (const auto& term : sum_terms(e)) n.args.push_back(build(term, slots));
+  } else if (GiNaC::is_a<GiNaC::mul>(e)) {
+    const ProductParts parts = product_parts(e);
+    n.op = Op::kDiv;
+    n.value = parts.coefficient.to_double();
+    for (const auto& f : parts.up) n.args.push_back(build(f, slots));
+    for (const auto& f : parts.down) n.args.push_back(build(f, slots));
+    n.index = static_cast<int>(parts.down.size());
+  } else if (GiNaC::is_a<GiNaC::power>(e)) {
+    n.args.push_back(build(even_power_base(e.op(0), e.op(1)), slots));
+    const ex exponent = e.op(1);
+    const bool numeric_exponent = GiNaC::is_exactly_a<GiNaC::numeric>(exponent);
+    if (numeric_exponent && GiNaC::ex_to<GiNaC::numeric>(exponent).is_integer() &&
+        GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(exponent)) <= 64) {
+      n.op = Op::kPowInt;
+      n.index = GiNaC::ex_to<GiNaC::numeric>(exponent).to_int();
+    } else if (numeric_exponent && GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(exponent)) == GiNaC::numeric(1, 2)) {
+      n.op = Op::kSqrt;
+      n.index = GiNaC::ex_to<GiNaC::numeric>(exponent).is_negative() ? -1 : 1;
+    } else {
+      n.op = Op::kPow;
+      n.args.push_back(build(exponent, slots));
+    }
+  } else if (GiNaC::is_a<GiNaC::function>(e)) {
+    const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+    for (const auto& arg : e) n.args.push_back(build(arg, slots));
+    const auto unary = unary_functions().find(name);
+    const auto binary = binary_functions().find(name);
+    if (n.args.size() == 1 && unary != unary_functions().end()) {
+      n.op = Op::kCall1;
+      n.unary = unary->second;
+    } else if (n.args.size() == 2 && binary != binary_functions().end()) {
+      n.op = Op::kCall2;
+      n.binary = binary->second;
+    } else {
+      throw std::logic_error("evaluator: unknown function " + name);
+    }
+  } else {
+    throw std::logic_error("evaluator: unsupported expression");
+  }
+  return n;
+}
+
+template <class T>
+T Evaluator::eval(const Node& n, const T* v) {
+  switch (n.op) {
+    case Op::kConst: return static_cast<T>(n.value);
+    case Op::kSlot: return v[n.index];
+    case Op::kAdd: {
+      T s = 0;
+      for (const auto& a : n.args) s += eval(a, v);
+      return s;
+    }
+    case Op::kDiv: {
+      const std::size_t ups = n.args.size() - static_cast<std::size_t>(n.index);
+      T num = static_cast<T>(n.value);
+      for (std::size_t i = 0; i < ups; ++i) num = (i == 0 && n.value == 1) ? eval(n.args[i], v) : num * eval(n.args[i], v);
+      if (n.index == 0) return num;
+      T den = eval(n.args[ups], v);
+      for (std::size_t i = ups + 1; i < n.args.size(); ++i) den *= eval(n.args[i], v);
+      return num / den;
+    }
+    case Op::kSqrt: {
+      const T r = std::sqrt(eval(n.args[0], v));
+      return n.index < 0 ? 1 / r : r;
+    }
+    case Op::kPowInt: {
+      const T b = eval(n.args[0], v);
+      T p = 1;
+      for (int i = 0; i < std::abs(n.index); ++i) p *= b;
+      return n.index < 0 ? 1 / p : p;
+    }
+    case Op::kPow: return static_cast<T>(dualrate_libm_pow(eval(n.args[0], v), eval(n.args[1], v)));
+    case Op::kCall1: return static_cast<T>(n.unary(eval(n.args[0], v)));
+    case Op::kCall2: return static_cast<T>(n.binary(eval(n.args[0], v), eval(n.args[1], v)));
+  }
+  throw std::logic_error("evaluator: unknown node");
+}
+
+template double Evaluator::eval(const Node& n, const double* v);
+template float Evaluator::eval(const Node& n, const float* v);
+
+}  // namespace dualrate

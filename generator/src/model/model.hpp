@@ -1,0 +1,144 @@
+// The generator's intermediate representation of a model: what the model file says,
+// checked, with every expression parsed into GiNaC. Everything downstream (reference core,
+// analysis, emission) works from this.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/diagnostics.hpp"
+
+namespace dualrate {
+
+struct Named {
+  std::string name;
+  SourceLoc loc;             // where the name is defined
+  GiNaC::realsymbol symbol;  // stands for it in expressions
+};
+
+struct Parameter : Named {
+  GiNaC::ex expr;   // as written (numbers and earlier parameters), or the override's number
+  double value{};   // evaluated
+  bool overridden = false;  // set on the command line (--param), not by the file
+};
+
+// A parameter value given on the command line (--param NAME=VALUE). It replaces the file's
+// value before anything is evaluated, so parameters, initial values and input signals that
+// use it follow.
+struct ParameterOverride {
+  std::string name;
+  double value{};
+};
+
+struct Input : Named {
+  GiNaC::ex default_expr;
+  double default_value{};
+};
+
+struct State : Named {
+  bool fast = false;
+  GiNaC::ex initial_expr;
+  double initial_value{};
+  GiNaC::ex rhs;          // d(state)/dt as written (may use variables and parameters)
+  SourceLoc rhs_loc;      // of its equation (second-order models: q' = q_dot at the coordinate, q_dot' at its force)
+};
+
+struct Variable : Named {
+  GiNaC::ex expr;
+  // An acceleration of a second-order model whose mass matrix depends on the coordinates:
+  // generated code computes all of them by one run-time solve M(q) a = f
+  // (dualrate::solve_mass); expr is the symbolic solution, for analysis and the reference core.
+  bool solved = false;
+  SourceLoc expr_loc{};  // of its expression; a solved acceleration's is the mass section
+};
+
+struct Output : Named {
+  GiNaC::ex expr;
+  SourceLoc expr_loc{};  // of its expression
+};
+
+struct InputSignal {
+  std::size_t input;  // index into Model::inputs
+  GiNaC::ex expr;     // of t and parameters
+  SourceLoc loc;
+};
+
+struct Simulation {
+  double t_end = 1.0;
+  std::string scheme = "rk4";
+  std::optional<double> step;  // base (fast) step h
+  int ratio = 1;               // H = ratio * h
+  std::string linearization = "exact";  // sp_ll: "exact" (constant blocks required) or "frozen"
+  std::vector<InputSignal> inputs;
+  SourceLoc loc;               // of the simulation section, or the file start
+};
+
+// A model written in second-order form, M q'' = f(t, q, q', u) (model file sections
+// coordinates, mass, forces, small), as the file states it. The loader also lowers it to
+// the first-order states every scheme runs: each coordinate q has a position state q
+// (q' = q_dot) and a velocity state q_dot (q_dot' = (M^-1 f)_q, M^-1 computed from the
+// parameter values); positions and the velocities of coordinates with large inertia are
+// slow, the velocities of the small-inertia coordinates fast.
+//
+// A mass matrix that depends on the coordinates (at most kMaxSolvedCoordinates of them) is
+// not inverted numerically: each q_dot' is the variable q_ddot, solved at run time.
+struct SecondOrder {
+  std::vector<std::string> coordinates;
+  std::vector<std::size_t> position, velocity;   // state index of each coordinate's q and q_dot
+  std::vector<std::vector<GiNaC::ex>> mass;      // n x n, of numbers, parameters and (if !constant_mass) coordinates
+  bool constant_mass = true;
+  std::vector<GiNaC::ex> accelerations;          // !constant_mass: the symbols of the q_ddot variables
+  bool diagonal = false;                         // the file gives only the diagonal
+  std::vector<GiNaC::ex> forces;                 // each coordinate's force: the symbol of variable <q>_force
+  std::vector<std::size_t> small;                // coordinates whose inertia is small
+  std::string small_parameter;                   // the parameter that makes it small (eps), or empty
+  SourceLoc mass_loc;
+  SourceLoc small_loc;                           // of the small section, when there is one
+};
+
+// The symbolic inverse a q-dependent mass matrix's solution carries grows like n!.
+constexpr std::size_t kMaxSolvedCoordinates = 4;
+
+struct Model {
+  std::string name;
+  std::string description;
+  std::string file;
+  std::vector<Parameter> parameters;
+  std::vector<Input> inputs;
+  std::vector<State> states;        // slow states first, then fast, each in file order
+  std::size_t slow_count = 0;
+  std::vector<Variable> variables;  // in evaluation order (dependencies first)
+  std::vector<Output> outputs;
+  Simulation simulation;
+  std::optional<SecondOrder> second_order;
+  GiNaC::realsymbol time{"t"};
+
+  std::size_t fast_count() const { return states.size() - slow_count; }
+
+  // Substitutions that replace every parameter by its value.
+  GiNaC::exmap parameter_values() const;
+  // Substitutions that replace every variable by its expression in t, states, inputs and
+  // parameters.
+  GiNaC::exmap variable_definitions() const;
+  // `e` with variables expanded and parameters replaced by their values: an expression of
+  // t, states and inputs only.
+  GiNaC::ex resolve(const GiNaC::ex& e) const;
+  // Right-hand sides resolved, in state order.
+  std::vector<GiNaC::ex> resolved_rhs() const;
+  // What computing variable v reads: its expression, or for a solved acceleration the mass
+  // matrix's entries and the forces (the operands of the run-time solve).
+  GiNaC::ex operands(const Variable& v) const;
+  // The input signal for input i over time, as written (of t and parameters), or the input's
+  // default value when the simulation section gives none.
+  GiNaC::ex input_signal(std::size_t i) const;
+};
+
+// Throws ModelError, positioned at the parameters section, when an override names no parameter.
+Model load_model_file(const std::string& path, const std::vector<ParameterOverride>& overrides = {});
+Model load_model_text(const std::string& text, const std::string& file,
+                      const std::vector<ParameterOverride>& overrides = {});
+
+}  // namespace dualrate

@@ -1,0 +1,169 @@
+#include "schemes/prk25/prk25.hpp"
+
+#include <dualrate/schemes/prk.hpp>
+
+namespace dualrate {
+
+namespace {
+
+std::vector<double> row_sums(const std::vector<std::vector<double>>& a) {
+  std::vector<double> c;
+  for (const auto& row : a) {
+    double s = 0;
+    for (double v : row) s += v;
+    c.push_back(s);
+  }
+  return c;
+}
+
+template <class T>
+PrkTableau from_runtime() {
+  PrkTableau t;
+  t.stages = T::kStages;
+  for (int i = 0; i < T::kStages; ++i) {
+    t.a.emplace_back(T::a[i], T::a[i] + T::kStages);
+    t.a_fast.emplace_back(T::a_fast[i], T::a_fast[i] + T::kStages);
+  }
+  t.b.assign(T::b, T::b + T::kStages);
+  t.b_fast.assign(T::b_fast, T::b_fast + T::kStages);
+  return t;
+}
+
+bool used(const std::vector<std::vector<double>>& a, const std::vector<double>& b, std::size_t i) {
+  bool u = b[i] != 0;
+  for (std::size_t k = i + 1; k < b.size(); ++k) u = u || a[k][i] != 0;
+  return u;
+}
+
+double dot(const std::vector<double>& u, const std::vector<double>& v) {
+  double s = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) s += u[i] * v[i];
+  return s;
+}
+
+std::vector<double> times(const std::vector<std::vector<double>>& a, const std::vector<double>& v) {
+  std::vector<double> r;
+  r.reserve(a.size());
+  for (const auto& row : a) r.push_back(dot(row, v));
+  return r;
+}
+
+}  // namespace
+
+std::vector<double> PrkTableau::c() const { return row_sums(a); }
+std::vector<double> PrkTableau::c_fast() const { return row_sums(a_fast); }
+bool PrkTableau::slow_used(std::size_t i) const { return used(a, b, i); }
+bool PrkTableau::fast_used(std::size_t i) const { return used(a_fast, b_fast, i); }
+
+const PrkTableau& prk25_tableau() {
+  static const PrkTableau t = from_runtime<Prk25Tableau>();
+  return t;
+}
+
+std::vector<TableauCondition> prk25_conditions(const PrkTableau& t) {
+  const std::vector<double> ones(static_cast<std::size_t>(t.stages), 1.0);
+  const std::vector<double> c = t.c(), ch = t.c_fast();
+  std::vector<TableauCondition> r = {
+      {"sum b = 1", dot(t.b, ones), 1.0},
+      {"b.c = 1/2", dot(t.b, c), 0.5},
+      {"sum b_fast = 1", dot(t.b_fast, ones), 1.0},
+      {"b_fast.c_fast = 1/2", dot(t.b_fast, ch), 0.5},
+      {"b.c_fast = 1/2 (coupling)", dot(t.b, ch), 0.5},
+      {"b_fast.c = 1/2 (coupling)", dot(t.b_fast, c), 0.5},
+  };
+  // Table 5, s = 5: beta3 = 3/16, beta4 = 1/32, beta5 = 1/128.
+  const double beta[] = {3.0 / 16, 1.0 / 32, 1.0 / 128};
+  std::vector<double> v = ch;
+  for (int k = 3; k <= 5; ++k) {
+    v = times(t.a_fast, v);
+    r.push_back({"b_fast A_fast^" + std::to_string(k - 2) + " c_fast = beta" + std::to_string(k), dot(t.b_fast, v),
+                 beta[k - 3]});
+  }
+  return r;
+}
+
+std::complex<double> stability_function(const std::vector<std::vector<double>>& a, const std::vector<double>& b,
+                                        std::complex<double> z) {
+  // Stage values of y' = y from y0 = 1 with step z: Y_i = 1 + z sum_j a_ij Y_j (explicit).
+  std::vector<std::complex<double>> y;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    std::complex<double> s = 1;
+    for (std::size_t j = 0; j < i; ++j) s += z * a[i][j] * y[j];
+    y.push_back(s);
+  }
+  std::complex<double> r = 1;
+  for (std::size_t i = 0; i < b.size(); ++i) r += z * b[i] * y[i];
+  return r;
+}
+
+std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide& f, std::size_t slow, double time,
+                                       double h, const std::vector<double>& x) {
+  const auto s = static_cast<std::size_t>(t.stages);
+  const std::vector<double> c = t.c(), ch = t.c_fast();
+  std::vector<std::vector<double>> k(s);  // stage derivatives: slow rows F_i, fast rows G_i
+  for (std::size_t i = 0; i < s; ++i) {
+    std::vector<double> stage = x;
+    for (std::size_t j = 0; j < i; ++j)
+      for (std::size_t n = 0; n < x.size(); ++n) stage[n] += h * (n < slow ? t.a[i][j] : t.a_fast[i][j]) * k[j][n];
+    std::vector<double> slow_rate, fast_rate;
+    f(time + c[i] * h, stage, slow_rate);
+    f(time + ch[i] * h, stage, fast_rate);
+    k[i] = fast_rate;
+    std::copy(slow_rate.begin(), slow_rate.begin() + static_cast<long>(slow), k[i].begin());
+  }
+  std::vector<double> next = x;
+  for (std::size_t i = 0; i < s; ++i)
+    for (std::size_t n = 0; n < x.size(); ++n) next[n] += h * (n < slow ? t.b[i] : t.b_fast[i]) * k[i][n];
+  return next;
+}
+
+StepCost prk_step_cost(const PrkTableau& t, const Model& model) {
+  const long ns = static_cast<long>(model.slow_count);
+  const long nf = static_cast<long>(model.fast_count());
+  const OpCount slow_rate = derivative_ops(model, Rows::kSlow);
+  const OpCount fast_rate = derivative_ops(model, Rows::kFast);
+  // As dualrate::Prk computes it: per used stage i, its time t + c_i h (one add, one mul);
+  // per non-zero coefficient w, h w (one mul) times a vector added to a partition.
+  const auto term = [](long n) {
+    OpCount c;
+    c.add = n;
+    c.mul = n + 1;
+    return c;
+  };
+  StepCost c;
+  const auto s = static_cast<std::size_t>(t.stages);
+  for (std::size_t i = 0; i < s; ++i) {
+    const bool slow_used = t.slow_used(i), fast_used = t.fast_used(i);
+    if (slow_used || fast_used)
+      for (std::size_t j = 0; j < i; ++j) {
+        if (t.a[i][j] != 0) c.ops += term(ns);
+        if (t.a_fast[i][j] != 0) c.ops += term(nf);
+      }
+    if (slow_used) {
+      c.add_work(slow_rate);
+      c.ops += arithmetic(1, 1, 0);
+    }
+    if (fast_used) {
+      c.add_work(fast_rate);
+      c.ops += arithmetic(1, 1, 0);
+    }
+    if (t.b[i] != 0) c.ops += term(ns);
+    if (t.b_fast[i] != 0) c.ops += term(nf);
+  }
+  return c;
+}
+
+SchemeInfo prk25_scheme() {
+  // 2 slow and 5 fast evaluations: counted as 5 full ones for the float tolerance.
+  SchemeInfo s{"prk25", "dualrate::Prk25", "dualrate/schemes/prk.hpp", 2,
+               "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003", 5};
+  s.reference = [](const ReferenceSetup& setup, double) -> ReferenceStep {
+    return [slow = setup.slow](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
+      return prk_reference_step(prk25_tableau(), f, slow, t, h, x);
+    };
+  };
+  s.cost = [](const Model& model, const GenerateOptions&) { return prk_step_cost(prk25_tableau(), model); };
+  return s;
+}
+
+}  // namespace dualrate

@@ -1,0 +1,85 @@
+// Seed 002's quasistatic approximation on the generator side: the reduced form the scheme
+// integrates, the design of its algebraic solve (Newton iterations, the Jacobian's
+// treatment, consistent initial values), the boundary-layer matrix of Theorem 1 at the step,
+// and the reference core's plain transcription (runtime/include/dualrate/schemes/quasistatic.hpp
+// has the equations).
+//
+// The construction of M0 for a second-order model M(eps) q'' = f with the small parameter
+// eps (small: parameter:): M0 = M evaluated with eps = 0 and every other parameter at its
+// value (parameters defined from eps follow), i.e. the limit of M(eps), positive
+// semidefinite as a limit of positive definite matrices; deleting small entries by hand
+// instead can leave it indefinite (seed 002, sec. 2). The generator requires ker M0 to be
+// spanned by the small coordinates: M0's rows and columns of the small coordinates vanish
+// (to 1e-12 of its largest entry) and the block M0_LL of the other coordinates is positive
+// definite. Then M0 q'' = f splits into M0_LL q_L'' = f_L and 0 = f_s (V = the small
+// coordinates' unit vectors, V^T f = f_s), solved for the small velocities: their forces must
+// depend on them (damping), since position-level elimination is not supported yet. The
+// forces are kept as written (a term like m_N g in f stays: its effect is O(eps), as the
+// approximation's error).
+#pragma once
+
+#include <Eigen/Dense>
+#include <ginac/ginac.h>
+
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+#include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
+
+namespace dualrate {
+
+// The reduced model x' = F(t, x, z), 0 = G(t, x, z) as a Model with the original states,
+// variables and outputs: slow right-hand sides F, fast right-hand sides the residual G.
+struct QuasistaticForm {
+  Model model;
+  std::string residual;            // what G is, for messages
+  Eigen::MatrixXd reduced_mass;    // M0_LL (second-order models), else empty
+  double reduced_mass_smallest = 0;  // its smallest eigenvalue
+  std::vector<std::size_t> large;  // second-order: the coordinates with large inertia (rows of M0_LL)
+};
+
+// Throws ModelError (positioned) when the model has no slow or no fast states, or, for a
+// second-order model, names no small parameter or its M0 does not have the small
+// coordinates as kernel.
+QuasistaticForm quasistatic_form(const Model& model);
+
+struct QuasistaticDesign {
+  GiNaC::matrix residual_jacobian_symbolic;  // G_z, kFast x kFast, of t, states and inputs
+  bool jacobian_constant = false;  // G_z has no t, state or input in it (symbolically)
+  bool affine = false;             // G_z has no fast state in it: one Newton step is exact
+  int newton_iterations = 1;
+  Eigen::MatrixXd residual_jacobian;  // G_z at the design point
+  std::vector<double> consistent;     // z* at t = 0: G(0, x0, z*) = 0
+  double consistent_residual = 0;     // max |G| there
+  Eigen::MatrixXd layer_rate;         // A_zz: the full model's fast block at the design point
+};
+
+// Throws ModelError, positioned at the small section or the first fast equation, when G_z
+// is singular at the design point (initial state, scenario inputs at t = 0), Newton does
+// not converge there from the file's initial fast states, or the full model's fast block
+// has an eigenvalue damped less than kQuasistaticMinDamping (no decaying boundary layer).
+QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& form);
+
+// The smallest damping ratio -Re(lambda)/|lambda| the fast block's eigenvalues may have.
+constexpr double kQuasistaticMinDamping = 0.01;
+
+// The most Newton steps a design may take.
+constexpr int kQuasistaticMaxNewton = 20;
+
+// Plain transcription of one step (the runtime header's equations) on evaluators of the
+// reduced form: `rates` gives [F; G] at (t, x), `residual_jacobian` G_z at (t, x); `layer`
+// is E = e^{h A_zz} (empty: the outer solution alone).
+using StackedRates = std::function<std::vector<double>(double t, const std::vector<double>& x)>;
+using FastJacobian = std::function<Eigen::MatrixXd(double t, const std::vector<double>& x)>;
+std::vector<double> quasistatic_reference_step(const StackedRates& rates, const FastJacobian& residual_jacobian,
+                                               std::size_t slow, int newton_iterations, const Eigen::MatrixXd& layer,
+                                               double t, double h, const std::vector<double>& x);
+
+// The registry entries: quasistatic (with the boundary-layer correction) and
+// quasistatic_outer (the outer solution alone).
+SchemeInfo quasistatic_scheme();
+SchemeInfo quasistatic_outer_scheme();
+
+}  // namespace dualrate

@@ -1,0 +1,353 @@
+#include "schemes/reference_core.hpp"
+
+#include <boost/numeric/odeint.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "analysis/stability.hpp"
+#include "schemes/registry.hpp"
+#include "schemes/sp_ll/sp_ll.hpp"
+
+namespace dualrate {
+
+long step_count(double t_end, double h) {
+  return static_cast<long>(std::ceil(t_end / h - 1e-9));
+}
+
+EndTime end_time(double t_end, double h, int stride) {
+  const double span = h * stride;
+  EndTime e;
+  const long strides = step_count(t_end, span);
+  e.steps = strides * stride;
+  e.above = static_cast<double>(strides) * span;
+  e.whole = std::fabs(e.above - t_end) <= 1e-9 * h;
+  e.below = e.whole ? e.above : static_cast<double>(strides - 1) * span;
+  return e;
+}
+
+namespace {
+
+// Why a run of `scheme` cannot end exactly at t_end, with the end times it can reach.
+SimulationError off_grid(const std::string& scheme, double t_end, double h, int stride, const EndTime& e) {
+  const std::string unit = stride > 1 ? fmt::format("macro steps H = {} h = {}", stride, h * stride)
+                                      : fmt::format("steps h = {}", h);
+  return SimulationError(fmt::format("t_end = {} is not a whole number of {} and {} cannot shorten its last "
+                                     "step; the nearest end times are {:.15g} and {:.15g} (--t-end)",
+                                     t_end, unit, scheme, e.below, e.above));
+}
+
+}  // namespace
+
+ReferenceCore::ReferenceCore(const Model& model) : model_(model) {
+  int slot = 0;
+  slots_[model.time] = slot++;
+  for (const auto& x : model.states) slots_[x.symbol] = slot++;
+  for (const auto& u : model.inputs) slots_[u.symbol] = slot++;
+  for (const auto& p : model.parameters) slots_[p.symbol] = slot++;
+  for (const auto& v : model.variables) slots_[v.symbol] = slot++;
+  for (const auto& x : model.states) rhs_.emplace_back(x.rhs, slots_);
+  for (const auto& y : model.outputs) outputs_.emplace_back(y.expr, slots_);
+  for (const auto& v : model.variables) variables_.emplace_back(v.expr, slots_);
+  for (std::size_t i = 0; i < model.inputs.size(); ++i) signals_.emplace_back(model.input_signal(i), slots_);
+  const GiNaC::matrix j = jacobian(model, state_symbols(model));
+  for (unsigned r = 0; r < j.rows(); ++r)
+    for (unsigned c = 0; c < j.cols(); ++c) jacobian_.emplace_back(j(r, c), slots_);
+  const GiNaC::exmap variables = model.variable_definitions();
+  for (const auto& x : model.states) {
+    const GiNaC::ex f = x.rhs.subs(variables);
+    std::vector<Evaluator>& rates = parameter_rates_.emplace_back();
+    for (const auto& p : model.parameters) {
+      const GiNaC::ex rate = f.diff(GiNaC::ex_to<GiNaC::symbol>(p.symbol)) * p.symbol;
+      if (!rate.is_zero()) rates.emplace_back(rate, slots_);
+    }
+  }
+}
+
+ReferenceCore::Vector ReferenceCore::parameter_rates(double t, const Vector& x, const Vector& u) const {
+  const Vector env = environment(t, x, u);
+  Vector rates;
+  for (const auto& state : parameter_rates_) {
+    double sum = 0;
+    for (const Evaluator& rate : state) sum += std::fabs(rate(env.data()));
+    rates.push_back(sum);
+  }
+  return rates;
+}
+
+Eigen::MatrixXd ReferenceCore::jacobian_at(double t, const Vector& x, const Vector& u) const {
+  const Vector env = environment(t, x, u);
+  const auto n = static_cast<Eigen::Index>(x.size());
+  Eigen::MatrixXd j(n, n);
+  for (Eigen::Index r = 0; r < n; ++r)
+    for (Eigen::Index c = 0; c < n; ++c) j(r, c) = jacobian_[static_cast<std::size_t>(r * n + c)](env.data());
+  return j;
+}
+
+ReferenceCore::Vector ReferenceCore::initial_state() const {
+  Vector x;
+  for (const auto& s : model_.states) x.push_back(s.initial_value);
+  return x;
+}
+
+template <class T>
+std::vector<T> ReferenceCore::slot_values(double t, const Vector& x, const Vector& u) const {
+  std::vector<T> env(slots_.size(), T(0));
+  std::size_t slot = 0;
+  env[slot++] = static_cast<T>(t);
+  for (const double v : x) env[slot++] = static_cast<T>(v);
+  for (const double v : u) env[slot++] = static_cast<T>(v);
+  for (const auto& p : model_.parameters) env[slot++] = static_cast<T>(p.value);
+  return env;
+}
+
+ReferenceCore::Vector ReferenceCore::environment(double t, const Vector& x, const Vector& u) const {
+  Vector env = slot_values<double>(t, x, u);
+  std::size_t slot = env.size() - variables_.size();
+  for (const auto& v : variables_) env[slot++] = v(env.data());
+  return env;
+}
+
+ReferenceCore::Vector ReferenceCore::inputs_at(double t, bool in_float) const {
+  const Vector x(model_.states.size(), 0.0), u(model_.inputs.size(), 0.0);
+  Vector signals;
+  if (in_float) {
+    const std::vector<float> env = slot_values<float>(t, x, u);
+    for (const auto& s : signals_) signals.push_back(static_cast<double>(s(env.data())));
+  } else {
+    const Vector env = environment(t, x, u);
+    for (const auto& s : signals_) signals.push_back(s(env.data()));
+  }
+  return signals;
+}
+
+void ReferenceCore::derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const {
+  const Vector env = environment(t, x, u);
+  dxdt.resize(rhs_.size());
+  std::vector<std::string> bad;
+  for (std::size_t i = 0; i < rhs_.size(); ++i) {
+    dxdt[i] = rhs_[i](env.data());
+    if (!std::isfinite(dxdt[i])) bad.push_back("d" + model_.states[i].name + "/dt");
+  }
+  if (bad.empty()) return;
+  for (std::size_t i = 0; i < model_.states.size(); ++i)
+    if (!std::isfinite(x[i])) bad.push_back(model_.states[i].name);
+  for (std::size_t i = 0; i < model_.inputs.size(); ++i)
+    if (!std::isfinite(u[i])) bad.push_back("input " + model_.inputs[i].name);
+  const std::size_t first_variable = env.size() - variables_.size();
+  for (std::size_t i = 0; i < variables_.size(); ++i)
+    if (!std::isfinite(env[first_variable + i])) bad.push_back("variable " + model_.variables[i].name);
+  std::string names;
+  for (const auto& b : bad) names += (names.empty() ? "" : ", ") + b;
+  throw SimulationError(fmt::format("non-finite derivative at t = {:.17g}: {}", t, names));
+}
+
+void ReferenceCore::check_state(double t, const Vector& x) const {
+  std::string names;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i])) names += (names.empty() ? "" : ", ") + model_.states[i].name;
+  if (!names.empty()) throw SimulationError(fmt::format("non-finite state at t = {:.17g}: {}", t, names));
+}
+
+ReferenceCore::Vector ReferenceCore::outputs(double t, const Vector& x, const Vector& u) const {
+  const Vector env = environment(t, x, u);
+  Vector y;
+  for (const auto& o : outputs_) y.push_back(o(env.data()));
+  return y;
+}
+
+std::vector<std::string> ReferenceCore::columns() const {
+  std::vector<std::string> c{"t"};
+  for (const auto& x : model_.states) c.push_back(x.name);
+  for (const auto& y : model_.outputs) c.push_back(y.name);
+  return c;
+}
+
+ReferenceCore::Vector ReferenceCore::row(double t, const Vector& x, const Vector& u) const {
+  Vector r{t};
+  r.insert(r.end(), x.begin(), x.end());
+  const Vector y = outputs(t, x, u);
+  r.insert(r.end(), y.begin(), y.end());
+  return r;
+}
+
+Trace ReferenceCore::simulate(const RunOptions& options) const {
+  if (!(options.step > 0) || !(options.t_end > 0) || options.every < 1)
+    throw SimulationError("step and t_end must be positive and every at least 1");
+  Trace trace;
+  trace.columns = columns();
+  if (options.scheme == "reference") high_accuracy(options, trace);
+  else fixed_step(options, trace);
+  return trace;
+}
+
+Trace ReferenceCore::with_inputs(const Trace& trace) const {
+  Trace result = trace;
+  for (const auto& u : model_.inputs) result.columns.push_back(u.name);
+  for (auto& row : result.rows) {
+    const Vector u = inputs_at(row.at(0));
+    row.insert(row.end(), u.begin(), u.end());
+  }
+  return result;
+}
+
+namespace {
+
+using Vector = ReferenceCore::Vector;
+
+Vector axpy(const Vector& x, double a, const Vector& k) {
+  Vector r(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) r[i] = x[i] + a * k[i];
+  return r;
+}
+
+}  // namespace
+
+std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
+                                const std::vector<double>& x0) {
+  Vector x = x0, k1, k2, k3, k4;
+  f(t, x, k1);
+  if (scheme == "euler") {
+    x = axpy(x, h, k1);
+  } else if (scheme == "rk2") {
+    f(t + h, axpy(x, h, k1), k2);
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] += h / 2 * (k1[j] + k2[j]);
+  } else if (scheme == "rk4") {
+    f(t + h / 2, axpy(x, h / 2, k1), k2);
+    f(t + h / 2, axpy(x, h / 2, k2), k3);
+    f(t + h, axpy(x, h, k3), k4);
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] += h / 6 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
+  } else {
+    throw SimulationError("the reference core has no scheme '" + scheme + "'");
+  }
+  return x;
+}
+
+double sample_time(long i, double h, bool float_time) {
+  if (!float_time) return static_cast<double>(i) * h;
+  return static_cast<double>(static_cast<float>(i) * static_cast<float>(h));
+}
+
+void ReferenceCore::march(long n, double h, double t_last, int every,
+                          const std::function<long(long, Vector&)>& advance, Trace& trace) const {
+  Vector x = initial_state();
+  check_state(0, x);
+  trace.rows.push_back(row(0, x, inputs_at(0)));
+  for (long i = 0; i < n;) {
+    const long next = advance(i, x);
+    const double t_next = next == n ? t_last : static_cast<double>(next) * h;
+    check_state(t_next, x);
+    if (next / every > i / every || next == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));
+    i = next;
+  }
+}
+
+RightHandSide ReferenceCore::holding(Vector u) const {
+  return [this, u = std::move(u)](double ts, const Vector& xs, Vector& dx) { derivatives(ts, xs, u, dx); };
+}
+
+ReferenceCore::Vector ReferenceCore::inputs_of_step(long i, double h, bool in_float) const {
+  return inputs_at(sample_time(i, h, in_float), in_float);
+}
+
+void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
+  AdamsScheme adams_kind;
+  if (adams_scheme(options.scheme, adams_kind)) return adams(adams_kind, options, trace);
+  const double h = options.step;
+  const EndTime end = end_time(options.t_end, h);
+  const bool shortened = options.exact_end && !end.whole;
+  const double last = shortened ? options.t_end - static_cast<double>(end.steps - 1) * h : h;
+  const SchemeInfo* info = find_scheme(options.scheme);
+  ReferenceStep step = [&options](const RightHandSide& f, double t, double hs, const Vector& x) {
+    return scheme_step(options.scheme, f, t, hs, x);
+  };
+  ReferenceStep last_step = step;
+  if (info && info->reference) {
+    const bool in_float = options.float_time;
+    const Eigen::MatrixXd initial = options.frozen_linearization ? jacobian_at(0, initial_state(), inputs_at(0, in_float))
+                                                                 : Eigen::MatrixXd();
+    const auto jacobian = [this, initial, frozen = options.frozen_linearization, in_float](double t, const Vector& x) {
+      return frozen ? initial : jacobian_at(t, x, inputs_at(t, in_float));
+    };
+    const ReferenceSetup setup{&model_, model_.slow_count, jacobian, options.inner_step,
+                               [this, in_float](double t) { return inputs_at(t, in_float); }};
+    step = info->reference(setup, h);
+    last_step = shortened ? info->reference(setup, last) : step;
+  }
+  march(end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every,
+        [&](long i, Vector& x) {
+          const bool final = i + 1 == end.steps;
+          x = (final ? last_step : step)(holding(inputs_of_step(i, h, options.float_time)),
+                                         sample_time(i, h, options.float_time), final ? last : h, x);
+          return i + 1;
+        },
+        trace);
+}
+
+// Multirate schemes advance r steps at a time after their start-up.
+void ReferenceCore::adams(AdamsScheme scheme, const RunOptions& options, Trace& trace) const {
+  const double h = options.step;
+  const long n = step_count(options.t_end, h);
+  const int stride = scheme == AdamsScheme::kAbm4 ? 1 : options.ratio;
+  const EndTime end = end_time(options.t_end, h, stride);
+  if (options.exact_end && !end.whole) throw off_grid(options.scheme, options.t_end, h, stride, end);
+  if (n % stride != 0)
+    throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
+  const bool in_float = options.float_time;
+  const GridRhs f = [&](long i, const Vector& xs, Vector& dx) {
+    derivatives(sample_time(i, h, in_float), xs, inputs_of_step(i, h, in_float), dx);
+  };
+  const StartStep start = [&](long i, const Vector& xs) {
+    return scheme_step("rk4", holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, xs);
+  };
+  if (task_form(scheme)) {
+    const TickRhs held = [&](long tick, double t, const Vector& xs, Vector& dx) {
+      derivatives(t, xs, inputs_of_step(tick, h, in_float), dx);
+    };
+    DualRateAdams tasks(scheme == AdamsScheme::kMrabm4Parallel, model_.slow_count, h, options.ratio, held, start);
+    march(n, h, static_cast<double>(n) * h, options.every, [&](long i, Vector& x) {
+      tasks.advance(i, x);
+      return i + options.ratio;
+    }, trace);
+    return;
+  }
+  AdamsIntegrator integrator(scheme, model_.slow_count, h, options.ratio, f, start);
+  march(n, h, static_cast<double>(n) * h, options.every, [&](long i, Vector& x) {
+    const long next = i + integrator.stride(i);
+    integrator.advance(i, x);
+    return next;
+  }, trace);
+}
+
+// Integrates segment by segment over the step grid t_i = i h. Inside a segment (a, b] the
+// inputs are evaluated as on the open interval: at its end their left limit is used, so a
+// jump exactly at a grid time (step(t - b)) takes effect in the next segment instead of
+// leaking into this one's last stages. No step is longer than h, so a jump between grid
+// times is met by the step-size control.
+void ReferenceCore::high_accuracy(const RunOptions& options, Trace& trace) const {
+  namespace odeint = boost::numeric::odeint;
+  const double h = options.step;
+  const EndTime end = end_time(options.t_end, h);
+  const long n = end.steps;
+  const double t_last = options.exact_end && !end.whole ? options.t_end : static_cast<double>(n) * h;
+  Vector x = initial_state();
+  check_state(0, x);
+  trace.rows.push_back(row(0, x, inputs_at(0)));
+  auto stepper = odeint::make_controlled(options.reference_tolerance, options.reference_tolerance,
+                                         odeint::runge_kutta_fehlberg78<Vector>());
+  for (long i = 0; i < n; ++i) {
+    const double a = static_cast<double>(i) * h, b = i + 1 == n ? t_last : static_cast<double>(i + 1) * h;
+    auto system = [&](const Vector& state, Vector& dxdt, double t) {
+      derivatives(t, state, inputs_at(t < b ? t : std::nextafter(b, a)), dxdt);
+    };
+    try {
+      odeint::integrate_adaptive(stepper, system, x, a, b, h);
+    } catch (const odeint::step_adjustment_error& e) {
+      throw SimulationError(std::string("reference integration failed: ") + e.what());
+    }
+    check_state(b, x);
+    if ((i + 1) % options.every == 0 || i + 1 == n) trace.rows.push_back(row(b, x, inputs_at(b)));
+  }
+}
+
+}  // namespace dualrate

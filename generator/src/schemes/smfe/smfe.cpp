@@ -1,0 +1,200 @@
+#include "schemes/smfe/smfe.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "analysis/stability.hpp"
+#include "emit/cpp_emitter.hpp"
+
+namespace dualrate {
+
+double smfe_factor(std::complex<double> lambda, double macro_step, double inner_step, int inner_steps) {
+  return std::abs(1.0 + (macro_step - inner_steps * inner_step) * lambda) *
+         std::pow(std::abs(1.0 + inner_step * lambda), inner_steps);
+}
+
+namespace {
+
+// The largest eq. 14 factor over `lambdas` at N, and the eigenvalue that has it.
+double worst(const Eigen::VectorXcd& lambdas, double d, double hs, int n, std::complex<double>& which) {
+  double w = 0;
+  for (const auto& l : lambdas) {
+    const double f = smfe_factor(l, d, hs, n);
+    if (!(f <= w)) {
+      w = f;
+      which = l;
+    }
+  }
+  return w;
+}
+
+std::string show(std::complex<double> l) { return fmt::format("{:.6g}{:+.6g}i", l.real(), l.imag()); }
+
+}  // namespace
+
+double smfe_default_inner_step(const Eigen::VectorXcd& fast) {
+  if (fast.size() == 0) throw SmfeDesignError("smfe needs fast states: its inner steps stabilise the fast modes");
+  Eigen::Index fi = 0;
+  fast.cwiseAbs().maxCoeff(&fi);
+  const std::complex<double> lf = fast[fi];
+  // The best inner step leaves |1 + h_s lambda_f| = |Im lambda_f| / |lambda_f|.
+  if (!(lf.real() < 0) || std::abs(lf.imag()) / std::abs(lf) > 1 - 1e-6)
+    throw SmfeDesignError(fmt::format("the fastest fast eigenvalue {} is (nearly) undamped: no inner step damps it",
+                                      show(lf)));
+  return -lf.real() / std::norm(lf);
+}
+
+SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow, const Eigen::VectorXcd& fast,
+                       double macro_step, double inner_step) {
+  SmfeDesign d;
+  d.macro_step = macro_step;
+  d.inner_step = inner_step > 0 ? inner_step : smfe_default_inner_step(fast);
+  Eigen::Index fi = 0;
+  fast.cwiseAbs().maxCoeff(&fi);
+  const std::complex<double> lf = fast[fi];
+  const double base = std::abs(1.0 + d.inner_step * lf);
+  d.eq17_bound = base > 0 && base < 1 ? std::max(0.0, -std::log(macro_step * std::abs(lf)) / std::log(base)) : 0;
+  const double fit = std::ceil(macro_step / d.inner_step) - 1;  // N h_s < D
+  const int most = static_cast<int>(std::min<double>(fit, kSmfeMaxInnerSteps));
+  Eigen::VectorXcd extremes(slow.size() > 0 ? 2 : 1);
+  extremes[0] = lf;
+  if (slow.size() > 0) {
+    Eigen::Index si = 0;
+    slow.cwiseAbs().maxCoeff(&si);
+    extremes[1] = slow[si];
+  }
+  std::complex<double> breaker;
+  for (int n = 1; n <= most; ++n) {
+    const double w = worst(all, macro_step, d.inner_step, n, breaker);
+    std::complex<double> ignored;
+    if (d.extremes_inner_steps == 0 && worst(extremes, macro_step, d.inner_step, n, ignored) <= 1 + kStabilityMargin) {
+      d.extremes_inner_steps = n;
+      d.extremes_worst_factor = w;
+      d.extremes_breaker = breaker;
+    }
+    if (w <= 1 + kStabilityMargin) {
+      d.inner_steps = n;
+      d.worst_factor = w;
+      return d;
+    }
+  }
+  if (most < 1)
+    throw SmfeDesignError(fmt::format("the inner step h_s = {:.6g} is not shorter than the macro step D = {:.6g}",
+                                      d.inner_step, macro_step));
+  throw SmfeDesignError(fmt::format(
+      "no N with N h_s < D = {:.6g} (h_s = {:.6g}, N <= {}{}) satisfies eq. 14: eigenvalue {} still has "
+      "|1 + (D - N h_s) lambda| |1 + h_s lambda|^N = {:.6g} > 1 at N = {}",
+      macro_step, d.inner_step, most, most < fit ? ", the most a design may take" : "", show(breaker), smfe_factor(breaker, macro_step, d.inner_step, most), most));
+}
+
+SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_step) {
+  const ReferenceCore core(model);
+  const Spectra s = spectra(core.jacobian_at(0, core.initial_state(), core.inputs_at(0)), model.slow_count);
+  try {
+    return smfe_design(s.all, s.slow, s.fast, macro_step, inner_step);
+  } catch (const SmfeDesignError& e) {
+    throw ModelError(model.simulation.loc, fmt::format("smfe at D = {:.6g}: {}", macro_step, e.what()),
+                     "a longer macro step D (--step) leaves room for more inner steps; --inner-step sets h_s; "
+                     "oscillatory or intermediate fast modes suit sp_ll or prk25 better");
+  }
+}
+
+SmfeAlongTrajectory smfe_along_trajectory(const Model& model, const SmfeDesign& d, double t_end) {
+  const ReferenceCore core(model);
+  const Trace tr = core.simulate({"reference", t_end / 200, t_end, 1});
+  SmfeAlongTrajectory a;
+  a.fastest_min = std::numeric_limits<double>::infinity();
+  for (const auto& row : tr.rows) {
+    const std::vector<double> x(row.begin() + 1, row.begin() + 1 + static_cast<long>(model.states.size()));
+    const Eigen::VectorXcd all = spectra(core.jacobian_at(row[0], x, core.inputs_at(row[0])), model.slow_count).all;
+    std::complex<double> which;
+    const double w = worst(all, d.macro_step, d.inner_step, d.inner_steps, which);
+    if (!(w <= a.worst_factor)) {
+      a.worst_factor = w;
+      a.worst_time = row[0];
+    }
+    const double fastest = all.cwiseAbs().maxCoeff();
+    a.fastest_min = std::min(a.fastest_min, fastest);
+    a.fastest_max = std::max(a.fastest_max, fastest);
+  }
+  return a;
+}
+
+namespace {
+
+void precompute(const Model& model, bool, GenerateOptions& o) {
+  const bool given = o.inner_step > 0;
+  const SmfeDesign d = smfe_design_for(model, o.step, o.inner_step);
+  o.inner_step = d.inner_step;
+  o.inner_steps = d.inner_steps;
+  const std::string origin =
+      given ? "smfe: --inner-step" : "smfe: from g_z's fastest eigenvalue at the initial state (smfe_design)";
+  o.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)", origin}};
+  o.integers = {{"inner_steps", "int", d.inner_steps, "N: inner steps per macro step",
+                 "smfe: the smallest N with eq. 14 <= 1 for every eigenvalue at the initial state (smfe_design)"}};
+  o.notes = fmt::format(
+      "Design at the initial state: h_s = {:.6g} s{}, N = {} (the smallest N with\n"
+      "eq. 14 <= 1 for every eigenvalue; largest factor {:.6g}). Eq. 17's sufficient bound for the fastest\n"
+      "eigenvalue: N >= {:.3g}. The paper's two eigenvalues alone would give N = {} (largest factor over all\n"
+      "eigenvalues then {:.6g}).",
+      d.inner_step, given ? " (given)" : " (from g_z's fastest eigenvalue)", d.inner_steps, d.worst_factor,
+      d.eq17_bound, d.extremes_inner_steps, d.extremes_worst_factor);
+}
+
+}  // namespace
+
+std::vector<double> smfe_reference_step(const RightHandSide& f, double t, double macro_step, double inner_step,
+                                        int inner_steps, const std::vector<double>& x0) {
+  std::vector<double> x = x0, k;
+  for (int i = 0; i < inner_steps; ++i) {
+    f(t + i * inner_step, x, k);
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] += inner_step * k[j];
+  }
+  f(t + inner_steps * inner_step, x, k);
+  const double last = macro_step - inner_steps * inner_step;
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] += last * k[j];
+  return x;
+}
+
+namespace {
+
+// The design for the model's design point, or (a bare Jacobian under analysis) for that Jacobian.
+ReferenceStep reference(const ReferenceSetup& s, double d) {
+  SmfeDesign design;
+  if (s.model) {
+    design = smfe_design_for(*s.model, d, s.inner_step);
+  } else {
+    const Spectra e = spectra(s.jacobian(0, {}), s.slow);
+    design = smfe_design(e.all, e.slow, e.fast, d, s.inner_step);
+  }
+  return [design](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
+    return smfe_reference_step(f, t, h, design.inner_step, design.inner_steps, x);
+  };
+}
+
+// As runtime/include/dualrate/schemes/smfe.hpp: per inner step its time and x += h_s k;
+// then N h_s, its time, D - N h_s and the last update.
+StepCost cost(const Model& model, const GenerateOptions& o) {
+  const long n = static_cast<long>(model.states.size());
+  const long m = o.inner_steps;
+  StepCost c;
+  c.add_work((m + 1) * derivative_ops(model, Rows::kAll));
+  c.ops += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
+  return c;
+}
+
+}  // namespace
+
+SchemeInfo smfe_scheme() {
+  // N + 1 evaluations per macro step, N chosen per model (verify's float tolerance uses N + 1).
+  SchemeInfo s{"smfe", "dualrate::Smfe", "dualrate/schemes/smfe.hpp", 1,
+               "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001", 2, true};
+  s.precompute = precompute;
+  s.reference = reference;
+  s.cost = cost;
+  return s;
+}
+
+}  // namespace dualrate

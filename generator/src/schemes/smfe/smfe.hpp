@@ -1,0 +1,87 @@
+// Seed 001's stabilized multirate forward Euler (SMFE) on the generator side: the choice of
+// the inner step h_s and of the number N of inner steps per macro step D, proven against
+// eq. 14 for every eigenvalue of the Jacobian at the design point; eq. 17's sufficient bound
+// beside it; the reference core's plain transcription of Algorithm 1.
+//
+// Eq. 14 (with h_s = eps D in the paper's notation): the macro step is stable for the
+// linearized system iff for every eigenvalue lambda of the Jacobian
+//     |1 + (D - N h_s) lambda| |1 + h_s lambda|^N < 1.
+// Eq. 17, for the fastest eigenvalue lambda_f (the paper's scaled eigenvalue eps lambda_f
+// times D is h_s lambda_f):  N >= -ln(D |lambda_f|) / ln |1 + h_s lambda_f|.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
+
+namespace dualrate {
+
+// The most inner steps per macro step a design may take (the search stops there).
+constexpr int kSmfeMaxInnerSteps = 100000;
+
+// The left side of eq. 14 for one eigenvalue.
+double smfe_factor(std::complex<double> lambda, double macro_step, double inner_step, int inner_steps);
+
+// Why no design exists: the message names the eigenvalue and the inner step.
+class SmfeDesignError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct SmfeDesign {
+  double macro_step = 0;                // D
+  double inner_step = 0;                // h_s
+  int inner_steps = 0;                  // N, the smallest that satisfies eq. 14 for every eigenvalue
+  double worst_factor = 0;              // max over eigenvalues of eq. 14's left side at N
+  double eq17_bound = 0;                // eq. 17's sufficient N for the fastest eigenvalue (0 when dead-beat)
+  int extremes_inner_steps = 0;         // the smallest N for the paper's two eigenvalues alone (eqs. 15, 10)
+  double extremes_worst_factor = 0;     // eq. 14 over every eigenvalue at that N
+  std::complex<double> extremes_breaker;  // the eigenvalue with that factor
+};
+
+// The default inner step: -Re(lambda_f) / |lambda_f|^2 for the fastest eigenvalue lambda_f
+// of `fast`; SmfeDesignError when there are no fast eigenvalues or Re(lambda_f) >= 0.
+double smfe_default_inner_step(const Eigen::VectorXcd& fast);
+
+// The design for macro step D: h_s = `inner_step` if positive, else from the fastest
+// eigenvalue lambda_f of `fast` (g_z): h_s = -Re(lambda_f) / |lambda_f|^2, which minimises
+// |1 + h_s lambda_f| (dead-beat, 1 + h_s lambda_f = 0, for a real lambda_f: Remark 3); then
+// the smallest N >= 1 with N h_s < D for which eq. 14 holds (<= 1 + kStabilityMargin, so
+// that the neutral eigenvalue 0 of a free coordinate passes) for every eigenvalue of `all`
+// (the Jacobian's). Beside it, the N the paper's analysis looks at: the largest-modulus
+// eigenvalues of the reduced slow dynamics (`slow`, eq. 15) and of g_z (eq. 10) alone; an
+// intermediate eigenvalue can break that N. Throws SmfeDesignError when no N exists,
+// naming the eigenvalue that breaks the largest N.
+SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow, const Eigen::VectorXcd& fast,
+                       double macro_step, double inner_step = 0);
+
+// One macro step of Algorithm 1 from (t, x): N forward-Euler steps of h_s (eq. 12), then one
+// of D - N h_s (eq. 13), the right-hand side evaluated at the inner steps' times.
+// smfe_design at the model's design point: its Jacobian at the initial state with the
+// scenario's inputs at t = 0. Throws ModelError, positioned at the simulation section, when
+// no design exists.
+SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_step = 0);
+
+// The design point's proof covers the Jacobian at the initial state only. Along the
+// high-accuracy trajectory to t_end (200 samples) this is eq. 14's largest factor with the
+// design's h_s and N, where it occurs, and the range of the fastest eigenvalue's modulus.
+struct SmfeAlongTrajectory {
+  double worst_factor = 0;
+  double worst_time = 0;
+  double fastest_min = 0, fastest_max = 0;  // min and max over samples of max |lambda|
+};
+SmfeAlongTrajectory smfe_along_trajectory(const Model& model, const SmfeDesign& design, double t_end);
+
+// smfe's registry entry: the design as constants (h_s and N; options.inner_step given or
+// chosen), the reference step (smfe_reference_step with the design), the runtime step's cost.
+SchemeInfo smfe_scheme();
+
+std::vector<double> smfe_reference_step(const RightHandSide& f, double t, double macro_step, double inner_step,
+                                        int inner_steps, const std::vector<double>& x);
+
+}  // namespace dualrate

@@ -1,0 +1,284 @@
+#include "schemes/sp_ll/sp_ll.hpp"
+
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include <set>
+
+#include "analysis/stability.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "ir/op_count.hpp"
+
+namespace dualrate {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+void phi_blocks(const MatrixXd& z, double h, MatrixXd& e, MatrixXd& p1, MatrixXd& p2) {
+  const auto n = z.rows();
+  MatrixXd big = MatrixXd::Zero(3 * n, 3 * n);
+  big.topLeftCorner(n, n) = z;
+  big.block(0, n, n, n).setIdentity();
+  big.block(n, 2 * n, n, n).setIdentity();
+  const MatrixXd ex = (h * big).exp();
+  e = ex.topLeftCorner(n, n);
+  p1 = ex.block(0, n, n, n);
+  p2 = ex.block(0, 2 * n, n, n);
+}
+
+SpLlBlocks split_jacobian(const MatrixXd& j, std::size_t slow) {
+  const auto s = static_cast<Eigen::Index>(slow), f = j.rows() - s;
+  return {j.topLeftCorner(s, s), j.topRightCorner(s, f), j.bottomLeftCorner(f, s), j.bottomRightCorner(f, f)};
+}
+
+namespace {
+
+struct Block {
+  const char* name;
+  std::size_t row0, rows, col0, cols;
+};
+
+}  // namespace
+
+SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
+  const std::size_t ns = m.slow_count, nf = m.fast_count();
+  if (ns == 0 || nf == 0)
+    throw ModelError(m.states.empty() ? SourceLoc{m.file, 1, 1} : m.states.front().loc,
+                     "sp_ll needs both slow and fast states (" + std::to_string(ns) + " slow, " + std::to_string(nf) +
+                         " fast)",
+                     "list the fast states under states: fast:, or use rk4 for a single-time-scale model");
+  const GiNaC::matrix j = jacobian(m, state_symbols(m));
+  std::set<GiNaC::ex, GiNaC::ex_is_less> dynamic{m.time};
+  for (const auto& x : m.states) dynamic.insert(x.symbol);
+  for (const auto& u : m.inputs) dynamic.insert(u.symbol);
+  const Block blocks[] = {{"g_z", ns, nf, ns, nf}, {"g_x", ns, nf, 0, ns}, {"f_z", 0, ns, ns, nf}};
+  if (!frozen) {
+    for (const auto& b : blocks) {
+      std::set<std::string> symbols;
+      std::size_t row = 0;
+      for (std::size_t r = b.row0; r < b.row0 + b.rows; ++r)
+        for (std::size_t c = b.col0; c < b.col0 + b.cols; ++c) {
+          const GiNaC::ex& entry = j(static_cast<unsigned>(r), static_cast<unsigned>(c));
+          if (GiNaC::is_a<GiNaC::numeric>(entry)) continue;
+          for (auto node = entry.preorder_begin(); node != entry.preorder_end(); ++node)
+            if (GiNaC::is_a<GiNaC::symbol>(*node) && dynamic.count(*node)) {
+              symbols.insert(GiNaC::ex_to<GiNaC::symbol>(*node).get_name());
+              if (!row) row = r + 1;
+            }
+        }
+      if (!symbols.empty()) {
+        std::string names;
+        for (const auto& s : symbols) names += (names.empty() ? "" : ", ") + s;
+        throw ModelError(m.states[row - 1].rhs_loc,
+                         std::string("sp_ll needs a constant ") + b.name + ", but " + b.name + " depends on " + names +
+                             " (through the equation of '" + m.states[row - 1].name + "')",
+                         "to freeze the linearization at the initial state, set 'simulation: linearization: frozen' "
+                         "or pass --linearization frozen");
+      }
+    }
+  }
+  std::vector<double> x0, u0;
+  for (const auto& x : m.states) x0.push_back(x.initial_value);
+  for (std::size_t i = 0; i < m.inputs.size(); ++i) {
+    const GiNaC::ex v = m.input_signal(i).subs(m.parameter_values()).subs(GiNaC::lst{m.time}, GiNaC::lst{0}).evalf();
+    u0.push_back(GiNaC::ex_to<GiNaC::numeric>(v).to_double());
+  }
+  SpLlBlocks out = split_jacobian(evaluate(m, j, 0, x0, u0), ns);
+  const auto structure = [&](const Block& b) {
+    return symbolic_structure(j, static_cast<unsigned>(b.row0), static_cast<unsigned>(b.col0),
+                              static_cast<unsigned>(b.rows), static_cast<unsigned>(b.cols));
+  };
+  out.gz_structure = structure(blocks[0]);
+  out.gx_structure = structure(blocks[1]);
+  out.fz_structure = structure(blocks[2]);
+  if (!Eigen::FullPivLU<MatrixXd>(out.gz).isInvertible())
+    throw ModelError(m.states[ns].rhs_loc, "sp_ll needs an invertible g_z, but g_z is singular at the initial state",
+                     "every fast state must appear in the fast equations so that g(x, z) = 0 defines the slow manifold");
+  return out;
+}
+
+std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
+  const MatrixXd gz_inv = b.gz.inverse();
+  const MatrixXd k = gz_inv * b.gx;
+  const MatrixXd a = b.gz + k * b.fz;
+  MatrixXd e_gz, p1, p2, e_a, q1, q2;
+  phi_blocks(b.gz, h, e_gz, p1, p2);
+  phi_blocks(a, h, e_a, q1, q2);
+  const std::string blocks = ", from the Jacobian's blocks (sp_ll_blocks)";
+  const std::string expm = " at h: expm of h [[Z, I, 0], [0, 0, I], [0, 0, 0]] (phi_blocks)";
+  std::vector<NamedMatrix> c = {{"gz_inv", gz_inv, "g_z^-1", {}, "sp_ll: inverse of g_z" + blocks},
+                                {"k", k, "g_z^-1 g_x", {}, "sp_ll: g_z^-1 g_x" + blocks},
+                                {"fz", b.fz, "f_z", {}, "sp_ll: f_z" + blocks},
+                                {"a", a, "A = g_z + g_z^-1 g_x f_z (eq. 40)", {}, "sp_ll: g_z + g_z^-1 g_x f_z" + blocks},
+                                {"p1", p1, "h phi1(h g_z) = g_z^-1 (e^{h g_z} - I) (eq. 43)", {}, "sp_ll: Z = g_z" + expm},
+                                {"p2", p2, "h^2 phi2(h g_z): J_1 = p2 gamma (eq. 44)", {}, "sp_ll: Z = g_z" + expm},
+                                {"q1", q1, "h phi1(h A) (eq. 47)", {}, "sp_ll: Z = A" + expm},
+                                {"q2", q2, "h^2 phi2(h A) (eq. 47)", {}, "sp_ll: Z = A" + expm}};
+  if (b.gz_structure.size() == 0) return c;
+  const Pattern gz_functions = pattern_closure(b.gz_structure);  // g_z^-1 and the phi-functions of h g_z
+  const Pattern k_structure = pattern_product(gz_functions, b.gx_structure);
+  const Pattern a_structure = pattern_sum(b.gz_structure, pattern_product(k_structure, b.fz_structure));
+  const Pattern a_functions = pattern_closure(a_structure);
+  const Pattern structures[] = {gz_functions, k_structure, b.fz_structure, a_structure,
+                                gz_functions, gz_functions, a_functions, a_functions};
+  for (std::size_t i = 0; i < c.size(); ++i) c[i].structure = structures[i];
+  return c;
+}
+
+MatrixXd sp_ll_step_map(const MatrixXd& j, std::size_t slow, double h) {
+  const auto ns = static_cast<Eigen::Index>(slow), n = j.rows(), nf = n - ns;
+  const std::vector<NamedMatrix> constants = sp_ll_constants(split_jacobian(j, slow), h);
+  const auto c = [&](const char* name) -> const MatrixXd& { return named(constants, name).value; };
+  const MatrixXd &k = c("k"), &fz = c("fz");
+  const MatrixXd fx = j.topLeftCorner(ns, ns);
+  const MatrixXd identity = MatrixXd::Identity(n, n);
+  const MatrixXd xn = identity.topRows(ns), zn = identity.bottomRows(nf);
+  const MatrixXd sigma = c("gz_inv") * j.bottomRows(nf);
+  const MatrixXd gamma = k * j.topRows(ns);
+  const MatrixXd integral_y = c("p1") * sigma + c("p2") * gamma;
+  const MatrixXd offset = zn - sigma + k * xn;
+  const auto manifold = [&](const MatrixXd& xs) -> MatrixXd { return offset - k * xs; };
+  const auto slow_rate = [&](const MatrixXd& xs) -> MatrixXd { return fx * xs + fz * manifold(xs); };
+  const MatrixXd k1 = slow_rate(xn);
+  const MatrixXd k2 = slow_rate(xn + h / 2 * k1);
+  const MatrixXd k3 = slow_rate(xn + h / 2 * k2);
+  const MatrixXd k4 = slow_rate(xn + h * k3);
+  const MatrixXd x_next = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + fz * integral_y;
+  const MatrixXd f1 = slow_rate(x_next);
+  const MatrixXd b = c("a") * sigma + k * k1;
+  const MatrixXd cc = k * (f1 - k1) / h;
+  const MatrixXd y_next = sigma + c("q1") * b + c("q2") * cc;
+  MatrixXd map(n, n);
+  map << x_next, manifold(x_next) + y_next;
+  return map;
+}
+
+std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<MatrixXd>& jacobians, std::size_t slow) {
+  const SpLlBlocks first = split_jacobian(jacobians.at(0), slow);
+  const auto relative = [](const MatrixXd& now, const MatrixXd& then) {
+    return (now - then).norm() / std::max(then.norm(), 1e-300);
+  };
+  double fz = 0, gx = 0, gz = 0;
+  for (const auto& j : jacobians) {
+    const SpLlBlocks now = split_jacobian(j, slow);
+    fz = std::max(fz, relative(now.fz, first.fz));
+    gx = std::max(gx, relative(now.gx, first.gx));
+    gz = std::max(gz, relative(now.gz, first.gz));
+  }
+  return {{"f_z", fz}, {"g_x", gx}, {"g_z", gz}};
+}
+
+std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& linearize, std::size_t slow, double t,
+                                         double h, const std::vector<double>& x) {
+  const auto ns = static_cast<Eigen::Index>(slow);
+  const auto n = static_cast<Eigen::Index>(x.size());
+  const auto nf = n - ns;
+  const SpLlBlocks b = linearize(t, x);
+  const VectorXd xn = Eigen::Map<const VectorXd>(x.data(), n).head(ns);
+  const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
+  const auto full_rate = [&](double ts, const VectorXd& xs, const VectorXd& zs) {
+    std::vector<double> v(static_cast<std::size_t>(n)), d;
+    // cppcheck-suppress constStatement ; Eigen's comma initializer
+    Eigen::Map<VectorXd>(v.data(), n) << xs, zs;
+    rhs(ts, v, d);
+    return VectorXd(Eigen::Map<const VectorXd>(d.data(), n));
+  };
+  const Eigen::FullPivLU<MatrixXd> gz(b.gz);
+  const VectorXd d0 = full_rate(t, xn, zn);
+  const VectorXd sigma = gz.solve(d0.tail(nf));                   // eq. 43
+  const VectorXd gamma = gz.solve(b.gx * d0.head(ns));            // eq. 43
+  const auto H = [&](const VectorXd& xs) -> VectorXd {             // eq. 22
+    return zn - gz.solve(b.gx * (xs - xn) + d0.tail(nf));
+  };
+  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd { return full_rate(ts, xs, H(xs)).head(ns); };
+
+  // Step 1: e^{hD} of eq. 34 with D = [[0, I, 0], [0, g_z, gamma], [0, 0, 0]].
+  MatrixXd d34 = MatrixXd::Zero(2 * nf + 1, 2 * nf + 1);
+  d34.block(0, nf, nf, nf).setIdentity();
+  d34.block(nf, nf, nf, nf) = b.gz;
+  d34.block(nf, 2 * nf, nf, 1) = gamma;
+  const MatrixXd e34 = (h * d34).exp();
+  const MatrixXd f2 = e34.block(nf, nf, nf, nf);
+  const VectorXd j1 = e34.block(0, 2 * nf, nf, 1);
+  const VectorXd integral_y = gz.solve((f2 - MatrixXd::Identity(nf, nf)) * sigma) + j1;  // eq. 43
+
+  // Step 2: RK4 on the slow manifold, then the boundary-layer correction (eq. 45).
+  const VectorXd k1 = f(t, xn);
+  const VectorXd k2 = f(t + h / 2, xn + h / 2 * k1);
+  const VectorXd k3 = f(t + h / 2, xn + h / 2 * k2);
+  const VectorXd k4 = f(t + h, xn + h * k3);
+  const VectorXd x1 = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + b.fz * integral_y;
+
+  // Step 3: y' = A y + u(t) with u interpolated linearly (eqs. 38-41); phi from the block
+  // exponential of [[A, C, B], [0, 0, 1], [0, 0, 0]] (see the note on eq. 47 in the runtime).
+  const MatrixXd a = b.gz + gz.solve(b.gx * b.fz);
+  const VectorXd f1 = f(t + h, x1);
+  const VectorXd bb = a * sigma + gz.solve(b.gx * k1);
+  const VectorXd cc = gz.solve(b.gx * (f1 - k1)) / h;
+  MatrixXd d47 = MatrixXd::Zero(nf + 2, nf + 2);
+  d47.topLeftCorner(nf, nf) = a;
+  d47.block(0, nf, nf, 1) = cc;
+  d47.block(0, nf + 1, nf, 1) = bb;
+  d47(nf, nf + 1) = 1;
+  const VectorXd phi = (h * d47).exp().block(0, nf + 1, nf, 1);
+  const VectorXd z1 = H(x1) + sigma + phi;  // eq. 46
+
+  std::vector<double> out(static_cast<std::size_t>(n));
+  // cppcheck-suppress constStatement ; Eigen's comma initializer
+  Eigen::Map<VectorXd>(out.data(), n) << x1, z1;
+  return out;
+}
+
+namespace {
+
+void precompute(const Model& model, bool frozen, GenerateOptions& o) {
+  o.matrices = sp_ll_constants(sp_ll_blocks(model, frozen), o.step);
+  o.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
+                     "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."
+                   : "f_z, g_x and g_z are constant (checked symbolically).";
+}
+
+ReferenceStep reference(const ReferenceSetup& s, double) {
+  const Linearize blocks = [jacobian = s.jacobian, slow = s.slow](double t, const std::vector<double>& x) {
+    return split_jacobian(jacobian(t, x), slow);
+  };
+  return [blocks, slow = s.slow](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
+    return sp_ll_reference_step(f, blocks, slow, t, h, x);
+  };
+}
+
+// Term by term as runtime/include/dualrate/schemes/sp_ll.hpp computes them.
+StepCost cost(const Model& model, const GenerateOptions& o) {
+  const long n = static_cast<long>(model.states.size());
+  const long ns = static_cast<long>(model.slow_count), nf = n - ns;
+  const auto product = [&](const char* name) { return product_ops(o.matrices, name); };
+  StepCost c;
+  c.add_work(derivative_ops(model, Rows::kAll));
+  c.add_work(5 * derivative_ops(model, Rows::kSlow));  // k1..k4 and f1
+  c.add_work(10 * product("k"));  // gamma, the manifold's offset, at k1..k4, f1 and z_next, b, c
+  for (const char* m : {"gz_inv", "p1", "p2", "fz", "a", "q1", "q2"}) c.add_work(product(m));
+  c.ops += arithmetic(2 * nf, 0, 0);             // the manifold's offset: zn - sigma + k xn
+  c.ops += 6 * arithmetic(nf, 0, 0);             // the manifold: offset - k xs
+  c.ops += arithmetic(nf, 0, 0);                 // integral of y: sum
+  c.ops += arithmetic(3 * ns + 4, 3 * ns, 1);    // RK4 stage inputs, their times, h/2
+  c.ops += arithmetic(5 * ns, 3 * ns, 1);        // RK4 update with h/6 and the f_z term
+  c.ops += arithmetic(nf, 0, 0);                 // b: sum
+  c.ops += arithmetic(ns, 0, nf);                // c: f1 - k1, divided by h
+  c.ops += arithmetic(3 * nf, 0, 0);             // y_next: sums; z_next: + y_next
+  return c;
+}
+
+}  // namespace
+
+SchemeInfo sp_ll_scheme() {
+  // Generated code uses precomputed phi-functions, the reference core per-step block
+  // exponentials (Eigen's Pade approximant): they agree to rounding of those, bound 1e-10.
+  SchemeInfo s{"sp_ll", "dualrate::SpLl", "dualrate/schemes/sp_ll.hpp", 1,
+               "singular-perturbation local linearization, seed 000", 6, true, 1e-10};
+  s.precompute = precompute;
+  s.reference = reference;
+  s.cost = cost;
+  s.step_map = sp_ll_step_map;
+  return s;
+}
+
+}  // namespace dualrate

@@ -1,0 +1,37 @@
+#include "targets/cross_target.hpp"
+
+namespace dualrate {
+
+const std::vector<CrossTarget>& cross_targets() {
+  static const std::vector<CrossTarget> all = {
+      // Parts: the most common of each core. CPI: Cortex-M3/M4 issue one instruction a cycle
+      // but lose cycles to flash wait states (5 at 168 MHz on the STM32F4, hidden in part by its
+      // ART accelerator; 2 at 72 MHz on the STM32F1 behind a prefetch buffer), loads (2
+      // cycles) and taken branches (2-4): 1.25 assumed. The M7 dual-issues from its caches:
+      // 1.0 assumed. Exceptions (ARM's Cortex-M3/M4/M7 technical reference manuals): 12 cycles
+      // entry and 12 exit, plus 2 x 17 on FPU cores for the lazily stacked FP context.
+      {"cortex-m3", "mps2-an385", "-mcpu=cortex-m3 -mthumb -mfloat-abi=soft", "double",
+       "Cortex-M3, no FPU (software floating point)", 25000000, false, "STM32F103", 72e6, 1.25, 24},
+      {"cortex-m4f", "mps2-an386", "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard", "float",
+       "Cortex-M4 with single-precision FPU", 25000000, false, "STM32F407", 168e6, 1.25, 58},
+      {"cortex-m7", "mps2-an500", "-mcpu=cortex-m7 -mthumb -mfpu=fpv5-d16 -mfloat-abi=hard", "double",
+       "Cortex-M7 with double-precision FPU", 25000000, false, "STM32F767", 216e6, 1.0, 58},
+      {"cortex-a53-linux", "linux", "-mcpu=cortex-a53", "double", "Cortex-A53, aarch64 Linux (qemu-aarch64)", 0,
+       true, "BCM2837 (Raspberry Pi 3)", 1.2e9, 1.0, 0},
+  };
+  return all;
+}
+
+const CrossTarget* find_cross_target(const std::string& name) {
+  for (const auto& t : cross_targets())
+    if (name == t.name) return &t;
+  return nullptr;
+}
+
+std::string unknown_target_message(const std::string& name) {
+  std::string known = "host";
+  for (const auto& t : cross_targets()) known += std::string(", ") + t.name;
+  return "unknown target '" + name + "' (available: " + known + ")";
+}
+
+}  // namespace dualrate

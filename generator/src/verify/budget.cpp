@@ -1,0 +1,151 @@
+#include "verify/budget.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace dualrate {
+
+namespace {
+
+// Response times in cycles of fixed-priority preemptive tasks with periods (= deadlines) and
+// demands in cycles: R_i = D_i + sum over the other tasks j of at least i's priority (a
+// lower number; an equal one counts, as the two may be released together) of
+// ceil(R_i / T_j) D_j, iterated from D_i to its fixed point or until it passes T_i (the
+// value then only says that it missed).
+std::vector<double> response_times(const std::vector<double>& periods, const std::vector<double>& demands,
+                                   const std::vector<int>& priorities) {
+  std::vector<double> r(periods.size());
+  for (std::size_t i = 0; i < periods.size(); ++i) {
+    double response = demands[i];
+    for (int step = 0; step < 1000; ++step) {
+      double next = demands[i];
+      for (std::size_t j = 0; j < periods.size(); ++j)
+        if (j != i && priorities[j] <= priorities[i]) next += std::ceil(response / periods[j]) * demands[j];
+      if (next == response) break;
+      response = next;
+      if (response > periods[i]) break;
+    }
+    r[i] = response;
+  }
+  return r;
+}
+
+}  // namespace
+
+Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, const std::string& part, double cpu_hz,
+                double cpi, long overhead_cycles) {
+  Budget b;
+  b.part = part;
+  b.cpu_hz = cpu_hz;
+  b.cpi = cpi;
+  b.overhead_cycles = overhead_cycles;
+  const auto overhead = [&](const JobCost& c) {
+    return static_cast<double>(overhead_cycles) + static_cast<double>(std::max(0L, c.handler_instructions_max)) * cpi;
+  };
+  b.fast_cycles_max = static_cast<double>(fast.instructions_max) * cpi;
+  b.fast_overhead = overhead(fast);
+  std::vector<PeriodicTask> tasks = {{"fast", h, 0, b.fast_cycles_max, b.fast_overhead, 0}};
+  const bool dual = slow.instructions_max >= 0;
+  if (dual) {
+    b.slow_cycles_max = static_cast<double>(slow.instructions_max) * cpi;
+    b.slow_overhead = overhead(slow);
+    tasks.push_back({"slow", h * ratio, 1, b.slow_cycles_max, b.slow_overhead, 0});
+  }
+  const TaskSetBudget set = schedule_task_set(tasks, part, cpu_hz, cpi);
+  b.fast_response = set.tasks[0].response;
+  b.slow_response = dual ? set.tasks[1].response : -1;
+  b.utilization = set.utilization;
+  b.schedulable = set.schedulable;
+  b.margin = set.margin;
+  b.min_cpu_hz = set.min_cpu_hz;
+  const double fast_total = b.fast_cycles_max + b.fast_overhead;
+  if (b.fast_response > h)
+    b.verdict = fmt::format("the fast task needs {:.0f} cycles per job ({:.0f} of its code at CPI {:.3g}, {:.0f} of "
+                            "interrupt entry, exit and handler) but has {:.0f}: its period h = {:.6g} s at {:.6g} MHz",
+                            fast_total, b.fast_cycles_max, cpi, b.fast_overhead, h * cpu_hz, h, cpu_hz / 1e6);
+  else if (dual && !b.schedulable)
+    b.verdict = fmt::format("the slow task's response time is {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
+                            "preempted by fast jobs of {:.0f} cycles each) but its budget is {:.0f}: its period H = "
+                            "{} h = {:.6g} s at {:.6g} MHz",
+                            b.slow_response * cpu_hz, b.slow_cycles_max, cpi, fast_total, h * ratio * cpu_hz, ratio,
+                            h * ratio, cpu_hz / 1e6);
+  return b;
+}
+
+std::string Budget::json() const {
+  std::string s = fmt::format(
+      ",\"part\":\"{}\",\"cpu_hz\":{:.17g},\"cpi\":{:.17g},\"interrupt_entry_exit_cycles\":{},"
+      "\"fast_job_cycles_max\":{:.17g},\"fast_overhead_cycles\":{:.17g},\"fast_response_time\":{:.17g}",
+      part, cpu_hz, cpi, overhead_cycles, fast_cycles_max, fast_overhead, fast_response);
+  if (slow_cycles_max >= 0)
+    s += fmt::format(",\"slow_job_cycles_max\":{:.17g},\"slow_overhead_cycles\":{:.17g},\"slow_response_time\":{:.17g}",
+                     slow_cycles_max, slow_overhead, slow_response);
+  return s + fmt::format(",\"utilization\":{:.6g},\"schedulable\":{},\"margin\":{:.6g},\"min_cpu_hz\":{:.6g}",
+                         utilization, schedulable ? "true" : "false", margin, min_cpu_hz);
+}
+
+TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::string& part, double cpu_hz, double cpi) {
+  TaskSetBudget b;
+  b.part = part;
+  b.cpu_hz = cpu_hz;
+  b.cpi = cpi;
+  std::vector<int> priorities;
+  std::vector<double> demands;
+  for (const auto& t : tasks) {
+    priorities.push_back(t.priority);
+    demands.push_back(t.cycles + t.overhead);
+    b.utilization += (t.cycles + t.overhead) / (t.period * cpu_hz);
+  }
+  const auto periods_at = [&](double hz) {
+    std::vector<double> p;
+    p.reserve(tasks.size());
+    for (const auto& t : tasks) p.push_back(t.period * hz);
+    return p;
+  };
+  const auto fits = [&](double hz) {
+    const std::vector<double> p = periods_at(hz), r = response_times(p, demands, priorities);
+    for (std::size_t i = 0; i < r.size(); ++i)
+      if (r[i] > p[i]) return false;
+    return true;
+  };
+  const std::vector<double> r = response_times(periods_at(cpu_hz), demands, priorities);
+  b.schedulable = true;
+  b.margin = 1;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    PeriodicTask& t = tasks[i];
+    t.response = r[i] / cpu_hz;
+    b.margin = std::min(b.margin, 1 - t.response / t.period);
+    if (t.response > t.period && b.schedulable) {
+      b.schedulable = false;
+      b.verdict = fmt::format("the task {} has a response time of {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
+                              "{:.0f} of interrupt entry, exit and handler, the rest preemption by higher-rate tasks) "
+                              "but a budget of {:.0f}: its period {:.6g} s at {:.6g} MHz",
+                              t.name, r[i], t.cycles, cpi, t.overhead, t.period * cpu_hz, t.period, cpu_hz / 1e6);
+    }
+  }
+  b.tasks = tasks;
+  double lo = 1, hi = cpu_hz;
+  while (!fits(hi)) hi *= 2;
+  for (int i = 0; i < 200 && hi - lo > 1e-6 * hi; ++i) {
+    const double mid = (lo + hi) / 2;
+    (fits(mid) ? hi : lo) = mid;
+  }
+  b.min_cpu_hz = hi;
+  return b;
+}
+
+std::string TaskSetBudget::json() const {
+  std::string list;
+  for (const auto& t : tasks)
+    list += fmt::format("{}{{\"name\":\"{}\",\"period\":{:.17g},\"priority\":{},\"job_cycles_max\":{:.17g},"
+                        "\"overhead_cycles\":{:.17g},\"response_time\":{:.17g}}}",
+                        list.empty() ? "" : ",", t.name, t.period, t.priority, t.cycles, t.overhead, t.response);
+  return fmt::format(",\"part\":\"{}\",\"cpu_hz\":{:.17g},\"cpi\":{:.17g},\"task_set\":[{}],\"utilization\":{:.6g},"
+                     "\"schedulable\":{},\"margin\":{:.6g},\"min_cpu_hz\":{:.6g}",
+                     part, cpu_hz, cpi, list, utilization, schedulable ? "true" : "false", margin, min_cpu_hz);
+}
+
+}  // namespace dualrate

@@ -1,0 +1,371 @@
+#include "verify/system.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <numeric>
+
+#include "analysis/stability.hpp"
+#include "base/data_paths.hpp"
+#include "base/process.hpp"
+#include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
+#include "targets/build.hpp"
+#include "targets/cross_target.hpp"
+
+namespace dualrate {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kMaxModels = 4;  // eight task interrupts (targets/cortex-m/system_main.cpp)
+
+SourceLoc at(const std::string& file, const YAML::Node& n) {
+  const YAML::Mark m = n.Mark();
+  return m.line < 0 ? SourceLoc{file, 1, 1} : SourceLoc{file, m.line + 1, m.column + 1};
+}
+
+void check_keys(const std::string& file, const YAML::Node& map, const std::vector<std::string>& allowed,
+                const std::string& where) {
+  for (const auto& kv : map) {
+    const std::string key = kv.first.as<std::string>();
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      throw ModelError(at(file, kv.first), fmt::format("unknown key '{}' in {}", key, where),
+                       did_you_mean(key, allowed, fmt::format("allowed: {}", fmt::join(allowed, ", "))));
+  }
+}
+
+double positive_number(const std::string& file, const YAML::Node& n, const std::string& what) {
+  double v = 0;
+  if (!n.IsScalar() || !YAML::convert<double>::decode(n, v) || !std::isfinite(v) || v <= 0)
+    throw ModelError(at(file, n), what + " must be a positive number");
+  return v;
+}
+
+// The step h in whole nanoseconds (the base tick is their greatest common divisor).
+long long nanoseconds(double h, const SourceLoc& loc) {
+  const double ns = h * 1e9;
+  const long long whole = std::llround(ns);
+  if (whole < 1 || std::fabs(ns - static_cast<double>(whole)) > 1e-6 * ns)
+    throw ModelError(loc, fmt::format("the step {:.17g} s is not a whole number of nanoseconds", h),
+                     "the models' steps must be multiples of a common base tick");
+  return whole;
+}
+
+}  // namespace
+
+SystemSpec load_system_file(const std::string& path) {
+  SystemSpec spec;
+  spec.file = path;
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw ModelError({path, 1, 1}, "cannot read the system file");
+  } catch (const YAML::ParserException& e) {
+    throw ModelError({path, e.mark.line + 1, e.mark.column + 1}, "YAML syntax: " + e.msg);
+  }
+  if (!root.IsMap())
+    throw ModelError(at(path, root), "a system file must be a YAML mapping", "keys: name, t_end, models");
+  check_keys(path, root, {"name", "t_end", "models"}, "the system file");
+  for (const char* key : {"name", "t_end", "models"})
+    if (!root[key]) throw ModelError(at(path, root), fmt::format("the system file has no '{}'", key));
+  spec.name = root["name"].as<std::string>();
+  spec.t_end = positive_number(path, root["t_end"], "t_end");
+  const YAML::Node models = root["models"];
+  if (!models.IsSequence() || models.size() < 1 || models.size() > kMaxModels)
+    throw ModelError(at(path, models), fmt::format("models must be a list of 1 to {} entries", kMaxModels),
+                     "each entry: file, scheme and optionally step, ratio, overrun, scalar");
+  const fs::path base = fs::path(path).parent_path();
+  for (const auto& entry : models) {
+    if (!entry.IsMap()) throw ModelError(at(path, entry), "a model entry must be a mapping", "keys: file, scheme, step, ratio, overrun, scalar");
+    check_keys(path, entry, {"file", "scheme", "step", "ratio", "overrun", "scalar"}, "a model entry");
+    SystemModel m;
+    m.loc = at(path, entry);
+    for (const char* key : {"file", "scheme"})
+      if (!entry[key]) throw ModelError(m.loc, fmt::format("the model entry has no '{}'", key));
+    m.file = (base / entry["file"].as<std::string>()).lexically_normal().string();
+    if (!fs::exists(m.file)) throw ModelError(at(path, entry["file"]), "no model file " + m.file);
+    m.scheme = entry["scheme"].as<std::string>();
+    m.scheme_loc = at(path, entry["scheme"]);
+    const SchemeInfo* info = find_scheme(m.scheme);
+    if (!info || !info->dual_rate)
+      throw ModelError(m.scheme_loc, fmt::format("'{}' is not a dual-rate scheme", m.scheme),
+                       "a system runs dual-rate tasks: mrabm4 or mrabm4_parallel");
+    if (entry["step"]) m.step = positive_number(path, entry["step"], "step");
+    if (entry["ratio"]) {
+      int r = 0;
+      if (!YAML::convert<int>::decode(entry["ratio"], r) || r < 1)
+        throw ModelError(at(path, entry["ratio"]), "ratio must be a positive integer");
+      m.ratio = r;
+    }
+    if (entry["overrun"]) {
+      const std::string p = entry["overrun"].as<std::string>();
+      if (p != "skip" && p != "defer")
+        throw ModelError(at(path, entry["overrun"]), "overrun must be skip or defer");
+      m.defer_overruns = p == "defer";
+    }
+    if (entry["scalar"]) {
+      m.scalar = entry["scalar"].as<std::string>();
+      if (m.scalar != "float" && m.scalar != "double")
+        throw ModelError(at(path, entry["scalar"]), "scalar must be float or double");
+    }
+    spec.models.push_back(m);
+  }
+  return spec;
+}
+
+SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
+  SystemResult r;
+  r.name = spec.name;
+  r.target = o.target;
+  const CrossTarget* cross = find_cross_target(o.target);
+  if (!cross || cross->linux_user) {
+    r.error = fmt::format("verify-system runs on the Cortex-M targets (cortex-m3, cortex-m4f, cortex-m7), not '{}'",
+                          o.target);
+    return r;
+  }
+  const double cpu_hz = o.cpu_hz > 0 ? o.cpu_hz : cross->part_hz;
+  const double cpi = o.cpi > 0 ? o.cpi : cross->cpi;
+  const bool keep = !o.keep_dir.empty();
+  const fs::path dir = keep ? fs::path(o.keep_dir) : fs::path(make_temp_dir("dualrate-system"));
+  fs::create_directories(dir);
+  if (keep) r.directory = fs::absolute(dir).string();
+
+  // The models, their rates and the base tick.
+  std::vector<Model> models;
+  std::vector<double> steps;
+  std::vector<int> ratios;
+  std::vector<long long> step_ns;
+  for (const SystemModel& m : spec.models) {
+    models.push_back(load_model_file(m.file));
+    const Model& model = models.back();
+    for (std::size_t j = 0; j + 1 < models.size(); ++j)
+      if (models[j].name == model.name)
+        throw ModelError(m.loc, fmt::format("a second model named '{}'", model.name),
+                         "each model's name is its namespace in the system program: give each a different name");
+    if (!m.step && !model.simulation.step) throw ModelError(m.loc, "no step: give step here or in " + m.file);
+    steps.push_back(m.step ? *m.step : *model.simulation.step);
+    ratios.push_back(m.ratio.value_or(model.simulation.ratio));
+    step_ns.push_back(nanoseconds(steps.back(), m.loc));
+    const StabilityReport stability = analyze_stability(model, m.scheme, steps.back(), ratios.back(), 0, StepSearch::kWhenUnstable);
+    if (!stability.stable) {
+      const Instability why = instability(model, stability, spec.t_end);
+      throw ModelError(m.scheme_loc, why.message, why.hint);
+    }
+  }
+  long long base_ns = 0;
+  for (long long ns : step_ns) base_ns = std::gcd(base_ns, ns);
+  r.base_tick = static_cast<double>(base_ns) * 1e-9;
+
+  // Each model alone: its sequential run on the target, against the reference core and the host.
+  bool models_pass = true;
+  long rows = 1;
+  std::vector<long> macro_steps, every;
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    VerifyOptions v;
+    v.generate = {spec.models[i].scheme, steps[i], ratios[i],
+                  scalar_type(spec.models[i].scalar.empty() ? cross->default_scalar : spec.models[i].scalar),
+                  o.generator_version, {}, {}};
+    v.generate.defer_overruns = spec.models[i].defer_overruns;
+    v.t_end = spec.t_end;
+    const long n = step_count(spec.t_end, steps[i]);
+    v.every = static_cast<int>(std::max(1L, n / 100));  // about a hundred rows each
+    v.target = o.target;
+    v.keep_dir = (dir / models[i].name).string();
+    v.tasks = "single";
+    v.cpu_hz = cpu_hz;
+    v.cpi = cpi;
+    r.models.push_back(verify(models[i], v));
+    models_pass = models_pass && r.models.back().pass;
+    macro_steps.push_back(n / ratios[i]);
+    every.push_back(v.every);
+    rows = std::max(rows, task_trace_rows(n, ratios[i], v.every));
+  }
+  if (!models_pass) {
+    r.error = "a model failed on its own (see its result)";
+    return r;
+  }
+
+  // Rate-monotonic priorities: one level per distinct period, shortest first, below SysTick.
+  struct TaskSpec {
+    std::string name;
+    double period;
+    long long period_ns;
+    const JobCost* cost;
+  };
+  std::vector<TaskSpec> specs;
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    specs.push_back({models[i].name + ".fast", steps[i], step_ns[i], &r.models[i].fast_job});
+    specs.push_back({models[i].name + ".slow", steps[i] * ratios[i], step_ns[i] * ratios[i], &r.models[i].slow_job});
+  }
+  std::vector<long long> periods;
+  periods.reserve(specs.size());
+  for (const auto& t : specs) periods.push_back(t.period_ns);
+  std::sort(periods.begin(), periods.end());
+  periods.erase(std::unique(periods.begin(), periods.end()), periods.end());
+  if (periods.size() > 7) {
+    r.error = "more than 7 distinct task periods: the system program has 7 interrupt priority levels below SysTick";
+    return r;
+  }
+  const auto level = [&](long long ns) {
+    return static_cast<int>(std::lower_bound(periods.begin(), periods.end(), ns) - periods.begin()) + 1;
+  };
+  const auto budget = [&](long dispatcher, const std::vector<VerifyResult>& runs) {
+    std::vector<PeriodicTask> tasks;
+    tasks.push_back({"dispatcher", r.base_tick, 0, static_cast<double>(std::max(0L, dispatcher)) * cpi,
+                     static_cast<double>(cross->exception_cycles), 0});
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const long handler = runs.empty() ? -1
+                                        : (i % 2 == 0 ? runs[i / 2].fast_job : runs[i / 2].slow_job).handler_instructions_max;
+      tasks.push_back({specs[i].name, specs[i].period, level(specs[i].period_ns),
+                       static_cast<double>(specs[i].cost->instructions_max) * cpi,
+                       static_cast<double>(cross->exception_cycles) + static_cast<double>(std::max(0L, handler)) * cpi,
+                       0});
+    }
+    return schedule_task_set(tasks, cross->part, cpu_hz, cpi);
+  };
+  const auto not_schedulable = [&](const TaskSetBudget& b) {
+    return fmt::format("the system is not schedulable on {} at {:.6g} MHz (CPI {:.3g}, an estimate): {}; the smallest "
+                       "clock that schedules it is {:.4g} MHz",
+                       b.part, cpu_hz / 1e6, cpi, b.verdict, b.min_cpu_hz / 1e6);
+  };
+  r.budget = budget(-1, {});
+  if (!r.budget->schedulable) {
+    r.error = not_schedulable(*r.budget);
+    return r;
+  }
+
+  // The system program: every model's header, the list, the base tick on the emulated board.
+  int shift = kIcountShift;
+  const long tick_cycles = emulated_tick_cycles(*cross, r.base_tick, cpu_hz, cpi, shift, false);
+  std::string header = "// The system " + spec.name + " (" + spec.file + "), for targets/cortex-m/system_main.cpp.\n";
+  std::vector<fs::path> includes = {dir};
+  for (const auto& m : models) {
+    header += fmt::format("#include \"{}.hpp\"\n", m.name);
+    includes.push_back(dir / m.name);
+  }
+  header += "// X(namespace, fast_every, macro_steps, every, fast_irq_priority, slow_irq_priority)\n";
+  header += "#define DUALRATE_SYSTEM_MODELS(X)";
+  for (std::size_t i = 0; i < models.size(); ++i)
+    header += fmt::format(" \\\n  X({}, {}, {}, {}, 0x{:02X}, 0x{:02X})", models[i].name, step_ns[i] / base_ns,
+                          macro_steps[i], every[i], level(step_ns[i]) << 5, level(step_ns[i] * ratios[i]) << 5);
+  header += fmt::format("\n#define DUALRATE_SYSTEM_TICK_CYCLES {}\n", tick_cycles);
+  write_file(dir / "system.hpp", header);
+  std::vector<std::string> flags = program_flags(includes);
+  flags.push_back("-DDUALRATE_SYSTEM_HEADER=\"system.hpp\"");
+  const std::vector<std::string> defines = {fmt::format("-DDUALRATE_TRACE_ROWS={}", rows),
+                                            fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", shift)};
+  const fs::path elf = dir / "system.elf";
+  const std::vector<std::string> build =
+      cortex_m_build(*cross, flags, defines, (data_paths().targets / "cortex-m" / "system_main.cpp").string(), elf);
+  std::string script = "#!/bin/sh\n" + command_line(build) + "\n";
+  const ProcessResult built = run_process(build);
+  if (built.exit_code != 0) {
+    write_file(dir / "build.sh", script);
+    r.error = "the system program did not build:\n" + built.output;
+    return r;
+  }
+  r.error = heap_function(elf);
+  if (!r.error.empty()) return r;
+  const std::vector<std::string> run = qemu_system(*cross, shift, elf, "system");
+  script += command_line(run) + "\n";
+  write_file(dir / "build.sh", script);
+  const ProcessResult ran = run_process(run);
+  write_file(dir / "system.out", ran.output);
+
+  // Per model: '# model NAME' opens its section of '#' lines and trace rows.
+  std::map<std::string, std::string> traces;
+  std::map<std::string, VerifyResult> runs_by_name;
+  std::string current;
+  for (const auto& line : split(ran.output, '\n')) {
+    const ProgramOutput out = split_output(line + "\n");
+    if (out.counts.empty()) {
+      if (!current.empty()) traces[current] += out.trace;
+      continue;
+    }
+    const auto& w = out.counts[0];
+    if (w.size() == 2 && w[0] == "model") current = w[1];
+    else if (w.size() == 2 && w[0] == "dispatcher_instructions") r.dispatcher_instructions = std::stol(w[1]);
+    else if (!current.empty()) read_task_count(w, runs_by_name[current]);
+  }
+  bool exact = true, overran = false;
+  for (const auto& m : models) {
+    VerifyResult run_i = runs_by_name[m.name];
+    write_file(dir / (m.name + "_system.csv"), traces[m.name]);
+    run_i.bit_exact_vs_single = traces[m.name] == read_file(dir / m.name / "single.csv") ? 1 : 0;
+    exact = exact && run_i.bit_exact_vs_single == 1;
+    overran = overran || run_i.slow_overruns != 0 || run_i.fast_overruns != 0;
+    r.runs.push_back(run_i);
+  }
+  r.budget = budget(r.dispatcher_instructions, r.runs);
+  if (!r.budget->schedulable)
+    r.error = not_schedulable(*r.budget);
+  else if (ran.exit_code != 0)
+    r.error = fmt::format("the system program failed on {} (exit status {}):\n{}", cross->name, ran.exit_code,
+                          split_output(ran.output).messages.substr(0, 4000));
+  else if (overran)
+    r.error = "a task overran in the system run (see the per-model counts), so its trace is not compared";
+  else if (!exact)
+    r.error = "a model's trace in the system run differs from its own sequential run";
+  r.pass = r.error.empty();
+  if (!keep) fs::remove_all(dir);
+  return r;
+}
+
+std::string SystemResult::json() const {
+  std::string s = fmt::format("{{\"system\":{},\"target\":{},\"pass\":{},\"base_tick\":{:.17g}", json_string(name),
+                              json_string(target), pass ? "true" : "false", base_tick);
+  if (!error.empty()) s += ",\"error\":" + json_string(error);
+  if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
+  std::string list;
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    std::string m = models[i].json();
+    if (i < runs.size()) {
+      const VerifyResult& run = runs[i];
+      m.pop_back();
+      m += fmt::format(",\"system_run\":{{\"bit_exact_vs_own\":{},\"ticks\":{},\"slow_jobs\":{},\"slow_overruns\":{},"
+                       "\"fast_overruns\":{},\"preempted_ticks\":{},\"deferred_releases\":{},"
+                       "\"fast_handler_instructions\":{},\"slow_handler_instructions\":{}}}}}",
+                       run.bit_exact_vs_single == 1 ? "true" : "false", run.ticks, run.slow_jobs, run.slow_overruns,
+                       run.fast_overruns, run.preempted_ticks, run.deferred_releases,
+                       run.fast_job.handler_instructions_max, run.slow_job.handler_instructions_max);
+    }
+    list += (list.empty() ? "" : ",") + m;
+  }
+  s += ",\"models\":[" + list + "]";
+  if (dispatcher_instructions >= 0) s += fmt::format(",\"dispatcher_instructions\":{}", dispatcher_instructions);
+  if (budget) s += budget->json();
+  return s + "}";
+}
+
+std::string SystemResult::text() const {
+  std::string s = fmt::format("system {} on {}, base tick {:.6g} s: {}\n", name, target, base_tick, pass ? "PASS" : "FAIL");
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    const VerifyResult& m = models[i];
+    s += fmt::format("  {} {}: alone max_error {:.3e} (tolerance {:.3e}) {}", m.model, m.scheme, m.max_error,
+                     m.tolerance, m.pass ? "pass" : "FAIL");
+    if (i < runs.size())
+      s += fmt::format("; in the system {} its own sequential run, {} ticks preempted a slow job, overruns {} slow {} fast",
+                       runs[i].bit_exact_vs_single == 1 ? "equals bit for bit" : "DIFFERS from", runs[i].preempted_ticks,
+                       runs[i].slow_overruns, runs[i].fast_overruns);
+    s += "\n";
+  }
+  if (budget) {
+    s += fmt::format("  budget on {} at {:.6g} MHz, CPI {:.3g} (an estimate), rate-monotonic:\n", budget->part,
+                     budget->cpu_hz / 1e6, budget->cpi);
+    for (const auto& t : budget->tasks)
+      s += fmt::format("    {:<28} period {:<9.6g} s priority {} job {:>7.0f} + {:>4.0f} cycles, response {:.4g} us\n",
+                       t.name, t.period, t.priority, t.cycles, t.overhead, t.response * 1e6);
+    s += fmt::format("  utilization {:.3g}; {} (margin {:.3g}; smallest clock {:.4g} MHz)\n", budget->utilization,
+                     budget->schedulable ? "schedulable" : "NOT schedulable", budget->margin, budget->min_cpu_hz / 1e6);
+  }
+  return s;
+}
+
+}  // namespace dualrate

@@ -1,0 +1,141 @@
+// `dualrate verify`: generated code, compiled and run, against the reference core.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <optional>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "verify/budget.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "model/model.hpp"
+#include "base/trace.hpp"
+
+namespace dualrate {
+
+struct VerifyOptions {
+  GenerateOptions generate;
+  double t_end = 0;
+  int every = 1;
+  std::string target = "host";
+  std::string keep_dir;  // keep everything here (empty: a temporary directory, removed after)
+  // Verify this header instead of generating one (a hand-edited or deliberately broken one);
+  // empty: generate it. It must define the model's namespace with the scheme and scalar above.
+  std::string header_file;
+  bool frozen = false;   // sp_ll: linearization frozen at the initial state (other schemes ignore it)
+  // Dual-rate schemes:
+  std::string tasks = "multi";  // single: the sequential executive only; multi: also the preemptive one
+  long slow_delay_ticks = 0;    // > 0: slow job MACRO/2 busy-waits this many ticks (forced overrun)
+  int icount_shift = -1;        // Cortex-M: QEMU's -icount shift (-1: kIcountShift)
+  long tick_cycles = 0;         // Cortex-M: SysTick period in board cycles (0: h at the part's clock, below)
+  // Cortex-M: the part the budget is estimated for (0: the target's default part_hz and cpi).
+  // The emulated tick follows: h at cpu_hz / cpi instructions per second.
+  double cpu_hz = 0;
+  double cpi = 0;
+  // Told each stage as it starts ("building for cortex-m4f", ...): the CLI shows it on a
+  // terminal. Null: quiet.
+  std::function<void(const std::string& stage)> progress;
+};
+
+struct VerifyResult {
+  std::string model, scheme, target, scalar;
+  long steps = 0;
+  double t_end = 0;       // where the run ended: steps h (the first grid time at or past --t-end)
+  double max_error = 0;   // max over samples and states of |gen - ref| / max(1, max_t |ref|)
+  double tolerance = 0;
+  // How the tolerance was derived: "scheme" (double: the scheme's own bound), "step map"
+  // (float: map_float_tolerance) or "first order" (float: verify_tolerance's bound).
+  std::string tolerance_basis;
+  bool pass = false;
+  std::string worst_state;
+  double worst_time = 0;
+  std::string error;      // why the run could not be compared, if it could not
+  std::string directory;  // where the kept files are (empty when not kept)
+  double relinearized_error = -1;  // frozen sp_ll: max_error against the re-linearizing reference
+  long ops_per_step = 0;           // arithmetic operations of one step, counted by the generator
+  long ops_bound = 0;              // its lower bound (StepCost::bound)
+  std::vector<std::string> portable_math_functions;  // elementary functions the generated header
+                                                     // calls (step and scenario inputs), all
+                                                     // computed by the portable libm
+  // Cross targets only (-1 when not measured):
+  int bit_exact_vs_host = -1;      // 1 when the target's trace equals the host build's bit for bit
+  double instructions_per_step = -1;  // mean over the steps, under QEMU's instruction counting
+  long instructions_min = -1, instructions_max = -1;
+  long text_bytes = -1, data_bytes = -1, bss_bytes = -1, stack_bytes = -1;
+  // Dual-rate schemes (-1 when not run):
+  std::string tasks;              // single or multi
+  int bit_exact_vs_single = -1;   // multi: 1 when its trace equals the sequential executive's bit for bit
+  long overruns = -1;             // multi: slow + fast overruns
+  long slow_overruns = -1, fast_overruns = -1, ticks = -1, slow_jobs = -1, preempted_ticks = -1;
+  std::string overrun_policy;    // dual-rate: skip or defer
+  long deferred_releases = -1;   // releases deferred behind a late slow job (defer)
+  long longest_wait = -1;        // most ticks the fast task waited for a late job's end points (defer)
+  int sched_fifo = -1;            // Linux executives: 1 when the threads ran under SCHED_FIFO
+  long late_ticks = -1;           // Linux: ticks the fast thread began a period or more late
+  long max_latency_ns = -1;       // Linux: the fast thread's worst wake-up latency (platform, not overrun)
+  // cortex-a53-linux: preemptive runs repeated because the host's scheduling, not the code,
+  // made them overrun (overruns together with late wake-ups; kNoiseAttempts in all at most).
+  int noise_retries = 0;
+  int icount_shift = -1;          // Cortex-M: QEMU's -icount shift of the runs
+  long tick_cycles = -1;          // Cortex-M: SysTick period in board cycles
+  // Cortex-M: instructions per job, measured in the sequential run (dual-rate: the fast task's
+  // ticks and the slow jobs; single-rate: the steps as the fast task), and the budget.
+  JobCost fast_job, slow_job;
+  std::optional<Budget> budget;
+
+  double instructions_per_op() const;  // 0 without an op count
+
+  std::string json() const;
+};
+
+struct Comparison {
+  double max_error = 0;     // max over rows and states of |a - b| / max(1, max over rows |b|)
+  std::size_t worst_column = 0;
+  double worst_time = 0;
+};
+// Compares columns 1..states of two traces of the same shape (column 0 is time); `b` is
+// the reference. Throws std::runtime_error when the shapes differ.
+Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states);
+
+// Tolerance for generated code in `scalar` against the reference core over `steps` steps
+// of a scheme with `stages` derivative evaluations per step, where h_norm_j = h * ||J||_inf
+// at the initial state: the first-order bound (derivation in verify.cpp), for float runs of
+// schemes whose one-step map is not on the compared states.
+double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j, double double_tolerance = 1e-12);
+
+// One step's rounding in float, per entry of the vector a scheme's one-step map acts on
+// (derivation in verify.cpp): of the operations, `roundings` u_f (magnitude + terms), and of
+// the constants, the same every step, u_f (2 |Phi - I| magnitude + parameter_step).
+struct StepRounding {
+  Eigen::VectorXd operations, constants;
+};
+StepRounding step_rounding(const Eigen::MatrixXd& step_map, const Eigen::VectorXd& magnitude,
+                           const Eigen::VectorXd& terms, const Eigen::VectorXd& parameter_step, int roundings);
+
+// The float tolerance from the one-step map applied `steps` times: for each compared state i
+// (entry compared[i] of the map's vector), relative to scale_i, the largest over i of
+//   lambda sqrt(sum_k (Phi^k o Phi^k) (d o d)) + sum_k |Phi^k| d_s
+// with d and d_s the operations' and the constants' rounding of a step; the operations'
+// taken as independent and of mean zero from step to step (Hoeffding, lambda =
+// kRoundingLambda), the constants' added in absolute value (derivation in verify.cpp).
+double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Eigen::Index>& compared,
+                           const StepRounding& rounding, const Eigen::VectorXd& scale, long steps);
+constexpr double kRoundingLambda = 7;
+
+// Returns a result whatever happens on the way (a file that cannot be written, ...: its
+// error), so that `verify --json` prints one JSON object, except for a ModelError (a model
+// the generator refuses), which is thrown, positioned in the model file.
+VerifyResult verify(const Model& model, const VerifyOptions& options);
+
+// A task program's '# NAME VALUE' count line (ticks, overruns, handler instructions, ...)
+// into r; false for any other line.
+bool read_task_count(const std::vector<std::string>& words, VerifyResult& r);
+
+// The rows a task program's recorder needs for `steps` fast steps at ratio r, a row every
+// `every` steps: one per multiple of `every` passed, plus the first and the last (at most one
+// per macro step).
+long task_trace_rows(long steps, int ratio, int every);
+
+}  // namespace dualrate
