@@ -13,6 +13,7 @@
 #include "model/functions.hpp"
 #include "model/model.hpp"
 #include "base/process.hpp"
+#include "schemes/registry.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -54,7 +55,7 @@ TEST_P(ModelErrorFile, LoaderReportsPositionAndMessage) {
   ASSERT_GT(e.line, 0) << path << ": the first line must be '# expect: LINE:COL: message'";
   init_symbolic();
   try {
-    load_model_file(path);
+    check_model_scheme(load_model_file(path));
     FAIL() << path << " loaded without error";
   } catch (const ModelError& error) {
     EXPECT_EQ(error.loc().file, path);

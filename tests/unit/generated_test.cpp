@@ -11,6 +11,7 @@
 #include <string>
 
 #include "emit/cpp_emitter.hpp"
+#include "model/printing.hpp"
 #include "base/process.hpp"
 #include "schemes/reference_core.hpp"
 #include "test_support.hpp"

@@ -13,6 +13,7 @@
 #include "model/functions.hpp"
 #include "model/model.hpp"
 #include "base/process.hpp"
+#include "schemes/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

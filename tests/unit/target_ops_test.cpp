@@ -1,4 +1,4 @@
-// Operation counts of the IR (op_count.hpp) and the Cortex-M target table (targets.hpp)
+// Operation counts of the IR (ir/op_count.hpp) and the Cortex-M target table (targets/cross_target.hpp)
 // against the toolchain files.
 #include <gtest/gtest.h>
 

@@ -9,30 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "schemes/adams/adams.hpp"
 #include "model/model.hpp"
-#include "schemes/smfe/smfe.hpp"
+#include "numeric/linearization.hpp"
+#include "schemes/contract.hpp"
 
 namespace dualrate {
-
-// d f_i / d v_j for the resolved right-hand sides f (variables expanded, parameters by
-// value) and the given symbols v (states, inputs, or any subset).
-GiNaC::matrix jacobian(const Model& model, const std::vector<GiNaC::ex>& wrt);
-
-std::vector<GiNaC::ex> state_symbols(const Model& model);
-std::vector<GiNaC::ex> input_symbols(const Model& model);
-
-// Numeric value of a matrix of expressions in t, states and inputs at (t, x, u).
-Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, const std::vector<double>& x,
-                         const std::vector<double>& u);
-
-// Eigenvalues of a Jacobian split after `slow` states: of the whole, of its fast block g_z
-// (empty without fast states) and of the reduced slow dynamics f_x - f_z g_z^-1 g_x (f_x
-// alone when g_z is singular or there are no fast states).
-struct Spectra {
-  Eigen::VectorXcd all, fast, slow;
-};
-Spectra spectra(const Eigen::MatrixXd& j, std::size_t slow);
 
 // Linear analysis at the initial state (t = 0, initial state, inputs of the scenario at 0),
 // for a scheme and step h.
@@ -49,7 +30,7 @@ struct StabilityReport {
   bool searched = true;                   // false: the two below were not searched (StepSearch)
   double max_stable_step = 0;             // largest stable h (max_stable_step() below)
   bool max_stable_step_bounded = true;    // false: stable over the whole scan
-  std::optional<SmfeDesign> smfe;         // smfe: the design at h (= D)
+  SchemeAnalysis scheme_analysis;         // what the scheme adds (SchemeInfo::analyse; smfe: its design at h = D)
   // Schemes that integrate a reduced form (quasistatic): the eigenvalues above are of its
   // Jacobian [F_x F_z; G_x G_z] (slow: the dynamics left after elimination); these are of the
   // full model, with RK4's largest stable step on it, against which the step is gained.
@@ -60,27 +41,21 @@ struct StabilityReport {
   std::string text() const;
 };
 
-constexpr double kStabilityMargin = 1e-9;
-
 // The one-step map of a scheme for the linear system dx/dt = J x (the first `slow` states
 // slow), built column by column by applying one step of the scheme's reference
-// implementation to each unit vector. For the dual-rate multistep schemes (mrabm4,
-// mrabm4_parallel) it is the map of one macro step H = ratio h after the start-up, on
-// everything the reference core's task form keeps between macro steps (DualRateAdams::
-// history(): states, derivative histories, predicted end points), so its size exceeds n.
-// For smfe, h is the macro step D and the map is that of the design chosen for J and D
-// (smfe_design; `inner_step` > 0 fixes h_s), or SmfeDesignError when there is none.
+// implementation to each unit vector. A grid-tied scheme builds its own
+// (SchemeInfo::grid_step_map): for the dual-rate multistep schemes (mrabm4, mrabm4_parallel)
+// the map of one macro step H = ratio h after the start-up, on everything the reference
+// core's task form keeps between macro steps (states, derivative histories, predicted end
+// points), so its size exceeds n. For smfe, h is the macro step D and the map is that of the
+// design chosen for J and D (`inner_step` > 0 fixes h_s), or SchemeDesignError when there is none.
 Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
                                    int ratio = 1, double inner_step = 0);
 
-// What each entry of a scheme's one-step map's vector is (the state it belongs to, a value or
-// a derivative, compared with the reference or not), and how many steps of h one application
-// of the map takes: the n states, one step (the single-rate schemes verify generates); for
-// mrabm4 and mrabm4_parallel DualRateAdams::history_layout(), ratio steps (a macro step).
-struct StepMapLayout {
-  std::vector<DualRateAdams::Kept> entries;
-  int substeps = 1;
-};
+// What each entry of a scheme's one-step map's vector is and how many steps of h one
+// application of the map takes: the n states, one step, for the single-step schemes; the
+// scheme's own layout (SchemeInfo::step_map_layout: mrabm4 and mrabm4_parallel, a macro step
+// on everything the tasks keep) for the others.
 StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
                               int ratio);
 

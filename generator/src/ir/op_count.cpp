@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "emit/cpp_emitter.hpp"
+#include "model/printing.hpp"
 #include "model/functions.hpp"
-#include "schemes/registry.hpp"
 #include "ir/straight_line.hpp"
 
 namespace dualrate {
@@ -156,32 +155,6 @@ OpCount arithmetic(long add, long mul, long div) {
   c.add = add;
   c.mul = mul;
   c.div = div;
-  return c;
-}
-
-OpCount function_ops(const GenerateOptions& o, const std::string& name) {
-  for (const auto& f : o.functions)
-    if (f.name == name) return straight_line_ops(*o.function_model, straight_line(*o.function_model, f.roots));
-  throw std::logic_error("op count: no scheme function '" + name + "'");
-}
-
-StepCost step_cost(const Model& model, const GenerateOptions& o) {
-  if (const SchemeInfo* info = find_scheme(o.scheme); info && info->cost) return info->cost(model, o);
-  const long n = static_cast<long>(model.states.size());
-  const OpCount d = derivative_ops(model, Rows::kAll);
-  StepCost c;
-  if (o.scheme == "euler") {
-    c.add_work(d);
-    c.ops += arithmetic(n, n, 0);  // x += h k
-  } else if (o.scheme == "rk2") {
-    c.add_work(2 * d);
-    c.ops += arithmetic(3 * n + 1, 2 * n, 1);  // x + h k1, t + h, x += (h/2) (k1 + k2)
-  } else if (o.scheme == "rk4") {
-    c.add_work(4 * d);
-    c.ops += arithmetic(7 * n + 3, 6 * n, 2);  // three stage inputs and times, h/2, h/6, weighted sum
-  } else {
-    throw std::invalid_argument("op count: unknown single-rate scheme '" + o.scheme + "'");
-  }
   return c;
 }
 

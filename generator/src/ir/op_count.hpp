@@ -44,11 +44,6 @@ OpCount straight_line_ops(const Model& model, const StraightLine& body);
 // Vector arithmetic written out: `add` additions, `mul` multiplications, `div` divisions.
 OpCount arithmetic(long add, long mul, long div);
 
-struct GenerateOptions;
-// One call of the scheme function `name` that precompute put into options (SchemeFunction),
-// as emitted. Throws std::logic_error when there is none.
-OpCount function_ops(const GenerateOptions& options, const std::string& name);
-
 // The arithmetic of one step of a scheme's runtime implementation with the generated model
 // (the finiteness check is not counted: comparisons only), and a lower bound on it: the part
 // no implementation of the scheme's algorithm can do without, its right-hand-side
@@ -63,10 +58,6 @@ struct StepCost {
     bound += c;
   }
 };
-
-// One step of options.scheme (one of schemes(), single-rate), with options precomputed
-// (precompute_scheme): the seed schemes count themselves (SchemeInfo::cost).
-StepCost step_cost(const Model& model, const GenerateOptions& options);
 
 // Every function the generated header calls: in variables, equations, outputs and the
 // scenario's input signals.

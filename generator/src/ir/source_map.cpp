@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "targets/build.hpp"
+#include "base/text_io.hpp"
 
 namespace dualrate {
 

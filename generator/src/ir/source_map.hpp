@@ -3,7 +3,7 @@
 // statement that computes one ends in a comment naming its source, `// FILE:LINE` (FILE the
 // model file's name without its directory, so that no machine path enters the header;
 // `// FILE:L1,L2` for a statement that serves several equations), and generate_traced_header
-// (cpp_emitter.hpp) records the header lines of each equation's statements in a SourceMap,
+// (emit/cpp_emitter.hpp) records the header lines of each equation's statements in a SourceMap,
 // with the scheme constants and the analysis each came from; `generate --trace` writes it
 // as JSON (source_map_json).
 #pragma once

@@ -6,9 +6,24 @@
 #include <string>
 #include <utility>
 
-#include "emit/cpp_emitter.hpp"
+#include "model/printing.hpp"
 
 namespace dualrate {
+
+std::vector<const Variable*> needed_variables(const Model& m, const std::vector<GiNaC::ex>& roots) {
+  std::set<std::size_t> needed;
+  for (std::size_t i = m.variables.size(); i-- > 0;) {
+    bool used = false;
+    for (const auto& r : roots) used = used || r.has(m.variables[i].symbol);
+    for (std::size_t j : needed) used = used || m.operands(m.variables[j]).has(m.variables[i].symbol);
+    if (used) needed.insert(i);
+  }
+  std::vector<const Variable*> result;
+  result.reserve(needed.size());
+  for (std::size_t i : needed) result.push_back(&m.variables[i]);
+  return result;
+}
+
 
 using GiNaC::ex;
 using GiNaC::is_a;

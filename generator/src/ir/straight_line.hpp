@@ -28,6 +28,9 @@ struct StraightLine {
   std::vector<GiNaC::ex> results;
 };
 
+// The model variables that expressions `roots` need, dependencies first.
+std::vector<const Variable*> needed_variables(const Model& m, const std::vector<GiNaC::ex>& roots);
+
 // The body computing `roots` (of t, states, inputs, parameters and m's variables). With
 // `share` false, the model's variables and the roots as written.
 StraightLine straight_line(const Model& m, const std::vector<GiNaC::ex>& roots, bool share = true);

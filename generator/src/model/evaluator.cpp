@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "emit/cpp_emitter.hpp"
+#include "model/printing.hpp"
 
 namespace dualrate {
 

@@ -69,6 +69,7 @@ struct InputSignal {
 struct Simulation {
   double t_end = 1.0;
   std::string scheme = "rk4";
+  SourceLoc scheme_loc{};      // of the scheme's name in the file (check_model_scheme, schemes/registry.hpp)
   std::optional<double> step;  // base (fast) step h
   int ratio = 1;               // H = ratio * h
   std::string linearization = "exact";  // sp_ll: "exact" (constant blocks required) or "frozen"

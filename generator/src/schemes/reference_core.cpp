@@ -5,9 +5,8 @@
 
 #include <cmath>
 
-#include "analysis/stability.hpp"
+#include "numeric/linearization.hpp"
 #include "schemes/registry.hpp"
-#include "schemes/sp_ll/sp_ll.hpp"
 
 namespace dualrate {
 
@@ -195,32 +194,17 @@ namespace {
 
 using Vector = ReferenceCore::Vector;
 
-Vector axpy(const Vector& x, double a, const Vector& k) {
-  Vector r(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) r[i] = x[i] + a * k[i];
-  return r;
-}
-
 }  // namespace
 
 std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
-                                const std::vector<double>& x0) {
-  Vector x = x0, k1, k2, k3, k4;
-  f(t, x, k1);
-  if (scheme == "euler") {
-    x = axpy(x, h, k1);
-  } else if (scheme == "rk2") {
-    f(t + h, axpy(x, h, k1), k2);
-    for (std::size_t j = 0; j < x.size(); ++j) x[j] += h / 2 * (k1[j] + k2[j]);
-  } else if (scheme == "rk4") {
-    f(t + h / 2, axpy(x, h / 2, k1), k2);
-    f(t + h / 2, axpy(x, h / 2, k2), k3);
-    f(t + h, axpy(x, h, k3), k4);
-    for (std::size_t j = 0; j < x.size(); ++j) x[j] += h / 6 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
-  } else {
-    throw SimulationError("the reference core has no scheme '" + scheme + "'");
-  }
-  return x;
+                                const std::vector<double>& x) {
+  const SchemeInfo* info = find_scheme(scheme);
+  if (!info || !info->reference) throw SimulationError("the reference core has no scheme '" + scheme + "'");
+  ReferenceSetup bare;
+  bare.jacobian = [&scheme](double, const std::vector<double>&) -> Eigen::MatrixXd {
+    throw SimulationError("scheme_step: " + scheme + " needs the model (its Jacobian)");
+  };
+  return info->reference(bare, h)(f, t, h, x);
 }
 
 double sample_time(long i, double h, bool float_time) {
@@ -251,29 +235,24 @@ ReferenceCore::Vector ReferenceCore::inputs_of_step(long i, double h, bool in_fl
 }
 
 void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
-  AdamsScheme adams_kind;
-  if (adams_scheme(options.scheme, adams_kind)) return adams(adams_kind, options, trace);
+  const SchemeInfo* info = find_any_scheme(options.scheme);
+  if (!info || !(info->reference || info->reference_run))
+    throw SimulationError("the reference core has no scheme '" + options.scheme + "'");
+  if (info->reference_run) return grid_run(*info, options, trace);
   const double h = options.step;
   const EndTime end = end_time(options.t_end, h);
   const bool shortened = options.exact_end && !end.whole;
   const double last = shortened ? options.t_end - static_cast<double>(end.steps - 1) * h : h;
-  const SchemeInfo* info = find_scheme(options.scheme);
-  ReferenceStep step = [&options](const RightHandSide& f, double t, double hs, const Vector& x) {
-    return scheme_step(options.scheme, f, t, hs, x);
+  const bool in_float = options.float_time;
+  const Eigen::MatrixXd initial = options.frozen_linearization ? jacobian_at(0, initial_state(), inputs_at(0, in_float))
+                                                               : Eigen::MatrixXd();
+  const auto jacobian = [this, initial, frozen = options.frozen_linearization, in_float](double t, const Vector& x) {
+    return frozen ? initial : jacobian_at(t, x, inputs_at(t, in_float));
   };
-  ReferenceStep last_step = step;
-  if (info && info->reference) {
-    const bool in_float = options.float_time;
-    const Eigen::MatrixXd initial = options.frozen_linearization ? jacobian_at(0, initial_state(), inputs_at(0, in_float))
-                                                                 : Eigen::MatrixXd();
-    const auto jacobian = [this, initial, frozen = options.frozen_linearization, in_float](double t, const Vector& x) {
-      return frozen ? initial : jacobian_at(t, x, inputs_at(t, in_float));
-    };
-    const ReferenceSetup setup{&model_, model_.slow_count, jacobian, options.inner_step,
-                               [this, in_float](double t) { return inputs_at(t, in_float); }};
-    step = info->reference(setup, h);
-    last_step = shortened ? info->reference(setup, last) : step;
-  }
+  const ReferenceSetup setup{&model_, model_.slow_count, jacobian, options.inner_step,
+                             [this, in_float](double t) { return inputs_at(t, in_float); }};
+  const ReferenceStep step = info->reference(setup, h);
+  const ReferenceStep last_step = shortened ? info->reference(setup, last) : step;
   march(end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every,
         [&](long i, Vector& x) {
           const bool final = i + 1 == end.steps;
@@ -284,39 +263,31 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
         trace);
 }
 
-// Multirate schemes advance r steps at a time after their start-up.
-void ReferenceCore::adams(AdamsScheme scheme, const RunOptions& options, Trace& trace) const {
+// Multistep and multirate schemes advance on their grid (r steps at a time for the
+// multirate ones after their start-up).
+void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const {
   const double h = options.step;
   const long n = step_count(options.t_end, h);
-  const int stride = scheme == AdamsScheme::kAbm4 ? 1 : options.ratio;
-  const EndTime end = end_time(options.t_end, h, stride);
-  if (options.exact_end && !end.whole) throw off_grid(options.scheme, options.t_end, h, stride, end);
-  if (n % stride != 0)
-    throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
   const bool in_float = options.float_time;
-  const GridRhs f = [&](long i, const Vector& xs, Vector& dx) {
+  GridSetup setup;
+  setup.slow = model_.slow_count;
+  setup.h = h;
+  setup.ratio = options.ratio;
+  setup.f = [&](long i, const Vector& xs, Vector& dx) {
     derivatives(sample_time(i, h, in_float), xs, inputs_of_step(i, h, in_float), dx);
   };
-  const StartStep start = [&](long i, const Vector& xs) {
-    return scheme_step("rk4", holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, xs);
+  setup.held = [&](long tick, double t, const Vector& xs, Vector& dx) {
+    derivatives(t, xs, inputs_of_step(tick, h, in_float), dx);
   };
-  if (task_form(scheme)) {
-    const TickRhs held = [&](long tick, double t, const Vector& xs, Vector& dx) {
-      derivatives(t, xs, inputs_of_step(tick, h, in_float), dx);
-    };
-    DualRateAdams tasks(scheme == AdamsScheme::kMrabm4Parallel, model_.slow_count, h, options.ratio, held, start);
-    march(n, h, static_cast<double>(n) * h, options.every, [&](long i, Vector& x) {
-      tasks.advance(i, x);
-      return i + options.ratio;
-    }, trace);
-    return;
-  }
-  AdamsIntegrator integrator(scheme, model_.slow_count, h, options.ratio, f, start);
-  march(n, h, static_cast<double>(n) * h, options.every, [&](long i, Vector& x) {
-    const long next = i + integrator.stride(i);
-    integrator.advance(i, x);
-    return next;
-  }, trace);
+  setup.start = [&](long i, const Vector& xs) {
+    return rk4_step(holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, xs);
+  };
+  const GridRun run = info.reference_run(setup);
+  const EndTime end = end_time(options.t_end, h, run.stride);
+  if (options.exact_end && !end.whole) throw off_grid(options.scheme, options.t_end, h, run.stride, end);
+  if (n % run.stride != 0)
+    throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
+  march(n, h, static_cast<double>(n) * h, options.every, run.advance, trace);
 }
 
 // Integrates segment by segment over the step grid t_i = i h. Inside a segment (a, b] the

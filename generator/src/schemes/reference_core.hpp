@@ -6,7 +6,7 @@
 //    in dependency order;
 //  - the fixed-step schemes are textbook transcriptions; inputs are sampled at the start
 //    of each step and held over it (zero-order hold), exactly as a periodic ECU task does;
-//    the paper-form Adams schemes (adams.hpp) evaluate only at grid times, with the inputs
+//    the paper-form Adams schemes (schemes/adams/adams.hpp) evaluate only at grid times, with the inputs
 //    sampled there; the dual-rate task forms hold the inputs of the task's release;
 //  - `reference` is Boost.Odeint's controlled runge_kutta_fehlberg78 at tight tolerances
 //    with the input signals evaluated continuously in time: the high-accuracy solution.
@@ -20,12 +20,14 @@
 
 #include <Eigen/Dense>
 
-#include "schemes/adams/adams.hpp"
 #include "model/evaluator.hpp"
 #include "model/model.hpp"
 #include "base/trace.hpp"
+#include "numeric/ode.hpp"
 
 namespace dualrate {
+
+struct SchemeInfo;
 
 // A simulation that produced a non-finite state or derivative, or could not proceed.
 class SimulationError : public std::runtime_error {
@@ -56,12 +58,10 @@ struct RunOptions {
 // The time at which step i of size h samples its inputs (RunOptions::float_time).
 double sample_time(long i, double h, bool float_time);
 
-// Right-hand side dx/dt = f(t, x) as the fixed-step schemes see it.
-using RightHandSide = std::function<void(double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
 
-// One step of the textbook scheme `scheme` (euler, rk2, rk4) from (t, x) with step h; the
-// seed schemes step through their registry entries (SchemeInfo::reference). Throws
-// SimulationError for any other name.
+// One step of the single-step scheme `scheme` (its registry entry's reference step, prepared
+// without a model: the textbook schemes) from (t, x) with step h. Throws SimulationError for a
+// name the registry lacks or a scheme without such a step.
 std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
                                 const std::vector<double>& x);
 
@@ -105,7 +105,8 @@ class ReferenceCore {
 
  private:
   void fixed_step(const RunOptions& options, Trace& trace) const;
-  void adams(AdamsScheme scheme, const RunOptions& options, Trace& trace) const;
+  // The run of a scheme tied to its grid (SchemeInfo::reference_run: the Adams schemes).
+  void grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const;
   // From the initial state over n steps of size h: `advance(i, x)` moves x from grid index i
   // to the index it returns. The state is checked after each advance; a row is written at
   // t = 0, after each advance that reaches or passes a multiple of `every` steps, and at the end.

@@ -1,43 +1,62 @@
 #include "schemes/registry.hpp"
 
-#include "emit/cpp_emitter.hpp"
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "schemes/adams/adams.hpp"
 #include "schemes/prk25/prk25.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
+#include "schemes/runge_kutta/runge_kutta.hpp"
 #include "schemes/smfe/smfe.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"
 
 namespace dualrate {
 
-namespace {
-
-// A textbook explicit Runge-Kutta method on the whole state.
-SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* header, int order,
-                       const char* summary) {
-  SchemeInfo s{name, runtime_class, header, order, summary, order};
-  s.uniform = true;
-  return s;
+const std::vector<SchemeInfo>& all_schemes() {
+  static const std::vector<SchemeInfo> all = [] {
+    std::vector<SchemeInfo> s = runge_kutta_schemes();
+    for (SchemeInfo seed : {sp_ll_scheme(), prk25_scheme(), smfe_scheme(), quasistatic_scheme(),
+                            quasistatic_outer_scheme()})
+      s.push_back(seed);
+    for (const SchemeInfo& adams : adams_schemes()) s.push_back(adams);
+    // Generated ones first, each group in the order above.
+    std::stable_partition(s.begin(), s.end(), [](const SchemeInfo& i) { return i.generated; });
+    return s;
+  }();
+  return all;
 }
 
-}  // namespace
+std::vector<const SchemeInfo*> schemes() {
+  std::vector<const SchemeInfo*> generated;
+  for (const auto& s : all_schemes())
+    if (s.generated) generated.push_back(&s);
+  return generated;
+}
 
-const std::vector<SchemeInfo>& schemes() {
-  static const std::vector<SchemeInfo> all = {
-      runge_kutta("euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler"),
-      runge_kutta("rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)"),
-      runge_kutta("rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta"),
-      sp_ll_scheme(),
-      prk25_scheme(),
-      smfe_scheme(),
-      quasistatic_scheme(),
-      quasistatic_outer_scheme(),
-      // Evaluations: per fast step 2 f_e (4 parallel), per macro step 2 f_r (3 parallel).
-      {"mrabm4", "dualrate::Mrabm4", "dualrate/schemes/mrabm4.hpp", 2,
-       "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 2, false, 1e-12, true, false},
-      {"mrabm4_parallel", "dualrate::Mrabm4", "dualrate/schemes/mrabm4.hpp", 2,
-       "parallel two-track multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 4, false, 1e-12,
-       true, true},
-  };
-  return all;
+std::vector<std::string> scheme_names() {
+  std::vector<std::string> names;
+  for (const SchemeInfo* s : schemes()) names.emplace_back(s->name);
+  return names;
+}
+
+std::vector<std::string> dual_rate_scheme_names() {
+  std::vector<std::string> names;
+  for (const SchemeInfo* s : schemes())
+    if (s->dual_rate) names.emplace_back(s->name);
+  return names;
+}
+
+const SchemeInfo* find_any_scheme(const std::string& name) {
+  for (const auto& s : all_schemes())
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+const SchemeInfo* find_scheme(const std::string& name) {
+  const SchemeInfo* s = find_any_scheme(name);
+  return s && s->generated ? s : nullptr;
 }
 
 void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options) {
@@ -45,16 +64,24 @@ void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options
   if (info && info->precompute) info->precompute(model, frozen, options);
 }
 
-const SchemeInfo* find_scheme(const std::string& name) {
-  for (const auto& s : schemes())
-    if (name == s.name) return &s;
-  return nullptr;
+StepCost step_cost(const Model& model, const GenerateOptions& o) {
+  const SchemeInfo* info = find_scheme(o.scheme);
+  if (!info || !info->cost) throw std::invalid_argument("op count: unknown single-rate scheme '" + o.scheme + "'");
+  return info->cost(model, o);
 }
 
-std::vector<std::string> scheme_names() {
+void check_model_scheme(const Model& model) {
+  const std::string& s = model.simulation.scheme;
+  if (find_scheme(s) || s == "reference") return;
+  // Of equally close names, suggest the highest-order scheme (rk5 -> rk4).
+  std::vector<const SchemeInfo*> by_order = schemes();
+  std::stable_sort(by_order.begin(), by_order.end(),
+                   [](const SchemeInfo* a, const SchemeInfo* b) { return a->order > b->order; });
   std::vector<std::string> names;
-  for (const auto& s : schemes()) names.emplace_back(s.name);
-  return names;
+  names.reserve(by_order.size());
+  for (const SchemeInfo* scheme : by_order) names.emplace_back(scheme->name);
+  throw ModelError(model.simulation.scheme_loc, "unknown scheme '" + s + "'",
+                   did_you_mean(s, names, fmt::format("known schemes: {}", fmt::join(scheme_names(), " "))));
 }
 
 }  // namespace dualrate

@@ -6,17 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "base/text_io.hpp"
 #include "targets/cross_target.hpp"
 
 namespace dualrate {
-
-std::string json_string(const std::string& s);
-void write_file(const std::filesystem::path& path, const std::string& text);
-std::string read_file(const std::filesystem::path& path);
-// argv as one shell command line, each word quoted where the shell would split or expand it.
-std::string command_line(const std::vector<std::string>& argv);
-// The non-empty parts of text between separators.
-std::vector<std::string> split(const std::string& text, char separator);
 
 // Flags both the host and the cross build of a program of generated code use (warnings as
 // errors, no FMA contraction, no Eigen vectorization, the portable libm), with include_dirs.

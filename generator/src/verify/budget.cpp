@@ -148,4 +148,15 @@ std::string TaskSetBudget::json() const {
                      part, cpu_hz, cpi, list, utilization, schedulable ? "true" : "false", margin, min_cpu_hz);
 }
 
+PartRate part_rate(const CrossTarget& target, double cpu_hz, double cpi) {
+  return {cpu_hz > 0 ? cpu_hz : target.part_hz, cpi > 0 ? cpi : target.cpi};
+}
+
+std::string not_schedulable_message(const std::string& subject, const std::string& object, const std::string& part,
+                                    double cpu_hz, double cpi, const std::string& verdict, double min_cpu_hz) {
+  return fmt::format("{} not schedulable on {} at {:.6g} MHz (CPI {:.3g}, an estimate): {}; the smallest clock that "
+                     "schedules {} is {:.4g} MHz",
+                     subject, part, cpu_hz / 1e6, cpi, verdict, object, min_cpu_hz / 1e6);
+}
+
 }  // namespace dualrate

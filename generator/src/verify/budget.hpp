@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "targets/cross_target.hpp"
+
 namespace dualrate {
 
 struct JobCost {
@@ -71,5 +73,17 @@ struct TaskSetBudget {
 };
 
 TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::string& part, double cpu_hz, double cpi);
+
+// The clock and CPI of the part a cross target's budget is for: those given (positive), else
+// the target's typical part's.
+struct PartRate {
+  double cpu_hz, cpi;
+};
+PartRate part_rate(const CrossTarget& target, double cpu_hz, double cpi);
+
+// Why a set of tasks is refused: "SUBJECT not schedulable on PART at ... MHz (CPI ..., an
+// estimate): VERDICT; the smallest clock that schedules OBJECT is ... MHz".
+std::string not_schedulable_message(const std::string& subject, const std::string& object, const std::string& part,
+                                    double cpu_hz, double cpi, const std::string& verdict, double min_cpu_hz);
 
 }  // namespace dualrate

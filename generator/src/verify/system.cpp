@@ -96,7 +96,7 @@ SystemSpec load_system_file(const std::string& path) {
     const SchemeInfo* info = find_scheme(m.scheme);
     if (!info || !info->dual_rate)
       throw ModelError(m.scheme_loc, fmt::format("'{}' is not a dual-rate scheme", m.scheme),
-                       "a system runs dual-rate tasks: mrabm4 or mrabm4_parallel");
+                       fmt::format("a system runs dual-rate tasks: {}", fmt::join(dual_rate_scheme_names(), " or ")));
     if (entry["step"]) m.step = positive_number(path, entry["step"], "step");
     if (entry["ratio"]) {
       int r = 0;
@@ -130,8 +130,8 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
                           o.target);
     return r;
   }
-  const double cpu_hz = o.cpu_hz > 0 ? o.cpu_hz : cross->part_hz;
-  const double cpi = o.cpi > 0 ? o.cpi : cross->cpi;
+  const PartRate part = part_rate(*cross, o.cpu_hz, o.cpi);
+  const double cpu_hz = part.cpu_hz, cpi = part.cpi;
   const bool keep = !o.keep_dir.empty();
   const fs::path dir = keep ? fs::path(o.keep_dir) : fs::path(make_temp_dir("dualrate-system"));
   fs::create_directories(dir);
@@ -144,6 +144,7 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
   std::vector<long long> step_ns;
   for (const SystemModel& m : spec.models) {
     models.push_back(load_model_file(m.file));
+    check_model_scheme(models.back());
     const Model& model = models.back();
     for (std::size_t j = 0; j + 1 < models.size(); ++j)
       if (models[j].name == model.name)
@@ -231,9 +232,7 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
     return schedule_task_set(tasks, cross->part, cpu_hz, cpi);
   };
   const auto not_schedulable = [&](const TaskSetBudget& b) {
-    return fmt::format("the system is not schedulable on {} at {:.6g} MHz (CPI {:.3g}, an estimate): {}; the smallest "
-                       "clock that schedules it is {:.4g} MHz",
-                       b.part, cpu_hz / 1e6, cpi, b.verdict, b.min_cpu_hz / 1e6);
+    return not_schedulable_message("the system is", "it", b.part, cpu_hz, cpi, b.verdict, b.min_cpu_hz);
   };
   r.budget = budget(-1, {});
   if (!r.budget->schedulable) {

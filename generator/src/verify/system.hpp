@@ -13,7 +13,7 @@
 // core and the host); then one program (targets/cortex-m/system_main.cpp) runs every task
 // rate-monotonically, one interrupt per task under a SysTick dispatcher at the base tick (the
 // largest step that divides every h), and each model's trace must equal its own sequential
-// run's bit for bit. The combined response-time analysis (budget.hpp's schedule_task_set) is
+// run's bit for bit. The combined response-time analysis (verify/budget.hpp's schedule_task_set) is
 // made from the jobs counted in the sequential runs and the handlers and dispatcher counted in
 // the preemptive one.
 #pragma once

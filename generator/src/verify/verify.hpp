@@ -88,6 +88,8 @@ struct VerifyResult {
   double instructions_per_op() const;  // 0 without an op count
 
   std::string json() const;
+  // The lines `dualrate verify` prints without --json.
+  std::string text() const;
 };
 
 struct Comparison {

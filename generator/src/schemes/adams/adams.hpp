@@ -26,7 +26,14 @@
 #include <string>
 #include <vector>
 
+#include "schemes/contract.hpp"
+
 namespace dualrate {
+
+// The registry entries: mrabm4 and mrabm4_parallel (generated, as dual-rate tasks), then
+// abm4, mrabm4_sync and mrabm4_parallel_sync (the reference core's paper forms; abm4 is
+// also analysed).
+std::vector<SchemeInfo> adams_schemes();
 
 enum class AdamsScheme { kAbm4, kMrabm4Sync, kMrabm4ParallelSync, kMrabm4, kMrabm4Parallel };
 
@@ -35,10 +42,6 @@ bool adams_scheme(const std::string& scheme, AdamsScheme& out);
 // mrabm4 and mrabm4_parallel: the dual-rate task forms (DualRateAdams).
 bool task_form(AdamsScheme scheme);
 
-// dx/dt at grid time t_i = i h with the inputs sampled at t_i.
-using GridRhs = std::function<void(long i, const std::vector<double>& x, std::vector<double>& dxdt)>;
-// One RK4 step of the whole state from grid time t_i (inputs held at t_i).
-using StartStep = std::function<std::vector<double>(long i, const std::vector<double>& x)>;
 
 class AdamsIntegrator {
  public:
@@ -83,8 +86,6 @@ class AdamsIntegrator {
 // sequentially: the formulas are stated in runtime/include/dualrate/schemes/mrabm4.hpp and
 // written here again, independently, on plain vectors. Per macro step k the slow job k + 1
 // runs after the fast ticks of macro step k (the sequential executive's order).
-// f(input_tick, t, x, dxdt): dx/dt at t with the inputs sampled at input_tick h.
-using TickRhs = std::function<void(long input_tick, double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
 
 class DualRateAdams {
  public:
@@ -103,11 +104,7 @@ class DualRateAdams {
   void set_history(const Vector& all);
   // What each entry of history() is: a value of state `state`, or its derivative; `compared`
   // marks the entries advance() returns as the state (x_r from the slow task, x_e carried).
-  struct Kept {
-    std::size_t state;
-    bool derivative;
-    bool compared;
-  };
+  using Kept = StepMapEntry;
   std::vector<Kept> history_layout() const;
   static constexpr long kStartupMacroSteps = 4;
 

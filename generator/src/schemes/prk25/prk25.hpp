@@ -11,7 +11,7 @@
 #include "model/model.hpp"
 #include "ir/op_count.hpp"
 #include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "schemes/contract.hpp"
 
 namespace dualrate {
 

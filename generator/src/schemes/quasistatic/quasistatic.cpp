@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "analysis/stability.hpp"
-#include "emit/cpp_emitter.hpp"
+#include "numeric/linearization.hpp"
+#include "schemes/contract.hpp"
 #include "ir/op_count.hpp"
 
 namespace dualrate {

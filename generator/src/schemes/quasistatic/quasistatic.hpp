@@ -26,7 +26,7 @@
 
 #include "model/model.hpp"
 #include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "schemes/contract.hpp"
 
 namespace dualrate {
 

@@ -5,8 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "analysis/stability.hpp"
-#include "emit/cpp_emitter.hpp"
+#include "numeric/linearization.hpp"
 
 namespace dualrate {
 
@@ -185,6 +184,73 @@ StepCost cost(const Model& model, const GenerateOptions& o) {
   return c;
 }
 
+// N is chosen anew for each D, and eq. 14 is exact for a linear system (its factors are the
+// eigenvalues of the implementation's map; tests/unit/smfe_test.cpp), so a D is stable when a
+// design exists for it. When every eigenvalue lies in the inner step's forward-Euler disk
+// |1 + h_s lambda| <= 1, one exists for every D >= 2 h_s (N = the whole inner steps that fit,
+// the rest shorter than h_s); otherwise the scan runs from D = 2 h_s to 1000 h_s.
+StableStepScan stable_step_scan(const Spectra& s, double inner_step, double to) {
+  StableStepScan scan;
+  double hs = inner_step;
+  try {
+    if (!(hs > 0)) hs = smfe_default_inner_step(s.fast);
+  } catch (const SmfeDesignError&) {
+    scan.result = 0;
+    return scan;
+  }
+  if ((1.0 + hs * s.all.array()).abs().maxCoeff() <= 1 + kStabilityMargin) {
+    scan.result = std::numeric_limits<double>::infinity();
+    scan.bounded = false;
+    return scan;
+  }
+  scan.from = 2 * hs;
+  scan.to = std::min(1000 * hs, to);
+  scan.stable = [s, hs](double d) {
+    try {
+      smfe_design(s.all, s.slow, s.fast, d, hs);
+      return true;
+    } catch (const SmfeDesignError&) {
+      return false;
+    }
+  };
+  return scan;
+}
+
+// The design at h = D, for analyze.
+SchemeAnalysis analyse(const Model& model, double step, double inner_step) {
+  const SmfeDesign d = smfe_design_for(model, step, inner_step);
+  const bool extremes_stable = d.extremes_worst_factor <= 1 + kStabilityMargin;
+  SchemeAnalysis a;
+  a.json = fmt::format(",\"inner_step\":{:.17g},\"inner_steps\":{},\"eq14_largest_factor\":{:.17g},"
+                       "\"eq17_bound\":{:.6g},\"extremes_inner_steps\":{},\"extremes_largest_factor\":{:.17g},"
+                       "\"extremes_stable\":{},\"extremes_breaker\":[{:.17g},{:.17g}]",
+                       d.inner_step, d.inner_steps, d.worst_factor, d.eq17_bound, d.extremes_inner_steps,
+                       d.extremes_worst_factor, extremes_stable ? "true" : "false", d.extremes_breaker.real(),
+                       d.extremes_breaker.imag());
+  a.text = fmt::format("smfe design at D = {:.6g}: inner step h_s = {:.6g}, N = {} inner steps (eq. 14 for every "
+                       "eigenvalue, largest factor {:.6g}); eq. 17's bound N >= {:.3g}; the paper's two "
+                       "eigenvalues alone give N = {}, at which eigenvalue {:.6g}{:+.6g}i has factor {:.6g}{}\n",
+                       step, d.inner_step, d.inner_steps, d.worst_factor, d.eq17_bound, d.extremes_inner_steps,
+                       d.extremes_breaker.real(), d.extremes_breaker.imag(), d.extremes_worst_factor,
+                       extremes_stable ? "" : " (UNSTABLE)");
+  return a;
+}
+
+// The design holds at the initial state; how eq. 14 fares along the reference trajectory.
+std::string generate_note(const Model& model, const GenerateOptions& o, bool, double t_end) {
+  SmfeDesign d;
+  d.macro_step = o.step;
+  d.inner_step = o.inner_step;
+  d.inner_steps = o.inner_steps;
+  const SmfeAlongTrajectory a = smfe_along_trajectory(model, d, t_end);
+  const bool holds = a.worst_factor <= 1 + kStabilityMargin;
+  return fmt::format(
+      "{}: smfe h_s = {:.6g}, N = {} proven at the initial state; along the reference trajectory to t = {:.6g} the "
+      "fastest eigenvalue's modulus ranges over {:.6g}..{:.6g} and eq. 14's largest factor is {:.6g} (t = {:.6g}){}\n",
+      holds ? "note" : "warning", d.inner_step, d.inner_steps, t_end, a.fastest_min, a.fastest_max, a.worst_factor,
+      a.worst_time, holds ? "" : ": the design is not stable everywhere on it");
+}
+
 }  // namespace
 
 SchemeInfo smfe_scheme() {
@@ -194,6 +260,9 @@ SchemeInfo smfe_scheme() {
   s.precompute = precompute;
   s.reference = reference;
   s.cost = cost;
+  s.stable_step_scan = stable_step_scan;
+  s.analyse = analyse;
+  s.generate_note = generate_note;
   return s;
 }
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "schemes/contract.hpp"
 
 namespace dualrate {
 
@@ -28,9 +28,9 @@ constexpr int kSmfeMaxInnerSteps = 100000;
 double smfe_factor(std::complex<double> lambda, double macro_step, double inner_step, int inner_steps);
 
 // Why no design exists: the message names the eigenvalue and the inner step.
-class SmfeDesignError : public std::runtime_error {
+class SmfeDesignError : public SchemeDesignError {
  public:
-  using std::runtime_error::runtime_error;
+  using SchemeDesignError::SchemeDesignError;
 };
 
 struct SmfeDesign {

@@ -1,12 +1,14 @@
 #include "schemes/sp_ll/sp_ll.hpp"
 
+#include <fmt/format.h>
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include <set>
 
-#include "analysis/stability.hpp"
-#include "emit/cpp_emitter.hpp"
+#include "numeric/linearization.hpp"
+#include "schemes/contract.hpp"
 #include "ir/op_count.hpp"
+#include "schemes/reference_core.hpp"
 
 namespace dualrate {
 
@@ -269,6 +271,37 @@ StepCost cost(const Model& model, const GenerateOptions& o) {
 
 }  // namespace
 
+namespace {
+
+// analyze: the model must suit the scheme (its Jacobian blocks, taken at the initial state).
+SchemeAnalysis analyse(const Model& model, double, double) {
+  sp_ll_blocks(model, true);
+  return {};
+}
+
+// For a frozen linearization: how much f_z, g_x, g_z vary along the high-accuracy reference
+// trajectory, relative to their values at the initial state.
+std::string generate_note(const Model& model, const GenerateOptions&, bool frozen, double t_end) {
+  if (!frozen) return "";
+  const ReferenceCore core(model);
+  const long samples = 200;
+  const Trace tr = core.simulate({"reference", t_end / samples, t_end, 1});
+  std::vector<Eigen::MatrixXd> jacobians;
+  for (const auto& row : tr.rows) {
+    const std::vector<double> x(row.begin() + 1, row.begin() + 1 + static_cast<long>(model.states.size()));
+    jacobians.push_back(core.jacobian_at(row[0], x, core.inputs_at(row[0])));
+  }
+  std::string parts;
+  for (const auto& [name, v] : sp_ll_variation(jacobians, model.slow_count))
+    parts += fmt::format("{}{} {:.3g}", parts.empty() ? "" : ", ", name, v);
+  return fmt::format(
+      "note: sp_ll linearization frozen at the initial state; along the reference trajectory to t = {:.6g} the "
+      "matrices vary by (max ||M(t) - M(0)|| / ||M(0)||): {}\n",
+      t_end, parts);
+}
+
+}  // namespace
+
 SchemeInfo sp_ll_scheme() {
   // Generated code uses precomputed phi-functions, the reference core per-step block
   // exponentials (Eigen's Pade approximant): they agree to rounding of those, bound 1e-10.
@@ -278,6 +311,9 @@ SchemeInfo sp_ll_scheme() {
   s.reference = reference;
   s.cost = cost;
   s.step_map = sp_ll_step_map;
+  s.linearization = true;
+  s.analyse = analyse;
+  s.generate_note = generate_note;
   return s;
 }
 

@@ -12,7 +12,7 @@
 
 #include "ir/linear_map.hpp"
 #include "model/model.hpp"
-#include "schemes/registry.hpp"
+#include "schemes/contract.hpp"
 
 namespace dualrate {
 

@@ -6,7 +6,7 @@
 //   x_{n+1} = x_N + (D - N h_s) F(t_n + N h_s, x_N)                             (eq. 13)
 // Inputs are held over D. The generator chooses h_s and N from the Jacobian's eigenvalues
 // at the design point so that eq. 14, |1 + (D - N h_s) lambda| |1 + h_s lambda|^N < 1,
-// holds for every eigenvalue (generator/src/smfe.hpp), and emits them as constants:
+// holds for every eigenvalue (generator/src/schemes/smfe/smfe.hpp), and emits them as constants:
 //   C::inner_steps (N, int) and C::inner_step (h_s, Scalar).
 // Cost: N + 1 right-hand-side evaluations per macro step, no matrices.
 #pragma once

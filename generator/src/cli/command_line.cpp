@@ -1,0 +1,159 @@
+#include "cli/command_line.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
+
+namespace dualrate::cli {
+
+Settings resolve(const Model& m, const Overrides& o, Use use) {
+  Settings s;
+  s.scheme = o.scheme.value_or(m.simulation.scheme);
+  // Schemes only the reference core runs (SchemeInfo::generated false: the paper forms of
+  // seed 004's schemes, whose generated code is their dual-rate task form), and the
+  // high-accuracy solution.
+  const SchemeInfo* any = find_any_scheme(s.scheme);
+  const bool reference_only = (any && !any->generated) || s.scheme == kHighAccuracy;
+  const bool reference_core = use == Use::kReferenceCore;
+  const bool analysis = use == Use::kAnalysis;
+  const bool analysable = any && any->analysable;
+  if (!find_scheme(s.scheme) && !(reference_core && reference_only) && !(analysis && analysable)) {
+    std::string known;
+    for (const auto& n : scheme_names()) known += " " + n;
+    for (const SchemeInfo& r : all_schemes())
+      if (!r.generated && (reference_core || (analysis && r.analysable))) known += std::string(" ") + r.name;
+    if (reference_core) known += " " + kHighAccuracy;
+    throw UsageError(fmt::format("unknown scheme '{}' (known:{}){}", s.scheme, known,
+                                 reference_only ? "; only `simulate` runs it, with the reference core" +
+                                                      std::string(analysable ? ", and `analyze`" : "")
+                                                : ""));
+  }
+  const SchemeInfo* info = find_scheme(s.scheme);
+  if (info && info->dual_rate && (m.slow_count == 0 || m.fast_count() == 0))
+    throw ModelError(m.states.empty() ? SourceLoc{m.file, 1, 1} : m.states.front().loc,
+                     fmt::format("{} needs both slow and fast states ({} slow, {} fast): its fast task steps the "
+                                 "fast states, its slow task the slow ones",
+                                 s.scheme, m.slow_count, m.fast_count()),
+                     "list the fast states under states: fast:, or use a single-rate scheme such as rk4");
+  if (!o.step && !m.simulation.step)
+    throw UsageError("no step size: give --step or set simulation: step: in " + m.file);
+  s.step = o.step ? *o.step : *m.simulation.step;
+  s.t_end = o.t_end.value_or(m.simulation.t_end);
+  s.ratio = o.ratio.value_or(m.simulation.ratio);
+  if (!(s.step > 0) || !std::isfinite(s.step)) throw UsageError("--step must be positive");
+  if (!(s.t_end > 0) || !std::isfinite(s.t_end)) throw UsageError("--t-end must be positive");
+  if (s.ratio < 1) throw UsageError("--ratio must be a positive integer");
+  if (o.every < 1) throw UsageError("--every must be at least 1");
+  if (step_count(s.t_end, s.step) > 100000000) throw UsageError("t_end/step exceeds 1e8 steps");
+  return s;
+}
+
+void add_common(CLI::App* cmd, Overrides& o) {
+  cmd->add_option("model", o.model_path, "Model file (YAML)")->required();
+  cmd->add_option("--scheme", o.scheme, "Integration scheme (default: the model's simulation.scheme)");
+  cmd->add_option("--step", o.step, "Base (fast) step h in seconds (default: simulation.step)");
+  cmd->add_option("--ratio", o.ratio, "Slow step H = ratio*h, for dual-rate schemes (default: simulation.ratio)");
+  cmd->add_option("--linearization", o.linearization,
+                  "sp_ll: 'exact' requires constant f_z, g_x, g_z; 'frozen' takes them at the initial state (default: "
+                  "simulation.linearization, else exact)")
+      ->check(CLI::IsMember({"exact", "frozen"}));
+  cmd->add_option("--inner-step", o.inner_step,
+                  "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it is real)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--param", o.params,
+                  "NAME=VALUE: replaces the value of parameter NAME (repeatable); parameters, initial values and "
+                  "input signals defined from it follow (default: the file's values)");
+}
+
+void add_overrun(CLI::App* cmd, Overrides& o) {
+  cmd->add_option("--overrun", o.overrun,
+                  "Dual-rate tasks, a slow job still running at the next release: 'skip' that release (the slow "
+                  "state held), or 'defer' it until the job ends (the fast task waits for the job's end points; "
+                  "exact while each late job ends within the next macro step)")
+      ->check(CLI::IsMember({"skip", "defer"}))
+      ->capture_default_str();
+}
+
+// --param NAME=VALUE, each a finite number for a name given once.
+
+void add_run_length(CLI::App* cmd, Overrides& o, const std::string& every_what) {
+  cmd->add_option("--t-end", o.t_end, "End time (default: simulation.t_end)");
+  cmd->add_option("--every", o.every, every_what)->capture_default_str();
+}
+
+std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string>& given) {
+  std::vector<ParameterOverride> result;
+  for (const std::string& g : given) {
+    const auto eq = g.find('=');
+    const std::string name = g.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : g.substr(eq + 1);
+    double v = 0;
+    if (name.empty() || !CLI::detail::lexical_cast(value, v) || !std::isfinite(v))
+      throw UsageError(fmt::format("--param '{}': expected NAME=VALUE with a finite number, as in --param m_N=0.01", g));
+    for (const auto& r : result)
+      if (r.name == name) throw UsageError(fmt::format("--param {} is given twice", name));
+    result.push_back({name, v});
+  }
+  return result;
+}
+
+bool frozen(const Model& m, const Overrides& o) {
+  return o.linearization.value_or(m.simulation.linearization) == "frozen";
+}
+
+// Options of the dual-rate tasks, refused for a single-rate scheme.
+
+void require_dual_rate(const CLI::App* cmd, const std::string& option, const std::string& scheme) {
+  if (cmd->count(option) == 0 || find_scheme(scheme)->dual_rate) return;
+  throw UsageError(fmt::format("{} applies to the dual-rate schemes ({}); {} runs both partitions inside one step, "
+                               "as one periodic task",
+                               option, fmt::join(dual_rate_scheme_names(), ", "), scheme));
+}
+
+// Edit distance (insertions, deletions, substitutions) between a and b.
+
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string unknown_option_hints(const CLI::App& cmd, const std::string& message) {
+  std::string hints;
+  const std::size_t colon = message.rfind(": ");
+  std::istringstream given(colon == std::string::npos ? "" : message.substr(colon + 2));
+  for (std::string arg; given >> arg;) {
+    if (arg.rfind("--", 0) != 0) continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    std::string best;
+    std::size_t best_distance = name.size() / 3 + 1;
+    for (const CLI::Option* option : cmd.get_options())
+      for (const std::string& lname : option->get_lnames()) {
+        const std::size_t d = edit_distance(name, "--" + lname);
+        if (d < best_distance) best_distance = d, best = "--" + lname;
+      }
+    if (!best.empty()) hints += fmt::format("\n  hint: {}: did you mean {}?", name, best);
+  }
+  const std::string path = cmd.get_parent() ? "dualrate " + cmd.get_name() : "dualrate";
+  return hints + fmt::format("\n  hint: `{} --help` lists every option with its default", path);
+}
+
+}  // namespace dualrate::cli

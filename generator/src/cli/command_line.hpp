@@ -1,0 +1,75 @@
+// What the subcommands of the dualrate CLI share: the options every model command takes,
+// the settings they resolve against the model file's simulation section, and the hints for
+// a mistyped option. Internal to cli/.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+
+namespace dualrate::cli {
+
+// A command-line mistake (exit status 1).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Settings given on the command line; each overrides the model file's simulation section.
+struct Overrides {
+  std::string model_path;
+  std::optional<std::string> scheme;
+  std::optional<double> step;
+  std::optional<double> t_end;
+  std::optional<int> ratio;
+  int every = 1;
+  std::string scalar;  // empty: double, or the target's default for verify --target
+  std::optional<std::string> linearization;
+  double inner_step = 0;  // smfe: h_s (0: chosen by the generator)
+  std::vector<std::string> params;  // NAME=VALUE, replacing the file's parameter values
+  std::string overrun = "skip";     // dual-rate tasks: skip or defer a release that finds the slow task busy
+};
+
+struct Settings {
+  std::string scheme;
+  double step = 0;
+  double t_end = 0;
+  int ratio = 1;
+};
+
+// What a command does with the scheme: generate code, run it in the reference core
+// (simulate), or analyze it (the generated schemes and the analysable reference-only ones).
+enum class Use { kGenerate, kReferenceCore, kAnalysis };
+
+// The high-accuracy mode of the reference core, which `simulate --scheme` also takes.
+const std::string kHighAccuracy = "reference";
+
+// The settings of a command on `m`: each option overrides the file's simulation section.
+// Throws UsageError for an unknown scheme (for this use) or a bad setting, ModelError for a
+// dual-rate scheme on a model without both slow and fast states.
+Settings resolve(const Model& m, const Overrides& o, Use use);
+
+// The model file and the options of every model command (scheme, step, ratio, linearization,
+// inner step, parameters).
+void add_common(CLI::App* cmd, Overrides& o);
+// --overrun: the dual-rate tasks' policy for a late slow job.
+void add_overrun(CLI::App* cmd, Overrides& o);
+// --t-end, and --every described as `every_what` (what one in k steps is for).
+void add_run_length(CLI::App* cmd, Overrides& o, const std::string& every_what);
+
+// --param NAME=VALUE, each a finite number for a name given once.
+std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string>& given);
+// Whether the linearization is frozen (--linearization, else the file's).
+bool frozen(const Model& m, const Overrides& o);
+// Options of the dual-rate tasks, refused for a single-rate scheme.
+void require_dual_rate(const CLI::App* cmd, const std::string& option, const std::string& scheme);
+
+// For each unknown option in CLI11's message ("... not expected: --t-ned --x"), the option of
+// `cmd` nearest to it, when one is within a third of its length; then where to find them all.
+std::string unknown_option_hints(const CLI::App& cmd, const std::string& message);
+
+}  // namespace dualrate::cli

@@ -1,0 +1,89 @@
+// The subcommands of the dualrate CLI, one unit each (generate.cpp, analyze.cpp, simulate.cpp,
+// verify.cpp, verify_system.cpp): each defines its options on the application when it is
+// constructed and runs after parsing. Internal to cli/.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "cli/command_line.hpp"
+#include "model/model.hpp"
+
+namespace dualrate::cli {
+
+// A subcommand on one model file: main loads the model (with --param) and calls run.
+class ModelCommand {
+ public:
+  virtual ~ModelCommand() = default;
+  bool parsed() const { return cmd_->parsed(); }
+  const Overrides& overrides() const { return o_; }
+  // The exit status: 0, 2 when verification fails; errors are thrown.
+  virtual int run(const Model& model) = 0;
+
+ protected:
+  CLI::App* cmd_ = nullptr;
+  Overrides o_;
+};
+
+// dualrate generate: the C++ header (and --trace's source map) for a model.
+class GenerateCommand : public ModelCommand {
+ public:
+  explicit GenerateCommand(CLI::App& app);
+  int run(const Model& model) override;
+
+ private:
+  std::string out_dir_, name_space_, trace_file_;
+  bool emit_jacobian_ = false, allow_unstable_ = false;
+};
+
+// dualrate analyze: eigenvalues, separation and the scheme's stability at a step.
+class AnalyzeCommand : public ModelCommand {
+ public:
+  explicit AnalyzeCommand(CLI::App& app);
+  int run(const Model& model) override;
+
+ private:
+  bool json_ = false;
+};
+
+// dualrate simulate: the reference core's trace, as CSV or MAT-file.
+class SimulateCommand : public ModelCommand {
+ public:
+  explicit SimulateCommand(CLI::App& app);
+  int run(const Model& model) override;
+
+ private:
+  std::string out_trace_;
+};
+
+// dualrate verify: generated code compiled and run (host or target), compared with the
+// reference core.
+class VerifyCommand : public ModelCommand {
+ public:
+  explicit VerifyCommand(CLI::App& app);
+  int run(const Model& model) override;
+
+ private:
+  std::string target_ = "host", report_dir_, keep_dir_, header_file_, tasks_ = "multi";
+  long slow_delay_ticks_ = 0, tick_cycles_ = 0;
+  int icount_shift_ = -1;
+  double cpu_hz_ = 0, cpi_ = 0;
+  bool json_ = false;
+};
+
+// dualrate verify-system: several models' tasks on one Cortex-M core.
+class VerifySystemCommand {
+ public:
+  explicit VerifySystemCommand(CLI::App& app);
+  bool parsed() const { return cmd_->parsed(); }
+  int run();
+
+ private:
+  CLI::App* cmd_ = nullptr;
+  std::string system_file_, target_ = "cortex-m4f", keep_dir_;
+  double cpu_hz_ = 0, cpi_ = 0;
+  bool json_ = false;
+};
+
+}  // namespace dualrate::cli

@@ -1,0 +1,74 @@
+// dualrate generate.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+
+#include "analysis/stability.hpp"
+#include "cli/commands.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "schemes/registry.hpp"
+
+namespace dualrate::cli {
+
+GenerateCommand::GenerateCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("generate", "Generate the C++ header for a model");
+  add_common(cmd_, o_);
+  cmd_->add_option("--scalar", o_.scalar, "Scalar type of the generated code (default: double)")
+      ->check(CLI::IsMember({"float", "double"}));
+  cmd_->add_option("-o,--output", out_dir_, "Output directory (writes DIR/<namespace>.hpp)")->required();
+  cmd_->add_option("--namespace", name_space_,
+                   "C++ namespace of the generated code, and the header's name (default: the model's name); "
+                   "lets several headers of one model (schemes, steps) link into one program")
+      ->check([](const std::string& v) {
+        static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
+        return std::regex_match(v, identifier) ? std::string() : "'" + v + "' is not a C++ identifier";
+      });
+  add_overrun(cmd_, o_);
+  cmd_->add_flag("--jacobian", emit_jacobian_,
+                 "Also emit Model::jacobian(t, x, u, J, dfdt): the Jacobian in the states and the partial "
+                 "derivative in t, for implicit integrators on the host (not used by the schemes)");
+  cmd_->add_option("--trace", trace_file_,
+                   "Also write FILE (JSON): each equation of the model (state derivative, variable, output; its "
+                   "line in the model file) with the header lines that implement it, and the scheme constants with "
+                   "the analysis each came from (default: none)");
+  cmd_->add_flag("--allow-unstable", allow_unstable_,
+                 "Generate even if the scheme is unstable at this step for the model linearized at its initial state");
+}
+
+int GenerateCommand::run(const Model& model) {
+  const Settings s = resolve(model, o_, Use::kGenerate);
+  require_dual_rate(cmd_, "--overrun", s.scheme);
+  const StabilityReport stability =
+      analyze_stability(model, s.scheme, s.step, s.ratio, o_.inner_step,
+                        allow_unstable_ ? StepSearch::kNever : StepSearch::kWhenUnstable);
+  if (!stability.stable && !allow_unstable_) {
+    const Instability why = instability(model, stability, s.t_end);
+    throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
+  }
+  GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION, {}, {}};
+  g.name_space = name_space_;
+  g.jacobian = emit_jacobian_;
+  g.inner_step = o_.inner_step;
+  g.defer_overruns = o_.overrun == "defer";
+  precompute_scheme(model, frozen(model, o_), g);
+  if (const SchemeInfo* info = find_scheme(s.scheme); info->generate_note)
+    std::cerr << info->generate_note(model, g, frozen(model, o_), s.t_end);
+  const TracedHeader header = generate_traced_header(model, g);
+  std::filesystem::create_directories(out_dir_);
+  const auto path = std::filesystem::path(out_dir_) / (generated_namespace(model, g) + ".hpp");
+  std::ofstream out(path, std::ios::binary);
+  out << header.text;
+  if (!out) throw UsageError("cannot write " + path.string());
+  std::cout << path.string() << "\n";
+  if (!trace_file_.empty()) {
+    std::ofstream trace(trace_file_, std::ios::binary);
+    trace << source_map_json(header.source_map) << "\n";
+    if (!trace) throw UsageError("cannot write " + trace_file_);
+  }
+  return 0;
+}
+
+}  // namespace dualrate::cli

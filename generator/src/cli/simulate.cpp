@@ -1,0 +1,58 @@
+// dualrate simulate.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "base/mat_file.hpp"
+#include "cli/commands.hpp"
+#include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
+
+namespace dualrate::cli {
+
+SimulateCommand::SimulateCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("simulate", "Integrate a model with the reference core and write a CSV or MAT-file trace");
+  add_common(cmd_, o_);
+  add_run_length(cmd_, o_, "Write one row every k steps");
+  cmd_->add_option("-o,--output", out_trace_,
+                   "Trace file: a MAT-file (version 5, one column vector per column) if it ends in .mat, else "
+                   "CSV (default: CSV on standard output)");
+}
+
+int SimulateCommand::run(const Model& model) {
+  const Settings s = resolve(model, o_, Use::kReferenceCore);
+  RunOptions run{s.scheme, s.step, s.t_end, o_.every};
+  run.frozen_linearization = frozen(model, o_);
+  run.ratio = s.ratio;
+  run.inner_step = o_.inner_step;
+  run.exact_end = true;
+  const EndTime end = end_time(s.t_end, s.step);
+  if (!end.whole && s.scheme == kHighAccuracy)
+    std::cerr << fmt::format("note: t_end = {} is not a whole number of output steps h = {}: the last row is at "
+                             "t_end, {:.6g} after the one before\n",
+                             s.t_end, s.step, s.t_end - end.below);
+  else if (!end.whole && !find_any_scheme(s.scheme)->grid_tied)
+    std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: the last step is shortened to "
+                             "{:.6g} so that the run ends at t_end\n",
+                             s.t_end, s.step, s.t_end - end.below);
+  const ReferenceCore core(model);
+  const Trace trace = core.with_inputs(core.simulate(run));
+  if (out_trace_.empty()) {
+    for (std::size_t i = 0; i < trace.columns.size(); ++i) std::cout << (i ? "," : "") << trace.columns[i];
+    std::cout << "\n";
+    for (const auto& row : trace.rows) {
+      for (std::size_t i = 0; i < row.size(); ++i) std::cout << (i ? "," : "") << fmt::format("{:.17g}", row[i]);
+      std::cout << "\n";
+    }
+  } else {
+    if (std::filesystem::path(out_trace_).extension() == ".mat")
+      write_mat(trace, out_trace_, fmt::format("dualrate {}", DUALRATE_VERSION));
+    else
+      write_csv(trace, out_trace_);
+    std::cerr << fmt::format("{}: {} rows -> {}\n", model.name, trace.rows.size(), out_trace_);
+  }
+  return 0;
+}
+
+}  // namespace dualrate::cli

@@ -1,0 +1,165 @@
+// dualrate verify.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "analysis/stability.hpp"
+#include "base/mat_file.hpp"
+#include "base/process.hpp"
+#include "cli/commands.hpp"
+#include "schemes/reference_core.hpp"
+#include "targets/build.hpp"
+#include "targets/cross_target.hpp"
+#include "verify/report.hpp"
+#include "verify/verify.hpp"
+
+namespace dualrate::cli {
+
+namespace {
+
+// verify --report: the page (verify/report.hpp) from the run kept in o.keep_dir, with the
+// analysis and the high-accuracy solution on the compared grid.
+void write_verify_report(const Model& model, const VerifyOptions& o, const VerifyResult& r, const std::string& dir) {
+  ReportData d;
+  d.model = &model;
+  d.options = &o;
+  d.result = &r;
+  std::ifstream source(model.file, std::ios::binary);
+  std::ostringstream text;
+  text << source.rdbuf();
+  d.model_source = text.str();
+  std::optional<StabilityReport> stability;
+  try {
+    stability = analyze_stability(model, o.generate.scheme, o.generate.step, o.generate.ratio, o.generate.inner_step);
+    d.stability = &*stability;
+  } catch (const std::exception& e) {
+    d.stability_error = e.what();
+  }
+  const std::filesystem::path run = o.keep_dir;
+  if (std::filesystem::exists(run / "generated.csv") && std::filesystem::exists(run / "reference.csv")) {
+    d.generated = read_csv((run / "generated.csv").string());
+    d.reference = read_csv((run / "reference.csv").string());
+    try {
+      d.accurate = ReferenceCore(model).simulate({"reference", o.generate.step, o.t_end, o.every});
+    } catch (const SimulationError&) {
+      d.accurate = {};  // the plots then leave it out
+    }
+  }
+  std::filesystem::create_directories(dir);
+  const auto path = std::filesystem::path(dir) / "report.html";
+  std::ofstream out(path, std::ios::binary);
+  out << report_html(d, report_plot);
+  if (!out) throw UsageError("cannot write " + path.string());
+  const Trace data = report_traces(d);
+  if (!data.rows.empty())
+    write_mat(data, (std::filesystem::path(dir) / "report.mat").string(), fmt::format("dualrate {}", DUALRATE_VERSION));
+}
+
+}  // namespace
+
+VerifyCommand::VerifyCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("verify", "Compile and run the generated code and compare it with the reference core");
+  add_common(cmd_, o_);
+  add_run_length(cmd_, o_, "Compare every k steps");
+  cmd_->add_option("--target", target_,
+                   "Where the generated code runs: host, cortex-m3|cortex-m4f|cortex-m7 (qemu-system-arm) or cortex-a53-linux "
+                   "(qemu-aarch64; dual-rate schemes)")
+      ->capture_default_str();
+  cmd_->add_option("--scalar", o_.scalar,
+                   "Scalar type of the generated code (default: double; float on cortex-m4f)")
+      ->check(CLI::IsMember({"float", "double"}));
+  cmd_->add_flag("--json", json_, "Print the result as one JSON object");
+  add_overrun(cmd_, o_);
+  cmd_->add_option("--report", report_dir_,
+                   "Write DIR/report.html: the model, analysis, plots of every state and of the error against "
+                   "the tolerance, the target's results and the verdict, in one self-contained page (default: "
+                   "none)");
+  cmd_->add_option("--keep", keep_dir_, "Keep the generated header, trace program, binary and traces in DIR (default: "
+                   "a temporary directory, removed)");
+  cmd_
+      ->add_option("--header", header_file_,
+                   "Verify this header instead of generating one (hand-edited, or broken on purpose to see verify fail); "
+                   "it must be generated from the same model with the same scheme and scalar (default: generate one)")
+      ->check(CLI::ExistingFile);
+  cmd_
+      ->add_option("--tasks", tasks_,
+                   "Dual-rate schemes: 'single' runs the sequential executive only, 'multi' also the preemptive one "
+                   "(SysTick/PendSV on Cortex-M, SCHED_FIFO threads on Linux) and compares the two bit for bit")
+      ->check(CLI::IsMember({"single", "multi"}))
+      ->capture_default_str();
+  cmd_->add_option("--slow-task-delay", slow_delay_ticks_,
+                   "Dual-rate, for testing the overrun policy: slow job MACRO/2 busy-waits this many fast ticks")
+      ->capture_default_str();
+  cmd_->add_option("--icount-shift", icount_shift_,
+                   fmt::format("Cortex-M dual-rate runs: QEMU's -icount shift (default: {})", kIcountShift))
+      ->check(CLI::Range(0, 10));
+  cmd_->add_option("--tick-cycles", tick_cycles_,
+                   "Cortex-M dual-rate runs: SysTick period in the emulated board's cycles (default: h at the "
+                   "part's instruction rate, --cpu-hz / --cpi)")
+      ->check(CLI::Range(2L, 0x1000000L));
+  cmd_->add_option("--cpu-hz", cpu_hz_,
+                   "Cortex-M: clock of the part the real-time budget is estimated for (default: the target's "
+                   "typical part, e.g. 168e6 for cortex-m4f's STM32F407)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--cpi", cpi_,
+                   "Cortex-M: cycles per instruction assumed on that part (default: 1.25 on M3/M4, 1.0 on M7)")
+      ->check(CLI::PositiveNumber);
+}
+
+int VerifyCommand::run(const Model& model) {
+  const Settings s = resolve(model, o_, Use::kGenerate);
+  require_dual_rate(cmd_, "--tasks", s.scheme);
+  require_dual_rate(cmd_, "--overrun", s.scheme);
+  require_dual_rate(cmd_, "--slow-task-delay", s.scheme);
+  const CrossTarget* cross = find_cross_target(target_);
+  if (target_ != "host" && !cross) throw UsageError(unknown_target_message(target_));
+  if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;
+  VerifyOptions v;
+  v.generate = {s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION, {}, {}};
+  v.generate.inner_step = o_.inner_step;
+  v.generate.defer_overruns = o_.overrun == "defer";
+  v.frozen = frozen(model, o_);
+  v.t_end = s.t_end;
+  v.every = o_.every;
+  v.target = target_;
+  v.keep_dir = keep_dir_;
+  v.header_file = header_file_;
+  v.tasks = tasks_;
+  v.slow_delay_ticks = slow_delay_ticks_;
+  v.icount_shift = icount_shift_;
+  v.tick_cycles = tick_cycles_;
+  v.cpu_hz = cpu_hz_;
+  v.cpi = cpi_;
+  if (!end_time(s.t_end, s.step).whole)
+    std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: generated code runs whole "
+                             "steps, so verify runs {} steps, to t = {:.15g}\n",
+                             s.t_end, s.step, step_count(s.t_end, s.step), end_time(s.t_end, s.step).above);
+  // A report reads the run's traces: kept in a directory of ours unless --keep names one.
+  const bool own_run_dir = !report_dir_.empty() && keep_dir_.empty();
+  if (own_run_dir) v.keep_dir = make_temp_dir("dualrate-report");
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  if (terminal)
+    v.progress = [&model](const std::string& stage) {
+      std::cerr << "\r\033[K" << fmt::format("verify {}: {} ...", model.name, stage) << std::flush;
+    };
+  VerifyResult r = verify(model, v);
+  if (!report_dir_.empty()) {
+    if (v.progress) v.progress("writing the report");
+    write_verify_report(model, v, r, report_dir_);
+    if (own_run_dir) {
+      std::filesystem::remove_all(v.keep_dir);
+      r.directory.clear();
+    }
+  }
+  if (terminal) std::cerr << "\r\033[K" << std::flush;
+  std::cout << (json_ ? r.json() + "\n" : r.text());
+  if (!r.error.empty()) std::cerr << "error: " << r.error << "\n";
+  return r.pass ? 0 : 2;
+}
+
+}  // namespace dualrate::cli

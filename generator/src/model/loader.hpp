@@ -1,0 +1,212 @@
+// The model loader's internal class, shared by its source files (loader.cpp: reading the
+// YAML, names and scopes, the first-order sections; second_order.cpp: the second-order form;
+// simulation_section.cpp: the simulation section). Not an API: that is load_model_file and
+// load_model_text in model/model.hpp. Every check reports a ModelError at the position it
+// refers to.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <Eigen/Dense>
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/expression.hpp"
+#include "model/model.hpp"
+
+namespace dualrate::loading {
+
+
+inline const std::set<std::string>& cpp_keywords() {
+  static const std::set<std::string> words = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
+      "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval",
+      "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype",
+      "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern",
+      "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace",
+      "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected",
+      "public", "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof",
+      "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+      "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual",
+      "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "main"};
+  return words;
+}
+
+// Names the generated code or its environment already uses (with why).
+inline const std::map<std::string, std::string>& reserved_names() {
+  static const std::map<std::string, std::string> names = {
+      {"t", "it is time"},
+      {"pi", "it is the constant pi"},
+      {"std", "it is the C++ standard library's namespace"},
+      {"Eigen", "it is Eigen's namespace"},
+      {"dualrate", "it is the runtime's namespace"},
+      {"Scalar", "the generated code uses it for the scalar type"},
+      {"Model", "the generated code uses it"},
+      {"State", "the generated code uses it"},
+      {"Input", "the generated code uses it"},
+      {"Output", "the generated code uses it"},
+      {"Data", "the generated code uses it"},
+      {"Scheme", "the generated code uses it"},
+      {"kSlow", "the generated code uses it"},
+      {"kFast", "the generated code uses it"},
+      {"kStates", "the generated code uses it"},
+      {"kInputs", "the generated code uses it"},
+      {"kOutputs", "the generated code uses it"},
+      {"kStep", "the generated code uses it"},
+      {"initial_state", "the generated code uses it"},
+      {"default_inputs", "the generated code uses it"},
+      {"derivatives", "the generated code uses it"},
+      {"slow_derivatives", "the generated code uses it"},
+      {"SlowState", "the generated code uses it"},
+      {"outputs", "the generated code uses it"},
+      {"scenario_inputs", "the generated code uses it"},
+      {"state_names", "the generated code uses it"},
+      {"input_names", "the generated code uses it"},
+      {"output_names", "the generated code uses it"},
+      {"NULL", "it is a C macro"},
+      {"EOF", "it is a C macro"},
+      {"NAN", "it is a C macro"},
+      {"INFINITY", "it is a C macro"},
+      {"HUGE_VAL", "it is a C macro"},
+      {"errno", "it is a C macro"},
+      {"assert", "it is a C macro"},
+  };
+  return names;
+}
+
+inline const std::vector<std::string> kTopKeys = {"name",      "description", "parameters", "inputs",  "states",
+                                           "variables", "equations",   "outputs",    "simulation", "coordinates",
+                                           "mass",      "forces",      "small"};
+inline const std::vector<std::string> kCoordinateKeys = {"position", "velocity"};
+inline const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
+inline const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};
+inline const std::vector<std::string> kStateKeys = {"slow", "fast"};
+inline const std::vector<std::string> kSimulationKeys = {"t_end", "scheme", "step", "ratio", "linearization", "inputs"};
+
+inline std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
+  std::string s;
+  for (const auto& i : items) s += (s.empty() ? "" : sep) + i;
+  return s;
+}
+
+// A key and its value in a mapping.
+using KeyValue = std::pair<YAML::Node, YAML::Node>;
+// clang-tidy 14 takes Entry's implicit assignment for noexcept; it is not (YAML::Node's may
+// throw), and nothing relies on it being so.
+// NOLINTNEXTLINE(bugprone-exception-escape)
+struct Entry {
+  std::string name;
+  YAML::Node key;
+  YAML::Node value;
+};
+
+class Loader {
+ public:
+  Loader(std::string text, std::string file, std::vector<ParameterOverride> overrides);
+
+  Model load();
+
+ private:
+  SourceLoc at(const YAML::Mark& m) const;
+  SourceLoc at(const YAML::Node& n) const { return at(n.Mark()); }
+
+  // The keys of a mapping, each checked against `allowed` and for duplicates.
+  std::map<std::string, KeyValue> keys(const YAML::Node& node, const std::vector<std::string>& allowed,
+                                       const std::string& where, const YAML::Node& owner = {});
+
+  std::string key_name(const YAML::Node& key, const std::string& where);
+
+  KeyValue require(const YAML::Node& root, const std::map<std::string, KeyValue>& top, const std::string& key);
+
+  // A value given as `key: value`; an empty value is reported at its key.
+  std::string scalar(const KeyValue& kv, const std::string& what);
+
+  // An optional name: value section, in file order.
+  std::vector<Entry> section(const std::map<std::string, KeyValue>& top, const std::string& key);
+
+  std::vector<Entry> entries(const YAML::Node& node, const std::string& where);
+
+  void read_name(const KeyValue& kv);
+
+  Named define(const Entry& e, const std::string& kind);
+
+  ExpressionText text_of(const YAML::Node& key, const YAML::Node& node, const std::string& what);
+
+  GiNaC::ex expression(const YAML::Node& key, const YAML::Node& value, const ExpressionScope& scope);
+
+  double evaluate(const GiNaC::ex& e, const YAML::Node& node, const std::string& what);
+
+  ExpressionScope parameter_scope(const std::string& what, std::size_t available);
+
+  ExpressionScope dynamic_scope(const std::string& what);
+
+  void check_overrides(const std::map<std::string, KeyValue>& top);
+
+  void read_parameters(const std::vector<Entry>& params);
+
+  void read_constants(const std::vector<Entry>& entries, std::vector<Input>& inputs, const std::string& what);
+
+  void read_initial_values(const std::vector<Entry>& entries);
+
+  // Parses all variables, then orders them so that each comes after the variables it uses
+  // (file order otherwise); a cycle is an error.
+  void read_variables(const std::vector<Entry>& entries, std::vector<Variable>& variables);
+
+  // A model is written either in first-order form (states, equations) or in second-order
+  // form (coordinates, mass, forces and optionally small), which may add first-order slow
+  // states (controller integrators, filters) with their equations.
+  void check_form(const YAML::Node& root, const std::map<std::string, KeyValue>& top, bool second_order);
+
+  std::string state_kind(const Entry& e, bool fast) const;
+
+  // The first-order states of a second-order model: every coordinate's position, then the
+  // velocities (name q_dot) of the coordinates with large inertia (slow), then those of the
+  // small-inertia coordinates (fast). Initial values are the coordinates' position and velocity.
+  void second_order_states(const std::map<std::string, KeyValue>& top, std::vector<Entry>& slow,
+                           std::vector<Entry>& fast);
+
+  void read_small(const KeyValue& section, SecondOrder& so);
+
+  // Each coordinate's force becomes a variable named q_force (so that it is evaluated once).
+  void force_entries(const std::map<std::string, KeyValue>& top, std::vector<Entry>& vars);
+
+  // The mass matrix (constant: numbers and parameters), checked symmetric and positive
+  // definite, and the first-order equations: q' = q_dot, q_dot' = (M^-1 f)_q.
+  void read_second_order(const std::map<std::string, KeyValue>& top);
+
+  // (M^-1 f)_q for a diagonal M (divided by the entry) or a constant one (M^-1 from the
+  // parameter values, `m`).
+  std::vector<GiNaC::ex> constant_accelerations(const Eigen::MatrixXd& m) const;
+
+  // A full mass matrix that depends on the coordinates: the accelerations are variables
+  // q_ddot solved together at run time (Variable::solved), their expressions M(q)^-1 f
+  // symbolically.
+  std::vector<GiNaC::ex> solve_accelerations(const KeyValue& section);
+
+  static std::string initially(const SecondOrder& so) { return so.constant_mass ? "" : " at the initial positions"; }
+
+  Eigen::MatrixXd read_mass(const KeyValue& section, SecondOrder& so);
+
+  void read_equations(const KeyValue& section);
+
+  double positive(const KeyValue& kv, const std::string& what);
+
+  void read_simulation(const KeyValue& section);
+
+  std::string text_;
+  std::string file_;
+  std::vector<ParameterOverride> overrides_;
+  YAML::Node small_parameter_node_;
+  std::vector<std::string> lines_;
+  Model model_;
+  GiNaC::ex time_ex_ = model_.time;
+  std::map<std::string, SourceLoc> defined_;
+  std::map<std::string, std::string> kind_;
+  std::vector<Variable> all_variables_;
+};
+
+}  // namespace dualrate::loading

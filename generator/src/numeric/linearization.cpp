@@ -1,0 +1,69 @@
+#include "numeric/linearization.hpp"
+
+#include <stdexcept>
+
+namespace dualrate {
+
+std::vector<GiNaC::ex> state_symbols(const Model& model) {
+  std::vector<GiNaC::ex> s;
+  for (const auto& x : model.states) s.push_back(x.symbol);
+  return s;
+}
+
+std::vector<GiNaC::ex> input_symbols(const Model& model) {
+  std::vector<GiNaC::ex> s;
+  for (const auto& u : model.inputs) s.push_back(u.symbol);
+  return s;
+}
+
+GiNaC::matrix jacobian(const Model& model, const std::vector<GiNaC::ex>& wrt) {
+  const std::vector<GiNaC::ex> f = model.resolved_rhs();
+  GiNaC::matrix j(static_cast<unsigned>(f.size()), static_cast<unsigned>(wrt.size()));
+  for (unsigned r = 0; r < f.size(); ++r)
+    for (unsigned c = 0; c < wrt.size(); ++c) j(r, c) = f[r].diff(GiNaC::ex_to<GiNaC::symbol>(wrt[c]));
+  return j;
+}
+
+Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, const std::vector<double>& x,
+                         const std::vector<double>& u) {
+  GiNaC::exmap point;
+  point[model.time] = GiNaC::numeric(t);
+  for (std::size_t i = 0; i < model.states.size(); ++i) point[model.states[i].symbol] = GiNaC::numeric(x.at(i));
+  for (std::size_t i = 0; i < model.inputs.size(); ++i) point[model.inputs[i].symbol] = GiNaC::numeric(u.at(i));
+  Eigen::MatrixXd result(m.rows(), m.cols());
+  for (unsigned r = 0; r < m.rows(); ++r)
+    for (unsigned c = 0; c < m.cols(); ++c) {
+      const GiNaC::ex& entry = m(r, c);
+      // Plain substitution (no pattern matching): a map lookup per symbol instead of a match
+      // against every entry of the point per node.
+      const GiNaC::ex v =
+          GiNaC::is_a<GiNaC::numeric>(entry) ? entry.evalf() : entry.subs(point, GiNaC::subs_options::no_pattern).evalf();
+      if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real())
+        throw std::runtime_error("Jacobian entry does not evaluate to a real number");
+      result(r, c) = GiNaC::ex_to<GiNaC::numeric>(v).to_double();
+    }
+  return result;
+}
+
+Eigen::VectorXcd eigenvalues(const Eigen::MatrixXd& m) {
+  if (m.size() == 0) return {};
+  return Eigen::EigenSolver<Eigen::MatrixXd>(m, false).eigenvalues();
+}
+
+Spectra spectra(const Eigen::MatrixXd& j, std::size_t slow) {
+  const auto ns = static_cast<Eigen::Index>(slow);
+  const auto nf = j.rows() - ns;
+  Spectra s;
+  s.all = eigenvalues(j);
+  const Eigen::MatrixXd gz = j.bottomRightCorner(nf, nf);
+  s.fast = eigenvalues(gz);
+  Eigen::MatrixXd reduced = j.topLeftCorner(ns, ns);
+  if (nf > 0 && ns > 0) {
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(gz);
+    if (lu.isInvertible()) reduced -= j.topRightCorner(ns, nf) * lu.solve(j.bottomLeftCorner(nf, ns));
+  }
+  s.slow = eigenvalues(reduced);
+  return s;
+}
+
+}  // namespace dualrate

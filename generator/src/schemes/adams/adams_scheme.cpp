@@ -1,0 +1,143 @@
+// Seed 004's schemes in the registry: the reference core's runs, the one-step maps the
+// analysis and verify's float tolerance read, and the entries themselves.
+#include <memory>
+
+#include "schemes/adams/adams.hpp"
+
+namespace dualrate {
+
+namespace {
+
+// The run of `scheme` on the reference core's grid.
+GridRun run(AdamsScheme scheme, const GridSetup& s) {
+  if (task_form(scheme)) {
+    auto tasks = std::make_shared<DualRateAdams>(scheme == AdamsScheme::kMrabm4Parallel, s.slow, s.h, s.ratio, s.held,
+                                                 s.start);
+    return {s.ratio, [tasks, ratio = s.ratio](long i, std::vector<double>& x) {
+              tasks->advance(i, x);
+              return i + ratio;
+            }};
+  }
+  auto integrator = std::make_shared<AdamsIntegrator>(scheme, s.slow, s.h, s.ratio, s.f, s.start);
+  return {scheme == AdamsScheme::kAbm4 ? 1 : s.ratio, [integrator](long i, std::vector<double>& x) {
+            const long next = i + integrator->stride(i);
+            integrator->advance(i, x);
+            return next;
+          }};
+}
+
+// Calls use(tasks, tick, x) with the task form of mrabm4 (parallel or not) for dx/dt = J x,
+// started up: past its RK4 macro steps, at macro step `tick`.
+template <class Use>
+auto with_started_tasks(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio, Use use) {
+  const RightHandSide linear = linear_rhs(j);
+  const TickRhs ticks = [&](long, double t, const std::vector<double>& x, std::vector<double>& dx) { linear(t, x, dx); };
+  const StartStep start = [&](long, const std::vector<double>& x) { return rk4_step(linear, 0, h, x); };
+  DualRateAdams tasks(parallel, slow, h, ratio, ticks, start);
+  std::vector<double> x(static_cast<std::size_t>(j.rows()), 1.0);
+  long tick = 0;
+  for (; tick <= DualRateAdams::kStartupMacroSteps * ratio; tick += ratio) tasks.advance(tick, x);
+  return use(tasks, tick, x);
+}
+
+Eigen::MatrixXd macro_step_map(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+  return with_started_tasks(parallel, j, h, slow, ratio, [](DualRateAdams& tasks, long tick, std::vector<double>& x) {
+    const std::size_t m = tasks.history().size();
+    Eigen::MatrixXd map(m, m);
+    for (std::size_t c = 0; c < m; ++c) {
+      std::vector<double> e(m, 0.0);
+      e[c] = 1.0;
+      tasks.set_history(e);
+      tasks.advance(tick, x);
+      const std::vector<double> next = tasks.history();
+      map.col(static_cast<Eigen::Index>(c)) = Eigen::Map<const Eigen::VectorXd>(next.data(), static_cast<Eigen::Index>(m));
+    }
+    return map;
+  });
+}
+
+StepMapLayout macro_step_layout(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+  return {with_started_tasks(
+              parallel, j, h, slow, ratio,
+              [](const DualRateAdams& tasks, long, const std::vector<double>&) { return tasks.history_layout(); }),
+          ratio};
+}
+
+// abm4's one-step map on [x; f_i; f_{i-1}; f_{i-2}; f_{i-3}] after its RK4 start-up.
+Eigen::MatrixXd abm4_step_map(const Eigen::MatrixXd& j, double h, std::size_t slow) {
+  const auto n = static_cast<std::size_t>(j.rows());
+  const RightHandSide linear = linear_rhs(j);
+  const GridRhs f = [&](long, const std::vector<double>& x, std::vector<double>& dx) { linear(0, x, dx); };
+  const StartStep start = [&](long, const std::vector<double>& x) { return rk4_step(linear, 0, h, x); };
+  AdamsIntegrator abm4(AdamsScheme::kAbm4, slow, h, 1, f, start);
+  std::vector<double> x(n, 1.0);
+  long i = 0;
+  for (; i <= abm4.startup_steps(); ++i) abm4.advance(i, x);
+  const std::size_t m = 5 * n;
+  Eigen::MatrixXd map(m, m);
+  for (std::size_t c = 0; c < m; ++c) {
+    std::vector<double> e(m, 0.0);
+    e[c] = 1.0;
+    x.assign(e.begin(), e.begin() + static_cast<long>(n));
+    abm4.set_derivative_history({e.begin() + static_cast<long>(n), e.end()});
+    abm4.advance(i, x);
+    x.resize(m);
+    const std::vector<double> history = abm4.derivative_history();
+    std::copy(history.begin(), history.end(), x.begin() + static_cast<long>(n));
+    map.col(static_cast<Eigen::Index>(c)) = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(m));
+  }
+  return map;
+}
+
+// A scheme only the reference core runs, in the paper's form.
+SchemeInfo paper_form(const char* name, int order, const char* summary, int evaluations) {
+  SchemeInfo s{name, "", "", order, summary, evaluations};
+  s.generated = false;
+  s.analysable = false;
+  s.grid_tied = true;
+  return s;
+}
+
+}  // namespace
+
+std::vector<SchemeInfo> adams_schemes() {
+  // Evaluations: per fast step 2 f_e (4 parallel), per macro step 2 f_r (3 parallel).
+  SchemeInfo serial{"mrabm4", "dualrate::Mrabm4", "dualrate/schemes/mrabm4.hpp", 2,
+                    "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 2};
+  serial.dual_rate = true;
+  serial.grid_tied = true;
+  serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
+  serial.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+    return macro_step_map(false, j, h, slow, ratio);
+  };
+  serial.step_map_layout = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+    return macro_step_layout(false, j, h, slow, ratio);
+  };
+  SchemeInfo parallel{"mrabm4_parallel", "dualrate::Mrabm4", "dualrate/schemes/mrabm4.hpp", 2,
+                      "parallel two-track multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 4};
+  parallel.dual_rate = true;
+  parallel.parallel = true;
+  parallel.grid_tied = true;
+  parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
+  parallel.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+    return macro_step_map(true, j, h, slow, ratio);
+  };
+  parallel.step_map_layout = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+    return macro_step_layout(true, j, h, slow, ratio);
+  };
+  SchemeInfo abm4 = paper_form("abm4", 4, "single-rate Adams-Bashforth-Moulton 4 PECE, seed 004's reference", 2);
+  abm4.analysable = true;
+  abm4.uniform = true;
+  abm4.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kAbm4, s); };
+  abm4.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int) {
+    return abm4_step_map(j, h, slow);
+  };
+  SchemeInfo sync = paper_form("mrabm4_sync", 4, "serial multirate ABM4 as the paper states it, seed 004", 2);
+  sync.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Sync, s); };
+  SchemeInfo parallel_sync =
+      paper_form("mrabm4_parallel_sync", 4, "parallel multirate ABM4 as the paper states it, seed 004", 4);
+  parallel_sync.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4ParallelSync, s); };
+  return {serial, parallel, abm4, sync, parallel_sync};
+}
+
+}  // namespace dualrate

@@ -1,0 +1,17 @@
+#include "schemes/contract.hpp"
+
+#include "ir/straight_line.hpp"
+
+namespace dualrate {
+
+const char* to_string(ScalarType s) { return s == ScalarType::kFloat ? "float" : "double"; }
+
+ScalarType scalar_type(const std::string& name) { return name == "float" ? ScalarType::kFloat : ScalarType::kDouble; }
+
+OpCount function_ops(const GenerateOptions& o, const std::string& name) {
+  for (const auto& f : o.functions)
+    if (f.name == name) return straight_line_ops(*o.function_model, straight_line(*o.function_model, f.roots));
+  throw std::logic_error("op count: no scheme function '" + name + "'");
+}
+
+}  // namespace dualrate

@@ -1,0 +1,213 @@
+// The contract between the generator and its schemes: what generation asks of a scheme
+// (GenerateOptions, filled by its precompute hook) and what a scheme tells the generator,
+// the reference core, the analysis and verify about itself (SchemeInfo and its hooks). Each
+// scheme's folder (schemes/NAME/) fills one SchemeInfo; the registry (registry.hpp) lists
+// them. Nothing outside a scheme's folder and the registry names a scheme: the layers above
+// ask the registry and call the hooks.
+#pragma once
+
+#include <Eigen/Dense>
+#include <ginac/ginac.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ir/linear_map.hpp"
+#include "ir/op_count.hpp"
+#include "model/model.hpp"
+#include "numeric/linearization.hpp"
+#include "numeric/ode.hpp"
+
+namespace dualrate {
+
+enum class ScalarType { kFloat, kDouble };
+const char* to_string(ScalarType s);
+ScalarType scalar_type(const std::string& name);  // "float", else double
+
+// An integer or boolean constant of a scheme (C++ type `type`: int or bool).
+struct SchemeInteger {
+  std::string name, type;
+  long value = 0;
+  std::string what;
+  std::string origin{};  // the analysis that produced it (SourceMap's constants)
+};
+
+// A real constant of a scheme (emitted as `static constexpr Scalar name`).
+struct SchemeReal {
+  std::string name;
+  double value = 0;
+  std::string what;
+  std::string origin{};  // the analysis that produced it (SourceMap's constants)
+};
+
+// A function of (t, x, u) a scheme evaluates besides the model's: `type` dxdt_ with
+// dxdt_[i] = roots[i], the roots in t, states, inputs, parameters and `model`'s variables.
+struct SchemeFunction {
+  std::string name, type, what;
+  std::vector<GiNaC::ex> roots;
+  std::vector<std::size_t> root_states{};  // the state whose equation each root derives from (its source)
+};
+
+struct GenerateOptions {
+  std::string scheme;
+  double step = 0;  // h
+  int ratio = 1;
+  ScalarType scalar = ScalarType::kDouble;
+  std::string generator_version;
+  // Precomputed by the scheme, each emitted into SchemeConstants as a function v -> M v over
+  // its nonzeros (linear_map).
+  std::vector<NamedMatrix> matrices;
+  std::string notes;                   // how the constants were obtained (comment in the header)
+  double inner_step = 0;  // smfe: h_s as given (0: chosen by the generator), then as chosen
+  int inner_steps = 0;    // smfe: N, chosen by the generator (also in integers, as SchemeConstants::inner_steps)
+  std::vector<SchemeInteger> integers{};  // emitted into SchemeConstants
+  std::vector<SchemeReal> reals{};        // emitted into SchemeConstants
+  // Emitted into SchemeConstants, which then derives from Model (its types and parameters);
+  // written from `function_model`'s variables (a scheme's reduced form of the model).
+  std::vector<SchemeFunction> functions{};
+  std::shared_ptr<const Model> function_model{};
+  bool defer_overruns = false;  // dual-rate: OverrunPolicy::kDefer instead of kSkip (dualrate/dual_rate.hpp)
+  std::string name_space{};      // of the generated code and the header's name (empty: the model's name)
+  bool jacobian = false;         // also emit Model::jacobian (--jacobian)
+};
+
+// One call of the scheme function `name` that precompute put into options (SchemeFunction),
+// as emitted. Throws std::logic_error when there is none.
+OpCount function_ops(const GenerateOptions& options, const std::string& name);
+
+// A scheme that has no design at a step (smfe: no number of inner steps is stable): the
+// analysis counts the step as unstable, verify has no one-step map for its tolerance.
+class SchemeDesignError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What a scheme's reference step is prepared with.
+struct ReferenceSetup {
+  const Model* model = nullptr;  // the model, or null when analysing a bare Jacobian
+  std::size_t slow = 0;          // states before the fast ones
+  // The Jacobian at (t, x): re-linearized, frozen at the initial state, or (analysis) the
+  // analysed constant Jacobian.
+  std::function<Eigen::MatrixXd(double t, const std::vector<double>& x)> jacobian;
+  double inner_step = 0;  // smfe: --inner-step (0: the generator's choice)
+  // The inputs the step holds from its start time t (null when analysing a bare Jacobian).
+  std::function<std::vector<double>(double t)> inputs;
+};
+
+// One step of size h from (t, x) on the right-hand side f (inputs held over the step).
+using ReferenceStep =
+    std::function<std::vector<double>(const RightHandSide& f, double t, double h, const std::vector<double>& x)>;
+
+// The multistep and dual-rate schemes' reference runs, tied to the grid t_i = i h.
+// dx/dt at grid time t_i = i h with the inputs sampled at t_i.
+using GridRhs = std::function<void(long i, const std::vector<double>& x, std::vector<double>& dxdt)>;
+// One RK4 step of the whole state from grid time t_i (inputs held at t_i): the start-up.
+using StartStep = std::function<std::vector<double>(long i, const std::vector<double>& x)>;
+// dx/dt at t with the inputs sampled at input_tick h (held over a task's release).
+using TickRhs = std::function<void(long input_tick, double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
+
+// What the reference core gives a grid-tied scheme's run (SchemeInfo::reference_run).
+struct GridSetup {
+  std::size_t slow = 0;  // states before the fast ones
+  double h = 0;          // the fast step
+  int ratio = 1;         // H = ratio h
+  GridRhs f;
+  TickRhs held;
+  StartStep start;
+};
+
+// The run: advance(i, x) moves x from grid index i to the index it returns; every index an
+// advance returns after the start-up is a multiple of `stride` (so must be the run's end).
+struct GridRun {
+  int stride = 1;
+  std::function<long(long i, std::vector<double>& x)> advance;
+};
+
+// What an entry of a scheme's one-step map's vector is: a value of state `state`, or its
+// derivative; `compared` marks the entries that are the state a run reports.
+struct StepMapEntry {
+  std::size_t state;
+  bool derivative;
+  bool compared;
+};
+
+// The entries of a scheme's one-step map, and how many steps of h one application takes.
+struct StepMapLayout {
+  std::vector<StepMapEntry> entries;
+  int substeps = 1;
+};
+
+// How the largest stable step is searched for a scheme whose stability at a step is not the
+// spectral radius of one fixed map (smfe: whether a design exists at that step). `result`
+// set: that is the answer (with `bounded`); else [from, to] is scanned with `stable`.
+struct StableStepScan {
+  double from = 0, to = 0;
+  std::function<bool(double step)> stable;
+  std::optional<double> result;
+  bool bounded = true;
+};
+
+// What a scheme adds to the stability report (analyze): JSON members (each starting with a
+// comma) and text lines.
+struct SchemeAnalysis {
+  std::string json, text;
+};
+
+struct SchemeInfo {
+  const char* name;
+  const char* runtime_class;  // class template in the runtime, instantiated with the model
+  const char* header;         // runtime header that defines it
+  int order;
+  const char* summary;
+  int evaluations;            // right-hand-side evaluations per step
+  bool constants = false;     // instantiated as <Model, SchemeConstants> with precomputed matrices
+  double double_tolerance = 1e-12;  // verify bound against the reference core in double
+  bool dual_rate = false;     // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
+  bool parallel = false;      // dual-rate: the parallel two-track variant
+  // Treats every state alike (no slow/fast split): its one-step map for J decouples along J's
+  // eigenvectors, so the analysis checks it per eigenvalue (on a 1x1 or 2x2 real block).
+  bool uniform = false;
+  // Generated code exists for it; false: only the reference core runs it (simulate: the
+  // paper's form of a scheme whose generated code is another), and analyze when `analysable`.
+  bool generated = true;
+  bool analysable = true;
+  // Its steps are tied to the grid (multistep, dual-rate): a run cannot end with a shortened step.
+  bool grid_tied = false;
+  // Takes the Jacobian blocks frozen at the initial state (--linearization frozen) as well as
+  // re-linearized.
+  bool linearization = false;
+
+  // Fills options' constants and notes; throws ModelError when the model does not suit it.
+  void (*precompute)(const Model& model, bool frozen, GenerateOptions& options) = nullptr;
+  // The reference core's transcription of one step at step h (single-step schemes).
+  ReferenceStep (*reference)(const ReferenceSetup& setup, double h) = nullptr;
+  // The reference core's run of a grid-tied scheme (instead of `reference`).
+  GridRun (*reference_run)(const GridSetup& setup) = nullptr;
+  // Arithmetic of one step of the runtime's implementation and its lower bound (step_cost),
+  // with the options precomputed.
+  StepCost (*cost)(const Model& model, const GenerateOptions& options) = nullptr;
+  // The Jacobian at the design point of what the scheme integrates, when that is not the
+  // model's right-hand side (quasistatic: its reduced form); analysis linearizes this one.
+  Eigen::MatrixXd (*analysed_jacobian)(const Model& model) = nullptr;
+  // The one-step map for dx/dt = J x split after `slow` states, when the scheme builds it
+  // faster than analysis's n reference steps (one_step_map); null otherwise.
+  Eigen::MatrixXd (*step_map)(const Eigen::MatrixXd& j, std::size_t slow, double h) = nullptr;
+  // Grid-tied schemes: the map of one step (abm4) or macro step (the dual-rate ones) after the
+  // start-up on everything the run keeps, and what each of its entries is.
+  Eigen::MatrixXd (*grid_step_map)(const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) = nullptr;
+  StepMapLayout (*step_map_layout)(const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) = nullptr;
+  // The search of the largest stable step, when it is not the map's radius's (above).
+  StableStepScan (*stable_step_scan)(const Spectra& spectra, double inner_step, double to) = nullptr;
+  // Checks the model suits the scheme at h and what it adds to the stability report; throws
+  // ModelError when it does not suit.
+  SchemeAnalysis (*analyse)(const Model& model, double h, double inner_step) = nullptr;
+  // A note for generate's standard error on what the precomputed options rest on (sp_ll
+  // frozen: how much its matrices vary; smfe: its design along the trajectory), or empty.
+  std::string (*generate_note)(const Model& model, const GenerateOptions& options, bool frozen, double t_end) = nullptr;
+};
+
+}  // namespace dualrate

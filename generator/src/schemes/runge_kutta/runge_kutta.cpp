@@ -1,0 +1,44 @@
+#include "schemes/runge_kutta/runge_kutta.hpp"
+
+namespace dualrate {
+
+namespace {
+
+// A textbook explicit Runge-Kutta method on the whole state.
+SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* header, int order,
+                       const char* summary) {
+  SchemeInfo s{name, runtime_class, header, order, summary, order};
+  s.uniform = true;
+  return s;
+}
+
+// Per step: `stages` right-hand-side evaluations and the vector arithmetic the runtime writes.
+StepCost cost(const Model& model, int stages, long add_per_state, long add, long mul_per_state, long div) {
+  const long n = static_cast<long>(model.states.size());
+  StepCost c;
+  c.add_work(stages * derivative_ops(model, Rows::kAll));
+  c.ops += arithmetic(add_per_state * n + add, mul_per_state * n, div);
+  return c;
+}
+
+}  // namespace
+
+std::vector<SchemeInfo> runge_kutta_schemes() {
+  SchemeInfo euler = runge_kutta("euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler");
+  euler.reference = [](const ReferenceSetup&, double) -> ReferenceStep { return euler_step; };
+  // x += h k
+  euler.cost = [](const Model& m, const GenerateOptions&) { return cost(m, 1, 1, 0, 1, 0); };
+  SchemeInfo rk2 = runge_kutta("rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2,
+                               "Heun's method (explicit trapezoidal)");
+  rk2.reference = [](const ReferenceSetup&, double) -> ReferenceStep { return heun_step; };
+  // x + h k1, t + h, x += (h/2) (k1 + k2)
+  rk2.cost = [](const Model& m, const GenerateOptions&) { return cost(m, 2, 3, 1, 2, 1); };
+  SchemeInfo rk4 = runge_kutta("rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4,
+                               "classical fourth-order Runge-Kutta");
+  rk4.reference = [](const ReferenceSetup&, double) -> ReferenceStep { return rk4_step; };
+  // three stage inputs and times, h/2, h/6, weighted sum
+  rk4.cost = [](const Model& m, const GenerateOptions&) { return cost(m, 4, 7, 3, 6, 2); };
+  return {euler, rk2, rk4};
+}
+
+}  // namespace dualrate

@@ -1,0 +1,317 @@
+#include "verify/programs.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <sstream>
+
+#include "base/data_paths.hpp"
+#include "base/process.hpp"
+#include "base/text_io.hpp"
+#include "targets/build.hpp"
+
+namespace dualrate {
+
+namespace {
+
+// A number of a program's count line, all of the word or nothing (a line cut short or mixed
+// with other output is refused instead of read in part or thrown on).
+template <class T>
+bool parse_number(const std::string& word, T& value) {
+  const char* end = word.data() + word.size();
+  const auto parsed = std::from_chars(word.data(), end, value);
+  return parsed.ec == std::errc() && parsed.ptr == end;
+}
+
+std::string malformed_count(const std::string& where, const std::vector<std::string>& words) {
+  std::string line;
+  for (const auto& w : words) line += " " + w;
+  return fmt::format("the program on {} printed a malformed count line '#{}' (its output was cut short or mixed "
+                     "with other output)",
+                     where, line.substr(0, 200));
+}
+
+// The host compiler command for generated code: $CXX, else the generator's default (c++; in a
+// sanitized build the generator's own compiler with its sanitizers, so that host verification
+// runs the generated code under them too, and links the sanitized portable libm).
+std::vector<std::string> host_compiler() {
+  std::vector<std::string> argv = {std::getenv("CXX") ? std::getenv("CXX") : DUALRATE_HOST_CXX};
+  for (const auto& f : split(DUALRATE_HOST_CXX_FLAGS, ' '))
+    if (!f.empty()) argv.push_back(f);
+  return argv;
+}
+
+// cortex-a53-linux: runs in all of a run that overruns while the fast thread woke late
+// (host_scheduling_noise).
+constexpr int kNoiseAttempts = 3;
+
+
+
+
+Budget budget_of(const TaskPlan& plan, const VerifyResult& r) {
+  return budget_of(*plan.target, r, plan.h, plan.ratio, plan.cpu_hz, plan.cpi);
+}
+
+std::string not_schedulable(const Budget& b) {
+  return not_schedulable_message("the tasks are", "them", b.part, b.cpu_hz, b.cpi, b.verdict, b.min_cpu_hz);
+}
+
+enum class CountLine { kOther, kRead, kMalformed };
+
+// A '# fast_job_instructions MAX TOTAL JOBS' line (or slow_...) of a task program or of
+// count_jobs.sh into r. A kind with no jobs stays unmeasured.
+CountLine read_job_instructions(const std::vector<std::string>& words, VerifyResult& r) {
+  if (words.size() != 4 || (words[0] != "fast_job_instructions" && words[0] != "slow_job_instructions"))
+    return CountLine::kOther;
+  double jobs = 0, total = 0;
+  long max = 0;
+  if (!parse_number(words[1], max) || !parse_number(words[2], total) || !parse_number(words[3], jobs))
+    return CountLine::kMalformed;
+  if (jobs < 1) return CountLine::kRead;
+  JobCost& c = words[0] == "fast_job_instructions" ? r.fast_job : r.slow_job;
+  c.instructions_max = max;
+  c.instructions_mean = total / jobs;
+  return CountLine::kRead;
+}
+
+}  // namespace
+
+std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& flags, bool hex,
+                           const std::string& name, const std::string& csv, long steps, int every,
+                           std::string& script) {
+  std::vector<std::string> argv = host_compiler();
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
+  if (hex) argv.push_back("-DDUALRATE_TRACE_HEX");
+  argv.insert(argv.end(), {(data_paths().targets / "host" / "trace_main.cpp").string(), portable_math_library("host", "libm"), "-o",
+                           (dir / name).string()});
+  script += command_line(argv) + "\n";
+  const ProcessResult built = run_process(argv);
+  if (built.exit_code != 0) return "the generated code did not compile:\n" + built.output;
+  const std::vector<std::string> run = {(dir / name).string(), std::to_string(steps), std::to_string(every),
+                                        (dir / csv).string()};
+  script += command_line(run) + "\n";
+  const ProcessResult ran = run_process(run);
+  return ran.exit_code == 0 ? "" : "the generated code failed on the host: " + ran.output;
+}
+
+std::string run_on_target(const CrossTarget& target, const fs::path& dir, const std::vector<std::string>& flags,
+                          long steps, int every, VerifyResult& r, std::string& script) {
+  const std::vector<std::string> argv =
+      cortex_m_build(target, flags, {fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", kIcountShift)},
+                     (data_paths().targets / "cortex-m" / "trace_main.cpp").string(), dir / "trace.elf");
+  script += command_line(argv) + "\n";
+  const ProcessResult built = run_process(argv);
+  if (built.exit_code != 0) return "the generated code did not cross-build for " + std::string(target.name) + ":\n" + built.output;
+
+  std::string heap = heap_function(dir / "trace.elf");
+  if (!heap.empty()) return heap;
+  const ProcessResult size = run_process({"arm-none-eabi-size", (dir / "trace.elf").string()});
+  const auto size_lines = split(size.output, '\n');
+  if (size.exit_code != 0 || size_lines.size() < 2) return "arm-none-eabi-size failed: " + size.output;
+  std::istringstream sizes(size_lines[1]);
+  sizes >> r.text_bytes >> r.data_bytes >> r.bss_bytes;
+
+  const std::vector<std::string> run =
+      qemu_system(target, kIcountShift, dir / "trace.elf", fmt::format("{} {}", steps, every));
+  script += command_line(run) + " > target.txt\n";
+  const ProcessResult ran = run_process(run);
+  write_file(dir / "target.txt", ran.output);
+  const ProgramOutput out = split_output(ran.output);
+  if (ran.exit_code != 0)
+    return fmt::format("the trace program failed on {} (exit status {}{}):\n{}", target.name, ran.exit_code,
+                       ran.exit_code == 124 ? ", timed out" : "", out.messages.substr(0, 4000));
+  for (const auto& words : out.counts) {
+    if (words.size() == 4 && words[0] == "instructions_per_step" && steps > 0) {
+      double total = 0;
+      if (!parse_number(words[1], total) || !parse_number(words[2], r.instructions_min) ||
+          !parse_number(words[3], r.instructions_max))
+        return malformed_count(target.name, words);
+      r.instructions_per_step = total / static_cast<double>(steps);
+    } else if (words.size() == 2 && words[0] == "stack_bytes") {
+      if (!parse_number(words[1], r.stack_bytes)) return malformed_count(target.name, words);
+    } else if (words.size() == 3 && words[0] == "stack_bytes" && words[1] == "overflow") {
+      return fmt::format("a step used all of the stack on {} (at least {} bytes): the painted region was "
+                         "overwritten to its end",
+                         target.name, words[2]);
+    }
+  }
+  write_file(dir / "generated.csv", out.trace);
+  return "";
+}
+
+Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int ratio, double cpu_hz, double cpi) {
+  return schedule(r.fast_job, r.slow_job, h, ratio, target.part, cpu_hz, cpi, target.exception_cycles);
+}
+
+bool read_task_count(const std::vector<std::string>& words, VerifyResult& r) {
+  long value = 0;
+  if (words.size() != 2) return false;
+  const char* end = words[1].data() + words[1].size();
+  const auto parsed = std::from_chars(words[1].data(), end, value);
+  if (parsed.ec != std::errc() || parsed.ptr != end) return false;
+  const std::string& name = words[0];
+  if (name == "ticks") r.ticks = value;
+  else if (name == "slow_jobs") r.slow_jobs = value;
+  else if (name == "slow_overruns") r.slow_overruns = value;
+  else if (name == "fast_overruns") r.fast_overruns = value;
+  else if (name == "preempted_ticks") r.preempted_ticks = value;
+  else if (name == "deferred_releases") r.deferred_releases = value;
+  else if (name == "longest_wait") r.longest_wait = value;
+  else if (name == "sched_fifo") r.sched_fifo = static_cast<int>(value);
+  else if (name == "tick_cycles") r.tick_cycles = value;
+  else if (name == "late_ticks") r.late_ticks = value;
+  else if (name == "max_latency_ns") r.max_latency_ns = value;
+  else if (name == "fast_handler_instructions") r.fast_job.handler_instructions_max = value;
+  else if (name == "slow_handler_instructions") r.slow_job.handler_instructions_max = value;
+  else return false;
+  return true;
+}
+
+long task_trace_rows(long steps, int ratio, int every) { return std::min(steps / ratio + 1, steps / every + 2); }
+
+namespace {
+
+// Builds the task program for plan.target (host when null) into `exe`; returns why not, or empty.
+std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& flags, const fs::path& exe,
+                        std::string& script) {
+  const std::vector<std::string> defines = {"-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_TRACE_ROWS={}", plan.rows)};
+  std::vector<std::string> argv;
+  const CrossTarget* t = plan.target;
+  if (t && !t->linux_user) {
+    std::vector<std::string> cortex_m = defines;
+    cortex_m.push_back(fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", plan.icount_shift));
+    argv = cortex_m_build(*t, flags, cortex_m, (data_paths().targets / "cortex-m" / "tasks_main.cpp").string(), exe);
+  } else {
+    argv = t ? std::vector<std::string>{"aarch64-linux-gnu-g++"} : host_compiler();
+    if (t)
+      for (const auto& f : split(t->cpu_flags, ' ')) argv.push_back(f);
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), defines.begin(), defines.end());
+    if (!t) argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
+    argv.insert(argv.end(), {"-pthread", (data_paths().targets / "linux" / "tasks_main.cpp").string(),
+                             portable_math_library(t ? t->name : "host", "libm"), "-o", exe.string()});
+    if (t) argv.push_back("-static");
+  }
+  script += command_line(argv) + "\n";
+  const ProcessResult built = run_process(argv);
+  if (built.exit_code != 0)
+    return fmt::format("the task program did not build for {}:\n{}", t ? t->name : "host", built.output);
+  return t && !t->linux_user ? heap_function(exe) : "";
+}
+
+// Runs the task program `exe` in `mode` (single, multi); writes the trace to `csv` and, for
+// multi, the executive's counts into r. Returns why it failed, or empty.
+std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::string& mode, const fs::path& csv,
+                      VerifyResult& r, std::string& script) {
+  const CrossTarget* t = plan.target;
+  const std::string macro = std::to_string(plan.macro_steps), every = std::to_string(plan.every),
+                    delay = std::to_string(plan.slow_delay_ticks);
+  std::vector<std::string> run;
+  if (t && !t->linux_user) {
+    std::string args = mode + " " + macro + " " + every + " " + delay;
+    if (plan.tick_cycles > 0) args += " " + std::to_string(plan.tick_cycles);
+    run = qemu_system(*t, plan.icount_shift, exe, args);
+  } else {
+    if (t) run = {"timeout", "-k", "5", "900", "qemu-aarch64"};
+    run.insert(run.end(), {exe.string(), mode, macro, every, csv.string(), delay});
+  }
+  script += command_line(run) + "\n";
+  const ProcessResult ran = run_process(run);
+  const std::string where = t ? t->name : "host";
+  write_file(csv.string() + ".out", ran.output);
+  const ProgramOutput out = split_output(ran.output);
+  std::string failed =
+      ran.exit_code == 0 ? ""
+                         : fmt::format("the {} task program failed on {} (exit status {}{}):\n{}", mode, where,
+                                       ran.exit_code, ran.exit_code == 124 ? ", timed out" : "",
+                                       out.messages.substr(0, 4000));
+  for (const auto& words : out.counts) {
+    const CountLine line = read_job_instructions(words, r);
+    if (line == CountLine::kMalformed) return malformed_count(where, words);
+    if (line == CountLine::kRead) continue;
+    if (words.size() == 2 && words[1] == "unmeasured")
+      return fmt::format("a job on {} ran through a whole SysTick period and could not be counted ({})", where,
+                         words[0]);
+    if (mode == "multi") read_task_count(words, r);
+  }
+  if (!failed.empty()) return failed;
+  if (t && !t->linux_user) write_file(csv, out.trace);
+  if (mode == "multi") r.overruns = r.slow_overruns + r.fast_overruns;
+  return "";
+}
+
+// cortex-a53-linux: the instructions of each job of the single run, counted from
+// qemu-aarch64's log of every executed instruction (targets/linux/count_jobs.sh).
+std::string count_linux_jobs(const TaskPlan& plan, const fs::path& exe, const fs::path& dir, VerifyResult& r,
+                             std::string& script) {
+  const std::vector<std::string> argv = {(data_paths().targets / "linux" / "count_jobs.sh").string(), exe.string(),
+                                         std::to_string(plan.macro_steps), std::to_string(plan.every),
+                                         (dir / "counted.csv").string()};
+  script += command_line(argv) + "\n";
+  const ProcessResult counted = run_process(argv);
+  if (counted.exit_code != 0)
+    return fmt::format("counting the jobs' instructions on {} failed (exit status {}):\n{}", plan.target->name,
+                       counted.exit_code, counted.output.substr(0, 4000));
+  for (const auto& words : split_output(counted.output).counts)
+    if (read_job_instructions(words, r) == CountLine::kMalformed) return malformed_count(plan.target->name, words);
+  if (r.fast_job.instructions_max < 0 || r.slow_job.instructions_max < 0)
+    return "counting the jobs' instructions on " + std::string(plan.target->name) + " found no jobs";
+  return "";
+}
+
+}  // namespace
+
+std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const fs::path& dir,
+                          const std::vector<std::string>& flags, VerifyResult& r, std::string& script) {
+  TaskPlan host = plan;
+  host.target = nullptr;
+  std::string error = build_tasks(host, flags, dir / "tasks_host", script);
+  if (error.empty()) error = run_tasks(host, dir / "tasks_host", "single", dir / "host_single.csv", r, script);
+  if (!error.empty()) return error;
+  fs::path single = dir / "host_single.csv";
+  const fs::path exe = dir / (plan.target ? (plan.target->linux_user ? "tasks_target" : "tasks.elf") : "tasks_host");
+  if (plan.target) {
+    error = build_tasks(plan, flags, exe, script);
+    if (error.empty()) error = run_tasks(plan, exe, "single", dir / "single.csv", r, script);
+    if (!error.empty()) return error;
+    single = dir / "single.csv";
+    r.bit_exact_vs_host = read_file(single) == read_file(dir / "host_single.csv") ? 1 : 0;
+    if (!plan.target->linux_user) {
+      r.budget = budget_of(plan, r);
+      if (!r.budget->schedulable) return not_schedulable(*r.budget);
+    } else {
+      // Reported, not enforced: the threads run on an emulated, non-real-time host.
+      error = count_linux_jobs(plan, exe, dir, r, script);
+      if (!error.empty()) return error;
+      r.budget = budget_of(plan, r);
+    }
+  }
+  if (tasks == "multi") {
+    error = run_tasks(plan, exe, "multi", dir / "generated.csv", r, script);
+    while (plan.target && plan.target->linux_user && error.empty() && host_scheduling_noise(r) &&
+           r.noise_retries + 1 < kNoiseAttempts) {
+      ++r.noise_retries;
+      error = run_tasks(plan, exe, "multi", dir / "generated.csv", r, script);
+    }
+    if (r.budget && !plan.target->linux_user) {  // again with the handlers' instructions measured in the preemptive run
+      r.budget = budget_of(plan, r);
+      if (!r.budget->schedulable) return not_schedulable(*r.budget) + (error.empty() ? "" : "; the run: " + error);
+    }
+    if (!error.empty()) return error;
+    r.bit_exact_vs_single = read_file(dir / "generated.csv") == read_file(single) ? 1 : 0;
+  } else {
+    fs::copy_file(single, dir / "generated.csv", fs::copy_options::overwrite_existing);
+  }
+  return "";
+}
+
+std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model) {
+  std::vector<std::string> flags = program_flags({dir});
+  flags.insert(flags.end(), {"-DDUALRATE_MODEL_HEADER=\"" + header + "\"", "-DDUALRATE_MODEL_NS=" + model.name});
+  return flags;
+}
+
+}  // namespace dualrate

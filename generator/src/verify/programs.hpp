@@ -1,0 +1,66 @@
+// Building and running the programs verify compares: the host trace program, the trace
+// program on a Cortex-M target under QEMU (with its cost figures), and the dual-rate task
+// programs in their executives. Internal to verify/.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+#include "targets/cross_target.hpp"
+#include "verify/budget.hpp"
+#include "verify/verify.hpp"
+
+namespace dualrate {
+
+namespace fs = std::filesystem;
+
+// Builds the host trace program into dir/<name> and runs it, writing dir/<csv> (hex floats
+// with `hex`); empty on success, else why not.
+std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& flags, bool hex,
+                           const std::string& name, const std::string& csv, long steps, int every,
+                           std::string& script);
+
+// Cross-builds, checks and runs the trace program on `target` under QEMU: writes
+// dir/generated.csv and fills the cost figures. Returns why it failed, or empty.
+std::string run_on_target(const CrossTarget& target, const fs::path& dir, const std::vector<std::string>& flags,
+                          long steps, int every, VerifyResult& r, std::string& script);
+
+// cortex-a53-linux runs the preemptive executive as SCHED_FIFO threads of qemu-user on a
+// shared, non-real-time host. An overrun there while the fast thread also woke a whole period
+// or more late (late_ticks) comes from the host's scheduling (another process, the kernel's
+// real-time throttling), not from the code: such a run is repeated, kNoiseAttempts runs in all
+// at most, and one that still overruns fails as noise, said so. An overrun with every tick on
+// time is the code's and fails at once.
+inline bool host_scheduling_noise(const VerifyResult& r) { return r.overruns > 0 && r.late_ticks > 0; }
+
+// Dual-rate schemes: the task programs (targets/linux/tasks_main.cpp for the host and
+// cortex-a53-linux, targets/cortex-m/tasks_main.cpp for Cortex-M) in their two modes.
+struct TaskPlan {
+  const CrossTarget* target = nullptr;  // nullptr: the host
+  long macro_steps = 0;
+  int every = 1;
+  long rows = 0;  // capacity for the rows the slow task records (tasks.hpp)
+  long slow_delay_ticks = 0;
+  int icount_shift = kIcountShift;
+  long tick_cycles = 0;
+  double h = 0;
+  int ratio = 1;
+  double cpu_hz = 0, cpi = 1;  // the part the budget is for
+};
+
+// Builds and runs the dual-rate task programs: on the host the sequential executive (and
+// the threaded one for --tasks multi on the host); on a target both of its executives, and
+// the host's sequential one for the bit-for-bit comparison. Leaves the trace to compare
+// with the reference core in dir/generated.csv.
+std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const fs::path& dir,
+                          const std::vector<std::string>& flags, VerifyResult& r, std::string& script);
+
+// The budget of the jobs measured in r on the target's part (slow_job absent for single-rate models).
+Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int ratio, double cpu_hz, double cpi);
+
+// The compile flags of a trace or task program for one model: its header in dir, its namespace.
+std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model);
+
+}  // namespace dualrate

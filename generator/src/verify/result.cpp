@@ -1,0 +1,135 @@
+// What a verify run reports: its JSON and text, and the comparison of traces it rests on.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "base/text_io.hpp"
+#include "verify/verify.hpp"
+
+namespace dualrate {
+
+std::string VerifyResult::json() const {
+  std::string s = "{";
+  s += "\"model\":" + json_string(model);
+  s += ",\"scheme\":" + json_string(scheme);
+  s += ",\"target\":" + json_string(target);
+  s += ",\"scalar\":" + json_string(scalar);
+  s += fmt::format(",\"steps\":{}", steps);
+  s += fmt::format(",\"t_end\":{:.15g}", t_end);
+  s += fmt::format(",\"max_error\":{:.6e}", max_error);
+  s += fmt::format(",\"tolerance\":{:.6e}", tolerance);
+  s += ",\"tolerance_basis\":" + json_string(tolerance_basis);
+  s += std::string(",\"pass\":") + (pass ? "true" : "false");
+  s += ",\"worst_state\":" + json_string(worst_state);
+  s += fmt::format(",\"worst_time\":{:.17g}", worst_time);
+  if (!error.empty()) s += ",\"error\":" + json_string(error);
+  if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
+  if (relinearized_error >= 0)
+    s += fmt::format(",\"linearization\":\"frozen\",\"relinearized_max_error\":{:.6e}", relinearized_error);
+  s += fmt::format(",\"ops_per_step\":{},\"ops_bound\":{}", ops_per_step, ops_bound);
+  if (bit_exact_vs_host >= 0) s += std::string(",\"bit_exact_vs_host\":") + (bit_exact_vs_host ? "true" : "false");
+  std::string functions;
+  for (const auto& f : portable_math_functions) functions += (functions.empty() ? "" : ",") + json_string(f);
+  s += ",\"portable_math_functions\":[" + functions + "]";
+  if (instructions_per_step >= 0) {
+    s += fmt::format(",\"instructions_per_step\":{:.1f},\"instructions_per_step_min\":{},"
+                     "\"instructions_per_step_max\":{},\"instructions_per_op\":{:.2f}",
+                     instructions_per_step, instructions_min, instructions_max, instructions_per_op());
+  }
+  if (text_bytes >= 0)
+    s += fmt::format(",\"text_bytes\":{},\"data_bytes\":{},\"bss_bytes\":{}", text_bytes, data_bytes, bss_bytes);
+  if (stack_bytes >= 0) s += fmt::format(",\"stack_bytes\":{}", stack_bytes);
+  if (!tasks.empty()) {
+    s += ",\"tasks\":" + json_string(tasks);
+    if (bit_exact_vs_single >= 0)
+      s += std::string(",\"bit_exact_vs_single\":") + (bit_exact_vs_single ? "true" : "false");
+    if (overruns >= 0)
+      s += fmt::format(",\"overruns\":{},\"slow_overruns\":{},\"fast_overruns\":{}", overruns, slow_overruns,
+                       fast_overruns);
+    if (ticks >= 0)
+      s += fmt::format(",\"ticks\":{},\"slow_jobs\":{},\"preempted_ticks\":{}", ticks, slow_jobs, preempted_ticks);
+    s += ",\"overrun_policy\":" + json_string(overrun_policy);
+    if (deferred_releases >= 0)
+      s += fmt::format(",\"deferred_releases\":{},\"longest_wait_ticks\":{}", deferred_releases, longest_wait);
+    if (sched_fifo >= 0)
+      s += std::string(",\"sched_fifo\":") + (sched_fifo ? "true" : "false") +
+           fmt::format(",\"late_ticks\":{},\"max_latency_us\":{:.1f},\"noise_retries\":{}", late_ticks,
+                       max_latency_ns / 1e3, noise_retries);
+    if (icount_shift >= 0) s += fmt::format(",\"icount_shift\":{},\"tick_cycles\":{}", icount_shift, tick_cycles);
+  }
+  if (fast_job.instructions_max >= 0)
+    s += fmt::format(",\"fast_job_instructions_max\":{},\"fast_job_instructions_mean\":{:.1f}", fast_job.instructions_max,
+                     fast_job.instructions_mean);
+  if (slow_job.instructions_max >= 0)
+    s += fmt::format(",\"slow_job_instructions_max\":{},\"slow_job_instructions_mean\":{:.1f}", slow_job.instructions_max,
+                     slow_job.instructions_mean);
+  if (budget) s += budget->json();
+  return s + "}";
+}
+
+double VerifyResult::instructions_per_op() const {
+  return ops_per_step > 0 ? instructions_per_step / static_cast<double>(ops_per_step) : 0.0;
+}
+
+Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states) {
+  if (a.rows.size() != b.rows.size() || a.columns != b.columns || a.columns.size() < states + 1)
+    throw std::runtime_error(fmt::format("traces differ in shape: {} rows x {} columns vs {} rows x {} columns",
+                                         a.rows.size(), a.columns.size(), b.rows.size(), b.columns.size()));
+  std::vector<double> scale(states, 1.0);
+  for (const auto& row : b.rows)
+    for (std::size_t j = 0; j < states; ++j) scale[j] = std::max(scale[j], std::fabs(row[1 + j]));
+  Comparison c;
+  for (std::size_t i = 0; i < b.rows.size(); ++i)
+    for (std::size_t j = 0; j < states; ++j) {
+      const double e = std::fabs(a.rows[i][1 + j] - b.rows[i][1 + j]) / scale[j];
+      if (!(e <= c.max_error)) {
+        c.max_error = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
+        c.worst_column = 1 + j;
+        c.worst_time = b.rows[i][0];
+      }
+    }
+  return c;
+}
+
+std::string VerifyResult::text() const {
+  std::string s = fmt::format("{} {} on {} ({}), {} steps: max_error {:.3e}, tolerance {:.3e}{}: {}\n", model, scheme,
+                              target, scalar, steps, max_error, tolerance,
+                              worst_state.empty() ? "" : fmt::format(" (worst: {} at t = {:.6g})", worst_state, worst_time),
+                              pass ? "PASS" : "FAIL");
+  if (relinearized_error >= 0)
+    s += fmt::format("frozen linearization: max_error against the re-linearizing reference core {:.3e}\n",
+                     relinearized_error);
+  if (bit_exact_vs_host >= 0)
+    s += fmt::format("host build, same code and flags: {}\n", bit_exact_vs_host ? "bit for bit equal" : "differs");
+  if (instructions_per_step >= 0)
+    s += fmt::format("cost on {}: {:.1f} instructions per step (min {}, max {}), {} arithmetic ops per step "
+                     "(lower bound {}; {:.2f} instructions per op), stack {} bytes; program text {} B, data "
+                     "{} B, bss {} B\n",
+                     target, instructions_per_step, instructions_min, instructions_max, ops_per_step, ops_bound,
+                     instructions_per_op(), stack_bytes, text_bytes, data_bytes, bss_bytes);
+  if (bit_exact_vs_single >= 0)
+    s += fmt::format("tasks: preemptive run {} the sequential one; {} ticks, {} slow jobs, {} ticks preempted "
+                     "a slow job; overruns {} (slow {}, fast {})\n",
+                     bit_exact_vs_single ? "equals bit for bit" : "DIFFERS from", ticks, slow_jobs, preempted_ticks,
+                     overruns, slow_overruns, fast_overruns);
+  if (deferred_releases > 0)
+    s += fmt::format("deferred releases: {} (a slow job still ran at the next release; the next job ran "
+                     "right after it on its grid snapshot, and the fast task waited up to {} ticks for the "
+                     "late end points: its outputs were that late, the state is the scheme's)\n",
+                     deferred_releases, longest_wait);
+  if (budget) {
+    const Budget& b = *budget;
+    s += fmt::format("budget on {} at {:.6g} MHz, CPI {:.3g} (an estimate): fast job {:.0f} cycles, response "
+                     "{:.4g} us{}; utilization {:.3g}; {} (margin {:.3g}; smallest clock {:.4g} MHz)\n",
+                     b.part, b.cpu_hz / 1e6, b.cpi, b.fast_cycles_max, b.fast_response * 1e6,
+                     b.slow_cycles_max >= 0 ? fmt::format("; slow job {:.0f} cycles, response {:.4g} us",
+                                                          b.slow_cycles_max, b.slow_response * 1e6)
+                                            : "",
+                     b.utilization, b.schedulable ? "schedulable" : "NOT schedulable", b.margin, b.min_cpu_hz / 1e6);
+  }
+  if (!directory.empty()) s += "kept in " + directory + "\n";
+  return s;
+}
+
+}  // namespace dualrate

@@ -1,0 +1,134 @@
+#include "verify/tolerance.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/stability.hpp"
+#include "verify/verify.hpp"
+
+namespace dualrate {
+
+// Tolerances.
+// double: generated code and reference core run the same scheme in double and differ only
+//   in rounding (operation order inside expressions: compiled emission vs tree
+//   interpretation; for sp_ll also precomputed phi-functions vs per-step exponentials).
+//   The acceptance bound is the scheme's (1e-12, 1e-10 for sp_ll; issues #2, #3). Per step each side commits
+//   relative errors of a few units of u = 2^-53 per operation; in a stable run these add
+//   up like a random walk, about sqrt(N)*c*u = 1e-14 for N = 1e4 steps and c = 100.
+// float: the generated side rounds every operation to u_f = 2^-24 while the reference
+//   stays in double. Per step, each of the (stages + 2) roundings of a stage input, the
+//   update and the stored state perturbs the state by up to u_f relative to its scale, and
+//   a perturbed stage input moves the step's result by up to h ||J|| times as much (J the
+//   Jacobian of the right-hand side; its value at the initial state stands for the run).
+//   A first-order bound for a stable, non-expansive step map adds these over the N steps:
+//   (N + 1) * (stages + 2) * u_f * (1 + h ||J||_inf). It is a worst case (errors of
+//   opposite sign do not cancel in it) and does not cover growth by unstable modes; such a
+//   run fails and says so. It is used where there is no one-step map to carry the rounding
+//   through (step_map_tolerance).
+// float, from the step map: the generated state after N steps is off by
+//   e_N = sum_k Phi^(N-k) delta_k, the roundings delta_k of step k carried through the
+//   scheme's one-step map Phi (for the Jacobian at the initial state) instead of being added
+//   up as if every step passed them on undamped. Two kinds of rounding, per state:
+//   - the operations of a step: at most d = (stages + 2) u_f (X + |h J| X) componentwise (X_i
+//     the largest |x_i| of the reference run; a stage's rounding is relative to the terms it
+//     adds, each J_ij x_j at most, |h J| entrywise). Modelled, as in Higham and Mary's
+//     probabilistic rounding error analysis (SIAM J. Sci. Comput. 41, 2019), as independent
+//     and of mean zero from step to step and state to state, Hoeffding's inequality bounds
+//     component i by lambda sqrt(sum_k (Phi^k o Phi^k) (d o d))_i except with probability
+//     2 exp(-lambda^2 / 2) = 4.6e-11 for lambda = 7 (kRoundingLambda): errors of either sign
+//     partly cancel over N steps, about sqrt(N) instead of N for an undamped mode;
+//   - the constants, rounded to float once and so the same in every step (no cancellation;
+//     summed in absolute value, sum_k |Phi^k| d_s): the step h and the scheme's own
+//     coefficients move a step's increment (Phi - I) x by u_f each, twice 2 u_f |Phi - I| X,
+//     and a parameter p_j moves the derivative by |df/dp_j p_j| u_f, over a step h u_f P with
+//     P_i = max over the reference rows of sum_j |df_i/dp_j p_j|.
+//   The inputs are no rounding of this kind: the reference samples them as the float build
+//   does (RunOptions::float_time). The tolerance is max_i (bound_i / scale_i), scale_i the
+//   comparison's (compare_traces). For mrabm4 and mrabm4_parallel Phi is the map of a macro
+//   step on everything the tasks keep, derivative histories included, and d, d_s are those of
+//   its r substeps (step_map_tolerance).
+double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j, double double_tolerance) {
+  if (scalar == ScalarType::kDouble) return double_tolerance;
+  const double u = std::ldexp(1.0, -24);
+  return static_cast<double>(steps + 1) * (stages + 2) * u * (1 + h_norm_j);
+}
+
+StepRounding step_rounding(const Eigen::MatrixXd& step_map, const Eigen::VectorXd& magnitude,
+                           const Eigen::VectorXd& terms, const Eigen::VectorXd& parameter_step, int roundings) {
+  const double u = std::ldexp(1.0, -24);
+  const auto m = step_map.rows();
+  const Eigen::MatrixXd increment = step_map - Eigen::MatrixXd::Identity(m, m);
+  return {roundings * u * (magnitude + terms), u * (2 * increment.cwiseAbs() * magnitude + parameter_step)};
+}
+
+double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Eigen::Index>& compared,
+                           const StepRounding& rounding, const Eigen::VectorXd& scale, long steps) {
+  const auto n = static_cast<Eigen::Index>(compared.size());
+  Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(n, step_map.cols());  // the compared rows of Phi^k
+  for (Eigen::Index i = 0; i < n; ++i) rows(i, compared[static_cast<std::size_t>(i)]) = 1;
+  const Eigen::VectorXd d_squared = rounding.operations.cwiseAbs2();
+  Eigen::VectorXd random = Eigen::VectorXd::Zero(n), systematic = Eigen::VectorXd::Zero(n);
+  for (long k = 0; k <= steps; ++k) {
+    random += rows.cwiseAbs2() * d_squared;
+    systematic += rows.cwiseAbs() * rounding.constants;
+    rows = rows * step_map;
+  }
+  return (kRoundingLambda * random.cwiseSqrt() + systematic).cwiseQuotient(scale).maxCoeff();
+}
+
+namespace {
+
+// P_i = max over the rows of `reference` of sum_j |df_i/dp_j p_j|: how much the rounding of
+// the parameters to float moves state i's derivative, per unit u_f.
+Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, const Trace& reference) {
+  const auto n = static_cast<Eigen::Index>(model.states.size());
+  Eigen::VectorXd result = Eigen::VectorXd::Zero(n);
+  for (const auto& row : reference.rows) {
+    const std::vector<double> x(row.begin() + 1, row.begin() + 1 + n);
+    const std::vector<double> rates = core.parameter_rates(row[0], x, core.inputs_at(row[0], true));
+    result = result.cwiseMax(Eigen::Map<const Eigen::VectorXd>(rates.data(), n));
+  }
+  return result;
+}
+
+}  // namespace
+
+std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
+                                         const Eigen::MatrixXd& j, const Trace& reference, long steps, int evaluations) {
+  const auto n = static_cast<Eigen::Index>(model.states.size());
+  if (j.rows() != n || reference.rows.empty()) return std::nullopt;
+  Eigen::MatrixXd map;
+  try {
+    map = one_step_map(generate.scheme, j, generate.step, model.slow_count, generate.ratio, generate.inner_step);
+  } catch (const SchemeDesignError&) {
+    return std::nullopt;
+  }
+  Eigen::VectorXd magnitude = Eigen::VectorXd::Zero(n);
+  for (const auto& row : reference.rows)
+    for (Eigen::Index i = 0; i < n; ++i)
+      magnitude[i] = std::max(magnitude[i], std::fabs(row[static_cast<std::size_t>(i) + 1]));
+  const Eigen::VectorXd rate = parameter_rate(model, core, reference);
+  const Eigen::VectorXd scale = magnitude.cwiseMax(1.0);
+  const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
+  const StepMapLayout layout = step_map_layout(generate.scheme, j, generate.step, model.slow_count, generate.ratio);
+  const int substeps = layout.substeps;
+  const auto m = static_cast<Eigen::Index>(layout.entries.size());
+  if (map.rows() != m || steps % substeps != 0) return std::nullopt;
+  const double big = generate.step * substeps;
+  Eigen::VectorXd entry(m), terms(m), parameter_step(m);
+  std::vector<Eigen::Index> compared(static_cast<std::size_t>(n), -1);
+  for (Eigen::Index e = 0; e < m; ++e) {
+    const auto& kept = layout.entries[static_cast<std::size_t>(e)];
+    const auto i = static_cast<Eigen::Index>(kept.state);
+    entry[e] = kept.derivative ? derivative[i] : magnitude[i];
+    terms[e] = kept.derivative ? 0.0 : big * derivative[i];
+    parameter_step[e] = kept.derivative ? rate[i] : big * rate[i];
+    if (kept.compared) compared[kept.state] = e;
+  }
+  if (std::find(compared.begin(), compared.end(), -1) != compared.end()) return std::nullopt;
+  return map_float_tolerance(map, compared,
+                             step_rounding(map, entry, terms, parameter_step, substeps * (evaluations + 2)), scale,
+                             steps / substeps);
+}
+
+}  // namespace dualrate

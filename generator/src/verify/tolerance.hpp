@@ -1,0 +1,28 @@
+// The tolerance a verify run is held to, beside verify_tolerance, step_rounding and
+// map_float_tolerance (verify.hpp): the float tolerance from the scheme's one-step map for one
+// run of a model. Internal to verify/; the derivation is at the top of tolerance.cpp.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <optional>
+
+#include "base/trace.hpp"
+#include "model/model.hpp"
+#include "schemes/contract.hpp"
+#include "schemes/reference_core.hpp"
+
+namespace dualrate {
+
+// map_float_tolerance for a float run of `steps` steps of h against `reference`, from the
+// scheme's one-step map for J on the entries step_map_layout names: the states (single-rate
+// schemes), or a macro step H = r h on everything mrabm4's
+// tasks keep (states, end points, derivative histories). An entry of state i has the
+// magnitude X_i (a value) or (|J| X)_i (a derivative); per step its operations round
+// (stages + 2) u_f relative to it and to the terms |H J| X a step adds to a value (r substeps
+// of (stages + 2) roundings per macro step); the parameters move a value by H P_i u_f, a
+// derivative by P_i u_f. Empty when there is no map (smfe without a design at h).
+std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
+                                         const Eigen::MatrixXd& j, const Trace& reference, long steps, int evaluations);
+
+}  // namespace dualrate

@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""Checks the generator's sources (generator/src) against the layering in docs/architecture.md.
+
+The page's block between `<!-- layers -->` and `<!-- /layers -->` is the rule, one line a
+folder: `FOLDER: FOLDERS IT MAY INCLUDE` (its own files are always allowed), and lines
+`scheme FOLDER: NAMES` give the scheme names each folder of schemes/ registers. Checked:
+  - every `#include "..."` of a file names a header of generator/src, from its own folder or
+    one the rule allows (an include that names no file is an error too);
+  - a scheme folder (schemes/X/) includes no other scheme folder; the files of schemes/ itself
+    include none, except the registry (schemes/registry.cpp), and nothing outside schemes/
+    includes one: a scheme is reached through the registry;
+  - each scheme name appears as a string literal ("sp_ll") only in its own folder and the
+    registry;
+  - a file over 500 lines says why in a `// Size:` comment within its first 10 lines.
+Usage: check_layers.py SOURCE_DIR. Prints each violation as FILE:LINE: what; exit 1 if any.
+"""
+import os
+import re
+import sys
+
+MAX_LINES = 500
+
+
+def read_rules(page):
+    text = open(page, encoding="utf-8").read()
+    match = re.search(r"<!-- layers -->(.*?)<!-- /layers -->", text, re.S)
+    if not match:
+        sys.exit(f"{page}: no <!-- layers --> block")
+    allowed, schemes = {}, {}
+    for line in match.group(1).splitlines():
+        line = line.strip().strip("`")
+        if not line or line.startswith("```"):
+            continue
+        key, _, rest = line.partition(":")
+        words = rest.split()
+        if key.startswith("scheme "):
+            schemes[key.split()[1]] = words
+        else:
+            allowed[key.strip()] = set(words)
+    for folder, deps in allowed.items():
+        for d in deps:
+            if d not in allowed:
+                sys.exit(f"{page}: {folder} may include {d}, which is not a layer")
+    return allowed, schemes
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: check_layers.py SOURCE_DIR")
+    root = sys.argv[1]
+    src = os.path.join(root, "generator", "src")
+    allowed, schemes = read_rules(os.path.join(root, "docs", "architecture.md"))
+    include = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+    problems, files = [], 0
+    for folder, _, names in sorted(os.walk(src)):
+        for name in sorted(names):
+            if not name.endswith((".cpp", ".hpp")):
+                continue
+            files += 1
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, src)
+            parts = rel.split(os.sep)
+            layer = parts[0]
+            if len(parts) < 2 or layer not in allowed:
+                problems.append(f"{path}:1: not in a folder of docs/architecture.md's layers")
+                continue
+            scheme_folder = parts[1] if layer == "schemes" and len(parts) > 2 else None
+            registry = rel == os.path.join("schemes", "registry.cpp")
+            lines = open(path, encoding="utf-8").read().splitlines()
+            if len(lines) > MAX_LINES and not any(l.startswith("// Size:") for l in lines[:10]):
+                problems.append(f"{path}:1: {len(lines)} lines and no `// Size:` reason in its first 10 lines")
+            for number, line in enumerate(lines, 1):
+                m = include.match(line)
+                if m:
+                    target = m.group(1)
+                    tparts = target.split("/")
+                    if not os.path.isfile(os.path.join(src, target)):
+                        problems.append(f"{path}:{number}: includes {target}, which is not a file of generator/src")
+                        continue
+                    tlayer = tparts[0]
+                    if tlayer != layer and tlayer not in allowed[layer]:
+                        problems.append(f"{path}:{number}: {layer}/ includes {target}: {layer}/ may include "
+                                        f"{', '.join(sorted(allowed[layer])) or 'nothing'} (docs/architecture.md)")
+                    tscheme = tparts[1] if tlayer == "schemes" and len(tparts) > 2 else None
+                    if tscheme and tscheme != scheme_folder and not registry:
+                        problems.append(f"{path}:{number}: includes {target}: only schemes/{tscheme}/ and the "
+                                        "registry name a scheme's folder")
+                if registry:
+                    continue
+                for folder_name, scheme_names in schemes.items():
+                    if folder_name == scheme_folder:
+                        continue
+                    for s in scheme_names:
+                        if f'"{s}"' in line:
+                            problems.append(f"{path}:{number}: names the scheme \"{s}\": only schemes/{folder_name}/ "
+                                            "and the registry may")
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} violations of docs/architecture.md's layering in {files} files")
+        return 1
+    print(f"{files} files of generator/src follow docs/architecture.md's layering")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
