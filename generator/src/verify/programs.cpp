@@ -1,3 +1,4 @@
+// Building and running the programs verify compares (host, Cortex-M under QEMU, the dual-rate task programs).
 #include "verify/programs.hpp"
 
 #include <fmt/format.h>

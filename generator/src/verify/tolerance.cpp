@@ -1,3 +1,4 @@
+// The tolerance a verify run is held to: the derivation, the bounds and the step-map tolerance of one run.
 #include "verify/tolerance.hpp"
 
 #include <algorithm>
