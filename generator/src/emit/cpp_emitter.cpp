@@ -18,7 +18,7 @@
 
 namespace dualrate {
 
-constexpr int kRuntimeApi = 4;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
+constexpr int kRuntimeApi = 5;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
 
 using GiNaC::ex;
 
@@ -210,6 +210,64 @@ Code jacobian_function(const Model& m) {
   return s;
 }
 
+// The tables' data as constexpr arrays of Scalar (in flash on a target) and each table's
+// function, which calls dualrate::lookup::table: T(x...) its value, T<S>(x...) with S = 1 << d
+// its partial derivative in x_d. An axis is uniform (cell by index arithmetic) when its
+// breakpoints in Scalar lie within 1e-6 of the spacing from equal spacing (lookup.hpp corrects
+// the index by comparison, which is exact while they lie within a quarter of it).
+void table_definitions(const Model& m, ScalarType scalar, Code& h) {
+  if (m.tables.empty()) return;
+  const auto in_scalar = [&](double v) { return scalar == ScalarType::kFloat ? static_cast<double>(static_cast<float>(v)) : v; };
+  h << "\n  // Tables (data fixed at generation; interpolation: dualrate/lookup.hpp).\n";
+  for (const auto& tp : m.tables) {
+    const Table& t = *tp;
+    const std::vector<Equation> source = {table_equation(t)};
+    std::string shape, params, args;
+    for (std::size_t d = 0; d < t.axes(); ++d) {
+      shape += (d ? " x " : "") + std::to_string(t.breakpoints[d].size());
+      params += fmt::format("{}Scalar x{}_", d ? ", " : "", d);
+      args += fmt::format(", {}_axis{}_, x{}_", t.name, d, d);
+    }
+    h << fmt::format("  // {}: {} breakpoints, {} interpolation, {} extrapolation.\n", t.name, shape,
+                     Table::to_string(t.interpolation), Table::to_string(t.extrapolation));
+    for (std::size_t d = 0; d < t.axes(); ++d) {
+      const std::vector<double>& b = t.breakpoints[d];
+      std::vector<double> r;
+      for (double v : b) r.push_back(in_scalar(v));
+      for (std::size_t i = 1; i < r.size(); ++i)
+        if (!(r[i] > r[i - 1]))
+          throw ModelError(t.breakpoints_loc,
+                           fmt::format("breakpoints {:.17g} and {:.17g} of axis {} of table '{}' are equal in {}", b[i - 1],
+                                       b[i], d + 1, t.name, to_string(scalar)),
+                           "space them further apart, or generate with --scalar double");
+      const double spacing = (r.back() - r.front()) / static_cast<double>(r.size() - 1);
+      bool uniform = true;
+      for (std::size_t i = 0; i < r.size(); ++i)
+        uniform = uniform && std::fabs(r[i] - (r.front() + static_cast<double>(i) * spacing)) <= 1e-6 * spacing;
+      std::string list;
+      for (double v : b) list += (list.empty() ? "" : ", ") + scalar_literal(v);
+      h.statement(fmt::format("  static constexpr dualrate::lookup::Axis<Scalar, {}, {}> {}_axis{}_{{{{{}}}, {}}};",
+                              b.size(), uniform ? "true" : "false", t.name, d, list,
+                              uniform ? scalar_literal(1 / spacing) : "Scalar(0)"),
+                  source);
+    }
+    const std::size_t row = t.breakpoints.back().size();
+    if (!t.values_file.empty()) h << fmt::format("  // {}'s values: {}, next to the model file.\n", t.name, t.values_file);
+    h.statement(fmt::format("  static constexpr Scalar {}_values_[{}] = {{", t.name, t.values.size()), source);
+    for (std::size_t i = 0; i < t.values.size(); i += row) {
+      std::string line;
+      for (std::size_t j = i; j < i + row; ++j) line += (j > i ? ", " : "") + scalar_literal(t.values[j]);
+      h << "      " + line + ",\n";
+    }
+    h << "  };\n";
+    h << fmt::format("  template <unsigned S = 0>\n  static Scalar {}({}) noexcept {{\n", t.name, params);
+    h << fmt::format("    return dualrate::lookup::table<dualrate::lookup::Interpolation::{}, "
+                     "dualrate::lookup::Extrapolation::{}, S>(\n        {}_values_{});\n  }}\n",
+                     t.interpolation == Table::Interpolation::kLinear ? "kLinear" : "kFlat",
+                     t.extrapolation == Table::Extrapolation::kClamp ? "kClamp" : "kLinear", t.name, args);
+  }
+}
+
 std::string comment_lines(const std::string& text, const std::string& indent) {
   std::string out;
   std::istringstream in(text);
@@ -324,6 +382,8 @@ TracedHeader generate_traced_header(const Model& m, const GenerateOptions& o) {
   for (const auto& p : m.parameters)
     h << fmt::format("  static constexpr Scalar {} = {};  // {:.17g}{}\n", p.name, scalar_literal(p.value), p.value,
                      p.overridden ? " (--param)" : "");
+
+  table_definitions(m, o.scalar, h);
 
   h << "\n  static State initial_state() noexcept {\n    State x_;\n";
   for (std::size_t i = 0; i < m.states.size(); ++i)

@@ -7,6 +7,7 @@
 
 #include "model/printing.hpp"
 #include "model/functions.hpp"
+#include "model/tables.hpp"
 #include "ir/straight_line.hpp"
 
 namespace dualrate {
@@ -103,6 +104,15 @@ OpCount count_ops(const ex& e) {
   }
   if (is_a<GiNaC::mul>(e)) return product_ops(e);
   if (is_a<GiNaC::power>(e)) return power_ops(e.op(0), e.op(1));
+  if (is_table_call(e)) {
+    // dualrate::lookup::table as written: per axis x - b_i, the width and the fraction; per
+    // corner of the cell's box, D factors (half of them 1 - f) times the value, summed.
+    const long d = static_cast<long>(e.nops()) - 2, corners = 1L << d;
+    OpCount c = arithmetic(2 * d + corners / 2 * d + corners, corners * (d + 1), d);
+    c.functions.insert("dualrate::lookup::table");
+    for (std::size_t k = 2; k < e.nops(); ++k) c += count_ops(e.op(k));
+    return c;
+  }
   if (is_a<GiNaC::function>(e)) {
     OpCount c = call(cpp_function(ex_to<GiNaC::function>(e).get_name()));
     for (const auto& a : e) c += count_ops(a);

@@ -15,6 +15,7 @@ const char* to_string(EquationKind kind) {
     case EquationKind::kDerivative: return "derivative";
     case EquationKind::kOutput: return "output";
     case EquationKind::kVariable: return "variable";
+    case EquationKind::kTable: return "table";
   }
   return "";
 }
@@ -30,12 +31,14 @@ bool operator==(const Equation& a, const Equation& b) {
 Equation derivative_equation(const State& x) { return {EquationKind::kDerivative, x.name, x.rhs_loc.line}; }
 Equation output_equation(const Output& y) { return {EquationKind::kOutput, y.name, y.expr_loc.line}; }
 Equation variable_equation(const Variable& v) { return {EquationKind::kVariable, v.name, v.expr_loc.line}; }
+Equation table_equation(const Table& t) { return {EquationKind::kTable, t.name, t.loc.line}; }
 
 std::vector<Equation> model_equations(const Model& m) {
   std::vector<Equation> all;
   for (const auto& x : m.states) all.push_back(derivative_equation(x));
   for (const auto& v : m.variables) all.push_back(variable_equation(v));
   for (const auto& y : m.outputs) all.push_back(output_equation(y));
+  for (const auto& t : m.tables) all.push_back(table_equation(*t));
   return all;
 }
 

@@ -1,5 +1,6 @@
 // Equation-to-code traceability. The equations of a model are its state derivatives, outputs
-// and variables, each known by the line of its expression in the model file. Every emitted
+// and variables, each known by the line of its expression in the model file, and its tables'
+// data, known by the line of the table's name. Every emitted
 // statement that computes one ends in a comment naming its source, `// FILE:LINE` (FILE the
 // model file's name without its directory, so that no machine path enters the header;
 // `// FILE:L1,L2` for a statement that serves several equations), and generate_traced_header
@@ -15,13 +16,13 @@
 
 namespace dualrate {
 
-enum class EquationKind { kDerivative, kOutput, kVariable };
-const char* to_string(EquationKind kind);  // "derivative", "output", "variable"
+enum class EquationKind { kDerivative, kOutput, kVariable, kTable };
+const char* to_string(EquationKind kind);  // "derivative", "output", "variable", "table"
 
 struct Equation {
   EquationKind kind = EquationKind::kDerivative;
-  std::string name;  // the state's, output's or variable's
-  int line = 0;      // of its expression in the model file
+  std::string name;  // the state's, output's, variable's or table's
+  int line = 0;      // of its expression in the model file (a table: of its name)
 };
 
 // Ordered by line, then kind and name.
@@ -31,8 +32,10 @@ bool operator==(const Equation& a, const Equation& b);
 Equation derivative_equation(const State& x);
 Equation output_equation(const Output& y);
 Equation variable_equation(const Variable& v);
+Equation table_equation(const Table& t);
 
-// The model's equations: derivatives in state order, variables in evaluation order, outputs.
+// The model's equations: derivatives in state order, variables in evaluation order, outputs,
+// tables in file order.
 std::vector<Equation> model_equations(const Model& m);
 
 // `// FILE:L1,L2`: the comment that ends a statement serving `sources` (ascending lines, each

@@ -76,6 +76,12 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
       n.op = Op::kPow;
       n.args.push_back(build(exponent, slots));
     }
+  } else if (is_table_call(e)) {
+    TableCall c = table_call_of(e);
+    n.op = Op::kTable;
+    n.table = std::move(c.table);
+    n.index = static_cast<int>(c.slope);
+    for (const auto& arg : c.args) n.args.push_back(build(arg, slots));
   } else if (GiNaC::is_a<GiNaC::function>(e)) {
     const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
     for (const auto& arg : e) n.args.push_back(build(arg, slots));
@@ -128,6 +134,11 @@ T Evaluator::eval(const Node& n, const T* v) {
     case Op::kPow: return static_cast<T>(dualrate_libm_pow(eval(n.args[0], v), eval(n.args[1], v)));
     case Op::kCall1: return static_cast<T>(n.unary(eval(n.args[0], v)));
     case Op::kCall2: return static_cast<T>(n.binary(eval(n.args[0], v), eval(n.args[1], v)));
+    case Op::kTable: {
+      double args[kMaxTableAxes];
+      for (std::size_t i = 0; i < n.args.size(); ++i) args[i] = static_cast<double>(eval(n.args[i], v));
+      return static_cast<T>(n.table->evaluate(args, static_cast<unsigned>(n.index)));
+    }
   }
   throw std::logic_error("evaluator: unknown node");
 }

@@ -5,14 +5,18 @@
 // the canonical order (sum_terms, product_parts: the emitter's), x^n for integer n as
 // repeated multiplication, x^(1/2) as sqrt; the semantics of sign, step, min and max are
 // those of runtime/include/dualrate/math.hpp; the elementary functions are the portable
-// libm's (<dualrate/portable_math.h>), the same ones the generated code calls in verify.
+// libm's (<dualrate/portable_math.h>), the same ones the generated code calls in verify;
+// tables by Table::evaluate (a linear scan, in double; the float evaluation rounds its result).
 #pragma once
 
 #include <ginac/ginac.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "model/tables.hpp"
 
 namespace dualrate {
 
@@ -27,13 +31,14 @@ class Evaluator {
   float operator()(const float* values) const { return eval(root_, values); }
 
  private:
-  enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall1, kCall2 };
+  enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall1, kCall2, kTable };
   struct Node {
     Op op = Op::kConst;
     double value = 0;
     int index = 0;       // slot, integer exponent
     double (*unary)(double) = nullptr;           // kCall1, resolved from the name when built
     double (*binary)(double, double) = nullptr;  // kCall2
+    std::shared_ptr<const Table> table;          // kTable (index: its slope mask)
     std::vector<Node> args;  // kDiv: numerator factors, then index = count of denominator factors
   };
   static Node build(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);

@@ -38,7 +38,8 @@ struct Renamed {
 struct Level {
   enum Kind { kTop, kParen, kCall, kSign } kind = kTop;
   std::size_t open = 0;                    // offset of the '(' (of the sign for kSign)
-  const FunctionInfo* function = nullptr;  // for a call
+  std::string function{};                  // for a call: the function's or table's name
+  int arity = 0;                           // and its number of arguments
   std::size_t name = 0;                    // offset of the function name
   int commas = 0;
   bool power = false;                      // a '^' applies at this level (GiNaC rejects a^b^c)
@@ -50,6 +51,12 @@ std::vector<std::string> names_of(const ExpressionScope& scope) {
   if (scope.time) names.emplace_back("t");
   names.emplace_back("pi");
   return names;
+}
+
+std::string join_names(const std::map<std::string, std::shared_ptr<const Table>>& tables) {
+  std::string s;
+  for (const auto& [name, t] : tables) s += (s.empty() ? "" : " ") + name;
+  return s;
 }
 
 std::size_t scan_number(const std::string& s, std::size_t i, const ExpressionText& src) {
@@ -174,18 +181,35 @@ Renamed rename(const ExpressionText& src, const ExpressionScope& scope) {
       while (next < s.size() && std::isspace(static_cast<unsigned char>(s[next]))) ++next;
       if (next < s.size() && s[next] == '(') {
         const FunctionInfo* f = find_model_function(name);
-        if (!f && (scope.allowed.count(name) || (name == "t" && scope.time) || name == "pi"))
+        const auto table = scope.tables.find(name);
+        if (!f && table == scope.tables.end() &&
+            (scope.allowed.count(name) || (name == "t" && scope.time) || name == "pi"))
           throw ModelError(src.at(i), "'" + name + "' is not a function",
                            "write a product with '*', as in " + name + "*(...)");
-        if (!f) {
-          std::string hint = did_you_mean(name, model_function_names());
-          if (hint.empty()) hint = "known functions: sin cos tan asin acos atan atan2 sinh cosh tanh exp log sqrt abs sign min max pow step";
-          throw ModelError(src.at(i), "unknown function '" + name + "'", hint);
+        if (!f && table == scope.tables.end()) {
+          std::vector<std::string> callable = model_function_names();
+          for (const auto& [table_name, t] : scope.tables) callable.push_back(table_name);
+          std::string hint = did_you_mean(name, callable);
+          if (hint.empty()) {
+            hint = "known functions: sin cos tan asin acos atan atan2 sinh cosh tanh exp log sqrt abs sign min max pow step";
+            if (!scope.tables.empty()) hint += "; tables: " + join_names(scope.tables);
+          }
+          throw ModelError(src.at(i), (scope.tables.empty() ? "unknown function '" : "unknown function or table '") + name + "'",
+                           hint);
         }
         operand(i, "'" + name + "'");
-        push({Level::kCall, next, f, i}, next);
+        if (f) {
+          push({Level::kCall, next, f->name, f->arity, i}, next);
+          out.text += name + '(';
+        } else {
+          // drtableN(id, args): the table's id as a number the parser passes through.
+          const Table& t = *table->second;
+          push({Level::kCall, next, name, static_cast<int>(t.axes()), i}, next);
+          const std::string id = "v" + std::to_string(out.symbols.size());
+          out.symbols[id] = t.id;
+          out.text += table_call_name(t.axes()) + "(" + id + ", ";
+        }
         operand_next = after_open = true;
-        out.text += name + '(';
         i = next + 1;
         continue;
       }
@@ -204,6 +228,10 @@ Renamed rename(const ExpressionText& src, const ExpressionScope& scope) {
       } else if (find_model_function(name)) {
         throw ModelError(src.at(i), "function '" + name + "' used without arguments",
                          "call it, as in " + name + "(x)");
+      } else if (auto t = scope.tables.find(name); t != scope.tables.end()) {
+        throw ModelError(src.at(i), "table '" + name + "' used without arguments",
+                         "call it with one argument per axis (" + std::to_string(t->second->axes()) + "), as in " +
+                             name + "(" + (t->second->axes() == 1 ? "x" : "x, y") + (t->second->axes() > 2 ? ", ..." : "") + ")");
       } else {
         throw ModelError(src.at(i), "undefined name '" + name + "' in " + scope.what,
                          did_you_mean(name, names_of(scope), "define it under parameters, inputs, states or variables"));
@@ -231,10 +259,13 @@ Renamed rename(const ExpressionText& src, const ExpressionScope& scope) {
           throw ModelError(src.at(i), after_open ? "empty parentheses in " + scope.what
                                                  : "malformed expression: missing operand before ')' in " + scope.what);
         close_signs();
-        if (const FunctionInfo* f = levels.back().function; f && levels.back().commas + !after_open != f->arity)
-          throw ModelError(src.at(levels.back().name),
-                           "function '" + std::string(f->name) + "' takes " + std::to_string(f->arity) + " argument" +
-                               (f->arity == 1 ? "" : "s") + ", not " + std::to_string(levels.back().commas + !after_open));
+        if (const Level& call = levels.back(); call.kind == Level::kCall && call.commas + !after_open != call.arity)
+          throw ModelError(src.at(call.name),
+                           (scope.tables.count(call.function) ? "table '" : "function '") + call.function + "' takes " +
+                               std::to_string(call.arity) + " argument" + (call.arity == 1 ? "" : "s") + ", not " +
+                               std::to_string(call.commas + !after_open),
+                           scope.tables.count(call.function) ? "a table takes one argument per axis of its breakpoints"
+                                                             : "");
         levels.pop_back();
         operand_next = after_binary = after_open = false;
         operator_run = 0;
@@ -365,7 +396,9 @@ GiNaC::ex parse_expression(const ExpressionText& source, const ExpressionScope& 
   const Renamed renamed = rename(source, scope);
   GiNaC::symtab table;
   for (const auto& [internal, value] : renamed.symbols) table[internal] = value;
-  GiNaC::parser parser(table, true, model_function_table());
+  GiNaC::prototype_table functions = model_function_table();
+  if (!scope.tables.empty()) functions.insert(table_call_prototypes().begin(), table_call_prototypes().end());
+  GiNaC::parser parser(table, true, functions);
   GiNaC::ex result;
   try {
     result = restore(parser(renamed.text), renamed, source, scope);

@@ -10,15 +10,18 @@
 #include <ginac/ginac.h>
 
 #include <map>
+#include <memory>
 #include <string>
 
 #include "base/diagnostics.hpp"
+#include "model/tables.hpp"
 
 namespace dualrate {
 
 struct ExpressionScope {
   std::map<std::string, GiNaC::ex> allowed;        // usable names and what they stand for
   std::map<std::string, std::string> forbidden;    // existing names that may not be used here, and why
+  std::map<std::string, std::shared_ptr<const Table>> tables;  // callable tables
   const GiNaC::ex* time = nullptr;                 // symbol for `t`, when time may be used
   std::string what;                                // what is being parsed, for messages
 };

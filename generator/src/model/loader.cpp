@@ -55,6 +55,7 @@ Model Loader::load() {
 
   // Names first (all sections share one namespace), then expressions.
   const auto params = section(top, "parameters");
+  const auto tables = section(top, "tables");
   const auto inputs = section(top, "inputs");
   auto vars = section(top, "variables");
   const auto outs = section(top, "outputs");
@@ -80,8 +81,10 @@ Model Loader::load() {
   variables.reserve(vars.size());
   for (const auto& e : vars) variables.push_back({define(e, "variable"), {}});
   for (const auto& e : outs) model_.outputs.push_back({define(e, "output"), {}});
+  for (const auto& e : tables) define(e, "table");
 
   check_overrides(top);
+  read_tables(tables);
   read_parameters(params);
   read_constants(inputs, model_.inputs, "default value of input");
   std::vector<Entry> all_states = slow;
@@ -248,8 +251,9 @@ ExpressionScope Loader::parameter_scope(const std::string& what, std::size_t ava
     if (i < available) scope.allowed[p.name] = p.symbol;
     else scope.forbidden[p.name] = "parameter '" + p.name + "' is defined later; move it up";
   }
+  for (const auto& t : model_.tables) scope.tables[t->name] = t;
   for (const auto& [name, kind] : kind_)
-    if (kind != "parameter")
+    if (kind != "parameter" && kind != "table")
       scope.forbidden[name] = "'" + name + "' is a " + kind + "; " + what + " may use only numbers and parameters";
   return scope;
 }
@@ -258,6 +262,7 @@ ExpressionScope Loader::dynamic_scope(const std::string& what) {
   ExpressionScope scope;
   scope.what = what;
   scope.time = &time_ex_;
+  for (const auto& t : model_.tables) scope.tables[t->name] = t;
   for (const auto& p : model_.parameters) scope.allowed[p.name] = p.symbol;
   for (const auto& u : model_.inputs) scope.allowed[u.name] = u.symbol;
   for (const auto& x : model_.states) scope.allowed[x.name] = x.symbol;

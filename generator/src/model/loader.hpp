@@ -80,7 +80,7 @@ inline const std::map<std::string, std::string>& reserved_names() {
 
 inline const std::vector<std::string> kTopKeys = {"name",      "description", "parameters", "inputs",  "states",
                                            "variables", "equations",   "outputs",    "simulation", "coordinates",
-                                           "mass",      "forces",      "small"};
+                                           "mass",      "forces",      "small",      "tables"};
 inline const std::vector<std::string> kCoordinateKeys = {"position", "velocity"};
 inline const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
 inline const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};
@@ -147,6 +147,12 @@ class Loader {
   void check_overrides(const std::map<std::string, KeyValue>& top);
 
   void read_parameters(const std::vector<Entry>& params);
+
+  // table_section.cpp: each table's data, checked, registered in model_.tables.
+  void read_tables(const std::vector<Entry>& entries);
+  double table_value(const YAML::Node& node, const std::string& what);
+  void table_values(const YAML::Node& node, const Table& t, std::size_t axis, std::vector<double>& out);
+  void table_values_file(const KeyValue& kv, Table& t);
 
   void read_constants(const std::vector<Entry>& entries, std::vector<Input>& inputs, const std::string& what);
 

@@ -5,11 +5,13 @@
 
 #include <ginac/ginac.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "base/diagnostics.hpp"
+#include "model/tables.hpp"
 
 namespace dualrate {
 
@@ -108,6 +110,7 @@ struct Model {
   std::string description;
   std::string file;
   std::vector<Parameter> parameters;
+  std::vector<std::shared_ptr<const Table>> tables;  // in file order; callable in every expression
   std::vector<Input> inputs;
   std::vector<State> states;        // slow states first, then fast, each in file order
   std::size_t slow_count = 0;

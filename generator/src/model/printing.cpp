@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "model/functions.hpp"
+#include "model/tables.hpp"
 
 namespace dualrate {
 
@@ -141,6 +142,13 @@ Printed print_uncached(const ex& e) {
   if (is_a<GiNaC::add>(e)) return print_sum(e);
   if (is_a<GiNaC::mul>(e)) return print_product(e);
   if (is_a<GiNaC::power>(e)) return print_power(e.op(0), e.op(1));
+  if (is_table_call(e)) {
+    // The generated Model's wrapper of dualrate::lookup::table (emit/cpp_emitter.cpp).
+    const TableCall c = table_call_of(e);
+    std::string args;
+    for (const auto& a : c.args) args += (args.empty() ? "" : ", ") + print(a).text;
+    return {c.table->name + (c.slope ? "<" + std::to_string(c.slope) + ">" : "") + "(" + args + ")", kAtom};
+  }
   if (is_a<GiNaC::function>(e)) {
     return {call(cpp_function(ex_to<GiNaC::function>(e).get_name()), e), kAtom};
   }

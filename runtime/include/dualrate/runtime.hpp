@@ -4,6 +4,7 @@
 #include "data.hpp"
 #include "dual_rate.hpp"
 #include "fault.hpp"
+#include "lookup.hpp"
 #include "mass.hpp"
 #include "math.hpp"
 #include "model.hpp"

@@ -1,0 +1,75 @@
+// Look-up tables of a model file (its `tables:` section) in the IR.
+//
+// A call CX(a, b) is the GiNaC function dr_table2(id, 0, a, b): id names the table (Table::id),
+// the second argument is the slope mask (bit d set: the partial derivative in argument d).
+// Differentiating in argument d sets bit d; a second derivative in the same argument is 0 (the
+// interpolant is linear in each argument on a cell), and every derivative of a flat table is 0.
+// Numbers in, a number out: a call whose arguments are numbers evaluates to the table's value
+// (Table::evaluate), which is how analysis evaluates Jacobians at a point.
+//
+// Semantics (those of runtime/include/dualrate/lookup.hpp, implemented here independently by a
+// linear scan): the piecewise multilinear interpolant over the grid, a breakpoint belonging to
+// the cell on its right; flat: the value at the cell's lower breakpoint (the last one from the
+// last breakpoint on); clamp extrapolation holds the argument at the end breakpoints (slope 0
+// outside), linear continues the end cell.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/diagnostics.hpp"
+
+namespace dualrate {
+
+constexpr std::size_t kMaxTableAxes = 4;
+constexpr std::size_t kMaxTableValues = std::size_t{1} << 20;  // per table: they go into the target's flash
+
+struct Table {
+  enum class Interpolation { kLinear, kFlat };
+  enum class Extrapolation { kClamp, kLinear };
+
+  std::string name;
+  SourceLoc loc;                                // of the name
+  std::vector<std::vector<double>> breakpoints;  // per axis, strictly increasing, >= 2 points
+  std::vector<double> values;                    // first axis outermost
+  SourceLoc breakpoints_loc;                     // of the breakpoints' list
+  std::string values_file;                       // as written in the model file, or empty
+  Interpolation interpolation = Interpolation::kLinear;
+  Extrapolation extrapolation = Extrapolation::kClamp;
+  int id = -1;  // first argument of its calls; set by register_table
+
+  std::size_t axes() const { return breakpoints.size(); }
+  // T(args) or, with slope bit d set, its partial derivative in args[d]: by a linear scan for
+  // each cell, the definition above written out.
+  double evaluate(const double* args, unsigned slope) const;
+  // Whether axis d's breakpoints are equally spaced (to 1e-9 of the spacing), and the spacing.
+  bool uniform(std::size_t d) const;
+  static const char* to_string(Interpolation i) { return i == Interpolation::kLinear ? "linear" : "flat"; }
+  static const char* to_string(Extrapolation e) { return e == Extrapolation::kClamp ? "clamp" : "linear"; }
+};
+
+// Makes the table callable in expressions: gives it its id and keeps it while the returned
+// pointer (held by the model) lives.
+std::shared_ptr<const Table> register_table(Table table);
+
+// The expression CX(args) for table t (slope 0).
+GiNaC::ex table_call(const Table& t, const GiNaC::exvector& args);
+
+// Whether e is a table call; then its table, its slope mask and its arguments.
+struct TableCall {
+  std::shared_ptr<const Table> table;
+  unsigned slope = 0;
+  GiNaC::exvector args;
+};
+bool is_table_call(const GiNaC::ex& e);
+TableCall table_call_of(const GiNaC::ex& e);
+
+// The GiNaC parser's readers of the internal call names drtable1 ... drtable4, which the
+// expression parser writes for a table call: drtableN(id, x0, ..., x(N-1)).
+const GiNaC::prototype_table& table_call_prototypes();
+std::string table_call_name(std::size_t axes);
+
+}  // namespace dualrate

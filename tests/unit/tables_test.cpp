@@ -1,0 +1,200 @@
+// Look-up tables (model/tables.hpp): integrals of tables of time against their closed forms
+// (1-D to 3-D, clamp and linear extrapolation, flat), derivatives through a table against
+// the cells' slopes, values_file against inline values and its errors at the CSV's own
+// line, and the float check of breakpoints. The model-file errors of the tables section are
+// files in tests/models/errors/ (table_*.yaml, errors_test.cpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "base/process.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
+#include "numeric/linearization.hpp"
+#include "schemes/reference_core.hpp"
+#include "test_support.hpp"
+
+namespace dualrate {
+namespace {
+
+Model loaded(const std::string& text, const std::string& file = "tables.yaml") {
+  init_symbolic();
+  return load_model_text(text, file);
+}
+
+// x' = the table expression `rate` (of t), from x(0) = 0, integrated on a grid that holds
+// every breakpoint: rk4 (Simpson's rule on each step here) integrates a continuous piecewise
+// linear function of t exactly, euler (left end points) a piecewise constant one, so x(t_end)
+// is the closed-form integral up to rounding: a few dozen additions of numbers below 500, each
+// rounded to 1.1e-16 relative, far below the 1e-11 (1e-9 for the 3-D table's ~500) used.
+double integral(const std::string& tables, const std::string& rate, double t_end, const std::string& scheme = "rk4") {
+  const double h = 0.125;
+  const Model m = loaded("name: m\ntables:\n" + tables + "states:\n  slow:\n    x: 0\nequations:\n  x: " + rate + "\n");
+  const ReferenceCore core(m);
+  const Trace trace = core.simulate(RunOptions{scheme, h, t_end, 1});
+  EXPECT_NEAR(trace.rows.back()[0], t_end, 1e-12);
+  return trace.rows.back()[1];
+}
+
+const std::string kRamp =  // 1-D over [0, 2]: 1 -> 3 -> -1 at t = 0, 1, 2
+    "  R:\n    breakpoints: [[0, 1, 2]]\n    values: [1, 3, -1]\n";
+
+TEST(Tables, IntegralOfAOneDimensionalTableOfTime) {
+  // Trapezoids: (1 + 3)/2 + (3 - 1)/2 = 3 over [0, 2].
+  EXPECT_NEAR(integral(kRamp, "R(t)", 2), 3, 1e-11);
+  // Clamp holds -1 after t = 2 (and 1 before 0: R(-t) reads the mirror image).
+  EXPECT_NEAR(integral(kRamp, "R(t)", 3), 3 - 1, 1e-11);
+  EXPECT_NEAR(integral(kRamp, "R(t - 1)", 3), 1 + 3, 1e-11);
+  // Linear extrapolation continues the end cells: slope -4 after 2, so R = -1 - 4 (t - 2).
+  const std::string linear = kRamp + "    extrapolation: linear\n";
+  EXPECT_NEAR(integral(linear, "R(t)", 3), 3 + (-1 - 2), 1e-11);
+  // Before 0 the first cell's slope 2: R(t - 1) = 1 + 2 (t - 1) on [0, 1], integral 0.
+  EXPECT_NEAR(integral(linear, "R(t - 1)", 3), 0 + 3, 1e-11);
+  // Flat: the lower breakpoint's value; the jump at t = 1 lies on the grid.
+  const std::string flat = "  F:\n    breakpoints: [[0, 1, 2]]\n    values: [1, 3, -1]\n    interpolation: flat\n";
+  EXPECT_NEAR(integral(flat, "F(t)", 3, "euler"), 1 + 3 - 1, 1e-11);
+}
+
+TEST(Tables, IntegralOfTwoAndThreeDimensionalTables) {
+  // T(t, y) over t in {0, 2}, y in {0, 1}: T(t, 0.25) = (1 - 0.25) T(t, 0) + 0.25 T(t, 1), each
+  // linear in t: integral over [0, 2] = 0.75 (0 + 2) + 0.25 (4 + 8) = 4.5.
+  const std::string two = "  T:\n    breakpoints: [[0, 2], [0, 1]]\n    values: [[0, 4], [2, 8]]\n";
+  EXPECT_NEAR(integral(two, "T(t, 0.25)", 2), 4.5, 1e-11);
+  // Clamped in y: T(t, 5) = T(t, 1), integral 4 + 8 = 12; linear in y: T(t, 2) = 2 T(t,1) - T(t,0).
+  EXPECT_NEAR(integral(two, "T(t, 5)", 2), 12, 1e-11);
+  EXPECT_NEAR(integral(two + "    extrapolation: linear\n", "T(t, 2)", 2), 2 * 12 - 2, 1e-11);
+  // 3-D: U(t, y, z) = t + 10 y + 100 z tabulated on t in {0, 1, 3}, y in {0, 1}, z in {0, 2}:
+  // multilinear, so reproduced exactly; integral over [0, 3] of t + 10 (0.5) + 100 (1.5) =
+  // 4.5 + 15 + 450.
+  std::string values = "[";
+  for (double t : {0.0, 1.0, 3.0}) {
+    values += std::string(values.size() > 1 ? ", " : "") + "[";
+    for (double y : {0.0, 1.0}) {
+      values += std::string(y > 0 ? ", " : "") + "[";
+      for (double z : {0.0, 2.0}) values += (z > 0 ? ", " : "") + std::to_string(t + 10 * y + 100 * z);
+      values += "]";
+    }
+    values += "]";
+  }
+  values += "]";
+  const std::string three = "  U:\n    breakpoints: [[0, 1, 3], [0, 1], [0, 2]]\n    values: " + values + "\n";
+  EXPECT_NEAR(integral(three, "U(t, 0.5, 1.5)", 3), 4.5 + 15 + 450, 1e-9);
+}
+
+// The Jacobian through a table is the cell's slope (the right cell at a breakpoint), 0 where
+// the argument is clamped; the analysis evaluates it at a point.
+TEST(Tables, JacobianIsTheCellsSlope) {
+  const Model m = loaded("name: m\ntables:\n" + kRamp +
+                         "states:\n  slow:\n    x: 0.5\n    y: 0\nequations:\n  x: R(x)\n  y: R(2*x + y)\n");
+  const GiNaC::matrix j = jacobian(m, state_symbols(m));
+  const auto at = [&](double x, double y) { return evaluate(m, j, 0, {x, y}, {}); };
+  EXPECT_DOUBLE_EQ(at(0.5, 0)(0, 0), 2);
+  EXPECT_DOUBLE_EQ(at(1, 0)(0, 0), -4);   // breakpoint: the cell on its right
+  EXPECT_DOUBLE_EQ(at(2, 0)(0, 0), -4);   // last breakpoint: the last cell
+  EXPECT_DOUBLE_EQ(at(2.5, 0)(0, 0), 0);  // clamped
+  EXPECT_DOUBLE_EQ(at(0.25, 0.1)(1, 0), 2 * 2);
+  EXPECT_DOUBLE_EQ(at(0.25, 0.6)(1, 1), -4);
+  // Finite differences inside a cell agree (the interpolant is linear there).
+  const ReferenceCore core(m);
+  ReferenceCore::Vector f0(2), f1(2);
+  core.derivatives(0, {0.3, 0.2}, {}, f0);
+  core.derivatives(0, {0.3 + 1e-6, 0.2}, {}, f1);
+  EXPECT_NEAR((f1[1] - f0[1]) / 1e-6, at(0.3, 0.2)(1, 0), 1e-6);
+}
+
+class ValuesFile : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = make_temp_dir("dualrate-tables"); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+  // A model with table T over 3 x 2 breakpoints read from `csv`, its text written next to it.
+  std::string model(const std::string& csv) {
+    write("map.csv", csv);
+    return write("m.yaml",
+                 "name: m\ntables:\n  T:\n    breakpoints: [[0, 1, 2], [0, 1]]\n    values_file: map.csv\n"
+                 "states:\n  slow:\n    x: 0\nequations:\n  x: T(t, 0.5)\n");
+  }
+  ModelError error(const std::string& csv) {
+    const std::string path = model(csv);
+    init_symbolic();
+    try {
+      load_model_file(path);
+    } catch (const ModelError& e) {
+      return e;
+    }
+    ADD_FAILURE() << "loaded without error";
+    return ModelError({}, "");
+  }
+  std::string dir_;
+};
+
+TEST_F(ValuesFile, EqualsInlineValues) {
+  init_symbolic();
+  const Model m = load_model_file(model("# torque map, N m\n1, 2\n\n3.5,4\n  5 , -6e-1\n"));
+  ASSERT_EQ(m.tables.size(), 1u);
+  EXPECT_EQ(m.tables[0]->values, (std::vector<double>{1, 2, 3.5, 4, 5, -0.6}));
+  EXPECT_EQ(m.tables[0]->values_file, "map.csv");
+}
+
+TEST_F(ValuesFile, WrongShapeIsReportedAtTheFilesOwnLine) {
+  const std::string csv = dir_ + "/map.csv";
+  auto expect = [&](const ModelError& e, int line, int column, const std::string& message) {
+    EXPECT_EQ(e.loc().file, csv) << e.format();
+    EXPECT_EQ(e.loc().line, line) << e.format();
+    EXPECT_EQ(e.loc().column, column) << e.format();
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.format();
+  };
+  expect(error("1, 2\n3, 4\n"), 2, 1, "2 rows of values, not 3");
+  expect(error("1, 2\n3, 4\n5, 6\n7, 8\n"), 4, 1, "more than 3 rows");
+  expect(error("1, 2\n3, 4, 9\n5, 6\n"), 2, 7, "row 2 has more than 2 values");
+  expect(error("1, 2\n3\n5, 6\n"), 2, 1, "row 2 has 1 values, not 2");
+  expect(error("1, 2\n3, x4\n5, 6\n"), 2, 4, "'x4' is not a finite number");
+  expect(error("1, 2\n3, nan\n5, 6\n"), 2, 4, "'nan' is not a finite number");
+  expect(error("1, 2\n3,\n5, 6\n"), 2, 3, "'' is not a finite number");
+}
+
+TEST_F(ValuesFile, MissingOrUnreadableIsReportedAtTheModelsKey) {
+  const std::string path = model("1, 2\n3, 4\n5, 6\n");
+  std::filesystem::remove(dir_ + "/map.csv");
+  std::filesystem::create_directory(dir_ + "/map.csv");  // a directory cannot be read as a file
+  for (int round = 0; round < 2; ++round) {
+    init_symbolic();
+    try {
+      load_model_file(path);
+      ADD_FAILURE() << "loaded without error";
+    } catch (const ModelError& e) {
+      EXPECT_EQ(e.loc().file, path);
+      EXPECT_EQ(e.loc().line, 5) << e.format();
+      EXPECT_EQ(e.loc().column, 18) << e.format();
+      EXPECT_NE(std::string(e.what()).find("cannot read values_file"), std::string::npos) << e.format();
+    }
+    std::filesystem::remove(dir_ + "/map.csv");
+  }
+}
+
+TEST(Tables, BreakpointsThatFloatCannotSeparateAreRefusedForFloat) {
+  const Model m = loaded("name: m\ntables:\n  T:\n    breakpoints: [[1, 1.00000001, 2]]\n    values: [1, 2, 3]\n"
+                         "states:\n  slow:\n    x: 0\nequations:\n  x: T(x)\n");
+  GenerateOptions o;
+  o.scheme = "rk4";
+  o.step = 0.01;
+  EXPECT_NO_THROW(generate_header(m, o));
+  o.scalar = ScalarType::kFloat;
+  try {
+    generate_header(m, o);
+    ADD_FAILURE() << "float header generated";
+  } catch (const ModelError& e) {
+    EXPECT_EQ(e.loc().line, 4) << e.format();
+    EXPECT_NE(std::string(e.what()).find("are equal in float"), std::string::npos) << e.format();
+  }
+}
+
+}  // namespace
+}  // namespace dualrate
