@@ -6,12 +6,6 @@
 
 namespace dualrate::cli {
 
-AnalyzeCommand::AnalyzeCommand(CLI::App& app) {
-  cmd_ = app.add_subcommand("analyze", "Eigenvalues, time-scale separation and the scheme's stability at a step");
-  add_common(cmd_, o_);
-  cmd_->add_flag("--json", json_, "Print the result as one JSON object");
-}
-
 int AnalyzeCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kAnalysis);
   const StabilityReport r = analyze_stability(model, s.scheme, s.step, s.ratio, o_.inner_step);

@@ -3,14 +3,16 @@
 // a mistyped option. Internal to cli/.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "model/model.hpp"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace dualrate::cli {
 

@@ -1,9 +1,8 @@
-// The subcommands of the dualrate CLI, one unit each (generate.cpp, analyze.cpp, simulate.cpp,
-// verify.cpp, verify_system.cpp): each defines its options on the application when it is
-// constructed and runs after parsing. Internal to cli/.
+// The subcommands of the dualrate CLI, one unit each for what it does (generate.cpp,
+// analyze.cpp, simulate.cpp, verify.cpp, verify_system.cpp): each defines its options on the
+// application when it is constructed (command_line.cpp, with the options they share) and runs
+// after parsing. Internal to cli/.
 #pragma once
-
-#include <CLI/CLI.hpp>
 
 #include <string>
 
@@ -16,7 +15,7 @@ namespace dualrate::cli {
 class ModelCommand {
  public:
   virtual ~ModelCommand() = default;
-  bool parsed() const { return cmd_->parsed(); }
+  bool parsed() const;
   const Overrides& overrides() const { return o_; }
   // The exit status: 0, 2 when verification fails; errors are thrown.
   virtual int run(const Model& model) = 0;
@@ -76,7 +75,7 @@ class VerifyCommand : public ModelCommand {
 class VerifySystemCommand {
  public:
   explicit VerifySystemCommand(CLI::App& app);
-  bool parsed() const { return cmd_->parsed(); }
+  bool parsed() const;
   int run();
 
  private:

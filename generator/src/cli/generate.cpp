@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <regex>
 
 #include "analysis/stability.hpp"
 #include "cli/commands.hpp"
@@ -12,31 +11,6 @@
 #include "schemes/registry.hpp"
 
 namespace dualrate::cli {
-
-GenerateCommand::GenerateCommand(CLI::App& app) {
-  cmd_ = app.add_subcommand("generate", "Generate the C++ header for a model");
-  add_common(cmd_, o_);
-  cmd_->add_option("--scalar", o_.scalar, "Scalar type of the generated code (default: double)")
-      ->check(CLI::IsMember({"float", "double"}));
-  cmd_->add_option("-o,--output", out_dir_, "Output directory (writes DIR/<namespace>.hpp)")->required();
-  cmd_->add_option("--namespace", name_space_,
-                   "C++ namespace of the generated code, and the header's name (default: the model's name); "
-                   "lets several headers of one model (schemes, steps) link into one program")
-      ->check([](const std::string& v) {
-        static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
-        return std::regex_match(v, identifier) ? std::string() : "'" + v + "' is not a C++ identifier";
-      });
-  add_overrun(cmd_, o_);
-  cmd_->add_flag("--jacobian", emit_jacobian_,
-                 "Also emit Model::jacobian(t, x, u, J, dfdt): the Jacobian in the states and the partial "
-                 "derivative in t, for implicit integrators on the host (not used by the schemes)");
-  cmd_->add_option("--trace", trace_file_,
-                   "Also write FILE (JSON): each equation of the model (state derivative, variable, output; its "
-                   "line in the model file) with the header lines that implement it, and the scheme constants with "
-                   "the analysis each came from (default: none)");
-  cmd_->add_flag("--allow-unstable", allow_unstable_,
-                 "Generate even if the scheme is unstable at this step for the model linearized at its initial state");
-}
 
 int GenerateCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kGenerate);

@@ -11,15 +11,6 @@
 
 namespace dualrate::cli {
 
-SimulateCommand::SimulateCommand(CLI::App& app) {
-  cmd_ = app.add_subcommand("simulate", "Integrate a model with the reference core and write a CSV or MAT-file trace");
-  add_common(cmd_, o_);
-  add_run_length(cmd_, o_, "Write one row every k steps");
-  cmd_->add_option("-o,--output", out_trace_,
-                   "Trace file: a MAT-file (version 5, one column vector per column) if it ends in .mat, else "
-                   "CSV (default: CSV on standard output)");
-}
-
 int SimulateCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kReferenceCore);
   RunOptions run{s.scheme, s.step, s.t_end, o_.every};

@@ -62,55 +62,6 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
 
 }  // namespace
 
-VerifyCommand::VerifyCommand(CLI::App& app) {
-  cmd_ = app.add_subcommand("verify", "Compile and run the generated code and compare it with the reference core");
-  add_common(cmd_, o_);
-  add_run_length(cmd_, o_, "Compare every k steps");
-  cmd_->add_option("--target", target_,
-                   "Where the generated code runs: host, cortex-m3|cortex-m4f|cortex-m7 (qemu-system-arm) or cortex-a53-linux "
-                   "(qemu-aarch64; dual-rate schemes)")
-      ->capture_default_str();
-  cmd_->add_option("--scalar", o_.scalar,
-                   "Scalar type of the generated code (default: double; float on cortex-m4f)")
-      ->check(CLI::IsMember({"float", "double"}));
-  cmd_->add_flag("--json", json_, "Print the result as one JSON object");
-  add_overrun(cmd_, o_);
-  cmd_->add_option("--report", report_dir_,
-                   "Write DIR/report.html: the model, analysis, plots of every state and of the error against "
-                   "the tolerance, the target's results and the verdict, in one self-contained page (default: "
-                   "none)");
-  cmd_->add_option("--keep", keep_dir_, "Keep the generated header, trace program, binary and traces in DIR (default: "
-                   "a temporary directory, removed)");
-  cmd_
-      ->add_option("--header", header_file_,
-                   "Verify this header instead of generating one (hand-edited, or broken on purpose to see verify fail); "
-                   "it must be generated from the same model with the same scheme and scalar (default: generate one)")
-      ->check(CLI::ExistingFile);
-  cmd_
-      ->add_option("--tasks", tasks_,
-                   "Dual-rate schemes: 'single' runs the sequential executive only, 'multi' also the preemptive one "
-                   "(SysTick/PendSV on Cortex-M, SCHED_FIFO threads on Linux) and compares the two bit for bit")
-      ->check(CLI::IsMember({"single", "multi"}))
-      ->capture_default_str();
-  cmd_->add_option("--slow-task-delay", slow_delay_ticks_,
-                   "Dual-rate, for testing the overrun policy: slow job MACRO/2 busy-waits this many fast ticks")
-      ->capture_default_str();
-  cmd_->add_option("--icount-shift", icount_shift_,
-                   fmt::format("Cortex-M dual-rate runs: QEMU's -icount shift (default: {})", kIcountShift))
-      ->check(CLI::Range(0, 10));
-  cmd_->add_option("--tick-cycles", tick_cycles_,
-                   "Cortex-M dual-rate runs: SysTick period in the emulated board's cycles (default: h at the "
-                   "part's instruction rate, --cpu-hz / --cpi)")
-      ->check(CLI::Range(2L, 0x1000000L));
-  cmd_->add_option("--cpu-hz", cpu_hz_,
-                   "Cortex-M: clock of the part the real-time budget is estimated for (default: the target's "
-                   "typical part, e.g. 168e6 for cortex-m4f's STM32F407)")
-      ->check(CLI::PositiveNumber);
-  cmd_->add_option("--cpi", cpi_,
-                   "Cortex-M: cycles per instruction assumed on that part (default: 1.25 on M3/M4, 1.0 on M7)")
-      ->check(CLI::PositiveNumber);
-}
-
 int VerifyCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kGenerate);
   require_dual_rate(cmd_, "--tasks", s.scheme);

@@ -232,8 +232,8 @@ void table_definitions(const Model& m, ScalarType scalar, Code& h) {
                      Table::to_string(t.interpolation), Table::to_string(t.extrapolation));
     for (std::size_t d = 0; d < t.axes(); ++d) {
       const std::vector<double>& b = t.breakpoints[d];
-      std::vector<double> r;
-      for (double v : b) r.push_back(in_scalar(v));
+      std::vector<double> r(b.size());
+      std::transform(b.begin(), b.end(), r.begin(), in_scalar);
       for (std::size_t i = 1; i < r.size(); ++i)
         if (!(r[i] > r[i - 1]))
           throw ModelError(t.breakpoints_loc,

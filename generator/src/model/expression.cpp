@@ -140,7 +140,7 @@ Renamed rename(const ExpressionText& src, const ExpressionScope& scope) {
       levels.pop_back();
     }
   };
-  const auto push = [&](Level level, std::size_t at) {
+  const auto push = [&](const Level& level, std::size_t at) {
     levels.push_back(level);
     if (static_cast<int>(levels.size()) - 1 > kMaxNesting)
       throw ModelError(src.at(at), scope.what + " nests deeper than " + std::to_string(kMaxNesting) + " levels",

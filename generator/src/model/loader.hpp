@@ -150,6 +150,9 @@ class Loader {
 
   // table_section.cpp: each table's data, checked, registered in model_.tables.
   void read_tables(const std::vector<Entry>& entries);
+  // The value of `key: word` of `owner`, one of `allowed` (the first is the default).
+  std::string keyword(const KeyValue& kv, const std::string& key, const std::string& owner,
+                      const std::vector<std::string>& allowed);
   double table_value(const YAML::Node& node, const std::string& what);
   void table_values(const YAML::Node& node, const Table& t, std::size_t axis, std::vector<double>& out);
   void table_values_file(const KeyValue& kv, Table& t);

@@ -6,6 +6,7 @@
 // blank lines and lines starting with '#' (a source, units) are skipped.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -29,6 +30,15 @@ bool table_number(const std::string& text, double& value) {
 }
 
 }  // namespace
+
+std::string Loader::keyword(const KeyValue& kv, const std::string& key, const std::string& owner,
+                            const std::vector<std::string>& allowed) {
+  std::string s = scalar(kv, key + " of " + owner);
+  if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
+    throw ModelError(at(kv.second), "unknown " + key + " '" + s + "'",
+                     did_you_mean(s, allowed, allowed[0] + " (the default) or " + allowed[1]));
+  return s;
+}
 
 double Loader::table_value(const YAML::Node& node, const std::string& what) {
   if (!node.IsScalar())
@@ -162,22 +172,18 @@ void Loader::read_tables(const std::vector<Entry>& entries) {
     } else {
       table_values_file(k.at("values_file"), t);
     }
-    if (k.count("interpolation")) {
-      const std::string s = scalar(k.at("interpolation"), "interpolation of table '" + e.name + "'");
-      if (s != "linear" && s != "flat")
-        throw ModelError(at(k.at("interpolation").second), "unknown interpolation '" + s + "'",
-                         did_you_mean(s, {"linear", "flat"}, "linear (the default) or flat"));
-      t.interpolation = s == "flat" ? Table::Interpolation::kFlat : Table::Interpolation::kLinear;
-    }
+    const std::string what = "table '" + e.name + "'";
+    if (k.count("interpolation"))
+      t.interpolation = keyword(k.at("interpolation"), "interpolation", what, {"linear", "flat"}) == "flat"
+                            ? Table::Interpolation::kFlat
+                            : Table::Interpolation::kLinear;
     if (k.count("extrapolation")) {
-      const std::string s = scalar(k.at("extrapolation"), "extrapolation of table '" + e.name + "'");
-      if (s != "clamp" && s != "linear")
-        throw ModelError(at(k.at("extrapolation").second), "unknown extrapolation '" + s + "'",
-                         did_you_mean(s, {"clamp", "linear"}, "clamp (the default) or linear"));
-      t.extrapolation = s == "linear" ? Table::Extrapolation::kLinear : Table::Extrapolation::kClamp;
+      t.extrapolation = keyword(k.at("extrapolation"), "extrapolation", what, {"clamp", "linear"}) == "linear"
+                            ? Table::Extrapolation::kLinear
+                            : Table::Extrapolation::kClamp;
       if (t.extrapolation == Table::Extrapolation::kLinear && t.interpolation == Table::Interpolation::kFlat)
         throw ModelError(at(k.at("extrapolation").second),
-                         "table '" + e.name + "': flat interpolation holds the end values, so it cannot extrapolate linearly",
+                         what + ": flat interpolation holds the end values, so it cannot extrapolate linearly",
                          "use extrapolation: clamp, or interpolation: linear");
     }
     model_.tables.push_back(register_table(std::move(t)));

@@ -72,6 +72,11 @@ bool Table::uniform(std::size_t d) const {
 
 namespace {
 
+// The id or slope mask of a call: an integer, which GiNaC's evalf hands over as a float.
+unsigned integer_operand(const ex& e) {
+  return static_cast<unsigned>(std::lround(GiNaC::ex_to<GiNaC::numeric>(e).to_double()));
+}
+
 // Tables by id, while a model holds them. Not thread-safe: models are loaded on one thread.
 std::map<int, std::weak_ptr<const Table>>& registry() {
   static std::map<int, std::weak_ptr<const Table>> tables;
@@ -79,7 +84,7 @@ std::map<int, std::weak_ptr<const Table>>& registry() {
 }
 
 std::shared_ptr<const Table> table_of(const ex& id) {
-  const int key = GiNaC::ex_to<GiNaC::numeric>(id).to_int();
+  const int key = static_cast<int>(integer_operand(id));
   const auto it = registry().find(key);
   std::shared_ptr<const Table> t = it == registry().end() ? nullptr : it->second.lock();
   if (!t) throw std::logic_error("table call of a table no longer loaded (id " + std::to_string(key) + ")");
@@ -112,7 +117,7 @@ ex eval_call(const exvector& operands) {
     if (!is_real_number(operands[k])) return GiNaC::function(serial_of(operands.size() - 2), operands).hold();
   std::vector<double> x;
   for (std::size_t k = 2; k < operands.size(); ++k) x.push_back(GiNaC::ex_to<GiNaC::numeric>(operands[k]).to_double());
-  const double v = table_of(operands[0])->evaluate(x.data(), GiNaC::ex_to<GiNaC::numeric>(operands[1]).to_int());
+  const double v = table_of(operands[0])->evaluate(x.data(), integer_operand(operands[1]));
   if (!std::isfinite(v)) throw std::domain_error("a table's value is not finite there");
   return GiNaC::numeric(v);
 }
@@ -122,7 +127,7 @@ ex eval_call(const exvector& operands) {
 ex derivative(const exvector& operands, unsigned param) {
   if (param < 2) return 0;
   const std::shared_ptr<const Table> t = table_of(operands[0]);
-  const unsigned mask = GiNaC::ex_to<GiNaC::numeric>(operands[1]).to_int();
+  const unsigned mask = integer_operand(operands[1]);
   const unsigned bit = 1u << (param - 2);
   if (t->interpolation == Table::Interpolation::kFlat || (mask & bit)) return 0;
   return call(t->axes(), operands[0], mask | bit, {operands.begin() + 2, operands.end()});
@@ -188,7 +193,7 @@ bool is_table_call(const ex& e) {
 
 TableCall table_call_of(const ex& e) {
   if (!is_table_call(e)) throw std::logic_error("not a table call");
-  TableCall c{table_of(e.op(0)), static_cast<unsigned>(GiNaC::ex_to<GiNaC::numeric>(e.op(1)).to_int()), {}};
+  TableCall c{table_of(e.op(0)), integer_operand(e.op(1)), {}};
   for (std::size_t k = 2; k < e.nops(); ++k) c.args.push_back(e.op(k));
   return c;
 }

@@ -22,6 +22,7 @@
 // (generator/src/model/tables.cpp).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 namespace dualrate {
@@ -88,7 +89,7 @@ template <Interpolation I, Extrapolation E, class Scalar, int N, bool Uniform>
 Cell<Scalar> locate(const Axis<Scalar, N, Uniform>& axis, Scalar x) noexcept {
   static_assert(I == Interpolation::kLinear || E == Extrapolation::kClamp,
                 "flat interpolation holds the end values (clamp extrapolation)");
-  if (x != x) return {0, x, x};  // NaN
+  if (std::isnan(x)) return {0, x, x};
   const Scalar* b = axis.breakpoints;
   [[maybe_unused]] bool held = false;
   if constexpr (E == Extrapolation::kClamp) {
