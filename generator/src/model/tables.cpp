@@ -62,14 +62,6 @@ double Table::evaluate(const double* args, unsigned slope) const {
   return corner.front();
 }
 
-bool Table::uniform(std::size_t d) const {
-  const std::vector<double>& b = breakpoints.at(d);
-  const double spacing = (b.back() - b.front()) / static_cast<double>(b.size() - 1);
-  for (std::size_t i = 0; i < b.size(); ++i)
-    if (std::fabs(b[i] - (b.front() + static_cast<double>(i) * spacing)) > 1e-9 * spacing) return false;
-  return true;
-}
-
 namespace {
 
 // The id or slope mask of a call: an integer, which GiNaC's evalf hands over as a float.

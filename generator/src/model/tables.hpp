@@ -45,8 +45,6 @@ struct Table {
   // T(args) or, with slope bit d set, its partial derivative in args[d]: by a linear scan for
   // each cell, the definition above written out.
   double evaluate(const double* args, unsigned slope) const;
-  // Whether axis d's breakpoints are equally spaced (to 1e-9 of the spacing), and the spacing.
-  bool uniform(std::size_t d) const;
   static const char* to_string(Interpolation i) { return i == Interpolation::kLinear ? "linear" : "flat"; }
   static const char* to_string(Extrapolation e) { return e == Extrapolation::kClamp ? "clamp" : "linear"; }
 };
