@@ -1,7 +1,6 @@
 #include "model/tables.hpp"
 
 #include <cmath>
-#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -87,16 +86,6 @@ bool is_real_number(const ex& x) {
   return GiNaC::is_exactly_a<GiNaC::numeric>(x) && GiNaC::ex_to<GiNaC::numeric>(x).is_real();
 }
 
-ex call(std::size_t axes, const ex& id, unsigned slope, const exvector& args) {
-  switch (axes) {
-    case 1: return dr_table1(id, slope, args[0]);
-    case 2: return dr_table2(id, slope, args[0], args[1]);
-    case 3: return dr_table3(id, slope, args[0], args[1], args[2]);
-    case 4: return dr_table4(id, slope, args[0], args[1], args[2], args[3]);
-    default: throw std::logic_error("a table has 1 to 4 axes");
-  }
-}
-
 unsigned serial_of(std::size_t axes) {
   const unsigned serials[] = {dr_table1_SERIAL::serial, dr_table2_SERIAL::serial, dr_table3_SERIAL::serial,
                               dr_table4_SERIAL::serial};
@@ -122,7 +111,9 @@ ex derivative(const exvector& operands, unsigned param) {
   const unsigned mask = integer_operand(operands[1]);
   const unsigned bit = 1u << (param - 2);
   if (t->interpolation == Table::Interpolation::kFlat || (mask & bit)) return 0;
-  return call(t->axes(), operands[0], mask | bit, {operands.begin() + 2, operands.end()});
+  exvector slope = operands;
+  slope[1] = mask | bit;
+  return GiNaC::function(serial_of(t->axes()), slope);
 }
 
 ex eval1(const ex& i, const ex& m, const ex& a) { return eval_call({i, m, a}); }
@@ -172,8 +163,6 @@ std::shared_ptr<const Table> register_table(Table table) {
   tables[shared->id] = shared;
   return shared;
 }
-
-ex table_call(const Table& t, const exvector& args) { return call(t.axes(), t.id, 0, args); }
 
 bool is_table_call(const ex& e) {
   if (!GiNaC::is_a<GiNaC::function>(e)) return false;

@@ -53,9 +53,6 @@ struct Table {
 // pointer (held by the model) lives.
 std::shared_ptr<const Table> register_table(Table table);
 
-// The expression CX(args) for table t (slope 0).
-GiNaC::ex table_call(const Table& t, const GiNaC::exvector& args);
-
 // Whether e is a table call; then its table, its slope mask and its arguments.
 struct TableCall {
   std::shared_ptr<const Table> table;
