@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 
+#include "dualrate/schedule.hpp"
+
 #include "schemes/sp_ll/sp_ll.hpp"
 
 namespace dualrate_test {
@@ -27,14 +29,17 @@ struct SpLlAtStep {
       std::copy_n(c.value.data(), c.value.size(), slots.at(c.name));
   }
 
-  static Fast gz_inv(const Fast& v) noexcept { return apply<nf, nf>(gz_inv_, v); }
-  static Fast k(const Slow& v) noexcept { return apply<nf, ns>(k_, v); }
-  static Slow fz(const Fast& v) noexcept { return apply<ns, nf>(fz_, v); }
-  static Fast a(const Fast& v) noexcept { return apply<nf, nf>(a_, v); }
-  static Fast p1(const Fast& v) noexcept { return apply<nf, nf>(p1_, v); }
-  static Fast p2(const Fast& v) noexcept { return apply<nf, nf>(p2_, v); }
-  static Fast q1(const Fast& v) noexcept { return apply<nf, nf>(q1_, v); }
-  static Fast q2(const Fast& v) noexcept { return apply<nf, nf>(q2_, v); }
+  using Schedule = dualrate::Unscheduled;
+  static Schedule schedule(Scalar, const typename M::State&, const typename M::Input&) noexcept { return {}; }
+
+  static Fast gz_inv(const Schedule&, const Fast& v) noexcept { return apply<nf, nf>(gz_inv_, v); }
+  static Fast k(const Schedule&, const Slow& v) noexcept { return apply<nf, ns>(k_, v); }
+  static Slow fz(const Schedule&, const Fast& v) noexcept { return apply<ns, nf>(fz_, v); }
+  static Fast a(const Schedule&, const Fast& v) noexcept { return apply<nf, nf>(a_, v); }
+  static Fast p1(const Schedule&, const Fast& v) noexcept { return apply<nf, nf>(p1_, v); }
+  static Fast p2(const Schedule&, const Fast& v) noexcept { return apply<nf, nf>(p2_, v); }
+  static Fast q1(const Schedule&, const Fast& v) noexcept { return apply<nf, nf>(q1_, v); }
+  static Fast q2(const Schedule&, const Fast& v) noexcept { return apply<nf, nf>(q2_, v); }
 
  private:
   template <int R, int K>

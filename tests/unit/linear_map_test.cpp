@@ -2,7 +2,7 @@
 // their cost, the emitted text, and sp_ll's constants on models with known structure.
 #include <gtest/gtest.h>
 
-#include "emit/cpp_emitter.hpp"
+#include "emit/constants.hpp"
 #include "ir/linear_map.hpp"
 #include "ir/op_count.hpp"
 #include "schemes/registry.hpp"
@@ -75,7 +75,8 @@ TEST(LinearMap, KeepsExactNonzerosPositiveFirstAndCountsWhatIsEmitted) {
   EXPECT_EQ(apply(map, v), m * v);  // exact: at most two terms a row
   EXPECT_EQ(matrix_function(map),
             "  // test: 3 x 3, 4 nonzeros (sparse)\n"
-            "  static Eigen::Matrix<Scalar, 3, 1> m(const Eigen::Matrix<Scalar, 3, 1>& v_) noexcept {\n"
+            "  static Eigen::Matrix<Scalar, 3, 1> m(const Schedule& /*s_*/, const Eigen::Matrix<Scalar, 3, 1>& v_) "
+            "noexcept {\n"
             "    Eigen::Matrix<Scalar, 3, 1> r_;\n"
             "    r_[0] = v_[2] - Scalar(2)*v_[1];\n"
             "    r_[1] = Scalar(0);\n"
@@ -95,7 +96,36 @@ TEST(LinearMap, Shapes) {
   EXPECT_EQ(linear_map({"f", MatrixXd::Ones(2, 2), ""}).shape(), "dense");
   const LinearMap zero = linear_map({"z", MatrixXd::Zero(2, 3), ""});
   EXPECT_EQ(zero.ops().total(), 0);
-  EXPECT_NE(matrix_function(zero).find("(const Eigen::Matrix<Scalar, 3, 1>& /*v_*/)"), std::string::npos);
+  EXPECT_NE(matrix_function(zero).find("(const Schedule& /*s_*/, const Eigen::Matrix<Scalar, 3, 1>& /*v_*/)"),
+            std::string::npos);
+}
+
+// Scheduled: the entries that differ between grid points are tabled (row by row) and read
+// from the step's schedule, the ones equal at every point stay constants, an entry zero at
+// every point is left out; each tabled entry costs a multiplication.
+TEST(LinearMap, ScheduledEntriesAreTabledAndEqualOnesStayConstant) {
+  MatrixXd a(2, 2), b(2, 2);
+  a << 1, 0, 2, 3;
+  b << 1, 0, 5, -3;
+  NamedMatrix m{"m", a, "test"};
+  m.scheduled = {a, b};
+  const LinearMap map = linear_map(m);
+  ASSERT_EQ(map.tables.size(), 2u);
+  EXPECT_EQ(map.tables[0], (std::vector<double>{2, 5}));
+  EXPECT_EQ(map.tables[1], (std::vector<double>{3, -3}));
+  EXPECT_EQ(map.nonzeros(), 3);
+  const OpCount c = map.ops();
+  EXPECT_EQ(c.add, 1);
+  EXPECT_EQ(c.mul, 2);
+  EXPECT_EQ(matrix_function(map),
+            "  // test: 2 x 2, 3 nonzeros (sparse; 2 of them scheduled)\n"
+            "  static Eigen::Matrix<Scalar, 2, 1> m(const Schedule& s_, const Eigen::Matrix<Scalar, 2, 1>& v_) "
+            "noexcept {\n"
+            "    Eigen::Matrix<Scalar, 2, 1> r_;\n"
+            "    r_[0] = v_[0];\n"
+            "    r_[1] = s_.m[0]*v_[0] + s_.m[1]*v_[1];\n"
+            "    return r_;\n"
+            "  }\n");
 }
 
 // Rounding residue where the structure says zero is dropped and measured.

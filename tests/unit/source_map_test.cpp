@@ -56,14 +56,17 @@ bool generate(const Model& m, GenerateOptions& g, TracedHeader& out) {
   return true;
 }
 
-// Every equation has header lines, each naming its model line; every line with a source
-// comment is traced under an equation of each model line it names; every constant has an
-// origin and is in the header.
-void check_traced(const Model& m, const TracedHeader& h, const std::string& what, long& equations) {
+// Every equation (with scheduled constants, the scheduling values too) has header lines, each
+// naming its model line; every line with a source comment is traced under an equation of each
+// model line it names; every constant has an origin and is in the header.
+void check_traced(const Model& m, const GenerateOptions& g, const TracedHeader& h, const std::string& what,
+                  long& equations) {
   const std::string file = std::filesystem::path(m.file).filename().string();
   EXPECT_EQ(h.source_map.comment_file, file);
   const std::vector<std::string> lines = lines_of(h.text);
-  const std::vector<Equation> all = model_equations(m);
+  std::vector<Equation> all = model_equations(m);
+  if (g.schedule)
+    for (const Equation& e : schedule_equations(m)) all.push_back(e);
   ASSERT_EQ(h.source_map.equations.size(), all.size()) << what;
   for (std::size_t i = 0; i < all.size(); ++i) {
     const TracedEquation& t = h.source_map.equations[i];
@@ -82,7 +85,7 @@ void check_traced(const Model& m, const TracedHeader& h, const std::string& what
   for (const auto& c : h.source_map.constants) {
     EXPECT_FALSE(c.origin.empty()) << what << ": " << c.name;
     const bool emitted = h.text.find(" " + c.name + " = ") != std::string::npos ||
-                         h.text.find(" " + c.name + "(const Eigen::Matrix") != std::string::npos;
+                         h.text.find(" " + c.name + "(const Schedule&") != std::string::npos;
     EXPECT_TRUE(emitted) << what << ": constant " << c.name << " is not in the header";
   }
   for (std::size_t l = 1; l <= lines.size(); ++l)
@@ -118,7 +121,7 @@ TEST(SourceMap, EveryEquationOfEveryModelIsTracedInEveryScheme) {
         ASSERT_TRUE(generated) << what;
       }
       if (!generated) continue;
-      check_traced(m, h, what, equations);
+      check_traced(m, g, h, what, equations);
       ++headers;
     }
   }

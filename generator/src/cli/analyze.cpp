@@ -3,12 +3,22 @@
 
 #include "analysis/stability.hpp"
 #include "cli/commands.hpp"
+#include "schemes/registry.hpp"
 
 namespace dualrate::cli {
 
 int AnalyzeCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kAnalysis);
-  const StabilityReport r = analyze_stability(model, s.scheme, s.step, s.ratio, o_.inner_step);
+  StabilityReport r = analyze_stability(model, s.scheme, s.step, s.ratio, o_.inner_step);
+  if (const SchemeInfo* info = find_scheme(s.scheme);
+      info && info->schedulable && model.simulation.linearization == "scheduled") {
+    GenerateOptions g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION, {}, {}};
+    g.t_end = s.t_end;
+    g.allow_unstable = true;  // the analysis reports the largest radius; generate refuses above 1
+    precompute_scheme(model, false, g);
+    r.scheme_analysis.json += ",\"schedule\":" + schedule_json(*g.schedule);
+    r.scheme_analysis.text += schedule_summary(*g.schedule);
+  }
   std::cout << (json_ ? r.json() + "\n" : r.text());
   return 0;
 }

@@ -48,6 +48,20 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
                                  "fast states, its slow task the slow ones",
                                  s.scheme, m.slow_count, m.fast_count()),
                      "list the fast states under states: fast:, or use a single-rate scheme such as rk4");
+  if (info && m.simulation.linearization == "scheduled") {
+    // The file's scheduled linearization is for the schemes that precompute constants; the
+    // command line's, for the scheme it asks for.
+    const bool asked = o.linearization || !o.schedule_by.empty() || !o.scheme;
+    const SourceLoc at = m.simulation.schedule ? m.simulation.schedule->loc : m.simulation.linearization_loc;
+    if (info->constants && !info->schedulable)
+      throw ModelError(at, fmt::format("scheduled constants are implemented for {} only so far, not {}",
+                                       fmt::join(schedulable_scheme_names(), ", "), s.scheme),
+                       "use --linearization frozen for " + s.scheme + ", or a scheme listed");
+    if (!info->constants && asked)
+      throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s.scheme),
+                       fmt::format("scheduled constants are for {}; leave out --linearization scheduled and "
+                                   "--schedule-by for {}", fmt::join(schedulable_scheme_names(), ", "), s.scheme));
+  }
   if (!o.step && !m.simulation.step)
     throw UsageError("no step size: give --step or set simulation: step: in " + m.file);
   s.step = o.step ? *o.step : *m.simulation.step;
@@ -67,9 +81,13 @@ void add_common(CLI::App* cmd, Overrides& o) {
   cmd->add_option("--step", o.step, "Base (fast) step h in seconds (default: simulation.step)");
   cmd->add_option("--ratio", o.ratio, "Slow step H = ratio*h, for dual-rate schemes (default: simulation.ratio)");
   cmd->add_option("--linearization", o.linearization,
-                  "sp_ll: 'exact' requires constant f_z, g_x, g_z; 'frozen' takes them at the initial state (default: "
-                  "simulation.linearization, else exact)")
-      ->check(CLI::IsMember({"exact", "frozen"}));
+                  "sp_ll: 'exact' requires constant f_z, g_x, g_z; 'frozen' takes them at the initial state; "
+                  "'scheduled' computes its constants over a grid of scheduling values and interpolates them "
+                  "(default: simulation.linearization, else exact)")
+      ->check(CLI::IsMember({"exact", "frozen", "scheduled"}));
+  cmd->add_option("--schedule-by", o.schedule_by,
+                  "EXPR: a scheduling value of --linearization scheduled, an expression of states and inputs "
+                  "(once or twice; auto grid points over the trajectory's range; default: simulation.schedule.by)");
   cmd->add_option("--inner-step", o.inner_step,
                   "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it is real)")
       ->check(CLI::PositiveNumber);
@@ -112,6 +130,29 @@ std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string
 
 bool frozen(const Model& m, const Overrides& o) {
   return o.linearization.value_or(m.simulation.linearization) == "frozen";
+}
+
+void apply_linearization(Model& m, const Overrides& o) {
+  if (o.linearization) m.simulation.linearization = *o.linearization;
+  if (!o.schedule_by.empty()) {
+    if (o.schedule_by.size() > 2)
+      throw UsageError(fmt::format("--schedule-by is given {} times; 1 or 2 scheduling values", o.schedule_by.size()));
+    ScheduleSpec spec;
+    for (const std::string& text : o.schedule_by) {
+      const SourceLoc loc{"--schedule-by", 1, 1};
+      spec.by.push_back(parse_scheduling_value(m, text, loc));
+      spec.by_text.push_back(text);
+      spec.by_loc.push_back(loc);
+    }
+    spec.points.assign(spec.by.size(), {});
+    spec.counts.assign(spec.by.size(), 0);
+    spec.loc = spec.by_loc.front();
+    if (m.simulation.schedule) spec.tolerance = m.simulation.schedule->tolerance;
+    m.simulation.schedule = std::move(spec);
+  }
+  if (m.simulation.linearization == "scheduled" && !m.simulation.schedule)
+    throw UsageError("--linearization scheduled needs the scheduling values: give --schedule-by EXPR (as in "
+                     "--schedule-by V) or simulation: schedule: by: in " + m.file);
 }
 
 // Options of the dual-rate tasks, refused for a single-rate scheme.

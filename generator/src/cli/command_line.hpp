@@ -31,6 +31,7 @@ struct Overrides {
   int every = 1;
   std::string scalar;  // empty: double, or the target's default for verify --target
   std::optional<std::string> linearization;
+  std::vector<std::string> schedule_by;  // --schedule-by: the scheduling values, replacing the file's
   double inner_step = 0;  // smfe: h_s (0: chosen by the generator)
   std::vector<std::string> params;  // NAME=VALUE, replacing the file's parameter values
   std::string overrun = "skip";     // dual-rate tasks: skip or defer a release that finds the slow task busy
@@ -67,6 +68,9 @@ void add_run_length(CLI::App* cmd, Overrides& o, const std::string& every_what);
 std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string>& given);
 // Whether the linearization is frozen (--linearization, else the file's).
 bool frozen(const Model& m, const Overrides& o);
+// The model with --linearization and --schedule-by applied to its simulation section; a
+// scheduled linearization without scheduling values is an error.
+void apply_linearization(Model& m, const Overrides& o);
 // Options of the dual-rate tasks, refused for a single-rate scheme.
 void require_dual_rate(const CLI::App* cmd, const std::string& option, const std::string& scheme);
 

@@ -27,7 +27,10 @@ int GenerateCommand::run(const Model& model) {
   g.jacobian = emit_jacobian_;
   g.inner_step = o_.inner_step;
   g.defer_overruns = o_.overrun == "defer";
+  g.t_end = s.t_end;
+  g.allow_unstable = allow_unstable_;
   precompute_scheme(model, frozen(model, o_), g);
+  if (g.schedule) std::cerr << "note: " << schedule_summary(*g.schedule);
   if (const SchemeInfo* info = find_scheme(s.scheme); info->generate_note)
     std::cerr << info->generate_note(model, g, frozen(model, o_), s.t_end);
   const TracedHeader header = generate_traced_header(model, g);

@@ -47,7 +47,8 @@ int run(int argc, char** argv) {
   for (ModelCommand* command : std::vector<ModelCommand*>{&generate, &analyze, &simulate, &verify})
     if (command->parsed()) {
       const Overrides& o = command->overrides();
-      const Model model = load_model_file(o.model_path, parameter_overrides(o.params));
+      Model model = load_model_file(o.model_path, parameter_overrides(o.params));
+      apply_linearization(model, o);
       check_model_scheme(model);
       return command->run(model);
     }

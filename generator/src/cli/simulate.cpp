@@ -18,12 +18,21 @@ int SimulateCommand::run(const Model& model) {
   run.ratio = s.ratio;
   run.inner_step = o_.inner_step;
   run.exact_end = true;
+  if (const SchemeInfo* info = find_scheme(s.scheme); info && info->schedulable &&
+                                                      model.simulation.linearization == "scheduled") {
+    GenerateOptions g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION, {}, {}};
+    g.t_end = s.t_end;
+    precompute_scheme(model, false, g);
+    std::cerr << "note: " << schedule_summary(*g.schedule);
+    run.schedule = g.schedule;
+    run.exact_end = false;  // the constants are for the step h: no shortened last step
+  }
   const EndTime end = end_time(s.t_end, s.step);
   if (!end.whole && s.scheme == kHighAccuracy)
     std::cerr << fmt::format("note: t_end = {} is not a whole number of output steps h = {}: the last row is at "
                              "t_end, {:.6g} after the one before\n",
                              s.t_end, s.step, s.t_end - end.below);
-  else if (!end.whole && !find_any_scheme(s.scheme)->grid_tied)
+  else if (!end.whole && !find_any_scheme(s.scheme)->grid_tied && run.exact_end)
     std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: the last step is shortened to "
                              "{:.6g} so that the run ends at t_end\n",
                              s.t_end, s.step, s.t_end - end.below);

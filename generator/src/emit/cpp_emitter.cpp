@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "emit/constants.hpp"
 #include "ir/straight_line.hpp"
 #include "model/functions.hpp"
 #include "model/printing.hpp"
@@ -18,7 +19,7 @@
 
 namespace dualrate {
 
-constexpr int kRuntimeApi = 5;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
+constexpr int kRuntimeApi = 6;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
 
 using GiNaC::ex;
 
@@ -212,12 +213,9 @@ Code jacobian_function(const Model& m) {
 
 // The tables' data as constexpr arrays of Scalar (in flash on a target) and each table's
 // function, which calls dualrate::lookup::table: T(x...) its value, T<S>(x...) with S = 1 << d
-// its partial derivative in x_d. An axis is uniform (cell by index arithmetic) when its
-// breakpoints in Scalar lie within 1e-6 of the spacing from equal spacing (lookup.hpp corrects
-// the index by comparison, which is exact while they lie within a quarter of it).
+// its partial derivative in x_d.
 void table_definitions(const Model& m, ScalarType scalar, Code& h) {
   if (m.tables.empty()) return;
-  const auto in_scalar = [&](double v) { return scalar == ScalarType::kFloat ? static_cast<double>(static_cast<float>(v)) : v; };
   h << "\n  // Tables (data fixed at generation; interpolation: dualrate/lookup.hpp).\n";
   for (const auto& tp : m.tables) {
     const Table& t = *tp;
@@ -232,24 +230,12 @@ void table_definitions(const Model& m, ScalarType scalar, Code& h) {
                      Table::to_string(t.interpolation), Table::to_string(t.extrapolation));
     for (std::size_t d = 0; d < t.axes(); ++d) {
       const std::vector<double>& b = t.breakpoints[d];
-      std::vector<double> r(b.size());
-      std::transform(b.begin(), b.end(), r.begin(), in_scalar);
-      for (std::size_t i = 1; i < r.size(); ++i)
-        if (!(r[i] > r[i - 1]))
-          throw ModelError(t.breakpoints_loc,
-                           fmt::format("breakpoints {:.17g} and {:.17g} of axis {} of table '{}' are equal in {}", b[i - 1],
-                                       b[i], d + 1, t.name, to_string(scalar)),
-                           "space them further apart, or generate with --scalar double");
-      const double spacing = (r.back() - r.front()) / static_cast<double>(r.size() - 1);
-      bool uniform = true;
-      for (std::size_t i = 0; i < r.size(); ++i)
-        uniform = uniform && std::fabs(r[i] - (r.front() + static_cast<double>(i) * spacing)) <= 1e-6 * spacing;
-      std::string list;
-      for (double v : b) list += (list.empty() ? "" : ", ") + scalar_literal(v);
-      h.statement(fmt::format("  static constexpr dualrate::lookup::Axis<Scalar, {}, {}> {}_axis{}_{{{{{}}}, {}}};",
-                              b.size(), uniform ? "true" : "false", t.name, d, list,
-                              uniform ? scalar_literal(1 / spacing) : "Scalar(0)"),
-                  source);
+      if (const std::size_t i = equal_in_scalar(b, scalar))
+        throw ModelError(t.breakpoints_loc,
+                         fmt::format("breakpoints {:.17g} and {:.17g} of axis {} of table '{}' are equal in {}", b[i - 1],
+                                     b[i], d + 1, t.name, to_string(scalar)),
+                         "space them further apart, or generate with --scalar double");
+      h.statement(axis_definition(fmt::format("{}_axis{}_", t.name, d), b, scalar), source);
     }
     const std::size_t row = t.breakpoints.back().size();
     if (!t.values_file.empty()) h << fmt::format("  // {}'s values: {}, next to the model file.\n", t.name, t.values_file);
@@ -268,6 +254,19 @@ void table_definitions(const Model& m, ScalarType scalar, Code& h) {
   }
 }
 
+// Model::scheduling_values, the model file's simulation: schedule: by (scheduled constants only).
+void scheduling_values_function(const Model& m, Code& h) {
+  const ScheduleSpec& spec = *m.simulation.schedule;
+  const Body b = emit_body(m, spec.by, schedule_equations(m), "s_");
+  std::string names;
+  for (const auto& t : spec.by_text) names += (names.empty() ? "" : ", ") + t;
+  h << fmt::format("  // Scheduling values (simulation: schedule: by): {}.\n", names);
+  h << fmt::format("  using ScheduleValues = Eigen::Matrix<Scalar, {}, 1>;\n", spec.by.size());
+  h << fmt::format("  static ScheduleValues scheduling_values(Scalar {}, const State& {}, const Input& {}) noexcept {{\n",
+                   b.uses_time ? "t" : "/*t*/", b.uses_states ? "x_" : "/*x_*/", b.uses_inputs ? "u_" : "/*u_*/");
+  h << "    ScheduleValues s_;\n" << b.code << "    return s_;\n  }\n\n";
+}
+
 std::string comment_lines(const std::string& text, const std::string& indent) {
   std::string out;
   std::istringstream in(text);
@@ -279,35 +278,6 @@ std::string comment_lines(const std::string& text, const std::string& indent) {
 }
 
 }  // namespace
-
-std::string matrix_function(const LinearMap& m) {
-  std::string s = fmt::format("  // {}: {} x {}, {} nonzeros ({}", m.what, m.rows, m.cols, m.nonzeros(), m.shape());
-  if (m.structural_nonzeros < m.rows * m.cols) s += fmt::format("; the model's structure allows {}", m.structural_nonzeros);
-  if (m.dropped_residue > 0)
-    s += fmt::format("; rounding residue up to {:.3g} of the largest entry dropped where the structure has zeros",
-                     m.dropped_residue);
-  s += fmt::format(")\n  static Eigen::Matrix<Scalar, {}, 1> {}(const Eigen::Matrix<Scalar, {}, 1>& {}) noexcept {{\n",
-                   m.rows, m.name, m.cols, m.nonzeros() ? "v_" : "/*v_*/");
-  s += fmt::format("    Eigen::Matrix<Scalar, {}, 1> r_;\n", m.rows);
-  for (std::size_t r = 0; r < m.terms.size(); ++r) {
-    const auto& row = m.terms[r];
-    std::string sum;
-    const bool negated = !row.empty() && row.front().coefficient < 0;  // every term negative
-    for (const auto& t : row) {
-      const double c = std::fabs(t.coefficient);
-      const std::string term = c == 1 ? fmt::format("v_[{}]", t.column)
-                                      : fmt::format("{}*v_[{}]", scalar_literal(c), t.column);
-      if (sum.empty())
-        sum = term;
-      else
-        sum += (t.coefficient < 0 && !negated ? " - " : " + ") + term;
-    }
-    if (row.empty()) sum = "Scalar(0)";
-    else if (negated) sum = row.size() > 1 ? "-(" + sum + ")" : "-" + sum;
-    s += fmt::format("    r_[{}] = {};\n", r, sum);
-  }
-  return s + "    return r_;\n  }\n";
-}
 
 std::string generated_namespace(const Model& m, const GenerateOptions& o) {
   return o.name_space.empty() ? m.name : o.name_space;
@@ -325,6 +295,8 @@ SourceMap source_map(const Model& m, const GenerateOptions& o, const Code& code)
   map.comment_file = comment_file(m);
   map.header = generated_namespace(m, o) + ".hpp";
   for (const auto& e : model_equations(m)) map.equations.push_back({e, {}});
+  if (o.schedule)
+    for (const auto& e : schedule_equations(m)) map.equations.push_back({e, {}});
   for (const auto& [line, sources] : code.statements())
     for (const auto& e : sources) map.record(e, line + 1);
   for (const auto& c : o.matrices) map.constants.push_back({c.name, c.origin});
@@ -410,6 +382,7 @@ TracedHeader generate_traced_header(const Model& m, const GenerateOptions& o) {
     << "\n";
 
   if (o.jacobian) h << jacobian_function(m);
+  if (o.schedule) scheduling_values_function(m, h);
 
   std::vector<ex> outs;
   std::vector<Equation> out_sources;
@@ -466,7 +439,10 @@ TracedHeader generate_traced_header(const Model& m, const GenerateOptions& o) {
       h << "struct SchemeConstants : Model {\n";
       h << "  using FastSquare = Eigen::Matrix<Scalar, kFast * kFast, 1>;  // kFast x kFast, column-major\n";
     }
-    for (const auto& c : o.matrices) h << matrix_function(linear_map(c));
+    std::vector<LinearMap> maps;
+    for (const auto& c : o.matrices) maps.push_back(linear_map(c));
+    h << schedule_definitions(o, maps);
+    for (const auto& m : maps) h << matrix_function(m);
     for (const auto& r : o.reals)
       h << fmt::format("  // {}\n  static constexpr Scalar {} = {};  // {:.17g}\n", r.what, r.name, scalar_literal(r.value),
                        r.value);

@@ -16,10 +16,6 @@
 
 namespace dualrate {
 
-// `static Eigen::Matrix<Scalar, rows, 1> NAME(const Eigen::Matrix<Scalar, cols, 1>& v_)`
-// returning M v, written over M's nonzeros, after a comment on what M is and its structure.
-std::string matrix_function(const LinearMap& m);
-
 // The namespace of the generated code, which also names the header: options.name_space, or
 // the model's name.
 std::string generated_namespace(const Model& model, const GenerateOptions& options);

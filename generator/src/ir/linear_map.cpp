@@ -47,8 +47,8 @@ OpCount LinearMap::ops() const {
   for (const auto& row : terms) {
     if (row.empty()) continue;
     c.add += static_cast<long>(row.size()) - 1;
-    for (const auto& t : row) c.mul += (t.coefficient == 1 || t.coefficient == -1) ? 0 : 1;
-    if (row.front().coefficient < 0) c.neg += 1;
+    for (const auto& t : row) c.mul += t.entry < 0 && (t.coefficient == 1 || t.coefficient == -1) ? 0 : 1;
+    if (row.front().entry < 0 && row.front().coefficient < 0) c.neg += 1;
   }
   return c;
 }
@@ -78,20 +78,37 @@ LinearMap linear_map(const NamedMatrix& m) {
     throw std::logic_error("linear_map: " + m.name + "'s structure has the wrong size");
   LinearMap map{m.name, m.what, m.value.rows(), m.value.cols(), {}, 0, 0};
   map.structural_nonzeros = structured ? static_cast<long>(m.structure.count()) : static_cast<long>(m.value.size());
-  const double largest = m.value.size() > 0 ? m.value.cwiseAbs().maxCoeff() : 0;
+  const std::vector<Eigen::MatrixXd> points = m.scheduled.empty() ? std::vector<Eigen::MatrixXd>{m.value} : m.scheduled;
+  double largest = 0;
+  for (const auto& p : points)
+    if (p.size() > 0) largest = std::max(largest, p.cwiseAbs().maxCoeff());
   for (Eigen::Index r = 0; r < m.value.rows(); ++r) {
-    std::vector<LinearTerm> positive, negative;
+    std::vector<LinearTerm> varying, positive, negative;
     for (Eigen::Index c = 0; c < m.value.cols(); ++c) {
-      const double v = m.value(r, c);
-      if (v == 0) continue;
+      bool nonzero = false, constant = true;
+      for (const auto& p : points) {
+        nonzero = nonzero || p(r, c) != 0;
+        constant = constant && p(r, c) == points.front()(r, c);
+      }
+      if (!nonzero) continue;
       if (structured && !m.structure(r, c)) {
-        map.dropped_residue = std::max(map.dropped_residue, std::fabs(v) / largest);
+        for (const auto& p : points) map.dropped_residue = std::max(map.dropped_residue, std::fabs(p(r, c)) / largest);
         continue;
       }
+      if (!constant) {
+        std::vector<double> table;
+        table.reserve(points.size());
+        for (const auto& p : points) table.push_back(p(r, c));
+        varying.push_back({c, 0, static_cast<long>(map.tables.size())});
+        map.tables.push_back(std::move(table));
+        continue;
+      }
+      const double v = points.front()(r, c);
       (v > 0 ? positive : negative).push_back({c, v});
     }
-    positive.insert(positive.end(), negative.begin(), negative.end());
-    map.terms.push_back(std::move(positive));
+    varying.insert(varying.end(), positive.begin(), positive.end());
+    varying.insert(varying.end(), negative.begin(), negative.end());
+    map.terms.push_back(std::move(varying));
   }
   return map;
 }

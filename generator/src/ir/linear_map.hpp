@@ -38,16 +38,23 @@ struct NamedMatrix {
   std::string what;
   Pattern structure{};
   std::string origin{};  // the analysis that computed it (SourceMap's constants)
+  // Scheduled constants: the matrix at every grid point of the schedule (the first scheduling
+  // value's points outermost); `value` is then the one at the first point. Empty: constant.
+  std::vector<Eigen::MatrixXd> scheduled{};
 };
 
-// One exact nonzero entry of a row.
+// One exact nonzero entry of a row: a constant coefficient, or (scheduled) the entry's index
+// among the matrix's tabulated entries.
 struct LinearTerm {
   Eigen::Index column = 0;
   double coefficient = 0;
+  long entry = -1;  // >= 0: scheduled, coefficient unused
 };
 
 // A constant matrix as emitted: each row's nonzero entries, positive coefficients first (so a
 // row starts with an addition, not a negation, when it can), columns ascending within each sign.
+// Scheduled: the entries that differ between grid points come first, each with its values at
+// the grid points in `tables` (row by row); entries equal at every point stay constants.
 struct LinearMap {
   std::string name, what;
   Eigen::Index rows = 0, cols = 0;
@@ -56,6 +63,7 @@ struct LinearMap {
   // Largest magnitude of an entry outside the structure, relative to the largest entry: the
   // rounding left where the exact value is zero (computed expm and solves), dropped.
   double dropped_residue = 0;
+  std::vector<std::vector<double>> tables{};  // scheduled entries: per entry, its value at each grid point
 
   long nonzeros() const;
   // The arithmetic of one product M v as emitted: per nonzero row of m terms, m - 1 additions,
@@ -65,7 +73,8 @@ struct LinearMap {
   std::string shape() const;
 };
 
-// The emitted form of m: its exact nonzeros inside its structure.
+// The emitted form of m: its exact nonzeros inside its structure (scheduled: nonzero at some
+// grid point).
 LinearMap linear_map(const NamedMatrix& m);
 
 // The matrix called `name` among `matrices` (std::logic_error when there is none).

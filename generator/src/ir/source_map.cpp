@@ -16,6 +16,7 @@ const char* to_string(EquationKind kind) {
     case EquationKind::kOutput: return "output";
     case EquationKind::kVariable: return "variable";
     case EquationKind::kTable: return "table";
+    case EquationKind::kSchedule: return "schedule";
   }
   return "";
 }
@@ -32,6 +33,14 @@ Equation derivative_equation(const State& x) { return {EquationKind::kDerivative
 Equation output_equation(const Output& y) { return {EquationKind::kOutput, y.name, y.expr_loc.line}; }
 Equation variable_equation(const Variable& v) { return {EquationKind::kVariable, v.name, v.expr_loc.line}; }
 Equation table_equation(const Table& t) { return {EquationKind::kTable, t.name, t.loc.line}; }
+
+std::vector<Equation> schedule_equations(const Model& m) {
+  std::vector<Equation> all;
+  if (!m.simulation.schedule) return all;
+  const ScheduleSpec& s = *m.simulation.schedule;
+  for (std::size_t d = 0; d < s.by.size(); ++d) all.push_back({EquationKind::kSchedule, s.by_text[d], s.by_loc[d].line});
+  return all;
+}
 
 std::vector<Equation> model_equations(const Model& m) {
   std::vector<Equation> all;

@@ -16,8 +16,8 @@
 
 namespace dualrate {
 
-enum class EquationKind { kDerivative, kOutput, kVariable, kTable };
-const char* to_string(EquationKind kind);  // "derivative", "output", "variable", "table"
+enum class EquationKind { kDerivative, kOutput, kVariable, kTable, kSchedule };
+const char* to_string(EquationKind kind);  // "derivative", "output", "variable", "table", "schedule"
 
 struct Equation {
   EquationKind kind = EquationKind::kDerivative;
@@ -37,6 +37,9 @@ Equation table_equation(const Table& t);
 // The model's equations: derivatives in state order, variables in evaluation order, outputs,
 // tables in file order.
 std::vector<Equation> model_equations(const Model& m);
+// The scheduling values of simulation: schedule: by (traced when the constants are scheduled),
+// named by their text.
+std::vector<Equation> schedule_equations(const Model& m);
 
 // `// FILE:L1,L2`: the comment that ends a statement serving `sources` (ascending lines, each
 // once); empty when there is none.

@@ -64,6 +64,10 @@ inline const std::map<std::string, std::string>& reserved_names() {
       {"SlowState", "the generated code uses it"},
       {"outputs", "the generated code uses it"},
       {"scenario_inputs", "the generated code uses it"},
+      {"scheduling_values", "the generated code uses it"},
+      {"Schedule", "the generated code uses it"},
+      {"schedule", "the generated code uses it"},
+      {"off_schedule", "the generated code uses it"},
       {"state_names", "the generated code uses it"},
       {"input_names", "the generated code uses it"},
       {"output_names", "the generated code uses it"},
@@ -85,7 +89,12 @@ inline const std::vector<std::string> kCoordinateKeys = {"position", "velocity"}
 inline const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
 inline const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};
 inline const std::vector<std::string> kStateKeys = {"slow", "fast"};
-inline const std::vector<std::string> kSimulationKeys = {"t_end", "scheme", "step", "ratio", "linearization", "inputs"};
+inline const std::vector<std::string> kSimulationKeys = {"t_end",         "scheme",   "step",  "ratio",
+                                                         "linearization", "schedule", "inputs"};
+
+inline const char* const kLinearizationHint =
+    "exact: the Jacobian blocks must be constant; frozen: taken at the initial state; scheduled: computed over a grid "
+    "of scheduling values (simulation: schedule:) and interpolated";
 
 inline std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
   std::string s;
@@ -203,6 +212,8 @@ class Loader {
   void read_equations(const KeyValue& section);
 
   double positive(const KeyValue& kv, const std::string& what);
+  // simulation: schedule: (simulation_section.cpp).
+  void read_schedule(const KeyValue& section);
 
   void read_simulation(const KeyValue& section);
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/diagnostics.hpp"
@@ -68,13 +69,37 @@ struct InputSignal {
   SourceLoc loc;
 };
 
+// simulation: schedule: the scheduling values of `linearization: scheduled`: a scheme's
+// constants are computed at the points of a grid over them and interpolated at run time
+// (schemes/schedule.hpp).
+struct ScheduleSpec {
+  std::vector<GiNaC::ex> by;          // 1 or 2 expressions of states, inputs, parameters, variables
+  std::vector<std::string> by_text;   // as written
+  std::vector<SourceLoc> by_loc;
+  // Per scheduling value, [low, high]; empty: the range the scenario's reference trajectory
+  // covers, widened by 5% of its width at each end.
+  std::vector<std::pair<double, double>> range;
+  // Per scheduling value: its grid points as listed, or empty with counts.
+  std::vector<std::vector<double>> points;
+  // Per scheduling value: that many uniform points over the range; 0 (with no list): auto.
+  std::vector<int> counts;
+  // points: auto refines a cell until the one-step map with the constants interpolated at its
+  // midpoint is within this of the one with the constants computed there (relative).
+  double tolerance = 1e-3;
+  SourceLoc loc{}, range_loc{}, points_loc{};
+};
+
 struct Simulation {
   double t_end = 1.0;
   std::string scheme = "rk4";
   SourceLoc scheme_loc{};      // of the scheme's name in the file (check_model_scheme, schemes/registry.hpp)
   std::optional<double> step;  // base (fast) step h
   int ratio = 1;               // H = ratio * h
-  std::string linearization = "exact";  // sp_ll: "exact" (constant blocks required) or "frozen"
+  // The Jacobian blocks of sp_ll, quasistatic and smfe's constants: "exact" (constant blocks
+  // required), "frozen" (at the initial state) or "scheduled" (over `schedule`'s grid).
+  std::string linearization = "exact";
+  SourceLoc linearization_loc{};
+  std::optional<ScheduleSpec> schedule;
   std::vector<InputSignal> inputs;
   SourceLoc loc;               // of the simulation section, or the file start
 };
@@ -139,6 +164,12 @@ struct Model {
   // default value when the simulation section gives none.
   GiNaC::ex input_signal(std::size_t i) const;
 };
+
+// A scheduling value (simulation: schedule: by, or --schedule-by) parsed in the model's scope
+// (states, inputs, parameters, variables, tables; not time) from `text` found at `loc`, and
+// the check that it depends on a state or an input (a ModelError at loc otherwise).
+GiNaC::ex parse_scheduling_value(const Model& m, const std::string& text, const SourceLoc& loc);
+void check_scheduling_value(const Model& m, const GiNaC::ex& e, const SourceLoc& loc, const std::string& what);
 
 // Throws ModelError, positioned at the parameters section, when an override names no parameter.
 Model load_model_file(const std::string& path, const std::vector<ParameterOverride>& overrides = {});

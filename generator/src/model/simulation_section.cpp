@@ -9,6 +9,126 @@
 
 namespace dualrate::loading {
 
+namespace {
+
+// A list of up to two items: a sequence, or one scalar standing for a list of one.
+std::vector<YAML::Node> items(const YAML::Node& node) {
+  if (!node.IsSequence()) return {node};
+  return {node.begin(), node.end()};
+}
+
+bool is_number_list(const YAML::Node& node) {
+  if (!node.IsSequence() || node.size() == 0) return false;
+  for (const auto& item : node)
+    if (!item.IsScalar()) return false;
+  return true;
+}
+
+}  // namespace
+
+void Loader::read_schedule(const KeyValue& section) {
+  ScheduleSpec spec;
+  spec.loc = at(section.first);
+  const YAML::Node& node = section.second;
+  if (!node.IsMap())
+    throw ModelError(at(node.IsNull() ? section.first : node), "simulation.schedule must be a mapping",
+                     "as in 'schedule: {by: [V], points: auto}'");
+  const auto k = keys(node, {"by", "range", "points", "tolerance"}, "simulation.schedule", section.first);
+  if (!k.count("by"))
+    throw ModelError(at(section.first), "simulation.schedule needs 'by': the scheduling values",
+                     "one or two expressions of states and inputs, as in by: [V] or by: [0.5*rho*V^2, alpha]");
+  const KeyValue& by = k.at("by");
+  if (by.second.IsNull()) throw ModelError(at(by.first), "simulation.schedule.by is empty", "as in by: [V]");
+  const std::vector<YAML::Node> by_items = items(by.second);
+  if (by_items.empty() || by_items.size() > 2)
+    throw ModelError(at(by.second), fmt::format("simulation.schedule.by lists {} values; 1 or 2 are scheduled over",
+                                                by_items.size()));
+  for (const auto& item : by_items) {
+    const std::string what = "the scheduling value '" + (item.IsScalar() ? item.Scalar() : std::string("?")) + "'";
+    ExpressionScope scope = dynamic_scope(what);
+    scope.time = nullptr;
+    const GiNaC::ex e = expression(by.first, item, scope);
+    check_scheduling_value(model_, e, at(item), what);
+    spec.by.push_back(e);
+    spec.by_text.push_back(item.Scalar());
+    spec.by_loc.push_back(at(item));
+  }
+  const std::size_t n = spec.by.size();
+  if (k.count("range")) {
+    const KeyValue& range = k.at("range");
+    spec.range_loc = at(range.second);
+    std::vector<YAML::Node> ranges = is_number_list(range.second) ? std::vector<YAML::Node>{range.second}
+                                                                  : items(range.second);
+    if (ranges.size() != n)
+      throw ModelError(at(range.second), fmt::format("simulation.schedule.range gives {} ranges for {} scheduling "
+                                                     "value{}", ranges.size(), n, n == 1 ? "" : "s"),
+                       n == 1 ? "as in range: [90, 240]" : "one [low, high] per value, as in range: [[90, 240], [0, 0.3]]");
+    for (std::size_t d = 0; d < n; ++d) {
+      const YAML::Node& r = ranges[d];
+      if (!is_number_list(r) || r.size() != 2)
+        throw ModelError(at(r), "a range of simulation.schedule is [low, high]", "as in range: [90, 240]");
+      const double lo = table_value(r[0], "the low end of the range of '" + spec.by_text[d] + "'");
+      const double hi = table_value(r[1], "the high end of the range of '" + spec.by_text[d] + "'");
+      if (!(lo < hi))
+        throw ModelError(at(r), fmt::format("the range [{:.17g}, {:.17g}] of '{}' is {}", lo, hi, spec.by_text[d],
+                                            lo == hi ? "empty" : "reversed"),
+                         "the low end comes first and is below the high end");
+      spec.range.emplace_back(lo, hi);
+    }
+  }
+  spec.points.assign(n, {});
+  spec.counts.assign(n, 0);
+  if (k.count("points")) {
+    const KeyValue& points = k.at("points");
+    spec.points_loc = at(points.second);
+    if (points.second.IsNull()) throw ModelError(at(points.first), "simulation.schedule.points is empty",
+                                                 "auto, a number of points, or a list of grid points");
+    std::vector<YAML::Node> per_value;
+    if (points.second.IsScalar()) per_value.assign(n, points.second);
+    else if (n == 1 && is_number_list(points.second) && points.second.size() != 1) per_value = {points.second};
+    else per_value = items(points.second);
+    if (per_value.size() != n)
+      throw ModelError(at(points.second),
+                       fmt::format("simulation.schedule.points gives {} entries for {} scheduling value{}",
+                                   per_value.size(), n, n == 1 ? "" : "s"),
+                       n == 1 ? "auto, a number, or the list of grid points, as in points: [90, 150, 240]"
+                              : "one entry per value: auto, a number, or a list, as in points: [9, [0, 0.1, 0.3]]");
+    for (std::size_t d = 0; d < n; ++d) {
+      const YAML::Node& p = per_value[d];
+      if (p.IsScalar()) {
+        if (p.Scalar() == "auto") continue;
+        static const std::regex integer("[0-9]{1,4}");
+        if (!std::regex_match(p.Scalar(), integer))
+          throw ModelError(at(p), "grid points of '" + spec.by_text[d] + "': expected auto, a number of points or a "
+                                  "list, not '" + p.Scalar() + "'");
+        spec.counts[d] = std::stoi(p.Scalar());
+        if (spec.counts[d] < 2)
+          throw ModelError(at(p), fmt::format("'{}' is scheduled over {} point{}; a grid has at least 2",
+                                              spec.by_text[d], spec.counts[d], spec.counts[d] == 1 ? "" : "s"));
+        continue;
+      }
+      if (!is_number_list(p))
+        throw ModelError(at(p), "grid points of '" + spec.by_text[d] + "': expected auto, a number of points or a "
+                                "list of numbers");
+      for (const auto& v : p) spec.points[d].push_back(table_value(v, "a grid point of '" + spec.by_text[d] + "'"));
+      if (spec.points[d].size() < 2)
+        throw ModelError(at(p), "'" + spec.by_text[d] + "' is scheduled over 1 point; a grid has at least 2");
+      for (std::size_t i = 1; i < spec.points[d].size(); ++i)
+        if (!(spec.points[d][i] > spec.points[d][i - 1]))
+          throw ModelError(at(p[i]), fmt::format("grid points of '{}' must increase strictly: {:.17g} follows {:.17g}",
+                                                 spec.by_text[d], spec.points[d][i], spec.points[d][i - 1]));
+      if (!spec.range.empty() &&
+          (spec.points[d].front() != spec.range[d].first || spec.points[d].back() != spec.range[d].second))
+        throw ModelError(at(p), fmt::format("the grid points of '{}' span [{:.17g}, {:.17g}], its range [{:.17g}, "
+                                            "{:.17g}]", spec.by_text[d], spec.points[d].front(), spec.points[d].back(),
+                                            spec.range[d].first, spec.range[d].second),
+                         "listed points define the range: leave range out, or make its ends the first and last point");
+    }
+  }
+  if (k.count("tolerance")) spec.tolerance = positive(k.at("tolerance"), "simulation.schedule.tolerance");
+  model_.simulation.schedule = std::move(spec);
+}
+
 double Loader::positive(const KeyValue& kv, const std::string& what) {
   const GiNaC::ex e = expression(kv.first, kv.second, parameter_scope(what, model_.parameters.size()));
   const double v = evaluate(e, kv.second, what);
@@ -40,12 +160,16 @@ void Loader::read_simulation(const KeyValue& section) {
   if (k.count("linearization")) {
     const auto& node = k.at("linearization").second;
     const std::string s = scalar(k.at("linearization"), "simulation.linearization");
-    if (s != "exact" && s != "frozen")
-      throw ModelError(at(node), "simulation.linearization must be 'exact' or 'frozen', not '" + s + "'",
-                       did_you_mean(s, {"exact", "frozen"},
-                                    "exact: sp_ll requires constant f_z, g_x, g_z; frozen: takes them at the initial state"));
+    if (s != "exact" && s != "frozen" && s != "scheduled")
+      throw ModelError(at(node), "simulation.linearization must be 'exact', 'frozen' or 'scheduled', not '" + s + "'",
+                       did_you_mean(s, {"exact", "frozen", "scheduled"}, kLinearizationHint));
     sim.linearization = s;
+    sim.linearization_loc = at(node);
   }
+  if (k.count("schedule")) read_schedule(k.at("schedule"));
+  if (sim.linearization == "scheduled" && !sim.schedule)
+    throw ModelError(sim.linearization_loc, "linearization: scheduled needs the scheduling values",
+                     "add 'schedule: by: [EXPR]' to the simulation section (as in by: [V]), or pass --schedule-by EXPR");
   if (k.count("inputs")) {
     std::vector<std::string> input_names;
     for (const auto& u : model_.inputs) input_names.push_back(u.name);
@@ -64,3 +188,31 @@ void Loader::read_simulation(const KeyValue& section) {
 }
 
 }  // namespace dualrate::loading
+
+namespace dualrate {
+
+void check_scheduling_value(const Model& m, const GiNaC::ex& e, const SourceLoc& loc, const std::string& what) {
+  const GiNaC::ex resolved = m.resolve(e);
+  for (const auto& x : m.states)
+    if (resolved.has(x.symbol)) return;
+  for (const auto& u : m.inputs)
+    if (resolved.has(u.symbol)) return;
+  throw ModelError(loc, what + " depends on no state or input: it is the same at every step",
+                   "schedule over what the fast dynamics change with, as in by: [V] or by: [0.5*rho*V^2]");
+}
+
+GiNaC::ex parse_scheduling_value(const Model& m, const std::string& text, const SourceLoc& loc) {
+  ExpressionScope scope;
+  scope.what = "the scheduling value '" + text + "'";
+  for (const auto& t : m.tables) scope.tables[t->name] = t;
+  for (const auto& p : m.parameters) scope.allowed[p.name] = p.symbol;
+  for (const auto& u : m.inputs) scope.allowed[u.name] = u.symbol;
+  for (const auto& x : m.states) scope.allowed[x.name] = x.symbol;
+  for (const auto& v : m.variables) scope.allowed[v.name] = v.symbol;
+  for (const auto& y : m.outputs) scope.forbidden[y.name] = "'" + y.name + "' is an output; to reuse it, make it a variable";
+  GiNaC::ex e = parse_expression({text, loc, true}, scope);
+  check_scheduling_value(m, e, loc, scope.what);
+  return e;
+}
+
+}  // namespace dualrate

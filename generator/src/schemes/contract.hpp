@@ -21,6 +21,7 @@
 #include "model/model.hpp"
 #include "numeric/linearization.hpp"
 #include "numeric/ode.hpp"
+#include "schemes/schedule.hpp"
 
 namespace dualrate {
 
@@ -73,6 +74,12 @@ struct GenerateOptions {
   bool defer_overruns = false;  // dual-rate: OverrunPolicy::kDefer instead of kSkip (dualrate/dual_rate.hpp)
   std::string name_space{};      // of the generated code and the header's name (empty: the model's name)
   bool jacobian = false;         // also emit Model::jacobian (--jacobian)
+  // Scheduled constants (linearization: scheduled): the scenario's end, whose reference
+  // trajectory gives the operating points (0: the model's simulation.t_end); whether an unstable schedule is generated anyway;
+  // and the schedule precompute designed (each matrix's `scheduled` values are its grid's).
+  double t_end = 0;
+  bool allow_unstable = false;
+  std::shared_ptr<const ConstantSchedule> schedule{};
 };
 
 // One call of the scheme function `name` that precompute put into options (SchemeFunction),
@@ -96,6 +103,11 @@ struct ReferenceSetup {
   double inner_step = 0;  // smfe: --inner-step (0: the generator's choice)
   // The inputs the step holds from its start time t (null when analysing a bare Jacobian).
   std::function<std::vector<double>(double t)> inputs;
+  // Scheduled constants (linearization: scheduled): the scheme's constants interpolated at the
+  // scheduling values of (t, x) and the inputs held from t, and the step they are computed for;
+  // null otherwise.
+  std::function<std::vector<NamedMatrix>(double t, const std::vector<double>& x)> scheduled{};
+  double scheduled_step = 0;
 };
 
 // One step of size h from (t, x) on the right-hand side f (inputs held over the step).
@@ -180,6 +192,8 @@ struct SchemeInfo {
   // Takes the Jacobian blocks frozen at the initial state (--linearization frozen) as well as
   // re-linearized.
   bool linearization = false;
+  // Computes its constants over a grid of scheduling values (linearization: scheduled).
+  bool schedulable = false;
 
   // Fills options' constants and notes; throws ModelError when the model does not suit it.
   void (*precompute)(const Model& model, bool frozen, GenerateOptions& options) = nullptr;

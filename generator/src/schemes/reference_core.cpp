@@ -7,6 +7,7 @@
 
 #include "numeric/linearization.hpp"
 #include "schemes/registry.hpp"
+#include "schemes/schedule.hpp"
 
 namespace dualrate {
 
@@ -47,6 +48,8 @@ ReferenceCore::ReferenceCore(const Model& model) : model_(model) {
   for (const auto& v : model.variables) slots_[v.symbol] = slot++;
   for (const auto& x : model.states) rhs_.emplace_back(x.rhs, slots_);
   for (const auto& y : model.outputs) outputs_.emplace_back(y.expr, slots_);
+  if (model.simulation.schedule)
+    for (const auto& e : model.simulation.schedule->by) scheduling_.emplace_back(e, slots_);
   for (const auto& v : model.variables) variables_.emplace_back(v.expr, slots_);
   for (std::size_t i = 0; i < model.inputs.size(); ++i) signals_.emplace_back(model.input_signal(i), slots_);
   const GiNaC::matrix j = jacobian(model, state_symbols(model));
@@ -155,6 +158,13 @@ ReferenceCore::Vector ReferenceCore::outputs(double t, const Vector& x, const Ve
   return y;
 }
 
+ReferenceCore::Vector ReferenceCore::scheduling_values(double t, const Vector& x, const Vector& u) const {
+  const Vector env = environment(t, x, u);
+  Vector s;
+  for (const auto& e : scheduling_) s.push_back(e(env.data()));
+  return s;
+}
+
 std::vector<std::string> ReferenceCore::columns() const {
   std::vector<std::string> c{"t"};
   for (const auto& x : model_.states) c.push_back(x.name);
@@ -249,8 +259,14 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   const auto jacobian = [this, initial, frozen = options.frozen_linearization, in_float](double t, const Vector& x) {
     return frozen ? initial : jacobian_at(t, x, inputs_at(t, in_float));
   };
-  const ReferenceSetup setup{&model_, model_.slow_count, jacobian, options.inner_step,
-                             [this, in_float](double t) { return inputs_at(t, in_float); }};
+  ReferenceSetup setup{&model_, model_.slow_count, jacobian, options.inner_step,
+                       [this, in_float](double t) { return inputs_at(t, in_float); }};
+  if (options.schedule) {
+    setup.scheduled = [this, schedule = options.schedule, in_float](double t, const Vector& x) {
+      return interpolate(*schedule, scheduling_values(t, x, inputs_at(t, in_float)));
+    };
+    setup.scheduled_step = options.schedule->step;
+  }
   const ReferenceStep step = info->reference(setup, h);
   const ReferenceStep last_step = shortened ? info->reference(setup, last) : step;
   march(end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every,

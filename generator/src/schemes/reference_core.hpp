@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 namespace dualrate {
 
 struct SchemeInfo;
+struct ConstantSchedule;
 
 // A simulation that produced a non-finite state or derivative, or could not proceed.
 class SimulationError : public std::runtime_error {
@@ -42,6 +44,9 @@ struct RunOptions {
   int every = 1;       // one trace row every `every` steps
   double reference_tolerance = 1e-12;  // absolute and relative, for `reference`
   bool frozen_linearization = false;   // sp_ll: Jacobian blocks at the initial state, not re-linearized
+  // Scheduled constants (linearization: scheduled, as generate designed them): interpolated at
+  // each step's start instead of re-linearizing; null otherwise.
+  std::shared_ptr<const ConstantSchedule> schedule{};
   int ratio = 1;                       // H = ratio h, for the multirate schemes
   double inner_step = 0;               // smfe: h_s (0: the generator's choice); step is the macro step D
   // The run a float build is compared with: step i samples the inputs at t_i = fl(fl(i) fl(h))
@@ -91,6 +96,8 @@ class ReferenceCore {
   // Throws SimulationError naming the derivatives (and model variables) that are not finite.
   void derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const;
   Vector outputs(double t, const Vector& x, const Vector& u) const;
+  // The model's scheduling values (simulation: schedule: by) at (t, x, u); empty without a schedule.
+  Vector scheduling_values(double t, const Vector& x, const Vector& u) const;
   std::vector<std::string> columns() const;
 
   Trace simulate(const RunOptions& options) const;
@@ -128,7 +135,7 @@ class ReferenceCore {
 
   const Model& model_;
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables
-  std::vector<Evaluator> rhs_, outputs_, variables_, signals_;
+  std::vector<Evaluator> rhs_, outputs_, variables_, signals_, scheduling_;
   std::vector<Evaluator> jacobian_;  // row-major, resolved entries
   std::vector<std::vector<Evaluator>> parameter_rates_;  // per state: the nonzero df_i/dp_j p_j
 };

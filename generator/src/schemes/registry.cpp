@@ -48,6 +48,13 @@ std::vector<std::string> dual_rate_scheme_names() {
   return names;
 }
 
+std::vector<std::string> schedulable_scheme_names() {
+  std::vector<std::string> names;
+  for (const SchemeInfo* s : schemes())
+    if (s->schedulable) names.emplace_back(s->name);
+  return names;
+}
+
 const SchemeInfo* find_any_scheme(const std::string& name) {
   for (const auto& s : all_schemes())
     if (name == s.name) return &s;
@@ -72,6 +79,16 @@ StepCost step_cost(const Model& model, const GenerateOptions& o) {
 
 void check_model_scheme(const Model& model) {
   const std::string& s = model.simulation.scheme;
+  if (const SchemeInfo* info = find_scheme(s); info && model.simulation.linearization == "scheduled" &&
+                                               !info->schedulable) {
+    const SourceLoc at = model.simulation.schedule ? model.simulation.schedule->loc : model.simulation.linearization_loc;
+    const std::string names = fmt::format("{}", fmt::join(schedulable_scheme_names(), ", "));
+    if (info->constants)
+      throw ModelError(at, fmt::format("scheduled constants are implemented for {} only so far, not {}", names, s),
+                       "use linearization: frozen for " + s + ", or a scheme listed");
+    throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s),
+                     "scheduled constants are for " + names + "; leave out linearization: scheduled for " + s);
+  }
   if (find_scheme(s) || s == "reference") return;
   // Of equally close names, suggest the highest-order scheme (rk5 -> rk4).
   std::vector<const SchemeInfo*> by_order = schemes();

@@ -17,6 +17,8 @@ std::vector<const SchemeInfo*> schemes();
 std::vector<std::string> scheme_names();
 // The names of the dual-rate schemes (SchemeInfo::dual_rate), in registry order.
 std::vector<std::string> dual_rate_scheme_names();
+// The names of the schemes whose constants can be scheduled (SchemeInfo::schedulable).
+std::vector<std::string> schedulable_scheme_names();
 // The generated scheme named `name`, or null.
 const SchemeInfo* find_scheme(const std::string& name);
 // Any scheme named `name`, generated or reference-only, or null.

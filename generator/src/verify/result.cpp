@@ -26,7 +26,8 @@ std::string VerifyResult::json() const {
   if (!error.empty()) s += ",\"error\":" + json_string(error);
   if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
   if (relinearized_error >= 0)
-    s += fmt::format(",\"linearization\":\"frozen\",\"relinearized_max_error\":{:.6e}", relinearized_error);
+    s += fmt::format(",\"linearization\":{},\"{}\":{:.6e}", json_string(linearization),
+                     linearization == "scheduled" ? "schedule_error" : "relinearized_max_error", relinearized_error);
   s += fmt::format(",\"ops_per_step\":{},\"ops_bound\":{}", ops_per_step, ops_bound);
   if (bit_exact_vs_host >= 0) s += std::string(",\"bit_exact_vs_host\":") + (bit_exact_vs_host ? "true" : "false");
   std::string functions;
@@ -98,8 +99,8 @@ std::string VerifyResult::text() const {
                               worst_state.empty() ? "" : fmt::format(" (worst: {} at t = {:.6g})", worst_state, worst_time),
                               pass ? "PASS" : "FAIL");
   if (relinearized_error >= 0)
-    s += fmt::format("frozen linearization: max_error against the re-linearizing reference core {:.3e}\n",
-                     relinearized_error);
+    s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n", linearization,
+                     relinearized_error, linearization == "scheduled" ? " (schedule_error)" : "");
   if (bit_exact_vs_host >= 0)
     s += fmt::format("host build, same code and flags: {}\n", bit_exact_vs_host ? "bit for bit equal" : "differs");
   if (instructions_per_step >= 0)

@@ -65,6 +65,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   }
   const bool frozen = o.frozen && info->linearization;
   GenerateOptions generate = o.generate;
+  generate.t_end = o.t_end;
   precompute_scheme(model, frozen, generate);
   if (!info->dual_rate) {
     const StepCost cost = step_cost(model, generate);
@@ -145,6 +146,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
     RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
     run.inner_step = o.generate.inner_step;
     run.frozen_linearization = frozen;
+    run.schedule = generate.schedule;
     run.ratio = o.generate.ratio;
     run.float_time = o.generate.scalar == ScalarType::kFloat;
     stage("the reference core");
@@ -157,8 +159,10 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
         r.tolerance_basis = "step map";
       }
     }
-    if (frozen && r.error.empty()) {
+    if ((frozen || generate.schedule) && r.error.empty()) {
+      r.linearization = frozen ? "frozen" : "scheduled";
       run.frozen_linearization = false;
+      run.schedule = nullptr;
       const Trace relinearized = core.simulate(run);
       write_csv(relinearized, (dir / "reference_relinearized.csv").string());
       r.relinearized_error =

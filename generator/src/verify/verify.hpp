@@ -53,7 +53,9 @@ struct VerifyResult {
   double worst_time = 0;
   std::string error;      // why the run could not be compared, if it could not
   std::string directory;  // where the kept files are (empty when not kept)
-  double relinearized_error = -1;  // frozen sp_ll: max_error against the re-linearizing reference
+  // Frozen or scheduled sp_ll: max_error against the re-linearizing reference core, and which.
+  double relinearized_error = -1;
+  std::string linearization{};
   long ops_per_step = 0;           // arithmetic operations of one step, counted by the generator
   long ops_bound = 0;              // its lower bound (StepCost::bound)
   std::vector<std::string> portable_math_functions;  // elementary functions the generated header

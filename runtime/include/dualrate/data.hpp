@@ -1,10 +1,12 @@
 // Mutable simulation data of one model instance, and the single-rate advance that every
 // single-rate scheme shares. Time is derived from the step counter, t_n = n h, so it
 // does not drift; the state is checked after every step and a non-finite result is
-// reported (the previous, finite state is kept).
+// reported (the previous, finite state is kept). With scheduled constants
+// (dualrate/schedule.hpp), the steps that started outside the schedule's grid are counted.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "model.hpp"
 #include "fault.hpp"
@@ -16,17 +18,29 @@ struct Data {
   static_assert(ModelChecks<M>::value, "");
   typename M::State x = M::initial_state();
   std::uint64_t steps = 0;  // completed steps
+  // Steps whose scheduling values lay outside the grid of scheduled constants (which were then
+  // clamped to its edge); stays 0 for constant ones.
+  std::uint64_t off_schedule = 0;
 
   typename M::Scalar time(typename M::Scalar h) const noexcept {
     return static_cast<typename M::Scalar>(steps) * h;
   }
 };
 
+// Whether a scheme's constants are scheduled: its Constants have off_schedule(t, x, u).
+template <class Scheme, class = void>
+struct ScheduledScheme : std::false_type {};
+template <class Scheme>
+struct ScheduledScheme<Scheme, std::void_t<decltype(&Scheme::Constants::off_schedule)>> : std::true_type {};
+
 // One step of size h with inputs u held over the step (zero-order hold, as an ECU task
 // samples its inputs once per period).
 template <class Scheme, class M>
 [[nodiscard]] Status advance(Data<M>& d, typename M::Scalar h, const typename M::Input& u) noexcept {
   const typename M::State previous = d.x;
+  if constexpr (ScheduledScheme<Scheme>::value) {
+    if (Scheme::Constants::off_schedule(d.time(h), d.x, u)) ++d.off_schedule;
+  }
   Scheme::step(d.time(h), h, u, d.x);
   if (!d.x.allFinite()) {
     d.x = previous;

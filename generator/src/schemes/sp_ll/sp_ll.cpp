@@ -9,6 +9,7 @@
 #include "schemes/contract.hpp"
 #include "ir/op_count.hpp"
 #include "schemes/reference_core.hpp"
+#include "schemes/schedule.hpp"
 
 namespace dualrate {
 
@@ -73,8 +74,9 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
         throw ModelError(m.states[row - 1].rhs_loc,
                          std::string("sp_ll needs a constant ") + b.name + ", but " + b.name + " depends on " + names +
                              " (through the equation of '" + m.states[row - 1].name + "')",
-                         "to freeze the linearization at the initial state, set 'simulation: linearization: frozen' "
-                         "or pass --linearization frozen");
+                         "to schedule the constants over the operating range, set 'simulation: linearization: "
+                         "scheduled' with 'schedule: by: [EXPR]' (or --linearization scheduled --schedule-by EXPR); "
+                         "to freeze them at the initial state, 'linearization: frozen'");
       }
     }
   }
@@ -127,8 +129,12 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
 }
 
 MatrixXd sp_ll_step_map(const MatrixXd& j, std::size_t slow, double h) {
+  return sp_ll_step_map_with(sp_ll_constants(split_jacobian(j, slow), h), j, slow, h);
+}
+
+MatrixXd sp_ll_step_map_with(const std::vector<NamedMatrix>& constants, const MatrixXd& j, std::size_t slow,
+                             double h) {
   const auto ns = static_cast<Eigen::Index>(slow), n = j.rows(), nf = n - ns;
-  const std::vector<NamedMatrix> constants = sp_ll_constants(split_jacobian(j, slow), h);
   const auto c = [&](const char* name) -> const MatrixXd& { return named(constants, name).value; };
   const MatrixXd &k = c("k"), &fz = c("fz");
   const MatrixXd fx = j.topLeftCorner(ns, ns);
@@ -230,16 +236,110 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   return out;
 }
 
+std::vector<double> sp_ll_constants_step(const SplitRhs& rhs, const std::vector<NamedMatrix>& constants,
+                                         std::size_t slow, double t, double h, const std::vector<double>& x) {
+  const auto ns = static_cast<Eigen::Index>(slow);
+  const auto n = static_cast<Eigen::Index>(x.size());
+  const auto nf = n - ns;
+  const auto c = [&](const char* name) -> const MatrixXd& { return named(constants, name).value; };
+  const MatrixXd& k = c("k");
+  const VectorXd xn = Eigen::Map<const VectorXd>(x.data(), n).head(ns);
+  const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
+  const auto rate = [&](double ts, const VectorXd& xs, const VectorXd& zs) {
+    std::vector<double> v(static_cast<std::size_t>(n)), d;
+    // cppcheck-suppress constStatement ; Eigen's comma initializer
+    Eigen::Map<VectorXd>(v.data(), n) << xs, zs;
+    rhs(ts, v, d);
+    return VectorXd(Eigen::Map<const VectorXd>(d.data(), n));
+  };
+  const VectorXd d0 = rate(t, xn, zn);
+  const VectorXd sigma = c("gz_inv") * d0.tail(nf);
+  const VectorXd integral_y = c("p1") * sigma + c("p2") * (k * d0.head(ns));
+  const auto manifold = [&](const VectorXd& xs) -> VectorXd { return zn - sigma - k * (xs - xn); };
+  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd { return rate(ts, xs, manifold(xs)).head(ns); };
+  const VectorXd k1 = f(t, xn);
+  const VectorXd k2 = f(t + h / 2, xn + h / 2 * k1);
+  const VectorXd k3 = f(t + h / 2, xn + h / 2 * k2);
+  const VectorXd k4 = f(t + h, xn + h * k3);
+  const VectorXd x1 = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + c("fz") * integral_y;
+  const VectorXd f1 = f(t + h, x1);
+  const VectorXd z1 = manifold(x1) + sigma + c("q1") * (c("a") * sigma + k * k1) + c("q2") * (k * (f1 - k1) / h);
+  std::vector<double> out(static_cast<std::size_t>(n));
+  // cppcheck-suppress constStatement ; Eigen's comma initializer
+  Eigen::Map<VectorXd>(out.data(), n) << x1, z1;
+  return out;
+}
+
 namespace {
 
+// The symbols (time, states, inputs) the blocks f_z, g_x, g_z depend on.
+std::set<GiNaC::ex, GiNaC::ex_is_less> block_dependencies(const Model& m) {
+  const std::size_t ns = m.slow_count, n = m.states.size();
+  const GiNaC::matrix j = jacobian(m, state_symbols(m));
+  std::set<GiNaC::ex, GiNaC::ex_is_less> dynamic, found;
+  for (const auto& x : m.states) dynamic.insert(x.symbol);
+  for (const auto& u : m.inputs) dynamic.insert(u.symbol);
+  for (std::size_t r = 0; r < n; ++r)
+    for (std::size_t c = 0; c < n; ++c) {
+      if (r < ns && c < ns) continue;  // f_x: evaluated, not precomputed
+      const GiNaC::ex& entry = j(static_cast<unsigned>(r), static_cast<unsigned>(c));
+      for (auto node = entry.preorder_begin(); node != entry.preorder_end(); ++node)
+        if (dynamic.count(*node)) found.insert(*node);
+    }
+  return found;
+}
+
 void precompute(const Model& model, bool frozen, GenerateOptions& o) {
-  o.matrices = sp_ll_constants(sp_ll_blocks(model, frozen), o.step);
-  o.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
-                     "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."
-                   : "f_z, g_x and g_z are constant (checked symbolically).";
+  if (model.simulation.linearization != "scheduled") {
+    o.matrices = sp_ll_constants(sp_ll_blocks(model, frozen), o.step);
+    o.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
+                       "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."
+                     : "f_z, g_x and g_z are constant (checked symbolically).";
+    return;
+  }
+  const SpLlBlocks initial = sp_ll_blocks(model, true);
+  const std::size_t ns = model.slow_count;
+  const double h = o.step;
+  const SourceLoc where = model.simulation.schedule->loc;
+  SchedulableScheme scheme;
+  scheme.constants = [&](const MatrixXd& j) {
+    SpLlBlocks b = split_jacobian(j, ns);
+    if (!Eigen::FullPivLU<MatrixXd>(b.gz).isInvertible())
+      throw ModelError(where, "sp_ll needs an invertible g_z, but g_z is singular at an operating point of the schedule",
+                       "narrow the schedule's range to where the fast dynamics are well defined");
+    b.fz_structure = initial.fz_structure;
+    b.gx_structure = initial.gx_structure;
+    b.gz_structure = initial.gz_structure;
+    return sp_ll_constants(b, h);
+  };
+  scheme.step_map = [ns, h](const std::vector<NamedMatrix>& c, const MatrixXd& j) {
+    return sp_ll_step_map_with(c, j, ns, h);
+  };
+  scheme.depends_on = block_dependencies(model);
+  const double t_end = o.t_end > 0 ? o.t_end : model.simulation.t_end;
+  auto schedule = std::make_shared<ConstantSchedule>(design_schedule(model, t_end, scheme, o.allow_unstable));
+  schedule->step = h;
+  o.matrices = schedule->constants.front();
+  for (std::size_t i = 0; i < o.matrices.size(); ++i) {
+    o.matrices[i].scheduled.clear();
+    for (const auto& point : schedule->constants) o.matrices[i].scheduled.push_back(point[i].value);
+  }
+  o.notes = "f_z, g_x and g_z computed at the operating points of a grid of scheduling values (simulation:\n"
+            "linearization: scheduled); the constants are interpolated linearly at each step.\n" +
+            schedule_summary(*schedule);
+  o.schedule = std::move(schedule);
 }
 
 ReferenceStep reference(const ReferenceSetup& s, double) {
+  if (s.scheduled) {
+    return [constants = s.scheduled, slow = s.slow, step = s.scheduled_step](const RightHandSide& f, double t, double h,
+                                                                             const std::vector<double>& x) {
+      if (h != step)
+        throw SimulationError(fmt::format("sp_ll's scheduled constants are computed for the step {:.17g}, not {:.17g}",
+                                          step, h));
+      return sp_ll_constants_step(f, constants(t, x), slow, t, h, x);
+    };
+  }
   const Linearize blocks = [jacobian = s.jacobian, slow = s.slow](double t, const std::vector<double>& x) {
     return split_jacobian(jacobian(t, x), slow);
   };
@@ -266,6 +366,7 @@ StepCost cost(const Model& model, const GenerateOptions& o) {
   c.ops += arithmetic(nf, 0, 0);                 // b: sum
   c.ops += arithmetic(ns, 0, nf);                // c: f1 - k1, divided by h
   c.ops += arithmetic(3 * nf, 0, 0);             // y_next: sums; z_next: + y_next
+  if (o.schedule) c.add_work(schedule_ops(model, o.matrices, *o.schedule));
   return c;
 }
 
@@ -312,6 +413,7 @@ SchemeInfo sp_ll_scheme() {
   s.cost = cost;
   s.step_map = sp_ll_step_map;
   s.linearization = true;
+  s.schedulable = true;
   s.analyse = analyse;
   s.generate_note = generate_note;
   return s;

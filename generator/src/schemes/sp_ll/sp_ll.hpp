@@ -44,6 +44,9 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& blocks, double h);
 // states, computed for all n unit vectors at once: what the stability analysis needs, built
 // in one pass instead of n reference steps with two block exponentials each.
 Eigen::MatrixXd sp_ll_step_map(const Eigen::MatrixXd& j, std::size_t slow, double h);
+// The same with given constants (scheduled: interpolated ones, not J's own).
+Eigen::MatrixXd sp_ll_step_map_with(const std::vector<NamedMatrix>& constants, const Eigen::MatrixXd& j,
+                                    std::size_t slow, double h);
 
 // How much each of f_z, g_x, g_z varies along a trajectory, given the Jacobian at each of its
 // samples, relative to its value at the first: max over samples of ||M - M_0||_F / ||M_0||_F.
@@ -57,6 +60,12 @@ using Linearize = std::function<SpLlBlocks(double t, const std::vector<double>& 
 using SplitRhs = std::function<void(double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
 std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& linearize, std::size_t slow, double t,
                                          double h, const std::vector<double>& x);
+
+// One step of the runtime's formulas (runtime/include/dualrate/schemes/sp_ll.hpp) in dense
+// double with the given constants (sp_ll_constants' names): the reference core's step for
+// scheduled constants, which it interpolates at each step's start as generated code does.
+std::vector<double> sp_ll_constants_step(const SplitRhs& rhs, const std::vector<NamedMatrix>& constants,
+                                         std::size_t slow, double t, double h, const std::vector<double>& x);
 
 // sp_ll's registry entry: constants for the step (sp_ll_constants), the reference step with
 // the Jacobian blocks at each step's start (sp_ll_reference_step), the runtime step's cost.

@@ -22,14 +22,17 @@
 //
 // The generated SchemeConstants C provide: reduced_slow(t, x, u, SlowState&) (F),
 // residual(t, x, u, FastState&) (G), newton_iterations, jacobian_constant, boundary_layer,
-// and either residual_jacobian_inverse(v) (G_z^-1 v) or residual_jacobian(t, x, u,
-// FastSquare&) (column-major kFast x kFast as a vector); layer_transition(v) (E v) when
-// boundary_layer. Each matrix function takes and returns a FastState.
+// and either residual_jacobian_inverse(s, v) (G_z^-1 v) or residual_jacobian(t, x, u,
+// FastSquare&) (column-major kFast x kFast as a vector); layer_transition(s, v) (E v) when
+// boundary_layer; schedule(t, x, u), the constants at the step's start (dualrate::Unscheduled
+// when they are constant; dualrate/schedule.hpp). Each matrix function takes the step's
+// schedule s and a FastState v and returns a FastState.
 #pragma once
 
 #include <Eigen/LU>
 
 #include "../model.hpp"
+#include "../schedule.hpp"
 
 namespace dualrate {
 
@@ -42,17 +45,19 @@ struct Quasistatic {
   using FastState = typename M::FastState;
   using FastMatrix = Eigen::Matrix<Scalar, M::kFast, M::kFast>;
   using FastSquare = Eigen::Matrix<Scalar, M::kFast * M::kFast, 1>;
+  using Schedule = typename C::Schedule;
+  using Constants = C;
   static constexpr int order = 4;
   static_assert(M::kFast > 0, "dualrate: the quasistatic scheme needs fast states");
   static_assert(C::newton_iterations >= 1, "dualrate: the quasistatic scheme needs at least one Newton step");
 
   // z of x = [x; z] onto G(t, x, z) = 0, starting from the z it holds.
-  static void project(Scalar t, const Input& u, State& x) noexcept {
+  static void project(const Schedule& s, Scalar t, const Input& u, State& x) noexcept {
     FastState g;
     for (int i = 0; i < C::newton_iterations; ++i) {
       C::residual(t, x, u, g);
       if constexpr (C::jacobian_constant) {
-        x.template tail<M::kFast>() -= C::residual_jacobian_inverse(g);
+        x.template tail<M::kFast>() -= C::residual_jacobian_inverse(s, g);
       } else {
         FastSquare j;
         C::residual_jacobian(t, x, u, j);
@@ -63,31 +68,32 @@ struct Quasistatic {
   }
 
   // Projects x at (t, x) and evaluates F there.
-  static void slow_rate(Scalar t, const Input& u, State& x, SlowState& k) noexcept {
-    project(t, u, x);
+  static void slow_rate(const Schedule& s, Scalar t, const Input& u, State& x, SlowState& k) noexcept {
+    project(s, t, u, x);
     C::reduced_slow(t, x, u, k);
   }
 
   static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
+    const Schedule c = C::schedule(t, x, u);
     const Scalar half = h / Scalar(2);
     State s = x;
     SlowState k1, k2, k3, k4;
-    slow_rate(t, u, s, k1);
+    slow_rate(c, t, u, s, k1);
     const FastState eta = x.template tail<M::kFast>() - s.template tail<M::kFast>();
     State s2 = s;
     s2.template head<M::kSlow>() += half * k1;
-    slow_rate(t + half, u, s2, k2);
+    slow_rate(c, t + half, u, s2, k2);
     State s3 = s2;
     s3.template head<M::kSlow>() = s.template head<M::kSlow>() + half * k2;
-    slow_rate(t + half, u, s3, k3);
+    slow_rate(c, t + half, u, s3, k3);
     State s4 = s3;
     s4.template head<M::kSlow>() = s.template head<M::kSlow>() + h * k3;
-    slow_rate(t + h, u, s4, k4);
+    slow_rate(c, t + h, u, s4, k4);
     x.template head<M::kSlow>() =
         s.template head<M::kSlow>() + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
     x.template tail<M::kFast>() = s4.template tail<M::kFast>();
-    project(t + h, u, x);
-    if constexpr (C::boundary_layer) x.template tail<M::kFast>() += C::layer_transition(eta);
+    project(c, t + h, u, x);
+    if constexpr (C::boundary_layer) x.template tail<M::kFast>() += C::layer_transition(c, eta);
   }
 };
 

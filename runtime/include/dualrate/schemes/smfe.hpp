@@ -12,6 +12,7 @@
 #pragma once
 
 #include "../model.hpp"
+#include "../schedule.hpp"
 
 namespace dualrate {
 

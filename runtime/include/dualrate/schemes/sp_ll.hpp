@@ -20,15 +20,19 @@
 // The generator computes every constant matrix (g_z^-1, g_z^-1 g_x, f_z, and the
 // phi-function blocks for g_z and A at the step h); this step computes no exponential and
 // inverts nothing. The constants struct C has, for each of them, a function applying it:
-//   static Eigen::Matrix<Scalar, R, 1> M(const Eigen::Matrix<Scalar, K, 1>& v) noexcept; // M v
+//   static Eigen::Matrix<Scalar, R, 1> M(const Schedule& s, const Eigen::Matrix<Scalar, K, 1>& v); // M v
 // for M = gz_inv, a, p1 (h phi1(h g_z)), p2 (h^2 phi2(h g_z)), q1 (h phi1(h A)),
-// q2 (h^2 phi2(h A)) (R = K = nf), k (g_z^-1 g_x: nf x ns) and fz (ns x nf). Generated code
-// writes each over the matrix's nonzero entries only.
+// q2 (h^2 phi2(h A)) (R = K = nf), k (g_z^-1 g_x: nf x ns) and fz (ns x nf), and
+//   static Schedule schedule(Scalar t, const State& x, const Input& u);
+// the constants at the step's start (x_n, u): dualrate::Unscheduled when they are constant,
+// else interpolated over the generator's grid of scheduling values (dualrate/schedule.hpp).
+// Generated code writes each product over the matrix's nonzero entries only.
 #pragma once
 
 #include <Eigen/Core>
 
 #include "../model.hpp"
+#include "../schedule.hpp"
 
 namespace dualrate {
 
@@ -41,21 +45,23 @@ struct SpLl {
   static constexpr int nf = M::kFast;
   static_assert(ns > 0 && nf > 0, "dualrate::SpLl needs slow and fast states");
   using Slow = typename M::SlowState;
+  using Constants = C;
   using Fast = Eigen::Matrix<Scalar, nf, 1>;
   static constexpr int order = 1;  // local error O(h^2) from the linearization (seed 000, Figs. 4-5)
 
   static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
     const Slow xn = x.template head<ns>();
     const Fast zn = x.template tail<nf>();
+    const typename C::Schedule s = C::schedule(t, x, u);
 
     State d;
     M::derivatives(t, x, u, d);
-    const Fast sigma = C::gz_inv(d.template tail<nf>());
-    const Fast gamma = C::k(d.template head<ns>());
-    const Fast integral_y = C::p1(sigma) + C::p2(gamma);
+    const Fast sigma = C::gz_inv(s, d.template tail<nf>());
+    const Fast gamma = C::k(s, d.template head<ns>());
+    const Fast integral_y = C::p1(s, sigma) + C::p2(s, gamma);
 
-    const Fast offset = zn - sigma + C::k(xn);  // H(x) = offset - g_z^-1 g_x x
-    const auto manifold = [&](const Slow& xs) -> Fast { return offset - C::k(xs); };
+    const Fast offset = zn - sigma + C::k(s, xn);  // H(x) = offset - g_z^-1 g_x x
+    const auto manifold = [&](const Slow& xs) -> Fast { return offset - C::k(s, xs); };
     const auto slow_rate = [&](Scalar ts, const Slow& xs) -> Slow {
       State on_manifold;
       on_manifold << xs, manifold(xs);
@@ -68,12 +74,12 @@ struct SpLl {
     const Slow k2 = slow_rate(t + half, xn + half * k1);
     const Slow k3 = slow_rate(t + half, xn + half * k2);
     const Slow k4 = slow_rate(t + h, xn + h * k3);
-    const Slow x_next = xn + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4) + C::fz(integral_y);
+    const Slow x_next = xn + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4) + C::fz(s, integral_y);
 
     const Slow f1 = slow_rate(t + h, x_next);
-    const Fast b = C::a(sigma) + C::k(k1);
-    const Fast c = C::k(f1 - k1) / h;
-    const Fast y_next = sigma + C::q1(b) + C::q2(c);
+    const Fast b = C::a(s, sigma) + C::k(s, k1);
+    const Fast c = C::k(s, f1 - k1) / h;
+    const Fast y_next = sigma + C::q1(s, b) + C::q2(s, c);
     x << x_next, manifold(x_next) + y_next;
   }
 };

@@ -1,0 +1,437 @@
+#include "schemes/schedule.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "base/text_io.hpp"
+#include "ir/straight_line.hpp"
+#include "numeric/linearization.hpp"
+#include "schemes/reference_core.hpp"
+
+namespace dualrate {
+
+using Eigen::MatrixXd;
+
+std::size_t ConstantSchedule::points() const {
+  std::size_t n = 1;
+  for (const auto& g : grid) n *= g.size();
+  return n;
+}
+
+namespace {
+
+// The cell of s on grid g (clamped) and the fraction within it, as dualrate::lookup::locate.
+std::pair<std::size_t, double> cell_of(const std::vector<double>& g, double s) {
+  s = std::clamp(s, g.front(), g.back());
+  std::size_t i = 0;
+  while (i + 2 < g.size() && s >= g[i + 1]) ++i;
+  return {i, (s - g[i]) / (g[i + 1] - g[i])};
+}
+
+std::vector<double> uniform(double lo, double hi, std::size_t n) {
+  std::vector<double> g(n);
+  for (std::size_t i = 0; i < n; ++i) g[i] = lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(n - 1);
+  g.back() = hi;
+  return g;
+}
+
+// The sampled reference trajectory and the operating points on it.
+class Trajectory {
+ public:
+  Trajectory(const Model& m, double t_end) : model_(m), core_(m) {
+    const long samples = 400;
+    RunOptions run{"reference", t_end / samples, t_end, 1};
+    run.reference_tolerance = 1e-10;
+    const Trace tr = core_.simulate(run);
+    const std::size_t n = m.states.size();
+    for (const auto& row : tr.rows) {
+      Sample p;
+      p.t = row[0];
+      p.x.assign(row.begin() + 1, row.begin() + 1 + static_cast<long>(n));
+      p.u = core_.inputs_at(p.t);
+      p.s = core_.scheduling_values(p.t, p.x, p.u);
+      samples_.push_back(std::move(p));
+    }
+    const std::size_t d = m.simulation.schedule->by.size();
+    covered_.assign(d, {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()});
+    for (const auto& p : samples_)
+      for (std::size_t k = 0; k < d; ++k)
+        covered_[k] = {std::min(covered_[k].first, p.s[k]), std::max(covered_[k].second, p.s[k])};
+    // A scheduling value that is a state or input itself is set at an operating point.
+    for (const auto& e : m.simulation.schedule->by) {
+      Slot slot;
+      for (std::size_t i = 0; i < n; ++i)
+        if (e.is_equal(m.states[i].symbol)) slot = {true, i};
+      for (std::size_t i = 0; i < m.inputs.size(); ++i)
+        if (e.is_equal(m.inputs[i].symbol)) slot = {false, i};
+      slots_.push_back(slot);
+    }
+  }
+
+  const std::vector<std::pair<double, double>>& covered() const { return covered_; }
+
+  // The range of state or input `symbol` along the trajectory.
+  std::pair<double, double> variation(const GiNaC::ex& symbol) const {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const auto& p : samples_) {
+      double v = 0;
+      for (std::size_t i = 0; i < model_.states.size(); ++i)
+        if (symbol.is_equal(model_.states[i].symbol)) v = p.x[i];
+      for (std::size_t i = 0; i < model_.inputs.size(); ++i)
+        if (symbol.is_equal(model_.inputs[i].symbol)) v = p.u[i];
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    return {lo, hi};
+  }
+
+  OperatingPoint at(const std::vector<double>& s) const {
+    OperatingPoint op;
+    op.s = s;
+    bool crossed = false;
+    if (s.size() == 1)
+      for (std::size_t i = 0; i + 1 < samples_.size() && !crossed; ++i) {
+        const double a = samples_[i].s[0], b = samples_[i + 1].s[0];
+        if ((a <= s[0] && s[0] <= b) || (b <= s[0] && s[0] <= a)) {
+          const double f = a == b ? 0 : (s[0] - a) / (b - a);
+          op.t = samples_[i].t + f * (samples_[i + 1].t - samples_[i].t);
+          op.x.resize(samples_[i].x.size());
+          for (std::size_t k = 0; k < op.x.size(); ++k)
+            op.x[k] = samples_[i].x[k] + f * (samples_[i + 1].x[k] - samples_[i].x[k]);
+          op.u = core_.inputs_at(op.t);
+          crossed = true;
+        }
+      }
+    if (!crossed) {
+      const Sample* best = &samples_.front();
+      double best_distance = std::numeric_limits<double>::infinity();
+      for (const auto& p : samples_) {
+        double distance = 0;
+        for (std::size_t k = 0; k < s.size(); ++k) {
+          const double width = std::max(covered_[k].second - covered_[k].first, 1e-300);
+          distance += std::pow((p.s[k] - s[k]) / width, 2);
+        }
+        if (distance < best_distance) {
+          best_distance = distance;
+          best = &p;
+        }
+      }
+      op.t = best->t;
+      op.x = best->x;
+      op.u = best->u;
+      for (std::size_t k = 0; k < s.size(); ++k)
+        if (slots_[k].index != kNone) (slots_[k].state ? op.x : op.u)[slots_[k].index] = s[k];
+    }
+    op.reached = core_.scheduling_values(op.t, op.x, op.u);
+    return op;
+  }
+
+  MatrixXd jacobian(const OperatingPoint& op) const { return core_.jacobian_at(op.t, op.x, op.u); }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  struct Sample {
+    double t = 0;
+    std::vector<double> x, u, s;
+  };
+  struct Slot {
+    bool state = true;
+    std::size_t index = kNone;
+  };
+  const Model& model_;
+  ReferenceCore core_;
+  std::vector<Sample> samples_;
+  std::vector<std::pair<double, double>> covered_;
+  std::vector<Slot> slots_;
+};
+
+double relative_difference(const MatrixXd& a, const MatrixXd& b) {
+  return (a - b).norm() / std::max(b.norm(), 1e-300);
+}
+
+// The design: operating points and constants, each computed once per point.
+class Designer {
+ public:
+  Designer(const Trajectory& trajectory, const SchedulableScheme& scheme) : trajectory_(trajectory), scheme_(scheme) {}
+
+  struct Point {
+    OperatingPoint op;
+    MatrixXd jacobian;
+    std::vector<NamedMatrix> constants;
+  };
+
+  const Point& at(const std::vector<double>& s) {
+    auto it = points_.find(s);
+    if (it != points_.end()) return it->second;
+    Point p;
+    p.op = trajectory_.at(s);
+    p.jacobian = trajectory_.jacobian(p.op);
+    p.constants = scheme_.constants(p.jacobian);
+    return points_.emplace(s, std::move(p)).first->second;
+  }
+
+  // The midpoint criterion between grid neighbours a and b.
+  double midpoint_error(const std::vector<double>& a, const std::vector<double>& b) {
+    std::vector<double> mid(a.size());
+    for (std::size_t k = 0; k < a.size(); ++k) mid[k] = (a[k] + b[k]) / 2;
+    const std::vector<NamedMatrix>& ca = at(a).constants;
+    const std::vector<NamedMatrix>& cb = at(b).constants;
+    const Point& m = at(mid);
+    std::vector<NamedMatrix> halfway = m.constants;
+    for (std::size_t i = 0; i < halfway.size(); ++i) halfway[i].value = (ca[i].value + cb[i].value) / 2;
+    return relative_difference(scheme_.step_map(halfway, m.jacobian), scheme_.step_map(m.constants, m.jacobian));
+  }
+
+ private:
+  const Trajectory& trajectory_;
+  const SchedulableScheme& scheme_;
+  std::map<std::vector<double>, Point> points_;
+};
+
+// Every grid point, the first value's points outermost.
+std::vector<std::vector<double>> grid_points(const std::vector<std::vector<double>>& grid) {
+  std::vector<std::vector<double>> all = {{}};
+  for (const auto& axis : grid) {
+    std::vector<std::vector<double>> next;
+    for (const auto& prefix : all)
+      for (double v : axis) {
+        next.push_back(prefix);
+        next.back().push_back(v);
+      }
+    all = std::move(next);
+  }
+  return all;
+}
+
+// Each cell's neighbouring grid points along axis d, at every grid point of the other axis.
+std::vector<std::pair<std::vector<double>, std::vector<double>>> cells_along(
+    const std::vector<std::vector<double>>& grid, std::size_t d) {
+  std::vector<std::pair<std::vector<double>, std::vector<double>>> cells;
+  for (const auto& p : grid_points(grid)) {
+    const auto i = static_cast<std::size_t>(std::find(grid[d].begin(), grid[d].end(), p[d]) - grid[d].begin());
+    if (i + 1 >= grid[d].size()) continue;
+    std::vector<double> q = p;
+    q[d] = grid[d][i + 1];
+    cells.emplace_back(p, q);
+  }
+  return cells;
+}
+
+std::string point_text(const std::vector<std::string>& by, const std::vector<double>& s) {
+  std::string text;
+  for (std::size_t k = 0; k < s.size(); ++k) text += fmt::format("{}{} = {:.6g}", k ? ", " : "", by[k], s[k]);
+  return text;
+}
+
+}  // namespace
+
+std::vector<NamedMatrix> interpolate(const ConstantSchedule& schedule, const std::vector<double>& s) {
+  std::vector<std::pair<std::size_t, double>> cells;
+  for (std::size_t d = 0; d < schedule.grid.size(); ++d) cells.push_back(cell_of(schedule.grid[d], s[d]));
+  std::vector<NamedMatrix> out = schedule.constants.front();
+  if (schedule.grid.size() == 1) {  // as the runtime: M_i + f (M_{i+1} - M_i)
+    const auto [i, f] = cells.front();
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      const Eigen::MatrixXd& low = schedule.constants[i][k].value;
+      out[k].value = low + f * (schedule.constants[i + 1][k].value - low);
+    }
+    return out;
+  }
+  for (auto& m : out) m.value.setZero();
+  const std::size_t dims = schedule.grid.size();
+  for (unsigned corner = 0; corner < (1u << dims); ++corner) {
+    std::size_t offset = 0;
+    double weight = 1;
+    for (std::size_t d = 0; d < dims; ++d) {
+      const bool upper = ((corner >> d) & 1u) != 0;
+      offset = offset * schedule.grid[d].size() + cells[d].first + (upper ? 1 : 0);
+      weight *= upper ? cells[d].second : 1 - cells[d].second;
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].value += weight * schedule.constants[offset][i].value;
+  }
+  return out;
+}
+
+ConstantSchedule design_schedule(const Model& m, double t_end, const SchedulableScheme& scheme, bool allow_unstable) {
+  const ScheduleSpec& spec = *m.simulation.schedule;
+  const std::size_t dims = spec.by.size();
+  const Trajectory trajectory(m, t_end);
+  ConstantSchedule out;
+  out.by = spec.by_text;
+  out.loc = spec.loc;
+  out.covered = trajectory.covered();
+  out.tolerance = spec.tolerance;
+  for (std::size_t d = 0; d < dims; ++d) {
+    if (!spec.points[d].empty()) {
+      out.grid.push_back(spec.points[d]);
+      continue;
+    }
+    double lo = 0, hi = 0;
+    if (!spec.range.empty()) {
+      std::tie(lo, hi) = spec.range[d];
+    } else {
+      const auto [a, b] = out.covered[d];
+      if (!(b > a) || !std::isfinite(a) || !std::isfinite(b))
+        throw ModelError(spec.by_loc[d],
+                         fmt::format("the scheduling value '{}' does not vary along the scenario's reference "
+                                     "trajectory to t = {:.6g} (it stays at {:.6g}): no range to schedule over",
+                                     spec.by_text[d], t_end, a),
+                         "give simulation: schedule: range:, or a scenario that moves it");
+      lo = a - 0.05 * (b - a);
+      hi = b + 0.05 * (b - a);
+    }
+    out.grid.push_back(uniform(lo, hi, spec.counts[d] > 0 ? static_cast<std::size_t>(spec.counts[d]) : 2));
+    out.refined = out.refined || spec.counts[d] == 0;
+  }
+
+  Designer designer(trajectory, scheme);
+  // points: auto: bisect every cell that misses the tolerance until none does.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t d = 0; d < dims; ++d) {
+      if (spec.counts[d] != 0 || !spec.points[d].empty()) continue;
+      std::vector<double> added;
+      for (const auto& [a, b] : cells_along(out.grid, d))
+        if (designer.midpoint_error(a, b) > spec.tolerance) added.push_back((a[d] + b[d]) / 2);
+      if (added.empty()) continue;
+      std::vector<double>& axis = out.grid[d];
+      axis.insert(axis.end(), added.begin(), added.end());
+      std::sort(axis.begin(), axis.end());
+      axis.erase(std::unique(axis.begin(), axis.end()), axis.end());
+      if (axis.size() > kMaxSchedulePoints)
+        throw ModelError(spec.points_loc.line ? spec.points_loc : spec.loc,
+                         fmt::format("points: auto needs more than {} grid points of '{}' to bring the interpolated "
+                                     "constants within {:.3g} of the computed ones",
+                                     kMaxSchedulePoints, spec.by_text[d], spec.tolerance),
+                         "raise simulation: schedule: tolerance, narrow the range, or list the points");
+      changed = true;
+    }
+  }
+
+  for (const auto& p : grid_points(out.grid)) {
+    const Designer::Point& point = designer.at(p);
+    out.constants.push_back(point.constants);
+    for (std::size_t k = 0; k < dims; ++k) {
+      const double width = std::max(out.covered[k].second - out.covered[k].first, 1e-300);
+      out.largest_miss = std::max(out.largest_miss, std::fabs(point.op.reached[k] - p[k]) / width);
+    }
+  }
+  for (std::size_t d = 0; d < dims; ++d)
+    for (const auto& [a, b] : cells_along(out.grid, d)) {
+      const double e = designer.midpoint_error(a, b);
+      if (e >= out.interpolation_error) {
+        out.interpolation_error = e;
+        out.interpolation_error_at = a;
+        out.interpolation_error_at[d] = (a[d] + b[d]) / 2;
+      }
+    }
+
+  // The proof: grid points and points inside every cell.
+  std::vector<std::vector<double>> checked;
+  std::vector<std::vector<double>> per_axis(dims);
+  const int inside = dims == 1 ? 8 : 3;
+  for (std::size_t d = 0; d < dims; ++d)
+    for (std::size_t i = 0; i < out.grid[d].size(); ++i) {
+      per_axis[d].push_back(out.grid[d][i]);
+      if (i + 1 == out.grid[d].size()) break;
+      for (int k = 1; k <= inside; ++k)
+        per_axis[d].push_back(out.grid[d][i] + (out.grid[d][i + 1] - out.grid[d][i]) * k / (inside + 1));
+    }
+  out.worst_radius = -1;
+  for (const auto& s : grid_points(per_axis)) {
+    const Designer::Point& point = designer.at(s);
+    const Eigen::VectorXcd lambda = eigenvalues(scheme.step_map(interpolate(out, s), point.jacobian));
+    const double radius = lambda.size() ? lambda.cwiseAbs().maxCoeff() : 0;
+    ++out.proof_points;
+    if (radius > out.worst_radius) {
+      out.worst_radius = radius;
+      out.worst_at = s;
+    }
+  }
+  if (out.worst_radius > 1 + kStabilityMargin && !allow_unstable)
+    throw ModelError(spec.loc,
+                     fmt::format("the scheduled constants are unstable at {}: the one-step map's spectral radius is "
+                                 "{:.6g} > 1 (checked at {} points of the {}-point grid and inside its cells)",
+                                 point_text(out.by, out.worst_at), out.worst_radius, out.proof_points, out.points()),
+                     "refine the grid there (more points, or points: auto with a smaller tolerance), take a smaller "
+                     "step, or pass --allow-unstable");
+
+  std::set<GiNaC::ex, GiNaC::ex_is_less> covered_symbols;
+  for (const auto& e : spec.by) {
+    const GiNaC::ex r = m.resolve(e);
+    for (const auto& x : m.states)
+      if (r.has(x.symbol)) covered_symbols.insert(x.symbol);
+    for (const auto& u : m.inputs)
+      if (r.has(u.symbol)) covered_symbols.insert(u.symbol);
+  }
+  std::vector<GiNaC::ex> dynamic;  // in the model's order (a set of GiNaC::ex is ordered by hash: not reproducible)
+  for (const auto& x : m.states) dynamic.push_back(x.symbol);
+  for (const auto& u : m.inputs) dynamic.push_back(u.symbol);
+  for (const auto& symbol : dynamic)
+    if (scheme.depends_on.count(symbol) && !covered_symbols.count(symbol)) {
+      const auto [lo, hi] = trajectory.variation(symbol);
+      if (lo == hi) continue;
+      out.uncovered.push_back(fmt::format("{} (from {:.6g} to {:.6g} along the trajectory)",
+                                          GiNaC::ex_to<GiNaC::symbol>(symbol).get_name(), lo, hi));
+    }
+  return out;
+}
+
+OpCount schedule_ops(const Model& m, const std::vector<NamedMatrix>& matrices, const ConstantSchedule& schedule) {
+  const long dims = static_cast<long>(schedule.grid.size()), corners = 1L << dims;
+  long entries = 0;
+  for (const auto& matrix : matrices) entries += static_cast<long>(linear_map(matrix).tables.size());
+  OpCount ops = straight_line_ops(m, straight_line(m, m.simulation.schedule->by));
+  ops += dims * arithmetic(3, 1, 1);  // locate: x - b_0 (times the inverse spacing), x - b_i, the width, the fraction
+  // Per entry: over one value M_i + f (M_{i+1} - M_i); over two, lookup::combine: per corner a
+  // weight of one factor per axis (1 - f on the lower side), its product with the value, the sum.
+  ops += entries * (dims == 1 ? arithmetic(2, 1, 0) : arithmetic(corners + dims * corners / 2, corners * (dims + 1), 0));
+  return ops;
+}
+
+std::string schedule_summary(const ConstantSchedule& schedule) {
+  std::string grid;
+  for (std::size_t d = 0; d < schedule.grid.size(); ++d)
+    grid += fmt::format("{}{}: {} points over [{:.6g}, {:.6g}] (the reference trajectory covers [{:.6g}, {:.6g}])",
+                        d ? "; " : "", schedule.by[d], schedule.grid[d].size(), schedule.grid[d].front(), schedule.grid[d].back(),
+                        schedule.covered[d].first, schedule.covered[d].second);
+  std::string s = fmt::format("Scheduled over {}{}.\n", grid,
+                              schedule.refined ? fmt::format(", chosen by points: auto at tolerance {:.3g}", schedule.tolerance) : "");
+  s += fmt::format("Interpolation error (one-step map at a cell's midpoint, relative): at most {:.3g}, at {}.\n",
+                   schedule.interpolation_error, point_text(schedule.by, schedule.interpolation_error_at));
+  s += fmt::format("Stability over the grid: largest spectral radius {:.6g} at {} ({} points checked).\n",
+                   schedule.worst_radius, point_text(schedule.by, schedule.worst_at), schedule.proof_points);
+  if (schedule.largest_miss > 1e-6)
+    s += fmt::format("Operating points off the trajectory's scheduling values by up to {:.3g} of the covered width.\n",
+                     schedule.largest_miss);
+  if (!schedule.uncovered.empty()) {
+    std::string list;
+    for (const auto& u : schedule.uncovered) list += (list.empty() ? "" : ", ") + u;
+    s += "The constants also depend on what the schedule does not cover: " + list + ".\n";
+  }
+  return s;
+}
+
+std::string schedule_json(const ConstantSchedule& schedule) {
+  const auto numbers = [](const std::vector<double>& v) { return fmt::format("[{:.17g}]", fmt::join(v, ",")); };
+  std::string by, grid, covered, uncovered;
+  for (std::size_t d = 0; d < schedule.grid.size(); ++d) {
+    by += (d ? "," : "") + json_string(schedule.by[d]);
+    grid += (d ? "," : "") + numbers(schedule.grid[d]);
+    covered += fmt::format("{}[{:.17g},{:.17g}]", d ? "," : "", schedule.covered[d].first, schedule.covered[d].second);
+  }
+  for (const auto& u : schedule.uncovered) uncovered += (uncovered.empty() ? "" : ",") + json_string(u);
+  return fmt::format(
+      "{{\"by\":[{}],\"grid\":[{}],\"covered\":[{}],\"auto\":{},\"tolerance\":{:.6e},\"interpolation_error\":{:.6e},"
+      "\"interpolation_error_at\":{},\"worst_radius\":{:.17g},\"worst_at\":{},\"stable\":{},\"proof_points\":{},"
+      "\"uncovered\":[{}]}}",
+      by, grid, covered, schedule.refined ? "true" : "false", schedule.tolerance, schedule.interpolation_error,
+      numbers(schedule.interpolation_error_at), schedule.worst_radius, numbers(schedule.worst_at),
+      schedule.worst_radius <= 1 + kStabilityMargin ? "true" : "false", schedule.proof_points, uncovered);
+}
+
+}  // namespace dualrate

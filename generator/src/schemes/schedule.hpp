@@ -1,0 +1,102 @@
+// Scheduled precomputation (simulation: linearization: scheduled): a scheme's constant
+// matrices computed at the points of a grid over one or two scheduling values s(x, u), for
+// generated code to interpolate linearly at each step (runtime/include/dualrate/schedule.hpp),
+// as gain scheduling interpolates controller gains designed at operating points.
+//
+// Operating points. The constants at grid point s* are the scheme's constants at the
+// linearization of the model at the state of the scenario's reference trajectory (the
+// high-accuracy solution to t_end) where the scheduling values are s*: for one value, the
+// first crossing of s* along the trajectory, the state interpolated linearly between the two
+// samples around it; for two values, or where the trajectory never reaches s*, the sample
+// nearest to s* (each value's distance relative to its covered width), with every scheduling
+// value that is a state or an input itself set to s*. The range defaults to the covered one,
+// widened by 5% of its width at each end.
+//
+// Grid. Listed points, or a number of uniform points over the range, or (auto) the ends of
+// the range bisected until, in every cell, the one-step map with the constants interpolated
+// at the cell's midpoint is within `tolerance` of the one with the constants computed there:
+//   ||Phi(C_interpolated, J_mid) - Phi(C_mid, J_mid)||_F <= tolerance ||Phi(C_mid, J_mid)||_F
+// (for two values, each axis's cells at each grid point of the other).
+//
+// Proof. The spectral radius of the one-step map with the interpolated constants applied to
+// the linearization at the operating point, at every grid point and at 8 points inside every
+// cell (1-D: at fractions 1/9 .. 8/9; 2-D: a 3 x 3 lattice), must be at most 1.
+#pragma once
+
+#include <Eigen/Dense>
+#include <ginac/ginac.h>
+
+#include <functional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/linear_map.hpp"
+#include "ir/op_count.hpp"
+#include "model/model.hpp"
+
+namespace dualrate {
+
+// What a scheme schedules: its constants at a linearization J of the whole model, and its
+// one-step map for dx/dt = J x with given constants (which need not be J's own).
+struct SchedulableScheme {
+  std::function<std::vector<NamedMatrix>(const Eigen::MatrixXd& j)> constants;
+  std::function<Eigen::MatrixXd(const std::vector<NamedMatrix>& constants, const Eigen::MatrixXd& j)> step_map;
+  // The symbols (states, inputs) the constants depend on, for the warning on what the
+  // schedule does not cover.
+  std::set<GiNaC::ex, GiNaC::ex_is_less> depends_on;
+};
+
+// A point of the schedule's evaluation: scheduling values s and the model's state and inputs there.
+struct OperatingPoint {
+  std::vector<double> s;
+  double t = 0;
+  std::vector<double> x, u;
+  // The scheduling values the point actually has (differs from s where the trajectory does not
+  // reach s and a value is not a state or input itself).
+  std::vector<double> reached;
+};
+
+struct ConstantSchedule {
+  std::vector<std::string> by;                       // as written
+  double step = 0;                                   // the constants are the scheme's at this step
+  SourceLoc loc{};                                   // of the model file's schedule
+  std::vector<std::vector<double>> grid;             // per scheduling value, ascending
+  std::vector<std::pair<double, double>> covered;    // by the reference trajectory
+  // The constants at every grid point, the first value's points outermost.
+  std::vector<std::vector<NamedMatrix>> constants;
+  bool refined = false;              // grid chosen by points: auto
+  double tolerance = 0;              // of points: auto
+  double interpolation_error = 0;    // largest midpoint error (as auto's criterion) over the cells
+  std::vector<double> interpolation_error_at;
+  double worst_radius = 0;           // of the proof
+  std::vector<double> worst_at;
+  long proof_points = 0;
+  double largest_miss = 0;           // largest |reached - s| relative to the covered width
+  std::vector<std::string> uncovered;  // what the constants depend on beyond the schedule, with its variation
+
+  std::size_t points() const;
+};
+
+// The constants interpolated at s (clamped to the grid), entry by entry as generated code does.
+std::vector<NamedMatrix> interpolate(const ConstantSchedule& schedule, const std::vector<double>& s);
+
+// The schedule of `scheme`'s constants for model m (whose simulation.schedule is set) over the
+// scenario to t_end. Throws ModelError (at the schedule) when the trajectory does not vary a
+// scheduling value and no range is given, when auto needs more than kMaxSchedulePoints points,
+// and, unless allow_unstable, when the proof finds a radius above 1.
+constexpr std::size_t kMaxSchedulePoints = 129;
+ConstantSchedule design_schedule(const Model& m, double t_end, const SchedulableScheme& scheme, bool allow_unstable);
+
+// The arithmetic of generated code's schedule(t, x, u) per step: the scheduling values, each
+// one's cell (dualrate::lookup::locate) and every scheduled entry of `matrices` interpolated.
+OpCount schedule_ops(const Model& m, const std::vector<NamedMatrix>& matrices, const ConstantSchedule& schedule);
+
+// Text for the generated header's notes and generate's standard error: the grid, how it was
+// chosen, the interpolation error, the proof, and what the schedule does not cover.
+std::string schedule_summary(const ConstantSchedule& schedule);
+// The same as a JSON object (analyze --json's "schedule").
+std::string schedule_json(const ConstantSchedule& schedule);
+
+}  // namespace dualrate

@@ -1,0 +1,198 @@
+// Scheduled constants (simulation: linearization: scheduled, schemes/schedule.hpp): the
+// interpolation, the design's grid and proof, and sp_ll on jet_acceleration against the
+// high-accuracy solution, the re-linearizing reference core and the frozen linearization.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "base/diagnostics.hpp"
+#include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
+#include "schemes/schedule.hpp"
+#include "test_support.hpp"
+#include "verify/verify.hpp"
+
+namespace dualrate {
+namespace {
+
+NamedMatrix scalar_matrix(double v) { return {"m", Eigen::MatrixXd::Constant(1, 1, v), "m"}; }
+
+// f(s) = 2 s + 1 at the grid points 0, 1, 3: linear between them, held beyond.
+TEST(Schedule, InterpolatesLinearlyAndClampsAtTheEnds) {
+  ConstantSchedule c;
+  c.grid = {{0, 1, 3}};
+  for (double s : c.grid[0]) c.constants.push_back({scalar_matrix(2 * s + 1)});
+  const auto at = [&](double s) { return interpolate(c, {s}).front().value(0, 0); };
+  EXPECT_EQ(at(0), 1);
+  EXPECT_EQ(at(1), 3);
+  EXPECT_EQ(at(3), 7);
+  EXPECT_DOUBLE_EQ(at(0.5), 2);
+  EXPECT_DOUBLE_EQ(at(2), 5);
+  EXPECT_EQ(at(-1), 1);
+  EXPECT_EQ(at(4), 7);
+}
+
+// f(s, r) = s + 10 r + s r on a 3 x 2 grid: bilinear, so exact inside every cell.
+TEST(Schedule, InterpolatesBilinearlyOverTwoValues) {
+  ConstantSchedule c;
+  c.grid = {{0, 1, 2}, {0, 4}};
+  const auto f = [](double s, double r) { return s + 10 * r + s * r; };
+  for (double s : c.grid[0])
+    for (double r : c.grid[1]) c.constants.push_back({scalar_matrix(f(s, r))});
+  for (double s : {0.0, 0.25, 1.0, 1.5, 2.0})
+    for (double r : {0.0, 1.0, 3.5, 4.0}) EXPECT_NEAR(interpolate(c, {s, r}).front().value(0, 0), f(s, r), 1e-12);
+}
+
+struct Runs {
+  double scheduled, relinearized, frozen;
+};
+
+// Largest error of each run against the high-accuracy solution, relative to each state's
+// largest magnitude along it.
+double max_error(const Trace& run, const Trace& reference, std::size_t states) {
+  double worst = 0;
+  for (std::size_t i = 1; i <= states; ++i) {
+    double scale = 0, error = 0;
+    for (std::size_t k = 0; k < reference.rows.size(); ++k) {
+      scale = std::max(scale, std::fabs(reference.rows[k][i]));
+      error = std::max(error, std::fabs(run.rows.at(k)[i] - reference.rows[k][i]));
+    }
+    worst = std::max(worst, error / scale);
+  }
+  return worst;
+}
+
+GenerateOptions scheduled(const Model& m, double step, double t_end) {
+  GenerateOptions g{"sp_ll", step, 1, ScalarType::kDouble, "test", {}, {}};
+  g.t_end = t_end;
+  precompute_scheme(m, false, g);
+  return g;
+}
+
+Model jet() { return test::load(test::source_path("models/jet_acceleration.yaml")); }
+
+class ScheduledModel : public ::testing::TestWithParam<std::string> {};
+
+// jet_acceleration (100 to 245 m/s: g_z scales with the dynamic pressure) and
+// tire_lag_vehicle (10 to 37 m/s: the tire lag with 1 / V): the scheduled constants
+// (points: auto) do as well as sp_ll's per-step re-linearization, the ideal they interpolate,
+// against the high-accuracy solution; the linearization frozen at the initial state does not.
+TEST_P(ScheduledModel, IsCloseToRelinearizedAndFarBetterThanFrozen) {
+  const Model m = test::load(test::source_path(GetParam()));
+  const double h = *m.simulation.step, t_end = m.simulation.t_end;
+  const std::size_t n = m.states.size();
+  const GenerateOptions g = scheduled(m, h, t_end);
+  ASSERT_TRUE(g.schedule);
+  const ReferenceCore core(m);
+  const Trace reference = core.simulate({"reference", h, t_end, 1});
+  RunOptions run{"sp_ll", h, t_end, 1};
+  run.schedule = g.schedule;
+  const double scheduled_error = max_error(core.simulate(run), reference, n);
+  run.schedule = nullptr;
+  const double relinearized_error = max_error(core.simulate(run), reference, n);
+  run.frozen_linearization = true;
+  const double frozen_error = max_error(core.simulate(run), reference, n);
+  std::cout << fmt::format("grid {} points; errors: scheduled {:.3e}, re-linearized {:.3e}, frozen {:.3e}\n",
+                           g.schedule->points(), scheduled_error, relinearized_error, frozen_error);
+  EXPECT_LE(scheduled_error, 2 * relinearized_error);
+  EXPECT_GE(frozen_error, 10 * scheduled_error);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, ScheduledModel,
+                         ::testing::Values("models/jet_acceleration.yaml", "models/tire_lag_vehicle.yaml"),
+                         [](const auto& info) { return test::stem(info.param); });
+
+// More grid points converge to the re-linearized result. The constants' interpolation error
+// (the midpoint criterion of points: auto) is that of linear interpolation of smooth functions,
+// O(spacing^2): halving the spacing divides it by about 4 (at least 3 asserted, for the
+// higher-order terms at 3 and 5 points). The run's difference from the re-linearized run falls
+// with it until it meets what the schedule cannot remove: its operating points lie on the
+// reference trajectory, the re-linearization's on the run's own states.
+TEST(Schedule, MorePointsConvergeToTheRelinearizedResult) {
+  Model m = jet();
+  const double h = *m.simulation.step, t_end = 40;
+  const std::size_t n = m.states.size();
+  const ReferenceCore core(m);
+  RunOptions run{"sp_ll", h, t_end, 1};
+  const Trace relinearized = core.simulate(run);
+  std::vector<double> interpolation, difference;
+  for (int points : {3, 5, 9, 17}) {
+    m.simulation.schedule->counts = {points};
+    run.schedule = scheduled(m, h, t_end).schedule;
+    interpolation.push_back(run.schedule->interpolation_error);
+    difference.push_back(max_error(core.simulate(run), relinearized, n));
+  }
+  for (std::size_t i = 1; i < difference.size(); ++i) {
+    std::cout << fmt::format("{} -> {} points: interpolation error {:.3e} -> {:.3e} (ratio {:.2f}), run's difference "
+                             "{:.3e} -> {:.3e} (ratio {:.2f})\n",
+                             (1 << i) + 1, (1 << (i + 1)) + 1, interpolation[i - 1], interpolation[i],
+                             interpolation[i - 1] / interpolation[i], difference[i - 1], difference[i],
+                             difference[i - 1] / difference[i]);
+    EXPECT_GE(interpolation[i - 1] / interpolation[i], 3);
+    EXPECT_LT(difference[i], difference[i - 1]);
+  }
+  EXPECT_GE(difference.front() / difference.back(), 10);
+}
+
+// scheduled_stiffness's fast rate grows a hundredfold over its range: two grid points are not
+// enough (the proof refuses them, naming where), points: auto is.
+TEST(Schedule, TheProofRefusesAGridTooCoarseAndAutoRefinesIt) {
+  Model m = test::load(test::source_path("tests/models/schemes/scheduled_stiffness.yaml"));
+  try {
+    scheduled(m, *m.simulation.step, m.simulation.t_end);
+    ADD_FAILURE() << "a 2-point schedule was accepted";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("unstable at x ="), std::string::npos) << e.what();
+    std::cout << e.format() << "\n";
+  }
+  m.simulation.schedule->counts = {0};
+  const GenerateOptions g = scheduled(m, *m.simulation.step, m.simulation.t_end);
+  std::cout << schedule_summary(*g.schedule);
+  EXPECT_GT(g.schedule->points(), 2u);
+  EXPECT_LE(g.schedule->worst_radius, 1 + kStabilityMargin);
+}
+
+// Generated code (host, double) against the reference core running the same scheduled
+// constants: rounding apart, the same (sp_ll's bound, 1e-10); and the scheduled run's error
+// against the re-linearizing reference core is reported as schedule_error.
+TEST(Schedule, GeneratedCodeMatchesTheReferenceCoreOnTheHost) {
+  const Model m = jet();
+  VerifyOptions o;
+  o.generate = {"sp_ll", *m.simulation.step, 1, ScalarType::kDouble, "test", {}, {}};
+  o.t_end = 20;
+  o.every = 10;
+  const VerifyResult r = verify(m, o);
+  EXPECT_EQ(r.error, "");
+  EXPECT_TRUE(r.pass) << r.json();
+  EXPECT_EQ(r.linearization, "scheduled");
+  EXPECT_GT(r.relinearized_error, 0);
+  EXPECT_NE(r.json().find("\"schedule_error\""), std::string::npos);
+  std::cout << r.text();
+}
+
+// Two scheduling values (V and alpha, 5 x 3 points): generated code interpolates bilinearly
+// with lookup::combine (the first value outermost) and the reference core by its own loop over
+// the cell's corners; they agree to rounding.
+TEST(Schedule, TwoScheduledValuesAgreeOnTheHost) {
+  Model m = jet();
+  m.simulation.schedule->by = {m.states[0].symbol, m.states[3].symbol};
+  m.simulation.schedule->by_text = {"V", "alpha"};
+  m.simulation.schedule->by_loc.push_back(m.simulation.schedule->by_loc.front());
+  m.simulation.schedule->counts = {5, 3};
+  m.simulation.schedule->points = {{}, {}};
+  VerifyOptions o;
+  o.generate = {"sp_ll", *m.simulation.step, 1, ScalarType::kDouble, "test", {}, {}};
+  o.t_end = 20;
+  o.every = 10;
+  const VerifyResult r = verify(m, o);
+  EXPECT_EQ(r.error, "");
+  EXPECT_TRUE(r.pass) << r.json();
+  EXPECT_EQ(r.linearization, "scheduled");
+  std::cout << r.text();
+}
+
+}  // namespace
+}  // namespace dualrate
