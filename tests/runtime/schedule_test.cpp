@@ -1,12 +1,15 @@
 // dualrate/schedule.hpp: scheduled constants interpolated over one and two scheduling values,
 // held at the grid's edges, NaN for a NaN scheduling value, and off the grid counted by
-// dualrate::scheduling::outside. Runs in the sanitized build too (sanitized.runtime_tests).
+// dualrate::scheduling::outside and, through generated code, by Data::off_schedule. Runs in the
+// sanitized build too (sanitized.runtime_tests).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
 #include <dualrate/schedule.hpp>
+
+#include "jet_acceleration.hpp"
 
 namespace {
 
@@ -72,6 +75,22 @@ TEST(Schedule, InterpolatesBilinearlyOverTwoValues) {
       dualrate::scheduling::interpolate(tables, cells, strides, out);
       EXPECT_NEAR(out[0], f(s, r), kBound) << s << " " << r;
     }
+}
+
+// jet_acceleration's constants are scheduled over V in [92.8, 252.1] m/s (points: auto).
+TEST(Schedule, DataCountsTheStepsThatStartOffTheGrid) {
+  jet_acceleration::Data d;
+  const jet_acceleration::Model::Input u = jet_acceleration::Model::scenario_inputs(0);
+  ASSERT_EQ(jet_acceleration::step(d, u), dualrate::Status::kOk);
+  EXPECT_EQ(d.off_schedule, 0u);
+  d.x[0] = 300;  // V: the constants are the grid's last point's
+  ASSERT_EQ(jet_acceleration::step(d, u), dualrate::Status::kOk);
+  EXPECT_EQ(d.off_schedule, 1u);
+  EXPECT_TRUE(d.x.allFinite());
+  d.x[0] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(jet_acceleration::step(d, u), dualrate::Status::kNonFiniteState);
+  EXPECT_EQ(d.off_schedule, 2u);
+  EXPECT_EQ(d.steps, 2u);
 }
 
 }  // namespace

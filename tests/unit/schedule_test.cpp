@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "base/diagnostics.hpp"
+#include "base/process.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
 #include "schemes/schedule.hpp"
@@ -155,16 +156,20 @@ TEST(Schedule, TheProofRefusesAGridTooCoarseAndAutoRefinesIt) {
   EXPECT_LE(g.schedule->worst_radius, 1 + kStabilityMargin);
 }
 
-// Generated code (host, double) against the reference core running the same scheduled
-// constants: rounding apart, the same (sp_ll's bound, 1e-10); and the scheduled run's error
-// against the re-linearizing reference core is reported as schedule_error.
-TEST(Schedule, GeneratedCodeMatchesTheReferenceCoreOnTheHost) {
-  const Model m = jet();
+// verify of sp_ll on the host in double over the first 20 s.
+VerifyResult verify_on_host(const Model& m) {
   VerifyOptions o;
   o.generate = {"sp_ll", *m.simulation.step, 1, ScalarType::kDouble, "test", {}, {}};
   o.t_end = 20;
   o.every = 10;
-  const VerifyResult r = verify(m, o);
+  return verify(m, o);
+}
+
+// Generated code (host, double) against the reference core running the same scheduled
+// constants: rounding apart, the same (sp_ll's bound, 1e-10); and the scheduled run's error
+// against the re-linearizing reference core is reported as schedule_error.
+TEST(Schedule, GeneratedCodeMatchesTheReferenceCoreOnTheHost) {
+  const VerifyResult r = verify_on_host(jet());
   EXPECT_EQ(r.error, "");
   EXPECT_TRUE(r.pass) << r.json();
   EXPECT_EQ(r.linearization, "scheduled");
@@ -183,15 +188,56 @@ TEST(Schedule, TwoScheduledValuesAgreeOnTheHost) {
   m.simulation.schedule->by_loc.push_back(m.simulation.schedule->by_loc.front());
   m.simulation.schedule->counts = {5, 3};
   m.simulation.schedule->points = {{}, {}};
-  VerifyOptions o;
-  o.generate = {"sp_ll", *m.simulation.step, 1, ScalarType::kDouble, "test", {}, {}};
-  o.t_end = 20;
-  o.every = 10;
-  const VerifyResult r = verify(m, o);
+  const VerifyResult r = verify_on_host(m);
   EXPECT_EQ(r.error, "");
   EXPECT_TRUE(r.pass) << r.json();
   EXPECT_EQ(r.linearization, "scheduled");
   std::cout << r.text();
+}
+
+// Found by fuzz.fuzz_pipeline: a scenario whose reference trajectory fails (scheduled_stiffness
+// with its slow state driven 51 times faster blows up at t = 8.2) is a positioned model error,
+// not an escaped SimulationError.
+TEST(Schedule, AFailingReferenceTrajectoryIsAModelError) {
+  init_symbolic();
+  const Model m =
+      load_model_file(test::source_path("tests/models/schemes/scheduled_stiffness.yaml"), {{"v", 5.1}});
+  try {
+    scheduled(m, *m.simulation.step, m.simulation.t_end);
+    ADD_FAILURE() << "no error";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("the scenario's reference trajectory to t = 10, which fails"),
+              std::string::npos)
+        << e.format();
+  }
+}
+
+TEST(Schedule, AnalyzeReportsTheGridTheRangeAndTheProof) {
+  const ProcessResult r =
+      run_process({DUALRATE_CLI, "analyze", test::source_path("models/jet_acceleration.yaml"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* part : {"\"schedule\":{\"by\":[\"V\"]", "\"grid\":[[", "\"covered\":[[100,",
+                           "\"interpolation_error\":", "\"worst_radius\":", "\"stable\":true"})
+    EXPECT_NE(r.output.find(part), std::string::npos) << part << " in " << r.output;
+}
+
+// The command line's schedule: for the scheme asked for, and only with scheduling values.
+TEST(Schedule, TheCommandLineRefusesAScheduleWithoutConstantsOrValues) {
+  const std::string vehicle = test::source_path("models/tire_lag_vehicle.yaml");
+  const std::string out = make_temp_dir("dualrate-schedule");
+  ProcessResult r = run_process({DUALRATE_CLI, "generate", vehicle, "--scheme", "rk4", "--schedule-by", "V", "-o", out});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("rk4 precomputes no constants to schedule"), std::string::npos) << r.output;
+  r = run_process({DUALRATE_CLI, "generate", test::source_path("models/dc_motor.yaml"), "--scheme", "sp_ll",
+                   "--linearization", "scheduled", "-o", out});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("needs the scheduling values"), std::string::npos) << r.output;
+  r = run_process({DUALRATE_CLI, "generate", vehicle, "--schedule-by", "Vx", "-o", out});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("--schedule-by:1:1: error: undefined name 'Vx'"), std::string::npos) << r.output;
+  // The file's schedule does not apply to a scheme asked for that has no constants.
+  r = run_process({DUALRATE_CLI, "generate", vehicle, "--scheme", "rk4", "-o", out});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 
 }  // namespace

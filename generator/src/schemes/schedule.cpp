@@ -149,6 +149,12 @@ class Trajectory {
   std::vector<Slot> slots_;
 };
 
+std::string point_text(const std::vector<std::string>& by, const std::vector<double>& s) {
+  std::string text;
+  for (std::size_t k = 0; k < s.size(); ++k) text += fmt::format("{}{} = {:.6g}", k ? ", " : "", by[k], s[k]);
+  return text;
+}
+
 double relative_difference(const MatrixXd& a, const MatrixXd& b) {
   return (a - b).norm() / std::max(b.norm(), 1e-300);
 }
@@ -156,7 +162,8 @@ double relative_difference(const MatrixXd& a, const MatrixXd& b) {
 // The design: operating points and constants, each computed once per point.
 class Designer {
  public:
-  Designer(const Trajectory& trajectory, const SchedulableScheme& scheme) : trajectory_(trajectory), scheme_(scheme) {}
+  Designer(const Trajectory& trajectory, const SchedulableScheme& scheme, const ScheduleSpec& spec)
+      : trajectory_(trajectory), scheme_(scheme), spec_(spec) {}
 
   struct Point {
     OperatingPoint op;
@@ -170,7 +177,16 @@ class Designer {
     Point p;
     p.op = trajectory_.at(s);
     p.jacobian = trajectory_.jacobian(p.op);
+    if (!p.jacobian.allFinite())
+      throw ModelError(spec_.loc, fmt::format("the Jacobian at the operating point {} is not finite",
+                                              point_text(spec_.by_text, s)),
+                       "narrow the schedule's range to where the model is defined");
     p.constants = scheme_.constants(p.jacobian);
+    for (const NamedMatrix& c : p.constants)
+      if (!c.value.allFinite())
+        throw ModelError(spec_.loc, fmt::format("the constant {} at the operating point {} is not finite", c.name,
+                                                point_text(spec_.by_text, s)),
+                         "narrow the schedule's range to where the fast dynamics are well defined");
     return points_.emplace(s, std::move(p)).first->second;
   }
 
@@ -189,6 +205,7 @@ class Designer {
  private:
   const Trajectory& trajectory_;
   const SchedulableScheme& scheme_;
+  const ScheduleSpec& spec_;
   std::map<std::vector<double>, Point> points_;
 };
 
@@ -221,11 +238,6 @@ std::vector<std::pair<std::vector<double>, std::vector<double>>> cells_along(
   return cells;
 }
 
-std::string point_text(const std::vector<std::string>& by, const std::vector<double>& s) {
-  std::string text;
-  for (std::size_t k = 0; k < s.size(); ++k) text += fmt::format("{}{} = {:.6g}", k ? ", " : "", by[k], s[k]);
-  return text;
-}
 
 }  // namespace
 
@@ -259,7 +271,16 @@ std::vector<NamedMatrix> interpolate(const ConstantSchedule& schedule, const std
 ConstantSchedule design_schedule(const Model& m, double t_end, const SchedulableScheme& scheme, bool allow_unstable) {
   const ScheduleSpec& spec = *m.simulation.schedule;
   const std::size_t dims = spec.by.size();
-  const Trajectory trajectory(m, t_end);
+  const Trajectory trajectory = [&] {
+    try {
+      return Trajectory(m, t_end);
+    } catch (const SimulationError& e) {
+      throw ModelError(spec.loc,
+                       fmt::format("the schedule's operating points come from the scenario's reference trajectory "
+                                   "to t = {:.6g}, which fails: {}", t_end, e.what()),
+                       "check the scenario with 'dualrate simulate MODEL --scheme reference'");
+    }
+  }();
   ConstantSchedule out;
   out.by = spec.by_text;
   out.loc = spec.loc;
@@ -288,7 +309,7 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
     out.refined = out.refined || spec.counts[d] == 0;
   }
 
-  Designer designer(trajectory, scheme);
+  Designer designer(trajectory, scheme, spec);
   // points: auto: bisect every cell that misses the tolerance until none does.
   for (bool changed = true; changed;) {
     changed = false;

@@ -40,6 +40,16 @@ struct Block {
   std::size_t row0, rows, col0, cols;
 };
 
+// rhs at (t, [xs; zs]), the slow and the fast part given apart.
+VectorXd split_rate(const SplitRhs& rhs, double t, const VectorXd& xs, const VectorXd& zs) {
+  const Eigen::Index n = xs.size() + zs.size();
+  std::vector<double> v(static_cast<std::size_t>(n)), d;
+  // cppcheck-suppress constStatement ; Eigen's comma initializer
+  Eigen::Map<VectorXd>(v.data(), n) << xs, zs;
+  rhs(t, v, d);
+  return Eigen::Map<const VectorXd>(d.data(), n);
+}
+
 }  // namespace
 
 SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
@@ -183,13 +193,7 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   const SpLlBlocks b = linearize(t, x);
   const VectorXd xn = Eigen::Map<const VectorXd>(x.data(), n).head(ns);
   const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
-  const auto full_rate = [&](double ts, const VectorXd& xs, const VectorXd& zs) {
-    std::vector<double> v(static_cast<std::size_t>(n)), d;
-    // cppcheck-suppress constStatement ; Eigen's comma initializer
-    Eigen::Map<VectorXd>(v.data(), n) << xs, zs;
-    rhs(ts, v, d);
-    return VectorXd(Eigen::Map<const VectorXd>(d.data(), n));
-  };
+  const auto full_rate = [&](double ts, const VectorXd& xs, const VectorXd& zs) { return split_rate(rhs, ts, xs, zs); };
   const Eigen::FullPivLU<MatrixXd> gz(b.gz);
   const VectorXd d0 = full_rate(t, xn, zn);
   const VectorXd sigma = gz.solve(d0.tail(nf));                   // eq. 43
@@ -245,18 +249,13 @@ std::vector<double> sp_ll_constants_step(const SplitRhs& rhs, const std::vector<
   const MatrixXd& k = c("k");
   const VectorXd xn = Eigen::Map<const VectorXd>(x.data(), n).head(ns);
   const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
-  const auto rate = [&](double ts, const VectorXd& xs, const VectorXd& zs) {
-    std::vector<double> v(static_cast<std::size_t>(n)), d;
-    // cppcheck-suppress constStatement ; Eigen's comma initializer
-    Eigen::Map<VectorXd>(v.data(), n) << xs, zs;
-    rhs(ts, v, d);
-    return VectorXd(Eigen::Map<const VectorXd>(d.data(), n));
-  };
-  const VectorXd d0 = rate(t, xn, zn);
+  const VectorXd d0 = split_rate(rhs, t, xn, zn);
   const VectorXd sigma = c("gz_inv") * d0.tail(nf);
   const VectorXd integral_y = c("p1") * sigma + c("p2") * (k * d0.head(ns));
   const auto manifold = [&](const VectorXd& xs) -> VectorXd { return zn - sigma - k * (xs - xn); };
-  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd { return rate(ts, xs, manifold(xs)).head(ns); };
+  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd {
+    return split_rate(rhs, ts, xs, manifold(xs)).head(ns);
+  };
   const VectorXd k1 = f(t, xn);
   const VectorXd k2 = f(t + h / 2, xn + h / 2 * k1);
   const VectorXd k3 = f(t + h / 2, xn + h / 2 * k2);
