@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <string>
 
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
@@ -219,6 +220,17 @@ TEST(Schedule, AnalyzeReportsTheGridTheRangeAndTheProof) {
   for (const char* part : {"\"schedule\":{\"by\":[\"V\"]", "\"grid\":[[", "\"covered\":[[100,",
                            "\"interpolation_error\":", "\"worst_radius\":", "\"stable\":true"})
     EXPECT_NE(r.output.find(part), std::string::npos) << part << " in " << r.output;
+}
+
+// The scheduled constants are for the step h alone: simulate takes whole steps past an end
+// between two and says so (jet_acceleration: h = 0.1).
+TEST(Schedule, SimulateTakesWholeStepsPastAnEndOffTheGrid) {
+  const ProcessResult r = run_process(
+      {DUALRATE_CLI, "simulate", test::source_path("models/jet_acceleration.yaml"), "--t-end", "1.05"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the run takes whole steps and ends at 1.1"), std::string::npos) << r.output;
+  const std::size_t last = r.output.rfind("\n", r.output.size() - 2) + 1;
+  EXPECT_NEAR(std::stod(r.output.substr(last)), 1.1, 1e-12) << r.output.substr(last);  // 11 h, to rounding
 }
 
 // The command line's schedule: for the scheme asked for, and only with scheduling values.

@@ -36,6 +36,10 @@ int SimulateCommand::run(const Model& model) {
     std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: the last step is shortened to "
                              "{:.6g} so that the run ends at t_end\n",
                              s.t_end, s.step, s.t_end - end.below);
+  else if (!end.whole && run.schedule)
+    std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}, and the scheduled constants are "
+                             "for h alone: the run takes whole steps and ends at {:.15g}\n",
+                             s.t_end, s.step, end.above);
   const ReferenceCore core(model);
   const Trace trace = core.with_inputs(core.simulate(run));
   if (out_trace_.empty()) {

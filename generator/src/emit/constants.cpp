@@ -76,7 +76,7 @@ std::string matrix_function(const LinearMap& m) {
 
 // SchemeConstants' Schedule and schedule(t, x, u) (dualrate/schedule.hpp): empty when the
 // constants are constant; else the grid, each scheduled entry's values at its points, and the
-// interpolation at a step's scheduling values, with off_schedule for Data's count.
+// interpolation at a step's scheduling values, with whether they lay outside the grid (Data's count).
 std::string schedule_definitions(const GenerateOptions& o, const std::vector<LinearMap>& maps) {
   std::string h;
   if (!o.schedule) {
@@ -122,24 +122,20 @@ std::string schedule_definitions(const GenerateOptions& o, const std::vector<Lin
     strides += fmt::format("{}{}", d ? ", " : "", stride_of[d]);
     outside += fmt::format("{}dualrate::scheduling::outside(schedule_axis{}_, v_[{}])", d ? " || " : "", d, d);
   }
-  h += "  struct Schedule {\n" + members + "  };\n";
-  const bool any = !members.empty();
-  h += fmt::format("  static Schedule schedule(Scalar {0}, const Model::State& {1}, const Model::Input& {2}) noexcept {{\n",
-                   any ? "t" : "/*t*/", any ? "x_" : "/*x_*/", any ? "u_" : "/*u_*/");
-  if (any) {
-    h += "    const Model::ScheduleValues v_ = Model::scheduling_values(t, x_, u_);\n";
+  h += "  struct Schedule {\n" + members +
+       "    bool outside;  // the scheduling values lay outside the grid (the constants are its edge's)\n  };\n";
+  h += "  static Schedule schedule(Scalar t, const Model::State& x_, const Model::Input& u_) noexcept {\n";
+  h += "    const Model::ScheduleValues v_ = Model::scheduling_values(t, x_, u_);\n";
+  h += "    Schedule s_{};\n";
+  h += "    s_.outside = " + outside + ";\n";
+  if (!members.empty()) {
     h += fmt::format("    const dualrate::lookup::Cell<Scalar> cells_[{}] = {{\n        {}}};\n", dims, cells);
     h += fmt::format("    const int strides_[{}] = {{{}}};\n", dims, strides);
   }
-  h += "    Schedule s_{};\n";
   for (const LinearMap& m : maps)
     if (!m.tables.empty())
       h += fmt::format("    dualrate::scheduling::interpolate({}_points_, cells_, strides_, s_.{});\n", m.name, m.name);
   h += "    return s_;\n  }\n";
-  h += "  // Whether a step's scheduling values lie outside the grid (its constants then the edge's).\n";
-  h += "  static bool off_schedule(Scalar t, const Model::State& x_, const Model::Input& u_) noexcept {\n";
-  h += "    const Model::ScheduleValues v_ = Model::scheduling_values(t, x_, u_);\n";
-  h += "    return " + outside + ";\n  }\n";
   return h;
 }
 

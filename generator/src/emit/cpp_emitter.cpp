@@ -19,7 +19,7 @@
 
 namespace dualrate {
 
-constexpr int kRuntimeApi = 6;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
+constexpr int kRuntimeApi = 7;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
 
 using GiNaC::ex;
 

@@ -67,7 +67,6 @@ inline const std::map<std::string, std::string>& reserved_names() {
       {"scheduling_values", "the generated code uses it"},
       {"Schedule", "the generated code uses it"},
       {"schedule", "the generated code uses it"},
-      {"off_schedule", "the generated code uses it"},
       {"state_names", "the generated code uses it"},
       {"input_names", "the generated code uses it"},
       {"output_names", "the generated code uses it"},

@@ -168,26 +168,33 @@ class Designer {
   struct Point {
     OperatingPoint op;
     MatrixXd jacobian;
-    std::vector<NamedMatrix> constants;
+    std::vector<NamedMatrix> constants;  // empty until asked for
   };
 
-  const Point& at(const std::vector<double>& s) {
+  // The operating point at scheduling values s with its Jacobian, and the scheme's constants
+  // there unless only the Jacobian is asked for (the proof's points inside the cells).
+  const Point& at(const std::vector<double>& s, bool with_constants = true) {
     auto it = points_.find(s);
-    if (it != points_.end()) return it->second;
-    Point p;
-    p.op = trajectory_.at(s);
-    p.jacobian = trajectory_.jacobian(p.op);
-    if (!p.jacobian.allFinite())
-      throw ModelError(spec_.loc, fmt::format("the Jacobian at the operating point {} is not finite",
-                                              point_text(spec_.by_text, s)),
-                       "narrow the schedule's range to where the model is defined");
-    p.constants = scheme_.constants(p.jacobian);
-    for (const NamedMatrix& c : p.constants)
-      if (!c.value.allFinite())
-        throw ModelError(spec_.loc, fmt::format("the constant {} at the operating point {} is not finite", c.name,
+    if (it == points_.end()) {
+      Point p;
+      p.op = trajectory_.at(s);
+      p.jacobian = trajectory_.jacobian(p.op);
+      if (!p.jacobian.allFinite())
+        throw ModelError(spec_.loc, fmt::format("the Jacobian at the operating point {} is not finite",
                                                 point_text(spec_.by_text, s)),
-                         "narrow the schedule's range to where the fast dynamics are well defined");
-    return points_.emplace(s, std::move(p)).first->second;
+                         "narrow the schedule's range to where the model is defined");
+      it = points_.emplace(s, std::move(p)).first;
+    }
+    Point& p = it->second;
+    if (with_constants && p.constants.empty()) {
+      p.constants = scheme_.constants(p.jacobian);
+      for (const NamedMatrix& c : p.constants)
+        if (!c.value.allFinite())
+          throw ModelError(spec_.loc, fmt::format("the constant {} at the operating point {} is not finite", c.name,
+                                                  point_text(spec_.by_text, s)),
+                           "narrow the schedule's range to where the fast dynamics are well defined");
+    }
+    return p;
   }
 
   // The midpoint criterion between grid neighbours a and b.
@@ -364,7 +371,7 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
     }
   out.worst_radius = -1;
   for (const auto& s : grid_points(per_axis)) {
-    const Designer::Point& point = designer.at(s);
+    const Designer::Point& point = designer.at(s, false);
     const Eigen::VectorXcd lambda = eigenvalues(scheme.step_map(interpolate(out, s), point.jacobian));
     const double radius = lambda.size() ? lambda.cwiseAbs().maxCoeff() : 0;
     ++out.proof_points;

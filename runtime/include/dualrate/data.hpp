@@ -27,11 +27,13 @@ struct Data {
   }
 };
 
-// Whether a scheme's constants are scheduled: its Constants have off_schedule(t, x, u).
+// Whether a scheme's constants are scheduled: its Constants' Schedule says whether the step's
+// scheduling values lay outside the grid (Schedule::outside), and the scheme has
+// step(schedule, t, h, u, x).
 template <class Scheme, class = void>
 struct ScheduledScheme : std::false_type {};
 template <class Scheme>
-struct ScheduledScheme<Scheme, std::void_t<decltype(&Scheme::Constants::off_schedule)>> : std::true_type {};
+struct ScheduledScheme<Scheme, std::void_t<decltype(Scheme::Constants::Schedule::outside)>> : std::true_type {};
 
 // One step of size h with inputs u held over the step (zero-order hold, as an ECU task
 // samples its inputs once per period).
@@ -39,9 +41,12 @@ template <class Scheme, class M>
 [[nodiscard]] Status advance(Data<M>& d, typename M::Scalar h, const typename M::Input& u) noexcept {
   const typename M::State previous = d.x;
   if constexpr (ScheduledScheme<Scheme>::value) {
-    if (Scheme::Constants::off_schedule(d.time(h), d.x, u)) ++d.off_schedule;
+    const typename Scheme::Constants::Schedule s = Scheme::Constants::schedule(d.time(h), d.x, u);
+    if (s.outside) ++d.off_schedule;
+    Scheme::step(s, d.time(h), h, u, d.x);
+  } else {
+    Scheme::step(d.time(h), h, u, d.x);
   }
-  Scheme::step(d.time(h), h, u, d.x);
   if (!d.x.allFinite()) {
     d.x = previous;
     return report(Status::kNonFiniteState);

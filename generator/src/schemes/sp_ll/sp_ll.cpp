@@ -40,6 +40,26 @@ struct Block {
   std::size_t row0, rows, col0, cols;
 };
 
+using SymbolSet = std::set<GiNaC::ex, GiNaC::ex_is_less>;
+
+// The blocks of the Jacobian that sp_ll precomputes.
+std::vector<Block> constant_blocks(const Model& m) {
+  const std::size_t ns = m.slow_count, nf = m.fast_count();
+  return {{"g_z", ns, nf, ns, nf}, {"g_x", ns, nf, 0, ns}, {"f_z", 0, ns, ns, nf}};
+}
+
+// The symbols of `among` in block b of j; *first_row is the first row with one.
+SymbolSet block_symbols(const GiNaC::matrix& j, const Block& b, const SymbolSet& among, std::size_t* first_row = nullptr) {
+  SymbolSet found;
+  for (std::size_t r = b.row0; r < b.row0 + b.rows; ++r)
+    for (std::size_t c = b.col0; c < b.col0 + b.cols; ++c) {
+      const GiNaC::ex& entry = j(static_cast<unsigned>(r), static_cast<unsigned>(c));
+      for (auto node = entry.preorder_begin(); node != entry.preorder_end(); ++node)
+        if (among.count(*node) && found.insert(*node).second && first_row && found.size() == 1) *first_row = r;
+    }
+  return found;
+}
+
 // rhs at (t, [xs; zs]), the slow and the fast part given apart.
 VectorXd split_rate(const SplitRhs& rhs, double t, const VectorXd& xs, const VectorXd& zs) {
   const Eigen::Index n = xs.size() + zs.size();
@@ -60,30 +80,22 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
                          " fast)",
                      "list the fast states under states: fast:, or use rk4 for a single-time-scale model");
   const GiNaC::matrix j = jacobian(m, state_symbols(m));
-  std::set<GiNaC::ex, GiNaC::ex_is_less> dynamic{m.time};
+  SymbolSet dynamic{m.time};
   for (const auto& x : m.states) dynamic.insert(x.symbol);
   for (const auto& u : m.inputs) dynamic.insert(u.symbol);
-  const Block blocks[] = {{"g_z", ns, nf, ns, nf}, {"g_x", ns, nf, 0, ns}, {"f_z", 0, ns, ns, nf}};
+  const std::vector<Block> blocks = constant_blocks(m);
   if (!frozen) {
     for (const auto& b : blocks) {
-      std::set<std::string> symbols;
       std::size_t row = 0;
-      for (std::size_t r = b.row0; r < b.row0 + b.rows; ++r)
-        for (std::size_t c = b.col0; c < b.col0 + b.cols; ++c) {
-          const GiNaC::ex& entry = j(static_cast<unsigned>(r), static_cast<unsigned>(c));
-          if (GiNaC::is_a<GiNaC::numeric>(entry)) continue;
-          for (auto node = entry.preorder_begin(); node != entry.preorder_end(); ++node)
-            if (GiNaC::is_a<GiNaC::symbol>(*node) && dynamic.count(*node)) {
-              symbols.insert(GiNaC::ex_to<GiNaC::symbol>(*node).get_name());
-              if (!row) row = r + 1;
-            }
-        }
+      const SymbolSet symbols = block_symbols(j, b, dynamic, &row);
       if (!symbols.empty()) {
+        std::set<std::string> sorted;
+        for (const auto& s : symbols) sorted.insert(GiNaC::ex_to<GiNaC::symbol>(s).get_name());
         std::string names;
-        for (const auto& s : symbols) names += (names.empty() ? "" : ", ") + s;
-        throw ModelError(m.states[row - 1].rhs_loc,
+        for (const auto& s : sorted) names += (names.empty() ? "" : ", ") + s;
+        throw ModelError(m.states[row].rhs_loc,
                          std::string("sp_ll needs a constant ") + b.name + ", but " + b.name + " depends on " + names +
-                             " (through the equation of '" + m.states[row - 1].name + "')",
+                             " (through the equation of '" + m.states[row].name + "')",
                          "to schedule the constants over the operating range, set 'simulation: linearization: "
                          "scheduled' with 'schedule: by: [EXPR]' (or --linearization scheduled --schedule-by EXPR); "
                          "to freeze them at the initial state, 'linearization: frozen'");
@@ -271,20 +283,13 @@ std::vector<double> sp_ll_constants_step(const SplitRhs& rhs, const std::vector<
 
 namespace {
 
-// The symbols (time, states, inputs) the blocks f_z, g_x, g_z depend on.
-std::set<GiNaC::ex, GiNaC::ex_is_less> block_dependencies(const Model& m) {
-  const std::size_t ns = m.slow_count, n = m.states.size();
+// The states and inputs the blocks f_z, g_x, g_z depend on.
+SymbolSet block_dependencies(const Model& m) {
   const GiNaC::matrix j = jacobian(m, state_symbols(m));
-  std::set<GiNaC::ex, GiNaC::ex_is_less> dynamic, found;
+  SymbolSet dynamic, found;
   for (const auto& x : m.states) dynamic.insert(x.symbol);
   for (const auto& u : m.inputs) dynamic.insert(u.symbol);
-  for (std::size_t r = 0; r < n; ++r)
-    for (std::size_t c = 0; c < n; ++c) {
-      if (r < ns && c < ns) continue;  // f_x: evaluated, not precomputed
-      const GiNaC::ex& entry = j(static_cast<unsigned>(r), static_cast<unsigned>(c));
-      for (auto node = entry.preorder_begin(); node != entry.preorder_end(); ++node)
-        if (dynamic.count(*node)) found.insert(*node);
-    }
+  for (const auto& b : constant_blocks(m)) found.merge(block_symbols(j, b, dynamic));
   return found;
 }
 

@@ -73,8 +73,10 @@ struct Quasistatic {
     C::reduced_slow(t, x, u, k);
   }
 
-  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
-    const Schedule c = C::schedule(t, x, u);
+  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, h, u, x); }
+
+  // The step with the constants c of (t, x, u), C::schedule(t, x, u).
+  static void step(const Schedule& c, Scalar t, Scalar h, const Input& u, State& x) noexcept {
     const Scalar half = h / Scalar(2);
     State s = x;
     SlowState k1, k2, k3, k4;

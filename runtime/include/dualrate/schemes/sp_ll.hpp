@@ -49,10 +49,12 @@ struct SpLl {
   using Fast = Eigen::Matrix<Scalar, nf, 1>;
   static constexpr int order = 1;  // local error O(h^2) from the linearization (seed 000, Figs. 4-5)
 
-  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
+  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, h, u, x); }
+
+  // The step with the constants s of (t, x, u), C::schedule(t, x, u).
+  static void step(const typename C::Schedule& s, Scalar t, Scalar h, const Input& u, State& x) noexcept {
     const Slow xn = x.template head<ns>();
     const Fast zn = x.template tail<nf>();
-    const typename C::Schedule s = C::schedule(t, x, u);
 
     State d;
     M::derivatives(t, x, u, d);
