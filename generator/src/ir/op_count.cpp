@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "model/printing.hpp"
 #include "model/functions.hpp"
@@ -86,10 +87,7 @@ OpCount power_ops(const ex& base, const ex& exponent) {
   return c;
 }
 
-}  // namespace
-
-OpCount count_ops(const ex& e) {
-  if (is_exactly_a<numeric>(e) || is_a<GiNaC::constant>(e) || is_a<GiNaC::symbol>(e)) return {};
+OpCount count_ops_uncached(const ex& e) {
   if (is_a<GiNaC::add>(e)) {
     OpCount c;
     bool first = true;
@@ -119,6 +117,20 @@ OpCount count_ops(const ex& e) {
     return c;
   }
   throw std::logic_error("op count: unsupported expression");
+}
+
+}  // namespace
+
+// Once per expression for the life of the process: the common-subexpression search
+// (straight_line) counts every statement again at every round.
+OpCount count_ops(const ex& e) {
+  if (is_exactly_a<numeric>(e) || is_a<GiNaC::constant>(e) || is_a<GiNaC::symbol>(e)) return {};
+  static std::unordered_map<ex, OpCount, std::hash<ex>, GiNaC::ex_is_equal> counts;
+  const auto found = counts.find(e);
+  if (found != counts.end()) return found->second;
+  OpCount c = count_ops_uncached(e);
+  counts.emplace(e, c);
+  return c;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "model/printing.hpp"
@@ -11,19 +12,21 @@
 namespace dualrate {
 
 std::vector<const Variable*> needed_variables(const Model& m, const std::vector<GiNaC::ex>& roots) {
-  std::set<std::size_t> needed;
-  for (std::size_t i = m.variables.size(); i-- > 0;) {
-    bool used = false;
-    for (const auto& r : roots) used = used || r.has(m.variables[i].symbol);
-    for (std::size_t j : needed) used = used || m.operands(m.variables[j]).has(m.variables[i].symbol);
-    if (used) needed.insert(i);
-  }
+  std::set<GiNaC::ex, GiNaC::ex_is_less> used;  // the symbols the roots and the needed variables name
+  const auto collect = [&used](const GiNaC::ex& e) {
+    for (auto node = e.preorder_begin(); node != e.preorder_end(); ++node)
+      if (GiNaC::is_a<GiNaC::symbol>(*node)) used.insert(*node);
+  };
+  for (const auto& r : roots) collect(r);
   std::vector<const Variable*> result;
-  result.reserve(needed.size());
-  for (std::size_t i : needed) result.push_back(&m.variables[i]);
+  for (std::size_t i = m.variables.size(); i-- > 0;)
+    if (used.count(m.variables[i].symbol)) {
+      collect(m.operands(m.variables[i]));
+      result.push_back(&m.variables[i]);
+    }
+  std::reverse(result.begin(), result.end());
   return result;
 }
-
 
 using GiNaC::ex;
 using GiNaC::is_a;
@@ -34,7 +37,14 @@ bool leaf(const ex& e) { return is_a<GiNaC::numeric>(e) || is_a<GiNaC::symbol>(e
 
 // A subexpression up to its sign, named by the canonical text of its unsigned form (c (a - b)
 // and -c (b - a), (a - b)^3 and -(b - a)^3 print alike).
-std::string key(const ex& e) { return cpp_expression(unsigned_form(e)); }
+// Once per expression for the life of the process (the search below asks again for every
+// subexpression at every round).
+const std::string& key(const ex& e) {
+  static std::unordered_map<ex, std::string, std::hash<ex>, GiNaC::ex_is_equal> keys;
+  const auto found = keys.find(e);
+  if (found != keys.end()) return found->second;
+  return keys.emplace(e, cpp_expression(unsigned_form(e))).first->second;
+}
 
 struct Occurrences {
   ex value;  // the unsigned form first met

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "model/functions.hpp"
 #include "model/tables.hpp"
@@ -22,10 +23,10 @@ namespace {
 
 // compute(e), once per expression for the life of the process: canonical printing and
 // ordering look at every level of an expression, so a deep one would otherwise be
-// processed again for every level above it. One cache per Value and Compute.
-template <class Value, class Compute>
-const Value& memoized(const ex& e, Compute compute) {
-  static std::map<ex, Value, GiNaC::ex_is_less> cache;
+// processed again for every level above it. One cache per compute.
+template <class Value, Value (*compute)(const ex&)>
+const Value& memoized(const ex& e) {
+  static std::unordered_map<ex, Value, std::hash<ex>, GiNaC::ex_is_equal> cache;
   const auto found = cache.find(e);
   if (found != cache.end()) return found->second;
   Value v = compute(e);
@@ -129,7 +130,7 @@ Printed print_uncached(const ex& e);
 // Canonical printing sorts operands by their printed text at every level: memoized, or a
 // deep expression would be printed again for every level above it.
 Printed print(const ex& e) {
-  return memoized<Printed>(e, print_uncached);
+  return memoized<Printed, print_uncached>(e);
 }
 
 Printed print_uncached(const ex& e) {
@@ -289,7 +290,7 @@ ex canonical_uncached(const ex& e) {
 
 ex canonical_form(const ex& e) {
   if (e.nops() == 0) return e;
-  return memoized<ex>(e, canonical_uncached);
+  return memoized<ex, canonical_uncached>(e);
 }
 
 ex unsigned_form(const ex& e) {
@@ -299,8 +300,9 @@ ex unsigned_form(const ex& e) {
   return canonical_sign(e, sign);
 }
 
-ex preferred_sign(const ex& sum) {
-  if (!is_a<GiNaC::add>(sum)) return sum;
+namespace {
+
+ex preferred_sign_uncached(const ex& sum) {
   ex flipped = -sum;
   if (!is_a<GiNaC::add>(flipped)) return sum;
   const long kept = subtracted_terms(sum), other = subtracted_terms(flipped);
@@ -308,12 +310,16 @@ ex preferred_sign(const ex& sum) {
   return flipped;
 }
 
+}  // namespace
+
+ex preferred_sign(const ex& sum) { return is_a<GiNaC::add>(sum) ? memoized<ex, preferred_sign_uncached>(sum) : sum; }
+
 ex even_power_base(const ex& base, const ex& exponent) {
   const bool even = is_exactly_a<numeric>(exponent) && ex_to<numeric>(exponent).is_even();
   return even ? preferred_sign(base) : base;
 }
 
-ProductParts product_parts(const ex& product) { return memoized<ProductParts>(product, product_parts_uncached); }
+ProductParts product_parts(const ex& product) { return memoized<ProductParts, product_parts_uncached>(product); }
 
 namespace {
 
