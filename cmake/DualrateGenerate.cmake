@@ -1,4 +1,5 @@
 # dualrate_add_model(<target> MODEL <file.yaml> [SCHEME <s>] [STEP <h>] [RATIO <r>] [SCALAR float|double]
+#                    [LINEARIZATION exact|frozen|scheduled] [SCHEDULE_BY <expr> [<expr>]]
 #                    [ALLOW_UNSTABLE] [JACOBIAN] [NAMESPACE <ns>]
 #                    [GENERATOR <dualrate executable or target>])
 #
@@ -10,7 +11,8 @@
 # PROJECT_SOURCE_DIR and the header names the model file relative to it; the global property
 # DUALRATE_GENERATED_HEADERS lists every header generated this way.
 function(dualrate_add_model target)
-  cmake_parse_arguments(ARG "ALLOW_UNSTABLE;JACOBIAN" "MODEL;SCHEME;STEP;RATIO;SCALAR;GENERATOR;NAMESPACE" "" ${ARGN})
+  cmake_parse_arguments(ARG "ALLOW_UNSTABLE;JACOBIAN" "MODEL;SCHEME;STEP;RATIO;SCALAR;LINEARIZATION;GENERATOR;NAMESPACE"
+                        "SCHEDULE_BY" ${ARGN})
   if(NOT ARG_MODEL)
     message(FATAL_ERROR "dualrate_add_model(${target}): MODEL is required")
   endif()
@@ -44,11 +46,14 @@ function(dualrate_add_model target)
     set(model_name ${ARG_NAMESPACE})
     list(APPEND options --namespace ${ARG_NAMESPACE})
   endif()
-  foreach(opt SCHEME STEP RATIO SCALAR)
+  foreach(opt SCHEME STEP RATIO SCALAR LINEARIZATION)
     if(ARG_${opt})
       string(TOLOWER ${opt} flag)
       list(APPEND options --${flag} ${ARG_${opt}})
     endif()
+  endforeach()
+  foreach(value ${ARG_SCHEDULE_BY})
+    list(APPEND options --schedule-by ${value})
   endforeach()
   if(ARG_ALLOW_UNSTABLE)
     list(APPEND options --allow-unstable)

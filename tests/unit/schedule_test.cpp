@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -250,6 +251,31 @@ TEST(Schedule, TheCommandLineRefusesAScheduleWithoutConstantsOrValues) {
   // The file's schedule does not apply to a scheme asked for that has no constants.
   r = run_process({DUALRATE_CLI, "generate", vehicle, "--scheme", "rk4", "-o", out});
   EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
+// A file that runs rk4 gets scheduled sp_ll from the command line alone.
+// `generate --scheme sp_ll --linearization scheduled --schedule-by x` on a model file that runs
+// rk4, whose fast state z follows x at the rate `rate`.
+ProcessResult generate_scheduled_by_x(const std::string& dir, const std::string& rate) {
+  const std::string model = dir + "/follower.yaml";
+  std::ofstream(model) << "name: follower\nparameters: {v: 0.1, c: 0.01}\nstates: {slow: {x: 0}, fast: {z: 0}}\n"
+                          "equations:\n  x: v - c*(z - x)\n  z: -(" << rate << ")*(z - x)\n"
+                          "simulation: {t_end: 10, step: 0.05, scheme: rk4}\n";
+  return run_process({DUALRATE_CLI, "generate", model, "--scheme", "sp_ll", "--linearization", "scheduled",
+                      "--schedule-by", "x", "-o", dir});
+}
+
+TEST(Schedule, TheCommandLineSchedulesTheSchemeItAsksFor) {
+  const std::string dir = make_temp_dir("dualrate-schedule");
+  const ProcessResult r = generate_scheduled_by_x(dir, "1 + 100*x^2");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Scheduled over x:"), std::string::npos) << r.output;
+  // A rate that jumps at x = 0.5: no grid brings the interpolation within the tolerance in the
+  // cell of the jump; the refusal says where, at the command line's option.
+  const ProcessResult refused = generate_scheduled_by_x(dir, "1 + 100*step(x - 0.5)");
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_NE(refused.output.find("--schedule-by:1:1: error: the constants jump at x = 0.5"), std::string::npos)
+      << refused.output;
 }
 
 }  // namespace

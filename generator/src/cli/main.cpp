@@ -48,8 +48,8 @@ int run(int argc, char** argv) {
     if (command->parsed()) {
       const Overrides& o = command->overrides();
       Model model = load_model_file(o.model_path, parameter_overrides(o.params));
+      check_model_scheme(model);  // the file's own scheme and schedule; resolve() checks what the command line asks
       apply_linearization(model, o);
-      check_model_scheme(model);
       return command->run(model);
     }
   return 1;

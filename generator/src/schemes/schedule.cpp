@@ -323,15 +323,27 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
     for (std::size_t d = 0; d < dims; ++d) {
       if (spec.counts[d] != 0 || !spec.points[d].empty()) continue;
       std::vector<double> added;
-      for (const auto& [a, b] : cells_along(out.grid, d))
-        if (designer.midpoint_error(a, b) > spec.tolerance) added.push_back((a[d] + b[d]) / 2);
+      const double span = out.grid[d].back() - out.grid[d].front();
+      for (const auto& [a, b] : cells_along(out.grid, d)) {
+        const double error = designer.midpoint_error(a, b);
+        if (!(error > spec.tolerance)) continue;
+        // A cell a billionth of the range wide that still misses: the constants jump there.
+        if (b[d] - a[d] <= 1e-9 * span)
+          throw ModelError(spec.points_loc.file.empty() ? spec.loc : spec.points_loc,
+                           fmt::format("the constants jump at {}: linear interpolation misses them by {:.3g} "
+                                       "(tolerance {:.3g}) even over a cell {:.3g} wide",
+                                       point_text(spec.by_text, a), error, spec.tolerance, b[d] - a[d]),
+                           "list the points, with one on each side of the jump, or schedule by a value the "
+                           "constants depend on smoothly");
+        added.push_back((a[d] + b[d]) / 2);
+      }
       if (added.empty()) continue;
       std::vector<double>& axis = out.grid[d];
       axis.insert(axis.end(), added.begin(), added.end());
       std::sort(axis.begin(), axis.end());
       axis.erase(std::unique(axis.begin(), axis.end()), axis.end());
       if (axis.size() > kMaxSchedulePoints)
-        throw ModelError(spec.points_loc.line ? spec.points_loc : spec.loc,
+        throw ModelError(spec.points_loc.file.empty() ? spec.loc : spec.points_loc,
                          fmt::format("points: auto needs more than {} grid points of '{}' to bring the interpolated "
                                      "constants within {:.3g} of the computed ones",
                                      kMaxSchedulePoints, spec.by_text[d], spec.tolerance),
@@ -383,7 +395,7 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
   if (out.worst_radius > 1 + kStabilityMargin && !allow_unstable)
     throw ModelError(spec.loc,
                      fmt::format("the scheduled constants are unstable at {}: the one-step map's spectral radius is "
-                                 "{:.6g} > 1 (checked at {} points of the {}-point grid and inside its cells)",
+                                 "{:.9g} > 1 (checked at {} points of the {}-point grid and inside its cells)",
                                  point_text(out.by, out.worst_at), out.worst_radius, out.proof_points, out.points()),
                      "refine the grid there (more points, or points: auto with a smaller tolerance), take a smaller "
                      "step, or pass --allow-unstable");
