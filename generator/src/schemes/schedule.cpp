@@ -245,7 +245,6 @@ std::vector<std::pair<std::vector<double>, std::vector<double>>> cells_along(
   return cells;
 }
 
-
 }  // namespace
 
 std::vector<NamedMatrix> interpolate(const ConstantSchedule& schedule, const std::vector<double>& s) {
@@ -317,6 +316,7 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
   }
 
   Designer designer(trajectory, scheme, spec);
+  const SourceLoc& points_at = spec.points_loc.file.empty() ? spec.loc : spec.points_loc;
   // points: auto: bisect every cell that misses the tolerance until none does.
   for (bool changed = true; changed;) {
     changed = false;
@@ -329,7 +329,7 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
         if (!(error > spec.tolerance)) continue;
         // A cell a billionth of the range wide that still misses: the constants jump there.
         if (b[d] - a[d] <= 1e-9 * span)
-          throw ModelError(spec.points_loc.file.empty() ? spec.loc : spec.points_loc,
+          throw ModelError(points_at,
                            fmt::format("the constants jump at {}: linear interpolation misses them by {:.3g} "
                                        "(tolerance {:.3g}) even over a cell {:.3g} wide",
                                        point_text(spec.by_text, a), error, spec.tolerance, b[d] - a[d]),
@@ -343,7 +343,7 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
       std::sort(axis.begin(), axis.end());
       axis.erase(std::unique(axis.begin(), axis.end()), axis.end());
       if (axis.size() > kMaxSchedulePoints)
-        throw ModelError(spec.points_loc.file.empty() ? spec.loc : spec.points_loc,
+        throw ModelError(points_at,
                          fmt::format("points: auto needs more than {} grid points of '{}' to bring the interpolated "
                                      "constants within {:.3g} of the computed ones",
                                      kMaxSchedulePoints, spec.by_text[d], spec.tolerance),

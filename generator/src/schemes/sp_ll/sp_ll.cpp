@@ -48,6 +48,15 @@ std::vector<Block> constant_blocks(const Model& m) {
   return {{"g_z", ns, nf, ns, nf}, {"g_x", ns, nf, 0, ns}, {"f_z", 0, ns, ns, nf}};
 }
 
+// The states' and inputs' symbols (and time's, with_time).
+SymbolSet dynamic_symbols(const Model& m, bool with_time) {
+  SymbolSet dynamic;
+  if (with_time) dynamic.insert(m.time);
+  for (const auto& x : m.states) dynamic.insert(x.symbol);
+  for (const auto& u : m.inputs) dynamic.insert(u.symbol);
+  return dynamic;
+}
+
 // The symbols of `among` in block b of j; *first_row is the first row with one.
 SymbolSet block_symbols(const GiNaC::matrix& j, const Block& b, const SymbolSet& among, std::size_t* first_row = nullptr) {
   SymbolSet found;
@@ -80,9 +89,7 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
                          " fast)",
                      "list the fast states under states: fast:, or use rk4 for a single-time-scale model");
   const GiNaC::matrix j = jacobian(m, state_symbols(m));
-  SymbolSet dynamic{m.time};
-  for (const auto& x : m.states) dynamic.insert(x.symbol);
-  for (const auto& u : m.inputs) dynamic.insert(u.symbol);
+  const SymbolSet dynamic = dynamic_symbols(m, true);
   const std::vector<Block> blocks = constant_blocks(m);
   if (!frozen) {
     for (const auto& b : blocks) {
@@ -205,15 +212,14 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   const SpLlBlocks b = linearize(t, x);
   const VectorXd xn = Eigen::Map<const VectorXd>(x.data(), n).head(ns);
   const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
-  const auto full_rate = [&](double ts, const VectorXd& xs, const VectorXd& zs) { return split_rate(rhs, ts, xs, zs); };
   const Eigen::FullPivLU<MatrixXd> gz(b.gz);
-  const VectorXd d0 = full_rate(t, xn, zn);
+  const VectorXd d0 = split_rate(rhs, t, xn, zn);
   const VectorXd sigma = gz.solve(d0.tail(nf));                   // eq. 43
   const VectorXd gamma = gz.solve(b.gx * d0.head(ns));            // eq. 43
   const auto H = [&](const VectorXd& xs) -> VectorXd {             // eq. 22
     return zn - gz.solve(b.gx * (xs - xn) + d0.tail(nf));
   };
-  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd { return full_rate(ts, xs, H(xs)).head(ns); };
+  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd { return split_rate(rhs, ts, xs, H(xs)).head(ns); };
 
   // Step 1: e^{hD} of eq. 34 with D = [[0, I, 0], [0, g_z, gamma], [0, 0, 0]].
   MatrixXd d34 = MatrixXd::Zero(2 * nf + 1, 2 * nf + 1);
@@ -286,9 +292,8 @@ namespace {
 // The states and inputs the blocks f_z, g_x, g_z depend on.
 SymbolSet block_dependencies(const Model& m) {
   const GiNaC::matrix j = jacobian(m, state_symbols(m));
-  SymbolSet dynamic, found;
-  for (const auto& x : m.states) dynamic.insert(x.symbol);
-  for (const auto& u : m.inputs) dynamic.insert(u.symbol);
+  const SymbolSet dynamic = dynamic_symbols(m, false);
+  SymbolSet found;
   for (const auto& b : constant_blocks(m)) found.merge(block_symbols(j, b, dynamic));
   return found;
 }
