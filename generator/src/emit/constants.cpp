@@ -75,8 +75,9 @@ std::string matrix_function(const LinearMap& m) {
 }
 
 // SchemeConstants' Schedule and schedule(t, x, u) (dualrate/schedule.hpp): empty when the
-// constants are constant; else the grid, each scheduled entry's values at its points, and the
-// interpolation at a step's scheduling values, with whether they lay outside the grid (Data's count).
+// constants are constant; else the grid, each scheduled entry's and real's values at its
+// points, and the interpolation at a step's scheduling values, with whether they lay outside
+// the grid (Data's count).
 std::string schedule_definitions(const GenerateOptions& o, const std::vector<LinearMap>& maps) {
   std::string h;
   if (!o.schedule) {
@@ -115,6 +116,13 @@ std::string schedule_definitions(const GenerateOptions& o, const std::vector<Lin
     h += "  };\n";
     members += fmt::format("    Scalar {}[{}];\n", m.name, m.tables.size());
   }
+  for (const SchemeReal& r : o.reals) {
+    if (r.scheduled.empty()) continue;
+    std::string line;
+    for (double v : r.scheduled) line += (line.empty() ? "" : ", ") + scalar_literal(v);
+    h += fmt::format("  static constexpr Scalar {}_points_[{}] = {{{}}};\n", r.name, r.scheduled.size(), line);
+    members += fmt::format("    Scalar {};  // {}\n", r.name, r.what);
+  }
   for (std::size_t d = 0; d < dims; ++d) {
     cells += fmt::format("{}dualrate::lookup::locate<dualrate::lookup::Interpolation::kLinear, "
                          "dualrate::lookup::Extrapolation::kClamp>(schedule_axis{}_, v_[{}])",
@@ -135,6 +143,9 @@ std::string schedule_definitions(const GenerateOptions& o, const std::vector<Lin
   for (const LinearMap& m : maps)
     if (!m.tables.empty())
       h += fmt::format("    dualrate::scheduling::interpolate({}_points_, cells_, strides_, s_.{});\n", m.name, m.name);
+  for (const SchemeReal& r : o.reals)
+    if (!r.scheduled.empty())
+      h += fmt::format("    s_.{} = dualrate::scheduling::interpolate({}_points_, cells_, strides_);\n", r.name, r.name);
   h += "    return s_;\n  }\n";
   return h;
 }

@@ -25,7 +25,7 @@ std::size_t equal_in_scalar(const std::vector<double>& b, ScalarType scalar);
 
 // SchemeConstants' Schedule and schedule(t, x, u) (dualrate/schedule.hpp): the empty
 // dualrate::Unscheduled when the constants are constant; else the grid, each scheduled entry's
-// values at its points, their interpolation at a step's scheduling values, and whether these
+// and real's (options.reals) values at its points, their interpolation at a step's scheduling values, and whether these
 // lay outside the grid (Schedule::outside, for Data's count). `maps` are options.matrices as emitted.
 std::string schedule_definitions(const GenerateOptions& options, const std::vector<LinearMap>& maps);
 

@@ -19,7 +19,7 @@
 
 namespace dualrate {
 
-constexpr int kRuntimeApi = 7;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
+constexpr int kRuntimeApi = 8;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
 
 using GiNaC::ex;
 
@@ -444,8 +444,9 @@ TracedHeader generate_traced_header(const Model& m, const GenerateOptions& o) {
     h << schedule_definitions(o, maps);
     for (const auto& m : maps) h << matrix_function(m);
     for (const auto& r : o.reals)
-      h << fmt::format("  // {}\n  static constexpr Scalar {} = {};  // {:.17g}\n", r.what, r.name, scalar_literal(r.value),
-                       r.value);
+      if (r.scheduled.empty())
+        h << fmt::format("  // {}\n  static constexpr Scalar {} = {};  // {:.17g}\n", r.what, r.name,
+                         scalar_literal(r.value), r.value);
     for (const auto& i : o.integers)
       h << fmt::format("  // {}\n  static constexpr {} {} = {};\n", i.what, i.type, i.name,
                        i.type == "bool" ? (i.value ? "true" : "false") : std::to_string(i.value));

@@ -37,12 +37,15 @@ struct SchemeInteger {
   std::string origin{};  // the analysis that produced it (SourceMap's constants)
 };
 
-// A real constant of a scheme (emitted as `static constexpr Scalar name`).
+// A real constant of a scheme (emitted as `static constexpr Scalar name`), or, scheduled, its
+// values at the schedule's grid points (emitted as the member `name` of SchemeConstants'
+// Schedule, interpolated at each step).
 struct SchemeReal {
   std::string name;
   double value = 0;
   std::string what;
   std::string origin{};  // the analysis that produced it (SourceMap's constants)
+  std::vector<double> scheduled{};
 };
 
 // A function of (t, x, u) a scheme evaluates besides the model's: `type` dxdt_ with
@@ -108,6 +111,7 @@ struct ReferenceSetup {
   // null otherwise.
   std::function<std::vector<NamedMatrix>(double t, const std::vector<double>& x)> scheduled{};
   double scheduled_step = 0;
+  int inner_steps = 0;  // smfe: N fixed for the whole grid of scheduled constants (0: none)
 };
 
 // One step of size h from (t, x) on the right-hand side f (inputs held over the step).

@@ -421,9 +421,10 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
   return out;
 }
 
-OpCount schedule_ops(const Model& m, const std::vector<NamedMatrix>& matrices, const ConstantSchedule& schedule) {
+OpCount schedule_ops(const Model& m, const std::vector<NamedMatrix>& matrices, long scalars,
+                     const ConstantSchedule& schedule) {
   const long dims = static_cast<long>(schedule.grid.size()), corners = 1L << dims;
-  long entries = 0;
+  long entries = scalars;
   for (const auto& matrix : matrices) entries += static_cast<long>(linear_map(matrix).tables.size());
   OpCount ops = straight_line_ops(m, straight_line(m, m.simulation.schedule->by));
   ops += dims * arithmetic(3, 1, 1);  // locate: x - b_0 (times the inverse spacing), x - b_i, the width, the fraction

@@ -90,8 +90,10 @@ constexpr std::size_t kMaxSchedulePoints = 129;
 ConstantSchedule design_schedule(const Model& m, double t_end, const SchedulableScheme& scheme, bool allow_unstable);
 
 // The arithmetic of generated code's schedule(t, x, u) per step: the scheduling values, each
-// one's cell (dualrate::lookup::locate) and every scheduled entry of `matrices` interpolated.
-OpCount schedule_ops(const Model& m, const std::vector<NamedMatrix>& matrices, const ConstantSchedule& schedule);
+// one's cell (dualrate::lookup::locate), every scheduled entry of `matrices` and `scalars`
+// scheduled reals interpolated.
+OpCount schedule_ops(const Model& m, const std::vector<NamedMatrix>& matrices, long scalars,
+                     const ConstantSchedule& schedule);
 
 // Text for the generated header's notes and generate's standard error: the grid, how it was
 // chosen, the interpolation error, the proof, and what the schedule does not cover.

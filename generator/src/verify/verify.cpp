@@ -147,6 +147,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
     run.inner_step = o.generate.inner_step;
     run.frozen_linearization = frozen;
     run.schedule = generate.schedule;
+    if (generate.schedule) run.inner_steps = generate.inner_steps;  // smfe: the grid's N
     run.ratio = o.generate.ratio;
     run.float_time = o.generate.scalar == ScalarType::kFloat;
     stage("the reference core");

@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "numeric/linearization.hpp"
+#include "schemes/schedule.hpp"
 
 namespace dualrate {
+
+using Eigen::MatrixXd;
 
 double smfe_factor(std::complex<double> lambda, double macro_step, double inner_step, int inner_steps) {
   return std::abs(1.0 + (macro_step - inner_steps * inner_step) * lambda) *
@@ -123,7 +127,114 @@ SmfeAlongTrajectory smfe_along_trajectory(const Model& model, const SmfeDesign& 
 
 namespace {
 
+// The own design's N at Jacobian j (smfe_design with the default h_s), or 1 where it has none
+// (h_s not shorter than D, or no N stable with it): the scheduled design caps h_s there.
+int own_inner_steps(const Spectra& e, double macro_step) {
+  try {
+    return smfe_design(e.all, e.slow, e.fast, macro_step).inner_steps;
+  } catch (const SmfeDesignError&) {
+    return 1;
+  }
+}
+
+// The inner step of N inner steps per macro step D at a Jacobian with fast eigenvalues `fast`:
+// min(-Re lambda_f / |lambda_f|^2, D / (N + 1)), the default inner step shortened where N of
+// them would not fit in D. SmfeDesignError as smfe_default_inner_step.
+double fitted_inner_step(const Eigen::VectorXcd& fast, double macro_step, int inner_steps) {
+  return std::min(smfe_default_inner_step(fast), macro_step / (inner_steps + 1));
+}
+
+// What the schedule interpolates for N inner steps of macro step D: at a Jacobian, h_s =
+// fitted_inner_step and beside it that point's own N (not emitted); the one-step map
+// (I + (D - N h_s) J) (I + h_s J)^N of Algorithm 1 on x' = J x.
+SchedulableScheme scheduled_design(const Model& model, double macro_step, int inner_steps) {
+  const std::size_t slow = model.slow_count;
+  const SourceLoc where = model.simulation.schedule->loc;
+  SchedulableScheme scheme;
+  scheme.constants = [=](const MatrixXd& j) {
+    const Spectra e = spectra(j, slow);
+    double hs = 0;
+    try {
+      hs = fitted_inner_step(e.fast, macro_step, inner_steps);
+    } catch (const SmfeDesignError& error) {
+      throw ModelError(where, fmt::format("smfe at an operating point of the schedule: {}", error.what()),
+                       "narrow the schedule's range to where the fast modes are damped, or use sp_ll");
+    }
+    return std::vector<NamedMatrix>{
+        {"inner_step", MatrixXd::Constant(1, 1, hs), "h_s", {}, {}},
+        {"own_inner_steps", MatrixXd::Constant(1, 1, own_inner_steps(e, macro_step)), "N of the point's own design",
+         {}, {}}};
+  };
+  scheme.step_map = [=](const std::vector<NamedMatrix>& c, const MatrixXd& j) {
+    const double hs = named(c, "inner_step").value(0, 0);
+    const MatrixXd identity = MatrixXd::Identity(j.rows(), j.cols());
+    MatrixXd map = identity + (macro_step - inner_steps * hs) * j;
+    for (int i = 0; i < inner_steps; ++i) map *= identity + hs * j;
+    return map;
+  };
+  const GiNaC::matrix jac = jacobian(model, state_symbols(model));
+  for (unsigned r = 0; r < jac.rows(); ++r)
+    for (unsigned c = 0; c < jac.cols(); ++c) {
+      for (const auto& x : model.states)
+        if (jac(r, c).has(x.symbol)) scheme.depends_on.insert(x.symbol);
+      for (const auto& u : model.inputs)
+        if (jac(r, c).has(u.symbol)) scheme.depends_on.insert(u.symbol);
+    }
+  return scheme;
+}
+
+// Scheduled constants: N is the largest the grid points' own designs take (starting from the
+// initial state's, the grid redesigned until it holds), raised one at a time while the
+// schedule's proof finds a radius above 1 (at most kSmfeScheduleRaises times).
+constexpr int kSmfeScheduleRaises = 8;
+
+void precompute_scheduled(const Model& model, GenerateOptions& o) {
+  if (o.inner_step > 0)
+    throw ModelError(model.simulation.schedule->loc,
+                     "smfe's scheduled constant is its inner step h_s, but --inner-step fixes it",
+                     "leave out --inner-step to schedule h_s, or leave out linearization: scheduled");
+  const double d = o.step;
+  const double t_end = o.t_end > 0 ? o.t_end : model.simulation.t_end;
+  const ReferenceCore core(model);
+  int n = own_inner_steps(spectra(core.jacobian_at(0, core.initial_state(), core.inputs_at(0)), model.slow_count), d);
+  int raises = 0;
+  ConstantSchedule schedule;
+  for (;;) {
+    schedule = design_schedule(model, t_end, scheduled_design(model, d, n), true);
+    int grid_needs = 1;
+    for (const auto& point : schedule.constants)
+      grid_needs = std::max(grid_needs, static_cast<int>(named(point, "own_inner_steps").value(0, 0)));
+    if (grid_needs > n) {
+      n = grid_needs;
+      continue;
+    }
+    if (schedule.worst_radius <= 1 + kStabilityMargin || raises == kSmfeScheduleRaises) break;
+    ++n;
+    ++raises;
+  }
+  if (schedule.worst_radius > 1 + kStabilityMargin && !o.allow_unstable)
+    design_schedule(model, t_end, scheduled_design(model, d, n), false);  // throws the proof's refusal
+  schedule.step = d;
+  std::vector<double> hs;
+  for (const auto& point : schedule.constants) hs.push_back(named(point, "inner_step").value(0, 0));
+  o.inner_steps = n;
+  o.reals = {{"inner_step", hs.front(), "h_s: inner step (s), interpolated over the schedule's grid",
+              "smfe: from g_z's fastest eigenvalue at each operating point, at most D / (N + 1) (scheduled_design)",
+              hs}};
+  o.integers = {{"inner_steps", "int", n, "N: inner steps per macro step, for the whole grid",
+                 "smfe: the largest N the grid points' designs take (precompute_scheduled)"}};
+  o.notes = fmt::format(
+      "h_s computed at the operating points of a grid of scheduling values (simulation: linearization:\n"
+      "scheduled) from g_z's fastest eigenvalue, at most D / (N + 1), and interpolated linearly at each\n"
+      "macro step; N = {} for the whole grid ({}).\n",
+      n, raises ? fmt::format("the grid points' designs take {}, raised {} times for the proof", n - raises, raises)
+                : "the largest the grid points' designs take") +
+      schedule_summary(schedule);
+  o.schedule = std::make_shared<const ConstantSchedule>(std::move(schedule));
+}
+
 void precompute(const Model& model, bool, GenerateOptions& o) {
+  if (model.simulation.linearization == "scheduled") return precompute_scheduled(model, o);
   const bool given = o.inner_step > 0;
   const SmfeDesign d = smfe_design_for(model, o.step, o.inner_step);
   o.inner_step = d.inner_step;
@@ -159,8 +270,33 @@ std::vector<double> smfe_reference_step(const RightHandSide& f, double t, double
 
 namespace {
 
-// The design for the model's design point, or (a bare Jacobian under analysis) for that Jacobian.
+// The design for the model's design point, or (a bare Jacobian under analysis) for that Jacobian;
+// with scheduled constants, h_s interpolated at each macro step's start and the grid's N; with
+// the grid's N alone (verify's schedule_error), h_s as the schedule computes it at a grid point
+// (fitted_inner_step) at the Jacobian of each macro step's start: the ideal it interpolates.
 ReferenceStep reference(const ReferenceSetup& s, double d) {
+  if (s.inner_steps > 0 && !s.scheduled) {
+    return [jacobian = s.jacobian, slow = s.slow, n = s.inner_steps](const RightHandSide& f, double t, double h,
+                                                                     const std::vector<double>& x) {
+      double hs = 0;
+      try {
+        hs = fitted_inner_step(spectra(jacobian(t, x), slow).fast, h, n);
+      } catch (const SmfeDesignError& e) {
+        throw SimulationError(fmt::format("smfe re-designed at t = {:.6g}: {}", t, e.what()));
+      }
+      return smfe_reference_step(f, t, h, hs, n, x);
+    };
+  }
+  if (s.scheduled) {
+    if (s.inner_steps < 1) throw SimulationError("smfe's scheduled run needs the grid's N inner steps");
+    return [constants = s.scheduled, n = s.inner_steps, step = s.scheduled_step](
+               const RightHandSide& f, double t, double h, const std::vector<double>& x) {
+      if (h != step)
+        throw SimulationError(fmt::format("smfe's scheduled h_s is designed for the macro step {:.17g}, not {:.17g}",
+                                          step, h));
+      return smfe_reference_step(f, t, h, named(constants(t, x), "inner_step").value(0, 0), n, x);
+    };
+  }
   SmfeDesign design;
   if (s.model) {
     design = smfe_design_for(*s.model, d, s.inner_step);
@@ -181,6 +317,7 @@ StepCost cost(const Model& model, const GenerateOptions& o) {
   StepCost c;
   c.add_work((m + 1) * derivative_ops(model, Rows::kAll));
   c.ops += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
+  if (o.schedule) c.add_work(schedule_ops(model, {}, 1, *o.schedule));
   return c;
 }
 
@@ -216,8 +353,16 @@ StableStepScan stable_step_scan(const Spectra& s, double inner_step, double to) 
   return scan;
 }
 
-// The design at h = D, for analyze.
+// The design at h = D, for analyze (with scheduled constants, whether there is one: the
+// schedule shortens h_s where it would not fit).
 SchemeAnalysis analyse(const Model& model, double step, double inner_step) {
+  if (model.simulation.linearization == "scheduled") {
+    try {
+      smfe_design_for(model, step, inner_step);
+    } catch (const ModelError& e) {
+      return {"", fmt::format("smfe's own design at the initial state: none ({})\n", e.what())};
+    }
+  }
   const SmfeDesign d = smfe_design_for(model, step, inner_step);
   const bool extremes_stable = d.extremes_worst_factor <= 1 + kStabilityMargin;
   SchemeAnalysis a;
@@ -238,6 +383,11 @@ SchemeAnalysis analyse(const Model& model, double step, double inner_step) {
 
 // The design holds at the initial state; how eq. 14 fares along the reference trajectory.
 std::string generate_note(const Model& model, const GenerateOptions& o, bool, double t_end) {
+  if (o.schedule) {
+    const auto [low, high] = std::minmax_element(o.reals.front().scheduled.begin(), o.reals.front().scheduled.end());
+    return fmt::format("note: smfe with h_s scheduled from {:.6g} to {:.6g} s over the grid, N = {} inner steps\n",
+                       *low, *high, o.inner_steps);
+  }
   SmfeDesign d;
   d.macro_step = o.step;
   d.inner_step = o.inner_step;
@@ -263,6 +413,7 @@ SchemeInfo smfe_scheme() {
   s.stable_step_scan = stable_step_scan;
   s.analyse = analyse;
   s.generate_note = generate_note;
+  s.schedulable = true;
   return s;
 }
 

@@ -375,7 +375,7 @@ StepCost cost(const Model& model, const GenerateOptions& o) {
   c.ops += arithmetic(nf, 0, 0);                 // b: sum
   c.ops += arithmetic(ns, 0, nf);                // c: f1 - k1, divided by h
   c.ops += arithmetic(3 * nf, 0, 0);             // y_next: sums; z_next: + y_next
-  if (o.schedule) c.add_work(schedule_ops(model, o.matrices, *o.schedule));
+  if (o.schedule) c.add_work(schedule_ops(model, o.matrices, 0, *o.schedule));
   return c;
 }
 

@@ -7,9 +7,14 @@
 // Inputs are held over D. The generator chooses h_s and N from the Jacobian's eigenvalues
 // at the design point so that eq. 14, |1 + (D - N h_s) lambda| |1 + h_s lambda|^N < 1,
 // holds for every eigenvalue (generator/src/schemes/smfe/smfe.hpp), and emits them as constants:
-//   C::inner_steps (N, int) and C::inner_step (h_s, Scalar).
+//   C::inner_steps (N, int) and C::inner_step (h_s, Scalar),
+// or, with scheduled constants (dualrate/schedule.hpp), h_s as the member inner_step of
+// C::Schedule, interpolated at the macro step's start over the generator's grid, and N the
+// largest any grid point needs (with N h_s < D at every point).
 // Cost: N + 1 right-hand-side evaluations per macro step, no matrices.
 #pragma once
+
+#include <type_traits>
 
 #include "../model.hpp"
 #include "../schedule.hpp"
@@ -21,12 +26,16 @@ struct Smfe {
   using Scalar = typename M::Scalar;
   using State = typename M::State;
   using Input = typename M::Input;
+  using Constants = C;
   static constexpr int order = 1;
   static constexpr int kInnerSteps = C::inner_steps;
   static_assert(kInnerSteps >= 1, "dualrate: SMFE needs at least one inner step");
 
-  static void step(Scalar t, Scalar d, const Input& u, State& x) noexcept {
-    const Scalar hs = C::inner_step;
+  static void step(Scalar t, Scalar d, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, d, u, x); }
+
+  // The macro step with the constants s of (t, x, u), C::schedule(t, x, u).
+  static void step(const typename C::Schedule& s, Scalar t, Scalar d, const Input& u, State& x) noexcept {
+    const Scalar hs = inner_step(s);
     State k;
     for (int i = 0; i < kInnerSteps; ++i) {
       M::derivatives(t + Scalar(i) * hs, x, u, k);
@@ -35,6 +44,14 @@ struct Smfe {
     const Scalar done = Scalar(kInnerSteps) * hs;
     M::derivatives(t + done, x, u, k);
     x += (d - done) * k;
+  }
+
+ private:
+  static Scalar inner_step([[maybe_unused]] const typename C::Schedule& s) noexcept {
+    if constexpr (std::is_same_v<typename C::Schedule, Unscheduled>)
+      return C::inner_step;
+    else
+      return s.inner_step;
   }
 };
 
