@@ -315,6 +315,14 @@ TEST(Schedule, TheCommandLineRefusesAScheduleWithoutConstantsOrValues) {
   // The file's schedule does not apply to a scheme asked for that has no constants.
   r = run_process({DUALRATE_CLI, "generate", vehicle, "--scheme", "rk4", "-o", out});
   EXPECT_EQ(r.exit_code, 0) << r.output;
+  // smfe schedules h_s, which --inner-step would fix.
+  r = run_process({DUALRATE_CLI, "generate", vehicle, "--scheme", "smfe", "--step", "0.05", "--inner-step", "0.01",
+                   "-o", out});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("tire_lag_vehicle.yaml:54:3: error: smfe's scheduled constant is its inner step h_s, but "
+                          "--inner-step fixes it"),
+            std::string::npos)
+      << r.output;
 }
 
 // A file that runs rk4 gets scheduled sp_ll from the command line alone.
