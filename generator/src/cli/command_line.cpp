@@ -53,11 +53,7 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
     // command line's, for the scheme it asks for.
     const bool asked = o.linearization || !o.schedule_by.empty() || !o.scheme;
     const SourceLoc at = m.simulation.schedule ? m.simulation.schedule->loc : m.simulation.linearization_loc;
-    if (info->constants && !info->schedulable)
-      throw ModelError(at, fmt::format("scheduled constants are implemented for {} only so far, not {}",
-                                       fmt::join(schedulable_scheme_names(), ", "), s.scheme),
-                       "use --linearization frozen for " + s.scheme + ", or a scheme listed");
-    if (!info->constants && asked)
+    if (!info->schedulable && asked)
       throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s.scheme),
                        fmt::format("scheduled constants are for {}; leave out --linearization scheduled and "
                                    "--schedule-by for {}", fmt::join(schedulable_scheme_names(), ", "), s.scheme));

@@ -25,7 +25,6 @@ int SimulateCommand::run(const Model& model) {
     precompute_scheme(model, false, g);
     std::cerr << "note: " << schedule_summary(*g.schedule);
     run.schedule = g.schedule;
-    run.inner_steps = g.inner_steps;
     run.exact_end = false;  // the constants are for the step h: no shortened last step
   }
   const EndTime end = end_time(s.t_end, s.step);

@@ -111,7 +111,10 @@ struct ReferenceSetup {
   // null otherwise.
   std::function<std::vector<NamedMatrix>(double t, const std::vector<double>& x)> scheduled{};
   double scheduled_step = 0;
-  int inner_steps = 0;  // smfe: N fixed for the whole grid of scheduled constants (0: none)
+  // The count a scheduled design fixed for its grid (ConstantSchedule::iterations: smfe's N,
+  // quasistatic's Newton steps): with `scheduled`, the schedule's; without, a run that
+  // re-designs at every step what the schedule interpolates, with that count (0: neither).
+  int iterations = 0;
 };
 
 // One step of size h from (t, x) on the right-hand side f (inputs held over the step).

@@ -267,7 +267,7 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
     };
     setup.scheduled_step = options.schedule->step;
   }
-  setup.inner_steps = options.inner_steps;
+  setup.iterations = options.schedule ? options.schedule->iterations : options.iterations;
   const ReferenceStep step = info->reference(setup, h);
   const ReferenceStep last_step = shortened ? info->reference(setup, last) : step;
   march(end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every,

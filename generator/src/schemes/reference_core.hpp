@@ -49,9 +49,10 @@ struct RunOptions {
   std::shared_ptr<const ConstantSchedule> schedule{};
   int ratio = 1;                       // H = ratio h, for the multirate schemes
   double inner_step = 0;               // smfe: h_s (0: the generator's choice); step is the macro step D
-  // smfe: N as generate chose it for the grid of scheduled constants; without the schedule,
-  // h_s is then re-designed at every macro step as at a grid point (0: none).
-  int inner_steps = 0;
+  // Without `schedule`: the count a scheduled design fixed (ConstantSchedule::iterations), for
+  // the run that re-designs at every step what the schedule interpolates (verify's
+  // schedule_error); 0: the scheme's own design.
+  int iterations = 0;
   // The run a float build is compared with: step i samples the inputs at t_i = fl(fl(i) fl(h))
   // as float generated code does (Data::time, tasks.hpp), evaluated in float: an input that
   // steps at a point of the grid then switches at the same step in both.

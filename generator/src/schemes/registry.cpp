@@ -83,9 +83,6 @@ void check_model_scheme(const Model& model) {
                                                !info->schedulable) {
     const SourceLoc at = model.simulation.schedule ? model.simulation.schedule->loc : model.simulation.linearization_loc;
     const std::string names = fmt::format("{}", fmt::join(schedulable_scheme_names(), ", "));
-    if (info->constants)
-      throw ModelError(at, fmt::format("scheduled constants are implemented for {} only so far, not {}", names, s),
-                       "use linearization: frozen for " + s + ", or a scheme listed");
     throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s),
                      "scheduled constants are for " + names + "; leave out linearization: scheduled for " + s);
   }

@@ -187,7 +187,7 @@ class Designer {
     }
     Point& p = it->second;
     if (with_constants && p.constants.empty()) {
-      p.constants = scheme_.constants(p.jacobian);
+      p.constants = scheme_.constants(p.op, p.jacobian);
       for (const NamedMatrix& c : p.constants)
         if (!c.value.allFinite())
           throw ModelError(spec_.loc, fmt::format("the constant {} at the operating point {} is not finite", c.name,
@@ -197,8 +197,9 @@ class Designer {
     return p;
   }
 
-  // The midpoint criterion between grid neighbours a and b.
-  double midpoint_error(const std::vector<double>& a, const std::vector<double>& b) {
+  // The midpoint criterion between grid neighbours a and b: the map's relative error, and the
+  // contraction with the interpolated constants (0 when the scheme has none).
+  std::pair<double, double> midpoint_error(const std::vector<double>& a, const std::vector<double>& b) {
     std::vector<double> mid(a.size());
     for (std::size_t k = 0; k < a.size(); ++k) mid[k] = (a[k] + b[k]) / 2;
     const std::vector<NamedMatrix>& ca = at(a).constants;
@@ -206,7 +207,9 @@ class Designer {
     const Point& m = at(mid);
     std::vector<NamedMatrix> halfway = m.constants;
     for (std::size_t i = 0; i < halfway.size(); ++i) halfway[i].value = (ca[i].value + cb[i].value) / 2;
-    return relative_difference(scheme_.step_map(halfway, m.jacobian), scheme_.step_map(m.constants, m.jacobian));
+    return {relative_difference(scheme_.step_map(halfway, m.op, m.jacobian),
+                                scheme_.step_map(m.constants, m.op, m.jacobian)),
+            scheme_.contraction ? scheme_.contraction(halfway, m.op) : 0.0};
   }
 
  private:
@@ -325,14 +328,19 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
       std::vector<double> added;
       const double span = out.grid[d].back() - out.grid[d].front();
       for (const auto& [a, b] : cells_along(out.grid, d)) {
-        const double error = designer.midpoint_error(a, b);
-        if (!(error > spec.tolerance)) continue;
+        const auto [error, contraction] = designer.midpoint_error(a, b);
+        const bool contracts = !(scheme.contraction_target > 0) || contraction <= scheme.contraction_target;
+        if (!(error > spec.tolerance) && contracts) continue;
         // A cell a billionth of the range wide that still misses: the constants jump there.
         if (b[d] - a[d] <= 1e-9 * span)
           throw ModelError(points_at,
-                           fmt::format("the constants jump at {}: linear interpolation misses them by {:.3g} "
-                                       "(tolerance {:.3g}) even over a cell {:.3g} wide",
-                                       point_text(spec.by_text, a), error, spec.tolerance, b[d] - a[d]),
+                           contracts ? fmt::format("the constants jump at {}: linear interpolation misses them by "
+                                                   "{:.3g} (tolerance {:.3g}) even over a cell {:.3g} wide",
+                                                   point_text(spec.by_text, a), error, spec.tolerance, b[d] - a[d])
+                                     : fmt::format("the constants jump at {}: with them interpolated, {} is {:.3g} "
+                                                   "(at most {:.3g}) even over a cell {:.3g} wide",
+                                                   point_text(spec.by_text, a), scheme.contraction_what, contraction,
+                                                   scheme.contraction_target, b[d] - a[d]),
                            "list the points, with one on each side of the jump, or schedule by a value the "
                            "constants depend on smoothly");
         added.push_back((a[d] + b[d]) / 2);
@@ -362,7 +370,7 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
   }
   for (std::size_t d = 0; d < dims; ++d)
     for (const auto& [a, b] : cells_along(out.grid, d)) {
-      const double e = designer.midpoint_error(a, b);
+      const double e = designer.midpoint_error(a, b).first;
       if (e >= out.interpolation_error) {
         out.interpolation_error = e;
         out.interpolation_error_at = a;
@@ -382,14 +390,23 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
         per_axis[d].push_back(out.grid[d][i] + (out.grid[d][i + 1] - out.grid[d][i]) * k / (inside + 1));
     }
   out.worst_radius = -1;
+  out.contraction_what = scheme.contraction_what;
   for (const auto& s : grid_points(per_axis)) {
     const Designer::Point& point = designer.at(s, false);
-    const Eigen::VectorXcd lambda = eigenvalues(scheme.step_map(interpolate(out, s), point.jacobian));
+    const std::vector<NamedMatrix> interpolated = interpolate(out, s);
+    const Eigen::VectorXcd lambda = eigenvalues(scheme.step_map(interpolated, point.op, point.jacobian));
     const double radius = lambda.size() ? lambda.cwiseAbs().maxCoeff() : 0;
     ++out.proof_points;
     if (radius > out.worst_radius) {
       out.worst_radius = radius;
       out.worst_at = s;
+    }
+    if (scheme.contraction) {
+      const double factor = scheme.contraction(interpolated, point.op);
+      if (!(factor <= out.worst_contraction)) {
+        out.worst_contraction = factor;
+        out.worst_contraction_at = s;
+      }
     }
   }
   if (out.worst_radius > 1 + kStabilityMargin && !allow_unstable)
@@ -399,6 +416,14 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
                                  point_text(out.by, out.worst_at), out.worst_radius, out.proof_points, out.points()),
                      "refine the grid there (more points, or points: auto with a smaller tolerance), take a smaller "
                      "step, or pass --allow-unstable");
+  if (scheme.contraction && !(out.worst_contraction < 1) && !allow_unstable)
+    throw ModelError(spec.loc,
+                     fmt::format("the scheduled constants do not contract at {}: {} is {:.9g} >= 1 (checked at {} "
+                                 "points of the {}-point grid and inside its cells)",
+                                 point_text(out.by, out.worst_contraction_at), scheme.contraction_what,
+                                 out.worst_contraction, out.proof_points, out.points()),
+                     "refine the grid there (more points, or points: auto with a smaller tolerance), or pass "
+                     "--allow-unstable");
 
   std::set<GiNaC::ex, GiNaC::ex_is_less> covered_symbols;
   for (const auto& e : spec.by) {
@@ -446,6 +471,9 @@ std::string schedule_summary(const ConstantSchedule& schedule) {
                    schedule.interpolation_error, point_text(schedule.by, schedule.interpolation_error_at));
   s += fmt::format("Stability over the grid: largest spectral radius {:.6g} at {} ({} points checked).\n",
                    schedule.worst_radius, point_text(schedule.by, schedule.worst_at), schedule.proof_points);
+  if (schedule.worst_contraction >= 0)
+    s += fmt::format("Contraction over the grid: {} at most {:.6g}, at {}.\n", schedule.contraction_what,
+                     schedule.worst_contraction, point_text(schedule.by, schedule.worst_contraction_at));
   if (schedule.largest_miss > 1e-6)
     s += fmt::format("Operating points off the trajectory's scheduling values by up to {:.3g} of the covered width.\n",
                      schedule.largest_miss);
@@ -469,10 +497,15 @@ std::string schedule_json(const ConstantSchedule& schedule) {
   return fmt::format(
       "{{\"by\":[{}],\"grid\":[{}],\"covered\":[{}],\"auto\":{},\"tolerance\":{:.6e},\"interpolation_error\":{:.6e},"
       "\"interpolation_error_at\":{},\"worst_radius\":{:.17g},\"worst_at\":{},\"stable\":{},\"proof_points\":{},"
-      "\"uncovered\":[{}]}}",
+      "\"uncovered\":[{}]{}}}",
       by, grid, covered, schedule.refined ? "true" : "false", schedule.tolerance, schedule.interpolation_error,
       numbers(schedule.interpolation_error_at), schedule.worst_radius, numbers(schedule.worst_at),
-      schedule.worst_radius <= 1 + kStabilityMargin ? "true" : "false", schedule.proof_points, uncovered);
+      schedule.worst_radius <= 1 + kStabilityMargin ? "true" : "false", schedule.proof_points, uncovered,
+      schedule.worst_contraction >= 0
+          ? fmt::format(",\"contraction\":{{\"what\":{},\"worst\":{:.17g},\"at\":{}}}",
+                        json_string(schedule.contraction_what), schedule.worst_contraction,
+                        numbers(schedule.worst_contraction_at))
+          : "");
 }
 
 }  // namespace dualrate

@@ -16,11 +16,13 @@
 // the range bisected until, in every cell, the one-step map with the constants interpolated
 // at the cell's midpoint is within `tolerance` of the one with the constants computed there:
 //   ||Phi(C_interpolated, J_mid) - Phi(C_mid, J_mid)||_F <= tolerance ||Phi(C_mid, J_mid)||_F
-// (for two values, each axis's cells at each grid point of the other).
+// (for two values, each axis's cells at each grid point of the other), and the scheme's
+// contraction there is within its target (SchedulableScheme::contraction_target).
 //
 // Proof. The spectral radius of the one-step map with the interpolated constants applied to
 // the linearization at the operating point, at every grid point and at 8 points inside every
-// cell (1-D: at fractions 1/9 .. 8/9; 2-D: a 3 x 3 lattice), must be at most 1.
+// cell (1-D: at fractions 1/9 .. 8/9; 2-D: a 3 x 3 lattice), must be at most 1, and the
+// scheme's contraction factor (when it has one) below 1 at the same points.
 #pragma once
 
 #include <Eigen/Dense>
@@ -38,16 +40,6 @@
 
 namespace dualrate {
 
-// What a scheme schedules: its constants at a linearization J of the whole model, and its
-// one-step map for dx/dt = J x with given constants (which need not be J's own).
-struct SchedulableScheme {
-  std::function<std::vector<NamedMatrix>(const Eigen::MatrixXd& j)> constants;
-  std::function<Eigen::MatrixXd(const std::vector<NamedMatrix>& constants, const Eigen::MatrixXd& j)> step_map;
-  // The symbols (states, inputs) the constants depend on, for the warning on what the
-  // schedule does not cover.
-  std::set<GiNaC::ex, GiNaC::ex_is_less> depends_on;
-};
-
 // A point of the schedule's evaluation: scheduling values s and the model's state and inputs there.
 struct OperatingPoint {
   std::vector<double> s;
@@ -58,9 +50,30 @@ struct OperatingPoint {
   std::vector<double> reached;
 };
 
+// What a scheme schedules: its constants at an operating point, whose linearization of the whole
+// model is J, and its one-step map there with given constants (which need not be the point's
+// own). Optionally, the contraction factor of an iteration the constants drive (quasistatic's
+// Newton steps with a scheduled inverse: rho(I - G_z^-1 interpolated G_z)), which the proof
+// requires below 1.
+struct SchedulableScheme {
+  std::function<std::vector<NamedMatrix>(const OperatingPoint& op, const Eigen::MatrixXd& j)> constants;
+  std::function<Eigen::MatrixXd(const std::vector<NamedMatrix>& constants, const OperatingPoint& op,
+                                const Eigen::MatrixXd& j)>
+      step_map;
+  std::function<double(const std::vector<NamedMatrix>& constants, const OperatingPoint& op)> contraction{};
+  std::string contraction_what{};  // names it in messages
+  // points: auto also bisects a cell whose midpoint's contraction with the interpolated
+  // constants exceeds this (0: no such criterion).
+  double contraction_target = 0;
+  // The symbols (states, inputs) the constants depend on, for the warning on what the
+  // schedule does not cover.
+  std::set<GiNaC::ex, GiNaC::ex_is_less> depends_on;
+};
+
 struct ConstantSchedule {
   std::vector<std::string> by;                       // as written
   double step = 0;                                   // the constants are the scheme's at this step
+  int iterations = 0;  // a count the scheme fixed for the whole grid (smfe: N inner steps; quasistatic: Newton steps)
   SourceLoc loc{};                                   // of the model file's schedule
   std::vector<std::vector<double>> grid;             // per scheduling value, ascending
   std::vector<std::pair<double, double>> covered;    // by the reference trajectory
@@ -73,6 +86,10 @@ struct ConstantSchedule {
   double worst_radius = 0;           // of the proof
   std::vector<double> worst_at;
   long proof_points = 0;
+  // The largest contraction factor over the proof's points (the scheme has one), and where.
+  std::string contraction_what;
+  double worst_contraction = -1;     // -1: the scheme has none
+  std::vector<double> worst_contraction_at;
   double largest_miss = 0;           // largest |reached - s| relative to the covered width
   std::vector<std::string> uncovered;  // what the constants depend on beyond the schedule, with its variation
 
@@ -85,7 +102,8 @@ std::vector<NamedMatrix> interpolate(const ConstantSchedule& schedule, const std
 // The schedule of `scheme`'s constants for model m (whose simulation.schedule is set) over the
 // scenario to t_end. Throws ModelError (at the schedule) when the trajectory does not vary a
 // scheduling value and no range is given, when auto needs more than kMaxSchedulePoints points,
-// and, unless allow_unstable, when the proof finds a radius above 1.
+// and, unless allow_unstable, when the proof finds a radius above 1 or a contraction factor of
+// 1 or more.
 constexpr std::size_t kMaxSchedulePoints = 129;
 ConstantSchedule design_schedule(const Model& m, double t_end, const SchedulableScheme& scheme, bool allow_unstable);
 

@@ -147,7 +147,6 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
     run.inner_step = o.generate.inner_step;
     run.frozen_linearization = frozen;
     run.schedule = generate.schedule;
-    if (generate.schedule) run.inner_steps = generate.inner_steps;  // smfe: the grid's N
     run.ratio = o.generate.ratio;
     run.float_time = o.generate.scalar == ScalarType::kFloat;
     stage("the reference core");
@@ -163,6 +162,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
     if ((frozen || generate.schedule) && r.error.empty()) {
       r.linearization = frozen ? "frozen" : "scheduled";
       run.frozen_linearization = false;
+      if (run.schedule) run.iterations = run.schedule->iterations;
       run.schedule = nullptr;
       const Trace relinearized = core.simulate(run);
       write_csv(relinearized, (dir / "reference_relinearized.csv").string());

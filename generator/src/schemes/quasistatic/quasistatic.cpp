@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unsupported/Eigen/MatrixFunctions>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "numeric/linearization.hpp"
+#include "schemes/schedule.hpp"
 #include "schemes/contract.hpp"
 #include "ir/op_count.hpp"
 
@@ -204,7 +206,7 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
   return d;
 }
 
-std::vector<double> quasistatic_reference_step(const StackedRates& rates, const FastJacobian& residual_jacobian,
+std::vector<double> quasistatic_reference_step(const StackedRates& rates, const NewtonCorrection& newton,
                                                std::size_t slow, int newton_iterations, const MatrixXd& layer,
                                                double t, double h, const std::vector<double>& x) {
   const auto ns = static_cast<Eigen::Index>(slow);
@@ -214,7 +216,7 @@ std::vector<double> quasistatic_reference_step(const StackedRates& rates, const 
     for (int i = 0; i < newton_iterations; ++i) {
       const std::vector<double> r = rates(ts, std::vector<double>(s.data(), s.data() + n));
       const VectorXd g = Eigen::Map<const VectorXd>(r.data() + ns, nf);
-      s.tail(nf) -= residual_jacobian(ts, std::vector<double>(s.data(), s.data() + n)).partialPivLu().solve(g);
+      s.tail(nf) -= newton(ts, std::vector<double>(s.data(), s.data() + n), g);
     }
   };
   const auto slow_rate = [&](double ts, VectorXd& s) {
@@ -253,7 +255,154 @@ std::string values(const Model& model, const std::vector<double>& z) {
   return s;
 }
 
+// F and G as functions of the reduced form (and G_z's, re-evaluated at every Newton step,
+// unless its inverse is precomputed).
+void reduced_functions(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
+                       bool inverse_precomputed, GenerateOptions& o) {
+  const std::size_t ns = model.slow_count;
+  const auto nf = static_cast<unsigned>(model.fast_count());
+  std::vector<GiNaC::ex> slow_rhs, residual;
+  std::vector<std::size_t> slow_states, fast_states;
+  for (std::size_t i = 0; i < model.states.size(); ++i) {
+    (i < ns ? slow_rhs : residual).push_back(form.model.states[i].rhs);
+    (i < ns ? slow_states : fast_states).push_back(i);
+  }
+  o.function_model = std::make_shared<Model>(form.model);
+  o.functions = {
+      {"reduced_slow", "SlowState", "F: the slow states' rates with the fast states eliminated", slow_rhs, slow_states},
+      {"residual", "FastState", "G: " + form.residual + ", zero on the slow manifold", residual, fast_states}};
+  if (!inverse_precomputed) {
+    std::vector<GiNaC::ex> entries;
+    std::vector<std::size_t> rows;  // entry (r, c) derives from fast state r's equation
+    for (unsigned c = 0; c < nf; ++c)
+      for (unsigned r = 0; r < nf; ++r) {
+        entries.push_back(d.residual_jacobian_symbolic(r, c));
+        rows.push_back(ns + r);
+      }
+    o.functions.push_back({"residual_jacobian", "FastSquare", "G_z, column-major", entries, rows});
+  }
+}
+
+// Scheduled constants: at each operating point G_z^-1 of the reduced form and (with the
+// correction) E = e^{h A_zz} of the full model's fast block; the proof's map is the step on the
+// reduced form's linearization with k Newton steps of the interpolated inverse (its contraction
+// rho(I - G_z^-1 G_z) checked below 1), and k the smallest with leftover <=
+// kQuasistaticScheduledLeftover (at least the design point's count), the grid designed again
+// while k grows.
+SchedulableScheme scheduled_design(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
+                                   double h, bool layer, int iterations) {
+  const std::size_t ns = model.slow_count;
+  const auto nf = static_cast<Eigen::Index>(model.fast_count());
+  const auto reduced = std::make_shared<const ReferenceCore>(form.model);
+  const SourceLoc where = model.simulation.schedule->loc;
+  const auto n = static_cast<unsigned>(nf);
+  const Pattern inverse_structure = pattern_closure(symbolic_structure(d.residual_jacobian_symbolic, 0, 0, n, n));
+  const auto residual_jacobian = [reduced, nf](const OperatingPoint& op) {
+    return MatrixXd(reduced->jacobian_at(op.t, op.x, op.u).bottomRightCorner(nf, nf));
+  };
+  SchedulableScheme scheme;
+  scheme.constants = [=](const OperatingPoint& op, const MatrixXd& j) {
+    const MatrixXd gz = residual_jacobian(op);
+    if (!Eigen::FullPivLU<MatrixXd>(gz).isInvertible())
+      throw ModelError(where, "quasistatic needs an invertible G_z, but it is singular at an operating point of the "
+                              "schedule",
+                       "narrow the schedule's range to where the fast states are solvable");
+    std::vector<NamedMatrix> c = {{"residual_jacobian_inverse", gz.inverse(), "G_z^-1 (scheduled)", inverse_structure,
+                                   "quasistatic: inverse of G_z of the reduced form at each operating point"}};
+    if (layer)
+      c.push_back({"layer_transition", (h * j.bottomRightCorner(nf, nf)).exp(),
+                   "E = e^{h A_zz}, A_zz the fast block of the Jacobian (scheduled)", {},
+                   "quasistatic: expm of h A_zz, the Jacobian's fast block at each operating point"});
+    return c;
+  };
+  scheme.step_map = [=](const std::vector<NamedMatrix>& c, const OperatingPoint& op, const MatrixXd&) {
+    const MatrixXd jr = reduced->jacobian_at(op.t, op.x, op.u);
+    const MatrixXd& inverse = named(c, "residual_jacobian_inverse").value;
+    const MatrixXd e = layer ? named(c, "layer_transition").value : MatrixXd();
+    const StackedRates rates = [&jr](double, const std::vector<double>& xs) {
+      const VectorXd r = jr * Eigen::Map<const VectorXd>(xs.data(), jr.cols());
+      return std::vector<double>(r.data(), r.data() + r.size());
+    };
+    const NewtonCorrection chord = [&inverse](double, const std::vector<double>&, const VectorXd& g) {
+      return VectorXd(inverse * g);
+    };
+    MatrixXd map(jr.rows(), jr.cols());
+    for (Eigen::Index i = 0; i < jr.cols(); ++i) {
+      std::vector<double> unit(static_cast<std::size_t>(jr.cols()), 0.0);
+      unit[static_cast<std::size_t>(i)] = 1;
+      const std::vector<double> column = quasistatic_reference_step(rates, chord, ns, iterations, e, 0, h, unit);
+      map.col(i) = Eigen::Map<const VectorXd>(column.data(), jr.rows());
+    }
+    return map;
+  };
+  scheme.contraction = [=](const std::vector<NamedMatrix>& c, const OperatingPoint& op) {
+    const MatrixXd iteration =
+        MatrixXd::Identity(nf, nf) - named(c, "residual_jacobian_inverse").value * residual_jacobian(op);
+    return eigenvalues(iteration).cwiseAbs().maxCoeff();
+  };
+  scheme.contraction_what = "the Newton steps' contraction rho(I - G_z^-1 interpolated G_z)";
+  scheme.contraction_target = kQuasistaticScheduledContraction;
+  const GiNaC::matrix jac = jacobian(model, state_symbols(model));
+  for (unsigned r = 0; r < jac.rows(); ++r)
+    for (unsigned col = 0; col < jac.cols(); ++col) {
+      for (const auto& x : model.states)
+        if (jac(r, col).has(x.symbol)) scheme.depends_on.insert(x.symbol);
+      for (const auto& u : model.inputs)
+        if (jac(r, col).has(u.symbol)) scheme.depends_on.insert(u.symbol);
+    }
+  return scheme;
+}
+
+// The Newton steps that leave at most kQuasistaticScheduledLeftover of a projection's start
+// error with contraction factor rho, and not fewer than the design point's.
+int scheduled_newton_steps(double rho, int design_steps) {
+  if (!(rho < 1)) return kQuasistaticMaxNewton;
+  if (rho <= 0) return design_steps;
+  const double needed = std::ceil(std::log(kQuasistaticScheduledLeftover) / std::log(rho));
+  return std::clamp(static_cast<int>(needed), design_steps, kQuasistaticMaxNewton);
+}
+
+void precompute_scheduled(const Model& model, GenerateOptions& o, bool layer) {
+  const QuasistaticForm form = quasistatic_form(model);
+  const QuasistaticDesign d = quasistatic_design(model, form);
+  const double t_end = o.t_end > 0 ? o.t_end : model.simulation.t_end;
+  int k = d.newton_iterations;
+  ConstantSchedule schedule;
+  for (;;) {
+    schedule = design_schedule(model, t_end, scheduled_design(model, form, d, o.step, layer, k), true);
+    const int needed = scheduled_newton_steps(schedule.worst_contraction, d.newton_iterations);
+    if (needed <= k || k == kQuasistaticMaxNewton) break;
+    k = needed;
+  }
+  if (!o.allow_unstable && (schedule.worst_radius > 1 + kStabilityMargin || !(schedule.worst_contraction < 1)))
+    design_schedule(model, t_end, scheduled_design(model, form, d, o.step, layer, k), false);  // throws the refusal
+  schedule.step = o.step;
+  schedule.iterations = k;
+  o.matrices = schedule.constants.front();
+  for (std::size_t i = 0; i < o.matrices.size(); ++i) {
+    o.matrices[i].scheduled.clear();
+    for (const auto& point : schedule.constants) o.matrices[i].scheduled.push_back(point[i].value);
+  }
+  o.integers = {{"newton_iterations", "int", k, "Newton steps per solve of G = 0, for the whole grid",
+                 fmt::format("quasistatic: the fewest that leave at most {:.0e} of a projection's start error at the "
+                             "grid's worst contraction, not below the design point's {} (precompute_scheduled)",
+                             kQuasistaticScheduledLeftover, d.newton_iterations)},
+                {"inverse_precomputed", "bool", 1, "Newton steps with the interpolated G_z^-1",
+                 "quasistatic: scheduled constants"},
+                {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
+                 "quasistatic: the scheme's variant"}};
+  reduced_functions(model, form, d, true, o);
+  o.notes = fmt::format(
+      "G = {}; G_z^-1{} computed at the operating points of a grid of scheduling values (simulation:\n"
+      "linearization: scheduled) and interpolated linearly at each step; {} Newton step{} per solve with the\n"
+      "interpolated inverse (the design point's exact Newton takes {}).\n",
+      form.residual, layer ? " and E = e^{h A_zz}" : "", k, k > 1 ? "s" : "", d.newton_iterations) +
+      schedule_summary(schedule);
+  o.schedule = std::make_shared<const ConstantSchedule>(std::move(schedule));
+}
+
 void precompute(const Model& model, GenerateOptions& o, bool layer) {
+  if (model.simulation.linearization == "scheduled") return precompute_scheduled(model, o, layer);
   const QuasistaticForm form = quasistatic_form(model);
   const QuasistaticDesign d = quasistatic_design(model, form);
   const std::size_t ns = model.slow_count;
@@ -272,30 +421,12 @@ void precompute(const Model& model, GenerateOptions& o, bool layer) {
   o.integers = {{"newton_iterations", "int", d.newton_iterations, "Newton steps per solve of G = 0",
                  "quasistatic: Newton from the file's fast states at the design point, one step more than it took to "
                  "converge (one when G is affine; quasistatic_design)"},
-                {"jacobian_constant", "bool", d.jacobian_constant ? 1 : 0, "G_z constant: its inverse is a constant",
+                {"inverse_precomputed", "bool", d.jacobian_constant ? 1 : 0,
+                 "Newton steps with the precomputed G_z^-1 (G_z constant)",
                  "quasistatic: G_z checked symbolically for t, states and inputs (quasistatic_design)"},
                 {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
                  "quasistatic: the scheme's variant"}};
-  std::vector<GiNaC::ex> slow_rhs, residual;
-  std::vector<std::size_t> slow_states, fast_states;
-  for (std::size_t i = 0; i < model.states.size(); ++i) {
-    (i < ns ? slow_rhs : residual).push_back(form.model.states[i].rhs);
-    (i < ns ? slow_states : fast_states).push_back(i);
-  }
-  o.function_model = std::make_shared<Model>(form.model);
-  o.functions = {
-      {"reduced_slow", "SlowState", "F: the slow states' rates with the fast states eliminated", slow_rhs, slow_states},
-      {"residual", "FastState", "G: " + form.residual + ", zero on the slow manifold", residual, fast_states}};
-  if (!d.jacobian_constant) {
-    std::vector<GiNaC::ex> entries;
-    std::vector<std::size_t> rows;  // entry (r, c) derives from fast state r's equation
-    for (unsigned c = 0; c < static_cast<unsigned>(nf); ++c)
-      for (unsigned r = 0; r < static_cast<unsigned>(nf); ++r) {
-        entries.push_back(d.residual_jacobian_symbolic(r, c));
-        rows.push_back(ns + r);
-      }
-    o.functions.push_back({"residual_jacobian", "FastSquare", "G_z, column-major", entries, rows});
-  }
+  reduced_functions(model, form, d, d.jacobian_constant, o);
   std::string mass;
   if (model.second_order) {
     const SecondOrder& so = *model.second_order;
@@ -327,8 +458,10 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
         const VectorXd r = j * Eigen::Map<const VectorXd>(xs.data(), j.cols());
         return std::vector<double>(r.data(), r.data() + r.size());
       };
-      const FastJacobian jac = [&gz](double, const std::vector<double>&) -> const MatrixXd& { return gz; };
-      return quasistatic_reference_step(rates, jac, slow, 1, e, t, hs, x);
+      const NewtonCorrection solve = [&gz](double, const std::vector<double>&, const VectorXd& g) {
+        return VectorXd(gz.partialPivLu().solve(g));
+      };
+      return quasistatic_reference_step(rates, solve, slow, 1, e, t, hs, x);
     };
   }
   const auto form = std::make_shared<const QuasistaticForm>(quasistatic_form(*s.model));
@@ -336,18 +469,42 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
   const QuasistaticDesign d = quasistatic_design(*s.model, *form);
   const MatrixXd e = layer ? MatrixXd((h * d.layer_rate).exp()) : MatrixXd();
   const auto nf = static_cast<Eigen::Index>(s.model->fast_count());
-  return [form, core, e, slow, nf, inputs = s.inputs, iterations = d.newton_iterations](
-             const RightHandSide&, double t, double hs, const std::vector<double>& x) {
-    const std::vector<double> u = inputs(t);
-    const StackedRates rates = [&](double ts, const std::vector<double>& xs) {
+  const auto rates_at = [form, core](const std::vector<double>& u) -> StackedRates {
+    return [form, core, u](double ts, const std::vector<double>& xs) {  // core refers to form's model
       std::vector<double> r;
       core->derivatives(ts, xs, u, r);
       return r;
     };
-    const FastJacobian jac = [&](double ts, const std::vector<double>& xs) {
-      return MatrixXd(core->jacobian_at(ts, xs, u).bottomRightCorner(nf, nf));
+  };
+  if (s.scheduled) {  // the interpolated G_z^-1 and E at the step's start
+    if (s.iterations < 1) throw SimulationError("quasistatic's scheduled run needs the grid's Newton steps");
+    return [rates_at, slow, layer, inputs = s.inputs, constants = s.scheduled, iterations = s.iterations,
+            step = s.scheduled_step](const RightHandSide&, double t, double hs, const std::vector<double>& x) {
+      if (hs != step)
+        throw SimulationError(fmt::format("quasistatic's scheduled E is computed for the step {:.17g}, not {:.17g}",
+                                          step, hs));
+      const std::vector<NamedMatrix> c = constants(t, x);
+      const MatrixXd& inverse = named(c, "residual_jacobian_inverse").value;
+      const NewtonCorrection chord = [&inverse](double, const std::vector<double>&, const VectorXd& g) {
+        return VectorXd(inverse * g);
+      };
+      return quasistatic_reference_step(rates_at(inputs(t)), chord, slow, iterations,
+                                        layer ? named(c, "layer_transition").value : MatrixXd(), t, hs, x);
     };
-    return quasistatic_reference_step(rates, jac, slow, iterations, e, t, hs, x);
+  }
+  // With a scheduled design's Newton steps (verify's schedule_error): exact Newton steps, and
+  // E of the fast block at every step's start, as the schedule computes them at a grid point.
+  const bool redesigned = s.iterations > 0;
+  return [rates_at, core, e, slow, nf, layer, redesigned, jacobian = s.jacobian, inputs = s.inputs,
+          iterations = redesigned ? s.iterations : d.newton_iterations](
+             const RightHandSide&, double t, double hs, const std::vector<double>& x) {
+    const std::vector<double> u = inputs(t);
+    const NewtonCorrection solve = [&](double ts, const std::vector<double>& xs, const VectorXd& g) {
+      return VectorXd(MatrixXd(core->jacobian_at(ts, xs, u).bottomRightCorner(nf, nf)).partialPivLu().solve(g));
+    };
+    const MatrixXd layer_now =
+        redesigned && layer ? MatrixXd((hs * MatrixXd(jacobian(t, x).bottomRightCorner(nf, nf))).exp()) : e;
+    return quasistatic_reference_step(rates_at(u), solve, slow, iterations, layer_now, t, hs, x);
   };
 }
 
@@ -365,7 +522,7 @@ StepCost cost(const Model& model, const GenerateOptions& o, bool layer) {
   };
   StepCost newton;
   newton.add_work(function_ops(o, "residual"));
-  if (integer("jacobian_constant")) {
+  if (integer("inverse_precomputed")) {
     newton.add_work(product_ops(o.matrices, "residual_jacobian_inverse"));
   } else {
     newton.add_work(function_ops(o, "residual_jacobian"));
@@ -384,6 +541,7 @@ StepCost cost(const Model& model, const GenerateOptions& o, bool layer) {
     c.add_work(product_ops(o.matrices, "layer_transition"));
     c.ops += arithmetic(nf, 0, 0);
   }
+  if (o.schedule) c.add_work(schedule_ops(model, o.matrices, 0, *o.schedule));
   return c;
 }
 
@@ -413,6 +571,7 @@ SchemeInfo quasistatic_scheme() {
   s.reference = reference_corrected;
   s.cost = cost_corrected;
   s.analysed_jacobian = analysed_jacobian;
+  s.schedulable = true;
   return s;
 }
 

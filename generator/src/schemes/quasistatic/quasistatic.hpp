@@ -69,13 +69,24 @@ constexpr double kQuasistaticMinDamping = 0.01;
 constexpr int kQuasistaticMaxNewton = 20;
 
 // Plain transcription of one step (the runtime header's equations) on evaluators of the
-// reduced form: `rates` gives [F; G] at (t, x), `residual_jacobian` G_z at (t, x); `layer`
-// is E = e^{h A_zz} (empty: the outer solution alone).
+// reduced form: `rates` gives [F; G] at (t, x), `newton` a Newton step's correction of the
+// fast states for the residual g at (t, x) (G_z^-1 g: solved with G_z at (t, x), or with a
+// precomputed inverse); `layer` is E = e^{h A_zz} (empty: the outer solution alone).
 using StackedRates = std::function<std::vector<double>(double t, const std::vector<double>& x)>;
-using FastJacobian = std::function<Eigen::MatrixXd(double t, const std::vector<double>& x)>;
-std::vector<double> quasistatic_reference_step(const StackedRates& rates, const FastJacobian& residual_jacobian,
+using NewtonCorrection =
+    std::function<Eigen::VectorXd(double t, const std::vector<double>& x, const Eigen::VectorXd& g)>;
+std::vector<double> quasistatic_reference_step(const StackedRates& rates, const NewtonCorrection& newton,
                                                std::size_t slow, int newton_iterations, const Eigen::MatrixXd& layer,
                                                double t, double h, const std::vector<double>& x);
+
+// With scheduled constants, points: auto refines the grid until the Newton steps with the
+// interpolated G_z^-1 contract by rho(I - G_z^-1 G_z) <= kQuasistaticScheduledContraction at
+// every cell's midpoint (besides the one-step map's criterion), and the leftover of a
+// projection's start error after k steps, rho^k at the grid's worst contraction, is at most
+// kQuasistaticScheduledLeftover: k is the smallest count (not below the design point's) that
+// makes it so.
+constexpr double kQuasistaticScheduledContraction = 0.01;
+constexpr double kQuasistaticScheduledLeftover = 1e-6;
 
 // The registry entries: quasistatic (with the boundary-layer correction) and
 // quasistatic_outer (the outer solution alone).

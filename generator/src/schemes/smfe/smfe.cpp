@@ -151,7 +151,7 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
   const std::size_t slow = model.slow_count;
   const SourceLoc where = model.simulation.schedule->loc;
   SchedulableScheme scheme;
-  scheme.constants = [=](const MatrixXd& j) {
+  scheme.constants = [=](const OperatingPoint&, const MatrixXd& j) {
     const Spectra e = spectra(j, slow);
     double hs = 0;
     try {
@@ -165,7 +165,7 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
         {"own_inner_steps", MatrixXd::Constant(1, 1, own_inner_steps(e, macro_step)), "N of the point's own design",
          {}, {}}};
   };
-  scheme.step_map = [=](const std::vector<NamedMatrix>& c, const MatrixXd& j) {
+  scheme.step_map = [=](const std::vector<NamedMatrix>& c, const OperatingPoint&, const MatrixXd& j) {
     const double hs = named(c, "inner_step").value(0, 0);
     const MatrixXd identity = MatrixXd::Identity(j.rows(), j.cols());
     MatrixXd map = identity + (macro_step - inner_steps * hs) * j;
@@ -215,6 +215,7 @@ void precompute_scheduled(const Model& model, GenerateOptions& o) {
   if (schedule.worst_radius > 1 + kStabilityMargin && !o.allow_unstable)
     design_schedule(model, t_end, scheduled_design(model, d, n), false);  // throws the proof's refusal
   schedule.step = d;
+  schedule.iterations = n;
   std::vector<double> hs;
   for (const auto& point : schedule.constants) hs.push_back(named(point, "inner_step").value(0, 0));
   o.inner_steps = n;
@@ -275,8 +276,8 @@ namespace {
 // the grid's N alone (verify's schedule_error), h_s as the schedule computes it at a grid point
 // (fitted_inner_step) at the Jacobian of each macro step's start: the ideal it interpolates.
 ReferenceStep reference(const ReferenceSetup& s, double d) {
-  if (s.inner_steps > 0 && !s.scheduled) {
-    return [jacobian = s.jacobian, slow = s.slow, n = s.inner_steps](const RightHandSide& f, double t, double h,
+  if (s.iterations > 0 && !s.scheduled) {
+    return [jacobian = s.jacobian, slow = s.slow, n = s.iterations](const RightHandSide& f, double t, double h,
                                                                      const std::vector<double>& x) {
       double hs = 0;
       try {
@@ -288,8 +289,8 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
     };
   }
   if (s.scheduled) {
-    if (s.inner_steps < 1) throw SimulationError("smfe's scheduled run needs the grid's N inner steps");
-    return [constants = s.scheduled, n = s.inner_steps, step = s.scheduled_step](
+    if (s.iterations < 1) throw SimulationError("smfe's scheduled run needs the grid's N inner steps");
+    return [constants = s.scheduled, n = s.iterations, step = s.scheduled_step](
                const RightHandSide& f, double t, double h, const std::vector<double>& x) {
       if (h != step)
         throw SimulationError(fmt::format("smfe's scheduled h_s is designed for the macro step {:.17g}, not {:.17g}",

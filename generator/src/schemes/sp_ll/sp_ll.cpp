@@ -311,7 +311,7 @@ void precompute(const Model& model, bool frozen, GenerateOptions& o) {
   const double h = o.step;
   const SourceLoc where = model.simulation.schedule->loc;
   SchedulableScheme scheme;
-  scheme.constants = [&](const MatrixXd& j) {
+  scheme.constants = [&](const OperatingPoint&, const MatrixXd& j) {
     SpLlBlocks b = split_jacobian(j, ns);
     if (!Eigen::FullPivLU<MatrixXd>(b.gz).isInvertible())
       throw ModelError(where, "sp_ll needs an invertible g_z, but g_z is singular at an operating point of the schedule",
@@ -321,7 +321,7 @@ void precompute(const Model& model, bool frozen, GenerateOptions& o) {
     b.gz_structure = initial.gz_structure;
     return sp_ll_constants(b, h);
   };
-  scheme.step_map = [ns, h](const std::vector<NamedMatrix>& c, const MatrixXd& j) {
+  scheme.step_map = [ns, h](const std::vector<NamedMatrix>& c, const OperatingPoint&, const MatrixXd& j) {
     return sp_ll_step_map_with(c, j, ns, h);
   };
   scheme.depends_on = block_dependencies(model);

@@ -12,16 +12,19 @@
 //   eta_n = z_n - z_n*                             (what is left of the boundary layer)
 //   x_{n+1} = RK4 step of x' = F(t, x, z*(t, x)),  z* re-solved at every stage
 //   z_{n+1} = z*(t_{n+1}, x_{n+1}) + E eta_n,      E = e^{h A_zz}  (Theorem 1's eta0(t/eps))
-// A_zz is the fast block of the full model's Jacobian at the design point; without the
+// A_zz is the fast block of the full model's Jacobian at the design point (scheduled: at the
+// grid's operating points, E interpolated); without the
 // correction (quasistatic_outer) E = 0 and z is the outer solution alone.
 // G = 0 is solved by C::newton_iterations Newton steps from the previous stage's z: with
-// the constant inverse C::residual_jacobian_inverse when the generator proved G_z constant
-// (one step is exact when G is also affine in z), else with G_z re-evaluated each step
-// (C::residual_jacobian) and a fixed-size partial-pivoting LU. The iteration count is fixed
-// by the generator, so the cost of a step does not depend on the data.
+// the precomputed inverse C::residual_jacobian_inverse when C::inverse_precomputed (the
+// generator proved G_z constant: one step is exact when G is also affine in z; or scheduled
+// constants interpolate G_z^-1 over a grid: the steps contract by rho(I - G_z^-1 G_z) < 1, as
+// the generator's proof checks), else with G_z re-evaluated each step (C::residual_jacobian)
+// and a fixed-size partial-pivoting LU. The iteration count is fixed by the generator, so the
+// cost of a step does not depend on the data.
 //
 // The generated SchemeConstants C provide: reduced_slow(t, x, u, SlowState&) (F),
-// residual(t, x, u, FastState&) (G), newton_iterations, jacobian_constant, boundary_layer,
+// residual(t, x, u, FastState&) (G), newton_iterations, inverse_precomputed, boundary_layer,
 // and either residual_jacobian_inverse(s, v) (G_z^-1 v) or residual_jacobian(t, x, u,
 // FastSquare&) (column-major kFast x kFast as a vector); layer_transition(s, v) (E v) when
 // boundary_layer; schedule(t, x, u), the constants at the step's start (dualrate::Unscheduled
@@ -56,7 +59,7 @@ struct Quasistatic {
     FastState g;
     for (int i = 0; i < C::newton_iterations; ++i) {
       C::residual(t, x, u, g);
-      if constexpr (C::jacobian_constant) {
+      if constexpr (C::inverse_precomputed) {
         x.template tail<M::kFast>() -= C::residual_jacobian_inverse(s, g);
       } else {
         FastSquare j;
