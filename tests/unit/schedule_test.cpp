@@ -17,6 +17,7 @@
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
 #include "schemes/reference_core.hpp"
+#include "schemes/quasistatic/quasistatic.hpp"
 #include "schemes/registry.hpp"
 #include "schemes/schedule.hpp"
 #include "test_support.hpp"
@@ -249,6 +250,24 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair<std::string, std::string>{"models/tire_lag_vehicle.yaml", "quasistatic"},
                       std::pair<std::string, std::string>{"models/tire_lag_vehicle.yaml", "quasistatic_outer"}),
     [](const auto& info) { return test::stem(info.param.first) + "_" + info.param.second; });
+
+// quasistatic on scheduled_stiffness: over 2 points the interpolated G_z^-1 is far from the
+// true inverse inside the cell (its rate grows a hundredfold), so the Newton steps with it do
+// not contract; the proof refuses, naming where. points: auto refines until they do.
+TEST(Schedule, QuasistaticRefusesNewtonStepsThatDoNotContract) {
+  Model m = test::load(test::source_path("tests/models/schemes/scheduled_stiffness.yaml"));
+  try {
+    scheduled(m, *m.simulation.step, m.simulation.t_end, "quasistatic");
+    ADD_FAILURE() << "a 2-point schedule was accepted";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("do not contract at x ="), std::string::npos) << e.what();
+    std::cout << e.format() << "\n";
+  }
+  m.simulation.schedule->counts = {0};
+  const GenerateOptions g = scheduled(m, *m.simulation.step, m.simulation.t_end, "quasistatic");
+  std::cout << schedule_summary(*g.schedule);
+  EXPECT_LE(g.schedule->worst_contraction, kQuasistaticScheduledContraction);
+}
 
 // verify on the host over the first 20 s (of sp_ll at the model's step in double, by default).
 VerifyResult verify_on_host(const Model& m, const std::string& scheme = "sp_ll", double step = 0,

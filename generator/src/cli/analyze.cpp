@@ -17,8 +17,9 @@ int AnalyzeCommand::run(const Model& model) {
     g.allow_unstable = true;  // the analysis reports the largest radius; generate refuses above 1
     precompute_scheme(model, false, g);
     r.scheme_analysis.json += ",\"schedule\":" + schedule_json(*g.schedule);
-    r.scheme_analysis.text += "With scheduled constants (the lines above are the unscheduled scheme's at the initial state):\n" +
-                              schedule_summary(*g.schedule);
+    r.scheme_analysis.text +=
+        "With scheduled constants (the lines above are the unscheduled scheme's at the initial state):\n" +
+        schedule_summary(*g.schedule);
   }
   std::cout << (json_ ? r.json() + "\n" : r.text());
   return 0;

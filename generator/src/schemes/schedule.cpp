@@ -7,8 +7,6 @@
 #include <limits>
 #include <map>
 
-#include "base/text_io.hpp"
-#include "ir/straight_line.hpp"
 #include "numeric/linearization.hpp"
 #include "schemes/reference_core.hpp"
 
@@ -149,12 +147,6 @@ class Trajectory {
   std::vector<Slot> slots_;
 };
 
-std::string point_text(const std::vector<std::string>& by, const std::vector<double>& s) {
-  std::string text;
-  for (std::size_t k = 0; k < s.size(); ++k) text += fmt::format("{}{} = {:.6g}", k ? ", " : "", by[k], s[k]);
-  return text;
-}
-
 double relative_difference(const MatrixXd& a, const MatrixXd& b) {
   return (a - b).norm() / std::max(b.norm(), 1e-300);
 }
@@ -181,7 +173,7 @@ class Designer {
       p.jacobian = trajectory_.jacobian(p.op);
       if (!p.jacobian.allFinite())
         throw ModelError(spec_.loc, fmt::format("the Jacobian at the operating point {} is not finite",
-                                                point_text(spec_.by_text, s)),
+                                                schedule_point_text(spec_.by_text, s)),
                          "narrow the schedule's range to where the model is defined");
       it = points_.emplace(s, std::move(p)).first;
     }
@@ -191,7 +183,7 @@ class Designer {
       for (const NamedMatrix& c : p.constants)
         if (!c.value.allFinite())
           throw ModelError(spec_.loc, fmt::format("the constant {} at the operating point {} is not finite", c.name,
-                                                  point_text(spec_.by_text, s)),
+                                                  schedule_point_text(spec_.by_text, s)),
                            "narrow the schedule's range to where the fast dynamics are well defined");
     }
     return p;
@@ -249,6 +241,25 @@ std::vector<std::pair<std::vector<double>, std::vector<double>>> cells_along(
 }
 
 }  // namespace
+
+std::string schedule_point_text(const std::vector<std::string>& by, const std::vector<double>& s) {
+  std::string text;
+  for (std::size_t k = 0; k < s.size(); ++k) text += fmt::format("{}{} = {:.6g}", k ? ", " : "", by[k], s[k]);
+  return text;
+}
+
+std::set<GiNaC::ex, GiNaC::ex_is_less> jacobian_dependencies(const Model& m) {
+  std::set<GiNaC::ex, GiNaC::ex_is_less> found;
+  const GiNaC::matrix j = jacobian(m, state_symbols(m));
+  for (unsigned r = 0; r < j.rows(); ++r)
+    for (unsigned c = 0; c < j.cols(); ++c) {
+      for (const auto& x : m.states)
+        if (j(r, c).has(x.symbol)) found.insert(x.symbol);
+      for (const auto& u : m.inputs)
+        if (j(r, c).has(u.symbol)) found.insert(u.symbol);
+    }
+  return found;
+}
 
 std::vector<NamedMatrix> interpolate(const ConstantSchedule& schedule, const std::vector<double>& s) {
   std::vector<std::pair<std::size_t, double>> cells;
@@ -336,10 +347,10 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
           throw ModelError(points_at,
                            contracts ? fmt::format("the constants jump at {}: linear interpolation misses them by "
                                                    "{:.3g} (tolerance {:.3g}) even over a cell {:.3g} wide",
-                                                   point_text(spec.by_text, a), error, spec.tolerance, b[d] - a[d])
+                                                   schedule_point_text(spec.by_text, a), error, spec.tolerance, b[d] - a[d])
                                      : fmt::format("the constants jump at {}: with them interpolated, {} is {:.3g} "
                                                    "(at most {:.3g}) even over a cell {:.3g} wide",
-                                                   point_text(spec.by_text, a), scheme.contraction_what, contraction,
+                                                   schedule_point_text(spec.by_text, a), scheme.contraction_what, contraction,
                                                    scheme.contraction_target, b[d] - a[d]),
                            "list the points, with one on each side of the jump, or schedule by a value the "
                            "constants depend on smoothly");
@@ -409,21 +420,22 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
       }
     }
   }
-  if (out.worst_radius > 1 + kStabilityMargin && !allow_unstable)
-    throw ModelError(spec.loc,
-                     fmt::format("the scheduled constants are unstable at {}: the one-step map's spectral radius is "
-                                 "{:.9g} > 1 (checked at {} points of the {}-point grid and inside its cells)",
-                                 point_text(out.by, out.worst_at), out.worst_radius, out.proof_points, out.points()),
-                     "refine the grid there (more points, or points: auto with a smaller tolerance), take a smaller "
-                     "step, or pass --allow-unstable");
+  // A Newton iteration that does not contract is the cause of the map's instability: named first.
   if (scheme.contraction && !(out.worst_contraction < 1) && !allow_unstable)
     throw ModelError(spec.loc,
                      fmt::format("the scheduled constants do not contract at {}: {} is {:.9g} >= 1 (checked at {} "
                                  "points of the {}-point grid and inside its cells)",
-                                 point_text(out.by, out.worst_contraction_at), scheme.contraction_what,
+                                 schedule_point_text(out.by, out.worst_contraction_at), scheme.contraction_what,
                                  out.worst_contraction, out.proof_points, out.points()),
                      "refine the grid there (more points, or points: auto with a smaller tolerance), or pass "
                      "--allow-unstable");
+  if (out.worst_radius > 1 + kStabilityMargin && !allow_unstable)
+    throw ModelError(spec.loc,
+                     fmt::format("the scheduled constants are unstable at {}: the one-step map's spectral radius is "
+                                 "{:.9g} > 1 (checked at {} points of the {}-point grid and inside its cells)",
+                                 schedule_point_text(out.by, out.worst_at), out.worst_radius, out.proof_points, out.points()),
+                     "refine the grid there (more points, or points: auto with a smaller tolerance), take a smaller "
+                     "step, or pass --allow-unstable");
 
   std::set<GiNaC::ex, GiNaC::ex_is_less> covered_symbols;
   for (const auto& e : spec.by) {
@@ -444,68 +456,6 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
                                           GiNaC::ex_to<GiNaC::symbol>(symbol).get_name(), lo, hi));
     }
   return out;
-}
-
-OpCount schedule_ops(const Model& m, const std::vector<NamedMatrix>& matrices, long scalars,
-                     const ConstantSchedule& schedule) {
-  const long dims = static_cast<long>(schedule.grid.size()), corners = 1L << dims;
-  long entries = scalars;
-  for (const auto& matrix : matrices) entries += static_cast<long>(linear_map(matrix).tables.size());
-  OpCount ops = straight_line_ops(m, straight_line(m, m.simulation.schedule->by));
-  ops += dims * arithmetic(3, 1, 1);  // locate: x - b_0 (times the inverse spacing), x - b_i, the width, the fraction
-  // Per entry: over one value M_i + f (M_{i+1} - M_i); over two, lookup::combine: per corner a
-  // weight of one factor per axis (1 - f on the lower side), its product with the value, the sum.
-  ops += entries * (dims == 1 ? arithmetic(2, 1, 0) : arithmetic(corners + dims * corners / 2, corners * (dims + 1), 0));
-  return ops;
-}
-
-std::string schedule_summary(const ConstantSchedule& schedule) {
-  std::string grid;
-  for (std::size_t d = 0; d < schedule.grid.size(); ++d)
-    grid += fmt::format("{}{}: {} points over [{:.6g}, {:.6g}] (the reference trajectory covers [{:.6g}, {:.6g}])",
-                        d ? "; " : "", schedule.by[d], schedule.grid[d].size(), schedule.grid[d].front(), schedule.grid[d].back(),
-                        schedule.covered[d].first, schedule.covered[d].second);
-  std::string s = fmt::format("Scheduled over {}{}.\n", grid,
-                              schedule.refined ? fmt::format(", chosen by points: auto at tolerance {:.3g}", schedule.tolerance) : "");
-  s += fmt::format("Interpolation error (one-step map at a cell's midpoint, relative): at most {:.3g}, at {}.\n",
-                   schedule.interpolation_error, point_text(schedule.by, schedule.interpolation_error_at));
-  s += fmt::format("Stability over the grid: largest spectral radius {:.6g} at {} ({} points checked).\n",
-                   schedule.worst_radius, point_text(schedule.by, schedule.worst_at), schedule.proof_points);
-  if (schedule.worst_contraction >= 0)
-    s += fmt::format("Contraction over the grid: {} at most {:.6g}, at {}.\n", schedule.contraction_what,
-                     schedule.worst_contraction, point_text(schedule.by, schedule.worst_contraction_at));
-  if (schedule.largest_miss > 1e-6)
-    s += fmt::format("Operating points off the trajectory's scheduling values by up to {:.3g} of the covered width.\n",
-                     schedule.largest_miss);
-  if (!schedule.uncovered.empty()) {
-    std::string list;
-    for (const auto& u : schedule.uncovered) list += (list.empty() ? "" : ", ") + u;
-    s += "The constants also depend on what the schedule does not cover: " + list + ".\n";
-  }
-  return s;
-}
-
-std::string schedule_json(const ConstantSchedule& schedule) {
-  const auto numbers = [](const std::vector<double>& v) { return fmt::format("[{:.17g}]", fmt::join(v, ",")); };
-  std::string by, grid, covered, uncovered;
-  for (std::size_t d = 0; d < schedule.grid.size(); ++d) {
-    by += (d ? "," : "") + json_string(schedule.by[d]);
-    grid += (d ? "," : "") + numbers(schedule.grid[d]);
-    covered += fmt::format("{}[{:.17g},{:.17g}]", d ? "," : "", schedule.covered[d].first, schedule.covered[d].second);
-  }
-  for (const auto& u : schedule.uncovered) uncovered += (uncovered.empty() ? "" : ",") + json_string(u);
-  return fmt::format(
-      "{{\"by\":[{}],\"grid\":[{}],\"covered\":[{}],\"auto\":{},\"tolerance\":{:.6e},\"interpolation_error\":{:.6e},"
-      "\"interpolation_error_at\":{},\"worst_radius\":{:.17g},\"worst_at\":{},\"stable\":{},\"proof_points\":{},"
-      "\"uncovered\":[{}]{}}}",
-      by, grid, covered, schedule.refined ? "true" : "false", schedule.tolerance, schedule.interpolation_error,
-      numbers(schedule.interpolation_error_at), schedule.worst_radius, numbers(schedule.worst_at),
-      schedule.worst_radius <= 1 + kStabilityMargin ? "true" : "false", schedule.proof_points, uncovered,
-      schedule.worst_contraction >= 0
-          ? fmt::format(",\"contraction\":{{\"what\":{},\"worst\":{:.17g},\"at\":{}}}",
-                        json_string(schedule.contraction_what), schedule.worst_contraction,
-                        numbers(schedule.worst_contraction_at))
-          : "");
 }
 
 }  // namespace dualrate

@@ -40,6 +40,10 @@
 
 namespace dualrate {
 
+// The states and inputs the model's Jacobian depends on (SchedulableScheme::depends_on of a
+// scheme whose constants come from all of it).
+std::set<GiNaC::ex, GiNaC::ex_is_less> jacobian_dependencies(const Model& m);
+
 // A point of the schedule's evaluation: scheduling values s and the model's state and inputs there.
 struct OperatingPoint {
   std::vector<double> s;
@@ -96,6 +100,9 @@ struct ConstantSchedule {
   std::size_t points() const;
 };
 
+// "V = 100, alpha = 0.1": scheduling values s of the expressions `by` (messages, reports).
+std::string schedule_point_text(const std::vector<std::string>& by, const std::vector<double>& s);
+
 // The constants interpolated at s (clamped to the grid), entry by entry as generated code does.
 std::vector<NamedMatrix> interpolate(const ConstantSchedule& schedule, const std::vector<double>& s);
 
@@ -113,7 +120,7 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
 OpCount schedule_ops(const Model& m, const std::vector<NamedMatrix>& matrices, long scalars,
                      const ConstantSchedule& schedule);
 
-// Text for the generated header's notes and generate's standard error: the grid, how it was
+// Text (schedule_report.cpp) for the generated header's notes and generate's standard error: the grid, how it was
 // chosen, the interpolation error, the proof, and what the schedule does not cover.
 std::string schedule_summary(const ConstantSchedule& schedule);
 // The same as a JSON object (analyze --json's "schedule").

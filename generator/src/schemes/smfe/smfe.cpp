@@ -172,14 +172,7 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
     for (int i = 0; i < inner_steps; ++i) map *= identity + hs * j;
     return map;
   };
-  const GiNaC::matrix jac = jacobian(model, state_symbols(model));
-  for (unsigned r = 0; r < jac.rows(); ++r)
-    for (unsigned c = 0; c < jac.cols(); ++c) {
-      for (const auto& x : model.states)
-        if (jac(r, c).has(x.symbol)) scheme.depends_on.insert(x.symbol);
-      for (const auto& u : model.inputs)
-        if (jac(r, c).has(u.symbol)) scheme.depends_on.insert(u.symbol);
-    }
+  scheme.depends_on = jacobian_dependencies(model);
   return scheme;
 }
 
