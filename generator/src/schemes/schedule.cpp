@@ -261,6 +261,15 @@ std::set<GiNaC::ex, GiNaC::ex_is_less> jacobian_dependencies(const Model& m) {
   return found;
 }
 
+std::vector<NamedMatrix> scheduled_matrices(const ConstantSchedule& schedule) {
+  std::vector<NamedMatrix> matrices = schedule.constants.front();
+  for (std::size_t i = 0; i < matrices.size(); ++i) {
+    matrices[i].scheduled.clear();
+    for (const auto& point : schedule.constants) matrices[i].scheduled.push_back(point[i].value);
+  }
+  return matrices;
+}
+
 std::vector<NamedMatrix> interpolate(const ConstantSchedule& schedule, const std::vector<double>& s) {
   std::vector<std::pair<std::size_t, double>> cells;
   for (std::size_t d = 0; d < schedule.grid.size(); ++d) cells.push_back(cell_of(schedule.grid[d], s[d]));

@@ -103,6 +103,10 @@ struct ConstantSchedule {
 // "V = 100, alpha = 0.1": scheduling values s of the expressions `by` (messages, reports).
 std::string schedule_point_text(const std::vector<std::string>& by, const std::vector<double>& s);
 
+// The constants at the first grid point, each with its values at every grid point
+// (NamedMatrix::scheduled): what a scheme emits from its schedule.
+std::vector<NamedMatrix> scheduled_matrices(const ConstantSchedule& schedule);
+
 // The constants interpolated at s (clamped to the grid), entry by entry as generated code does.
 std::vector<NamedMatrix> interpolate(const ConstantSchedule& schedule, const std::vector<double>& s);
 

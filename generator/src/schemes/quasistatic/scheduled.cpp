@@ -108,11 +108,7 @@ void quasistatic_precompute_scheduled(const Model& model, GenerateOptions& o, bo
     design_schedule(model, t_end, scheduled_design(model, form, d, o.step, layer, k), false);  // throws the refusal
   schedule.step = o.step;
   schedule.iterations = k;
-  o.matrices = schedule.constants.front();
-  for (std::size_t i = 0; i < o.matrices.size(); ++i) {
-    o.matrices[i].scheduled.clear();
-    for (const auto& point : schedule.constants) o.matrices[i].scheduled.push_back(point[i].value);
-  }
+  o.matrices = scheduled_matrices(schedule);
   o.integers = {{"newton_iterations", "int", k, "Newton steps per solve of G = 0, for the whole grid",
                  fmt::format("quasistatic: the fewest that leave at most {:.0e} of a projection's start error at the "
                              "grid's worst contraction, not below the design point's {} (precompute_scheduled)",

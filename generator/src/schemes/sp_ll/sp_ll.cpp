@@ -328,11 +328,7 @@ void precompute(const Model& model, bool frozen, GenerateOptions& o) {
   const double t_end = o.t_end > 0 ? o.t_end : model.simulation.t_end;
   auto schedule = std::make_shared<ConstantSchedule>(design_schedule(model, t_end, scheme, o.allow_unstable));
   schedule->step = h;
-  o.matrices = schedule->constants.front();
-  for (std::size_t i = 0; i < o.matrices.size(); ++i) {
-    o.matrices[i].scheduled.clear();
-    for (const auto& point : schedule->constants) o.matrices[i].scheduled.push_back(point[i].value);
-  }
+  o.matrices = scheduled_matrices(*schedule);
   o.notes = "f_z, g_x and g_z computed at the operating points of a grid of scheduling values (simulation:\n"
             "linearization: scheduled); the constants are interpolated linearly at each step.\n" +
             schedule_summary(*schedule);
