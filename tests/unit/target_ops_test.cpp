@@ -51,6 +51,23 @@ TEST(OpCount, SchemesAddTheirVectorArithmetic) {
   EXPECT_THROW(cost("nope"), std::invalid_argument);
 }
 
+TEST(OpCount, DualRateSchemesCountAMacroStep) {
+  const Model m = test::load(test::source_path("models/aircraft_pitch.yaml"));
+  const long fast = derivative_ops(m, Rows::kFast).total(), slow = derivative_ops(m, Rows::kSlow).total();
+  const auto cost = [&](const char* scheme, int ratio) {
+    GenerateOptions o{scheme, 1e-3, ratio, ScalarType::kDouble, "test", {}, {}};
+    return step_cost(m, o);
+  };
+  // Serial: two f_e per tick, two f_r per slow job; parallel: twice the fast rounds, a third f_r.
+  EXPECT_EQ(cost("mrabm4", 4).bound.total(), 4 * 2 * fast + 2 * slow);
+  EXPECT_EQ(cost("mrabm4_parallel", 4).bound.total(), 4 * 4 * fast + 3 * slow);
+  // Each tick's and each job's vector arithmetic comes on top; a tick's is the same at any ratio.
+  const long tick = cost("mrabm4", 5).ops.total() - cost("mrabm4", 4).ops.total();
+  EXPECT_GT(tick, 2 * fast);
+  EXPECT_EQ(cost("mrabm4", 9).ops.total() - cost("mrabm4", 4).ops.total(), 5 * tick);
+  EXPECT_GT(cost("mrabm4", 4).ops.total(), cost("mrabm4", 4).bound.total());
+}
+
 TEST(OpCount, PortableMathFunctions) {
   EXPECT_EQ(portable_math_functions({"dualrate::math::sin", "std::sqrt", "std::abs", "dualrate::math::min",
                                      "dualrate::math::pow", "dualrate::math::heaviside"}),

@@ -42,6 +42,17 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
                                                 : ""));
   }
   const SchemeInfo* info = find_scheme(s.scheme);
+  if (any && !any->uniform && !m.partitioned) {
+    std::vector<std::string> uniform;
+    for (const SchemeInfo& r : all_schemes())
+      if (r.uniform) uniform.emplace_back(r.name);
+    throw ModelError(m.states.front().loc,
+                     fmt::format("{} needs the slow/fast partition, and states: gives none", s.scheme),
+                     fmt::format("`dualrate design {} --tolerance TOL` proposes one (and a scheme and step); or "
+                                 "list the states under states: slow: and fast:, or use a scheme that treats every "
+                                 "state alike ({})",
+                                 m.file, fmt::join(uniform, ", ")));
+  }
   if (info && info->dual_rate && (m.slow_count == 0 || m.fast_count() == 0))
     throw ModelError(m.states.empty() ? SourceLoc{m.file, 1, 1} : m.states.front().loc,
                      fmt::format("{} needs both slow and fast states ({} slow, {} fast): its fast task steps the "
@@ -288,6 +299,37 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
   cmd_->add_option("--cpi", cpi_,
                    "Cortex-M: cycles per instruction assumed on that part (default: 1.25 on M3/M4, 1.0 on M7)")
       ->check(CLI::PositiveNumber);
+}
+
+DesignCommand::DesignCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("design",
+                            "Propose the slow/fast partition and choose the scheme, step and ratio that meet an error "
+                            "tolerance at the least cost");
+  cmd_->add_option("model", o_.model_path, "Model file (YAML); states: may be a plain mapping (no partition)")
+      ->required();
+  cmd_->add_option("--tolerance", tolerance_,
+                   "The largest error allowed over the model's scenario, against the high-accuracy solution, "
+                   "normalized as verify does: |x - x_accurate| / max(1, max_t |x_accurate|)")
+      ->required();
+  cmd_->add_option("--target", target_,
+                   "Also measure each candidate on cortex-m3|cortex-m4f|cortex-m7|cortex-a53-linux under QEMU "
+                   "(instructions per step, cycles, utilization, response times) and rank by cycles (default: "
+                   "the host's operation counts only)");
+  cmd_->add_option("--cpu-hz", cpu_hz_, "With --target: the part's clock (default: the target's typical part)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--cpi", cpi_, "With --target: cycles per instruction on that part (default: the target's)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--period", period_,
+                   "The ECU task's fixed period P: steps are P/k for whole k (dual-rate: the fast step) (default: "
+                   "none, steps from the R10 preferred numbers)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--param", o_.params,
+                   "NAME=VALUE: replaces the value of parameter NAME (repeatable; not written into -o's file; "
+                   "default: the file's values)");
+  cmd_->add_flag("--json", json_, "Print the result as one JSON object");
+  cmd_->add_option("-o,--output", out_file_,
+                   "Write the model with the chosen partition and simulation: scheme, step and ratio to FILE, "
+                   "every other line as it was (default: none)");
 }
 
 VerifySystemCommand::VerifySystemCommand(CLI::App& app) {

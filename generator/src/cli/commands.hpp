@@ -4,6 +4,7 @@
 // after parsing. Internal to cli/.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "cli/command_line.hpp"
@@ -68,6 +69,19 @@ class VerifyCommand : public ModelCommand {
   long slow_delay_ticks_ = 0, tick_cycles_ = 0;
   int icount_shift_ = -1;
   double cpu_hz_ = 0, cpi_ = 0;
+  bool json_ = false;
+};
+
+// dualrate design: the partition, and the cheapest scheme, step and ratio within a tolerance.
+class DesignCommand : public ModelCommand {
+ public:
+  explicit DesignCommand(CLI::App& app);
+  int run(const Model& model) override;
+
+ private:
+  double tolerance_ = 0, cpu_hz_ = 0, cpi_ = 0;
+  std::optional<double> period_;
+  std::string target_, out_file_;
   bool json_ = false;
 };
 

@@ -25,6 +25,7 @@ int run(int argc, char** argv) {
   AnalyzeCommand analyze(app);
   SimulateCommand simulate(app);
   VerifyCommand verify(app);
+  DesignCommand design(app);
   VerifySystemCommand verify_system(app);
   try {
     app.parse(argc, argv);
@@ -44,7 +45,7 @@ int run(int argc, char** argv) {
 
   init_symbolic();
   if (verify_system.parsed()) return verify_system.run();
-  for (ModelCommand* command : std::vector<ModelCommand*>{&generate, &analyze, &simulate, &verify})
+  for (ModelCommand* command : std::vector<ModelCommand*>{&generate, &analyze, &simulate, &verify, &design})
     if (command->parsed()) {
       const Overrides& o = command->overrides();
       Model model = load_model_file(o.model_path, parameter_overrides(o.params));

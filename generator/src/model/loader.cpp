@@ -64,12 +64,7 @@ Model Loader::load() {
     second_order_states(top, slow, fast);
     force_entries(top, vars);
   } else {
-    const auto states = keys(top.at("states").second, kStateKeys, "states", top.at("states").first);
-    if (states.count("slow")) slow = entries(states.at("slow").second, "states.slow");
-    if (states.count("fast")) fast = entries(states.at("fast").second, "states.fast");
-    if (slow.empty() && fast.empty())
-      throw ModelError(at(top.at("states").first), "the model has no states",
-                       "list them under states: slow: (and fast: for a two-time-scale model)");
+    read_states(top.at("states"), slow, fast);
   }
 
   for (const auto& e : params) model_.parameters.push_back({define(e, "parameter"), {}, {}});
@@ -77,6 +72,7 @@ Model Loader::load() {
   for (const auto& e : slow) model_.states.push_back({define(e, state_kind(e, false)), false, {}, {}, {}, {}});
   for (const auto& e : fast) model_.states.push_back({define(e, state_kind(e, true)), true, {}, {}, {}, {}});
   model_.slow_count = slow.size();
+  model_.partitioned = partitioned_;
   std::vector<Variable> variables;
   variables.reserve(vars.size());
   for (const auto& e : vars) variables.push_back({define(e, "variable"), {}});
@@ -99,6 +95,38 @@ Model Loader::load() {
   }
   if (top.count("simulation")) read_simulation(top.at("simulation"));
   return std::move(model_);
+}
+
+// states: either the partition (slow: and fast:, each a mapping of names to initial values)
+// or, for a model whose partition `dualrate design` is to propose, that mapping itself: all
+// states then run as slow ones, and the schemes that need the partition refuse the model.
+void Loader::read_states(const KeyValue& section, std::vector<Entry>& slow, std::vector<Entry>& fast) {
+  const YAML::Node& node = section.second;
+  const std::string hint = "list them under states: slow: and fast:, or as a plain mapping (states: {x: 0, y: 1}) "
+                           "for `dualrate design` to partition";
+  if (!node.IsMap()) keys(node, kStateKeys, "states", section.first);  // throws: states must be a mapping
+  if (node.size() == 0) throw ModelError(at(section.first), "the model has no states", hint);
+  // A key whose value is a mapping (or slow:/fast: left empty) is the partition's; one with a
+  // value, a state's.
+  std::vector<YAML::Node> plain, split;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const bool part = it->second.IsMap() ||
+                      (it->second.IsNull() && it->first.IsScalar() &&
+                       std::count(kStateKeys.begin(), kStateKeys.end(), it->first.Scalar()) > 0);
+    (part ? split : plain).push_back(it->first);
+  }
+  if (!plain.empty() && !split.empty())
+    throw ModelError(at(plain.front()), "states mixes the partition (slow:, fast:) with plain state names",
+                     "either list every state under slow: or fast:, or give them all as one plain mapping");
+  if (!plain.empty()) {
+    partitioned_ = false;
+    slow = entries(node, "states");
+    return;
+  }
+  const auto states = keys(node, kStateKeys, "states", section.first);
+  if (states.count("slow")) slow = entries(states.at("slow").second, "states.slow");
+  if (states.count("fast")) fast = entries(states.at("fast").second, "states.fast");
+  if (slow.empty() && fast.empty()) throw ModelError(at(section.first), "the model has no states", hint);
 }
 
 SourceLoc Loader::at(const YAML::Mark& m) const {

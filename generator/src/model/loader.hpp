@@ -187,6 +187,7 @@ class Loader {
                            std::vector<Entry>& fast);
 
   void read_small(const KeyValue& section, SecondOrder& so);
+  void read_states(const KeyValue& section, std::vector<Entry>& slow, std::vector<Entry>& fast);
 
   // Each coordinate's force becomes a variable named q_force (so that it is evaluated once).
   void force_entries(const std::map<std::string, KeyValue>& top, std::vector<Entry>& vars);
@@ -220,6 +221,7 @@ class Loader {
   std::string file_;
   std::vector<ParameterOverride> overrides_;
   YAML::Node small_parameter_node_;
+  bool partitioned_ = true;  // states: gives slow: and fast: (Model::partitioned)
   std::vector<std::string> lines_;
   Model model_;
   GiNaC::ex time_ex_ = model_.time;

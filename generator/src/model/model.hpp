@@ -139,6 +139,10 @@ struct Model {
   std::vector<Input> inputs;
   std::vector<State> states;        // slow states first, then fast, each in file order
   std::size_t slow_count = 0;
+  // The file gives the slow/fast partition (states: slow: fast:, or a second-order model's
+  // small coordinates). false: states: is a plain mapping, every state counted slow, and the
+  // schemes that need the partition refuse the model (`dualrate design` proposes one).
+  bool partitioned = true;
   std::vector<Variable> variables;  // in evaluation order (dependencies first)
   std::vector<Output> outputs;
   Simulation simulation;

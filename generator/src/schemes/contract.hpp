@@ -209,7 +209,8 @@ struct SchemeInfo {
   // The reference core's run of a grid-tied scheme (instead of `reference`).
   GridRun (*reference_run)(const GridSetup& setup) = nullptr;
   // Arithmetic of one step of the runtime's implementation and its lower bound (step_cost),
-  // with the options precomputed.
+  // with the options precomputed; of a dual-rate scheme, one macro step (options.ratio fast
+  // ticks and one slow job) past the start-up.
   StepCost (*cost)(const Model& model, const GenerateOptions& options) = nullptr;
   // The Jacobian at the design point of what the scheme integrates, when that is not the
   // model's right-hand side (quasistatic: its reduced form); analysis linearizes this one.

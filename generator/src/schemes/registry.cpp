@@ -73,7 +73,7 @@ void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options
 
 StepCost step_cost(const Model& model, const GenerateOptions& o) {
   const SchemeInfo* info = find_scheme(o.scheme);
-  if (!info || !info->cost) throw std::invalid_argument("op count: unknown single-rate scheme '" + o.scheme + "'");
+  if (!info || !info->cost) throw std::invalid_argument("op count: unknown scheme '" + o.scheme + "'");
   return info->cost(model, o);
 }
 

@@ -30,8 +30,8 @@ const SchemeInfo* find_any_scheme(const std::string& name);
 // ModelError when the model does not suit the scheme.
 void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options);
 
-// One step of options.scheme (a generated, single-rate scheme), with options precomputed
-// (precompute_scheme), as each scheme counts itself (SchemeInfo::cost).
+// One step of options.scheme (a generated scheme; dual-rate: one macro step), with options
+// precomputed (precompute_scheme), as each scheme counts itself (SchemeInfo::cost).
 StepCost step_cost(const Model& model, const GenerateOptions& options);
 
 // The model file's simulation.scheme, checked against the registry: a ModelError at its place

@@ -89,6 +89,28 @@ Eigen::MatrixXd abm4_step_map(const Eigen::MatrixXd& j, double h, std::size_t sl
   return map;
 }
 
+// One macro step of the runtime's task form (runtime/include/dualrate/schemes/mrabm4.hpp)
+// past its start-up: `ratio` fast ticks and one slow job, with ns slow and nf fast states.
+// A fast round (serial: one per tick, parallel: two): the interpolation S + w (E - S) (ns
+// times 2 additions and a multiplication), the predictor (per fast state 5 multiplications
+// and 4 additions, h/24 a division), f_e, the corrector (4 and 4, h/24), f_e again; a tick
+// adds w = j/R and t_{n+1}. A slow job: H and t_k, f_r at the prediction, the correction (4
+// and 4 per slow state, H/24), f_r, the predictions A and B (5 and 4 each, H/24 and H/3);
+// parallel: f_r at A, A' (4 and 4, H/24) and B' = A' + (B - A) (2 additions).
+StepCost macro_step_cost(const Model& m, bool parallel, int ratio) {
+  const long ns = static_cast<long>(m.slow_count), nf = static_cast<long>(m.fast_count());
+  const OpCount fast_rate = derivative_ops(m, Rows::kFast), slow_rate = derivative_ops(m, Rows::kSlow);
+  const long rounds = ratio * (parallel ? 2 : 1);
+  StepCost c;
+  c.add_work(2 * rounds * fast_rate);
+  c.ops += rounds * arithmetic(8 * nf + 2 * ns, 9 * nf + ns, 2);
+  c.ops += ratio * arithmetic(1, 1, 1);
+  c.add_work((parallel ? 3 : 2) * slow_rate);
+  c.ops += arithmetic(12 * ns, 14 * ns + 2, 3);
+  if (parallel) c.ops += arithmetic(6 * ns + 1, 4 * ns, 1);
+  return c;
+}
+
 // A scheme only the reference core runs, in the paper's form.
 SchemeInfo paper_form(const char* name, int order, const char* summary, int evaluations) {
   SchemeInfo s{name, "", "", order, summary, evaluations};
@@ -107,6 +129,7 @@ std::vector<SchemeInfo> adams_schemes() {
   serial.dual_rate = true;
   serial.grid_tied = true;
   serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
+  serial.cost = [](const Model& m, const GenerateOptions& o) { return macro_step_cost(m, false, o.ratio); };
   serial.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(false, j, h, slow, ratio);
   };
@@ -119,6 +142,7 @@ std::vector<SchemeInfo> adams_schemes() {
   parallel.parallel = true;
   parallel.grid_tied = true;
   parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
+  parallel.cost = [](const Model& m, const GenerateOptions& o) { return macro_step_cost(m, true, o.ratio); };
   parallel.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(true, j, h, slow, ratio);
   };

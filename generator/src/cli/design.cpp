@@ -1,0 +1,57 @@
+// dualrate design (design/design.hpp): the table on standard output, progress on a terminal's
+// standard error, the chosen design into -o's file.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <iostream>
+
+#include "base/text_io.hpp"
+#include "cli/commands.hpp"
+#include "design/design.hpp"
+#include "schemes/reference_core.hpp"
+#include "targets/cross_target.hpp"
+
+namespace dualrate::cli {
+
+int DesignCommand::run(const Model& model) {
+  if (!(tolerance_ > 0) || !std::isfinite(tolerance_))
+    throw UsageError(fmt::format("--tolerance must be a positive number, as in --tolerance 1e-3 (given {})", tolerance_));
+  const std::string target = target_ == "host" ? "" : target_;
+  if (!target.empty() && !find_cross_target(target)) throw UsageError(unknown_target_message(target));
+  if (target.empty() && (cpu_hz_ > 0 || cpi_ > 0)) throw UsageError("--cpu-hz and --cpi are for --target");
+  DesignRequest r;
+  r.tolerance = tolerance_;
+  r.generator_version = DUALRATE_VERSION;
+  r.target = target;
+  r.cpu_hz = cpu_hz_;
+  r.cpi = cpi_;
+  r.period = period_;
+  r.parameters = parameter_overrides(o_.params);
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  if (terminal)
+    r.progress = [&model](const std::string& what) {
+      std::cerr << "\r\033[K" << fmt::format("design {}: {} ...", model.name, what) << std::flush;
+    };
+  const std::string text = read_file(o_.model_path);
+  Design d;
+  try {
+    d = design(model, text, r);
+  } catch (const SimulationError& e) {
+    if (terminal) std::cerr << "\r\033[K" << std::flush;
+    throw UsageError(fmt::format("the scenario of {} cannot be integrated, so there is nothing to design against: {}",
+                                 o_.model_path, e.what()));
+  } catch (const std::invalid_argument& e) {
+    if (terminal) std::cerr << "\r\033[K" << std::flush;
+    throw UsageError(e.what());
+  }
+  if (terminal) std::cerr << "\r\033[K" << std::flush;
+  std::cout << (json_ ? d.json() + "\n" : d.text());
+  if (d.choice < 0) return 2;
+  if (!out_file_.empty()) {
+    write_file(out_file_, designed_text(d, d.candidates[static_cast<std::size_t>(d.choice)], model, text));
+    std::cerr << fmt::format("{}: the chosen design -> {}\n", model.name, out_file_);
+  }
+  return 0;
+}
+
+}  // namespace dualrate::cli

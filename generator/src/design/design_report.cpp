@@ -1,0 +1,115 @@
+// Design's text (the ranked table, the choice and why each other scheme lost) and JSON.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "base/text_io.hpp"
+#include "design/design.hpp"
+
+namespace dualrate {
+
+namespace {
+
+std::string scheme_label(const Candidate& c) {
+  return c.linearization.empty() || c.linearization == "exact" ? c.scheme : c.scheme + " (" + c.linearization + ")";
+}
+
+std::string number(double v, const char* missing = "-") { return v > 0 ? fmt::format("{:.4g}", v) : missing; }
+
+std::string trials_text(const Candidate& c) {
+  std::string s;
+  for (const Trial& t : c.trials)
+    s += fmt::format("{}{}{} ({})", s.empty() ? "" : ", ", fmt::format("{:.4g}", t.step),
+                     c.dual_rate ? fmt::format(" r {}", t.ratio) : "",
+                     std::isnan(t.error)      ? "no design"
+                     : std::isfinite(t.error) ? fmt::format("{:.2g}", t.error)
+                                              : "blew up");
+  return s;
+}
+
+std::string json_number(double v) { return std::isfinite(v) ? fmt::format("{:.17g}", v) : "null"; }
+
+}  // namespace
+
+std::string Design::text() const {
+  std::string out = fmt::format("design of {} for an error of at most {:g} over its scenario (t_end {:g} s; the "
+                                "high-accuracy solution's own error about {:.1g}){}\n\n",
+                                model, tolerance, t_end, accurate_error,
+                                period ? fmt::format(", steps dividing the period {:g} s", *period) : "");
+  out += partition.text();
+  if (!states_block.empty()) out += "proposed:\n" + states_block;
+  out += "\n";
+  const bool on_target = !target.empty();
+  out += fmt::format("candidates, cheapest first ({}):\n",
+                     on_target ? "cost: cycles per simulated second on " + target
+                               : "cost: arithmetic operations per simulated second, as generated");
+  out += fmt::format("  {:<24} {:>10} {:>5} {:>9} {:>10} {:>12} {:>12}{}  {}\n", "scheme", "step", "ratio", "error",
+                     "max stable", "ops/step", "ops/s", on_target ? fmt::format(" {:>12} {:>6}", "cycles/s", "util") : "",
+                     "status");
+  for (const Candidate& c : candidates) {
+    const bool has = c.step > 0;
+    out += fmt::format(
+        "  {:<24} {:>10} {:>5} {:>9} {:>10} {:>12} {:>12}{}  {}\n", scheme_label(c), has ? number(c.step) : "-",
+        c.dual_rate && has ? std::to_string(c.ratio) : "-", has ? fmt::format("{:.2g}", c.error) : "-",
+        c.stable_bounded ? number(c.max_stable_step) : "any", has ? std::to_string(c.ops_per_step) : "-",
+        has ? fmt::format("{:.4g}", c.ops_per_second) : "-",
+        on_target ? fmt::format(" {:>12} {:>6}", number(c.cycles_per_second),
+                                c.budget ? fmt::format("{:.1f}%", 100 * c.budget->utilization) : "-")
+                  : "",
+        c.status);
+  }
+  out += "\n";
+  if (choice >= 0) {
+    const Candidate& c = candidates[static_cast<std::size_t>(choice)];
+    out += fmt::format("choice: {}, step {:g}{}{}: error {:.2g} <= {:g}\n", scheme_label(c), c.step,
+                       c.dual_rate ? fmt::format(", ratio {} (H = {:g})", c.ratio, c.step * c.ratio) : "",
+                       c.linearization.empty() ? "" : ", linearization " + c.linearization, c.error, tolerance);
+  } else {
+    out += fmt::format("no scheme meets the request{}\n",
+                       candidates.empty() ? "" : "; the closest: " + scheme_label(candidates.front()));
+  }
+  out += "the others:\n";
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (static_cast<int>(i) != choice)
+      out += fmt::format("  {}: {}{}\n", scheme_label(candidates[i]), candidates[i].status,
+                         candidates[i].reason.empty() ? "" : ": " + candidates[i].reason);
+  out += "steps tried (error):\n";
+  for (const Candidate& c : candidates)
+    if (!c.trials.empty()) out += fmt::format("  {}: {}\n", scheme_label(c), trials_text(c));
+  return out;
+}
+
+std::string Design::json() const {
+  const auto candidate = [this](const Candidate& c) {
+    std::string trials;
+    for (const Trial& t : c.trials)
+      trials += fmt::format("{}{{\"step\": {}, \"ratio\": {}, \"error\": {}}}", trials.empty() ? "" : ", ",
+                            json_number(t.step), t.ratio, json_number(t.error));
+    std::string s = fmt::format(
+        "{{\"scheme\": {}, \"linearization\": {}, \"step\": {}, \"ratio\": {}, \"error\": {}, \"max_stable_step\": {}, "
+        "\"stable_bounded\": {}, \"ops_per_step\": {}, \"ops_per_second\": {}, \"status\": {}, \"reason\": {}, "
+        "\"trials\": [{}]",
+        json_string(c.scheme), json_string(c.linearization), c.step > 0 ? json_number(c.step) : "null",
+        c.dual_rate ? std::to_string(c.ratio) : "1", c.step > 0 ? json_number(c.error) : "null",
+        json_number(c.max_stable_step), c.stable_bounded, c.ops_per_step, json_number(c.ops_per_second),
+        json_string(c.status), json_string(c.reason), trials);
+    if (!target.empty()) {
+      s += fmt::format(", \"instructions_per_step\": {}, \"cycles_per_second\": {}, \"bit_exact\": {}",
+                       c.instructions_per_step >= 0 ? json_number(c.instructions_per_step) : "null",
+                       c.cycles_per_second >= 0 ? json_number(c.cycles_per_second) : "null",
+                       c.bit_exact < 0 ? "null" : c.bit_exact ? "true" : "false");
+      if (c.budget) s += c.budget->json();
+    }
+    return s + "}";
+  };
+  std::string list;
+  for (const Candidate& c : candidates) list += (list.empty() ? "" : ", ") + candidate(c);
+  return fmt::format("{{\"model\": {}, \"tolerance\": {}, \"t_end\": {}, \"accurate_error\": {}, \"target\": {}, "
+                     "\"period\": {}, \"partition\": {}, \"candidates\": [{}], \"choice\": {}}}",
+                     json_string(model), json_number(tolerance), json_number(t_end), json_number(accurate_error),
+                     target.empty() ? "null" : json_string(target), period ? json_number(*period) : "null",
+                     partition.json(), list,
+                     choice < 0 ? "null" : candidate(candidates[static_cast<std::size_t>(choice)]));
+}
+
+}  // namespace dualrate

@@ -1,0 +1,217 @@
+// dualrate design (design/): models without a partition, the partition proposed from
+// participation factors, the model file rewritten with a design, the step search against an
+// exhaustive sweep, and the CLI.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include "base/process.hpp"
+#include "base/text_io.hpp"
+#include "design/design.hpp"
+#include "design/model_text.hpp"
+#include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
+#include "verify/verify.hpp"
+#include "test_support.hpp"
+
+namespace dualrate {
+namespace {
+
+// The model file's text with its states: written as one plain mapping (no partition).
+std::string without_partition(const std::string& path) {
+  const std::string split = with_partition(read_file(path), test::load(path), {});  // every state under slow:
+  std::smatch block;
+  EXPECT_TRUE(std::regex_search(split, block, std::regex("states:\n  slow:\n((    .*\n)*)  fast:\n")));
+  const std::string plain = "states:\n" + std::regex_replace(block[1].str(), std::regex("(^|\n)    "), "$1  ");
+  return split.substr(0, static_cast<std::size_t>(block.position(0))) + plain +
+         split.substr(static_cast<std::size_t>(block.position(0) + block.length(0)));
+}
+
+std::vector<std::string> fast_names(const Model& m) {
+  std::vector<std::string> names;
+  for (std::size_t i = m.slow_count; i < m.states.size(); ++i) names.push_back(m.states[i].name);
+  return names;
+}
+
+TEST(Unpartitioned, PlainStatesLoadAsOneSlowBlock) {
+  init_symbolic();
+  const std::string text = without_partition(test::source_path("models/dc_motor.yaml"));
+  EXPECT_NE(text.find("states:\n  theta: 0\n  omega: 0\n  I: 0\n"), std::string::npos) << text;
+  const Model m = load_model_text(text, "dc_motor.yaml");
+  EXPECT_FALSE(m.partitioned);
+  EXPECT_EQ(m.slow_count, 3U);
+  EXPECT_EQ(m.fast_count(), 0U);
+  EXPECT_TRUE(test::load(test::source_path("models/dc_motor.yaml")).partitioned);
+}
+
+TEST(Unpartitioned, SchemesThatNeedThePartitionPointToDesign) {
+  const std::string dir = make_temp_dir("dualrate-design-test");
+  const std::string file = dir + "/dc_motor.yaml";
+  write_file(file, without_partition(test::source_path("models/dc_motor.yaml")));
+  for (const char* scheme : {"sp_ll", "mrabm4", "quasistatic", "smfe", "prk25"}) {
+    const ProcessResult r = run_process({DUALRATE_CLI, "generate", file, "--scheme", scheme, "-o", dir});
+    EXPECT_EQ(r.exit_code, 1) << scheme << r.output;
+    // Positioned at the first state (line of theta under states:).
+    EXPECT_TRUE(std::regex_search(r.output, std::regex(file + ":[0-9]+:3: error: " + scheme +
+                                                       " needs the slow/fast partition")))
+        << r.output;
+    EXPECT_NE(r.output.find("dualrate design " + file + " --tolerance TOL"), std::string::npos) << r.output;
+  }
+  const ProcessResult rk4 = run_process({DUALRATE_CLI, "verify", file, "--scheme", "rk4"});
+  EXPECT_EQ(rk4.exit_code, 0) << rk4.output;
+  std::filesystem::remove_all(dir);
+}
+
+// Every model of models/ with fast states declares the partition design proposes, except
+// those the README explains: three time scales, where the largest gap (the proposal) is below
+// the file's split, so that the file's fast states are among the proposal's; no gap of
+// kMinGap all along (quarter cars: 9.3 to 9.7; f16: its elevator saturates).
+TEST(Partition, ProposesTheDeclaredPartition) {
+  const std::set<std::string> three_scales{"jet_acceleration", "planar_spacecraft", "planar_vehicle",
+                                           "tire_lag_vehicle"};
+  const std::set<std::string> no_gap{"f16_longitudinal", "quarter_car", "quarter_car_c", "quarter_car_relative"};
+  for (const std::string& path : test::yaml_files({"models"})) {
+    const Model m = test::load(path);
+    if (m.fast_count() == 0) continue;
+    const std::string name = test::stem(path);
+    const PartitionProposal p = propose_partition(m, m.simulation.t_end);
+    SCOPED_TRACE(name + "\n" + p.text());
+    EXPECT_EQ(p.samples, kPartitionSamples);
+    if (no_gap.count(name)) {
+      EXPECT_FALSE(p.found);
+      EXPECT_GT(p.gap, 5);
+      EXPECT_LT(p.gap, kMinGap);
+      continue;
+    }
+    EXPECT_TRUE(p.found);
+    EXPECT_GE(p.gap, kMinGap);
+    if (three_scales.count(name)) {
+      EXPECT_FALSE(p.agrees);
+      for (const std::string& f : fast_names(m)) EXPECT_EQ(std::count(p.fast.begin(), p.fast.end(), f), 1) << f;
+      EXPECT_GT(p.fast.size(), m.fast_count());
+      continue;
+    }
+    EXPECT_EQ(p.fast, fast_names(m));
+    EXPECT_TRUE(p.agrees);
+  }
+}
+
+// planar_spacecraft's file splits at the second gap (the panels, 19.9), below the proposal's
+// (free translation against everything that moves, 50), and design lists it.
+TEST(Partition, ListsTheOtherSplits) {
+  const Model m = test::load(test::source_path("models/planar_spacecraft.yaml"));
+  const PartitionProposal p = propose_partition(m, m.simulation.t_end);
+  ASSERT_EQ(p.alternatives.size(), 1U) << p.text();
+  EXPECT_EQ(p.alternatives[0].fast, fast_names(m));
+  EXPECT_GE(p.alternatives[0].gap, kMinGap);
+  EXPECT_LT(p.alternatives[0].gap, p.gap);
+}
+
+TEST(Partition, NoGapNoPartition) {
+  init_symbolic();
+  // Two modes at -1 and -3: a gap of 3, below kMinGap.
+  const Model m = load_model_text(
+      "name: close\nstates:\n  x: 1\n  y: 1\nequations:\n  x: -x\n  y: -3*y + x\nsimulation:\n  t_end: 5\n", "close.yaml");
+  const PartitionProposal p = propose_partition(m, 5);
+  EXPECT_FALSE(p.found);
+  EXPECT_NEAR(p.gap, 3, 1e-6);
+  EXPECT_NE(p.note.find("no two time scales"), std::string::npos) << p.note;
+}
+
+TEST(ModelText, DesignRewritesStatesAndSimulationOnly) {
+  init_symbolic();
+  const std::string path = test::source_path("models/dc_motor.yaml");
+  const Model m = test::load(path);
+  const std::string text = without_partition(path);
+  const Model plain = load_model_text(text, path);
+  const std::string out = with_simulation(with_partition(text, plain, {"I"}), {"mrabm4", 2e-4, 8, ""});
+  const Model back = load_model_text(out, path);
+  EXPECT_TRUE(back.partitioned);
+  EXPECT_EQ(fast_names(back), std::vector<std::string>{"I"});
+  EXPECT_EQ(back.simulation.scheme, "mrabm4");
+  EXPECT_EQ(*back.simulation.step, 2e-4);
+  EXPECT_EQ(back.simulation.ratio, 8);
+  EXPECT_EQ(back.simulation.t_end, m.simulation.t_end);
+  EXPECT_EQ(back.simulation.inputs.size(), m.simulation.inputs.size());
+  EXPECT_EQ(back.description, m.description);
+  // Everything but the states block and the three simulation keys as it was.
+  const auto without = [](std::string s) {
+    s = std::regex_replace(s, std::regex("states:\n(  .*\n)*"), "");
+    return std::regex_replace(s, std::regex("  (scheme|step|ratio): .*\n"), "");
+  };
+  EXPECT_EQ(without(out), without(read_file(path)));
+}
+
+// The cheapest (scheme, step) of a sweep over every step of the same grid, from the largest
+// down to the first within the tolerance and four beyond it (an error not monotone in the
+// step would show as a cheaper step the search skipped), every dual-rate ratio of kRatios.
+struct Swept {
+  std::string scheme;
+  double step = 0;
+  int ratio = 1;
+  double ops_per_second = 0;
+};
+
+TEST(Design, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
+  for (const char* name : {"dc_motor", "aircraft_pitch", "servo_actuator_lag", "quarter_car"}) {
+    SCOPED_TRACE(name);
+    const std::string path = test::source_path(std::string("models/") + name + ".yaml");
+    const Model m = test::load(path);
+    DesignRequest request;
+    request.tolerance = 1e-3;
+    const Design d = design(m, read_file(path), request);
+    ASSERT_GE(d.choice, 0) << d.text();
+    const Candidate& chosen = d.candidates[static_cast<std::size_t>(d.choice)];
+    std::optional<Swept> best;
+    for (const Candidate& c : d.candidates) {
+      if (c.status == "refused" || c.max_stable_step <= 0) continue;
+      const SchemeInfo* info = find_scheme(c.scheme);
+      for (int ratio : info->dual_rate ? kRatios : std::vector<int>{1}) {
+        const std::vector<double> grid = design_steps(request, m.simulation.t_end, c.max_stable_step,
+                                                      c.stable_bounded, info->dual_rate ? ratio : 1);
+        int beyond = -1;
+        for (double h : grid) {
+          if (beyond >= 4) break;
+          GenerateOptions g{c.scheme, h, ratio, ScalarType::kDouble, "test", {}, {}};
+          g.t_end = m.simulation.t_end;
+          Model lm = m;
+          if (!c.linearization.empty()) lm.simulation.linearization = c.linearization;
+          try {
+            precompute_scheme(lm, c.linearization == "frozen", g);
+          } catch (const std::exception&) {  // no design at this step (smfe: D below its inner step)
+            continue;
+          }
+          const long steps = step_count(m.simulation.t_end, h);
+          // The rows the search compares (design.hpp): every k-th step, at most kErrorRows.
+          const int every = ratio * static_cast<int>(std::max(1L, steps / (ratio * kErrorRows)));
+          RunOptions run{c.scheme, h, static_cast<double>(steps) * h, every};
+          run.ratio = ratio;
+          run.frozen_linearization = c.linearization == "frozen";
+          run.schedule = g.schedule;
+          const ReferenceCore core(lm);
+          double error = INFINITY;
+          try {
+            error = compare_traces(core.simulate(run), core.simulate({"reference", h, run.t_end, every}),
+                                   m.states.size())
+                        .max_error;
+          } catch (const SimulationError&) {
+          }
+          if (!(error <= request.tolerance)) continue;
+          if (beyond < 0) beyond = 0;
+          ++beyond;
+          const double ops = static_cast<double>(step_cost(lm, g).ops.total()) / (h * ratio);
+          if (!best || ops < best->ops_per_second) best = Swept{c.scheme, h, ratio, ops};
+        }
+      }
+    }
+    ASSERT_TRUE(best.has_value());
+    EXPECT_LE(chosen.ops_per_second, 1.10 * best->ops_per_second)
+        << d.text() << "\nsweep: " << best->scheme << " step " << best->step << " ratio " << best->ratio;
+  }
+}
+
+}  // namespace
+}  // namespace dualrate
