@@ -120,7 +120,7 @@ class SchemeRuns {
 
 // The search of the largest step within tol among `grid` (largest first); the index found or
 // -1, with the trials appended and why it stopped when it found none.
-long search_steps(SchemeRuns& runs, int order, const std::vector<double>& grid, int ratio, double tol,
+long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio, double tol,
                   std::vector<Trial>& trials, std::string& why) {
   std::map<std::size_t, double> errors;
   std::vector<std::size_t> finite;  // indices with a finite error, in the order run
@@ -146,55 +146,34 @@ long search_steps(SchemeRuns& runs, int order, const std::vector<double>& grid, 
       }
     return count >= 3 && hi <= 1.25 * lo && big >= 2.5 * grid[k];
   };
-  long last_fail = -1, pass = -1;
-  std::size_t limit = grid.size();  // steps from here on have no design
-  std::size_t k = 0;
-  while (k < limit) {
+  for (std::size_t k = 0; k < grid.size(); ++k) {
     const double e = eval(k);
-    if (e <= tol) {
-      pass = static_cast<long>(k);
-      break;
-    }
+    if (e <= tol) return static_cast<long>(k);
     if (std::isnan(e)) {
       why = fmt::format("no design at step {:.4g} or below: {}", grid[k], runs.no_design());
-      limit = k;
-      if (last_fail < 0 || static_cast<long>(k) - last_fail <= 1) break;
-      k = static_cast<std::size_t>(last_fail + (static_cast<long>(k) - last_fail) / 2);
-      continue;
+      break;
     }
-    last_fail = static_cast<long>(k);
-    if (plateau(k)) {
+    if (std::isfinite(e) && plateau(k)) {
       why = fmt::format("its error stays near {:.3g} as the step falls (to {:.4g}): the scheme's own error is above "
                         "the tolerance",
                         e, grid[k]);
-      return -1;
+      break;
     }
-    // An error of 0.1 or more is not yet in the order-p regime (it saturates near 1): a
-    // quarter of the step then, the prediction below it.
-    const double target = !std::isfinite(e) ? grid[k] / 2
-                          : e >= 0.1        ? grid[k] / 4
-                                            : grid[k] * std::pow(0.8 * tol / e, 1.0 / order);
-    std::size_t next = k + 1;
-    while (next < limit && grid[next] > target) ++next;
-    if (next >= limit) next = limit - 1;
-    if (next <= k) break;
-    k = next;
   }
-  if (pass < 0) {
-    if (why.empty()) why = fmt::format("no step down to {:.4g} is within the tolerance", grid[limit - 1]);
-    if (!finite.empty()) {
-      const std::size_t best = *std::min_element(finite.begin(), finite.end(),
-                                                 [&](std::size_t a, std::size_t b) { return errors[a] < errors[b]; });
-      why += fmt::format(" (the smallest error, {:.3g}, at step {:.4g})", errors[best], grid[best]);
-    }
-    return -1;
+  if (why.empty()) why = fmt::format("no step down to {:.4g} is within the tolerance", grid.back());
+  if (!finite.empty()) {
+    const std::size_t best = *std::min_element(finite.begin(), finite.end(),
+                                               [&](std::size_t a, std::size_t b) { return errors[a] < errors[b]; });
+    why += fmt::format(" (the smallest error, {:.3g}, at step {:.4g})", errors[best], grid[best]);
   }
-  why.clear();
-  while (pass - last_fail > 1) {
-    const long mid = (pass + last_fail) / 2;
-    (eval(static_cast<std::size_t>(mid)) <= tol ? pass : last_fail) = mid;
-  }
-  return pass;
+  return -1;
+}
+
+// The largest stable step of the scheme at `ratio`, as `analyze` finds it, into c.
+void stable_step(const Model& m, const SchemeInfo& info, int ratio, double t_end, Candidate& c) {
+  const StabilityReport stability = analyze_stability(m, info.name, t_end / static_cast<double>(kMinSteps), ratio);
+  c.max_stable_step = stability.max_stable_step;
+  c.stable_bounded = stability.max_stable_step_bounded;
 }
 
 // The candidate of one scheme at one ratio (single-rate: 1).
@@ -205,31 +184,66 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
   c.linearization = lin;
   c.dual_rate = info.dual_rate;
   c.ratio = ratio;
-  const double probe = t_end / static_cast<double>(kMinSteps);
-  const StabilityReport stability = analyze_stability(runs.model(), info.name, probe, ratio);
-  c.max_stable_step = stability.max_stable_step;
-  c.stable_bounded = stability.max_stable_step_bounded;
+  // A dual-rate scheme's scan costs hundreds of macro-step maps (of the states and their
+  // derivative histories): only its chosen ratio's is scanned (scheme_candidate), its search
+  // starts at t_end / kMinSteps and finds the unstable steps by their runs.
+  if (!info.dual_rate) stable_step(runs.model(), info, ratio, t_end, c);
   const std::vector<double> grid =
       design_steps(r, t_end, c.max_stable_step, c.stable_bounded, info.dual_rate ? ratio : 1);
   if (grid.empty()) {
     c.status = "inaccurate";
-    c.reason = "no step to try (none makes whole macro steps over the scenario)";
+    const double lo = t_end / static_cast<double>(kMaxSteps);
+    c.reason = c.max_stable_step > 0 && c.max_stable_step < lo
+                   ? fmt::format("its largest stable step, {:.3g}, takes more than {} steps over the scenario",
+                                 c.max_stable_step, kMaxSteps)
+                   : std::string("no step to try (none makes whole macro steps over the scenario)");
     return c;
   }
   runs.options(grid.front(), ratio);  // a model the scheme refuses at any step: ModelError
   std::string why;
-  const long found = search_steps(runs, info.order, grid, ratio, r.tolerance, c.trials, why);
+  const long found = search_steps(runs, grid, ratio, r.tolerance, c.trials, why);
   if (found < 0) {
     c.status = "inaccurate";
     c.reason = why;
     return c;
   }
-  c.step = grid[static_cast<std::size_t>(found)];
-  for (const Trial& t : c.trials)
-    if (t.step == c.step) c.error = t.error;
-  const GenerateOptions g = runs.options(c.step, ratio);
-  c.ops_per_step = step_cost(runs.model(), g).ops.total();
-  c.ops_per_second = static_cast<double>(c.ops_per_step) / (c.step * (info.dual_rate ? ratio : 1));
+  const double macro = info.dual_rate ? ratio : 1;
+  const auto ops_per_second = [&](double h, long& ops) {
+    ops = step_cost(runs.model(), runs.options(h, ratio)).ops.total();
+    return static_cast<double>(ops) / (h * macro);
+  };
+  std::size_t best = static_cast<std::size_t>(found);
+  c.error = c.trials.back().error;
+  double best_cost = ops_per_second(grid[best], c.ops_per_step);
+  // A scheme whose operations per step fall with the step (smfe: fewer inner steps) can cost
+  // less at a smaller one: the next steps are tried while one of the last two saved.
+  int misses = 0;
+  for (std::size_t j = best + 1; j < grid.size() && misses < 2; ++j) {
+    long ops = 0;
+    double cost = 0;
+    try {
+      cost = ops_per_second(grid[j], ops);
+    } catch (const std::exception&) {
+      break;
+    }
+    if (cost >= best_cost) {
+      ++misses;
+      continue;
+    }
+    const double e = runs.error(grid[j], ratio);
+    c.trials.push_back({grid[j], ratio, e});
+    if (!(e <= r.tolerance)) {
+      ++misses;
+      continue;
+    }
+    best = j;
+    best_cost = cost;
+    c.ops_per_step = ops;
+    c.error = e;
+    misses = 0;
+  }
+  c.step = grid[best];
+  c.ops_per_second = best_cost;
   c.status = "ok";
   return c;
 }
@@ -304,6 +318,8 @@ Candidate scheme_candidate(const Model& m, const SchemeInfo& info, const std::st
     }
   }
   best->trials = trials;
+  if (r.progress) r.progress(fmt::format("{}: largest stable step at ratio {}", info.name, best->ratio));
+  stable_step(m, info, best->ratio, t_end, *best);
   return *best;
 }
 

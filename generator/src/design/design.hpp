@@ -9,15 +9,18 @@
 //
 // Step search, per scheme (and ratio): the steps tried are the R10 preferred numbers (1,
 // 1.25, 1.6, 2, 2.5, 3.15, 4, 5, 6.3, 8 times a power of ten) from the largest stable step
-// (at most t_end / kMinSteps) down to t_end / kMaxSteps, or with a task period P the steps P/k
+// (at most t_end / kMinSteps; dual-rate schemes: from t_end / kMinSteps, the stability scan
+// of their macro-step map being too costly to repeat per ratio) down to t_end / kMaxSteps, or with a task period P the steps P/k
 // for whole k; a dual-rate scheme's only those whose steps make whole macro steps over
-// t_end. From the largest, a step whose error is above the tolerance is followed by the one
-// an error of order p predicts meets it (h (0.8 tol / err)^(1/p), the next smaller tried at
-// least; a non-finite run halves the step); the first step within the tolerance is then
-// bisected against the last one above it among the steps between, so that the result is the
-// largest step within the tolerance unless the error is not monotone in between. A search
-// stops when the error falls by less than 1.25 over a halving of the step (it plateaus: the
-// scheme's own error, as quasistatic's reduction, is above the tolerance).
+// t_end. From the largest, every step is tried until one is within the tolerance: the error
+// need not fall with the step (an input that switches between grid points adds an error that
+// comes and goes with the step: dc_motor's sp_ll meets 1e-3 at 2.5 ms and misses it at 0.8
+// ms), so none is skipped. A search stops when the error plateaus (three or more errors at
+// steps from h to 10 h, spanning a factor of 2.5, within 1.25 of each other: the scheme's
+// own error, as quasistatic's reduction, is above the tolerance) or the scheme has no design
+// at a step (smfe below its inner step). Past the first step within the tolerance, smaller
+// ones are tried while their operations per simulated second are fewer (smfe's inner steps
+// fall with its macro step), until two in a row save nothing.
 // Ratios of the dual-rate schemes: kRatios, each searched, stopping after two that cost more
 // than the cheapest so far.
 //

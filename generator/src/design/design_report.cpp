@@ -54,7 +54,7 @@ std::string Design::text() const {
         c.stable_bounded ? number(c.max_stable_step) : "any", has ? std::to_string(c.ops_per_step) : "-",
         has ? fmt::format("{:.4g}", c.ops_per_second) : "-",
         on_target ? fmt::format(" {:>12} {:>6}", number(c.cycles_per_second),
-                                c.budget ? fmt::format("{:.1f}%", 100 * c.budget->utilization) : "-")
+                                c.budget ? fmt::format("{:.2g}%", 100 * c.budget->utilization) : "-")
                   : "",
         c.status);
   }

@@ -118,7 +118,7 @@ std::string with_simulation(const std::string& text, const DesignedSimulation& s
       throw std::runtime_error("the model file's simulation: is not a block mapping: write its keys on lines of their own");
     std::string indent = "  ";
     for (std::size_t i = first + 1; i < end; ++i) {
-      const auto pos = lines[i].find_first_not_of(" ");
+      const auto pos = lines[i].find_first_not_of(' ');
       if (pos != std::string::npos && lines[i][pos] != '#') {
         indent = lines[i].substr(0, pos);
         break;

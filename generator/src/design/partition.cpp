@@ -29,7 +29,7 @@ Modes modes_at(double t, const Eigen::MatrixXd& j) {
   const Eigen::MatrixXcd left = right.fullPivLu().inverse();
   std::vector<Eigen::Index> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), 0);
-  const Eigen::VectorXcd lambda = es.eigenvalues();
+  const Eigen::VectorXcd& lambda = es.eigenvalues();
   std::stable_sort(order.begin(), order.end(),
                    [&](Eigen::Index a, Eigen::Index b) { return std::abs(lambda(a)) < std::abs(lambda(b)); });
   Modes m;
@@ -155,13 +155,14 @@ std::string PartitionProposal::text() const {
     out += fmt::format("  {:<16} {:>10.3f} {:>10.3f} {:>10.3f}  {}{}\n", s.name, s.share, s.share_min, s.share_max,
                        s.fast ? "fast" : "slow", declared ? (s.declared_fast ? " (fast)" : " (slow)") : "");
   if (fast_modes > 0)
-    out += fmt::format("  gap: {:.3g} ({} fast modes), smallest at t = {:.6g}: slowest fast |lambda| {:.4g}, fastest "
-                       "slow {:.4g} 1/s\n",
-                       gap, fast_modes, gap_time, slowest_fast, fastest_slow);
+    out += fmt::format("  gap: {:.3g} ({} fast mode{}), smallest at t = {:.6g}: slowest fast |lambda| {:.4g}, "
+                       "fastest slow {:.4g} 1/s\n",
+                       gap, fast_modes, fast_modes == 1 ? "" : "s", gap_time, slowest_fast, fastest_slow);
   for (const AlternativeSplit& a : alternatives) {
     std::string names;
     for (const auto& f : a.fast) names += (names.empty() ? "" : ", ") + f;
-    out += fmt::format("  another split: gap {:.3g} with {} fast modes, fast states {}\n", a.gap, a.fast_modes, names);
+    out += fmt::format("  another split: gap {:.3g} with {} fast mode{}, fast states {}\n", a.gap, a.fast_modes,
+                       a.fast_modes == 1 ? "" : "s", names);
   }
   if (!note.empty()) out += "  " + note + "\n";
   if (declared && found)

@@ -100,7 +100,7 @@ Eigen::MatrixXd abm4_step_map(const Eigen::MatrixXd& j, double h, std::size_t sl
 StepCost macro_step_cost(const Model& m, bool parallel, int ratio) {
   const long ns = static_cast<long>(m.slow_count), nf = static_cast<long>(m.fast_count());
   const OpCount fast_rate = derivative_ops(m, Rows::kFast), slow_rate = derivative_ops(m, Rows::kSlow);
-  const long rounds = ratio * (parallel ? 2 : 1);
+  const long rounds = static_cast<long>(ratio) * (parallel ? 2 : 1);
   StepCost c;
   c.add_work(2 * rounds * fast_rate);
   c.ops += rounds * arithmetic(8 * nf + 2 * ns, 9 * nf + ns, 2);
