@@ -226,6 +226,24 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
 INSTANTIATE_TEST_SUITE_P(Models, DesignSweep,
                          ::testing::Values("adaptive_parasitic", "aircraft_pitch", "flexible_joint", "jet_acceleration"));
 
+// --period P: every candidate's step is P / k for a whole k; the JSON names the choice.
+TEST(DesignCli, PeriodFixesTheSteps) {
+  const ProcessResult r = run_process({DUALRATE_CLI, "design", test::source_path("models/flexible_joint.yaml"),
+                                       "--tolerance", "1e-2", "--period", "0.01", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::smatch step;
+  ASSERT_TRUE(std::regex_search(r.output, step, std::regex(R"("choice": \{"scheme": "\w+", "linearization": "\w*", "step": ([0-9.e-]+))")))
+      << r.output;
+  const double k = 0.01 / std::stod(step[1].str());
+  EXPECT_NEAR(k, std::round(k), 1e-9 * k) << r.output;
+  const std::regex candidate_step(R"("step": ([0-9.e-]+), "ratio")");
+  for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), candidate_step); it != std::sregex_iterator();
+       ++it) {
+    const double j = 0.01 / std::stod((*it)[1].str());
+    EXPECT_NEAR(j, std::round(j), 1e-9 * j) << (*it)[0];
+  }
+}
+
 TEST(DesignCli, BadRequestsAndNothingToChoose) {
   const std::string motor = test::source_path("models/dc_motor.yaml");
   for (const char* tol : {"-1", "0", "nan"}) {
@@ -259,6 +277,12 @@ TEST(DesignCli, BadRequestsAndNothingToChoose) {
   const ProcessResult floor = run_process({DUALRATE_CLI, "design", dir + "/late_switch.yaml", "--tolerance", "1e-7"});
   EXPECT_EQ(floor.exit_code, 1) << floor.output;
   EXPECT_NE(floor.output.find("below what the high-accuracy solution resolves"), std::string::npos) << floor.output;
+  // x' = x^2 from 1 reaches infinity at t = 1: no scenario to design against.
+  write_file(dir + "/blow_up.yaml", "name: blow_up\nstates:\n  x: 1\nequations:\n  x: x^2\nsimulation:\n  t_end: 2\n");
+  const ProcessResult blow = run_process({DUALRATE_CLI, "design", dir + "/blow_up.yaml", "--tolerance", "1e-3"});
+  EXPECT_EQ(blow.exit_code, 1) << blow.output;
+  EXPECT_NE(blow.output.find("cannot be integrated, so there is nothing to design against"), std::string::npos)
+      << blow.output;
   std::filesystem::remove_all(dir);
 }
 
