@@ -1,16 +1,20 @@
 // The trace loop shared by the host and the Cortex-M trace programs: runs a generated
 // model's step function from its initial state with the inputs of the model file's scenario
 // and prints a CSV trace (trace_format.hpp; one row every EVERY steps and after the last).
-// With EIGEN_RUNTIME_NO_MALLOC defined, every step runs with Eigen's heap use forbidden.
+// Each row also holds the state one step later (columns next:<state>), for verify's local
+// check: a row is printed once that step is taken, and after the last row one more step is
+// taken for it (not measured). With EIGEN_RUNTIME_NO_MALLOC defined, every step runs with
+// Eigen's heap use forbidden.
 #pragma once
 
 #include "trace_format.hpp"
 
 namespace dualrate_trace {
 
-inline void print_row(std::FILE* out, const model::Data& d) {
+// The row of `d`, with the state `next` one step later.
+inline void print_row(std::FILE* out, const model::Data& d, const model::Data& next) {
   const Scalar t = d.time(model::kStep);
-  print_state_row(out, t, d.x, model::Model::scenario_inputs(t));
+  print_state_row(out, t, d.x, model::Model::scenario_inputs(t), &next.x);
 }
 
 // One step, kept out of line so that a probe can measure exactly this call.
@@ -22,15 +26,16 @@ inline void print_row(std::FILE* out, const model::Data& d) {
 // status. Returns 0, or 3 with a message on stderr when a step reports a fault.
 template <class Measure>
 int run(std::FILE* out, long steps, long every, Measure&& measure) {
-  print_header(out);
+  print_header(out, true);
   model::Data d;
-  print_row(out, d);
-  for (long i = 0; i < steps; ++i) {
+  model::Data row = d;  // the row waiting for its next state, that of step row_step
+  long row_step = 0;
+  for (long i = 0; i <= steps; ++i) {
     const model::Model::Input u = model::Model::scenario_inputs(d.time(model::kStep));
 #ifdef EIGEN_RUNTIME_NO_MALLOC
     Eigen::internal::set_is_malloc_allowed(false);
 #endif
-    const dualrate::Status status = measure(d, u);
+    const dualrate::Status status = i < steps ? measure(d, u) : step_once(d, u);
 #ifdef EIGEN_RUNTIME_NO_MALLOC
     Eigen::internal::set_is_malloc_allowed(true);
 #endif
@@ -39,7 +44,11 @@ int run(std::FILE* out, long steps, long every, Measure&& measure) {
                    dualrate::to_string(status));
       return 3;
     }
-    if ((i + 1) % every == 0 || i + 1 == steps) print_row(out, d);
+    if (i == row_step) print_row(out, row, d);
+    if ((i + 1) % every == 0 || i + 1 == steps) {
+      row = d;
+      row_step = i + 1;
+    }
   }
   return 0;
 }

@@ -23,23 +23,29 @@ void print_number(std::FILE* out, const char* separator, Scalar v) {
 #endif
 }
 
-// The header line of model type M (a generated Model).
+// The header line of model type M (a generated Model); with `next`, a column next:<state> per
+// state after the outputs (the state one step later: verify's local check).
 template <class M>
-void print_model_header(std::FILE* out) {
+void print_model_header(std::FILE* out, bool next = false) {
   std::fprintf(out, "t");
   for (const char* name : M::state_names) std::fprintf(out, ",%s", name);
   for (const char* name : M::output_names) std::fprintf(out, ",%s", name);
+  if (next)
+    for (const char* name : M::state_names) std::fprintf(out, ",next:%s", name);
   std::fprintf(out, "\n");
 }
 
-// One row: t, the state x and the outputs at (t, x, u).
+// One row: t, the state x and the outputs at (t, x, u), then the state `next` when given.
 template <class M>
-void print_model_row(std::FILE* out, typename M::Scalar t, const typename M::State& x, const typename M::Input& u) {
+void print_model_row(std::FILE* out, typename M::Scalar t, const typename M::State& x, const typename M::Input& u,
+                     const typename M::State* next = nullptr) {
   typename M::Output y;
   M::outputs(t, x, u, y);
   print_number(out, "", t);
   for (int i = 0; i < M::kStates; ++i) print_number(out, ",", x[i]);
   for (int i = 0; i < M::kOutputs; ++i) print_number(out, ",", y[i]);
+  if (next)
+    for (int i = 0; i < M::kStates; ++i) print_number(out, ",", (*next)[i]);
   std::fprintf(out, "\n");
 }
 
@@ -48,10 +54,11 @@ void print_model_row(std::FILE* out, typename M::Scalar t, const typename M::Sta
 namespace model = DUALRATE_MODEL_NS;
 using Scalar = model::Model::Scalar;
 
-inline void print_header(std::FILE* out) { print_model_header<model::Model>(out); }
+inline void print_header(std::FILE* out, bool next = false) { print_model_header<model::Model>(out, next); }
 
-inline void print_state_row(std::FILE* out, Scalar t, const model::Model::State& x, const model::Model::Input& u) {
-  print_model_row<model::Model>(out, t, x, u);
+inline void print_state_row(std::FILE* out, Scalar t, const model::Model::State& x, const model::Model::Input& u,
+                            const model::Model::State* next = nullptr) {
+  print_model_row<model::Model>(out, t, x, u, next);
 }
 #endif
 

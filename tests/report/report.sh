@@ -35,9 +35,9 @@ browse "$page" --dump-dom 2>"$work/dom.log" >"$work/dom.html"
 if grep "CONSOLE" "$work/dom.log"; then fail "the page logged console messages"; fi
 grep -q 'class="verdict pass">PASS' "$work/dom.html" || fail "the rendered page has no PASS verdict"
 plots=$(grep -o "<svg" "$work/dom.html" | wc -l)
-[ "$plots" -eq 7 ] || fail "expected 7 plots (6 states and the error), found $plots"
+[ "$plots" -eq 8 ] || fail "expected 8 plots (6 states, the error and the local check), found $plots"
 for heading in "Model" "Scheme and options" "Analysis at the initial state" "Results on cortex-m4f" "Error over time" \
-               "States over time" "Model source"; do
+               "Local check over time" "States over time" "Model source"; do
   grep -q "<h2>$heading</h2>" "$work/dom.html" || fail "the rendered page lacks the section $heading"
 done
 

@@ -11,10 +11,12 @@
 #include "analysis/stability.hpp"
 #include "base/mat_file.hpp"
 #include "base/process.hpp"
+#include "base/text_io.hpp"
 #include "cli/commands.hpp"
 #include "schemes/reference_core.hpp"
 #include "targets/build.hpp"
 #include "targets/cross_target.hpp"
+#include "verify/local_check.hpp"
 #include "verify/report.hpp"
 #include "verify/verify.hpp"
 
@@ -42,7 +44,7 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
   }
   const std::filesystem::path run = o.keep_dir;
   if (std::filesystem::exists(run / "generated.csv") && std::filesystem::exists(run / "reference.csv")) {
-    d.generated = read_csv((run / "generated.csv").string());
+    d.generated = without_next_states(read_csv((run / "generated.csv").string()));
     d.reference = read_csv((run / "reference.csv").string());
     try {
       d.accurate = ReferenceCore(model).simulate({"reference", o.generate.step, o.t_end, o.every});
@@ -80,6 +82,10 @@ int VerifyCommand::run(const Model& model) {
   v.target = target_;
   v.keep_dir = keep_dir_;
   v.header_file = header_file_;
+  if (!header_file_.empty()) {
+    const std::string why = header_mismatch(read_file(header_file_), model, v.generate);
+    if (!why.empty()) throw UsageError("--header " + header_file_ + ": " + why);
+  }
   v.tasks = tasks_;
   v.slow_delay_ticks = slow_delay_ticks_;
   v.icount_shift = icount_shift_;

@@ -30,4 +30,14 @@ struct TracedHeader {
 };
 TracedHeader generate_traced_header(const Model& model, const GenerateOptions& options);
 
+// What a generated header's first two lines say it is (generate_traced_header writes them):
+// its namespace, scheme, step and scalar; `generated` false when the text does not begin as a
+// generated header does.
+struct HeaderBanner {
+  bool generated = false;
+  std::string ns, scheme, scalar;
+  double step = 0;
+};
+HeaderBanner read_header_banner(const std::string& text);
+
 }  // namespace dualrate

@@ -185,6 +185,11 @@ struct SchemeInfo {
   int evaluations;            // right-hand-side evaluations per step
   bool constants = false;     // instantiated as <Model, SchemeConstants> with precomputed matrices
   double double_tolerance = 1e-12;  // verify bound against the reference core in double
+  // Its float rounding of one step is within verify's local tolerance (local_step_tolerance:
+  // the stages' roundings relative to their terms, as explicit Runge-Kutta stages round), so
+  // verify's local check runs on its float builds; false: not yet derived (phi-function
+  // products, Newton solves), the float run has the accumulated check only.
+  bool float_local_check = false;
   bool dual_rate = false;     // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
   bool parallel = false;      // dual-rate: the parallel two-track variant
   // Treats every state alike (no slow/fast split): its one-step map for J decouples along J's

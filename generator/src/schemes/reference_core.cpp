@@ -244,6 +244,33 @@ ReferenceCore::Vector ReferenceCore::inputs_of_step(long i, double h, bool in_fl
   return inputs_at(sample_time(i, h, in_float), in_float);
 }
 
+namespace {
+
+// The scheme's reference step of size h for the model of `core`, prepared with the options'
+// linearization or schedule and inputs (fixed_step, single_step).
+ReferenceStep prepared_step(const ReferenceCore& core, const Model& model, const SchemeInfo& info,
+                            const RunOptions& options, double h) {
+  const bool in_float = options.float_time;
+  const Eigen::MatrixXd initial = options.frozen_linearization
+                                      ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0, in_float))
+                                      : Eigen::MatrixXd();
+  const auto jacobian = [&core, initial, frozen = options.frozen_linearization, in_float](double t, const Vector& x) {
+    return frozen ? initial : core.jacobian_at(t, x, core.inputs_at(t, in_float));
+  };
+  ReferenceSetup setup{&model, model.slow_count, jacobian, options.inner_step,
+                       [&core, in_float](double t) { return core.inputs_at(t, in_float); }};
+  if (options.schedule) {
+    setup.scheduled = [&core, schedule = options.schedule, in_float](double t, const Vector& x) {
+      return interpolate(*schedule, core.scheduling_values(t, x, core.inputs_at(t, in_float)));
+    };
+    setup.scheduled_step = options.schedule->step;
+  }
+  setup.iterations = options.schedule ? options.schedule->iterations : options.iterations;
+  return info.reference(setup, h);
+}
+
+}  // namespace
+
 void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
   if (!info || !(info->reference || info->reference_run))
@@ -253,23 +280,8 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   const EndTime end = end_time(options.t_end, h);
   const bool shortened = options.exact_end && !end.whole;
   const double last = shortened ? options.t_end - static_cast<double>(end.steps - 1) * h : h;
-  const bool in_float = options.float_time;
-  const Eigen::MatrixXd initial = options.frozen_linearization ? jacobian_at(0, initial_state(), inputs_at(0, in_float))
-                                                               : Eigen::MatrixXd();
-  const auto jacobian = [this, initial, frozen = options.frozen_linearization, in_float](double t, const Vector& x) {
-    return frozen ? initial : jacobian_at(t, x, inputs_at(t, in_float));
-  };
-  ReferenceSetup setup{&model_, model_.slow_count, jacobian, options.inner_step,
-                       [this, in_float](double t) { return inputs_at(t, in_float); }};
-  if (options.schedule) {
-    setup.scheduled = [this, schedule = options.schedule, in_float](double t, const Vector& x) {
-      return interpolate(*schedule, scheduling_values(t, x, inputs_at(t, in_float)));
-    };
-    setup.scheduled_step = options.schedule->step;
-  }
-  setup.iterations = options.schedule ? options.schedule->iterations : options.iterations;
-  const ReferenceStep step = info->reference(setup, h);
-  const ReferenceStep last_step = shortened ? info->reference(setup, last) : step;
+  const ReferenceStep step = prepared_step(*this, model_, *info, options, h);
+  const ReferenceStep last_step = shortened ? prepared_step(*this, model_, *info, options, last) : step;
   march(end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every,
         [&](long i, Vector& x) {
           const bool final = i + 1 == end.steps;
@@ -278,6 +290,18 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
           return i + 1;
         },
         trace);
+}
+
+std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step(
+    const RunOptions& options) const {
+  const SchemeInfo* info = find_any_scheme(options.scheme);
+  if (!info || !info->reference)
+    throw SimulationError("the reference core has no single step of scheme '" + options.scheme + "'");
+  const double h = options.step;
+  const bool in_float = options.float_time;
+  return [this, h, in_float, step = prepared_step(*this, model_, *info, options, h)](long i, const Vector& x) {
+    return step(holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, x);
+  };
 }
 
 // Multistep and multirate schemes advance on their grid (r steps at a time for the

@@ -105,6 +105,12 @@ class ReferenceCore {
   std::vector<std::string> columns() const;
 
   Trace simulate(const RunOptions& options) const;
+  // Step i of simulate's run of the single-step scheme options.scheme (inputs held as that run
+  // holds them, the same linearization or schedule), taken from the state x given instead of
+  // the run's own (verify's local check: from the generated code's state). Prepared once; the
+  // function returned takes one step per call. Throws SimulationError for a scheme tied to its
+  // grid (the multistep and dual-rate ones).
+  std::function<Vector(long i, const Vector& x)> single_step(const RunOptions& options) const;
   // `trace` with a column per input appended, under its name: the signal at each row's time
   // (what the step starting there holds).
   Trace with_inputs(const Trace& trace) const;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "base/process.hpp"
@@ -89,7 +90,19 @@ std::string plot_script(const std::string& title, const std::string& ylabel, con
       "set terminal svg size 720,300 font 'sans,11' background rgb 'white'\nset output\n"
       "set key below\nset grid\nset xlabel 't [s]'\n";
   script += "set title " + gnuplot_string(title) + "\nset ylabel " + gnuplot_string(ylabel) + "\n";
-  if (log_y) script += "set logscale y\nset format y '%.0e'\n";
+  if (log_y) {
+    // The range of every curve, the tolerance's dashed line included (autoscaling to the tics
+    // can leave a constant line just outside the axis).
+    double low = std::numeric_limits<double>::infinity(), high = 0;
+    for (const auto& c : curves)
+      for (const double y : c.y)
+        if (y > 0 && std::isfinite(y)) {
+          low = std::min(low, y);
+          high = std::max(high, y);
+        }
+    script += "set logscale y\nset format y '%.0e'\n";
+    if (high > 0) script += fmt::format("set yrange [{:.6e}:{:.6e}]\n", low / 3, high * 3);
+  }
   for (std::size_t c = 0; c < curves.size(); ++c) {
     script += fmt::format("$d{} << EOD\n", c);
     for (std::size_t i = 0; i < curves[c].t.size(); ++i)
@@ -106,9 +119,13 @@ std::string plot_script(const std::string& title, const std::string& ylabel, con
 std::string verdict_html(const VerifyResult& r) {
   if (!r.error.empty())
     return fmt::format("<p class=\"verdict fail\">FAIL: {}</p>\n", escape(r.error));
-  return fmt::format("<p class=\"verdict {}\">{}: max_error {:.3e} {} tolerance {:.3e} ({})</p>\n",
-                     r.pass ? "pass" : "fail", r.pass ? "PASS" : "FAIL", r.max_error, r.pass ? "&le;" : "&gt;",
-                     r.tolerance, escape(r.tolerance_basis));
+  std::string local;
+  if (r.local_ratio >= 0)
+    local = fmt::format("; local check: one step's error {:.3e} {} its tolerance {:.3e} ({})", r.local_max_error,
+                        r.local_ratio <= 1 ? "&le;" : "&gt;", r.local_tolerance, escape(r.local_tolerance_basis));
+  return fmt::format("<p class=\"verdict {}\">{}: max_error {:.3e} {} tolerance {:.3e} ({}){}</p>\n",
+                     r.pass ? "pass" : "fail", r.pass ? "PASS" : "FAIL", r.max_error,
+                     r.max_error <= r.tolerance ? "&le;" : "&gt;", r.tolerance, escape(r.tolerance_basis), local);
 }
 
 std::vector<Row> model_rows(const Model& m) {
@@ -287,6 +304,26 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
       curves.push_back(series("reference core vs high accuracy", scheme_error, 1, "with lines lw 1 lc rgb '#2471a3'"));
     }
     html += "<figure>" + plot(plot_script("error", "relative error", curves, true)) + "</figure>\n";
+    if (!r.local_ratios.empty()) {
+      html += fmt::format(
+          "<h2>Local check over time</h2>\n<p class=\"note\">Per compared sample, one step of the reference core "
+          "from the generated code's state there against the generated code's next state: the largest over the "
+          "states of that error divided by its tolerance, the rounding of one step ({}); a run passes only below "
+          "1. Ratios below 1e-18 (equal bits) are drawn at 1e-18.</p>\n",
+          escape(r.local_tolerance_basis));
+      Trace ratios{{"t", "ratio"}, {}}, one{{"t", "tolerance"}, {}};
+      for (std::size_t i = 0; i < r.local_ratios.size(); ++i) {
+        ratios.rows.push_back({r.local_times[i], std::max(r.local_ratios[i], 1e-18)});
+        one.rows.push_back({r.local_times[i], 1.0});
+      }
+      html += "<figure>" +
+              plot(plot_script("local check", "error / tolerance",
+                               {series("one step: generated vs reference core", ratios, 1,
+                                       "with lines lw 1.5 lc rgb '#8e44ad'"),
+                                series("tolerance", one, 1, "with lines dt 2 lw 1.5 lc rgb '#555555'")},
+                               true)) +
+              "</figure>\n";
+    }
     html += "<h2>States over time</h2>\n<p class=\"note\">Generated code, reference core (the scheme in double, "
             "from the parsed model) and the high-accuracy solution (Runge-Kutta-Fehlberg 7(8), tolerance 1e-12).</p>\n";
     for (std::size_t j = 0; j < n; ++j) {

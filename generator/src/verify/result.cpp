@@ -23,6 +23,11 @@ std::string VerifyResult::json() const {
   s += std::string(",\"pass\":") + (pass ? "true" : "false");
   s += ",\"worst_state\":" + json_string(worst_state);
   s += fmt::format(",\"worst_time\":{:.17g}", worst_time);
+  if (local_ratio >= 0)
+    s += fmt::format(",\"local_max_error\":{:.6e},\"local_tolerance\":{:.6e},\"local_ratio\":{:.6e},"
+                     "\"local_tolerance_basis\":{},\"local_worst_state\":{},\"local_worst_time\":{:.17g}",
+                     local_max_error, local_tolerance, local_ratio, json_string(local_tolerance_basis),
+                     json_string(local_worst_state), local_worst_time);
   if (!error.empty()) s += ",\"error\":" + json_string(error);
   if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
   if (relinearized_error >= 0)
@@ -98,6 +103,11 @@ std::string VerifyResult::text() const {
                               target, scalar, steps, max_error, tolerance,
                               worst_state.empty() ? "" : fmt::format(" (worst: {} at t = {:.6g})", worst_state, worst_time),
                               pass ? "PASS" : "FAIL");
+  if (local_ratio >= 0)
+    s += fmt::format("local check (one step from the generated state at each sample): error {:.3e}, tolerance "
+                     "{:.3e} ({}) at {}, t = {:.6g}: {:.3g} of the tolerance{}\n",
+                     local_max_error, local_tolerance, local_tolerance_basis, local_worst_state, local_worst_time,
+                     local_ratio, local_ratio <= 1 ? "" : " (FAIL)");
   if (relinearized_error >= 0)
     s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n", linearization,
                      relinearized_error, linearization == "scheduled" ? " (schedule_error)" : "");

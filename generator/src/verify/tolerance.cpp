@@ -92,15 +92,22 @@ Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, co
   return result;
 }
 
-}  // namespace
+// One step's rounding on the vector the scheme's one-step map acts on (step_map_tolerance).
+struct MapRounding {
+  Eigen::MatrixXd map;
+  StepRounding rounding;
+  std::vector<Eigen::Index> compared;  // the entry of each state
+  Eigen::VectorXd scale;               // compare_traces' scale of each state
+  int substeps = 1;
+};
 
-std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
-                                         const Eigen::MatrixXd& j, const Trace& reference, long steps, int evaluations) {
+std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
+                                        const Eigen::MatrixXd& j, const Trace& reference, int evaluations) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
   if (j.rows() != n || reference.rows.empty()) return std::nullopt;
-  Eigen::MatrixXd map;
+  MapRounding r;
   try {
-    map = one_step_map(generate.scheme, j, generate.step, model.slow_count, generate.ratio, generate.inner_step);
+    r.map = one_step_map(generate.scheme, j, generate.step, model.slow_count, generate.ratio, generate.inner_step);
   } catch (const SchemeDesignError&) {
     return std::nullopt;
   }
@@ -109,27 +116,48 @@ std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore
     for (Eigen::Index i = 0; i < n; ++i)
       magnitude[i] = std::max(magnitude[i], std::fabs(row[static_cast<std::size_t>(i) + 1]));
   const Eigen::VectorXd rate = parameter_rate(model, core, reference);
-  const Eigen::VectorXd scale = magnitude.cwiseMax(1.0);
+  r.scale = magnitude.cwiseMax(1.0);
   const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
   const StepMapLayout layout = step_map_layout(generate.scheme, j, generate.step, model.slow_count, generate.ratio);
-  const int substeps = layout.substeps;
+  r.substeps = layout.substeps;
   const auto m = static_cast<Eigen::Index>(layout.entries.size());
-  if (map.rows() != m || steps % substeps != 0) return std::nullopt;
-  const double big = generate.step * substeps;
+  if (r.map.rows() != m) return std::nullopt;
+  const double big = generate.step * r.substeps;
   Eigen::VectorXd entry(m), terms(m), parameter_step(m);
-  std::vector<Eigen::Index> compared(static_cast<std::size_t>(n), -1);
+  r.compared.assign(static_cast<std::size_t>(n), -1);
   for (Eigen::Index e = 0; e < m; ++e) {
     const auto& kept = layout.entries[static_cast<std::size_t>(e)];
     const auto i = static_cast<Eigen::Index>(kept.state);
     entry[e] = kept.derivative ? derivative[i] : magnitude[i];
     terms[e] = kept.derivative ? 0.0 : big * derivative[i];
     parameter_step[e] = kept.derivative ? rate[i] : big * rate[i];
-    if (kept.compared) compared[kept.state] = e;
+    if (kept.compared) r.compared[kept.state] = e;
   }
-  if (std::find(compared.begin(), compared.end(), -1) != compared.end()) return std::nullopt;
-  return map_float_tolerance(map, compared,
-                             step_rounding(map, entry, terms, parameter_step, substeps * (evaluations + 2)), scale,
-                             steps / substeps);
+  if (std::find(r.compared.begin(), r.compared.end(), -1) != r.compared.end()) return std::nullopt;
+  r.rounding = step_rounding(r.map, entry, terms, parameter_step, r.substeps * (evaluations + 2));
+  return r;
+}
+
+}  // namespace
+
+std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
+                                         const Eigen::MatrixXd& j, const Trace& reference, long steps, int evaluations) {
+  const std::optional<MapRounding> r = map_rounding(model, core, generate, j, reference, evaluations);
+  if (!r || steps % r->substeps != 0) return std::nullopt;
+  return map_float_tolerance(r->map, r->compared, r->rounding, r->scale, steps / r->substeps);
+}
+
+std::optional<Eigen::VectorXd> local_step_tolerance(const Model& model, const ReferenceCore& core,
+                                                    const GenerateOptions& generate, const Eigen::MatrixXd& j,
+                                                    const Trace& reference, int evaluations) {
+  const std::optional<MapRounding> r = map_rounding(model, core, generate, j, reference, evaluations);
+  if (!r) return std::nullopt;
+  Eigen::VectorXd tolerance(static_cast<Eigen::Index>(r->compared.size()));
+  for (std::size_t i = 0; i < r->compared.size(); ++i) {
+    const Eigen::Index e = r->compared[i], state = static_cast<Eigen::Index>(i);
+    tolerance[state] = (r->rounding.operations[e] + r->rounding.constants[e]) / r->scale[state];
+  }
+  return tolerance;
 }
 
 }  // namespace dualrate

@@ -25,4 +25,14 @@ namespace dualrate {
 std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
                                          const Eigen::MatrixXd& j, const Trace& reference, long steps, int evaluations);
 
+// The float tolerance of one (macro) step, per state relative to its scale, for verify's local
+// check (one step of the reference core from the generated code's state against the generated
+// code's next state): that step's rounding d_i of the operations plus d_s,i of the constants,
+// as step_map_tolerance has them. A single step's rounding is within its bound d as it is:
+// lambda is for the sum of many independent steps' roundings. Empty where step_map_tolerance is
+// (no one-step map), whatever the run's length.
+std::optional<Eigen::VectorXd> local_step_tolerance(const Model& model, const ReferenceCore& core,
+                                                    const GenerateOptions& generate, const Eigen::MatrixXd& j,
+                                                    const Trace& reference, int evaluations);
+
 }  // namespace dualrate

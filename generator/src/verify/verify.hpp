@@ -51,6 +51,13 @@ struct VerifyResult {
   bool pass = false;
   std::string worst_state;
   double worst_time = 0;
+  // The local check (verify/local_check.hpp; -1 when not run): over the samples and states the
+  // largest ratio of one step's error to its tolerance, that error and tolerance (relative to
+  // the state's scale, as max_error), where, and the tolerance's basis (as tolerance_basis).
+  double local_ratio = -1, local_max_error = -1, local_tolerance = -1;
+  std::string local_worst_state, local_tolerance_basis;
+  double local_worst_time = 0;
+  std::vector<double> local_times, local_ratios;  // per sample: time, largest ratio over the states
   std::string error;      // why the run could not be compared, if it could not
   std::string directory;  // where the kept files are (empty when not kept)
   // Frozen or scheduled sp_ll: max_error against the re-linearizing reference core, and which.
@@ -127,6 +134,11 @@ StepRounding step_rounding(const Eigen::MatrixXd& step_map, const Eigen::VectorX
 double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Eigen::Index>& compared,
                            const StepRounding& rounding, const Eigen::VectorXd& scale, long steps);
 constexpr double kRoundingLambda = 7;
+
+// Why the header `text` is not one generated from `model` with the scheme, step and scalar of
+// `generate` (what verify --header compares against), read from its first two lines; empty
+// when it is.
+std::string header_mismatch(const std::string& text, const Model& model, const GenerateOptions& generate);
 
 // Returns a result whatever happens on the way (a file that cannot be written, ...: its
 // error), so that `verify --json` prints one JSON object, except for a ModelError (a model

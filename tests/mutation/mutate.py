@@ -1,0 +1,245 @@
+#!/usr/bin/python3
+"""Mutation testing of `dualrate verify`: plants plausible defects in generated headers and
+counts how many verify catches (issue 34).
+
+For each model and scalar: generate the header under the model's own scheme, verify it as it
+is (the baseline), then verify each mutant with `verify --header`. A mutant whose verify result
+(max_error, local_max_error, error) equals the baseline's is equivalent (the defect does not
+change what verify sees: a table cell the trajectory never visits) and left out; one that does
+not compile is stillborn and left out; the others are caught (verify fails) or survive (verify
+passes). The kinds of defect, each applied to every identical line of the header (an equation
+appears in derivatives(), slow_derivatives() and fast_derivatives() alike):
+  param+1%, param+0.1%  a model parameter off by 1% or 0.1%
+  digits                a model parameter rounded to 4 significant digits
+  step+0.1%             the step kStep off by 0.1%
+  flip                  a subtracted term of an equation added (or a negation dropped)
+  drop                  a subtracted term of an equation dropped
+  index                 a state read from the wrong index (x_[i] for x_[i+1] or x_[i-1])
+  table                 a value of a lookup table off by 1%
+
+Usage: mutate.py CLI SOURCE_DIR WORK_DIR [--models M ...] [--scalars float double]
+                 [--sample N] [--seed S] [--min-score P] [--table FILE]
+Prints a table (markdown) of the scores and the surviving mutants; exits 1 when a model's
+score (caught / non-equivalent) is below --min-score (percent), 2 on a usage or setup error.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+
+PARAM = re.compile(r"^(  static constexpr Scalar (\w+) = )(-?)Scalar\(([^)]+)\);(.*)$")
+STEP = re.compile(r"^(constexpr Model::Scalar kStep = Model::Scalar\()([^)]+)(\);.*)$")
+EQUATION = re.compile(r"^    (dxdt_\[\d+\]|const Scalar \w+) = (.*);(  //.*)?$")
+STATE_READ = re.compile(r"^    const Scalar (\w+) = x_\[(\d+)\];$")
+TABLE_VALUE = re.compile(r"(-?)Scalar\((0x[0-9a-fp.+-]+|[0-9.eE+-]+)\)")
+
+
+def number(text):
+    return float.fromhex(text) if "0x" in text else float(text)
+
+
+def subtracted_terms(expr):
+    """(start, end) of each ' - term' at any depth: the term runs to the next ' + ', ' - ' or
+    closing bracket at its own depth."""
+    spans = []
+    for m in re.finditer(r" - ", expr):
+        depth, end = 0, m.end()
+        while end < len(expr):
+            c = expr[end]
+            if c in "([":
+                depth += 1
+            elif c in ")]":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and expr.startswith((" + ", " - "), end):
+                break
+            elif depth == 0 and c == ",":
+                break
+            end += 1
+        spans.append((m.start(), end))
+    return spans
+
+
+def mutants(header):
+    """(kind, description, mutated header) for every mutant of `header`."""
+    lines = header.split("\n")
+    found, seen = [], set()
+
+    def replace_all(old, new, kind, what):
+        text = "\n".join(new if line == old else line for line in lines)
+        if old != new and text not in seen:
+            seen.add(text)
+            found.append((kind, what, text))
+
+    in_model_data = False
+    states = 0
+    function = ""
+    for line in lines:
+        m = re.match(r"^  static \w+ (\w+)\(", line)
+        if m:
+            function = m.group(1)
+        in_equations = function in ("derivatives", "slow_derivatives", "fast_derivatives")
+        if line.startswith("  static constexpr std::array<const char*, kStates> state_names{{"):
+            states = line.count('"') // 2
+        m = PARAM.match(line)
+        if m and not m.group(2).endswith("_") and len(re.findall(rf"\b{m.group(2)}\b", header)) > 1:
+            value = number(m.group(4)) * (-1 if m.group(3) else 1)
+            name = m.group(2)
+            for factor, kind in ((1.01, "param+1%"), (1.001, "param+0.1%")):
+                replace_all(line, f"{m.group(1)}Scalar({value * factor!r});{m.group(5)}", kind, name)
+            rounded = float(f"{value:.4g}")
+            if rounded != value:
+                replace_all(line, f"{m.group(1)}Scalar({rounded!r});{m.group(5)}", "digits", f"{name} = {rounded!r}")
+        m = STEP.match(line)
+        if m:
+            replace_all(line, f"{m.group(1)}{number(m.group(2)) * 1.001!r}{m.group(3)}", "step+0.1%", "kStep")
+        m = EQUATION.match(line) if in_equations else None
+        if m and "x_[" not in m.group(2):
+            lhs, expr = m.group(1), m.group(2)
+            for start, end in subtracted_terms(expr):
+                term = expr[start + 3:end]
+                replace_all(line, line.replace(expr, expr[:start] + " + " + expr[start + 3:], 1), "flip",
+                            f"{lhs}: - {term}")
+                replace_all(line, line.replace(expr, expr[:start] + expr[end:], 1), "drop", f"{lhs}: - {term}")
+            if expr.startswith("-"):
+                replace_all(line, line.replace(" = " + expr, " = " + expr[1:], 1), "flip", f"{lhs}: leading -")
+        m = STATE_READ.match(line) if in_equations else None
+        if m and states > 1:
+            i = int(m.group(2))
+            j = i + 1 if i + 1 < states else i - 1
+            replace_all(line, line.replace(f"x_[{i}]", f"x_[{j}]"), "index", f"{m.group(1)} = x_[{j}]")
+        if "_values_[" in line and "constexpr" in line:
+            in_model_data = True
+            continue
+        if in_model_data:
+            if line.strip() == "};":
+                in_model_data = False
+                continue
+            cells = list(TABLE_VALUE.finditer(line))
+            if cells:
+                c = cells[len(cells) // 2]
+                value = number(c.group(2)) * (-1 if c.group(1) else 1)
+                if value != 0:
+                    new = line[:c.start()] + f"Scalar({value * 1.01!r})" + line[c.end():]
+                    replace_all(line, new, "table", f"a value {value:.6g} -> {value * 1.01:.6g}")
+    return found
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode, p.stdout
+
+
+def verify(cli, model, scalar, header):
+    code, out = run([cli, "verify", model, "--scalar", scalar, "--header", header, "--json"])
+    start = out.find("{")
+    if start < 0:
+        return {"error": out.strip()[:300], "exit": code}
+    result = json.loads(out[start:out.rfind("}") + 1])
+    result["exit"] = code
+    return result
+
+
+def signature(r):
+    return (r.get("max_error"), r.get("local_max_error"), r.get("error", ""))
+
+
+def model_score(cli, model, scalar, work, sample, seed, jobs):
+    name = os.path.splitext(os.path.basename(model))[0]
+    out = os.path.join(work, f"{name}-{scalar}")
+    os.makedirs(out, exist_ok=True)
+    code, text = run([cli, "generate", model, "--scalar", scalar, "-o", out])
+    if code != 0:
+        return {"model": name, "scalar": scalar, "error": text.strip()[:300]}
+    header_name = [f for f in os.listdir(out) if f.endswith(".hpp")][0]
+    header = open(os.path.join(out, header_name)).read()
+    baseline = verify(cli, model, scalar, os.path.join(out, header_name))
+    if not baseline.get("pass"):
+        return {"model": name, "scalar": scalar, "error": "the header as generated fails: " + json.dumps(baseline)[:300]}
+    all_mutants = mutants(header)
+    chosen = all_mutants
+    if sample and len(all_mutants) > sample:
+        chosen = random.Random(f"{seed}:{name}:{scalar}").sample(all_mutants, sample)
+
+    def one(index):
+        kind, what, text = chosen[index]
+        directory = os.path.join(out, f"mutant{index}")
+        os.makedirs(directory, exist_ok=True)
+        path = os.path.join(directory, header_name)
+        with open(path, "w") as f:
+            f.write(text)
+        return kind, what, verify(cli, model, scalar, path)
+
+    rows = {"model": name, "scalar": scalar, "scheme": baseline.get("scheme"), "mutants": len(all_mutants),
+            "run": len(chosen), "equivalent": 0, "stillborn": [], "caught": 0, "survivors": []}
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        for kind, what, r in pool.map(one, range(len(chosen))):
+            if "did not compile" in r.get("error", "") or "max_error" not in r:
+                rows["stillborn"].append(f"{kind} {what}: {r.get('error', '')[:160]}")
+            elif signature(r) == signature(baseline):
+                rows["equivalent"] += 1
+            elif r.get("pass"):
+                rows["survivors"].append(f"{kind} {what} (max_error {r.get('max_error', 0):.3g} of "
+                                         f"{r.get('tolerance', 0):.3g}, local {r.get('local_ratio', -1):.3g})")
+            else:
+                rows["caught"] += 1
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("cli")
+    parser.add_argument("source_dir")
+    parser.add_argument("work_dir")
+    parser.add_argument("--models", nargs="*")
+    parser.add_argument("--scalars", nargs="*", default=["float", "double"])
+    parser.add_argument("--sample", type=int, default=0, help="mutants per model and scalar (0: all)")
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--min-score", type=float, default=90)
+    parser.add_argument("--table", help="also write the table here")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    a = parser.parse_args()
+    models_dir = os.path.join(a.source_dir, "models")
+    names = a.models or sorted(f[:-5] for f in os.listdir(models_dir) if f.endswith(".yaml"))
+    lines = ["| model | scheme | scalar | mutants (run) | equivalent | stillborn | caught | survived | score |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    survivors, stillborn, failing = [], [], []
+    for name in names:
+        for scalar in a.scalars:
+            r = model_score(a.cli, os.path.join(models_dir, name + ".yaml"), scalar, a.work_dir, a.sample, a.seed,
+                            a.jobs)
+            if "error" in r:
+                lines.append(f"| {name} | | {scalar} | error: {r['error'][:120]} | | | | | |")
+                failing.append(f"{name} {scalar}")
+                continue
+            live = r["caught"] + len(r["survivors"])
+            score = 100.0 * r["caught"] / live if live else 100.0
+            lines.append(f"| {name} | {r['scheme']} | {scalar} | {r['mutants']} ({r['run']}) | {r['equivalent']} | "
+                         f"{len(r['stillborn'])} | {r['caught']} | {len(r['survivors'])} | {score:.0f}% |")
+            survivors += [f"{name} {scalar}: {s}" for s in r["survivors"]]
+            stillborn += [f"{name} {scalar}: {s}" for s in r["stillborn"]]
+            if score < a.min_score:
+                failing.append(f"{name} {scalar} ({score:.0f}%)")
+            print(lines[-1], flush=True)
+    table = "\n".join(lines) + "\n"
+    if survivors:
+        table += "\nSurvivors (verify passed them):\n" + "".join(f"- {s}\n" for s in survivors)
+    if stillborn:
+        table += "\nStillborn (no verify result):\n" + "".join(f"- {s}\n" for s in stillborn)
+    print("\n" + table)
+    if a.table:
+        with open(a.table, "w") as f:
+            f.write(table)
+    if failing:
+        print(f"below {a.min_score:.0f}%: " + ", ".join(failing))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
