@@ -4,12 +4,15 @@
 // A run covers MACRO macro steps: ticks 0 ... MACRO r, the last releasing slow job MACRO,
 // which ends the run. Slow job k records the row of t_k = k r h when k r passes a multiple
 // of EVERY fast steps, and at k = 0 and k = MACRO (the rows the reference core writes).
-// DUALRATE_TRACE_ROWS (the most rows a run may record) is set by the build.
+// DUALRATE_TRACE_ROWS (the most rows a run may record) is set by the build. The sequential
+// run's trace also has verify's local-check columns (BasicRecorder's Local); the preemptive
+// run's, which must equal it bit for bit in the other columns, has not.
 #pragma once
 
 #include "trace_format.hpp"
 
 #include <cstdint>
+#include <limits>
 
 #ifndef DUALRATE_TRACE_ROWS
 #error "build with -DDUALRATE_TRACE_ROWS=<rows of the run>"
@@ -22,15 +25,20 @@ struct RunShape {
   long every = 1;  // fast steps
 };
 
-// The rows the slow task of a model's tasks T (a dualrate::DualRate) records.
-template <class T>
+// The rows the slow task of a model's tasks T (a dualrate::DualRate) records. With Local, the
+// sequential executive also gives each row k what the tasks keep at release k (T::kept) and
+// the row's state one macro step later is added when row k + 1 comes: the trace then has the
+// columns next:<state> and kept:<i> for verify's local check (nan in the last row, which has
+// no next row).
+template <class T, bool Local = false>
 class BasicRecorder {
   using M = typename T::Model;
 
  public:
   // Called by the slow task after each job; false when the row did not fit.
-  bool record(const RunShape& shape, const typename T::Row& row) {
+  bool record(const RunShape& shape, const typename T::Row& row, const typename T::Kept* kept = nullptr) {
     const long k = row.macro;
+    if (Local && count_ > 0 && static_cast<long>(macro_[count_ - 1]) + 1 == k) local_[count_ - 1].next = row.x;
     const long n = k * T::kRatio;
     const bool wanted = k == 0 || n / shape.every > (n - T::kRatio) / shape.every || k == shape.macro_steps;
     if (!wanted) return true;
@@ -38,22 +46,35 @@ class BasicRecorder {
     macro_[count_] = static_cast<std::uint32_t>(k);
     x_[count_] = row.x;
     u_[count_] = row.u;
+    if (Local) {
+      local_[count_].next.setConstant(std::numeric_limits<typename M::Scalar>::quiet_NaN());
+      if (kept) local_[count_].kept = *kept;
+      else local_[count_].kept.setConstant(std::numeric_limits<typename M::Scalar>::quiet_NaN());
+    }
     ++count_;
     return true;
   }
 
-  // h: the model's step (its Tasks' step()).
-  void print(std::FILE* out, typename M::Scalar h) const {
-    print_model_header<M>(out);
+  // h: the model's step (its Tasks' step()); `local`: with the local check's columns (Local
+  // only; a preemptive run, which does not give them, prints without).
+  void print(std::FILE* out, typename M::Scalar h, bool local = Local) const {
+    local = Local && local;
+    const int kept = local ? T::Kept::RowsAtCompileTime : 0;
+    print_model_header<M>(out, local, kept);
     for (long i = 0; i < count_; ++i)
       print_model_row<M>(out, static_cast<typename M::Scalar>(static_cast<long>(macro_[i]) * T::kRatio) * h, x_[i],
-                         u_[i]);
+                         u_[i], local ? &local_[i].next : nullptr, local_[Local ? i : 0].kept.data(), kept);
   }
 
  private:
+  struct LocalData {
+    typename M::State next;
+    typename T::Kept kept;
+  };
   std::uint32_t macro_[DUALRATE_TRACE_ROWS] = {};
   typename M::State x_[DUALRATE_TRACE_ROWS];
   typename M::Input u_[DUALRATE_TRACE_ROWS];
+  LocalData local_[Local ? DUALRATE_TRACE_ROWS : 1];
   long count_ = 0;
 };
 
@@ -77,11 +98,13 @@ struct Counts {
 // released there runs to completion before the next tick. Returns 0, or 3 with a message on
 // stderr when a task reports a fault or the recorder overflows. Counts ticks and slow jobs.
 // `meter` runs each job: meter.fast(f) and meter.slow(f) call f() and may measure it.
-template <class T, class Meter>
-int run_sequential(T& tasks, BasicRecorder<T>& recorder, const RunShape& shape, Counts& counts, Meter& meter) {
+template <class T, bool Local, class Meter>
+int run_sequential(T& tasks, BasicRecorder<T, Local>& recorder, const RunShape& shape, Counts& counts, Meter& meter) {
   for (;;) {
     const std::uint64_t n = tasks.ticks();
     bool release = false;
+    typename T::Fast at_release{};  // the fast task's state when tick n releases a job (T::kept)
+    if (n % T::kRatio == 0) at_release = tasks.fast_state();
 #ifdef EIGEN_RUNTIME_NO_MALLOC
     Eigen::internal::set_is_malloc_allowed(false);
 #endif
@@ -101,7 +124,8 @@ int run_sequential(T& tasks, BasicRecorder<T>& recorder, const RunShape& shape, 
       return 3;
     }
     if (release) {
-      if (!recorder.record(shape, tasks.row())) {
+      const typename T::Kept kept = tasks.kept(at_release);
+      if (!recorder.record(shape, tasks.row(), &kept)) {
         std::fprintf(stderr, "trace rows exceed DUALRATE_TRACE_ROWS\n");
         return 3;
       }
@@ -130,7 +154,7 @@ void take_runtime_counts(const T& tasks, Counts& c) {
 // Programs built for one model.
 using Tasks = model::Tasks;
 constexpr int kRatio = model::kRatio;
-using Recorder = BasicRecorder<Tasks>;
+using Recorder = BasicRecorder<Tasks, true>;
 #endif
 
 }  // namespace dualrate_trace

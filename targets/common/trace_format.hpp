@@ -24,21 +24,25 @@ void print_number(std::FILE* out, const char* separator, Scalar v) {
 }
 
 // The header line of model type M (a generated Model); with `next`, a column next:<state> per
-// state after the outputs (the state one step later: verify's local check).
+// state after the outputs (the state one step later: verify's local check), then `kept`
+// columns kept:0 ... (what dual-rate tasks keep between macro steps: tasks.hpp).
 template <class M>
-void print_model_header(std::FILE* out, bool next = false) {
+void print_model_header(std::FILE* out, bool next = false, int kept = 0) {
   std::fprintf(out, "t");
   for (const char* name : M::state_names) std::fprintf(out, ",%s", name);
   for (const char* name : M::output_names) std::fprintf(out, ",%s", name);
   if (next)
     for (const char* name : M::state_names) std::fprintf(out, ",next:%s", name);
+  for (int i = 0; i < kept; ++i) std::fprintf(out, ",kept:%d", i);
   std::fprintf(out, "\n");
 }
 
-// One row: t, the state x and the outputs at (t, x, u), then the state `next` when given.
+// One row: t, the state x and the outputs at (t, x, u), then the state `next` and the
+// `kept_count` values `kept` when given.
 template <class M>
 void print_model_row(std::FILE* out, typename M::Scalar t, const typename M::State& x, const typename M::Input& u,
-                     const typename M::State* next = nullptr) {
+                     const typename M::State* next = nullptr, const typename M::Scalar* kept = nullptr,
+                     int kept_count = 0) {
   typename M::Output y;
   M::outputs(t, x, u, y);
   print_number(out, "", t);
@@ -46,6 +50,7 @@ void print_model_row(std::FILE* out, typename M::Scalar t, const typename M::Sta
   for (int i = 0; i < M::kOutputs; ++i) print_number(out, ",", y[i]);
   if (next)
     for (int i = 0; i < M::kStates; ++i) print_number(out, ",", (*next)[i]);
+  for (int i = 0; i < kept_count; ++i) print_number(out, ",", kept[i]);
   std::fprintf(out, "\n");
 }
 

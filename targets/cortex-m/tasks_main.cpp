@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
     status = run_sequential(tasks, recorder, shape, counts, meter);
     meter.report(stdout);
   }
-  recorder.print(stdout, model::kStep);
+  recorder.print(stdout, model::kStep, !multi);
   print_counts(stdout, counts);
   std::printf("# tick_cycles %lld\n", tick_cycles);
   return status;

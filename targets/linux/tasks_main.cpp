@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
     MarkedJobs meter;
     status = run_sequential(tasks, recorder, shape, counts, meter);
   }
-  recorder.print(out, model::kStep);
+  recorder.print(out, model::kStep, !multi);
   if (std::fclose(out) != 0) return 1;  // NOLINT(cppcoreguidelines-owning-memory)
   print_counts(stdout, counts);
   std::printf("# sched_fifo %d\n# late_ticks %ld\n# max_latency_ns %ld\n", fifo ? 1 : 0, late_ticks, max_latency_ns);

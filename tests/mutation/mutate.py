@@ -18,7 +18,9 @@ appears in derivatives(), slow_derivatives() and fast_derivatives() alike):
   table                 a value of a lookup table off by 1%
 
 Usage: mutate.py CLI SOURCE_DIR WORK_DIR [--models M ...] [--scalars float double]
-                 [--sample N] [--seed S] [--min-score P] [--table FILE]
+                 [--scheme S] [--sample N] [--seed S] [--min-score P] [--table FILE]
+--scheme: every model under scheme S instead of its own (the dual-rate task forms are verified
+with their sequential executive only: --tasks single).
 Prints a table (markdown) of the scores and the surviving mutants; exits 1 when a model's
 score (caught / non-equivalent) is below --min-score (percent), 2 on a usage or setup error.
 """
@@ -135,8 +137,14 @@ def run(cmd):
     return p.returncode, p.stdout
 
 
-def verify(cli, model, scalar, header):
-    code, out = run([cli, "verify", model, "--scalar", scalar, "--header", header, "--json"])
+def scheme_options(scheme):
+    if not scheme:
+        return []
+    return ["--scheme", scheme] + (["--tasks", "single"] if scheme.startswith("mrabm4") else [])
+
+
+def verify(cli, model, scalar, header, scheme):
+    code, out = run([cli, "verify", model, "--scalar", scalar, "--header", header, "--json"] + scheme_options(scheme))
     start = out.find("{")
     if start < 0:
         return {"error": out.strip()[:300], "exit": code}
@@ -149,16 +157,16 @@ def signature(r):
     return (r.get("max_error"), r.get("local_max_error"), r.get("error", ""))
 
 
-def model_score(cli, model, scalar, work, sample, seed, jobs):
+def model_score(cli, model, scalar, work, sample, seed, jobs, scheme):
     name = os.path.splitext(os.path.basename(model))[0]
     out = os.path.join(work, f"{name}-{scalar}")
     os.makedirs(out, exist_ok=True)
-    code, text = run([cli, "generate", model, "--scalar", scalar, "-o", out])
+    code, text = run([cli, "generate", model, "--scalar", scalar, "-o", out] + scheme_options(scheme)[:2])
     if code != 0:
         return {"model": name, "scalar": scalar, "error": text.strip()[:300]}
     header_name = [f for f in os.listdir(out) if f.endswith(".hpp")][0]
     header = open(os.path.join(out, header_name)).read()
-    baseline = verify(cli, model, scalar, os.path.join(out, header_name))
+    baseline = verify(cli, model, scalar, os.path.join(out, header_name), scheme)
     if not baseline.get("pass"):
         return {"model": name, "scalar": scalar, "error": "the header as generated fails: " + json.dumps(baseline)[:300]}
     all_mutants = mutants(header)
@@ -173,7 +181,7 @@ def model_score(cli, model, scalar, work, sample, seed, jobs):
         path = os.path.join(directory, header_name)
         with open(path, "w") as f:
             f.write(text)
-        return kind, what, verify(cli, model, scalar, path)
+        return kind, what, verify(cli, model, scalar, path, scheme)
 
     rows = {"model": name, "scalar": scalar, "scheme": baseline.get("scheme"), "mutants": len(all_mutants),
             "run": len(chosen), "equivalent": 0, "stillborn": [], "caught": 0, "survivors": []}
@@ -198,6 +206,7 @@ def main():
     parser.add_argument("work_dir")
     parser.add_argument("--models", nargs="*")
     parser.add_argument("--scalars", nargs="*", default=["float", "double"])
+    parser.add_argument("--scheme", help="every model under this scheme instead of its own")
     parser.add_argument("--sample", type=int, default=0, help="mutants per model and scalar (0: all)")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--min-score", type=float, default=90)
@@ -212,7 +221,7 @@ def main():
     for name in names:
         for scalar in a.scalars:
             r = model_score(a.cli, os.path.join(models_dir, name + ".yaml"), scalar, a.work_dir, a.sample, a.seed,
-                            a.jobs)
+                            a.jobs, a.scheme)
             if "error" in r:
                 lines.append(f"| {name} | | {scalar} | error: {r['error'][:120]} | | | | | |")
                 failing.append(f"{name} {scalar}")

@@ -3,6 +3,7 @@
 // LocalCheckPendulum); verify --header refusing a header of another model, scheme or scalar.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -25,6 +26,23 @@ TEST(LocalCheck, TakesTheNextStatesOffTheTrace) {
   Trace plain{{"t", "a"}, {{0, 1}}};
   EXPECT_TRUE(take_next_states(plain).columns.empty());
   EXPECT_EQ(plain.columns.size(), 2u);
+}
+
+TEST(LocalCheck, TakesTheKeptValuesOffATaskTrace) {
+  Trace t{{"t", "a", "next:a", "kept:0", "kept:1"}, {{0, 1, 2, 3, 4}, {1, 2, NAN, NAN, NAN}}};
+  const Trace kept = take_kept_values(t);
+  EXPECT_EQ(kept.columns, (std::vector<std::string>{"0", "1"}));
+  EXPECT_EQ(kept.rows[0], (std::vector<double>{3, 4}));
+  EXPECT_EQ(t.columns, (std::vector<std::string>{"t", "a", "next:a"}));
+  EXPECT_EQ(without_local_columns(t).columns, (std::vector<std::string>{"t", "a"}));
+}
+
+// The preemptive run's trace has no local columns; the sequential run's, without them, must be
+// the same text.
+TEST(LocalCheck, TraceTextWithoutLocalColumns) {
+  EXPECT_EQ(trace_text_without_local_columns("t,a,y,next:a,kept:0\n0x0p+0,0x1p+0,-0x1p-1,0x1p+1,nan\n"),
+            "t,a,y\n0x0p+0,0x1p+0,-0x1p-1\n");
+  EXPECT_EQ(trace_text_without_local_columns("t,a\n0,1\n"), "t,a\n0,1\n");
 }
 
 TEST(LocalCheck, SamplesAreTheRowsOfTheTraceProgram) {
@@ -52,6 +70,26 @@ TEST(LocalCheck, RatioOfOneStepsErrorToItsTolerance) {
   EXPECT_EQ(c.ratios.size(), 2u);
   EXPECT_EQ(c.ratios[0], 0);
   EXPECT_THROW(local_check(generated, next, {0}, step, Eigen::Vector2d(1, 1), Eigen::Vector2d(1, 1)),
+               std::runtime_error);
+}
+
+// Dual-rate tasks: the reference restarts from each row's kept values, not from its state.
+TEST(LocalCheck, RestartsFromTheKeptValues) {
+  const Trace generated{{"t", "a"}, {{0, 1}, {0.5, 0.5}}};
+  const Trace next{{"a"}, {{0.5}, {0.25}}};
+  const Trace kept{{"0", "1"}, {{1, 7}, {0.5, 8}}};
+  std::vector<std::vector<double>> seen;
+  const SingleStep step = [&seen](long, const std::vector<double>& from) {
+    seen.push_back(from);
+    return std::vector<double>{from[0] / 2};
+  };
+  const LocalCheck c =
+      local_check(generated, next, {0, 10}, step, Eigen::VectorXd::Constant(1, 1e-6), Eigen::VectorXd::Ones(1), &kept);
+  EXPECT_EQ(seen, kept.rows);
+  EXPECT_EQ(c.ratio, 0);
+  const Trace short_kept{{"0"}, {{1}}};
+  EXPECT_THROW(local_check(generated, next, {0, 10}, step, Eigen::VectorXd::Ones(1), Eigen::VectorXd::Ones(1),
+                           &short_kept),
                std::runtime_error);
 }
 

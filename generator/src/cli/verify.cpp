@@ -44,7 +44,7 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
   }
   const std::filesystem::path run = o.keep_dir;
   if (std::filesystem::exists(run / "generated.csv") && std::filesystem::exists(run / "reference.csv")) {
-    d.generated = without_next_states(read_csv((run / "generated.csv").string()));
+    d.generated = without_local_columns(read_csv((run / "generated.csv").string()));
     d.reference = read_csv((run / "reference.csv").string());
     try {
       d.accurate = ReferenceCore(model).simulate({"reference", o.generate.step, o.t_end, o.every});

@@ -141,9 +141,13 @@ struct GridSetup {
 
 // The run: advance(i, x) moves x from grid index i to the index it returns; every index an
 // advance returns after the start-up is a multiple of `stride` (so must be the run's end).
+// Dual-rate task forms also `restore` the run from everything the generated tasks keep at a
+// macro boundary (the runtime scheme's Kept: verify's local check), so that the next advance
+// starts from it; null for the others.
 struct GridRun {
   int stride = 1;
   std::function<long(long i, std::vector<double>& x)> advance;
+  std::function<void(const std::vector<double>& kept)> restore{};
 };
 
 // What an entry of a scheme's one-step map's vector is: a value of state `state`, or its
@@ -185,10 +189,11 @@ struct SchemeInfo {
   int evaluations;            // right-hand-side evaluations per step
   bool constants = false;     // instantiated as <Model, SchemeConstants> with precomputed matrices
   double double_tolerance = 1e-12;  // verify bound against the reference core in double
-  // Its float rounding of one step is within verify's local tolerance (local_step_tolerance:
-  // the stages' roundings relative to their terms, as explicit Runge-Kutta stages round), so
-  // verify's local check runs on its float builds; false: not yet derived (phi-function
-  // products, Newton solves), the float run has the accumulated check only.
+  // Its float rounding of one step (dual-rate: of one macro step) is within verify's local
+  // tolerance (local_step_tolerance: the stages' roundings relative to their terms, as explicit
+  // Runge-Kutta and Adams stages round), so verify's local check runs on its float builds;
+  // false: not yet derived (phi-function products, Newton solves), the float run has the
+  // accumulated check only.
   bool float_local_check = false;
   bool dual_rate = false;     // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
   bool parallel = false;      // dual-rate: the parallel two-track variant

@@ -304,31 +304,53 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   };
 }
 
-// Multistep and multirate schemes advance on their grid (r steps at a time for the
-// multirate ones after their start-up).
-void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const {
+GridSetup ReferenceCore::grid_setup(const RunOptions& options) const {
   const double h = options.step;
-  const long n = step_count(options.t_end, h);
   const bool in_float = options.float_time;
   GridSetup setup;
   setup.slow = model_.slow_count;
   setup.h = h;
   setup.ratio = options.ratio;
-  setup.f = [&](long i, const Vector& xs, Vector& dx) {
+  setup.f = [this, h, in_float](long i, const Vector& xs, Vector& dx) {
     derivatives(sample_time(i, h, in_float), xs, inputs_of_step(i, h, in_float), dx);
   };
-  setup.held = [&](long tick, double t, const Vector& xs, Vector& dx) {
+  setup.held = [this, h, in_float](long tick, double t, const Vector& xs, Vector& dx) {
     derivatives(t, xs, inputs_of_step(tick, h, in_float), dx);
   };
-  setup.start = [&](long i, const Vector& xs) {
+  setup.start = [this, h, in_float](long i, const Vector& xs) {
     return rk4_step(holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, xs);
   };
-  const GridRun run = info.reference_run(setup);
+  return setup;
+}
+
+// Multistep and multirate schemes advance on their grid (r steps at a time for the
+// multirate ones after their start-up).
+void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const {
+  const double h = options.step;
+  const long n = step_count(options.t_end, h);
+  const GridRun run = info.reference_run(grid_setup(options));
   const EndTime end = end_time(options.t_end, h, run.stride);
   if (options.exact_end && !end.whole) throw off_grid(options.scheme, options.t_end, h, run.stride, end);
   if (n % run.stride != 0)
     throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
   march(n, h, static_cast<double>(n) * h, options.every, run.advance, trace);
+}
+
+std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step(
+    const RunOptions& options) const {
+  const SchemeInfo* info = find_any_scheme(options.scheme);
+  GridRun run;
+  if (info && info->reference_run) run = info->reference_run(grid_setup(options));
+  if (!run.restore)
+    throw SimulationError("the reference core has no macro step from kept values of scheme '" + options.scheme + "'");
+  const std::size_t n = model_.states.size();
+  return [run, n](long i, const Vector& kept) {
+    if (kept.size() < n) throw SimulationError("fewer kept values than states");
+    run.restore(kept);
+    Vector x(kept.begin(), kept.begin() + static_cast<long>(n));
+    run.advance(i, x);
+    return x;
+  };
 }
 
 // Integrates segment by segment over the step grid t_i = i h. Inside a segment (a, b] the

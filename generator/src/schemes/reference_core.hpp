@@ -28,6 +28,8 @@
 
 namespace dualrate {
 
+struct GridSetup;  // schemes/contract.hpp
+
 struct SchemeInfo;
 struct ConstantSchedule;
 
@@ -111,6 +113,10 @@ class ReferenceCore {
   // function returned takes one step per call. Throws SimulationError for a scheme tied to its
   // grid (the multistep and dual-rate ones).
   std::function<Vector(long i, const Vector& x)> single_step(const RunOptions& options) const;
+  // The dual-rate task forms' counterpart (GridRun::restore): one macro step of simulate's run
+  // from tick i = k r, restarted from `kept` (what the generated tasks keep at release k);
+  // returns the state at release k + 1. Throws SimulationError for any other scheme.
+  std::function<Vector(long i, const Vector& kept)> macro_step(const RunOptions& options) const;
   // `trace` with a column per input appended, under its name: the signal at each row's time
   // (what the step starting there holds).
   Trace with_inputs(const Trace& trace) const;
@@ -124,6 +130,8 @@ class ReferenceCore {
   void fixed_step(const RunOptions& options, Trace& trace) const;
   // The run of a scheme tied to its grid (SchemeInfo::reference_run: the Adams schemes).
   void grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const;
+  // The grid and right-hand sides of options' run (what a grid-tied scheme's run is built on).
+  GridSetup grid_setup(const RunOptions& options) const;
   // From the initial state over n steps of size h: `advance(i, x)` moves x from grid index i
   // to the index it returns. The state is checked after each advance; a row is written at
   // t = 0, after each advance that reaches or passes a multiple of `every` steps, and at the end.

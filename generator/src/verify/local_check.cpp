@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 namespace dualrate {
@@ -12,17 +13,18 @@ namespace dualrate {
 namespace {
 
 constexpr const char* kNextPrefix = "next:";
+constexpr const char* kKeptPrefix = "kept:";
 
-bool is_next(const std::string& column) { return column.rfind(kNextPrefix, 0) == 0; }
+bool starts_with(const std::string& column, const char* prefix) { return column.rfind(prefix, 0) == 0; }
 
-}  // namespace
+bool is_local(const std::string& column) { return starts_with(column, kNextPrefix) || starts_with(column, kKeptPrefix); }
 
-Trace take_next_states(Trace& trace) {
-  Trace next;
+Trace take_columns(Trace& trace, const char* prefix) {
+  Trace taken_part;
   std::vector<std::size_t> kept, taken;
-  for (std::size_t c = 0; c < trace.columns.size(); ++c) (is_next(trace.columns[c]) ? taken : kept).push_back(c);
-  if (taken.empty()) return next;
-  for (const std::size_t c : taken) next.columns.push_back(trace.columns[c].substr(std::string(kNextPrefix).size()));
+  for (std::size_t c = 0; c < trace.columns.size(); ++c) (starts_with(trace.columns[c], prefix) ? taken : kept).push_back(c);
+  if (taken.empty()) return taken_part;
+  for (const std::size_t c : taken) taken_part.columns.push_back(trace.columns[c].substr(std::string(prefix).size()));
   Trace rest;
   for (const std::size_t c : kept) rest.columns.push_back(trace.columns[c]);
   for (const auto& row : trace.rows) {
@@ -31,15 +33,42 @@ Trace take_next_states(Trace& trace) {
     for (const std::size_t c : kept) a.push_back(row[c]);
     for (const std::size_t c : taken) b.push_back(row[c]);
     rest.rows.push_back(std::move(a));
-    next.rows.push_back(std::move(b));
+    taken_part.rows.push_back(std::move(b));
   }
   trace = std::move(rest);
-  return next;
+  return taken_part;
 }
 
-Trace without_next_states(Trace trace) {
+}  // namespace
+
+Trace take_next_states(Trace& trace) { return take_columns(trace, kNextPrefix); }
+
+Trace take_kept_values(Trace& trace) { return take_columns(trace, kKeptPrefix); }
+
+Trace without_local_columns(Trace trace) {
   take_next_states(trace);
+  take_kept_values(trace);
   return trace;
+}
+
+std::string trace_text_without_local_columns(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, result;
+  std::size_t fields = 0;  // the columns before the first local one
+  for (bool header = true; std::getline(in, line); header = false) {
+    if (header) {
+      std::istringstream columns(line);
+      for (std::string c; std::getline(columns, c, ',') && !is_local(c);) ++fields;
+    }
+    std::size_t cut = std::string::npos, from = 0;
+    for (std::size_t f = 0; f < fields; ++f) {
+      cut = line.find(',', from);
+      if (cut == std::string::npos) break;
+      from = cut + 1;
+    }
+    result += line.substr(0, cut) + '\n';
+  }
+  return result;
 }
 
 std::vector<long> sample_steps(long steps, long every) {
@@ -50,10 +79,12 @@ std::vector<long> sample_steps(long steps, long every) {
 }
 
 LocalCheck local_check(const Trace& generated, const Trace& next, const std::vector<long>& samples,
-                       const SingleStep& step, const Eigen::VectorXd& tolerance, const Eigen::VectorXd& scale) {
+                       const SingleStep& step, const Eigen::VectorXd& tolerance, const Eigen::VectorXd& scale,
+                       const Trace* kept) {
   const auto n = static_cast<std::size_t>(tolerance.size());
   if (next.columns.size() != n || generated.rows.size() != next.rows.size() || generated.rows.size() != samples.size() ||
-      generated.columns.size() < n + 1 || static_cast<std::size_t>(scale.size()) != n)
+      generated.columns.size() < n + 1 || static_cast<std::size_t>(scale.size()) != n ||
+      (kept && kept->rows.size() != samples.size()))
     throw std::runtime_error(fmt::format("local check: {} rows with {} next states for {} samples of {} states",
                                          generated.rows.size(), next.columns.size(), samples.size(), n));
   for (std::size_t i = 0; i < n; ++i)
@@ -62,7 +93,9 @@ LocalCheck local_check(const Trace& generated, const Trace& next, const std::vec
                                " was expected");
   LocalCheck c;
   for (std::size_t r = 0; r < samples.size(); ++r) {
-    const std::vector<double> x(generated.rows[r].begin() + 1, generated.rows[r].begin() + 1 + static_cast<long>(n));
+    const std::vector<double> x = kept ? kept->rows[r]
+                                       : std::vector<double>(generated.rows[r].begin() + 1,
+                                                             generated.rows[r].begin() + 1 + static_cast<long>(n));
     const std::vector<double> expected = step(samples[r], x);
     double worst = 0;
     for (std::size_t i = 0; i < n; ++i) {

@@ -12,6 +12,7 @@
 #include "base/process.hpp"
 #include "base/text_io.hpp"
 #include "targets/build.hpp"
+#include "verify/local_check.hpp"
 
 namespace dualrate {
 
@@ -265,20 +266,24 @@ std::string count_linux_jobs(const TaskPlan& plan, const fs::path& exe, const fs
 
 }  // namespace
 
+fs::path sequential_trace(const fs::path& dir, const CrossTarget* target) {
+  return dir / (target ? "single.csv" : "host_single.csv");
+}
+
 std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const fs::path& dir,
                           const std::vector<std::string>& flags, VerifyResult& r, std::string& script) {
   TaskPlan host = plan;
   host.target = nullptr;
   std::string error = build_tasks(host, flags, dir / "tasks_host", script);
-  if (error.empty()) error = run_tasks(host, dir / "tasks_host", "single", dir / "host_single.csv", r, script);
+  if (error.empty()) error = run_tasks(host, dir / "tasks_host", "single", sequential_trace(dir, nullptr), r, script);
   if (!error.empty()) return error;
-  fs::path single = dir / "host_single.csv";
+  fs::path single = sequential_trace(dir, nullptr);
   const fs::path exe = dir / (plan.target ? (plan.target->linux_user ? "tasks_target" : "tasks.elf") : "tasks_host");
   if (plan.target) {
     error = build_tasks(plan, flags, exe, script);
-    if (error.empty()) error = run_tasks(plan, exe, "single", dir / "single.csv", r, script);
+    if (error.empty()) error = run_tasks(plan, exe, "single", sequential_trace(dir, plan.target), r, script);
     if (!error.empty()) return error;
-    single = dir / "single.csv";
+    single = sequential_trace(dir, plan.target);
     r.bit_exact_vs_host = read_file(single) == read_file(dir / "host_single.csv") ? 1 : 0;
     if (!plan.target->linux_user) {
       r.budget = budget_of(plan, r);
@@ -302,7 +307,8 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
       if (!r.budget->schedulable) return not_schedulable(*r.budget) + (error.empty() ? "" : "; the run: " + error);
     }
     if (!error.empty()) return error;
-    r.bit_exact_vs_single = read_file(dir / "generated.csv") == read_file(single) ? 1 : 0;
+    r.bit_exact_vs_single =
+        read_file(dir / "generated.csv") == trace_text_without_local_columns(read_file(single)) ? 1 : 0;
   } else {
     fs::copy_file(single, dir / "generated.csv", fs::copy_options::overwrite_existing);
   }

@@ -53,7 +53,9 @@ struct TaskPlan {
 // Builds and runs the dual-rate task programs: on the host the sequential executive (and
 // the threaded one for --tasks multi on the host); on a target both of its executives, and
 // the host's sequential one for the bit-for-bit comparison. Leaves the trace to compare
-// with the reference core in dir/generated.csv.
+// with the reference core in dir/generated.csv, and the sequential run's (with the local
+// check's columns) in sequential_trace(dir, plan.target).
+fs::path sequential_trace(const fs::path& dir, const CrossTarget* target);
 std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const fs::path& dir,
                           const std::vector<std::string>& flags, VerifyResult& r, std::string& script);
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 #include "analysis/stability.hpp"
 #include "base/process.hpp"
@@ -41,9 +42,13 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o);
 // is far within; in float (schemes with SchemeInfo::float_local_check) one step's rounding
 // from the step map (local_step_tolerance), or without a map the first-order bound of one
 // step (verify_tolerance for no accumulation).
+// Dual-rate tasks (`kept` not empty): each row restarts the reference core's macro step from
+// the values the generated tasks keep at its release (ReferenceCore::macro_step), all rows but
+// the last (the run ends at that release; it has no next one); in float the tolerance is the
+// macro step's share of the step-map bound (its r substeps' roundings added up).
 void check_locally(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
                    const Eigen::MatrixXd& j, int evaluations, const RunOptions& run, const Trace& reference,
-                   const Trace& generated, const Trace& next, VerifyResult& r) {
+                   Trace generated, Trace next, Trace kept, VerifyResult& r) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
   Eigen::VectorXd scale = Eigen::VectorXd::Ones(n);
   for (const auto& row : reference.rows)
@@ -57,7 +62,17 @@ void check_locally(const Model& model, const ReferenceCore& core, const Generate
                       : Eigen::VectorXd::Constant(n, verify_tolerance(ScalarType::kFloat, 0, evaluations,
                                                                       generate.step * j.cwiseAbs().rowwise().sum().maxCoeff()));
   }
-  const LocalCheck c = local_check(generated, next, sample_steps(r.steps, run.every), core.single_step(run), tolerance, scale);
+  const bool tasks = !kept.columns.empty();
+  std::vector<long> samples;
+  if (tasks) {
+    for (Trace* t : {&generated, &next, &kept})
+      if (!t->rows.empty()) t->rows.pop_back();
+    for (const auto& row : generated.rows) samples.push_back(std::lround(row[0] / generate.step));
+  } else {
+    samples = sample_steps(r.steps, run.every);
+  }
+  const LocalCheck c = local_check(generated, next, samples, tasks ? core.macro_step(run) : core.single_step(run),
+                                   tolerance, scale, tasks ? &kept : nullptr);
   r.local_ratio = c.ratio;
   r.local_max_error = c.max_error;
   r.local_tolerance = c.tolerance;
@@ -224,7 +239,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
       const Trace relinearized = core.simulate(relinearizing);
       write_csv(relinearized, (dir / "reference_relinearized.csv").string());
       r.relinearized_error =
-          compare_traces(without_next_states(read_csv((dir / "generated.csv").string())), relinearized,
+          compare_traces(without_local_columns(read_csv((dir / "generated.csv").string())), relinearized,
                          model.states.size())
               .max_error;
     }
@@ -247,19 +262,24 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
                           r.overrun_policy);
   if (r.error.empty()) {
     try {
-      Trace generated = read_csv((dir / "generated.csv").string());
-      const Trace next = take_next_states(generated);
+      const Trace generated = without_local_columns(read_csv((dir / "generated.csv").string()));
       const Comparison c = compare_traces(generated, reference, model.states.size());
       r.max_error = c.max_error;
       if (c.worst_column > 0) r.worst_state = model.states[c.worst_column - 1].name;
       r.worst_time = c.worst_time;
-      const bool local = !next.columns.empty() && (o.generate.scalar == ScalarType::kDouble || info->float_local_check);
-      if (local) {
+      // The local check's columns: in the single-rate trace; for dual-rate tasks in the
+      // sequential run's, whose other columns the preemptive run's equal (bit_exact_vs_single).
+      Trace local = read_csv((info->dual_rate ? sequential_trace(dir, cross) : dir / "generated.csv").string());
+      Trace next = take_next_states(local);
+      Trace kept = take_kept_values(local);
+      const bool checked = !next.columns.empty() && (o.generate.scalar == ScalarType::kDouble || info->float_local_check);
+      if (checked) {
         stage("the local check");
-        check_locally(model, core, generate, j, evaluations, run, reference, generated, next, r);
+        check_locally(model, core, generate, j, evaluations, run, reference, std::move(local), std::move(next),
+                      std::move(kept), r);
       }
       r.pass = r.max_error <= r.tolerance && r.bit_exact_vs_host != 0 && r.bit_exact_vs_single != 0 &&
-               r.overruns <= 0 && (!local || r.local_ratio <= 1);
+               r.overruns <= 0 && (!checked || r.local_ratio <= 1);
     } catch (const std::runtime_error& e) {
       r.error = e.what();
     }

@@ -141,6 +141,17 @@ class DualRate {
 
   // Read by the slow task's executive after slow() returned (nothing else writes it meanwhile).
   const Row& row() const noexcept { return row_; }
+  // For verification, read by the sequential executive only (tasks.hpp: its trace's local
+  // check): the fast task's state, taken before the tick of a release; and, after that
+  // release's job k = row().macro returned, everything the tasks keep at release k
+  // (Scheme::kept) with `at_release` that fast state.
+  using Fast = typename Scheme::Fast;
+  using Kept = typename Scheme::Kept;
+  const Fast& fast_state() const noexcept { return fast_; }
+  Kept kept(const Fast& at_release) const noexcept {
+    const std::uint32_t k = row_.macro;
+    return Scheme::kept(at_release, ends_[k % 2], ends_[(k + 1) % 2], slow_);
+  }
   Scalar step() const noexcept { return h_; }
   std::uint64_t ticks() const noexcept { return tick_; }  // ticks seen; fast steps taken may lag under kDefer
   // The job slow() runs next (valid while slow_busy()).

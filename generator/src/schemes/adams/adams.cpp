@@ -1,5 +1,7 @@
 #include "schemes/adams/adams.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 #include <utility>
 
@@ -277,6 +279,20 @@ std::vector<DualRateAdams::Kept> DualRateAdams::history_layout() const {
       layout.push_back({first + i, derivative, v == &xr_ || (v == &x_ && i >= slow_)});
   }
   return layout;
+}
+
+void DualRateAdams::restore(const Vector& all) {
+  // 15 slow-sized and 10 fast-sized vectors (kept()).
+  const std::size_t rest = all.size() < 15 * slow_ ? 1 : all.size() - 15 * slow_;
+  if (rest % 10 != 0 || rest == 0)
+    throw std::invalid_argument(fmt::format("{} kept values are not 15 x {} slow and 10 x n fast ones", all.size(), slow_));
+  const std::size_t fast = rest / 10;
+  for (Vector* v : kept(*this)) v->assign(slow_, 0.0);
+  x_.assign(slow_ + fast, 0.0);
+  xe_first_.assign(fast, 0.0);
+  for (auto* history : {&g_, &g_first_})
+    for (auto& d : *history) d.assign(fast, 0.0);
+  set_history(all);
 }
 
 DualRateAdams::Vector DualRateAdams::history() const {

@@ -102,6 +102,10 @@ class DualRateAdams {
   // builds that map column by column with set_history().
   Vector history() const;
   void set_history(const Vector& all);
+  // set_history() at any macro step, the start-up's included (verify's local check restarts
+  // the run from what the generated tasks keep: dualrate::Mrabm4::kept, in history()'s order).
+  // Throws std::invalid_argument when `all` is no such vector for this split.
+  void restore(const Vector& all);
   // What each entry of history() is: a value of state `state`, or its derivative; `compared`
   // marks the entries advance() returns as the state (x_r from the slow task, x_e carried).
   using Kept = StepMapEntry;

@@ -13,10 +13,12 @@ GridRun run(AdamsScheme scheme, const GridSetup& s) {
   if (task_form(scheme)) {
     auto tasks = std::make_shared<DualRateAdams>(scheme == AdamsScheme::kMrabm4Parallel, s.slow, s.h, s.ratio, s.held,
                                                  s.start);
-    return {s.ratio, [tasks, ratio = s.ratio](long i, std::vector<double>& x) {
+    return {s.ratio,
+            [tasks, ratio = s.ratio](long i, std::vector<double>& x) {
               tasks->advance(i, x);
               return i + ratio;
-            }};
+            },
+            [tasks](const std::vector<double>& kept) { tasks->restore(kept); }};
   }
   auto integrator = std::make_shared<AdamsIntegrator>(scheme, s.slow, s.h, s.ratio, s.f, s.start);
   return {scheme == AdamsScheme::kAbm4 ? 1 : s.ratio, [integrator](long i, std::vector<double>& x) {
@@ -128,6 +130,7 @@ std::vector<SchemeInfo> adams_schemes() {
                     "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 2};
   serial.dual_rate = true;
   serial.grid_tied = true;
+  serial.float_local_check = true;
   serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
   serial.cost = [](const Model& m, const GenerateOptions& o) { return macro_step_cost(m, false, o.ratio); };
   serial.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
@@ -141,6 +144,7 @@ std::vector<SchemeInfo> adams_schemes() {
   parallel.dual_rate = true;
   parallel.parallel = true;
   parallel.grid_tied = true;
+  parallel.float_local_check = true;
   parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
   parallel.cost = [](const Model& m, const GenerateOptions& o) { return macro_step_cost(m, true, o.ratio); };
   parallel.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {

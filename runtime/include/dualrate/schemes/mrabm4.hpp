@@ -42,6 +42,7 @@
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 
 #include "../model.hpp"
 #include "../status.hpp"
@@ -153,6 +154,36 @@ struct Mrabm4 {
   static void hold(Endpoints& e) noexcept {
     e.first_start = e.first_end;
     e.start = e.end;
+  }
+
+  // Everything the tasks keep from one macro step to the next, concatenated (verify's local
+  // check restarts the reference core from it): at release k, the fast task's state before
+  // its tick k R, the end points of macro step k (`ends`) and of macro step k + 1 (`next`,
+  // written by job k) and the slow task's state after job k. The order is that of the
+  // reference core's DualRateAdams::history(): x, x_e^1, ends, next, x_r, P, G, G^1, F.
+  static constexpr int kKept = 15 * kSlow + 10 * kFast;
+  using Kept = Eigen::Matrix<Scalar, kKept, 1>;
+  static Kept kept(const Fast& f, const Endpoints& ends, const Endpoints& next, const Slow& s) noexcept {
+    Kept v;
+    int at = 0;
+    const auto put = [&v, &at](const auto& part) {
+      v.template segment<std::decay_t<decltype(part)>::RowsAtCompileTime>(at) = part;
+      at += std::decay_t<decltype(part)>::RowsAtCompileTime;
+    };
+    put(f.x);
+    put(f.xe_first);
+    for (const Endpoints* e : {&ends, &next}) {
+      put(e->first_start);
+      put(e->first_end);
+      put(e->start);
+      put(e->end);
+    }
+    put(s.xr);
+    put(s.predicted);
+    for (const auto& g : f.history) put(g);
+    for (const auto& g : f.history_first) put(g);
+    for (const auto& d : s.history) put(d);
+    return v;
   }
 
  private:
