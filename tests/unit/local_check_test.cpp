@@ -61,7 +61,8 @@ TEST(LocalCheck, RatioOfOneStepsErrorToItsTolerance) {
     seen.push_back(i);
     return std::vector<double>{x[0] / 2, x[1] / 2};
   };
-  const LocalCheck c = local_check(generated, next, {0, 1}, step, Eigen::Vector2d(1e-6, 1e-6), Eigen::Vector2d(1, 2));
+  const LocalTolerance tolerance{Eigen::Vector2d(0.75e-6, 0.75e-6), Eigen::Vector2d(0.25e-6, 0.25e-6)};
+  const LocalCheck c = local_check(generated, next, {0, 1}, step, tolerance, Eigen::Vector2d(1, 2));
   EXPECT_EQ(seen, (std::vector<long>{0, 1}));
   EXPECT_EQ(c.worst_state, "b");
   EXPECT_DOUBLE_EQ(c.worst_time, 0.5);
@@ -69,8 +70,38 @@ TEST(LocalCheck, RatioOfOneStepsErrorToItsTolerance) {
   EXPECT_NEAR(c.ratio, 3, 1e-9);
   EXPECT_EQ(c.ratios.size(), 2u);
   EXPECT_EQ(c.ratios[0], 0);
-  EXPECT_THROW(local_check(generated, next, {0}, step, Eigen::Vector2d(1, 1), Eigen::Vector2d(1, 1)),
-               std::runtime_error);
+  // b's errors summed, 3e-6, against 7 sqrt(2) 0.75e-6 + 2 0.25e-6.
+  EXPECT_EQ(c.bias_state, "b");
+  EXPECT_NEAR(c.bias_sum, 3e-6, 1e-15);
+  EXPECT_NEAR(c.bias_ratio, 3e-6 / (7 * std::sqrt(2.0) * 0.75e-6 + 0.5e-6), 1e-9);
+  EXPECT_THROW(local_check(generated, next, {0}, step, tolerance, Eigen::Vector2d(1, 1)), std::runtime_error);
+}
+
+// A defect moves every step the same way: 400 samples each off by 0.2 of one step's tolerance
+// (within it) sum to 80 tolerances against a bias bound of 7 sqrt(400) = 140 (the operations'
+// roundings only); off by 0.5 they sum to 200, over it, unless half of each step's tolerance is
+// the constants' (the same every step): 7 x 20 x 0.5 + 400 x 0.5 = 270. Errors of alternating
+// sign (rounding) cancel.
+TEST(LocalCheck, ErrorsOfOneSignAddUpAgainstTheBiasBound) {
+  const long n = 400;
+  Trace generated{{"t", "a"}, {}}, next{{"a"}, {}};
+  std::vector<long> samples;
+  for (long i = 0; i < n; ++i) {
+    generated.rows.push_back({static_cast<double>(i), 1.0});
+    next.rows.push_back({1.0 + 0.2e-6});
+    samples.push_back(i);
+  }
+  const SingleStep identity = [](long, const std::vector<double>& x) { return x; };
+  const Eigen::VectorXd one = Eigen::VectorXd::Ones(1);
+  const LocalCheck operations_only =
+      local_check(generated, next, samples, identity, {1e-6 * one, Eigen::VectorXd::Zero(1)}, one);
+  EXPECT_NEAR(operations_only.ratio, 0.2, 1e-9);
+  EXPECT_NEAR(operations_only.bias_ratio, 80.0 / 140.0, 1e-6);
+  for (auto& row : next.rows) row[0] = 1.0 + 0.5e-6;  // 200 tolerances of 140
+  EXPECT_GT(local_check(generated, next, samples, identity, {1e-6 * one, Eigen::VectorXd::Zero(1)}, one).bias_ratio, 1);
+  EXPECT_LT(local_check(generated, next, samples, identity, {0.5e-6 * one, 0.5e-6 * one}, one).bias_ratio, 1);
+  for (std::size_t i = 0; i < next.rows.size(); ++i) next.rows[i][0] = i % 2 ? 1.0 + 0.9e-6 : 1.0 - 0.9e-6;
+  EXPECT_LT(local_check(generated, next, samples, identity, {1e-6 * one, Eigen::VectorXd::Zero(1)}, one).bias_ratio, 1e-6);
 }
 
 // Dual-rate tasks: the reference restarts from each row's kept values, not from its state.
@@ -84,12 +115,13 @@ TEST(LocalCheck, RestartsFromTheKeptValues) {
     return std::vector<double>{from[0] / 2};
   };
   const LocalCheck c =
-      local_check(generated, next, {0, 10}, step, Eigen::VectorXd::Constant(1, 1e-6), Eigen::VectorXd::Ones(1), &kept);
+      local_check(generated, next, {0, 10}, step, {Eigen::VectorXd::Constant(1, 1e-6), Eigen::VectorXd::Zero(1)},
+                  Eigen::VectorXd::Ones(1), &kept);
   EXPECT_EQ(seen, kept.rows);
   EXPECT_EQ(c.ratio, 0);
   const Trace short_kept{{"0"}, {{1}}};
-  EXPECT_THROW(local_check(generated, next, {0, 10}, step, Eigen::VectorXd::Ones(1), Eigen::VectorXd::Ones(1),
-                           &short_kept),
+  EXPECT_THROW(local_check(generated, next, {0, 10}, step, {Eigen::VectorXd::Ones(1), Eigen::VectorXd::Zero(1)},
+                           Eigen::VectorXd::Ones(1), &short_kept),
                std::runtime_error);
 }
 

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "verify/verify.hpp"
+
 namespace dualrate {
 
 namespace {
@@ -79,11 +81,12 @@ std::vector<long> sample_steps(long steps, long every) {
 }
 
 LocalCheck local_check(const Trace& generated, const Trace& next, const std::vector<long>& samples,
-                       const SingleStep& step, const Eigen::VectorXd& tolerance, const Eigen::VectorXd& scale,
+                       const SingleStep& step, const LocalTolerance& tolerance, const Eigen::VectorXd& scale,
                        const Trace* kept) {
-  const auto n = static_cast<std::size_t>(tolerance.size());
+  const auto n = static_cast<std::size_t>(tolerance.operations.size());
   if (next.columns.size() != n || generated.rows.size() != next.rows.size() || generated.rows.size() != samples.size() ||
       generated.columns.size() < n + 1 || static_cast<std::size_t>(scale.size()) != n ||
+      static_cast<std::size_t>(tolerance.constants.size()) != n ||
       (kept && kept->rows.size() != samples.size()))
     throw std::runtime_error(fmt::format("local check: {} rows with {} next states for {} samples of {} states",
                                          generated.rows.size(), next.columns.size(), samples.size(), n));
@@ -92,6 +95,8 @@ LocalCheck local_check(const Trace& generated, const Trace& next, const std::vec
       throw std::runtime_error("local check: next:" + next.columns[i] + " where next:" + generated.columns[i + 1] +
                                " was expected");
   LocalCheck c;
+  const Eigen::VectorXd step_tolerance = tolerance.operations + tolerance.constants;
+  Eigen::VectorXd sum = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
   for (std::size_t r = 0; r < samples.size(); ++r) {
     const std::vector<double> x = kept ? kept->rows[r]
                                        : std::vector<double>(generated.rows[r].begin() + 1,
@@ -100,20 +105,36 @@ LocalCheck local_check(const Trace& generated, const Trace& next, const std::vec
     double worst = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const auto k = static_cast<Eigen::Index>(i);
-      double error = std::fabs(next.rows[r][i] - expected[i]) / scale[k];
+      const double signed_error = (next.rows[r][i] - expected[i]) / scale[k];
+      sum[k] += signed_error;
+      double error = std::fabs(signed_error);
       if (std::isnan(error)) error = std::numeric_limits<double>::infinity();
-      const double ratio = error / tolerance[k];
+      const double ratio = error / step_tolerance[k];
       worst = std::max(worst, ratio);
       if (ratio > c.ratio || (r == 0 && i == 0)) {
         c.ratio = ratio;
         c.max_error = error;
-        c.tolerance = tolerance[k];
+        c.tolerance = step_tolerance[k];
         c.worst_state = generated.columns[i + 1];
         c.worst_time = generated.rows[r][0];
       }
     }
     c.times.push_back(generated.rows[r][0]);
     c.ratios.push_back(worst);
+  }
+  const auto samples_taken = static_cast<double>(samples.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto k = static_cast<Eigen::Index>(i);
+    const double bound =
+        kRoundingLambda * std::sqrt(samples_taken) * tolerance.operations[k] + samples_taken * tolerance.constants[k];
+    double ratio = std::fabs(sum[k]) / bound;
+    if (std::isnan(ratio)) ratio = std::numeric_limits<double>::infinity();
+    if (ratio > c.bias_ratio || i == 0) {
+      c.bias_ratio = ratio;
+      c.bias_sum = sum[k];
+      c.bias_bound = bound;
+      c.bias_state = generated.columns[i + 1];
+    }
   }
   return c;
 }

@@ -30,6 +30,12 @@ Trace without_local_columns(Trace trace);
 // preemptive task run's trace, which has none, must equal the sequential run's in the others.
 std::string trace_text_without_local_columns(const std::string& text);
 
+// One (macro) step's tolerance per state, relative to the state's scale: of the operations
+// (roundings that vary from step to step) and of the constants (the same in every step).
+struct LocalTolerance {
+  Eigen::VectorXd operations, constants;
+};
+
 struct LocalCheck {
   // Over the samples and states, the largest ratio of error to tolerance, both relative to the
   // state's scale (compare_traces'), and the error and tolerance where it is largest.
@@ -39,6 +45,14 @@ struct LocalCheck {
   std::string worst_state;
   double worst_time = 0;
   std::vector<double> times, ratios;  // per sample: its time and its largest ratio over the states
+  // The sum over the samples of each state's signed error against what roundings can add up
+  // to: lambda sqrt(N) operations_i + N constants_i (the operations' roundings independent and
+  // of mean zero from sample to sample, Hoeffding, as the accumulated bound has them; the
+  // constants' the same every step). A defect moves every step the same way and adds up like
+  // N, rounding like sqrt(N): the largest ratio over the states and its state.
+  double bias_ratio = 0;
+  double bias_sum = 0, bias_bound = 0;
+  std::string bias_state;
 };
 
 // The reference core's step from step (tick) `step` and state (or kept values) `from`.
@@ -46,11 +60,12 @@ using SingleStep = std::function<std::vector<double>(long step, const std::vecto
 
 // The check of `generated` (rows at the steps `samples`, states in columns 1..n) and
 // `next` (the states one step later), with `step` the reference core's step from a state,
-// `tolerance` per state relative to `scale` (compare_traces' scale: max(1, max |reference|)).
+// `tolerance` per state relative to `scale` (compare_traces' scale: max(1, max |reference|)),
+// each sample's error within operations + constants, the sums within the bias bound.
 // With `kept` (dual-rate tasks), `step` restarts from each row of it instead of the row's
 // state. Throws std::runtime_error when the traces' shapes do not fit.
 LocalCheck local_check(const Trace& generated, const Trace& next, const std::vector<long>& samples,
-                       const SingleStep& step, const Eigen::VectorXd& tolerance, const Eigen::VectorXd& scale,
+                       const SingleStep& step, const LocalTolerance& tolerance, const Eigen::VectorXd& scale,
                        const Trace* kept = nullptr);
 
 // The steps at which a trace program prints its rows: 0, every, 2 every, ... and the last.

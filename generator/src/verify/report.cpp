@@ -123,6 +123,9 @@ std::string verdict_html(const VerifyResult& r) {
   if (r.local_ratio >= 0)
     local = fmt::format("; local check: one step's error {:.3e} {} its tolerance {:.3e} ({})", r.local_max_error,
                         r.local_ratio <= 1 ? "&le;" : "&gt;", r.local_tolerance, escape(r.local_tolerance_basis));
+  if (r.local_bias_ratio >= 0)
+    local += fmt::format(", summed over the samples {:.3e} {} its bound {:.3e}", std::fabs(r.local_bias_sum),
+                         r.local_bias_ratio <= 1 ? "&le;" : "&gt;", r.local_bias_bound);
   return fmt::format("<p class=\"verdict {}\">{}: max_error {:.3e} {} tolerance {:.3e} ({}){}</p>\n",
                      r.pass ? "pass" : "fail", r.pass ? "PASS" : "FAIL", r.max_error,
                      r.max_error <= r.tolerance ? "&le;" : "&gt;", r.tolerance, escape(r.tolerance_basis), local);

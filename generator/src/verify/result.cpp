@@ -28,6 +28,10 @@ std::string VerifyResult::json() const {
                      "\"local_tolerance_basis\":{},\"local_worst_state\":{},\"local_worst_time\":{:.17g}",
                      local_max_error, local_tolerance, local_ratio, json_string(local_tolerance_basis),
                      json_string(local_worst_state), local_worst_time);
+  if (local_bias_ratio >= 0)
+    s += fmt::format(",\"local_bias_ratio\":{:.6e},\"local_bias_sum\":{:.6e},\"local_bias_bound\":{:.6e},"
+                     "\"local_bias_state\":{}",
+                     local_bias_ratio, local_bias_sum, local_bias_bound, json_string(local_bias_state));
   if (!error.empty()) s += ",\"error\":" + json_string(error);
   if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
   if (relinearized_error >= 0)
@@ -108,6 +112,11 @@ std::string VerifyResult::text() const {
                      "{:.3e} ({}) at {}, t = {:.6g}: {:.3g} of the tolerance{}\n",
                      local_max_error, local_tolerance, local_tolerance_basis, local_worst_state, local_worst_time,
                      local_ratio, local_ratio <= 1 ? "" : " (FAIL)");
+  if (local_bias_ratio >= 0)
+    s += fmt::format("local check, bias (the signed errors of {} samples summed): {:.3e} at {} against {:.3e}: {:.3g} "
+                     "of it{}\n",
+                     local_ratios.size(), local_bias_sum, local_bias_state, local_bias_bound, local_bias_ratio,
+                     local_bias_ratio <= 1 ? "" : " (FAIL)");
   if (relinearized_error >= 0)
     s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n", linearization,
                      relinearized_error, linearization == "scheduled" ? " (schedule_error)" : "");

@@ -147,15 +147,17 @@ std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore
   return map_float_tolerance(r->map, r->compared, r->rounding, r->scale, steps / r->substeps);
 }
 
-std::optional<Eigen::VectorXd> local_step_tolerance(const Model& model, const ReferenceCore& core,
-                                                    const GenerateOptions& generate, const Eigen::MatrixXd& j,
-                                                    const Trace& reference, int evaluations) {
+std::optional<LocalTolerance> local_step_tolerance(const Model& model, const ReferenceCore& core,
+                                                   const GenerateOptions& generate, const Eigen::MatrixXd& j,
+                                                   const Trace& reference, int evaluations) {
   const std::optional<MapRounding> r = map_rounding(model, core, generate, j, reference, evaluations);
   if (!r) return std::nullopt;
-  Eigen::VectorXd tolerance(static_cast<Eigen::Index>(r->compared.size()));
-  for (std::size_t i = 0; i < r->compared.size(); ++i) {
-    const Eigen::Index e = r->compared[i], state = static_cast<Eigen::Index>(i);
-    tolerance[state] = (r->rounding.operations[e] + r->rounding.constants[e]) / r->scale[state];
+  const auto n = static_cast<Eigen::Index>(r->compared.size());
+  LocalTolerance tolerance{Eigen::VectorXd(n), Eigen::VectorXd(n)};
+  for (Eigen::Index state = 0; state < n; ++state) {
+    const Eigen::Index e = r->compared[static_cast<std::size_t>(state)];
+    tolerance.operations[state] = r->rounding.operations[e] / r->scale[state];
+    tolerance.constants[state] = r->rounding.constants[e] / r->scale[state];
   }
   return tolerance;
 }

@@ -11,6 +11,7 @@
 #include "model/model.hpp"
 #include "schemes/contract.hpp"
 #include "schemes/reference_core.hpp"
+#include "verify/local_check.hpp"
 
 namespace dualrate {
 
@@ -27,11 +28,11 @@ std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore
 
 // The float tolerance of one (macro) step, per state relative to its scale, for verify's local
 // check (one step of the reference core from the generated code's state against the generated
-// code's next state): that step's rounding d_i of the operations plus d_s,i of the constants,
-// as step_map_tolerance has them. A single step's rounding is within its bound d as it is:
-// lambda is for the sum of many independent steps' roundings. Empty where step_map_tolerance is
-// (no one-step map), whatever the run's length.
-std::optional<Eigen::VectorXd> local_step_tolerance(const Model& model, const ReferenceCore& core,
+// code's next state): that step's rounding d_i of the operations and d_s,i of the constants,
+// as step_map_tolerance has them. A single step's rounding is within d + d_s as it is: lambda
+// is for the sum of many independent steps' roundings (the local check's bias bound). Empty
+// where step_map_tolerance is (no one-step map), whatever the run's length.
+std::optional<LocalTolerance> local_step_tolerance(const Model& model, const ReferenceCore& core,
                                                     const GenerateOptions& generate, const Eigen::MatrixXd& j,
                                                     const Trace& reference, int evaluations);
 

@@ -58,6 +58,10 @@ struct VerifyResult {
   std::string local_worst_state, local_tolerance_basis;
   double local_worst_time = 0;
   std::vector<double> local_times, local_ratios;  // per sample: time, largest ratio over the states
+  // The local check's bias test (LocalCheck::bias_ratio): the largest ratio over the states of
+  // the sum of the signed errors to its bound, and that state's sum and bound.
+  double local_bias_ratio = -1, local_bias_sum = 0, local_bias_bound = 0;
+  std::string local_bias_state;
   std::string error;      // why the run could not be compared, if it could not
   std::string directory;  // where the kept files are (empty when not kept)
   // Frozen or scheduled sp_ll: max_error against the re-linearizing reference core, and which.
