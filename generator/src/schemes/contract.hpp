@@ -189,12 +189,17 @@ struct SchemeInfo {
   int evaluations;            // right-hand-side evaluations per step
   bool constants = false;     // instantiated as <Model, SchemeConstants> with precomputed matrices
   double double_tolerance = 1e-12;  // verify bound against the reference core in double
-  // Its float rounding of one step (dual-rate: of one macro step) is within verify's local
-  // tolerance (local_step_tolerance: the stages' roundings relative to their terms, as explicit
-  // Runge-Kutta and Adams stages round), so verify's local check runs on its float builds;
-  // false: not yet derived (phi-function products, Newton solves), the float run has the
-  // accumulated check only.
-  bool float_local_check = false;
+  // Verify's local check holds its float builds to one (macro) step's share of the step-map
+  // bound (local_step_tolerance: stages rounding relative to their terms, solved fast states
+  // relative to g_z^-1 times theirs); false: to the first-order bound of one step, for a scheme
+  // whose rounding that share does not cover (quasistatic: its Newton-solved fast velocities
+  // reached 1.26 of it on planar_vehicle).
+  bool local_step_map = true;
+  // Its fast states pass through g_z^-1 applied to the fast right-hand side (sp_ll's sigma,
+  // quasistatic's solve for the quasi-steady fast state): their rounding is relative to
+  // |g_z^-1| times the terms of g, which exceed a step's h |g| terms when h |g_z| < 1
+  // (verify's float tolerances add them).
+  bool fast_states_solved = false;
   bool dual_rate = false;     // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
   bool parallel = false;      // dual-rate: the parallel two-track variant
   // Treats every state alike (no slow/fast split): its one-step map for J decouples along J's

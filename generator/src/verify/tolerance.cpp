@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "analysis/stability.hpp"
+#include "schemes/registry.hpp"
 #include "verify/verify.hpp"
 
 namespace dualrate {
@@ -92,6 +93,26 @@ Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, co
   return result;
 }
 
+// SchemeInfo::fast_states_solved: the terms a solved fast state's rounding is relative to,
+// T_f = |g_z^-1| (|J_f,:| X + P_f) (J the model's Jacobian at the initial state, whatever
+// the scheme analyses; `rate` P, the terms that carry a parameter, which covers those without
+// a state, such as a load m g), and the slow states', which take the fast ones through f_z
+// over the step, h |f_z| T_f; zero for other schemes.
+Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
+                             const Eigen::VectorXd& magnitude, const Eigen::VectorXd& rate) {
+  const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
+  const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
+  const auto n = j.rows(), slow = static_cast<Eigen::Index>(model.slow_count), fast = n - slow;
+  Eigen::VectorXd terms = Eigen::VectorXd::Zero(n);
+  const SchemeInfo* info = find_scheme(generate.scheme);
+  if (!info || !info->fast_states_solved || fast <= 0) return terms;
+  const Eigen::FullPivLU<Eigen::MatrixXd> gz(j.bottomRightCorner(fast, fast));
+  if (!gz.isInvertible()) return terms;
+  terms.tail(fast) = gz.inverse().cwiseAbs() * (derivative.tail(fast) + rate.tail(fast));
+  terms.head(slow) = generate.step * j.topRightCorner(slow, fast).cwiseAbs() * terms.tail(fast);
+  return terms;
+}
+
 // One step's rounding on the vector the scheme's one-step map acts on (step_map_tolerance).
 struct MapRounding {
   Eigen::MatrixXd map;
@@ -118,6 +139,7 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   const Eigen::VectorXd rate = parameter_rate(model, core, reference);
   r.scale = magnitude.cwiseMax(1.0);
   const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
+  const Eigen::VectorXd solved = solved_terms(model, core, generate, magnitude, rate);
   const StepMapLayout layout = step_map_layout(generate.scheme, j, generate.step, model.slow_count, generate.ratio);
   r.substeps = layout.substeps;
   const auto m = static_cast<Eigen::Index>(layout.entries.size());
@@ -129,7 +151,7 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
     const auto& kept = layout.entries[static_cast<std::size_t>(e)];
     const auto i = static_cast<Eigen::Index>(kept.state);
     entry[e] = kept.derivative ? derivative[i] : magnitude[i];
-    terms[e] = kept.derivative ? 0.0 : big * derivative[i];
+    terms[e] = kept.derivative ? 0.0 : big * derivative[i] + solved[i];
     parameter_step[e] = kept.derivative ? rate[i] : big * rate[i];
     if (kept.compared) r.compared[kept.state] = e;
   }

@@ -37,16 +37,16 @@ VerifyResult result_for(const Model& model, const VerifyOptions& o) {
 
 VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o);
 
-// The local check (local_check.hpp) of a single-rate run into r. Its tolerance per state: in
-// double the scheme's bound, which one step's rounding (a few units of 2^-53 on either side)
-// is far within; in float (schemes with SchemeInfo::float_local_check) one step's rounding
-// from the step map (local_step_tolerance), or without a map the first-order bound of one
-// step (verify_tolerance for no accumulation).
+// The local check (local_check.hpp) of a run into r. Its tolerance per state: in double the
+// scheme's bound, which one step's rounding (a few units of 2^-53 on either side) is far
+// within; in float one step's rounding from the step map (local_step_tolerance), or without a
+// map (or SchemeInfo::local_step_map false) the first-order bound of one step
+// (verify_tolerance for no accumulation).
 // Dual-rate tasks (`kept` not empty): each row restarts the reference core's macro step from
 // the values the generated tasks keep at its release (ReferenceCore::macro_step), all rows but
 // the last (the run ends at that release; it has no next one); in float the tolerance is the
 // macro step's share of the step-map bound (its r substeps' roundings added up).
-void check_locally(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
+void check_locally(const Model& model, const SchemeInfo& info, const ReferenceCore& core, const GenerateOptions& generate,
                    const Eigen::MatrixXd& j, int evaluations, const RunOptions& run, const Trace& reference,
                    Trace generated, Trace next, Trace kept, VerifyResult& r) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
@@ -57,7 +57,8 @@ void check_locally(const Model& model, const ReferenceCore& core, const Generate
   LocalTolerance tolerance{Eigen::VectorXd::Constant(n, r.tolerance), Eigen::VectorXd::Zero(n)};
   r.local_tolerance_basis = "scheme";
   if (generate.scalar == ScalarType::kFloat) {
-    const std::optional<LocalTolerance> local = local_step_tolerance(model, core, generate, j, reference, evaluations);
+    const std::optional<LocalTolerance> local =
+        info.local_step_map ? local_step_tolerance(model, core, generate, j, reference, evaluations) : std::nullopt;
     r.local_tolerance_basis = local ? "step map" : "first order";
     // The first-order bound does not tell the constants' share: all of it may be the same every
     // step, so the bias bound is N times it (no tighter than each sample's).
@@ -280,10 +281,10 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
       Trace local = read_csv((info->dual_rate ? sequential_trace(dir, cross) : dir / "generated.csv").string());
       Trace next = take_next_states(local);
       Trace kept = take_kept_values(local);
-      const bool checked = !next.columns.empty() && (o.generate.scalar == ScalarType::kDouble || info->float_local_check);
+      const bool checked = !next.columns.empty();
       if (checked) {
         stage("the local check");
-        check_locally(model, core, generate, j, evaluations, run, reference, std::move(local), std::move(next),
+        check_locally(model, *info, core, generate, j, evaluations, run, reference, std::move(local), std::move(next),
                       std::move(kept), r);
       }
       r.pass = r.max_error <= r.tolerance && r.bit_exact_vs_host != 0 && r.bit_exact_vs_single != 0 &&

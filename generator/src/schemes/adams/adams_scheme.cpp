@@ -130,7 +130,6 @@ std::vector<SchemeInfo> adams_schemes() {
                     "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 2};
   serial.dual_rate = true;
   serial.grid_tied = true;
-  serial.float_local_check = true;
   serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
   serial.cost = [](const Model& m, const GenerateOptions& o) { return macro_step_cost(m, false, o.ratio); };
   serial.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
@@ -144,7 +143,6 @@ std::vector<SchemeInfo> adams_schemes() {
   parallel.dual_rate = true;
   parallel.parallel = true;
   parallel.grid_tied = true;
-  parallel.float_local_check = true;
   parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
   parallel.cost = [](const Model& m, const GenerateOptions& o) { return macro_step_cost(m, true, o.ratio); };
   parallel.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {

@@ -157,7 +157,6 @@ SchemeInfo prk25_scheme() {
   // 2 slow and 5 fast evaluations: counted as 5 full ones for the float tolerance.
   SchemeInfo s{"prk25", "dualrate::Prk25", "dualrate/schemes/prk.hpp", 2,
                "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003", 5};
-  s.float_local_check = true;
   s.reference = [](const ReferenceSetup& setup, double) -> ReferenceStep {
     return [slow = setup.slow](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
       return prk_reference_step(prk25_tableau(), f, slow, t, h, x);

@@ -449,6 +449,8 @@ MatrixXd analysed_jacobian(const Model& model) {
 SchemeInfo quasistatic_scheme() {
   SchemeInfo s{"quasistatic", "dualrate::Quasistatic", "dualrate/schemes/quasistatic.hpp", 4,
                "quasistatic approximation with the boundary-layer correction, seed 002", 9, true, 1e-10};
+  s.local_step_map = false;
+  s.fast_states_solved = true;
   s.precompute = precompute_corrected;
   s.reference = reference_corrected;
   s.cost = cost_corrected;

@@ -9,7 +9,6 @@ SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* 
                        const char* summary) {
   SchemeInfo s{name, runtime_class, header, order, summary, order};
   s.uniform = true;
-  s.float_local_check = true;
   return s;
 }
 

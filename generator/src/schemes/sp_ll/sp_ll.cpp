@@ -413,6 +413,7 @@ SchemeInfo sp_ll_scheme() {
   // exponentials (Eigen's Pade approximant): they agree to rounding of those, bound 1e-10.
   SchemeInfo s{"sp_ll", "dualrate::SpLl", "dualrate/schemes/sp_ll.hpp", 1,
                "singular-perturbation local linearization, seed 000", 6, true, 1e-10};
+  s.fast_states_solved = true;
   s.precompute = precompute;
   s.reference = reference;
   s.cost = cost;
