@@ -34,6 +34,14 @@ const Value& memoized(const ex& e) {
 }
 
 ProductParts product_parts_uncached(const ex& product);
+ex canonical_sign(const ex& factor, numeric& coefficient);
+
+// Whether an odd integer power of a sum is held in the sign opposite to the sum's
+// preferred_sign (GiNaC keeps such a power of a sum with integer coefficients in its own).
+bool negated_power(const ex& e) {
+  numeric sign = 1;
+  return is_a<GiNaC::power>(e) && (canonical_sign(e, sign), sign.is_negative());
+}
 
 }  // namespace
 
@@ -142,7 +150,12 @@ Printed print_uncached(const ex& e) {
   if (is_a<GiNaC::symbol>(e)) return {ex_to<GiNaC::symbol>(e).get_name(), kAtom};
   if (is_a<GiNaC::add>(e)) return print_sum(e);
   if (is_a<GiNaC::mul>(e)) return print_product(e);
-  if (is_a<GiNaC::power>(e)) return print_power(e.op(0), e.op(1));
+  if (is_a<GiNaC::power>(e)) {
+    numeric sign = 1;
+    const ex p = canonical_sign(e, sign);
+    if (sign.is_negative()) return {"-" + print_power(p.op(0), p.op(1)).text, kUnary};
+    return print_power(e.op(0), e.op(1));
+  }
   if (is_table_call(e)) {
     // The generated Model's wrapper of dualrate::lookup::table (emit/cpp_emitter.cpp).
     const TableCall c = table_call_of(e);
@@ -175,7 +188,7 @@ void sort_by_text(std::vector<ex>& v) {
 }  // namespace
 
 bool negative_sign(const ex& term) {
-  if (negative_numeric(term)) return true;
+  if (negative_numeric(term) || negated_power(term)) return true;
   return is_a<GiNaC::mul>(term) && product_parts(term).coefficient.is_negative();
 }
 
@@ -210,7 +223,9 @@ ex canonical_sign(const ex& factor, numeric& coefficient) {
     return preferred;
   }
   if (ex_to<numeric>(factor.op(1)).is_odd()) coefficient = -coefficient;
-  return GiNaC::pow(preferred, factor.op(1));
+  // Held: GiNaC gives an integer power of a sum with integer coefficients the sign that makes
+  // its own first term positive, so pow() could turn (b - a)^3 back into -(a - b)^3.
+  return GiNaC::power(preferred, factor.op(1)).hold();
 }
 
 // A term of a sum as coefficient * rest, its sum factors in canonical sign (the sign in the

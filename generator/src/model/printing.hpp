@@ -24,8 +24,10 @@ std::string cpp_expression(const GiNaC::ex& e);
 // depends only on the expression, so the same model gives the same bytes from any build.
 // A sum's terms: those without a negative sign first, each group by printed text.
 std::vector<GiNaC::ex> sum_terms(const GiNaC::ex& sum);
-// Whether a term prints with a minus sign: a negative number, or a product whose canonical
-// coefficient (product_parts) is negative. In a sum, such a term after the first is subtracted.
+// Whether a term prints with a minus sign: a negative number, a product whose canonical
+// coefficient (product_parts) is negative, or an odd integer power of a sum that GiNaC holds
+// in the sign opposite to the sum's preferred_sign. In a sum, such a term after the first is
+// subtracted.
 bool negative_sign(const GiNaC::ex& term);
 // A product as coefficient * prod(up) / prod(down) (down: the factors with negative numeric
 // exponents, made positive), up and down each by printed text.
