@@ -3,10 +3,11 @@
 # counts none itself: with -singlestep -d exec every executed instruction is logged with its
 # address, and tasks_main.cpp brackets each job by calls of the empty functions
 # dualrate_{fast,slow}_job_{begin,end} (each pair once empty first, the markers' own cost).
-# Usage: count_jobs.sh EXE MACRO EVERY OUT.csv
+# The program runs in its count mode: the sequential run without writing its trace.
+# Usage: count_jobs.sh EXE MACRO EVERY
 # Prints '# fast_job_instructions MAX TOTAL JOBS' and the same for slow jobs.
 set -euo pipefail
-exe=$1 macro=$2 every=$3 csv=$4
+exe=$1 macro=$2 every=$3
 address() {
   local a
   a=$(aarch64-linux-gnu-nm "$exe" | awk -v name="$1" '$3 == name { print $1 }')
@@ -16,7 +17,7 @@ address() {
 fb=$(address dualrate_fast_job_begin) fe=$(address dualrate_fast_job_end)
 sb=$(address dualrate_slow_job_begin) se=$(address dualrate_slow_job_end)
 # The log lines read 'Trace 0: HOST [FLAGS/PC/...] SYMBOL': the second '/' field is the PC.
-timeout -k 5 900 qemu-aarch64 -singlestep -d exec,nochain -D /dev/stderr "$exe" single "$macro" "$every" "$csv" 0 \
+timeout -k 5 900 qemu-aarch64 -singlestep -d exec,nochain -D /dev/stderr "$exe" count "$macro" "$every" /dev/null 0 \
     2>&1 >/dev/null |
   awk -F/ -v fb="$fb" -v fe="$fe" -v sb="$sb" -v se="$se" '
     # per kind: c counts the open job, o is the empty pair, m the largest, t the total, n the pairs

@@ -1,8 +1,10 @@
 // Dual-rate task program for Linux (the host, and aarch64 under qemu-aarch64 for the
 // cortex-a53-linux target): runs a generated model's fast and slow tasks (../common/tasks.hpp)
 // and writes the slow task's trace to OUT.csv, then the executive's counts to stdout.
-// Usage: tasks single|multi MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]
+// Usage: tasks single|multi|count MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]
 //  - single: the sequential executive, the oracle;
+//  - count: the same run without writing its trace, for counting the jobs' instructions
+//    (below): formatting the trace would be six in seven of the instructions logged;
 //  - multi: two threads, the fast one at SCHED_FIFO priority 80 released every h by an
 //    absolute clock_nanosleep on CLOCK_MONOTONIC, the slow one at priority 70 released through
 //    a semaphore by the fast task. With two or more processors each thread has one of its
@@ -213,15 +215,15 @@ struct MarkedJobs {
 
 int main(int argc, char** argv) {
   if (argc != 5 && argc != 6) {
-    std::fprintf(stderr, "usage: %s single|multi MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s single|multi|count MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]\n", argv[0]);
     return 1;
   }
-  const bool multi = std::strcmp(argv[1], "multi") == 0;
+  const bool multi = std::strcmp(argv[1], "multi") == 0, count = std::strcmp(argv[1], "count") == 0;
   shape.macro_steps = std::atol(argv[2]);
   shape.every = std::atol(argv[3]);
   slow_delay_ticks = argc == 6 ? std::atol(argv[5]) : 0;
   std::FILE* out = std::fopen(argv[4], "w");  // NOLINT(cppcoreguidelines-owning-memory): the host harness's trace file
-  if (!out || (!multi && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 || shape.every < 1 ||
+  if (!out || (!multi && !count && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 || shape.every < 1 ||
       slow_delay_ticks < 0) {
     std::fprintf(stderr, "bad arguments\n");
     return 1;
@@ -234,7 +236,7 @@ int main(int argc, char** argv) {
     MarkedJobs meter;
     status = run_sequential(tasks, recorder, shape, counts, meter);
   }
-  recorder.print(out, model::kStep, !multi);
+  if (!count) recorder.print(out, model::kStep, !multi);
   if (std::fclose(out) != 0) return 1;  // NOLINT(cppcoreguidelines-owning-memory)
   print_counts(stdout, counts);
   std::printf("# sched_fifo %d\n# late_ticks %ld\n# max_latency_ns %ld\n", fifo ? 1 : 0, late_ticks, max_latency_ns);

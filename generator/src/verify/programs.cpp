@@ -247,11 +247,9 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
 
 // cortex-a53-linux: the instructions of each job of the single run, counted from
 // qemu-aarch64's log of every executed instruction (targets/linux/count_jobs.sh).
-std::string count_linux_jobs(const TaskPlan& plan, const fs::path& exe, const fs::path& dir, VerifyResult& r,
-                             std::string& script) {
+std::string count_linux_jobs(const TaskPlan& plan, const fs::path& exe, VerifyResult& r, std::string& script) {
   const std::vector<std::string> argv = {(data_paths().targets / "linux" / "count_jobs.sh").string(), exe.string(),
-                                         std::to_string(plan.macro_steps), std::to_string(plan.every),
-                                         (dir / "counted.csv").string()};
+                                         std::to_string(plan.macro_steps), std::to_string(plan.every)};
   script += command_line(argv) + "\n";
   const ProcessResult counted = run_process(argv);
   if (counted.exit_code != 0)
@@ -290,7 +288,7 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
       if (!r.budget->schedulable) return not_schedulable(*r.budget);
     } else {
       // Reported, not enforced: the threads run on an emulated, non-real-time host.
-      error = count_linux_jobs(plan, exe, dir, r, script);
+      error = count_linux_jobs(plan, exe, r, script);
       if (!error.empty()) return error;
       r.budget = budget_of(plan, r);
     }
