@@ -86,10 +86,11 @@ Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states) {
   if (a.rows.size() != b.rows.size() || a.columns != b.columns || a.columns.size() < states + 1)
     throw std::runtime_error(fmt::format("traces differ in shape: {} rows x {} columns vs {} rows x {} columns",
                                          a.rows.size(), a.columns.size(), b.rows.size(), b.columns.size()));
-  std::vector<double> scale(states, 1.0);
+  Comparison c;
+  std::vector<double>& scale = c.scale;
+  scale.assign(states, 1.0);
   for (const auto& row : b.rows)
     for (std::size_t j = 0; j < states; ++j) scale[j] = std::max(scale[j], std::fabs(row[1 + j]));
-  Comparison c;
   for (std::size_t i = 0; i < b.rows.size(); ++i)
     for (std::size_t j = 0; j < states; ++j) {
       const double e = std::fabs(a.rows[i][1 + j] - b.rows[i][1 + j]) / scale[j];

@@ -105,30 +105,26 @@ Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, co
 // T_f = |g_z^-1| (|J_f,:| X + P_f) (J the model's Jacobian at the initial state, whatever
 // the scheme analyses; `rate` P, the terms that carry a parameter, which covers those without
 // a state, such as a load m g), and the slow states', which take the fast ones through f_z
-// over the step, h |f_z| T_f; zero for other schemes.
+// over the step, h |f_z| T_f; zero for other schemes. `analysed` is verify's Jacobian, the
+// model's unless the scheme analyses another (SchemeInfo::analysed_jacobian).
 Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
-                             const Eigen::VectorXd& magnitude, const Eigen::VectorXd& rate) {
-  const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
-  const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
-  const auto n = j.rows(), slow = static_cast<Eigen::Index>(model.slow_count), fast = n - slow;
+                             const Eigen::MatrixXd& analysed, const Eigen::VectorXd& magnitude,
+                             const Eigen::VectorXd& rate) {
+  const auto n = analysed.rows(), slow = static_cast<Eigen::Index>(model.slow_count), fast = n - slow;
   Eigen::VectorXd terms = Eigen::VectorXd::Zero(n);
   const SchemeInfo* info = find_scheme(generate.scheme);
   if (!info || !info->fast_states_solved || fast <= 0) return terms;
+  const Eigen::MatrixXd j = info->analysed_jacobian ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0))
+                                                    : analysed;
   const Eigen::FullPivLU<Eigen::MatrixXd> gz(j.bottomRightCorner(fast, fast));
   if (!gz.isInvertible()) return terms;
+  const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
   terms.tail(fast) = gz.inverse().cwiseAbs() * (derivative.tail(fast) + rate.tail(fast));
   terms.head(slow) = generate.step * j.topRightCorner(slow, fast).cwiseAbs() * terms.tail(fast);
   return terms;
 }
 
-// One step's rounding on the vector the scheme's one-step map acts on (step_map_tolerance).
-struct MapRounding {
-  Eigen::MatrixXd map;
-  StepRounding rounding;
-  std::vector<Eigen::Index> compared;  // the entry of each state
-  Eigen::VectorXd scale;               // compare_traces' scale of each state
-  int substeps = 1;
-};
+}  // namespace
 
 std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
                                         const Eigen::MatrixXd& j, const Trace& reference, int evaluations) {
@@ -147,7 +143,7 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   const Eigen::VectorXd rate = parameter_rate(model, core, reference);
   r.scale = magnitude.cwiseMax(1.0);
   const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
-  const Eigen::VectorXd solved = solved_terms(model, core, generate, magnitude, rate);
+  const Eigen::VectorXd solved = solved_terms(model, core, generate, j, magnitude, rate);
   const StepMapLayout layout = step_map_layout(generate.scheme, j, generate.step, model.slow_count, generate.ratio);
   r.substeps = layout.substeps;
   const auto m = static_cast<Eigen::Index>(layout.entries.size());
@@ -168,26 +164,18 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   return r;
 }
 
-}  // namespace
-
-std::optional<double> step_map_tolerance(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
-                                         const Eigen::MatrixXd& j, const Trace& reference, long steps, int evaluations) {
-  const std::optional<MapRounding> r = map_rounding(model, core, generate, j, reference, evaluations);
-  if (!r || steps % r->substeps != 0) return std::nullopt;
-  return map_float_tolerance(r->map, r->compared, r->rounding, r->scale, steps / r->substeps);
+std::optional<double> step_map_tolerance(const MapRounding& r, long steps) {
+  if (steps % r.substeps != 0) return std::nullopt;
+  return map_float_tolerance(r.map, r.compared, r.rounding, r.scale, steps / r.substeps);
 }
 
-std::optional<LocalTolerance> local_step_tolerance(const Model& model, const ReferenceCore& core,
-                                                   const GenerateOptions& generate, const Eigen::MatrixXd& j,
-                                                   const Trace& reference, int evaluations) {
-  const std::optional<MapRounding> r = map_rounding(model, core, generate, j, reference, evaluations);
-  if (!r) return std::nullopt;
-  const auto n = static_cast<Eigen::Index>(r->compared.size());
+LocalTolerance local_step_tolerance(const MapRounding& r) {
+  const auto n = static_cast<Eigen::Index>(r.compared.size());
   LocalTolerance tolerance{Eigen::VectorXd(n), Eigen::VectorXd(n)};
   for (Eigen::Index state = 0; state < n; ++state) {
-    const Eigen::Index e = r->compared[static_cast<std::size_t>(state)];
-    tolerance.operations[state] = r->rounding.operations[e] / r->scale[state];
-    tolerance.constants[state] = r->rounding.constants[e] / r->scale[state];
+    const Eigen::Index e = r.compared[static_cast<std::size_t>(state)];
+    tolerance.operations[state] = r.rounding.operations[e] / r.scale[state];
+    tolerance.constants[state] = r.rounding.constants[e] / r.scale[state];
   }
   return tolerance;
 }

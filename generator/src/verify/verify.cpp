@@ -37,28 +37,27 @@ VerifyResult result_for(const Model& model, const VerifyOptions& o) {
 
 VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o);
 
-// The local check (local_check.hpp) of a run into r. Its tolerance per state: in double the
-// scheme's bound, which one step's rounding (a few units of 2^-53 on either side) is far
-// within; in float one step's rounding from the step map (local_step_tolerance), or without a
-// map (or SchemeInfo::local_step_map false) the first-order bound of one step
-// (verify_tolerance for no accumulation).
+// The local check (local_check.hpp) of a run into r, relative to each state's `scale`
+// (compare_traces'). Its tolerance per state: in double the scheme's bound, which one step's
+// rounding (a few units of 2^-53 on either side) is far within; in float one step's rounding
+// from the step map (`rounding`, local_step_tolerance), or without a map (or
+// SchemeInfo::local_step_map false) the first-order bound of one step (verify_tolerance for
+// no accumulation).
 // Dual-rate tasks (`kept` not empty): each row restarts the reference core's macro step from
 // the values the generated tasks keep at its release (ReferenceCore::macro_step), all rows but
 // the last (the run ends at that release; it has no next one); in float the tolerance is the
 // macro step's share of the step-map bound (its r substeps' roundings added up).
 void check_locally(const Model& model, const SchemeInfo& info, const ReferenceCore& core, const GenerateOptions& generate,
-                   const Eigen::MatrixXd& j, int evaluations, const RunOptions& run, const Trace& reference,
-                   Trace generated, Trace next, Trace kept, VerifyResult& r) {
+                   const Eigen::MatrixXd& j, int evaluations, const RunOptions& run, const MapRounding* rounding,
+                   const std::vector<double>& state_scale, Trace generated, Trace next, Trace kept, VerifyResult& r) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
-  Eigen::VectorXd scale = Eigen::VectorXd::Ones(n);
-  for (const auto& row : reference.rows)
-    for (Eigen::Index i = 0; i < n; ++i) scale[i] = std::max(scale[i], std::fabs(row[static_cast<std::size_t>(i) + 1]));
+  const Eigen::VectorXd scale = Eigen::Map<const Eigen::VectorXd>(state_scale.data(), n);
   // double: both sides hold the same constants, their roundings differ from step to step.
   LocalTolerance tolerance{Eigen::VectorXd::Constant(n, r.tolerance), Eigen::VectorXd::Zero(n)};
   r.local_tolerance_basis = "scheme";
   if (generate.scalar == ScalarType::kFloat) {
     const std::optional<LocalTolerance> local =
-        info.local_step_map ? local_step_tolerance(model, core, generate, j, reference, evaluations) : std::nullopt;
+        info.local_step_map && rounding ? std::optional<LocalTolerance>(local_step_tolerance(*rounding)) : std::nullopt;
     r.local_tolerance_basis = local ? "step map" : "first order";
     // The first-order bound does not tell the constants' share: all of it may be the same every
     // step, so the bias bound is N times it (no tighter than each sample's).
@@ -222,6 +221,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   }
   write_file(dir / "build.sh", script);
   Trace reference;
+  std::optional<MapRounding> rounding;  // float only
   RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
   run.inner_step = o.generate.inner_step;
   run.frozen_linearization = frozen;
@@ -233,7 +233,8 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
     reference = core.simulate(run);
     write_csv(reference, (dir / "reference.csv").string());
     if (o.generate.scalar == ScalarType::kFloat) {
-      const std::optional<double> bound = step_map_tolerance(model, core, generate, j, reference, r.steps, evaluations);
+      rounding = map_rounding(model, core, generate, j, reference, evaluations);
+      const std::optional<double> bound = rounding ? step_map_tolerance(*rounding, r.steps) : std::nullopt;
       if (bound) {
         r.tolerance = *bound;
         r.tolerance_basis = "step map";
@@ -284,8 +285,8 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
       const bool checked = !next.columns.empty();
       if (checked) {
         stage("the local check");
-        check_locally(model, *info, core, generate, j, evaluations, run, reference, std::move(local), std::move(next),
-                      std::move(kept), r);
+        check_locally(model, *info, core, generate, j, evaluations, run, rounding ? &*rounding : nullptr, c.scale,
+                      std::move(local), std::move(next), std::move(kept), r);
       }
       r.pass = r.max_error <= r.tolerance && r.bit_exact_vs_host != 0 && r.bit_exact_vs_single != 0 &&
                r.overruns <= 0 && (!checked || (r.local_ratio <= 1 && r.local_bias_ratio <= 1));

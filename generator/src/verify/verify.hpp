@@ -106,9 +106,10 @@ struct VerifyResult {
 };
 
 struct Comparison {
-  double max_error = 0;     // max over rows and states of |a - b| / max(1, max over rows |b|)
+  double max_error = 0;     // max over rows and states of |a - b| / scale
   std::size_t worst_column = 0;
   double worst_time = 0;
+  std::vector<double> scale;  // each state's: max(1, max over rows |b|)
 };
 // Compares columns 1..states of two traces of the same shape (column 0 is time); `b` is
 // the reference. Throws std::runtime_error when the shapes differ.
