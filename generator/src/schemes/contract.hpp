@@ -200,6 +200,12 @@ struct SchemeInfo {
   // |g_z^-1| times the terms of g, which exceed a step's h |g| terms when h |g_z| < 1
   // (verify's float tolerances add them).
   bool fast_states_solved = false;
+  // Its only constants are the step h and one factor h/c of the whole increment (euler, rk2,
+  // rk4: dualrate::Rk4::step): their float rounding moves a step by at most
+  // u_f (|h d step/dh| + |step - x|), which verify's float tolerances take from the reference
+  // core's steps along the run. Otherwise 2 u_f |Phi - I| X: a worst case over each row's
+  // terms, for constants that multiply parts of a step apart (matrices, stage weights).
+  bool step_scaled_constants = false;
   bool dual_rate = false;     // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
   bool parallel = false;      // dual-rate: the parallel two-track variant
   // Treats every state alike (no slow/fast split): its one-step map for J decouples along J's

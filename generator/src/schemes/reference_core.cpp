@@ -304,6 +304,19 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   };
 }
 
+std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)> ReferenceCore::single_step_of_length(
+    const RunOptions& options) const {
+  const SchemeInfo* info = find_any_scheme(options.scheme);
+  if (!info || !info->reference)
+    throw SimulationError("the reference core has no single step of scheme '" + options.scheme + "'");
+  const double h = options.step;
+  const bool in_float = options.float_time;
+  return [this, h, in_float, step = prepared_step(*this, model_, *info, options, h)](long i, const Vector& x,
+                                                                                     double length) {
+    return step(holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), length, x);
+  };
+}
+
 GridSetup ReferenceCore::grid_setup(const RunOptions& options) const {
   const double h = options.step;
   const bool in_float = options.float_time;

@@ -113,6 +113,10 @@ class ReferenceCore {
   // function returned takes one step per call. Throws SimulationError for a scheme tied to its
   // grid (the multistep and dual-rate ones).
   std::function<Vector(long i, const Vector& x)> single_step(const RunOptions& options) const;
+  // single_step's step i with its length h' in place of options.step, at the same time and
+  // with the same inputs: a step's sensitivity to its length, by differences (verify's float
+  // tolerance of schemes whose constants scale the step, SchemeInfo::step_scaled_constants).
+  std::function<Vector(long i, const Vector& x, double h)> single_step_of_length(const RunOptions& options) const;
   // The dual-rate task forms' counterpart (GridRun::restore): one macro step of simulate's run
   // from tick i = k r, restarted from `kept` (what the generated tasks keep at release k);
   // returns the state at release k + 1. Throws SimulationError for any other scheme.

@@ -41,9 +41,12 @@ namespace dualrate {
 //     partly cancel over N steps, about sqrt(N) instead of N for an undamped mode;
 //   - the constants, rounded to float once and so the same in every step (no cancellation;
 //     summed in absolute value, sum_k |Phi^k| d_s): the step h and the scheme's own
-//     coefficients move a step's increment (Phi - I) x by u_f each, twice 2 u_f |Phi - I| X,
-//     and a parameter p_j moves the derivative by |df/dp_j p_j| u_f, over a step h u_f P with
-//     P_i = max over the reference rows of sum_j |df_i/dp_j p_j|.
+//     coefficients move a step's increment (Phi - I) x by u_f each, twice 2 u_f |Phi - I| X
+//     (where they are h and one factor of the whole increment, SchemeInfo::
+//     step_scaled_constants, u_f (|h d step/dh| + |step - x|) from the reference core's steps
+//     along the run: |Phi - I| X is a worst case over each row's terms, which on a stiff
+//     spring cancel), and a parameter p_j moves the derivative by |df/dp_j p_j| u_f, over a
+//     step h u_f P with P_i = max over the reference rows of sum_j |df_i/dp_j p_j|.
 //   The inputs are no rounding of this kind: the reference samples them as the float build
 //   does (RunOptions::float_time). The tolerance is max_i (bound_i / scale_i), scale_i the
 //   comparison's (compare_traces). For mrabm4 and mrabm4_parallel Phi is the map of a macro
@@ -80,23 +83,58 @@ double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Ei
 
 namespace {
 
-// P_i = max over the rows of `reference` of sum_j |df_i/dp_j p_j|: how much the rounding of
-// the parameters to float moves state i's derivative, per unit u_f. At most kRateRows rows,
-// evenly spaced, and the last: the rates are interpreted expression trees (df/dp p of every
-// parameter), which on planar_spacecraft's 10,001 rows took 100 s per call.
+// The rows of `reference` the rates below are taken at: at most kRateRows, evenly spaced, and
+// the last (the parameter rates are interpreted expression trees, df/dp p of every parameter,
+// which on planar_spacecraft's 10,001 rows took 100 s per call).
 constexpr std::size_t kRateRows = 1000;
-Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, const Trace& reference) {
-  const auto n = static_cast<Eigen::Index>(model.states.size());
-  Eigen::VectorXd result = Eigen::VectorXd::Zero(n);
+std::vector<std::size_t> sampled_rows(const Trace& reference) {
   const std::size_t rows = reference.rows.size(), stride = (rows + kRateRows - 1) / kRateRows;
   std::vector<std::size_t> sampled;
   for (std::size_t r = 0; r < rows; r += stride) sampled.push_back(r);
   if (rows > 0 && sampled.back() != rows - 1) sampled.push_back(rows - 1);
-  for (const std::size_t r : sampled) {
-    const auto& row = reference.rows[r];
-    const std::vector<double> x(row.begin() + 1, row.begin() + 1 + n);
-    const std::vector<double> rates = core.parameter_rates(row[0], x, core.inputs_at(row[0], true));
+  return sampled;
+}
+
+Eigen::VectorXd row_state(const Trace& reference, std::size_t r, Eigen::Index n) {
+  const auto& row = reference.rows[r];
+  return Eigen::Map<const Eigen::VectorXd>(row.data() + 1, n);
+}
+
+// P_i = max over the sampled rows of `reference` of sum_j |df_i/dp_j p_j|: how much the rounding
+// of the parameters to float moves state i's derivative, per unit u_f.
+Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, const Trace& reference) {
+  const auto n = static_cast<Eigen::Index>(model.states.size());
+  Eigen::VectorXd result = Eigen::VectorXd::Zero(n);
+  for (const std::size_t r : sampled_rows(reference)) {
+    const double t = reference.rows[r][0];
+    const Eigen::VectorXd x = row_state(reference, r, n);
+    const std::vector<double> rates =
+        core.parameter_rates(t, std::vector<double>(x.data(), x.data() + n), core.inputs_at(t, true));
     result = result.cwiseMax(Eigen::Map<const Eigen::VectorXd>(rates.data(), n));
+  }
+  return result;
+}
+
+// SchemeInfo::step_scaled_constants: per state, the largest |h d step/dh| + |step - x| over the
+// reference core's steps from the sampled rows of `reference` (d/dh by central differences at
+// h (1 +- 1e-4): the step is a polynomial in h of the scheme's order for a smooth model, so
+// their error is about 1e-8 of the derivative, and the differences' own rounding 1e-12 |x|).
+Eigen::VectorXd step_scaled_share(const ReferenceCore& core, const RunOptions& run, const Trace& reference,
+                                  Eigen::Index n) {
+  constexpr double kRelative = 1e-4;
+  const double h = run.step;
+  const auto step = core.single_step_of_length(run);
+  Eigen::VectorXd result = Eigen::VectorXd::Zero(n);
+  for (const std::size_t r : sampled_rows(reference)) {
+    const long i = std::lround(reference.rows[r][0] / h);
+    const Eigen::VectorXd x = row_state(reference, r, n);
+    const std::vector<double> start(x.data(), x.data() + n);
+    const auto at = [&](double length) {
+      const std::vector<double> next = step(i, start, length);
+      return Eigen::Map<const Eigen::VectorXd>(next.data(), n).eval();
+    };
+    const Eigen::VectorXd sensitivity = (at(h * (1 + kRelative)) - at(h * (1 - kRelative))) / (2 * kRelative);
+    result = result.cwiseMax(sensitivity.cwiseAbs() + (at(h) - x).cwiseAbs());
   }
   return result;
 }
@@ -127,7 +165,8 @@ Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, cons
 }  // namespace
 
 std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
-                                        const Eigen::MatrixXd& j, const Trace& reference, int evaluations) {
+                                        const RunOptions& run, const Eigen::MatrixXd& j, const Trace& reference,
+                                        int evaluations) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
   if (j.rows() != n || reference.rows.empty()) return std::nullopt;
   MapRounding r;
@@ -161,6 +200,15 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   }
   if (std::find(r.compared.begin(), r.compared.end(), -1) != r.compared.end()) return std::nullopt;
   r.rounding = step_rounding(r.map, entry, terms, parameter_step, r.substeps * (evaluations + 2));
+  const SchemeInfo* info = find_scheme(generate.scheme);
+  if (info && info->step_scaled_constants) {
+    const Eigen::VectorXd share = step_scaled_share(core, run, reference, n);
+    for (Eigen::Index e = 0; e < m; ++e) {
+      const auto& kept = layout.entries[static_cast<std::size_t>(e)];
+      if (!kept.derivative)
+        r.rounding.constants[e] = std::ldexp(1.0, -24) * (share[static_cast<Eigen::Index>(kept.state)] + parameter_step[e]);
+    }
+  }
   return r;
 }
 

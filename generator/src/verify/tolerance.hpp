@@ -32,7 +32,8 @@ struct MapRounding {
   int substeps = 1;
 };
 std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
-                                        const Eigen::MatrixXd& j, const Trace& reference, int evaluations);
+                                        const RunOptions& run, const Eigen::MatrixXd& j, const Trace& reference,
+                                        int evaluations);
 
 // map_float_tolerance for a float run of `steps` steps of h: the rounding carried through
 // `steps` / substeps (macro) steps. Empty when `steps` is not a whole number of macro steps.

@@ -233,7 +233,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
     reference = core.simulate(run);
     write_csv(reference, (dir / "reference.csv").string());
     if (o.generate.scalar == ScalarType::kFloat) {
-      rounding = map_rounding(model, core, generate, j, reference, evaluations);
+      rounding = map_rounding(model, core, generate, run, j, reference, evaluations);
       const std::optional<double> bound = rounding ? step_map_tolerance(*rounding, r.steps) : std::nullopt;
       if (bound) {
         r.tolerance = *bound;

@@ -9,6 +9,7 @@ SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* 
                        const char* summary) {
   SchemeInfo s{name, runtime_class, header, order, summary, order};
   s.uniform = true;
+  s.step_scaled_constants = true;
   return s;
 }
 
