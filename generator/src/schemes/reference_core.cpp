@@ -294,14 +294,7 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step(
     const RunOptions& options) const {
-  const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || !info->reference)
-    throw SimulationError("the reference core has no single step of scheme '" + options.scheme + "'");
-  const double h = options.step;
-  const bool in_float = options.float_time;
-  return [this, h, in_float, step = prepared_step(*this, model_, *info, options, h)](long i, const Vector& x) {
-    return step(holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, x);
-  };
+  return [h = options.step, step = single_step_of_length(options)](long i, const Vector& x) { return step(i, x, h); };
 }
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)> ReferenceCore::single_step_of_length(
