@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <regex>
+#include <sstream>
 #include <vector>
 
 #include "model/functions.hpp"
@@ -364,6 +365,30 @@ GiNaC::ex restore(const GiNaC::ex& e, const Renamed& r, const ExpressionText& sr
         throw ModelError(src.at(0), "number out of range in " + scope.what + ": a power of numbers with more than " +
                                         std::to_string(kMaxPowerBits) + " bits",
                          "constants must be finite in double precision");
+    } else if (GiNaC::is_exactly_a<GiNaC::numeric>(exponent) && GiNaC::ex_to<GiNaC::numeric>(exponent).is_rational()) {
+      // GiNaC takes a number out of the base of a rational power and raises it: a product's
+      // coefficient c ((2 x)^n = 2^n x^n), a sum's integer content (1/6 of x/6 + y/2).
+      GiNaC::numeric c = 1;
+      if (GiNaC::is_a<GiNaC::mul>(base)) {
+        for (const auto& f : base)
+          if (GiNaC::is_exactly_a<GiNaC::numeric>(f)) c *= GiNaC::ex_to<GiNaC::numeric>(f);
+      } else if (GiNaC::is_a<GiNaC::add>(base)) {
+        c = base.integer_content();
+      }
+      const auto& x = GiNaC::ex_to<GiNaC::numeric>(exponent);
+      const auto bits = [](const GiNaC::numeric& n) { return static_cast<double>(GiNaC::abs(n).int_length()); };
+      const double estimate = c.is_rational() && GiNaC::abs(c) != 1 && !c.is_zero()
+                                  ? std::fabs(x.numer().to_double()) * (bits(c.numer()) + bits(c.denom()))
+                                  : 0.0;
+      if (!(estimate <= static_cast<double>(kMaxPowerBits))) {
+        std::ostringstream power;
+        power << x;
+        throw ModelError(src.at(0),
+                         "number out of range in " + scope.what + ": a power with exponent " + power.str() +
+                             " of a base with a numeric factor other than 1 (more than " + std::to_string(kMaxPowerBits) +
+                             " bits)",
+                         "an exponent that large has no value in double precision; check the expression");
+      }
     }
     return GiNaC::pow(base, exponent);
   }

@@ -45,8 +45,9 @@ std::vector<std::string> host_compiler() {
   return argv;
 }
 
-// cortex-a53-linux: runs in all of a run that overruns while the fast thread woke late
-// (host_scheduling_noise).
+// The Linux task programs (cortex-a53-linux and the host): runs in all of a run that overruns
+// while the fast thread woke late (host_scheduling_noise): neither qemu-user nor a kernel
+// without real-time guarantees bounds the wake-up latency (7.6 ms seen once natively in CI).
 constexpr int kNoiseAttempts = 3;
 
 
@@ -295,7 +296,7 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
   }
   if (tasks == "multi") {
     error = run_tasks(plan, exe, "multi", dir / "generated.csv", r, script);
-    while (plan.target && plan.target->linux_user && error.empty() && host_scheduling_noise(r) &&
+    while ((!plan.target || plan.target->linux_user) && error.empty() && host_scheduling_noise(r) &&
            r.noise_retries + 1 < kNoiseAttempts) {
       ++r.noise_retries;
       error = run_tasks(plan, exe, "multi", dir / "generated.csv", r, script);

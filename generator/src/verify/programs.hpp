@@ -28,7 +28,7 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
                           long steps, int every, VerifyResult& r, std::string& script);
 
 // cortex-a53-linux runs the preemptive executive as SCHED_FIFO threads of qemu-user on a
-// shared, non-real-time host. An overrun there while the fast thread also woke a whole period
+// shared, non-real-time host, the host as native threads on the same kernel. An overrun there while the fast thread also woke a whole period
 // or more late (late_ticks) comes from the host's scheduling (another process, the kernel's
 // real-time throttling), not from the code: such a run is repeated, kNoiseAttempts runs in all
 // at most, and one that still overruns fails as noise, said so. An overrun with every tick on

@@ -256,7 +256,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   } catch (const SimulationError& e) {
     r.error += (r.error.empty() ? "" : "\n") + std::string("reference core: ") + e.what();
   }
-  if (r.error.empty() && r.overruns > 0 && cross && cross->linux_user && host_scheduling_noise(r))
+  if (r.error.empty() && r.overruns > 0 && (!cross || cross->linux_user) && host_scheduling_noise(r))
     r.error = fmt::format("host scheduling noise, not the code: {} overruns ({} slow, {} fast) in each of {} runs, "
                           "with the fast thread waking a period or more late on {} ticks (up to {:.1f} ms); run it "
                           "on a quieter host",
