@@ -4,7 +4,7 @@
 // Usage: tasks single|multi|count MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]
 //  - single: the sequential executive, the oracle;
 //  - count: the same run without writing its trace, for counting the jobs' instructions
-//    (below): formatting the trace would be six in seven of the instructions logged;
+//    (below): formatting the trace would be about five in six of the instructions logged;
 //  - multi: two threads, the fast one at SCHED_FIFO priority 80 released every h by an
 //    absolute clock_nanosleep on CLOCK_MONOTONIC, the slow one at priority 70 released through
 //    a semaphore by the fast task. With two or more processors each thread has one of its

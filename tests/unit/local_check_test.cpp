@@ -104,6 +104,26 @@ TEST(LocalCheck, ErrorsOfOneSignAddUpAgainstTheBiasBound) {
   EXPECT_LT(local_check(generated, next, samples, identity, {1e-6 * one, Eigen::VectorXd::Zero(1)}, one).bias_ratio, 1e-6);
 }
 
+// The exact step check counts the samples where any state differs, in the build's scalar: a
+// float trace's 9 significant digits stand for the float; NaN on both sides is the same.
+TEST(ExactStepCheck, CountsTheSamplesThatDifferInAnyBit) {
+  const float one = 1.0f, above = std::nextafter(one, 2.0f);
+  Trace generated{{"t", "a", "b"}, {{0, 1, 2}, {1, 1, 2}, {2, 1, 2}}};
+  Trace next{{"a", "b"}, {{1.00000012, 2}, {1, 2}, {NAN, 3}}};
+  const SingleStep step = [above](long i, const std::vector<double>& x) {
+    return std::vector<double>{i == 2 ? NAN : static_cast<double>(above), x[1] + (i == 2 ? 0.5 : 0.0)};
+  };
+  const ExactStepCheck in_float = exact_step_check(generated, next, {0, 1, 2}, step, true);
+  EXPECT_EQ(in_float.samples, 3);
+  EXPECT_EQ(in_float.differing, 2);  // 1 against one ulp above; b 3 against 2.5
+  EXPECT_EQ(in_float.time, 1);
+  EXPECT_EQ(in_float.state, "a");
+  EXPECT_EQ(in_float.generated, 1);
+  EXPECT_EQ(in_float.expected, static_cast<double>(above));
+  EXPECT_EQ(exact_step_check(generated, next, {0, 1, 2}, step, false).differing, 3);  // 1.00000012 is not the float
+  EXPECT_THROW(exact_step_check(generated, next, {0, 1}, step, true), std::runtime_error);
+}
+
 // Dual-rate tasks: the reference restarts from each row's kept values, not from its state.
 TEST(LocalCheck, RestartsFromTheKeptValues) {
   const Trace generated{{"t", "a"}, {{0, 1}, {0.5, 0.5}}};

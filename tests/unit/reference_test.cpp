@@ -219,5 +219,38 @@ TEST(ReferenceCore, StepCountCoversTheInterval) {
   EXPECT_EQ(step_count(1.05, 0.1), 11);
 }
 
+// verify's exact step check is made only where the reference core computes a step as the
+// generated code does (ReferenceCore::exact_step_difference); its float step then differs from
+// the double one by float's rounding of that step only.
+TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwise) {
+  const auto difference = [](const char* file, const char* scheme) {
+    const Model m = test::load(test::source_path(file));
+    RunOptions run{scheme, 1e-3, 0.01};
+    run.float_time = true;
+    return ReferenceCore(m).exact_step_difference(run);
+  };
+  EXPECT_EQ(difference("tests/models/valid/van_der_pol.yaml", "rk4"), "");
+  EXPECT_EQ(difference("tests/models/valid/van_der_pol.yaml", "euler"), "");
+  EXPECT_NE(difference("tests/models/valid/van_der_pol.yaml", "sp_ll").find("order of operations"), std::string::npos);
+  EXPECT_NE(difference("models/f16_longitudinal.yaml", "rk4").find("tables"), std::string::npos);
+  EXPECT_NE(difference("models/light_double_pendulum.yaml", "rk4").find("mass matrix"), std::string::npos);
+
+  const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
+  const ReferenceCore core(m);
+  RunOptions run{"rk4", 1e-3, 0.01};
+  run.float_time = true;
+  const std::vector<double> x = core.initial_state();
+  const std::vector<double> in_float = core.single_step_in_float(run)(3, x), in_double = core.single_step(run)(3, x);
+  ASSERT_EQ(in_float.size(), in_double.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(in_float[i], static_cast<float>(in_float[i]));
+    // A step's float rounding: a few units of 2^-24 relative to the state (its increment is
+    // 1e-3 of it), far below 1e-5.
+    EXPECT_NEAR(in_float[i], in_double[i], 1e-5 * std::max(1.0, std::fabs(x[i])));
+  }
+  run.scheme = "sp_ll";
+  EXPECT_THROW(core.single_step_in_float(run), SimulationError);
+}
+
 }  // namespace
 }  // namespace dualrate

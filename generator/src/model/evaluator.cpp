@@ -11,23 +11,41 @@ namespace dualrate {
 
 namespace {
 
-double abs_of(double a) { return std::fabs(a); }
-double sign_of(double a) { return a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0); }
-double step_of(double a) { return a >= 0 ? 1.0 : 0.0; }
-double min_of(double a, double b) { return a <= b ? a : b; }
-double max_of(double a, double b) { return a >= b ? a : b; }
+template <class T>
+T abs_of(T a) {
+  return std::fabs(a);
+}
+template <class T>
+T sign_of(T a) {
+  return a > 0 ? T(1) : (a < 0 ? T(-1) : T(0));
+}
+template <class T>
+T step_of(T a) {
+  return a >= 0 ? T(1) : T(0);
+}
+template <class T>
+T min_of(T a, T b) {
+  return a <= b ? a : b;
+}
+template <class T>
+T max_of(T a, T b) {
+  return a >= b ? a : b;
+}
 
-// The functions of model expressions by their GiNaC names.
-const std::map<std::string, double (*)(double)>& unary_functions() {
-#define DUALRATE_EVALUATOR_ENTRY(name) {#name, dualrate_libm_##name},
-  static const std::map<std::string, double (*)(double)> table = {
-      DUALRATE_LIBM_UNARY(DUALRATE_EVALUATOR_ENTRY){"dr_abs", abs_of}, {"dr_sign", sign_of}, {"dr_step", step_of}};
+// The functions of model expressions by their GiNaC names, in double and in float.
+const std::map<std::string, Evaluator::Unary>& unary_functions() {
+#define DUALRATE_EVALUATOR_ENTRY(name) {#name, {dualrate_libm_##name, dualrate_libm_##name##f}},
+  static const std::map<std::string, Evaluator::Unary> table = {
+      DUALRATE_LIBM_UNARY(DUALRATE_EVALUATOR_ENTRY){"dr_abs", {abs_of<double>, abs_of<float>}},
+      {"dr_sign", {sign_of<double>, sign_of<float>}},
+      {"dr_step", {step_of<double>, step_of<float>}}};
   return table;
 }
 
-const std::map<std::string, double (*)(double, double)>& binary_functions() {
-  static const std::map<std::string, double (*)(double, double)> table = {
-      DUALRATE_LIBM_BINARY(DUALRATE_EVALUATOR_ENTRY){"dr_min", min_of}, {"dr_max", max_of}};
+const std::map<std::string, Evaluator::Binary>& binary_functions() {
+  static const std::map<std::string, Evaluator::Binary> table = {
+      DUALRATE_LIBM_BINARY(DUALRATE_EVALUATOR_ENTRY){"dr_min", {min_of<double>, min_of<float>}},
+      {"dr_max", {max_of<double>, max_of<float>}}};
 #undef DUALRATE_EVALUATOR_ENTRY
   return table;
 }
@@ -74,6 +92,7 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
       n.index = GiNaC::ex_to<GiNaC::numeric>(exponent).is_negative() ? -1 : 1;
     } else {
       n.op = Op::kPow;
+      n.binary = binary_functions().at("pow");
       n.args.push_back(build(exponent, slots));
     }
   } else if (is_table_call(e)) {
@@ -131,9 +150,9 @@ T Evaluator::eval(const Node& n, const T* v) {
       for (int i = 0; i < std::abs(n.index); ++i) p *= b;
       return n.index < 0 ? 1 / p : p;
     }
-    case Op::kPow: return static_cast<T>(dualrate_libm_pow(eval(n.args[0], v), eval(n.args[1], v)));
-    case Op::kCall1: return static_cast<T>(n.unary(eval(n.args[0], v)));
-    case Op::kCall2: return static_cast<T>(n.binary(eval(n.args[0], v), eval(n.args[1], v)));
+    case Op::kPow: return n.binary.of(eval(n.args[0], v), eval(n.args[1], v));
+    case Op::kCall1: return n.unary.of(eval(n.args[0], v));
+    case Op::kCall2: return n.binary.of(eval(n.args[0], v), eval(n.args[1], v));
     case Op::kTable: {
       double args[kMaxTableAxes];
       for (std::size_t i = 0; i < n.args.size(); ++i) args[i] = static_cast<double>(eval(n.args[i], v));

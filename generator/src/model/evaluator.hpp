@@ -25,10 +25,24 @@ class Evaluator {
   // `slots` maps each symbol the expression may contain to its index in the value array.
   Evaluator(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
   double operator()(const double* values) const { return eval(root_, values); }
-  // The same in float arithmetic (constants rounded to float, every operation rounded; the
-  // functions evaluated in double on the float argument and rounded): step, sign, min and
-  // max give what float generated code gives, the rest within a rounding of it.
+  // The same in float arithmetic, as float generated code computes it: constants rounded to
+  // float, every operation in float, the portable libm's float functions
+  // (dualrate_libm_NAMEf); tables by Table::evaluate in double on the float arguments, rounded.
   float operator()(const float* values) const { return eval(root_, values); }
+
+  // An elementary function in double and in float (the portable libm's NAME and NAMEf).
+  struct Unary {
+    double (*in_double)(double) = nullptr;
+    float (*in_float)(float) = nullptr;
+    double of(double x) const { return in_double(x); }
+    float of(float x) const { return in_float(x); }
+  };
+  struct Binary {
+    double (*in_double)(double, double) = nullptr;
+    float (*in_float)(float, float) = nullptr;
+    double of(double x, double y) const { return in_double(x, y); }
+    float of(float x, float y) const { return in_float(x, y); }
+  };
 
  private:
   enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall1, kCall2, kTable };
@@ -36,8 +50,8 @@ class Evaluator {
     Op op = Op::kConst;
     double value = 0;
     int index = 0;       // slot, integer exponent
-    double (*unary)(double) = nullptr;           // kCall1, resolved from the name when built
-    double (*binary)(double, double) = nullptr;  // kCall2
+    Unary unary;    // kCall1, resolved from the name when built
+    Binary binary;  // kCall2, kPow
     std::shared_ptr<const Table> table;          // kTable (index: its slope mask)
     std::vector<Node> args;  // kDiv: numerator factors, then index = count of denominator factors
   };

@@ -36,12 +36,20 @@ const Value& memoized(const ex& e) {
 ProductParts product_parts_uncached(const ex& product);
 ex canonical_sign(const ex& factor, numeric& coefficient);
 
-// Whether an odd integer power of a sum is held in the sign opposite to the sum's
-// preferred_sign (GiNaC keeps such a power of a sum with integer coefficients in its own).
-bool negated_power(const ex& e) {
+// A power `e` in the canonical sign of its base, and whether that negates it: an odd integer
+// power of a sum is held by GiNaC in the sign its integer coefficients give, which may be
+// opposite to the sum's preferred_sign.
+struct SignedPower {
+  ex power;
+  bool negated = false;
+};
+SignedPower signed_power(const ex& e) {
   numeric sign = 1;
-  return is_a<GiNaC::power>(e) && (canonical_sign(e, sign), sign.is_negative());
+  const ex p = canonical_sign(e, sign);
+  return {p, sign.is_negative()};
 }
+
+bool negated_power(const ex& e) { return is_a<GiNaC::power>(e) && signed_power(e).negated; }
 
 }  // namespace
 
@@ -151,9 +159,8 @@ Printed print_uncached(const ex& e) {
   if (is_a<GiNaC::add>(e)) return print_sum(e);
   if (is_a<GiNaC::mul>(e)) return print_product(e);
   if (is_a<GiNaC::power>(e)) {
-    numeric sign = 1;
-    const ex p = canonical_sign(e, sign);
-    if (sign.is_negative()) return {"-" + print_power(p.op(0), p.op(1)).text, kUnary};
+    const SignedPower p = signed_power(e);
+    if (p.negated) return {"-" + print_power(p.power.op(0), p.power.op(1)).text, kUnary};
     return print_power(e.op(0), e.op(1));
   }
   if (is_table_call(e)) {

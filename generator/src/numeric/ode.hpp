@@ -1,6 +1,7 @@
 // Ordinary differential equations as the reference core and the analysis step them: a
 // right-hand side on plain vectors, the linear one dx/dt = J x, and the explicit Runge-Kutta
-// steps of the textbook (forward Euler, Heun, classical RK4), written plainly.
+// steps of the textbook (forward Euler, Heun, classical RK4), written plainly in the runtime's
+// order of operations.
 #pragma once
 
 #include <Eigen/Dense>
@@ -10,17 +11,56 @@
 
 namespace dualrate {
 
-// dx/dt = f(t, x), with whatever the caller holds (inputs) fixed.
-using RightHandSide = std::function<void(double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
+// dx/dt = f(t, x) in the arithmetic of S (double, or float for a float build's step), with
+// whatever the caller holds (inputs) fixed.
+template <class S>
+using RightHandSideIn = std::function<void(S t, const std::vector<S>& x, std::vector<S>& dxdt)>;
+using RightHandSide = RightHandSideIn<double>;
 
 // dx/dt = J x; J must outlive the function.
 RightHandSide linear_rhs(const Eigen::MatrixXd& j);
 
-// One step of size h from (t, x): x + h f(t, x).
-std::vector<double> euler_step(const RightHandSide& f, double t, double h, const std::vector<double>& x);
+// The steps of size h from (t, x) in the arithmetic of S, operation for operation as the
+// runtime's dualrate::Euler, Rk2 and Rk4::step compute them (the same constants, products and
+// sums in the same order), so that in S = float they round as a float build does.
+// Forward Euler: x + h f(t, x).
+template <class S>
+std::vector<S> euler_step_in(const RightHandSideIn<S>& f, S t, S h, const std::vector<S>& x0) {
+  std::vector<S> x = x0, k;
+  f(t, x, k);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] += h * k[j];
+  return x;
+}
 // Heun's method (explicit trapezoidal rule): k1 = f(t, x), k2 = f(t + h, x + h k1), x + h/2 (k1 + k2).
-std::vector<double> heun_step(const RightHandSide& f, double t, double h, const std::vector<double>& x);
+template <class S>
+std::vector<S> heun_step_in(const RightHandSideIn<S>& f, S t, S h, const std::vector<S>& x0) {
+  std::vector<S> x = x0, x1 = x0, k1, k2;
+  f(t, x, k1);
+  for (std::size_t j = 0; j < x.size(); ++j) x1[j] = x[j] + h * k1[j];
+  f(t + h, x1, k2);
+  const S half = h / S(2);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] += half * (k1[j] + k2[j]);
+  return x;
+}
 // Classical fourth-order Runge-Kutta: x + h/6 (k1 + 2 k2 + 2 k3 + k4).
+template <class S>
+std::vector<S> rk4_step_in(const RightHandSideIn<S>& f, S t, S h, const std::vector<S>& x0) {
+  const S half = h / S(2), sixth = h / S(6);
+  std::vector<S> x = x0, stage = x0, k1, k2, k3, k4;
+  const auto stage_from = [&](S a, const std::vector<S>& k) {
+    for (std::size_t j = 0; j < x.size(); ++j) stage[j] = x[j] + a * k[j];
+    return stage;
+  };
+  f(t, x, k1);
+  f(t + half, stage_from(half, k1), k2);
+  f(t + half, stage_from(half, k2), k3);
+  f(t + h, stage_from(h, k3), k4);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] += sixth * (k1[j] + S(2) * k2[j] + S(2) * k3[j] + k4[j]);
+  return x;
+}
+
+std::vector<double> euler_step(const RightHandSide& f, double t, double h, const std::vector<double>& x);
+std::vector<double> heun_step(const RightHandSide& f, double t, double h, const std::vector<double>& x);
 std::vector<double> rk4_step(const RightHandSide& f, double t, double h, const std::vector<double>& x);
 
 }  // namespace dualrate

@@ -310,6 +310,45 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)>
   };
 }
 
+std::string ReferenceCore::exact_step_difference(const RunOptions& options) const {
+  const SchemeInfo* info = find_any_scheme(options.scheme);
+  if (!info || !info->float_reference)
+    return "the reference core's " + options.scheme + " step is not written in the runtime's order of operations";
+  if (!model_.tables.empty())
+    return "the model has tables, which the reference core looks up in double and the generated code in float";
+  for (const auto& v : model_.variables)
+    if (v.solved)
+      return "the model has a mass matrix, which the generated code factorizes at run time and the reference core "
+             "solves symbolically";
+  return "";
+}
+
+void ReferenceCore::float_derivatives(float t, const std::vector<float>& x, const Vector& u,
+                                      std::vector<float>& dxdt) const {
+  std::vector<float> env = slot_values<float>(t, Vector(x.begin(), x.end()), u);
+  std::size_t slot = env.size() - variables_.size();
+  for (const auto& v : variables_) env[slot++] = v(env.data());
+  dxdt.resize(rhs_.size());
+  for (std::size_t i = 0; i < rhs_.size(); ++i) dxdt[i] = rhs_[i](env.data());
+}
+
+std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step_in_float(
+    const RunOptions& options) const {
+  const std::string why = exact_step_difference(options);
+  if (!why.empty()) throw SimulationError("no float step of the reference core: " + why);
+  const FloatStep step = find_any_scheme(options.scheme)->float_reference;
+  const double h = options.step;
+  return [this, step, h](long i, const Vector& x) {
+    const Vector u = inputs_of_step(i, h, true);
+    const RightHandSideIn<float> f = [this, &u](float t, const std::vector<float>& xs, std::vector<float>& dx) {
+      float_derivatives(t, xs, u, dx);
+    };
+    const std::vector<float> next = step(f, static_cast<float>(sample_time(i, h, true)), static_cast<float>(h),
+                                         std::vector<float>(x.begin(), x.end()));
+    return Vector(next.begin(), next.end());
+  };
+}
+
 GridSetup ReferenceCore::grid_setup(const RunOptions& options) const {
   const double h = options.step;
   const bool in_float = options.float_time;

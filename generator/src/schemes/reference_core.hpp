@@ -117,6 +117,18 @@ class ReferenceCore {
   // with the same inputs: a step's sensitivity to its length, by differences (verify's float
   // tolerance of schemes whose constants scale the step, SchemeInfo::step_scaled_constants).
   std::function<Vector(long i, const Vector& x, double h)> single_step_of_length(const RunOptions& options) const;
+  // Why generated code's step may round otherwise than the reference core's in the same
+  // arithmetic (single_step in double, single_step_in_float in float): the scheme's reference
+  // step is not written in the runtime's order of operations, or the model has tables or a
+  // mass matrix, which the generated code looks up or solves by another computation. Empty
+  // when both compute the same operations on the same values (verify's exact step check).
+  std::string exact_step_difference(const RunOptions& options) const;
+  // single_step of a float build's run in float arithmetic, operation for operation as the
+  // generated code computes it (SchemeInfo::float_reference, Evaluator's float evaluation; the
+  // state, parameters and held inputs in float, the inputs sampled at float times as
+  // RunOptions::float_time has them); returns the float result, exactly converted. Throws
+  // SimulationError when exact_step_difference is not empty.
+  std::function<Vector(long i, const Vector& x)> single_step_in_float(const RunOptions& options) const;
   // The dual-rate task forms' counterpart (GridRun::restore): one macro step of simulate's run
   // from tick i = k r, restarted from `kept` (what the generated tasks keep at release k);
   // returns the state at release k + 1. Throws SimulationError for any other scheme.
@@ -142,6 +154,8 @@ class ReferenceCore {
   // The last row's time is t_last (n h, or t_end after a shortened last step).
   void march(long n, double h, double t_last, int every, const std::function<long(long, Vector&)>& advance,
              Trace& trace) const;
+  // derivatives in float arithmetic (Evaluator's float evaluation), for single_step_in_float.
+  void float_derivatives(float t, const std::vector<float>& x, const Vector& u, std::vector<float>& dxdt) const;
   // The right-hand side with the inputs held at u (zero-order hold).
   RightHandSide holding(Vector u) const;
   // The inputs step i of size h holds: inputs_at(sample_time(i, h, in_float), in_float).

@@ -139,4 +139,35 @@ LocalCheck local_check(const Trace& generated, const Trace& next, const std::vec
   return c;
 }
 
+ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const std::vector<long>& samples,
+                                const SingleStep& step, bool in_float) {
+  const std::size_t n = next.columns.size();
+  if (generated.rows.size() != next.rows.size() || generated.rows.size() != samples.size() ||
+      generated.columns.size() < n + 1)
+    throw std::runtime_error(fmt::format("exact step check: {} rows with {} next states for {} samples",
+                                         generated.rows.size(), n, samples.size()));
+  ExactStepCheck c;
+  for (std::size_t r = 0; r < samples.size(); ++r) {
+    const std::vector<double> x(generated.rows[r].begin() + 1, generated.rows[r].begin() + 1 + static_cast<long>(n));
+    const std::vector<double> expected = step(samples[r], x);
+    ++c.samples;
+    for (std::size_t i = 0; i < n; ++i) {
+      double a = next.rows[r][i], b = expected[i];
+      if (in_float) {
+        a = static_cast<float>(a);
+        b = static_cast<float>(b);
+      }
+      if (a == b || (std::isnan(a) && std::isnan(b))) continue;
+      if (c.differing++ == 0) {
+        c.time = generated.rows[r][0];
+        c.state = generated.columns[i + 1];
+        c.generated = a;
+        c.expected = b;
+      }
+      break;
+    }
+  }
+  return c;
+}
+
 }  // namespace dualrate

@@ -68,6 +68,28 @@ LocalCheck local_check(const Trace& generated, const Trace& next, const std::vec
                        const SingleStep& step, const LocalTolerance& tolerance, const Eigen::VectorXd& scale,
                        const Trace* kept = nullptr);
 
+// The exact step check, beside the local check where the reference core computes a step with
+// the same operations on the same values as the generated code (ReferenceCore::
+// exact_step_difference empty): at each sample the reference core's step from the generated
+// state, in the build's arithmetic (float or double), must equal the generated code's next
+// state bit for bit. IEEE 754 rounds each operation to the nearest representable value, so the
+// same operations in the same order on the same operands give the same result: no tolerance
+// (the builds verify compiles use -ffp-contract=off and the portable libm, whose results are
+// the same on the host and the targets).
+struct ExactStepCheck {
+  long samples = 0;
+  long differing = 0;  // samples where a state differs
+  // The first of them: its time, the first state that differs there, the generated code's
+  // value and the reference core's.
+  double time = 0;
+  std::string state;
+  double generated = 0, expected = 0;
+};
+// With `in_float` the values are compared as floats (a float build's trace has each to 9
+// significant digits, which tell the float exactly).
+ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const std::vector<long>& samples,
+                                const SingleStep& step, bool in_float);
+
 // The steps at which a trace program prints its rows: 0, every, 2 every, ... and the last.
 std::vector<long> sample_steps(long steps, long every);
 

@@ -32,6 +32,16 @@ std::string VerifyResult::json() const {
     s += fmt::format(",\"local_bias_ratio\":{:.6e},\"local_bias_sum\":{:.6e},\"local_bias_bound\":{:.6e},"
                      "\"local_bias_state\":{}",
                      local_bias_ratio, local_bias_sum, local_bias_bound, json_string(local_bias_state));
+  if (exact_step_samples >= 0) {
+    s += fmt::format(",\"exact_step_samples\":{},\"exact_step_differing\":{}", exact_step_samples,
+                     exact_step_differing);
+    if (exact_step_differing > 0)
+      s += fmt::format(",\"exact_step_state\":{},\"exact_step_time\":{:.17g},\"exact_step_generated\":{:.17g},"
+                       "\"exact_step_expected\":{:.17g}",
+                       json_string(exact_step_state), exact_step_time, exact_step_generated, exact_step_expected);
+  } else if (!exact_step_skipped.empty()) {
+    s += ",\"exact_step_skipped\":" + json_string(exact_step_skipped);
+  }
   if (!error.empty()) s += ",\"error\":" + json_string(error);
   if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
   if (relinearized_error >= 0)
@@ -118,6 +128,18 @@ std::string VerifyResult::text() const {
                      "of it{}\n",
                      local_ratios.size(), local_bias_sum, local_bias_state, local_bias_bound, local_bias_ratio,
                      local_bias_ratio <= 1 ? "" : " (FAIL)");
+  if (exact_step_samples >= 0 && exact_step_differing == 0)
+    s += fmt::format("exact step check (the reference core's step in {} arithmetic from the generated state at each "
+                     "sample): {} samples, all equal bit for bit\n",
+                     scalar, exact_step_samples);
+  else if (exact_step_samples >= 0)
+    s += fmt::format("exact step check (the reference core's step in {} arithmetic from the generated state at each "
+                     "sample): {} of {} samples differ; the first at t = {:.6g}, {}: {:.9g} generated, {:.9g} "
+                     "expected (FAIL)\n",
+                     scalar, exact_step_differing, exact_step_samples, exact_step_time, exact_step_state,
+                     exact_step_generated, exact_step_expected);
+  else if (!exact_step_skipped.empty())
+    s += "exact step check: not made, " + exact_step_skipped + "\n";
   if (relinearized_error >= 0)
     s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n", linearization,
                      relinearized_error, linearization == "scheduled" ? " (schedule_error)" : "");

@@ -58,12 +58,16 @@ double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm
   return static_cast<double>(steps + 1) * (stages + 2) * u * (1 + h_norm_j);
 }
 
-StepRounding step_rounding(const Eigen::MatrixXd& step_map, const Eigen::VectorXd& magnitude,
-                           const Eigen::VectorXd& terms, const Eigen::VectorXd& parameter_step, int roundings) {
+StepRounding step_rounding(const Eigen::VectorXd& magnitude, const Eigen::VectorXd& terms,
+                           const Eigen::VectorXd& constants_share, const Eigen::VectorXd& parameter_step,
+                           int roundings) {
   const double u = std::ldexp(1.0, -24);
+  return {roundings * u * (magnitude + terms), u * (constants_share + parameter_step)};
+}
+
+Eigen::VectorXd increment_share(const Eigen::MatrixXd& step_map, const Eigen::VectorXd& magnitude) {
   const auto m = step_map.rows();
-  const Eigen::MatrixXd increment = step_map - Eigen::MatrixXd::Identity(m, m);
-  return {roundings * u * (magnitude + terms), u * (2 * increment.cwiseAbs() * magnitude + parameter_step)};
+  return 2 * (step_map - Eigen::MatrixXd::Identity(m, m)).cwiseAbs() * magnitude;
 }
 
 double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Eigen::Index>& compared,
@@ -95,22 +99,21 @@ std::vector<std::size_t> sampled_rows(const Trace& reference) {
   return sampled;
 }
 
-Eigen::VectorXd row_state(const Trace& reference, std::size_t r, Eigen::Index n) {
+// The states of row r of `reference` (columns 1..n).
+std::vector<double> row_state(const Trace& reference, std::size_t r, std::size_t n) {
   const auto& row = reference.rows[r];
-  return Eigen::Map<const Eigen::VectorXd>(row.data() + 1, n);
+  return {row.begin() + 1, row.begin() + 1 + static_cast<long>(n)};
 }
 
 // P_i = max over the sampled rows of `reference` of sum_j |df_i/dp_j p_j|: how much the rounding
 // of the parameters to float moves state i's derivative, per unit u_f.
 Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, const Trace& reference) {
-  const auto n = static_cast<Eigen::Index>(model.states.size());
-  Eigen::VectorXd result = Eigen::VectorXd::Zero(n);
+  const std::size_t n = model.states.size();
+  Eigen::VectorXd result = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
   for (const std::size_t r : sampled_rows(reference)) {
     const double t = reference.rows[r][0];
-    const Eigen::VectorXd x = row_state(reference, r, n);
-    const std::vector<double> rates =
-        core.parameter_rates(t, std::vector<double>(x.data(), x.data() + n), core.inputs_at(t, true));
-    result = result.cwiseMax(Eigen::Map<const Eigen::VectorXd>(rates.data(), n));
+    const std::vector<double> rates = core.parameter_rates(t, row_state(reference, r, n), core.inputs_at(t, true));
+    result = result.cwiseMax(Eigen::Map<const Eigen::VectorXd>(rates.data(), result.size()));
   }
   return result;
 }
@@ -127,14 +130,14 @@ Eigen::VectorXd step_scaled_share(const ReferenceCore& core, const RunOptions& r
   Eigen::VectorXd result = Eigen::VectorXd::Zero(n);
   for (const std::size_t r : sampled_rows(reference)) {
     const long i = std::lround(reference.rows[r][0] / h);
-    const Eigen::VectorXd x = row_state(reference, r, n);
-    const std::vector<double> start(x.data(), x.data() + n);
+    const std::vector<double> start = row_state(reference, r, static_cast<std::size_t>(n));
     const auto at = [&](double length) {
       const std::vector<double> next = step(i, start, length);
       return Eigen::Map<const Eigen::VectorXd>(next.data(), n).eval();
     };
     const Eigen::VectorXd sensitivity = (at(h * (1 + kRelative)) - at(h * (1 - kRelative))) / (2 * kRelative);
-    result = result.cwiseMax(sensitivity.cwiseAbs() + (at(h) - x).cwiseAbs());
+    const Eigen::VectorXd increment = at(h) - Eigen::Map<const Eigen::VectorXd>(start.data(), n);
+    result = result.cwiseMax(sensitivity.cwiseAbs() + increment.cwiseAbs());
   }
   return result;
 }
@@ -146,11 +149,10 @@ Eigen::VectorXd step_scaled_share(const ReferenceCore& core, const RunOptions& r
 // over the step, h |f_z| T_f; zero for other schemes. `analysed` is verify's Jacobian, the
 // model's unless the scheme analyses another (SchemeInfo::analysed_jacobian).
 Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
-                             const Eigen::MatrixXd& analysed, const Eigen::VectorXd& magnitude,
+                             const SchemeInfo* info, const Eigen::MatrixXd& analysed, const Eigen::VectorXd& magnitude,
                              const Eigen::VectorXd& rate) {
   const auto n = analysed.rows(), slow = static_cast<Eigen::Index>(model.slow_count), fast = n - slow;
   Eigen::VectorXd terms = Eigen::VectorXd::Zero(n);
-  const SchemeInfo* info = find_scheme(generate.scheme);
   if (!info || !info->fast_states_solved || fast <= 0) return terms;
   const Eigen::MatrixXd j = info->analysed_jacobian ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0))
                                                     : analysed;
@@ -182,7 +184,8 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   const Eigen::VectorXd rate = parameter_rate(model, core, reference);
   r.scale = magnitude.cwiseMax(1.0);
   const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
-  const Eigen::VectorXd solved = solved_terms(model, core, generate, j, magnitude, rate);
+  const SchemeInfo* info = find_scheme(generate.scheme);
+  const Eigen::VectorXd solved = solved_terms(model, core, generate, info, j, magnitude, rate);
   const StepMapLayout layout = step_map_layout(generate.scheme, j, generate.step, model.slow_count, generate.ratio);
   r.substeps = layout.substeps;
   const auto m = static_cast<Eigen::Index>(layout.entries.size());
@@ -199,16 +202,15 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
     if (kept.compared) r.compared[kept.state] = e;
   }
   if (std::find(r.compared.begin(), r.compared.end(), -1) != r.compared.end()) return std::nullopt;
-  r.rounding = step_rounding(r.map, entry, terms, parameter_step, r.substeps * (evaluations + 2));
-  const SchemeInfo* info = find_scheme(generate.scheme);
+  Eigen::VectorXd constants_share = increment_share(r.map, entry);
   if (info && info->step_scaled_constants) {
     const Eigen::VectorXd share = step_scaled_share(core, run, reference, n);
     for (Eigen::Index e = 0; e < m; ++e) {
       const auto& kept = layout.entries[static_cast<std::size_t>(e)];
-      if (!kept.derivative)
-        r.rounding.constants[e] = std::ldexp(1.0, -24) * (share[static_cast<Eigen::Index>(kept.state)] + parameter_step[e]);
+      if (!kept.derivative) constants_share[e] = share[static_cast<Eigen::Index>(kept.state)];
     }
   }
+  r.rounding = step_rounding(entry, terms, constants_share, parameter_step, r.substeps * (evaluations + 2));
   return r;
 }
 

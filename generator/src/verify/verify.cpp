@@ -88,6 +88,17 @@ void check_locally(const Model& model, const SchemeInfo& info, const ReferenceCo
   r.local_bias_sum = c.bias_sum;
   r.local_bias_bound = c.bias_bound;
   r.local_bias_state = c.bias_state;
+  r.exact_step_skipped = core.exact_step_difference(run);
+  if (!r.exact_step_skipped.empty() || tasks) return;
+  const bool in_float = generate.scalar == ScalarType::kFloat;
+  const ExactStepCheck exact = exact_step_check(generated, next, samples,
+                                                in_float ? core.single_step_in_float(run) : core.single_step(run), in_float);
+  r.exact_step_samples = exact.samples;
+  r.exact_step_differing = exact.differing;
+  r.exact_step_state = exact.state;
+  r.exact_step_time = exact.time;
+  r.exact_step_generated = exact.generated;
+  r.exact_step_expected = exact.expected;
 }
 
 }  // namespace
@@ -289,7 +300,8 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
                       std::move(local), std::move(next), std::move(kept), r);
       }
       r.pass = r.max_error <= r.tolerance && r.bit_exact_vs_host != 0 && r.bit_exact_vs_single != 0 &&
-               r.overruns <= 0 && (!checked || (r.local_ratio <= 1 && r.local_bias_ratio <= 1));
+               r.overruns <= 0 && (!checked || (r.local_ratio <= 1 && r.local_bias_ratio <= 1)) &&
+               r.exact_step_differing == 0;
     } catch (const std::runtime_error& e) {
       r.error = e.what();
     }

@@ -62,6 +62,11 @@ struct VerifyResult {
   // the sum of the signed errors to its bound, and that state's sum and bound.
   double local_bias_ratio = -1, local_bias_sum = 0, local_bias_bound = 0;
   std::string local_bias_state;
+  // The exact step check (verify/local_check.hpp): the samples compared (-1: not made, and
+  // why in exact_step_skipped), how many differ, the first that does (ExactStepCheck).
+  long exact_step_samples = -1, exact_step_differing = 0;
+  std::string exact_step_skipped, exact_step_state;
+  double exact_step_time = 0, exact_step_generated = 0, exact_step_expected = 0;
   std::string error;      // why the run could not be compared, if it could not
   std::string directory;  // where the kept files are (empty when not kept)
   // Frozen or scheduled sp_ll: max_error against the re-linearizing reference core, and which.
@@ -122,13 +127,17 @@ Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states);
 double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j, double double_tolerance = 1e-12);
 
 // One step's rounding in float, per entry of the vector a scheme's one-step map acts on
-// (derivation in verify.cpp): of the operations, `roundings` u_f (magnitude + terms), and of
-// the constants, the same every step, u_f (2 |Phi - I| magnitude + parameter_step).
+// (derivation in tolerance.cpp): of the operations, `roundings` u_f (magnitude + terms), and
+// of the constants, the same every step, u_f (constants_share + parameter_step).
 struct StepRounding {
   Eigen::VectorXd operations, constants;
 };
-StepRounding step_rounding(const Eigen::MatrixXd& step_map, const Eigen::VectorXd& magnitude,
-                           const Eigen::VectorXd& terms, const Eigen::VectorXd& parameter_step, int roundings);
+StepRounding step_rounding(const Eigen::VectorXd& magnitude, const Eigen::VectorXd& terms,
+                           const Eigen::VectorXd& constants_share, const Eigen::VectorXd& parameter_step,
+                           int roundings);
+// The share of a scheme's constants (the step and the scheme's coefficients) in a step of
+// the map Phi, per unit u_f: each moves the increment (Phi - I) x by u_f, 2 |Phi - I| magnitude.
+Eigen::VectorXd increment_share(const Eigen::MatrixXd& step_map, const Eigen::VectorXd& magnitude);
 
 // The float tolerance from the one-step map applied `steps` times: for each compared state i
 // (entry compared[i] of the map's vector), relative to scale_i, the largest over i of
