@@ -231,6 +231,7 @@ TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwis
   };
   EXPECT_EQ(difference("tests/models/valid/van_der_pol.yaml", "rk4"), "");
   EXPECT_EQ(difference("tests/models/valid/van_der_pol.yaml", "euler"), "");
+  EXPECT_EQ(difference("tests/models/valid/van_der_pol.yaml", "prk25"), "");
   EXPECT_NE(difference("tests/models/valid/van_der_pol.yaml", "sp_ll").find("order of operations"), std::string::npos);
   EXPECT_NE(difference("models/f16_longitudinal.yaml", "rk4").find("tables"), std::string::npos);
   EXPECT_NE(difference("models/light_double_pendulum.yaml", "rk4").find("mass matrix"), std::string::npos);
@@ -248,6 +249,9 @@ TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwis
     // 1e-3 of it), far below 1e-5.
     EXPECT_NEAR(in_float[i], in_double[i], 1e-5 * std::max(1.0, std::fabs(x[i])));
   }
+  run.scheme = "prk25";
+  const std::vector<double> partitioned = core.single_step_in_float(run)(3, x);
+  for (std::size_t i = 0; i < x.size(); ++i) EXPECT_EQ(partitioned[i], static_cast<float>(partitioned[i]));
   run.scheme = "sp_ll";
   EXPECT_THROW(core.single_step_in_float(run), SimulationError);
 }

@@ -123,7 +123,8 @@ using ReferenceStep =
 
 // The same step in float arithmetic, operation for operation as the runtime's step computes
 // it in a float build (numeric/ode.hpp's *_step_in<float>).
-using FloatStep = std::vector<float> (*)(const RightHandSideIn<float>& f, float t, float h, const std::vector<float>& x);
+using FloatStep =
+    std::function<std::vector<float>(const RightHandSideIn<float>& f, float t, float h, const std::vector<float>& x)>;
 
 // The multistep and dual-rate schemes' reference runs, tied to the grid t_i = i h.
 // dx/dt at grid time t_i = i h with the inputs sampled at t_i.
@@ -231,10 +232,10 @@ struct SchemeInfo {
   void (*precompute)(const Model& model, bool frozen, GenerateOptions& options) = nullptr;
   // The reference core's transcription of one step at step h (single-step schemes).
   ReferenceStep (*reference)(const ReferenceSetup& setup, double h) = nullptr;
-  // `reference` in float, when it is written in the runtime's order of operations (with no
-  // constant of its own: the generated step's float constants are h and those the step
-  // computes from it), for verify's exact step check; null otherwise.
-  FloatStep float_reference = nullptr;
+  // `reference` in float, when it is written in the runtime's order of operations with the
+  // runtime's constants (h, the tableau's weights rounded to float), for verify's exact step
+  // check; null otherwise.
+  FloatStep (*float_reference)(const ReferenceSetup& setup) = nullptr;
   // The reference core's run of a grid-tied scheme (instead of `reference`).
   GridRun (*reference_run)(const GridSetup& setup) = nullptr;
   // Arithmetic of one step of the runtime's implementation and its lower bound (step_cost),

@@ -336,7 +336,10 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
     const RunOptions& options) const {
   const std::string why = exact_step_difference(options);
   if (!why.empty()) throw SimulationError("no float step of the reference core: " + why);
-  const FloatStep step = find_any_scheme(options.scheme)->float_reference;
+  ReferenceSetup setup;
+  setup.model = &model_;
+  setup.slow = model_.slow_count;
+  const FloatStep step = find_any_scheme(options.scheme)->float_reference(setup);
   const double h = options.step;
   return [this, step, h](long i, const Vector& x) {
     const Vector u = inputs_of_step(i, h, true);

@@ -96,25 +96,38 @@ std::complex<double> stability_function(const std::vector<std::vector<double>>& 
   return r;
 }
 
-std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide& f, std::size_t slow, double time,
-                                       double h, const std::vector<double>& x) {
+namespace {
+
+// prk_reference_step in the arithmetic of S: the stage coefficients h w and times t + c h as
+// dualrate::Prk computes them (in S from the tableau's doubles).
+template <class S>
+std::vector<S> prk_step_in(const PrkTableau& t, const RightHandSideIn<S>& f, std::size_t slow, S time, S h,
+                           const std::vector<S>& x) {
   const auto s = static_cast<std::size_t>(t.stages);
   const std::vector<double> c = t.c(), ch = t.c_fast();
-  std::vector<std::vector<double>> k(s);  // stage derivatives: slow rows F_i, fast rows G_i
+  std::vector<std::vector<S>> k(s);  // stage derivatives: slow rows F_i, fast rows G_i
   for (std::size_t i = 0; i < s; ++i) {
-    std::vector<double> stage = x;
+    std::vector<S> stage = x;
     for (std::size_t j = 0; j < i; ++j)
-      for (std::size_t n = 0; n < x.size(); ++n) stage[n] += h * (n < slow ? t.a[i][j] : t.a_fast[i][j]) * k[j][n];
-    std::vector<double> slow_rate, fast_rate;
-    f(time + c[i] * h, stage, slow_rate);
-    f(time + ch[i] * h, stage, fast_rate);
+      for (std::size_t n = 0; n < x.size(); ++n)
+        stage[n] += h * S(n < slow ? t.a[i][j] : t.a_fast[i][j]) * k[j][n];
+    std::vector<S> slow_rate, fast_rate;
+    f(time + S(c[i]) * h, stage, slow_rate);
+    f(time + S(ch[i]) * h, stage, fast_rate);
     k[i] = fast_rate;
     std::copy(slow_rate.begin(), slow_rate.begin() + static_cast<long>(slow), k[i].begin());
   }
-  std::vector<double> next = x;
+  std::vector<S> next = x;
   for (std::size_t i = 0; i < s; ++i)
-    for (std::size_t n = 0; n < x.size(); ++n) next[n] += h * (n < slow ? t.b[i] : t.b_fast[i]) * k[i][n];
+    for (std::size_t n = 0; n < x.size(); ++n) next[n] += h * S(n < slow ? t.b[i] : t.b_fast[i]) * k[i][n];
   return next;
+}
+
+}  // namespace
+
+std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide& f, std::size_t slow, double time,
+                                       double h, const std::vector<double>& x) {
+  return prk_step_in(t, f, slow, time, h, x);
 }
 
 StepCost prk_step_cost(const PrkTableau& t, const Model& model) {
@@ -160,6 +173,11 @@ SchemeInfo prk25_scheme() {
   s.reference = [](const ReferenceSetup& setup, double) -> ReferenceStep {
     return [slow = setup.slow](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
       return prk_reference_step(prk25_tableau(), f, slow, t, h, x);
+    };
+  };
+  s.float_reference = [](const ReferenceSetup& setup) -> FloatStep {
+    return [slow = setup.slow](const RightHandSideIn<float>& f, float t, float h, const std::vector<float>& x) {
+      return prk_step_in(prk25_tableau(), f, slow, t, h, x);
     };
   };
   s.cost = [](const Model& model, const GenerateOptions&) { return prk_step_cost(prk25_tableau(), model); };

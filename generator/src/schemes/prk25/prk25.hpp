@@ -47,7 +47,8 @@ std::complex<double> stability_function(const std::vector<std::vector<double>>& 
 
 // One step of eqs. 18-21 for x' = f(t, x), split after `slow` states: every stage's slow and
 // fast stage values, the full right-hand side at each stage (slow part at t + c_i h, fast
-// part at t + ĉ_i h), no coefficient skipped.
+// part at t + ĉ_i h), no coefficient skipped (a zero one adds zero), each coefficient's term
+// (h w) k as dualrate::Prk computes it.
 std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide& f, std::size_t slow, double time,
                                        double h, const std::vector<double>& x);
 
@@ -55,8 +56,8 @@ std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide&
 // right-hand sides at the stages that use them and the non-zero coefficients' vector terms.
 StepCost prk_step_cost(const PrkTableau& t, const Model& model);
 
-// prk25's registry entry: the reference step (prk_reference_step on the 2-5 tableau) and the
-// runtime step's cost (prk_step_cost).
+// prk25's registry entry: the reference step (prk_reference_step on the 2-5 tableau, in double
+// and in float) and the runtime step's cost (prk_step_cost).
 SchemeInfo prk25_scheme();
 
 }  // namespace dualrate
