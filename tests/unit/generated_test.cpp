@@ -51,6 +51,13 @@ TEST_P(GeneratedVsReference, AgreesInDouble) {
   EXPECT_EQ(r.steps, 500);
   EXPECT_LE(r.max_error, 1e-12) << r.json();
   EXPECT_TRUE(r.pass) << r.json();
+  // The exact step check: made at every sample wherever the reference core computes the
+  // generated code's operations (then bit for bit), else skipped with the reason.
+  EXPECT_EQ(r.exact_step.has_value(), r.exact_step_skipped.empty()) << r.json();
+  if (r.exact_step) {
+    EXPECT_EQ(r.exact_step->samples, r.steps / o.every + 1);
+    EXPECT_EQ(r.exact_step->differing, 0) << r.json();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModels, GeneratedVsReference, ::testing::ValuesIn(cases()),
@@ -130,7 +137,8 @@ TEST(FloatMutation, OneUlpPassesTheRoundingChecksNotTheExactStepCheck) {
   EXPECT_LE(r.max_error, r.tolerance) << r.json();
   EXPECT_LE(r.local_ratio, 1.0) << r.json();
   EXPECT_LE(r.local_bias_ratio, 1.0) << r.json();
-  EXPECT_GT(r.exact_step_differing, 0) << r.json();
+  ASSERT_TRUE(r.exact_step) << r.json();
+  EXPECT_GT(r.exact_step->differing, 0) << r.json();
   EXPECT_FALSE(r.pass);
 }
 
@@ -169,8 +177,9 @@ TEST(LocalCheckPendulum, TheHeaderAsGeneratedPasses) {
   const VerifyResult r = verify_with_gravity_scaled(1);
   expect_passes_locally(r);
   EXPECT_EQ(r.local_ratios.size(), static_cast<std::size_t>(r.steps + 1));
-  EXPECT_EQ(r.exact_step_samples, r.steps + 1);
-  EXPECT_EQ(r.exact_step_differing, 0);
+  ASSERT_TRUE(r.exact_step) << r.json();
+  EXPECT_EQ(r.exact_step->samples, r.steps + 1);
+  EXPECT_EQ(r.exact_step->differing, 0);
 }
 
 // Every function of the model language, an input signal and time, in float: the reference
@@ -183,8 +192,9 @@ TEST(ExactStepCheck, EveryFunctionRoundsAsTheGeneratedCodeInFloat) {
   o.t_end = m.simulation.t_end;
   const VerifyResult r = verify(m, o);
   EXPECT_EQ(r.error, "");
-  EXPECT_EQ(r.exact_step_samples, r.steps + 1);
-  EXPECT_EQ(r.exact_step_differing, 0) << r.json();
+  ASSERT_TRUE(r.exact_step) << r.json();
+  EXPECT_EQ(r.exact_step->samples, r.steps + 1);
+  EXPECT_EQ(r.exact_step->differing, 0) << r.json();
   EXPECT_TRUE(r.pass) << r.json();
 }
 
@@ -198,11 +208,13 @@ TEST(LocalCheckPendulum, SpringOneTenthPercentStifferFailsTheExactStepCheck) {
   EXPECT_LE(r.max_error, r.tolerance) << r.json();
   EXPECT_LE(r.local_ratio, 1.0) << r.json();
   EXPECT_LE(r.local_bias_ratio, 1.0) << r.json();
-  EXPECT_EQ(r.exact_step_samples, r.steps + 1);
-  EXPECT_EQ(r.exact_step_differing, r.steps + 1) << r.json();
-  EXPECT_EQ(r.exact_step_time, 0.0);
+  ASSERT_TRUE(r.exact_step) << r.json();
+  EXPECT_EQ(r.exact_step->samples, r.steps + 1);
+  EXPECT_EQ(r.exact_step->differing, r.steps + 1) << r.json();
+  EXPECT_EQ(r.exact_step->time, 0.0);
   EXPECT_FALSE(r.pass);
-  EXPECT_NE(r.text().find("exact step check"), std::string::npos);
+  EXPECT_NE(r.text().find("samples differ; the first at t = 0"), std::string::npos) << r.text();
+  EXPECT_NE(r.json().find("\"exact_step_differing\":5001"), std::string::npos) << r.json();
 }
 
 TEST(LocalCheckPendulum, GravityOnePercentOffFailsOnlyTheLocalCheck) {
@@ -248,6 +260,9 @@ TEST(LocalCheckTasks, TheHeaderAsGeneratedPasses) {
   const VerifyResult r = verify_tasks_with_actuator_lag_scaled(1);
   expect_passes_locally(r);
   EXPECT_GT(r.local_ratios.size(), 10u);
+  EXPECT_FALSE(r.exact_step);
+  EXPECT_NE(r.exact_step_skipped, "");
+  EXPECT_NE(r.json().find("\"exact_step_skipped\":"), std::string::npos);
 }
 
 TEST(LocalCheckTasks, ActuatorLagOnePercentOffFails) {

@@ -2,6 +2,7 @@
 // are computed once, placed before their first use, and counted as emitted.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -61,6 +62,38 @@ TEST(StraightLine, SharesRecurringTermsOnceBeforeTheirFirstUse) {
   const long with = straight_line_ops(m, shared).total(), without = straight_line_ops(m, plain).total();
   EXPECT_LT(with, without);
   EXPECT_EQ(derivative_ops(m, Rows::kAll).total(), with);
+}
+
+// Sharing never changes the order of a statement's operations (so float generated code rounds
+// as the reference core's evaluation of the model: verify's exact step check): each local and
+// result, its shared terms expanded, does the operations of the same statement unshared. On
+// the spacecraft, sharing omega_B^2 and sin(theta_R) would have computed
+// b_P*cse0_*cse6_*d_H*m_P, the factors in another order than b_P*d_H*omega_B^2*sin(theta_R)*m_P.
+TEST(StraightLine, SharingKeepsTheOrderOfEveryStatementsOperations) {
+  for (const auto& file : test::all_model_files()) {
+    const Model m = test::load(file);
+    const StraightLine shared = straight_line(m, rates(m));
+    const StraightLine plain = straight_line(m, rates(m), false);
+    SharedOrders orders;
+    std::map<std::string, OperationOrder> variables;  // each variable local's operations
+    for (const auto& l : shared.locals) {
+      if (l.solved()) continue;
+      const OperationOrder order = operation_order(l.value, orders);
+      if (l.variable) {
+        variables[l.name()] = order;
+      } else {
+        orders[l.symbol] = order;
+      }
+    }
+    for (const auto& l : plain.locals) {
+      if (!l.solved()) {
+        EXPECT_EQ(variables.at(l.name()), operation_order(l.value)) << file << ": " << l.name();
+      }
+    }
+    ASSERT_EQ(shared.results.size(), plain.results.size());
+    for (std::size_t i = 0; i < plain.results.size(); ++i)
+      EXPECT_EQ(operation_order(shared.results[i], orders), operation_order(plain.results[i])) << file << ": " << i;
+  }
 }
 
 // Nothing recurs: the body is the model's, and costs the same.

@@ -1,7 +1,10 @@
 #include "ir/straight_line.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -30,6 +33,80 @@ std::vector<const Variable*> needed_variables(const Model& m, const std::vector<
 
 using GiNaC::ex;
 using GiNaC::is_a;
+
+namespace {
+
+// A 64-bit mix of two values (splitmix64's finalizer on their combination).
+std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t z = a * 0x9e3779b97f4a7c15ULL + b + 0x632be59bd9b4e019ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t text_hash(const std::string& text) { return std::hash<std::string>{}(text); }
+
+// One binary operation: its operands in a fixed order (a + b and b + a round alike).
+std::uint64_t binary(std::uint64_t a, char op, std::uint64_t b) {
+  return mix(mix(static_cast<std::uint64_t>(op), std::min(a, b)), std::max(a, b));
+}
+
+}  // namespace
+
+namespace {
+
+// operation_order of the node e, its operands' by `of`.
+template <class Of>
+OperationOrder node_order(const ex& e, const SharedOrders& shared, Of&& of) {
+  if (is_a<GiNaC::symbol>(e)) {
+    const auto found = shared.find(e);
+    return found != shared.end() ? found->second : text_hash(GiNaC::ex_to<GiNaC::symbol>(e).get_name());
+  }
+  if (is_a<GiNaC::numeric>(e)) return text_hash(cpp_expression(GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(e))));
+  if (is_a<GiNaC::add>(e)) {
+    std::optional<OperationOrder> sum;
+    for (const ex& term : sum_terms(e)) {
+      const OperationOrder t = of(term);
+      sum = sum ? binary(*sum, '+', t) : t;
+    }
+    return *sum;
+  }
+  if (is_a<GiNaC::mul>(e)) {
+    const ProductParts parts = product_parts(e);
+    const GiNaC::numeric coefficient = GiNaC::abs(parts.coefficient);
+    std::optional<OperationOrder> up, down;
+    if (coefficient != 1 || parts.up.empty()) up = text_hash(cpp_expression(coefficient));
+    for (const ex& f : parts.up) up = up ? binary(*up, '*', of(f)) : of(f);
+    for (const ex& f : parts.down)
+      down = down ? binary(*down, '*', of(f)) : of(f);
+    return down ? mix(mix('/', *up), *down) : *up;
+  }
+  if (is_a<GiNaC::power>(e))
+    return mix(mix('^', of(even_power_base(e.op(0), e.op(1)))), text_hash(cpp_expression(e.op(1))));
+  OperationOrder call = text_hash(is_a<GiNaC::function>(e) ? GiNaC::ex_to<GiNaC::function>(e).get_name() : cpp_expression(e));
+  for (const ex& operand : e) call = mix(call, of(operand));
+  return call;
+}
+
+// operation_order with each subexpression's remembered (the symbols in `shared` given their
+// meaning before any expression that uses them is asked for).
+struct MemoizedOrders {
+  SharedOrders shared;
+  std::unordered_map<ex, OperationOrder, std::hash<ex>, GiNaC::ex_is_equal> memo;
+  OperationOrder operator()(const ex& e) {
+    const auto found = memo.find(e);
+    if (found != memo.end()) return found->second;
+    const OperationOrder order = node_order(e, shared, *this);
+    memo.emplace(e, order);
+    return order;
+  }
+};
+
+}  // namespace
+
+OperationOrder operation_order(const ex& e, const SharedOrders& shared) {
+  return node_order(e, shared, [&shared](const ex& x) { return operation_order(x, shared); });
+}
 
 namespace {
 
@@ -92,6 +169,7 @@ long saving(const ex& e) {
 // The i-th shared term's name, one symbol per name for the whole run: GiNaC orders sums and
 // products by their symbols' creation, so a fresh symbol per call could print (and cost)
 // the same body differently from one call to the next.
+
 const GiNaC::symbol& shared_symbol(std::size_t i) {
   static std::vector<GiNaC::symbol> names;
   while (names.size() <= i) names.emplace_back("cse" + std::to_string(names.size()) + "_");
@@ -155,6 +233,49 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
     current = ops;
     statements = std::move(next);
     shared = std::move(next_shared);
+  }
+
+  // A statement where a shared term's name takes another place among a product's factors or
+  // a sum's terms than its value does would round otherwise than the model's expression (the
+  // order of the operations changes): it is written without shared terms, and a shared term
+  // no statement uses any more is dropped (verify's exact step check holds generated code to
+  // the model's order).
+  std::vector<ex> originals;
+  for (const Variable* v : needed_variables(m, roots)) originals.push_back(canonical_form(v->expr));
+  for (const ex& r : roots) originals.push_back(canonical_form(r));
+  for (bool changed = !shared.empty(); changed;) {
+    changed = false;
+    // Each shared symbol's operations and its value without shared terms, those its value
+    // uses first (a value may use a term shared after it: sin(th) in sin(th)*cos(th)).
+    GiNaC::exmap expansion;
+    MemoizedOrders orders;
+    const auto expand = [&](std::size_t k, auto&& self) -> void {
+      if (expansion.count(shared[k].first)) return;
+      for (std::size_t j = 0; j < shared.size(); ++j)
+        if (j != k && shared[k].second.has(shared[j].first)) self(j, self);
+      orders.shared[shared[k].first] = orders(shared[k].second);
+      expansion[shared[k].first] = canonical_form(shared[k].second.subs(expansion));
+    };
+    for (std::size_t k = 0; k < shared.size(); ++k) expand(k, expand);
+    for (std::size_t i = 0; i < statements.size(); ++i)
+      if (statements[i].emitted() && orders(statements[i].value) != operation_order(originals[i])) {
+        statements[i].value = originals[i];
+        changed = true;
+      }
+    for (auto& t : shared)
+      if (orders(t.second) != operation_order(expansion[t.first])) {
+        t.second = expansion[t.first];
+        changed = true;
+      }
+    for (std::size_t k = shared.size(); k-- > 0;) {
+      const ex& symbol = shared[k].first;
+      const auto uses = [&symbol](const ex& e) { return e.has(symbol); };
+      if (std::none_of(statements.begin(), statements.end(), [&](const Statement& s) { return uses(s.value); }) &&
+          std::none_of(shared.begin(), shared.end(), [&](const auto& t) { return uses(t.second); })) {
+        shared.erase(shared.begin() + static_cast<long>(k));
+        changed = true;
+      }
+    }
   }
 
   StraightLine body;

@@ -3,11 +3,17 @@
 // each a local assigned once, then its results. Shared subexpressions are found over the
 // whole body (variables and results together); a subexpression counts as shared when the same
 // GiNaC node (a sum, product, power or function call, as GiNaC writes it in canonical form)
-// occurs more than once. Sums and products are not searched for common sub-sums.
+// occurs more than once. A statement where a shared term's name would take another place among
+// a sum's terms or a product's factors than its value is written without shared terms (the
+// order of its operations, and so its rounding, stays the model's: operation_order); a
+// shared term nothing uses then is dropped. Sums and products are not searched for common
+// sub-sums.
 #pragma once
 
 #include <ginac/ginac.h>
 
+#include <cstdint>
+#include <map>
 #include <vector>
 
 #include "model/model.hpp"
@@ -27,6 +33,16 @@ struct StraightLine {
   std::vector<Local> locals;  // dependencies first
   std::vector<GiNaC::ex> results;
 };
+
+// The operations code printed from `e` does, in their order (the emitter's, which is the
+// reference core's Evaluator's: sum_terms and product_parts), as a 64-bit hash: each binary
+// operation of its two operands in a fixed order (a + b and b + a round alike), signs left
+// out (negation is exact), and each symbol in `shared` (a shared term's) by the operations of
+// its value. Equal hashes: the same roundings in IEEE arithmetic (unequal operations collide
+// with a chance of about 2^-64).
+using OperationOrder = std::uint64_t;
+using SharedOrders = std::map<GiNaC::ex, OperationOrder, GiNaC::ex_is_less>;
+OperationOrder operation_order(const GiNaC::ex& e, const SharedOrders& shared = {});
 
 // The model variables that expressions `roots` need, dependencies first.
 std::vector<const Variable*> needed_variables(const Model& m, const std::vector<GiNaC::ex>& roots);

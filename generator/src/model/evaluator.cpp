@@ -127,8 +127,8 @@ T Evaluator::eval(const Node& n, const T* v) {
     case Op::kConst: return static_cast<T>(n.value);
     case Op::kSlot: return v[n.index];
     case Op::kAdd: {
-      T s = 0;
-      for (const auto& a : n.args) s += eval(a, v);
+      T s = eval(n.args[0], v);  // not 0 + ...: -0 + -0 is -0, 0 + -0 is 0
+      for (std::size_t i = 1; i < n.args.size(); ++i) s += eval(n.args[i], v);
       return s;
     }
     case Op::kDiv: {

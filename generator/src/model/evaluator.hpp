@@ -1,6 +1,6 @@
-// Numeric evaluation of model expressions in double, by walking a tree built once from the
-// GiNaC expression. The reference core uses it, so that no generated code is involved in
-// computing the oracle. Evaluation follows the model as written: a product is evaluated as
+// Numeric evaluation of model expressions in double (and in float, as float generated code), by
+// walking a tree built once from the GiNaC expression. The reference core uses it, so that no
+// generated code is involved in computing the oracle. Evaluation follows the model as written: a product is evaluated as
 // coefficient * factors / (denominator factors), a sum left to right, both with operands in
 // the canonical order (sum_terms, product_parts: the emitter's), x^n for integer n as
 // repeated multiplication, x^(1/2) as sqrt; the semantics of sign, step, min and max are

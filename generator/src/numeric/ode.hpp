@@ -59,6 +59,7 @@ std::vector<S> rk4_step_in(const RightHandSideIn<S>& f, S t, S h, const std::vec
   return x;
 }
 
+// The same in double (the reference core's and the analysis's steps).
 std::vector<double> euler_step(const RightHandSide& f, double t, double h, const std::vector<double>& x);
 std::vector<double> heun_step(const RightHandSide& f, double t, double h, const std::vector<double>& x);
 std::vector<double> rk4_step(const RightHandSide& f, double t, double h, const std::vector<double>& x);

@@ -122,7 +122,7 @@ using ReferenceStep =
     std::function<std::vector<double>(const RightHandSide& f, double t, double h, const std::vector<double>& x)>;
 
 // The same step in float arithmetic, operation for operation as the runtime's step computes
-// it in a float build (numeric/ode.hpp's *_step_in<float>).
+// it in a float build (numeric/ode.hpp's *_step_in<float>, prk25's prk_step_in<float>).
 using FloatStep =
     std::function<std::vector<float>(const RightHandSideIn<float>& f, float t, float h, const std::vector<float>& x)>;
 

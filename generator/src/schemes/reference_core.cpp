@@ -315,11 +315,12 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
   if (!info || !info->float_reference)
     return "the reference core's " + options.scheme + " step is not written in the runtime's order of operations";
   if (!model_.tables.empty())
-    return "the model has tables, which the reference core looks up in double and the generated code in float";
+    return "the model has tables, which the reference core interpolates by another computation (Table::evaluate) "
+           "than the generated code (dualrate::lookup::table)";
   for (const auto& v : model_.variables)
     if (v.solved)
-      return "the model has a mass matrix, which the generated code factorizes at run time and the reference core "
-             "solves symbolically";
+      return "the model's mass matrix depends on the coordinates: the generated code factorizes it at run time, the "
+             "reference core takes its symbolic inverse";
   return "";
 }
 

@@ -157,7 +157,7 @@ ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const
         a = static_cast<float>(a);
         b = static_cast<float>(b);
       }
-      if (a == b || (std::isnan(a) && std::isnan(b))) continue;
+      if ((a == b && std::signbit(a) == std::signbit(b)) || (std::isnan(a) && std::isnan(b))) continue;
       if (c.differing++ == 0) {
         c.time = generated.rows[r][0];
         c.state = generated.columns[i + 1];

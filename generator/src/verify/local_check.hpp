@@ -86,7 +86,8 @@ struct ExactStepCheck {
   double generated = 0, expected = 0;
 };
 // With `in_float` the values are compared as floats (a float build's trace has each to 9
-// significant digits, which tell the float exactly).
+// significant digits, which tell the float exactly); zeros of either sign differ, any NaN
+// equals another.
 ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const std::vector<long>& samples,
                                 const SingleStep& step, bool in_float);
 

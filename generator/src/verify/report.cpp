@@ -126,12 +126,12 @@ std::string verdict_html(const VerifyResult& r) {
   if (r.local_bias_ratio >= 0)
     local += fmt::format(", summed over the samples {:.3e} {} its bound {:.3e}", std::fabs(r.local_bias_sum),
                          r.local_bias_ratio <= 1 ? "&le;" : "&gt;", r.local_bias_bound);
-  if (r.exact_step_samples >= 0)
-    local += r.exact_step_differing == 0
-                 ? fmt::format("; exact step check: {} samples equal bit for bit", r.exact_step_samples)
+  if (r.exact_step)
+    local += r.exact_step->differing == 0
+                 ? fmt::format("; exact step check: {} samples equal bit for bit", r.exact_step->samples)
                  : fmt::format("; exact step check: {} of {} samples differ, the first at t = {:.6g} ({})",
-                               r.exact_step_differing, r.exact_step_samples, r.exact_step_time,
-                               escape(r.exact_step_state));
+                               r.exact_step->differing, r.exact_step->samples, r.exact_step->time,
+                               escape(r.exact_step->state));
   return fmt::format("<p class=\"verdict {}\">{}: max_error {:.3e} {} tolerance {:.3e} ({}){}</p>\n",
                      r.pass ? "pass" : "fail", r.pass ? "PASS" : "FAIL", r.max_error,
                      r.max_error <= r.tolerance ? "&le;" : "&gt;", r.tolerance, escape(r.tolerance_basis), local);

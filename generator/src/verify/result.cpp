@@ -32,13 +32,13 @@ std::string VerifyResult::json() const {
     s += fmt::format(",\"local_bias_ratio\":{:.6e},\"local_bias_sum\":{:.6e},\"local_bias_bound\":{:.6e},"
                      "\"local_bias_state\":{}",
                      local_bias_ratio, local_bias_sum, local_bias_bound, json_string(local_bias_state));
-  if (exact_step_samples >= 0) {
-    s += fmt::format(",\"exact_step_samples\":{},\"exact_step_differing\":{}", exact_step_samples,
-                     exact_step_differing);
-    if (exact_step_differing > 0)
+  if (exact_step) {
+    s += fmt::format(",\"exact_step_samples\":{},\"exact_step_differing\":{}", exact_step->samples,
+                     exact_step->differing);
+    if (exact_step->differing > 0)
       s += fmt::format(",\"exact_step_state\":{},\"exact_step_time\":{:.17g},\"exact_step_generated\":{:.17g},"
                        "\"exact_step_expected\":{:.17g}",
-                       json_string(exact_step_state), exact_step_time, exact_step_generated, exact_step_expected);
+                       json_string(exact_step->state), exact_step->time, exact_step->generated, exact_step->expected);
   } else if (!exact_step_skipped.empty()) {
     s += ",\"exact_step_skipped\":" + json_string(exact_step_skipped);
   }
@@ -128,17 +128,18 @@ std::string VerifyResult::text() const {
                      "of it{}\n",
                      local_ratios.size(), local_bias_sum, local_bias_state, local_bias_bound, local_bias_ratio,
                      local_bias_ratio <= 1 ? "" : " (FAIL)");
-  if (exact_step_samples >= 0 && exact_step_differing == 0)
+  if (exact_step) {
     s += fmt::format("exact step check (the reference core's step in {} arithmetic from the generated state at each "
-                     "sample): {} samples, all equal bit for bit\n",
-                     scalar, exact_step_samples);
-  else if (exact_step_samples >= 0)
-    s += fmt::format("exact step check (the reference core's step in {} arithmetic from the generated state at each "
-                     "sample): {} of {} samples differ; the first at t = {:.6g}, {}: {:.9g} generated, {:.9g} "
-                     "expected (FAIL)\n",
-                     scalar, exact_step_differing, exact_step_samples, exact_step_time, exact_step_state,
-                     exact_step_generated, exact_step_expected);
-  else if (!exact_step_skipped.empty())
+                     "sample): ",
+                     scalar);
+    const int digits = scalar == "float" ? 9 : 17;  // enough to tell the values apart
+    s += exact_step->differing == 0
+             ? fmt::format("{} samples, all equal bit for bit\n", exact_step->samples)
+             : fmt::format("{} of {} samples differ; the first at t = {:.6g}, {}: {:.{}g} generated, {:.{}g} "
+                           "expected (FAIL)\n",
+                           exact_step->differing, exact_step->samples, exact_step->time, exact_step->state,
+                           exact_step->generated, digits, exact_step->expected, digits);
+  } else if (!exact_step_skipped.empty())
     s += "exact step check: not made, " + exact_step_skipped + "\n";
   if (relinearized_error >= 0)
     s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n", linearization,

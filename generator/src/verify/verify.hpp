@@ -12,6 +12,7 @@
 #include "emit/cpp_emitter.hpp"
 #include "model/model.hpp"
 #include "base/trace.hpp"
+#include "verify/local_check.hpp"
 
 namespace dualrate {
 
@@ -62,11 +63,9 @@ struct VerifyResult {
   // the sum of the signed errors to its bound, and that state's sum and bound.
   double local_bias_ratio = -1, local_bias_sum = 0, local_bias_bound = 0;
   std::string local_bias_state;
-  // The exact step check (verify/local_check.hpp): the samples compared (-1: not made, and
-  // why in exact_step_skipped), how many differ, the first that does (ExactStepCheck).
-  long exact_step_samples = -1, exact_step_differing = 0;
-  std::string exact_step_skipped, exact_step_state;
-  double exact_step_time = 0, exact_step_generated = 0, exact_step_expected = 0;
+  // The exact step check (verify/local_check.hpp), or why it was not made.
+  std::optional<ExactStepCheck> exact_step;
+  std::string exact_step_skipped;
   std::string error;      // why the run could not be compared, if it could not
   std::string directory;  // where the kept files are (empty when not kept)
   // Frozen or scheduled sp_ll: max_error against the re-linearizing reference core, and which.

@@ -98,28 +98,38 @@ std::complex<double> stability_function(const std::vector<std::vector<double>>& 
 
 namespace {
 
-// prk_reference_step in the arithmetic of S: the stage coefficients h w and times t + c h as
-// dualrate::Prk computes them (in S from the tableau's doubles).
+// prk_reference_step in the arithmetic of S, as dualrate::Prk computes it: the stage
+// coefficients h w (in S from the tableau's doubles) and times t + c h, a stage's right-hand
+// side only where the tableau uses it and a term only for a non-zero coefficient.
 template <class S>
 std::vector<S> prk_step_in(const PrkTableau& t, const RightHandSideIn<S>& f, std::size_t slow, S time, S h,
                            const std::vector<S>& x) {
   const auto s = static_cast<std::size_t>(t.stages);
   const std::vector<double> c = t.c(), ch = t.c_fast();
-  std::vector<std::vector<S>> k(s);  // stage derivatives: slow rows F_i, fast rows G_i
+  // The terms (h w) k of a stage's slow (`a` for n < slow) and fast rows added to `to`.
+  const auto add = [&x, slow, h](std::vector<S>& to, double w_slow, double w_fast, const std::vector<S>& k) {
+    for (std::size_t n = 0; n < x.size(); ++n) {
+      const double w = n < slow ? w_slow : w_fast;
+      if (w != 0) to[n] += h * S(w) * k[n];
+    }
+  };
+  std::vector<std::vector<S>> k(s, std::vector<S>(x.size()));  // stage derivatives: slow rows F_i, fast rows G_i
   for (std::size_t i = 0; i < s; ++i) {
+    if (!t.slow_used(i) && !t.fast_used(i)) continue;
     std::vector<S> stage = x;
-    for (std::size_t j = 0; j < i; ++j)
-      for (std::size_t n = 0; n < x.size(); ++n)
-        stage[n] += h * S(n < slow ? t.a[i][j] : t.a_fast[i][j]) * k[j][n];
-    std::vector<S> slow_rate, fast_rate;
-    f(time + S(c[i]) * h, stage, slow_rate);
-    f(time + S(ch[i]) * h, stage, fast_rate);
-    k[i] = fast_rate;
-    std::copy(slow_rate.begin(), slow_rate.begin() + static_cast<long>(slow), k[i].begin());
+    for (std::size_t j = 0; j < i; ++j) add(stage, t.a[i][j], t.a_fast[i][j], k[j]);
+    std::vector<S> rate;
+    if (t.slow_used(i)) {
+      f(time + S(c[i]) * h, stage, rate);
+      std::copy(rate.begin(), rate.begin() + static_cast<long>(slow), k[i].begin());
+    }
+    if (t.fast_used(i)) {
+      f(time + S(ch[i]) * h, stage, rate);
+      std::copy(rate.begin() + static_cast<long>(slow), rate.end(), k[i].begin() + static_cast<long>(slow));
+    }
   }
   std::vector<S> next = x;
-  for (std::size_t i = 0; i < s; ++i)
-    for (std::size_t n = 0; n < x.size(); ++n) next[n] += h * S(n < slow ? t.b[i] : t.b_fast[i]) * k[i][n];
+  for (std::size_t i = 0; i < s; ++i) add(next, t.b[i], t.b_fast[i], k[i]);
   return next;
 }
 

@@ -45,10 +45,10 @@ std::vector<TableauCondition> prk25_conditions(const PrkTableau& t);
 std::complex<double> stability_function(const std::vector<std::vector<double>>& a, const std::vector<double>& b,
                                         std::complex<double> z);
 
-// One step of eqs. 18-21 for x' = f(t, x), split after `slow` states: every stage's slow and
-// fast stage values, the full right-hand side at each stage (slow part at t + c_i h, fast
-// part at t + ĉ_i h), no coefficient skipped (a zero one adds zero), each coefficient's term
-// (h w) k as dualrate::Prk computes it.
+// One step of eqs. 18-21 for x' = f(t, x), split after `slow` states: each stage's slow and
+// fast stage values, the right-hand side at each stage that uses it (slow part at t + c_i h,
+// fast part at t + ĉ_i h), each non-zero coefficient's term (h w) k, as dualrate::Prk computes
+// them (a zero coefficient's term and an unused stage would add exactly zero).
 std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide& f, std::size_t slow, double time,
                                        double h, const std::vector<double>& x);
 
