@@ -62,7 +62,8 @@ TEST(LocalCheck, RatioOfOneStepsErrorToItsTolerance) {
     return std::vector<double>{x[0] / 2, x[1] / 2};
   };
   const LocalTolerance tolerance{Eigen::Vector2d(0.75e-6, 0.75e-6), Eigen::Vector2d(0.25e-6, 0.25e-6)};
-  const LocalCheck c = local_check(generated, next, {0, 1}, step, tolerance, Eigen::Vector2d(1, 2));
+  const LocalCheck c =
+      local_check(generated, next, reference_steps(generated, next, {0, 1}, step), tolerance, Eigen::Vector2d(1, 2));
   EXPECT_EQ(seen, (std::vector<long>{0, 1}));
   EXPECT_EQ(c.worst_state, "b");
   EXPECT_DOUBLE_EQ(c.worst_time, 0.5);
@@ -74,7 +75,10 @@ TEST(LocalCheck, RatioOfOneStepsErrorToItsTolerance) {
   EXPECT_EQ(c.bias_state, "b");
   EXPECT_NEAR(c.bias_sum, 3e-6, 1e-15);
   EXPECT_NEAR(c.bias_ratio, 3e-6 / (7 * std::sqrt(2.0) * 0.75e-6 + 0.5e-6), 1e-9);
-  EXPECT_THROW(local_check(generated, next, {0}, step, tolerance, Eigen::Vector2d(1, 1)), std::runtime_error);
+  EXPECT_THROW(reference_steps(generated, next, {0}, step), std::runtime_error);
+  EXPECT_THROW(local_check(generated, next, reference_steps(generated, next, {0, 1}, step), tolerance,
+                           Eigen::Vector3d(1, 1, 1)),
+               std::runtime_error);
 }
 
 // A defect moves every step the same way: 400 samples each off by 0.2 of one step's tolerance
@@ -93,15 +97,17 @@ TEST(LocalCheck, ErrorsOfOneSignAddUpAgainstTheBiasBound) {
   }
   const SingleStep identity = [](long, const std::vector<double>& x) { return x; };
   const Eigen::VectorXd one = Eigen::VectorXd::Ones(1);
-  const LocalCheck operations_only =
-      local_check(generated, next, samples, identity, {1e-6 * one, Eigen::VectorXd::Zero(1)}, one);
+  const auto check = [&](const LocalTolerance& tolerance) {
+    return local_check(generated, next, reference_steps(generated, next, samples, identity), tolerance, one);
+  };
+  const LocalCheck operations_only = check({1e-6 * one, Eigen::VectorXd::Zero(1)});
   EXPECT_NEAR(operations_only.ratio, 0.2, 1e-9);
   EXPECT_NEAR(operations_only.bias_ratio, 80.0 / 140.0, 1e-6);
   for (auto& row : next.rows) row[0] = 1.0 + 0.5e-6;  // 200 tolerances of 140
-  EXPECT_GT(local_check(generated, next, samples, identity, {1e-6 * one, Eigen::VectorXd::Zero(1)}, one).bias_ratio, 1);
-  EXPECT_LT(local_check(generated, next, samples, identity, {0.5e-6 * one, 0.5e-6 * one}, one).bias_ratio, 1);
+  EXPECT_GT(check({1e-6 * one, Eigen::VectorXd::Zero(1)}).bias_ratio, 1);
+  EXPECT_LT(check({0.5e-6 * one, 0.5e-6 * one}).bias_ratio, 1);
   for (std::size_t i = 0; i < next.rows.size(); ++i) next.rows[i][0] = i % 2 ? 1.0 + 0.9e-6 : 1.0 - 0.9e-6;
-  EXPECT_LT(local_check(generated, next, samples, identity, {1e-6 * one, Eigen::VectorXd::Zero(1)}, one).bias_ratio, 1e-6);
+  EXPECT_LT(check({1e-6 * one, Eigen::VectorXd::Zero(1)}).bias_ratio, 1e-6);
 }
 
 // The exact step check counts the samples where any state differs, in the build's scalar: a
@@ -113,15 +119,16 @@ TEST(ExactStepCheck, CountsTheSamplesThatDifferInAnyBit) {
   const SingleStep step = [above](long i, const std::vector<double>& x) {
     return std::vector<double>{i == 2 ? NAN : static_cast<double>(above), x[1] + (i == 2 ? 0.5 : 0.0)};
   };
-  const ExactStepCheck in_float = exact_step_check(generated, next, {0, 1, 2}, step, true);
+  const ReferenceSteps expected = reference_steps(generated, next, {0, 1, 2}, step);
+  const ExactStepCheck in_float = exact_step_check(generated, next, expected, true);
   EXPECT_EQ(in_float.samples, 3);
   EXPECT_EQ(in_float.differing, 2);  // 1 against one ulp above; b 3 against 2.5
   EXPECT_EQ(in_float.time, 1);
   EXPECT_EQ(in_float.state, "a");
   EXPECT_EQ(in_float.generated, 1);
   EXPECT_EQ(in_float.expected, static_cast<double>(above));
-  EXPECT_EQ(exact_step_check(generated, next, {0, 1, 2}, step, false).differing, 3);  // 1.00000012 is not the float
-  EXPECT_THROW(exact_step_check(generated, next, {0, 1}, step, true), std::runtime_error);
+  EXPECT_EQ(exact_step_check(generated, next, expected, false).differing, 3);  // 1.00000012 is not the float
+  EXPECT_THROW(exact_step_check(generated, next, ReferenceSteps{{expected.rows[0]}}, true), std::runtime_error);
 }
 
 // Dual-rate tasks: the reference restarts from each row's kept values, not from its state.
@@ -134,15 +141,13 @@ TEST(LocalCheck, RestartsFromTheKeptValues) {
     seen.push_back(from);
     return std::vector<double>{from[0] / 2};
   };
-  const LocalCheck c =
-      local_check(generated, next, {0, 10}, step, {Eigen::VectorXd::Constant(1, 1e-6), Eigen::VectorXd::Zero(1)},
-                  Eigen::VectorXd::Ones(1), &kept);
+  const LocalCheck c = local_check(generated, next, reference_steps(generated, next, {0, 10}, step, &kept),
+                                   {Eigen::VectorXd::Constant(1, 1e-6), Eigen::VectorXd::Zero(1)},
+                                   Eigen::VectorXd::Ones(1));
   EXPECT_EQ(seen, kept.rows);
   EXPECT_EQ(c.ratio, 0);
   const Trace short_kept{{"0"}, {{1}}};
-  EXPECT_THROW(local_check(generated, next, {0, 10}, step, {Eigen::VectorXd::Ones(1), Eigen::VectorXd::Zero(1)},
-                           Eigen::VectorXd::Ones(1), &short_kept),
-               std::runtime_error);
+  EXPECT_THROW(reference_steps(generated, next, {0, 10}, step, &short_kept), std::runtime_error);
 }
 
 // verify --header with a header that is not of this model, scheme, step or scalar: a usage

@@ -51,10 +51,6 @@ std::uint64_t binary(std::uint64_t a, char op, std::uint64_t b) {
   return mix(mix(static_cast<std::uint64_t>(op), std::min(a, b)), std::max(a, b));
 }
 
-}  // namespace
-
-namespace {
-
 // operation_order of the node e, its operands' by `of`.
 template <class Of>
 OperationOrder node_order(const ex& e, const SharedOrders& shared, Of&& of) {
@@ -188,6 +184,7 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
   std::vector<Statement> statements;
   for (const Variable* v : needed_variables(m, roots)) statements.push_back({canonical_form(v->expr), v});
   for (const ex& r : roots) statements.push_back({canonical_form(r), nullptr});
+  const std::vector<Statement> unshared = statements;
   std::vector<std::pair<GiNaC::symbol, ex>> shared;
   const auto total = [&](const std::vector<Statement>& st, const std::vector<std::pair<GiNaC::symbol, ex>>& sh) {
     long ops = 0;
@@ -240,9 +237,9 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
   // order of the operations changes): it is written without shared terms, and a shared term
   // no statement uses any more is dropped (verify's exact step check holds generated code to
   // the model's order).
-  std::vector<ex> originals;
-  for (const Variable* v : needed_variables(m, roots)) originals.push_back(canonical_form(v->expr));
-  for (const ex& r : roots) originals.push_back(canonical_form(r));
+  std::vector<OperationOrder> unshared_orders(unshared.size(), 0);
+  for (std::size_t i = 0; i < unshared.size(); ++i)
+    if (unshared[i].emitted()) unshared_orders[i] = operation_order(unshared[i].value);
   for (bool changed = !shared.empty(); changed;) {
     changed = false;
     // Each shared symbol's operations and its value without shared terms, those its value
@@ -258,8 +255,8 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
     };
     for (std::size_t k = 0; k < shared.size(); ++k) expand(k, expand);
     for (std::size_t i = 0; i < statements.size(); ++i)
-      if (statements[i].emitted() && orders(statements[i].value) != operation_order(originals[i])) {
-        statements[i].value = originals[i];
+      if (statements[i].emitted() && orders(statements[i].value) != unshared_orders[i]) {
+        statements[i].value = unshared[i].value;
         changed = true;
       }
     for (auto& t : shared)

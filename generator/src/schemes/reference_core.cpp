@@ -93,18 +93,19 @@ ReferenceCore::Vector ReferenceCore::initial_state() const {
 }
 
 template <class T>
-std::vector<T> ReferenceCore::slot_values(double t, const Vector& x, const Vector& u) const {
+std::vector<T> ReferenceCore::slot_values(T t, const std::vector<T>& x, const Vector& u) const {
   std::vector<T> env(slots_.size(), T(0));
   std::size_t slot = 0;
-  env[slot++] = static_cast<T>(t);
-  for (const double v : x) env[slot++] = static_cast<T>(v);
+  env[slot++] = t;
+  for (const T v : x) env[slot++] = v;
   for (const double v : u) env[slot++] = static_cast<T>(v);
   for (const auto& p : model_.parameters) env[slot++] = static_cast<T>(p.value);
   return env;
 }
 
-ReferenceCore::Vector ReferenceCore::environment(double t, const Vector& x, const Vector& u) const {
-  Vector env = slot_values<double>(t, x, u);
+template <class T>
+std::vector<T> ReferenceCore::environment(T t, const std::vector<T>& x, const Vector& u) const {
+  std::vector<T> env = slot_values(t, x, u);
   std::size_t slot = env.size() - variables_.size();
   for (const auto& v : variables_) env[slot++] = v(env.data());
   return env;
@@ -114,7 +115,8 @@ ReferenceCore::Vector ReferenceCore::inputs_at(double t, bool in_float) const {
   const Vector x(model_.states.size(), 0.0), u(model_.inputs.size(), 0.0);
   Vector signals;
   if (in_float) {
-    const std::vector<float> env = slot_values<float>(t, x, u);
+    const std::vector<float> env =
+        slot_values(static_cast<float>(t), std::vector<float>(model_.states.size(), 0.0F), u);
     for (const auto& s : signals_) signals.push_back(static_cast<double>(s(env.data())));
   } else {
     const Vector env = environment(t, x, u);
@@ -326,9 +328,7 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
 
 void ReferenceCore::float_derivatives(float t, const std::vector<float>& x, const Vector& u,
                                       std::vector<float>& dxdt) const {
-  std::vector<float> env = slot_values<float>(t, Vector(x.begin(), x.end()), u);
-  std::size_t slot = env.size() - variables_.size();
-  for (const auto& v : variables_) env[slot++] = v(env.data());
+  const std::vector<float> env = environment(t, x, u);
   dxdt.resize(rhs_.size());
   for (std::size_t i = 0; i < rhs_.size(); ++i) dxdt[i] = rhs_[i](env.data());
 }

@@ -163,11 +163,13 @@ class ReferenceCore {
   void high_accuracy(const RunOptions& options, Trace& trace) const;
   Vector row(double t, const Vector& x, const Vector& u) const;
   void check_state(double t, const Vector& x) const;
-  // Values of all slots: t, states, inputs, parameters, then the variables evaluated.
-  Vector environment(double t, const Vector& x, const Vector& u) const;
-  // The same in T, with the variables left at zero.
+  // Values of all slots in T's arithmetic: t, states, inputs, parameters, then the variables
+  // evaluated.
   template <class T>
-  std::vector<T> slot_values(double t, const Vector& x, const Vector& u) const;
+  std::vector<T> environment(T t, const std::vector<T>& x, const Vector& u) const;
+  // The same with the variables left at zero.
+  template <class T>
+  std::vector<T> slot_values(T t, const std::vector<T>& x, const Vector& u) const;
 
   const Model& model_;
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables

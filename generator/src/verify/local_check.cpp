@@ -41,6 +41,12 @@ Trace take_columns(Trace& trace, const char* prefix) {
   return taken_part;
 }
 
+// Zeros of either sign differ, any NaN equals another.
+template <class T>
+bool same_value(T a, T b) {
+  return (a == b && std::signbit(a) == std::signbit(b)) || (std::isnan(a) && std::isnan(b));
+}
+
 }  // namespace
 
 Trace take_next_states(Trace& trace) { return take_columns(trace, kNextPrefix); }
@@ -80,32 +86,48 @@ std::vector<long> sample_steps(long steps, long every) {
   return result;
 }
 
-LocalCheck local_check(const Trace& generated, const Trace& next, const std::vector<long>& samples,
-                       const SingleStep& step, const LocalTolerance& tolerance, const Eigen::VectorXd& scale,
-                       const Trace* kept) {
-  const auto n = static_cast<std::size_t>(tolerance.operations.size());
-  if (next.columns.size() != n || generated.rows.size() != next.rows.size() || generated.rows.size() != samples.size() ||
-      generated.columns.size() < n + 1 || static_cast<std::size_t>(scale.size()) != n ||
-      static_cast<std::size_t>(tolerance.constants.size()) != n ||
-      (kept && kept->rows.size() != samples.size()))
-    throw std::runtime_error(fmt::format("local check: {} rows with {} next states for {} samples of {} states",
-                                         generated.rows.size(), next.columns.size(), samples.size(), n));
+ReferenceSteps reference_steps(const Trace& generated, const Trace& next, const std::vector<long>& samples,
+                               const SingleStep& step, const Trace* kept) {
+  const std::size_t n = next.columns.size();
+  if (generated.rows.size() != next.rows.size() || generated.rows.size() != samples.size() ||
+      generated.columns.size() < n + 1 || (kept && kept->rows.size() != samples.size()))
+    throw std::runtime_error(fmt::format("local check: {} rows with {} next states for {} samples",
+                                         generated.rows.size(), n, samples.size()));
   for (std::size_t i = 0; i < n; ++i)
     if (next.columns[i] != generated.columns[i + 1])
       throw std::runtime_error("local check: next:" + next.columns[i] + " where next:" + generated.columns[i + 1] +
                                " was expected");
+  ReferenceSteps expected;
+  for (std::size_t r = 0; r < samples.size(); ++r) {
+    const auto& row = generated.rows[r];
+    if (row.size() < n + 1 || next.rows[r].size() != n)
+      throw std::runtime_error("local check: a trace row is shorter than its header");
+    expected.rows.push_back(step(samples[r], kept ? kept->rows[r]
+                                                  : std::vector<double>(row.begin() + 1, row.begin() + 1 + static_cast<long>(n))));
+    if (expected.rows.back().size() != n)
+      throw std::runtime_error(fmt::format("local check: the reference step gives {} states of {}",
+                                           expected.rows.back().size(), n));
+  }
+  return expected;
+}
+
+LocalCheck local_check(const Trace& generated, const Trace& next, const ReferenceSteps& expected,
+                       const LocalTolerance& tolerance, const Eigen::VectorXd& scale) {
+  const std::size_t n = next.columns.size();
+  if (static_cast<std::size_t>(tolerance.operations.size()) != n || static_cast<std::size_t>(scale.size()) != n ||
+      static_cast<std::size_t>(tolerance.constants.size()) != n || expected.rows.size() != next.rows.size() ||
+      generated.rows.size() != next.rows.size())
+    throw std::runtime_error(fmt::format("local check: tolerances for {} states, {} reference steps for {} states "
+                                         "in {} rows",
+                                         tolerance.operations.size(), expected.rows.size(), n, next.rows.size()));
   LocalCheck c;
   const Eigen::VectorXd step_tolerance = tolerance.operations + tolerance.constants;
   Eigen::VectorXd sum = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
-  for (std::size_t r = 0; r < samples.size(); ++r) {
-    const std::vector<double> x = kept ? kept->rows[r]
-                                       : std::vector<double>(generated.rows[r].begin() + 1,
-                                                             generated.rows[r].begin() + 1 + static_cast<long>(n));
-    const std::vector<double> expected = step(samples[r], x);
+  for (std::size_t r = 0; r < expected.rows.size(); ++r) {
     double worst = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const auto k = static_cast<Eigen::Index>(i);
-      const double signed_error = (next.rows[r][i] - expected[i]) / scale[k];
+      const double signed_error = (next.rows[r][i] - expected.rows[r][i]) / scale[k];
       sum[k] += signed_error;
       double error = std::fabs(signed_error);
       if (std::isnan(error)) error = std::numeric_limits<double>::infinity();
@@ -122,7 +144,7 @@ LocalCheck local_check(const Trace& generated, const Trace& next, const std::vec
     c.times.push_back(generated.rows[r][0]);
     c.ratios.push_back(worst);
   }
-  const auto samples_taken = static_cast<double>(samples.size());
+  const auto samples_taken = static_cast<double>(expected.rows.size());
   for (std::size_t i = 0; i < n; ++i) {
     const auto k = static_cast<Eigen::Index>(i);
     const double bound =
@@ -139,25 +161,19 @@ LocalCheck local_check(const Trace& generated, const Trace& next, const std::vec
   return c;
 }
 
-ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const std::vector<long>& samples,
-                                const SingleStep& step, bool in_float) {
+ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const ReferenceSteps& expected,
+                                bool in_float) {
   const std::size_t n = next.columns.size();
-  if (generated.rows.size() != next.rows.size() || generated.rows.size() != samples.size() ||
-      generated.columns.size() < n + 1)
-    throw std::runtime_error(fmt::format("exact step check: {} rows with {} next states for {} samples",
-                                         generated.rows.size(), n, samples.size()));
+  if (expected.rows.size() != next.rows.size() || generated.rows.size() != next.rows.size())
+    throw std::runtime_error(fmt::format("exact step check: {} reference steps for {} rows", expected.rows.size(),
+                                         next.rows.size()));
   ExactStepCheck c;
-  for (std::size_t r = 0; r < samples.size(); ++r) {
-    const std::vector<double> x(generated.rows[r].begin() + 1, generated.rows[r].begin() + 1 + static_cast<long>(n));
-    const std::vector<double> expected = step(samples[r], x);
+  for (std::size_t r = 0; r < expected.rows.size(); ++r) {
     ++c.samples;
     for (std::size_t i = 0; i < n; ++i) {
-      double a = next.rows[r][i], b = expected[i];
-      if (in_float) {
-        a = static_cast<float>(a);
-        b = static_cast<float>(b);
-      }
-      if ((a == b && std::signbit(a) == std::signbit(b)) || (std::isnan(a) && std::isnan(b))) continue;
+      const double a = in_float ? static_cast<float>(next.rows[r][i]) : next.rows[r][i];
+      const double b = in_float ? static_cast<float>(expected.rows[r][i]) : expected.rows[r][i];
+      if (in_float ? same_value(static_cast<float>(a), static_cast<float>(b)) : same_value(a, b)) continue;
       if (c.differing++ == 0) {
         c.time = generated.rows[r][0];
         c.state = generated.columns[i + 1];

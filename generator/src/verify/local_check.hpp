@@ -58,15 +58,22 @@ struct LocalCheck {
 // The reference core's step from step (tick) `step` and state (or kept values) `from`.
 using SingleStep = std::function<std::vector<double>(long step, const std::vector<double>& from)>;
 
-// The check of `generated` (rows at the steps `samples`, states in columns 1..n) and
-// `next` (the states one step later), with `step` the reference core's step from a state,
-// `tolerance` per state relative to `scale` (compare_traces' scale: max(1, max |reference|)),
-// each sample's error within operations + constants, the sums within the bias bound.
-// With `kept` (dual-rate tasks), `step` restarts from each row of it instead of the row's
-// state. Throws std::runtime_error when the traces' shapes do not fit.
-LocalCheck local_check(const Trace& generated, const Trace& next, const std::vector<long>& samples,
-                       const SingleStep& step, const LocalTolerance& tolerance, const Eigen::VectorXd& scale,
-                       const Trace* kept = nullptr);
+// What the checks below compare the generated code's next states with: `generated` has its
+// rows at the steps `samples` and the states in columns 1..n, `next` the n states one step
+// later; the reference core's `step` from each row's state (or, with `kept` for dual-rate
+// tasks, from each row of it), one row per sample. Throws std::runtime_error when the traces'
+// shapes do not fit.
+struct ReferenceSteps {
+  std::vector<std::vector<double>> rows;
+};
+ReferenceSteps reference_steps(const Trace& generated, const Trace& next, const std::vector<long>& samples,
+                               const SingleStep& step, const Trace* kept = nullptr);
+
+// The check of `next` against the reference steps, `tolerance` per state relative to `scale`
+// (compare_traces' scale: max(1, max |reference|)), each sample's error within operations +
+// constants, the sums within the bias bound.
+LocalCheck local_check(const Trace& generated, const Trace& next, const ReferenceSteps& expected,
+                       const LocalTolerance& tolerance, const Eigen::VectorXd& scale);
 
 // The exact step check, beside the local check where the reference core computes a step with
 // the same operations on the same values as the generated code (ReferenceCore::
@@ -88,8 +95,8 @@ struct ExactStepCheck {
 // With `in_float` the values are compared as floats (a float build's trace has each to 9
 // significant digits, which tell the float exactly); zeros of either sign differ, any NaN
 // equals another.
-ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const std::vector<long>& samples,
-                                const SingleStep& step, bool in_float);
+ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const ReferenceSteps& expected,
+                                bool in_float);
 
 // The steps at which a trace program prints its rows: 0, every, 2 every, ... and the last.
 std::vector<long> sample_steps(long steps, long every);
