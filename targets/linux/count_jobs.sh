@@ -3,11 +3,14 @@
 # counts none itself: with -singlestep -d exec every executed instruction is logged with its
 # address, and tasks_main.cpp brackets each job by calls of the empty functions
 # dualrate_{fast,slow}_job_{begin,end} (each pair once empty first, the markers' own cost).
-# The program runs in its count mode: the sequential run without writing its trace.
-# Usage: count_jobs.sh EXE MACRO EVERY
-# Prints '# fast_job_instructions MAX TOTAL JOBS' and the same for slow jobs.
+# The program runs in its count mode (the sequential run, its trace to /dev/null) with ARGS:
+# tasks_main.cpp's 'count MACRO EVERY /dev/null 0', trace_main.cpp's 'count STEPS EVERY /dev/null'.
+# Usage: count_jobs.sh EXE ARGS...
+# Prints '# fast_job_instructions MAX TOTAL JOBS' and the same for slow jobs (a single-rate
+# program's steps are its fast jobs; it has no slow ones: 0 of them).
 set -euo pipefail
-exe=$1 macro=$2 every=$3
+exe=$1
+shift
 address() {
   local a
   a=$(aarch64-linux-gnu-nm "$exe" | awk -v name="$1" '$3 == name { print $1 }')
@@ -17,7 +20,7 @@ address() {
 fb=$(address dualrate_fast_job_begin) fe=$(address dualrate_fast_job_end)
 sb=$(address dualrate_slow_job_begin) se=$(address dualrate_slow_job_end)
 # The log lines read 'Trace 0: HOST [FLAGS/PC/...] SYMBOL': the second '/' field is the PC.
-timeout -k 5 900 qemu-aarch64 -singlestep -d exec,nochain -D /dev/stderr "$exe" count "$macro" "$every" /dev/null 0 \
+timeout -k 5 900 qemu-aarch64 -singlestep -d exec,nochain -D /dev/stderr "$exe" "$@" \
     2>&1 >/dev/null |
   awk -F/ -v fb="$fb" -v fe="$fe" -v sb="$sb" -v se="$se" '
     # per kind: c counts the open job, o is the empty pair, m the largest, t the total, n the pairs

@@ -28,12 +28,10 @@
 // the instructions of each job are the lines between its markers, less the empty pair's.
 // Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
 #include "tasks.hpp"
+#include "realtime.hpp"
 
-#include <pthread.h>
-#include <sched.h>
 #include <semaphore.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -44,6 +42,7 @@
 namespace {
 
 using namespace dualrate_trace;
+using namespace dualrate_linux;
 
 constexpr long kWarmUpMacroSteps = model::Scheme::kStartupMacroSteps + 2;
 
@@ -59,20 +58,6 @@ sem_t slow_release;
 std::atomic<std::uint64_t> ticks_done{0};
 std::atomic<bool> failed{false};
 std::atomic<bool> stopping{false};
-
-constexpr long kNanoseconds = 1000000000L;
-
-void add_ns(timespec& t, long ns) {
-  t.tv_nsec += ns;
-  while (t.tv_nsec >= kNanoseconds) {
-    t.tv_nsec -= kNanoseconds;
-    ++t.tv_sec;
-  }
-}
-
-long elapsed_ns(const timespec& from, const timespec& to) {
-  return (to.tv_sec - from.tv_sec) * kNanoseconds + (to.tv_nsec - from.tv_nsec);
-}
 
 void warm_up() {
   for (std::uint64_t n = 0; n < static_cast<std::uint64_t>(kWarmUpMacroSteps) * kRatio; ++n) {
@@ -90,24 +75,15 @@ void fail(const char* what, dualrate::Status status) {
 void* fast_thread(void*) {
   const long period_ns = std::lround(static_cast<double>(model::kStep) * 1e9);
   warm_up();
-  timespec release{};
-  clock_gettime(CLOCK_MONOTONIC, &release);
-  add_ns(release, period_ns);
+  PeriodicRelease release(period_ns);
   const std::uint64_t last = static_cast<std::uint64_t>(shape.macro_steps) * kRatio;
   for (std::uint64_t n = 0; n <= last && !failed; ++n) {
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &release, nullptr) != 0) {
-    }
-    timespec woke{}, cpu_start{}, cpu_end{};
-    clock_gettime(CLOCK_MONOTONIC, &woke);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu_start);
-    const long latency = elapsed_ns(release, woke);
-    max_latency_ns = latency > max_latency_ns ? latency : max_latency_ns;
-    if (latency >= period_ns) ++late_ticks;
+    release.wait();
+    const timespec cpu_start = thread_cpu_time();
     if (tasks.slow_busy()) ++counts.preempted_ticks;
     bool go = false;
     const dualrate::Status status = model::fast_task(tasks, inputs_at_tick(tasks, n), go);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu_end);
-    if (elapsed_ns(cpu_start, cpu_end) > period_ns) {
+    if (elapsed_ns(cpu_start, thread_cpu_time()) > period_ns) {
       ++counts.fast_overruns;
       dualrate::report(dualrate::Status::kFastOverrun);
     }
@@ -115,8 +91,9 @@ void* fast_thread(void*) {
     ++counts.ticks;
     ticks_done.store(n + 1, std::memory_order_release);
     if (go) sem_post(&slow_release);
-    add_ns(release, period_ns);
   }
+  late_ticks = release.late_ticks();
+  max_latency_ns = release.max_latency_ns();
   stopping = true;
   sem_post(&slow_release);
   return nullptr;
@@ -139,37 +116,14 @@ void* slow_thread(void*) {
   }
 }
 
-bool start(pthread_t& thread, void* (*body)(void*), int priority, int processor, bool& fifo) {
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  cpu_set_t cpu;
-  CPU_ZERO(&cpu);
-  CPU_SET(processor, &cpu);
-  pthread_attr_setaffinity_np(&attr, sizeof cpu, &cpu);
-  sched_param param{};
-  param.sched_priority = priority;
-  if (fifo && (pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED) != 0 ||
-               pthread_attr_setschedpolicy(&attr, SCHED_FIFO) != 0 || pthread_attr_setschedparam(&attr, &param) != 0))
-    fifo = false;
-  int rc = pthread_create(&thread, &attr, body, nullptr);
-  if (rc != 0 && fifo) {
-    fifo = false;
-    pthread_attr_destroy(&attr);
-    pthread_attr_init(&attr);
-    pthread_attr_setaffinity_np(&attr, sizeof cpu, &cpu);
-    rc = pthread_create(&thread, &attr, body, nullptr);
-  }
-  pthread_attr_destroy(&attr);
-  return rc == 0;
-}
-
 int run_threads(bool& fifo) {
   mlockall(MCL_CURRENT | MCL_FUTURE);
   sem_init(&slow_release, 0, 0);
   pthread_t slow{}, fast{};
   fifo = true;
   const int processors = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
-  if (!start(slow, slow_thread, 70, processors > 1 ? 1 : 0, fifo) || !start(fast, fast_thread, 80, 0, fifo)) {
+  if (!start_thread(slow, slow_thread, 70, processors > 1 ? 1 : 0, fifo) ||
+      !start_thread(fast, fast_thread, 80, 0, fifo)) {
     std::fprintf(stderr, "cannot start the task threads\n");
     return 3;
   }
@@ -178,38 +132,6 @@ int run_threads(bool& fifo) {
   take_runtime_counts(tasks, counts);
   return failed ? 3 : 0;
 }
-
-}  // namespace
-
-extern "C" {
-__attribute__((noinline)) void dualrate_fast_job_begin() { __asm__ volatile("" ::: "memory"); }
-__attribute__((noinline)) void dualrate_fast_job_end() { __asm__ volatile("" ::: "memory"); }
-__attribute__((noinline)) void dualrate_slow_job_begin() { __asm__ volatile("" ::: "memory"); }
-__attribute__((noinline)) void dualrate_slow_job_end() { __asm__ volatile("" ::: "memory"); }
-}
-
-namespace {
-
-struct MarkedJobs {
-  MarkedJobs() {
-    dualrate_fast_job_begin();
-    dualrate_fast_job_end();
-    dualrate_slow_job_begin();
-    dualrate_slow_job_end();
-  }
-  template <class F>
-  void fast(F&& f) {
-    dualrate_fast_job_begin();
-    f();
-    dualrate_fast_job_end();
-  }
-  template <class F>
-  void slow(F&& f) {
-    dualrate_slow_job_begin();
-    f();
-    dualrate_slow_job_end();
-  }
-};
 
 }  // namespace
 

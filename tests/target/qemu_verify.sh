@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# CTest driver (label qemu): verifies MODEL with SCHEME on a Cortex-M TARGET under QEMU.
-# Usage: qemu_verify.sh CLI MODEL SCHEME TARGET [STEP [T_END]]  (STEP '-': the model's step;
-# T_END: a shorter run than the model's t_end, for models too slow to emulate over it)
+# CTest driver (label qemu): verifies MODEL with SCHEME on a cross TARGET under QEMU (Cortex-M under
+# qemu-system-arm, cortex-a53-linux under qemu-aarch64).
+# Usage: qemu_verify.sh CLI MODEL SCHEME TARGET [STEP [T_END [SCALAR]]]  (STEP '-': the model's
+# step; T_END: a shorter run than the model's t_end, for models too slow to emulate over it, '-'
+# for the model's; SCALAR: float or double, default the target's)
 # Exit 0 when `dualrate verify --target` passes (reference within tolerance and bit for bit
 # equal to the host build). Exit 77 (skipped) only when the combination does not apply: the
 # generator refuses the model with this scheme at the model's step: exit status 1 with a
@@ -12,11 +14,13 @@ cli=$1 model=$2 scheme=$3 target=$4
 step=()
 [ $# -ge 5 ] && [ "$5" != - ] && step=(--step "$5")
 t_end=()
-[ $# -ge 6 ] && t_end=(--t-end "$6")
+[ $# -ge 6 ] && [ "$6" != - ] && t_end=(--t-end "$6")
+scalar=()
+[ $# -ge 7 ] && scalar=(--scalar "$7")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-"$cli" generate "$model" --scheme "$scheme" "${step[@]}" -o "$work" >"$work/generate.log" 2>&1
+"$cli" generate "$model" --scheme "$scheme" "${step[@]}" "${scalar[@]}" -o "$work" >"$work/generate.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ]; then
   if [ $rc -eq 1 ] && grep -Eq '^[^ ]+:[0-9]+:[0-9]+: error: ' "$work/generate.log"; then
@@ -29,7 +33,7 @@ if [ $rc -ne 0 ]; then
   exit 1
 fi
 # Every 10th step is printed and compared (all steps run).
-"$cli" verify "$model" --scheme "$scheme" "${step[@]}" "${t_end[@]}" --target "$target" --every 10 --json >"$work/verify.json" 2>"$work/verify.err"
+"$cli" verify "$model" --scheme "$scheme" "${step[@]}" "${t_end[@]}" "${scalar[@]}" --target "$target" --every 10 --json >"$work/verify.json" 2>"$work/verify.err"
 rc=$?
 cat "$work/verify.json" "$work/verify.err"
 if [ $rc -eq 0 ] && grep -q '"pass":true' "$work/verify.json" && grep -q '"bit_exact_vs_host":true' "$work/verify.json"; then

@@ -9,6 +9,7 @@
 #include "ir/op_count.hpp"
 #include "schemes/registry.hpp"
 #include "targets/cross_target.hpp"
+#include "verify/budget.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -78,7 +79,7 @@ TEST(OpCount, PortableMathFunctions) {
 }
 
 TEST(CrossTargets, ToolchainFilesMatchTheTable) {
-  ASSERT_EQ(cross_targets().size(), 4u);
+  ASSERT_EQ(cross_targets().size(), 6u);
   for (const auto& t : cross_targets()) {
     std::ifstream in(test::source_path(std::string("toolchains/") + t.name + ".cmake"));
     ASSERT_TRUE(in) << t.name;
@@ -91,7 +92,16 @@ TEST(CrossTargets, ToolchainFilesMatchTheTable) {
     EXPECT_TRUE(std::ifstream(test::source_path(std::string("targets/") + t.board + board_file)).good()) << t.board;
   }
   EXPECT_EQ(find_cross_target("cortex-m4f")->default_scalar, std::string("float"));
+  EXPECT_EQ(find_cross_target("cortex-m33")->default_scalar, std::string("float"));  // FPv5-SP
+  EXPECT_EQ(find_cross_target("cortex-m55")->default_scalar, std::string("double"));
   EXPECT_EQ(find_cross_target("cortex-m0"), nullptr);
+  EXPECT_NE(unknown_target_message("cortex_m55").find("did you mean 'cortex-m55'?"), std::string::npos);
+  EXPECT_NE(unknown_target_message("m4f").find("(available: host, cortex-m3, cortex-m4f"), std::string::npos);
+  // --cpu-hz above the typical part's clock is warned about, at or below it not.
+  EXPECT_EQ(clock_warning(*find_cross_target("cortex-m33"), 160e6), "");
+  EXPECT_NE(clock_warning(*find_cross_target("cortex-m33"), 1e9).find("above the 160 MHz of cortex-m33's typical part "
+                                                                      "(STM32U585)"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <regex>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
 #include "targets/cross_target.hpp"
+#include "verify/budget.hpp"
 
 namespace dualrate::cli {
 
@@ -257,11 +259,13 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
   add_common(cmd_, o_);
   add_run_length(cmd_, o_, "Compare every k steps");
   cmd_->add_option("--target", target_,
-                   "Where the generated code runs: host, cortex-m3|cortex-m4f|cortex-m7 (qemu-system-arm) or cortex-a53-linux "
-                   "(qemu-aarch64; dual-rate schemes)")
+                   fmt::format("Where the generated code runs: host, {} (qemu-system-arm) or cortex-a53-linux "
+                               "(qemu-aarch64)",
+                               target_names(true, "|")))
       ->capture_default_str();
   cmd_->add_option("--scalar", o_.scalar,
-                   "Scalar type of the generated code (default: double; float on cortex-m4f)")
+                   "Scalar type of the generated code (default: double; float on cortex-m4f and cortex-m33, whose "
+                   "FPUs are single precision)")
       ->check(CLI::IsMember({"float", "double"}));
   cmd_->add_flag("--json", json_, "Print the result as one JSON object");
   add_overrun(cmd_, o_);
@@ -297,7 +301,8 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
                    "typical part, e.g. 168e6 for cortex-m4f's STM32F407)")
       ->check(CLI::PositiveNumber);
   cmd_->add_option("--cpi", cpi_,
-                   "Cortex-M: cycles per instruction assumed on that part (default: 1.25 on M3/M4, 1.0 on M7)")
+                   "Cortex-M: cycles per instruction assumed on that part (default: 1.25 on M3/M4/M33, 1.0 on "
+                   "M7/M55)")
       ->check(CLI::PositiveNumber);
 }
 
@@ -312,9 +317,10 @@ DesignCommand::DesignCommand(CLI::App& app) {
                    "normalized as verify does: |x - x_accurate| / max(1, max_t |x_accurate|)")
       ->required();
   cmd_->add_option("--target", target_,
-                   "Also measure each candidate on cortex-m3|cortex-m4f|cortex-m7|cortex-a53-linux under QEMU "
-                   "(instructions per step, cycles, utilization, response times) and rank by cycles (default: "
-                   "the host's operation counts only)");
+                   fmt::format("Also measure each candidate on {} under QEMU (instructions per step, cycles, "
+                               "utilization, response times) and rank by cycles (default: the host's operation counts "
+                               "only)",
+                               target_names(false, "|")));
   cmd_->add_option("--cpu-hz", cpu_hz_, "With --target: the part's clock (default: the target's typical part)")
       ->check(CLI::PositiveNumber);
   cmd_->add_option("--cpi", cpi_, "With --target: cycles per instruction on that part (default: the target's)")
@@ -337,7 +343,7 @@ VerifySystemCommand::VerifySystemCommand(CLI::App& app) {
       "verify-system", "Run several models' dual-rate tasks on one Cortex-M core, rate-monotonic, and check each "
                        "against its own sequential run (a system file lists them)");
   cmd_->add_option("system", system_file_, "System file (YAML)")->required();
-  cmd_->add_option("--target", target_, "cortex-m3, cortex-m4f or cortex-m7 (qemu-system-arm)")->capture_default_str();
+  cmd_->add_option("--target", target_, target_names(true, ", ") + " (qemu-system-arm)")->capture_default_str();
   cmd_->add_option("--cpu-hz", cpu_hz_, "Clock of the part the budget is for (default: the target's)")
       ->check(CLI::PositiveNumber);
   cmd_->add_option("--cpi", cpi_, "Cycles per instruction assumed on that part (default: the target's)")
@@ -350,5 +356,12 @@ VerifySystemCommand::VerifySystemCommand(CLI::App& app) {
 bool ModelCommand::parsed() const { return cmd_->parsed(); }
 
 bool VerifySystemCommand::parsed() const { return cmd_->parsed(); }
+
+void warn_about_clock(const std::string& target, double cpu_hz) {
+  const CrossTarget* cross = find_cross_target(target);
+  if (!cross || !(cpu_hz > 0)) return;
+  const std::string warning = clock_warning(*cross, cpu_hz);
+  if (!warning.empty()) std::cerr << "warning: " << warning << "\n";
+}
 
 }  // namespace dualrate::cli

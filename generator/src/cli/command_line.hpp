@@ -73,6 +73,9 @@ bool frozen(const Model& m, const Overrides& o);
 void apply_linearization(Model& m, const Overrides& o);
 // Options of the dual-rate tasks, refused for a single-rate scheme.
 void require_dual_rate(const CLI::App* cmd, const std::string& option, const std::string& scheme);
+// Prints a warning on stderr when --cpu-hz `cpu_hz` is above what target `target`'s typical part
+// reaches (verify/budget.hpp's clock_warning); nothing for the host, an unknown target or no --cpu-hz.
+void warn_about_clock(const std::string& target, double cpu_hz);
 
 // For each unknown option in CLI11's message ("... not expected: --t-ned --x"), the option of
 // `cmd` nearest to it, when one is within a third of its length; then where to find them all.

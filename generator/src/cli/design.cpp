@@ -19,6 +19,7 @@ int DesignCommand::run(const Model& model) {
   const std::string target = target_ == "host" ? "" : target_;
   if (!target.empty() && !find_cross_target(target)) throw UsageError(unknown_target_message(target));
   if (target.empty() && (cpu_hz_ > 0 || cpi_ > 0)) throw UsageError("--cpu-hz and --cpi are for --target");
+  warn_about_clock(target, cpu_hz_);
   DesignRequest r;
   r.tolerance = tolerance_;
   r.generator_version = DUALRATE_VERSION;

@@ -72,6 +72,7 @@ int VerifyCommand::run(const Model& model) {
   const CrossTarget* cross = find_cross_target(target_);
   if (target_ != "host" && !cross) throw UsageError(unknown_target_message(target_));
   if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;
+  warn_about_clock(target_, cpu_hz_);
   VerifyOptions v;
   v.generate = {s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION, {}, {}};
   v.generate.inner_step = o_.inner_step;

@@ -8,6 +8,7 @@ namespace dualrate::cli {
 
 int VerifySystemCommand::run() {
   const SystemSpec spec = load_system_file(system_file_);
+  warn_about_clock(target_, cpu_hz_);
   SystemOptions so;
   so.target = target_;
   so.cpu_hz = cpu_hz_;

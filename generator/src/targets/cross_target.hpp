@@ -10,13 +10,13 @@
 namespace dualrate {
 
 struct CrossTarget {
-  const char* name;            // cortex-m3, cortex-m4f, cortex-m7, cortex-a53-linux
+  const char* name;            // cortex-m3, cortex-m4f, cortex-m7, cortex-m33, cortex-m55, cortex-a53-linux
   const char* board;           // folder under targets/ with memory.ld; QEMU machine of the same name
                                // (Linux targets: "linux", the folder of their programs)
   const char* cpu_flags;       // -mcpu/-mfpu/-mfloat-abi, space separated
   const char* default_scalar;  // "double" or "float"
   const char* summary;
-  long cpu_hz = 25000000;      // clock of the core and of SysTick on the emulated MPS2 boards
+  long cpu_hz = 25000000;      // clock of the core and of SysTick on the emulated board
   bool linux_user = false;     // aarch64-linux-gnu-g++ -static, run by qemu-aarch64
   // The real part whose budget verify estimates (--cpu-hz and --cpi override the two numbers):
   // a typical part of this core, its clock, and the cycles per instruction assumed to turn
@@ -31,6 +31,8 @@ struct CrossTarget {
 
 const std::vector<CrossTarget>& cross_targets();
 const CrossTarget* find_cross_target(const std::string& name);
+// The targets' names joined by `separator`: all, or the Cortex-M ones (bare metal) only.
+std::string target_names(bool cortex_m_only, const char* separator);
 // "unknown target 'NAME' (available: host, cortex-m3, ...)".
 std::string unknown_target_message(const std::string& name);
 

@@ -152,6 +152,13 @@ PartRate part_rate(const CrossTarget& target, double cpu_hz, double cpi) {
   return {cpu_hz > 0 ? cpu_hz : target.part_hz, cpi > 0 ? cpi : target.cpi};
 }
 
+std::string clock_warning(const CrossTarget& target, double cpu_hz) {
+  if (cpu_hz <= target.part_hz * (1 + 1e-12)) return "";
+  return fmt::format("--cpu-hz {:.6g} MHz is above the {:.6g} MHz of {}'s typical part ({}): the budget is for a "
+                     "faster part than that",
+                     cpu_hz / 1e6, target.part_hz / 1e6, target.name, target.part);
+}
+
 std::string not_schedulable_message(const std::string& subject, const std::string& object, const std::string& part,
                                     double cpu_hz, double cpi, const std::string& verdict, double min_cpu_hz) {
   return fmt::format("{} not schedulable on {} at {:.6g} MHz (CPI {:.3g}, an estimate): {}; the smallest clock that "

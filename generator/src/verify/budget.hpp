@@ -80,6 +80,9 @@ struct PartRate {
   double cpu_hz, cpi;
 };
 PartRate part_rate(const CrossTarget& target, double cpu_hz, double cpi);
+// A warning when `cpu_hz` (--cpu-hz) is above the clock of the target's typical part (its
+// fastest), or empty.
+std::string clock_warning(const CrossTarget& target, double cpu_hz);
 
 // Why a set of tasks is refused: "SUBJECT not schedulable on PART at ... MHz (CPI ..., an
 // estimate): VERDICT; the smallest clock that schedules OBJECT is ... MHz".

@@ -246,24 +246,75 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
   return "";
 }
 
-// cortex-a53-linux: the instructions of each job of the single run, counted from
-// qemu-aarch64's log of every executed instruction (targets/linux/count_jobs.sh).
-std::string count_linux_jobs(const TaskPlan& plan, const fs::path& exe, VerifyResult& r, std::string& script) {
-  const std::vector<std::string> argv = {(data_paths().targets / "linux" / "count_jobs.sh").string(), exe.string(),
-                                         std::to_string(plan.macro_steps), std::to_string(plan.every)};
+// cortex-a53-linux: the instructions of each job of a sequential run (the program in its count
+// mode with `args`), counted from qemu-aarch64's log of every executed instruction
+// (targets/linux/count_jobs.sh). `slow`: the program has slow jobs (dual-rate tasks).
+std::string count_linux_jobs(const CrossTarget& target, const fs::path& exe, const std::vector<std::string>& args,
+                             bool slow, VerifyResult& r, std::string& script) {
+  std::vector<std::string> argv = {(data_paths().targets / "linux" / "count_jobs.sh").string(), exe.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
   script += command_line(argv) + "\n";
   const ProcessResult counted = run_process(argv);
   if (counted.exit_code != 0)
-    return fmt::format("counting the jobs' instructions on {} failed (exit status {}):\n{}", plan.target->name,
+    return fmt::format("counting the jobs' instructions on {} failed (exit status {}):\n{}", target.name,
                        counted.exit_code, counted.output.substr(0, 4000));
   for (const auto& words : split_output(counted.output).counts)
-    if (read_job_instructions(words, r) == CountLine::kMalformed) return malformed_count(plan.target->name, words);
-  if (r.fast_job.instructions_max < 0 || r.slow_job.instructions_max < 0)
-    return "counting the jobs' instructions on " + std::string(plan.target->name) + " found no jobs";
+    if (read_job_instructions(words, r) == CountLine::kMalformed) return malformed_count(target.name, words);
+  if (r.fast_job.instructions_max < 0 || (slow && r.slow_job.instructions_max < 0))
+    return "counting the jobs' instructions on " + std::string(target.name) + " found no jobs";
+  return "";
+}
+
+// Runs the Linux trace program `exe` (qemu-aarch64) in `mode` writing `csv`; its count lines
+// into r. Returns why it failed, or empty.
+std::string run_linux_trace_mode(const CrossTarget& target, const fs::path& exe, const std::string& mode, long steps,
+                                 int every, const fs::path& csv, VerifyResult& r, std::string& script) {
+  const std::vector<std::string> run = {"timeout", "-k", "5", "900", "qemu-aarch64", exe.string(), mode,
+                                        std::to_string(steps), std::to_string(every), csv.string()};
+  script += command_line(run) + "\n";
+  const ProcessResult ran = run_process(run);
+  const ProgramOutput out = split_output(ran.output);
+  if (ran.exit_code != 0)
+    return fmt::format("the {} trace program failed on {} (exit status {}{}):\n{}", mode, target.name, ran.exit_code,
+                       ran.exit_code == 124 ? ", timed out" : "", out.messages.substr(0, 4000));
+  for (const auto& words : out.counts)
+    if (!read_task_count(words, r)) return malformed_count(target.name, words);
+  r.overruns = r.fast_overruns;
   return "";
 }
 
 }  // namespace
+
+std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, const std::vector<std::string>& flags,
+                            long steps, int every, VerifyResult& r, std::string& script) {
+  const fs::path exe = dir / "trace_target";
+  std::vector<std::string> argv = {"aarch64-linux-gnu-g++"};
+  for (const auto& f : split(target.cpu_flags, ' ')) argv.push_back(f);
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"-DDUALRATE_TRACE_HEX", "-pthread", (data_paths().targets / "linux" / "trace_main.cpp").string(),
+                           portable_math_library(target.name, "libm"), "-static", "-o", exe.string()});
+  script += command_line(argv) + "\n";
+  const ProcessResult built = run_process(argv);
+  if (built.exit_code != 0)
+    return fmt::format("the trace program did not build for {}:\n{}", target.name, built.output);
+  std::string error = run_linux_trace_mode(target, exe, "single", steps, every, dir / "generated.csv", r, script);
+  // Counted with rows only at the ends: formatting a row costs more than a step.
+  if (error.empty())
+    error = count_linux_jobs(target, exe, {"count", std::to_string(steps), std::to_string(steps), "/dev/null"}, false,
+                             r, script);
+  if (!error.empty()) return error;
+  r.instructions_max = r.fast_job.instructions_max;
+  r.instructions_per_step = r.fast_job.instructions_mean;
+  r.tasks = kPeriodicTask;
+  error = run_linux_trace_mode(target, exe, "periodic", steps, every, dir / "periodic.csv", r, script);
+  while (error.empty() && host_scheduling_noise(r) && r.noise_retries + 1 < kNoiseAttempts) {
+    ++r.noise_retries;
+    error = run_linux_trace_mode(target, exe, "periodic", steps, every, dir / "periodic.csv", r, script);
+  }
+  if (!error.empty()) return error;
+  r.bit_exact_vs_single = read_file(dir / "periodic.csv") == read_file(dir / "generated.csv") ? 1 : 0;
+  return "";
+}
 
 fs::path sequential_trace(const fs::path& dir, const CrossTarget* target) {
   return dir / (target ? "single.csv" : "host_single.csv");
@@ -289,7 +340,9 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
       if (!r.budget->schedulable) return not_schedulable(*r.budget);
     } else {
       // Reported, not enforced: the threads run on an emulated, non-real-time host.
-      error = count_linux_jobs(plan, exe, r, script);
+      error = count_linux_jobs(*plan.target, exe,
+                               {"count", std::to_string(plan.macro_steps), std::to_string(plan.every), "/dev/null", "0"},
+                               true, r, script);
       if (!error.empty()) return error;
       r.budget = budget_of(plan, r);
     }

@@ -27,6 +27,14 @@ std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& 
 std::string run_on_target(const CrossTarget& target, const fs::path& dir, const std::vector<std::string>& flags,
                           long steps, int every, VerifyResult& r, std::string& script);
 
+// cortex-a53-linux, single-rate schemes: cross-builds targets/linux/trace_main.cpp and runs it
+// under qemu-aarch64 back to back (dir/generated.csv, which verify compares with the host's
+// trace bit for bit), counted (instructions per step) and as one periodic SCHED_FIFO task whose
+// trace must equal the back-to-back one (bit_exact_vs_single; overruns and wake-up latencies
+// into r). Returns why it failed, or empty.
+std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, const std::vector<std::string>& flags,
+                            long steps, int every, VerifyResult& r, std::string& script);
+
 // cortex-a53-linux runs the preemptive executive as SCHED_FIFO threads of qemu-user on a
 // shared, non-real-time host, the host as native threads on the same kernel. An overrun there while the fast thread also woke a whole period
 // or more late (late_ticks) comes from the host's scheduling (another process, the kernel's

@@ -164,7 +164,8 @@ std::vector<Row> option_rows(const VerifyOptions& o, const VerifyResult& r) {
                            {"end time", fmt::format("{} ({} steps; --t-end {})", number(r.t_end), r.steps, number(o.t_end))},
                            {"compared", o.every == 1 ? std::string("every step") : fmt::format("every {} steps", o.every)}};
   if (o.generate.ratio > 1) rows.push_back({"ratio H / h", std::to_string(o.generate.ratio)});
-  if (!r.tasks.empty()) rows.push_back({"tasks", escape(r.tasks) + ", overrun policy " + escape(r.overrun_policy)});
+  if (r.tasks == kPeriodicTask) rows.push_back({"tasks", "one periodic task"});
+  else if (!r.tasks.empty()) rows.push_back({"tasks", escape(r.tasks) + ", overrun policy " + escape(r.overrun_policy)});
   if (!o.header_file.empty()) rows.push_back({"header", "given: " + escape(o.header_file)});
   return rows;
 }
@@ -191,14 +192,18 @@ std::vector<Row> target_rows(const VerifyResult& r) {
   if (r.bit_exact_vs_host >= 0)
     rows.push_back({"vs the host build", r.bit_exact_vs_host ? "bit for bit equal" : "<b>differs</b>"});
   if (r.instructions_per_step >= 0)
-    rows.push_back({"instructions per step", fmt::format("{:.1f} (min {}, max {})", r.instructions_per_step,
-                                                         r.instructions_min, r.instructions_max)});
+    rows.push_back({"instructions per step",
+                    r.instructions_min >= 0 ? fmt::format("{:.1f} (min {}, max {})", r.instructions_per_step,
+                                                          r.instructions_min, r.instructions_max)
+                                            : fmt::format("{:.1f} (max {})", r.instructions_per_step, r.instructions_max)});
   if (r.stack_bytes >= 0) rows.push_back({"stack", fmt::format("{} bytes", r.stack_bytes)});
   if (r.text_bytes >= 0)
     rows.push_back({"program", fmt::format("text {} B, data {} B, bss {} B", r.text_bytes, r.data_bytes, r.bss_bytes)});
   if (r.bit_exact_vs_single >= 0)
     rows.push_back({"preemptive vs sequential", r.bit_exact_vs_single ? "bit for bit equal" : "<b>differs</b>"});
-  if (r.overruns >= 0)
+  if (r.overruns >= 0 && r.tasks == kPeriodicTask)
+    rows.push_back({"overruns", fmt::format("{} in {} steps", r.overruns, r.ticks)});
+  else if (r.overruns >= 0)
     rows.push_back({"overruns", fmt::format("{} (slow {}, fast {}) in {} ticks", r.overruns, r.slow_overruns,
                                             r.fast_overruns, r.ticks)});
   if (r.fast_job.instructions_max >= 0 && r.slow_job.instructions_max >= 0)

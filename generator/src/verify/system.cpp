@@ -127,7 +127,7 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
   r.target = o.target;
   const CrossTarget* cross = find_cross_target(o.target);
   if (!cross || cross->linux_user) {
-    r.error = fmt::format("verify-system runs on the Cortex-M targets (cortex-m3, cortex-m4f, cortex-m7), not '{}'",
+    r.error = fmt::format("verify-system runs on the Cortex-M targets ({}), not '{}'", target_names(true, ", "),
                           o.target);
     return r;
   }

@@ -40,6 +40,9 @@ struct VerifyOptions {
   std::function<void(const std::string& stage)> progress;
 };
 
+// VerifyResult::tasks of a single-rate scheme run as one periodic task (cortex-a53-linux).
+inline constexpr const char* kPeriodicTask = "periodic";
+
 struct VerifyResult {
   std::string model, scheme, target, scalar;
   long steps = 0;
@@ -82,7 +85,7 @@ struct VerifyResult {
   long instructions_min = -1, instructions_max = -1;
   long text_bytes = -1, data_bytes = -1, bss_bytes = -1, stack_bytes = -1;
   // Dual-rate schemes (-1 when not run):
-  std::string tasks;              // single or multi
+  std::string tasks;              // single or multi (dual-rate tasks), or kPeriodicTask
   int bit_exact_vs_single = -1;   // multi: 1 when its trace equals the sequential executive's bit for bit
   long overruns = -1;             // multi: slow + fast overruns
   long slow_overruns = -1, fast_overruns = -1, ticks = -1, slow_jobs = -1, preempted_ticks = -1;
