@@ -1,7 +1,13 @@
 // Mutable simulation data of one model instance, and the single-rate advance that every
 // single-rate scheme shares. Time is derived from the step counter, t_n = n h, so it
 // does not drift; the state is checked after every step and a non-finite result is
-// reported (the previous, finite state is kept). With scheduled constants
+// reported (the previous, finite state is kept).
+// Limits: the counter is 64 bits wide (at a million steps a second it wraps after 584,942
+// years). time(h) is Scalar(n) * h, one rounding of the exact n h while n is a Scalar (n <=
+// 2^24 in float): within half a step of n h while that rounding, n h 2^-p, is below h / 2, so
+// for n < 2^23 steps in float (8.4 million: 2.3 hours at 1 kHz) and n < 2^52 in double. Past
+// that a float model whose equations or scenario inputs use t sees it off by more than half a
+// step (no float t can be closer: its own spacing exceeds h there); models without t do not. With scheduled constants
 // (dualrate/schedule.hpp), the steps that started outside the schedule's grid are counted.
 #pragma once
 
