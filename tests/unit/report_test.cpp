@@ -21,6 +21,40 @@ TEST(Report, ErrorOverTimeIsWhatMaxErrorMaximizes) {
   EXPECT_DOUBLE_EQ(*std::max_element(e.begin(), e.end()), compare_traces(generated, reference, 2).max_error);
 }
 
+// A single-rate scheme run as one periodic task (cortex-a53-linux) reports its steps and
+// overruns without the dual-rate fields (slow jobs, slow overruns, overrun policy), and a
+// Linux program's cost without the sizes and stack it does not measure.
+TEST(VerifyResultText, PeriodicTaskHasNoDualRateFields) {
+  VerifyResult r;
+  r.model = "quarter_car";
+  r.scheme = "rk4";
+  r.target = "cortex-a53-linux";
+  r.scalar = "double";
+  r.pass = true;
+  r.tasks = kPeriodicTask;
+  r.bit_exact_vs_single = 1;
+  r.overruns = 0;
+  r.fast_overruns = 0;
+  r.ticks = 3000;
+  r.sched_fifo = 1;
+  r.late_ticks = 2;
+  r.max_latency_ns = 3000;
+  r.instructions_per_step = 159;
+  r.instructions_max = 159;
+  r.ops_per_step = 101;
+  const std::string json = r.json(), text = r.text();
+  for (const char* field : {"\"tasks\":\"periodic\"", "\"bit_exact_vs_single\":true", "\"overruns\":0",
+                            "\"fast_overruns\":0", "\"ticks\":3000", "\"late_ticks\":2"})
+    EXPECT_NE(json.find(field), std::string::npos) << field << " in " << json;
+  for (const char* field : {"slow_overruns", "slow_jobs", "preempted_ticks", "overrun_policy", "text_bytes"})
+    EXPECT_EQ(json.find(field), std::string::npos) << field << " in " << json;
+  EXPECT_NE(text.find("periodic task: its run equals bit for bit the back-to-back one; 3000 steps, overruns 0"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("159.0 instructions per step (max 159)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("-1"), std::string::npos) << text;
+}
+
 TEST(Report, PageHasEverySectionAndEscapesTheModel) {
   init_symbolic();
   const Model m = load_model_text(
