@@ -9,6 +9,17 @@
 namespace dualrate {
 namespace {
 
+// A passing double result of `model` with `scheme` on `target`, the fields each test sets on it.
+VerifyResult passed_result(const std::string& model, const std::string& scheme, const std::string& target) {
+  VerifyResult r;
+  r.model = model;
+  r.scheme = scheme;
+  r.target = target;
+  r.scalar = "double";
+  r.pass = true;
+  return r;
+}
+
 TEST(Report, ErrorOverTimeIsWhatMaxErrorMaximizes) {
   const Trace reference{{"t", "a", "b"}, {{0, 1, -4}, {1, 2, 0}, {2, 0.5, 1}}};
   const Trace generated{{"t", "a", "b"}, {{0, 1, -4}, {1, 2.5, 0.1}, {2, 0.5, 1.8}}};
@@ -25,12 +36,7 @@ TEST(Report, ErrorOverTimeIsWhatMaxErrorMaximizes) {
 // overruns without the dual-rate fields (slow jobs, slow overruns, overrun policy), and a
 // Linux program's cost without the sizes and stack it does not measure.
 TEST(VerifyResultText, PeriodicTaskHasNoDualRateFields) {
-  VerifyResult r;
-  r.model = "quarter_car";
-  r.scheme = "rk4";
-  r.target = "cortex-a53-linux";
-  r.scalar = "double";
-  r.pass = true;
+  VerifyResult r = passed_result("quarter_car", "rk4", "cortex-a53-linux");
   r.tasks = kPeriodicTask;
   r.bit_exact_vs_single = 1;
   r.overruns = 0;
@@ -64,12 +70,7 @@ TEST(Report, PageHasEverySectionAndEscapesTheModel) {
   o.generate.step = 0.01;
   o.t_end = 0.02;
   o.target = "host";
-  VerifyResult r;
-  r.model = "decay";
-  r.scheme = "rk4";
-  r.target = "host";
-  r.scalar = "double";
-  r.pass = true;
+  VerifyResult r = passed_result("decay", "rk4", "host");
   r.tolerance = 1e-12;
   ReportData d;
   d.model = &m;

@@ -177,6 +177,23 @@ long task_trace_rows(long steps, int ratio, int every) { return std::min(steps /
 
 namespace {
 
+// The command that builds targets/linux/<main_source> into `exe` for `target` (aarch64, static)
+// or, when null, for the host (with Eigen's heap check).
+std::vector<std::string> linux_build(const CrossTarget* target, const std::vector<std::string>& flags,
+                                     const std::vector<std::string>& defines, const std::string& main_source,
+                                     const fs::path& exe) {
+  std::vector<std::string> argv = target ? std::vector<std::string>{"aarch64-linux-gnu-g++"} : host_compiler();
+  if (target)
+    for (const auto& f : split(target->cpu_flags, ' ')) argv.push_back(f);
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), defines.begin(), defines.end());
+  if (!target) argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
+  argv.insert(argv.end(), {"-pthread", (data_paths().targets / "linux" / main_source).string(),
+                           portable_math_library(target ? target->name : "host", "libm"), "-o", exe.string()});
+  if (target) argv.push_back("-static");
+  return argv;
+}
+
 // Builds the task program for plan.target (host when null) into `exe`; returns why not, or empty.
 std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& flags, const fs::path& exe,
                         std::string& script) {
@@ -188,15 +205,7 @@ std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& fl
     cortex_m.push_back(fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", plan.icount_shift));
     argv = cortex_m_build(*t, flags, cortex_m, (data_paths().targets / "cortex-m" / "tasks_main.cpp").string(), exe);
   } else {
-    argv = t ? std::vector<std::string>{"aarch64-linux-gnu-g++"} : host_compiler();
-    if (t)
-      for (const auto& f : split(t->cpu_flags, ' ')) argv.push_back(f);
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    argv.insert(argv.end(), defines.begin(), defines.end());
-    if (!t) argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
-    argv.insert(argv.end(), {"-pthread", (data_paths().targets / "linux" / "tasks_main.cpp").string(),
-                             portable_math_library(t ? t->name : "host", "libm"), "-o", exe.string()});
-    if (t) argv.push_back("-static");
+    argv = linux_build(t, flags, defines, "tasks_main.cpp", exe);
   }
   script += command_line(argv) + "\n";
   const ProcessResult built = run_process(argv);
@@ -288,11 +297,7 @@ std::string run_linux_trace_mode(const CrossTarget& target, const fs::path& exe,
 std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, const std::vector<std::string>& flags,
                             long steps, int every, VerifyResult& r, std::string& script) {
   const fs::path exe = dir / "trace_target";
-  std::vector<std::string> argv = {"aarch64-linux-gnu-g++"};
-  for (const auto& f : split(target.cpu_flags, ' ')) argv.push_back(f);
-  argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.insert(argv.end(), {"-DDUALRATE_TRACE_HEX", "-pthread", (data_paths().targets / "linux" / "trace_main.cpp").string(),
-                           portable_math_library(target.name, "libm"), "-static", "-o", exe.string()});
+  const std::vector<std::string> argv = linux_build(&target, flags, {"-DDUALRATE_TRACE_HEX"}, "trace_main.cpp", exe);
   script += command_line(argv) + "\n";
   const ProcessResult built = run_process(argv);
   if (built.exit_code != 0)
