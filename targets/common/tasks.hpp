@@ -58,11 +58,12 @@ class BasicRecorder {
   // h: the model's step (its Tasks' step()); `local`: with the local check's columns (Local
   // only; a preemptive run, which does not give them, prints without).
   void print(std::FILE* out, typename M::Scalar h, bool local = Local) const {
+    using Time = typename M::Time;
     local = Local && local;
     const int kept = local ? T::Kept::RowsAtCompileTime : 0;
     print_model_header<M>(out, local, kept);
     for (long i = 0; i < count_; ++i)
-      print_model_row<M>(out, static_cast<typename M::Scalar>(static_cast<long>(macro_[i]) * T::kRatio) * h, x_[i],
+      print_model_row<M>(out, static_cast<Time>(static_cast<long>(macro_[i]) * T::kRatio) * static_cast<Time>(h), x_[i],
                          u_[i], local ? &local_[i].next : nullptr, local_[Local ? i : 0].kept.data(), kept);
   }
 
@@ -80,7 +81,8 @@ class BasicRecorder {
 
 template <class T>
 typename T::Model::Input inputs_at_tick(const T& tasks, std::uint64_t n) {
-  return T::Model::scenario_inputs(static_cast<typename T::Scalar>(n) * tasks.step());
+  using Time = typename T::Model::Time;
+  return T::Model::scenario_inputs(static_cast<Time>(n) * static_cast<Time>(tasks.step()));
 }
 
 // The executive's counts, printed after the trace as '#' lines.

@@ -13,7 +13,7 @@ namespace dualrate_trace {
 
 // The row of `d`, with the state `next` one step later.
 inline void print_row(std::FILE* out, const model::Data& d, const model::Data& next) {
-  const Scalar t = d.time(model::kStep);
+  const model::Model::Time t = d.time(model::kStep);
   print_state_row(out, t, d.x, model::Model::scenario_inputs(t), &next.x);
 }
 

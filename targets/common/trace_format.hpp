@@ -40,7 +40,7 @@ void print_model_header(std::FILE* out, bool next = false, int kept = 0) {
 // One row: t, the state x and the outputs at (t, x, u), then the state `next` and the
 // `kept_count` values `kept` when given.
 template <class M>
-void print_model_row(std::FILE* out, typename M::Scalar t, const typename M::State& x, const typename M::Input& u,
+void print_model_row(std::FILE* out, typename M::Time t, const typename M::State& x, const typename M::Input& u,
                      const typename M::State* next = nullptr, const typename M::Scalar* kept = nullptr,
                      int kept_count = 0) {
   typename M::Output y;
@@ -61,7 +61,7 @@ using Scalar = model::Model::Scalar;
 
 inline void print_header(std::FILE* out, bool next = false) { print_model_header<model::Model>(out, next); }
 
-inline void print_state_row(std::FILE* out, Scalar t, const model::Model::State& x, const model::Model::Input& u,
+inline void print_state_row(std::FILE* out, model::Model::Time t, const model::Model::State& x, const model::Model::Input& u,
                             const model::Model::State* next = nullptr) {
   print_model_row<model::Model>(out, t, x, u, next);
 }

@@ -25,6 +25,7 @@ void put(Eigen::Matrix4d& m, int row, int col, Complex c) {
 // The test equation as a runtime model: dx/dt = J x with J set before use.
 struct LinearModel {
   using Scalar = double;
+  using Time = double;
   static constexpr int kSlow = 2, kFast = 2, kInputs = 0, kOutputs = 0, kStates = 4;
   using State = Eigen::Matrix<double, 4, 1>;
   using Input = Eigen::Matrix<double, 0, 1>;

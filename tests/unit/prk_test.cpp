@@ -30,6 +30,7 @@ TEST(Prk25, TableauSatisfiesOrderCouplingAndStabilityConditions) {
 // fast (checked at compile time on a two-state model type).
 struct TwoStates {
   using Scalar = double;
+  using Time = double;
   static constexpr int kSlow = 1, kFast = 1, kStates = 2, kInputs = 0;
   using State = Eigen::Matrix<double, 2, 1>;
   using Input = Eigen::Matrix<double, 0, 1>;

@@ -82,7 +82,7 @@ std::string schedule_definitions(const GenerateOptions& o, const std::vector<Lin
   std::string h;
   if (!o.schedule) {
     return "  // The same constants at every step (dualrate/schedule.hpp).\n  using Schedule = dualrate::Unscheduled;\n"
-         "  static Schedule schedule(Scalar /*t*/, const Model::State& /*x_*/, const Model::Input& /*u_*/) noexcept {\n"
+         "  static Schedule schedule(Model::Time /*t*/, const Model::State& /*x_*/, const Model::Input& /*u_*/) noexcept {\n"
          "    return {};\n  }\n";
   }
   const ConstantSchedule& c = *o.schedule;
@@ -132,7 +132,7 @@ std::string schedule_definitions(const GenerateOptions& o, const std::vector<Lin
   }
   h += "  struct Schedule {\n" + members +
        "    bool outside;  // the scheduling values lay outside the grid (the constants are its edge's)\n  };\n";
-  h += "  static Schedule schedule(Scalar t, const Model::State& x_, const Model::Input& u_) noexcept {\n";
+  h += "  static Schedule schedule(Model::Time t, const Model::State& x_, const Model::Input& u_) noexcept {\n";
   h += "    const Model::ScheduleValues v_ = Model::scheduling_values(t, x_, u_);\n";
   h += "    Schedule s_{};\n";
   h += "    s_.outside = " + outside + ";\n";

@@ -21,7 +21,7 @@
 
 namespace dualrate {
 
-constexpr int kRuntimeApi = 8;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
+constexpr int kRuntimeApi = 9;  // DUALRATE_RUNTIME_API of the runtime the emitted code is written for
 
 using GiNaC::ex;
 
@@ -73,15 +73,16 @@ class Code {
 
 // The run-time solve M(q) a = f of a second-order model's q-dependent mass matrix, each line a
 // statement of the accelerations it solves for (`sources`).
-void mass_solve(const SecondOrder& so, const std::vector<Equation>& sources, Code& code) {
+void mass_solve(const Model& m, const std::vector<Equation>& sources, Code& code) {
+  const SecondOrder& so = *m.second_order;
   const std::size_t n = so.coordinates.size();
   code.statement(fmt::format("    Eigen::Matrix<Scalar, {0}, {0}> mass_;", n), sources);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j)
-      code.statement(fmt::format("    mass_({}, {}) = {};", i, j, cpp_expression(so.mass[i][j])), sources);
+      code.statement(fmt::format("    mass_({}, {}) = {};", i, j, cpp_expression(m.with_time_terms(so.mass[i][j]))), sources);
   code.statement(fmt::format("    Eigen::Matrix<Scalar, {}, 1> force_;", n), sources);
   for (std::size_t i = 0; i < n; ++i)
-    code.statement(fmt::format("    force_[{}] = {};", i, cpp_expression(so.forces[i])), sources);
+    code.statement(fmt::format("    force_[{}] = {};", i, cpp_expression(m.with_time_terms(so.forces[i]))), sources);
   code.statement(fmt::format("    const Eigen::Matrix<Scalar, {}, 1> acceleration_ = dualrate::solve_mass(mass_, force_);", n),
                  sources);
 }
@@ -136,7 +137,7 @@ Body emit_body(const Model& m, const std::vector<ex>& roots, const std::vector<E
       out.statement(fmt::format("    const Scalar {} = {};", l.name(), cpp_expression(l.value)), sources(i));
       continue;
     }
-    if (!solved) mass_solve(*m.second_order, solve_sources, out);
+    if (!solved) mass_solve(m, solve_sources, out);
     solved = true;
     const auto& a = m.second_order->accelerations;
     out.statement(fmt::format("    const Scalar {} = acceleration_[{}];", l.name(),
@@ -162,7 +163,7 @@ Code rate_function(const Model& m, const std::string& comment, const std::string
                    const std::vector<ex>& roots, const std::vector<Equation>& root_sources) {
   const Body b = emit_body(m, roots, root_sources, "dxdt_");
   Code code(comment_file(m));
-  code << fmt::format("  // {}\n  static void {}(Scalar {}, const State& {}, const Input& {}, {}& {}) noexcept {{\n",
+  code << fmt::format("  // {}\n  static void {}(Time {}, const State& {}, const Input& {}, {}& {}) noexcept {{\n",
                       comment, name, b.uses_time ? "t" : "/*t*/", b.uses_states ? "x_" : "/*x_*/",
                       b.uses_inputs ? "u_" : "/*u_*/", type, roots.empty() ? "/*dxdt_*/" : "dxdt_");
   code << b.code << "  }\n";
@@ -199,7 +200,7 @@ Code jacobian_function(const Model& m) {
   s << fmt::format(
       "  // d(state)/dt's Jacobian in the states (j_, {} nonzero entries) and its partial derivative in t\n"
       "  // with the inputs held (dfdt_): for implicit integrators (e.g. Boost.Odeint's rosenbrock4).\n"
-      "  static void jacobian(Scalar {}, const State& {}, const Input& {}, Eigen::Matrix<Scalar, kStates, kStates>& j_,\n"
+      "  static void jacobian(Time {}, const State& {}, const Input& {}, Eigen::Matrix<Scalar, kStates, kStates>& j_,\n"
       "                       State& dfdt_) noexcept {{\n"
       "    Eigen::Matrix<Scalar, {}, 1> e_;\n",
       entries.size(), b.uses_time ? "t" : "/*t*/", b.uses_states ? "x_" : "/*x_*/", b.uses_inputs ? "u_" : "/*u_*/",
@@ -264,7 +265,7 @@ void scheduling_values_function(const Model& m, Code& h) {
   for (const auto& t : spec.by_text) names += (names.empty() ? "" : ", ") + t;
   h << fmt::format("  // Scheduling values (simulation: schedule: by): {}.\n", names);
   h << fmt::format("  using ScheduleValues = Eigen::Matrix<Scalar, {}, 1>;\n", spec.by.size());
-  h << fmt::format("  static ScheduleValues scheduling_values(Scalar {}, const State& {}, const Input& {}) noexcept {{\n",
+  h << fmt::format("  static ScheduleValues scheduling_values(Time {}, const State& {}, const Input& {}) noexcept {{\n",
                    b.uses_time ? "t" : "/*t*/", b.uses_states ? "x_" : "/*x_*/", b.uses_inputs ? "u_" : "/*u_*/");
   h << "    ScheduleValues s_;\n" << b.code << "    return s_;\n  }\n\n";
 }
@@ -345,6 +346,10 @@ TracedHeader generate_traced_header(const Model& m, const GenerateOptions& o) {
   h << fmt::format("namespace {} {{\n\n", ns);
   h << "struct Model {\n";
   h << fmt::format("  using Scalar = {};\n", to_string(o.scalar));
+  if (m.uses_time())
+    h << "  using Time = double;  // of t: the terms of t and parameters are computed in it, then rounded to Scalar\n";
+  else
+    h << "  using Time = Scalar;  // of t, which no equation or input signal uses\n";
   h << fmt::format("  static constexpr int kSlow = {};\n", m.slow_count);
   h << fmt::format("  static constexpr int kFast = {};\n", m.fast_count());
   h << "  static constexpr int kStates = kSlow + kFast;\n";
@@ -407,7 +412,7 @@ TracedHeader generate_traced_header(const Model& m, const GenerateOptions& o) {
     out_sources.push_back(output_equation(y));
   }
   const Body y = emit_body(m, outs, out_sources, "y_");
-  h << fmt::format("  static void outputs(Scalar {}, const State& {}, const Input& {}, Output& {}) noexcept {{\n",
+  h << fmt::format("  static void outputs(Time {}, const State& {}, const Input& {}, Output& {}) noexcept {{\n",
                    y.uses_time ? "t" : "/*t*/", y.uses_states ? "x_" : "/*x_*/", y.uses_inputs ? "u_" : "/*u_*/",
                    m.outputs.empty() ? "/*y_*/" : "y_");
   h << y.code << "  }\n\n";
@@ -420,9 +425,9 @@ TracedHeader generate_traced_header(const Model& m, const GenerateOptions& o) {
     signals.push_back(s);
   }
   h << "  // Input signals of the model file's simulation section (defaults where none is given).\n";
-  h << fmt::format("  static Input scenario_inputs(Scalar {}) noexcept {{\n    Input u_;\n", signal_uses_time ? "t" : "/*t*/");
+  h << fmt::format("  static Input scenario_inputs(Time {}) noexcept {{\n    Input u_;\n", signal_uses_time ? "t" : "/*t*/");
   for (std::size_t i = 0; i < signals.size(); ++i)
-    h << fmt::format("    u_[{}] = {};  // {}\n", i, cpp_expression(signals[i]), m.inputs[i].name);
+    h << fmt::format("    u_[{}] = {};  // {}\n", i, cpp_expression(m.with_time_terms(signals[i])), m.inputs[i].name);
   h << "    return u_;\n  }\n};\n\n";
 
   h << "// Declared rate and scheme.\n";

@@ -111,6 +111,7 @@ OpCount count_ops_uncached(const ex& e) {
     for (std::size_t k = 2; k < e.nops(); ++k) c += count_ops(e.op(k));
     return c;
   }
+  if (is_time_term(e)) return count_ops(e.op(0));  // in Time, then converted (not counted)
   if (is_a<GiNaC::function>(e)) {
     OpCount c = call(cpp_function(ex_to<GiNaC::function>(e).get_name()));
     for (const auto& a : e) c += count_ops(a);

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "model/functions.hpp"
 #include "model/printing.hpp"
 
 namespace dualrate {
@@ -129,11 +130,14 @@ using Counts = std::map<std::string, Occurrences>;
 // GiNaC gave the sum): counted as x, once.
 bool negated(const ex& e) { return is_a<GiNaC::mul>(e) && e.nops() == 2 && (e.op(0).is_equal(-1) || e.op(1).is_equal(-1)); }
 
+// A time term is shared whole or not at all: its operands are computed in Time, a shared
+// local in Scalar.
 void count(const ex& e, Counts& counts) {
   if (leaf(e)) return;
   if (negated(e)) return count(e.op(0).is_equal(-1) ? e.op(1) : e.op(0), counts);
   Occurrences& o = counts[key(e)];
   if (o.n++ == 0) o.value = unsigned_form(e);
+  if (is_time_term(e)) return;
   for (const auto& operand : e) count(operand, counts);
 }
 
@@ -143,6 +147,7 @@ struct Replace : GiNaC::map_function {
   ex operator()(const ex& e) override {
     if (leaf(e)) return e;
     if (key(e) == from_) return cpp_expression(e) == from_ ? to_ : -to_;
+    if (is_time_term(e)) return e;
     return e.map(*this);
   }
 
@@ -182,8 +187,8 @@ struct Statement {
 
 StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool share) {
   std::vector<Statement> statements;
-  for (const Variable* v : needed_variables(m, roots)) statements.push_back({canonical_form(v->expr), v});
-  for (const ex& r : roots) statements.push_back({canonical_form(r), nullptr});
+  for (const Variable* v : needed_variables(m, roots)) statements.push_back({m.with_time_terms(v->expr), v});
+  for (const ex& r : roots) statements.push_back({m.with_time_terms(r), nullptr});
   const std::vector<Statement> unshared = statements;
   std::vector<std::pair<GiNaC::symbol, ex>> shared;
   const auto total = [&](const std::vector<Statement>& st, const std::vector<std::pair<GiNaC::symbol, ex>>& sh) {

@@ -7,7 +7,8 @@
 // a sum's terms or a product's factors than its value is written without shared terms (the
 // order of its operations, and so its rounding, stays the model's: operation_order); a
 // shared term nothing uses then is dropped. Sums and products are not searched for common
-// sub-sums.
+// sub-sums. Statements are written with their time terms marked (Model::with_time_terms); a
+// time term is shared whole or not at all (its operands are computed in Time, a local in Scalar).
 #pragma once
 
 #include <ginac/ginac.h>

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "model/functions.hpp"
 #include "model/printing.hpp"
 
 namespace dualrate {
@@ -52,9 +53,35 @@ const std::map<std::string, Evaluator::Binary>& binary_functions() {
 
 }  // namespace
 
+template <>
+struct Evaluator::Slots<double> {
+  const double* values;
+  double operator()(int i) const { return values[i]; }
+  Slots<double> wide() const { return *this; }
+};
+
+template <>
+struct Evaluator::Slots<float> {
+  const float* values;
+  double time;
+  int time_slot;
+  float operator()(int i) const { return values[i]; }
+  struct Wide {
+    const float* values;
+    double time;
+    int time_slot;
+    double operator()(int i) const { return i == time_slot ? time : static_cast<double>(values[i]); }
+    Wide wide() const { return *this; }
+  };
+  Wide wide() const { return {values, time, time_slot}; }
+};
+
 using GiNaC::ex;
 
-Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) : root_(build(canonical_form(e), slots)) {}
+Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) : root_(build(canonical_form(e), slots)) {
+  for (const auto& [symbol, slot] : slots)
+    if (GiNaC::is_a<GiNaC::symbol>(symbol) && GiNaC::ex_to<GiNaC::symbol>(symbol).get_name() == "t") time_slot_ = slot;
+}
 
 Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) {
   Node n;
@@ -95,6 +122,9 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
       n.binary = binary_functions().at("pow");
       n.args.push_back(build(exponent, slots));
     }
+  } else if (is_time_term(e)) {
+    n.op = Op::kTime;
+    n.args.push_back(build(e.op(0), slots));
   } else if (is_table_call(e)) {
     TableCall c = table_call_of(e);
     n.op = Op::kTable;
@@ -121,48 +151,53 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
   return n;
 }
 
-template <class T>
-T Evaluator::eval(const Node& n, const T* v) {
+template <class T, class S>
+T Evaluator::eval(const Node& n, const S& v) {
   switch (n.op) {
     case Op::kConst: return static_cast<T>(n.value);
-    case Op::kSlot: return v[n.index];
+    case Op::kSlot: return v(n.index);
+    case Op::kTime: return static_cast<T>(eval<double>(n.args[0], v.wide()));
     case Op::kAdd: {
-      T s = eval(n.args[0], v);  // not 0 + ...: -0 + -0 is -0, 0 + -0 is 0
-      for (std::size_t i = 1; i < n.args.size(); ++i) s += eval(n.args[i], v);
+      T s = eval<T>(n.args[0], v);  // not 0 + ...: -0 + -0 is -0, 0 + -0 is 0
+      for (std::size_t i = 1; i < n.args.size(); ++i) s += eval<T>(n.args[i], v);
       return s;
     }
     case Op::kDiv: {
       const std::size_t ups = n.args.size() - static_cast<std::size_t>(n.index);
       T num = static_cast<T>(n.value);
-      for (std::size_t i = 0; i < ups; ++i) num = (i == 0 && n.value == 1) ? eval(n.args[i], v) : num * eval(n.args[i], v);
+      for (std::size_t i = 0; i < ups; ++i) num = (i == 0 && n.value == 1) ? eval<T>(n.args[i], v) : num * eval<T>(n.args[i], v);
       if (n.index == 0) return num;
-      T den = eval(n.args[ups], v);
-      for (std::size_t i = ups + 1; i < n.args.size(); ++i) den *= eval(n.args[i], v);
+      T den = eval<T>(n.args[ups], v);
+      for (std::size_t i = ups + 1; i < n.args.size(); ++i) den *= eval<T>(n.args[i], v);
       return num / den;
     }
     case Op::kSqrt: {
-      const T r = std::sqrt(eval(n.args[0], v));
+      const T r = std::sqrt(eval<T>(n.args[0], v));
       return n.index < 0 ? 1 / r : r;
     }
     case Op::kPowInt: {
-      const T b = eval(n.args[0], v);
+      const T b = eval<T>(n.args[0], v);
       T p = 1;
       for (int i = 0; i < std::abs(n.index); ++i) p *= b;
       return n.index < 0 ? 1 / p : p;
     }
-    case Op::kPow: return n.binary.of(eval(n.args[0], v), eval(n.args[1], v));
-    case Op::kCall1: return n.unary.of(eval(n.args[0], v));
-    case Op::kCall2: return n.binary.of(eval(n.args[0], v), eval(n.args[1], v));
+    case Op::kPow: return n.binary.of(eval<T>(n.args[0], v), eval<T>(n.args[1], v));
+    case Op::kCall1: return n.unary.of(eval<T>(n.args[0], v));
+    case Op::kCall2: return n.binary.of(eval<T>(n.args[0], v), eval<T>(n.args[1], v));
     case Op::kTable: {
       double args[kMaxTableAxes];
-      for (std::size_t i = 0; i < n.args.size(); ++i) args[i] = static_cast<double>(eval(n.args[i], v));
+      for (std::size_t i = 0; i < n.args.size(); ++i) args[i] = static_cast<double>(eval<T>(n.args[i], v));
       return static_cast<T>(n.table->evaluate(args, static_cast<unsigned>(n.index)));
     }
   }
   throw std::logic_error("evaluator: unknown node");
 }
 
-template double Evaluator::eval(const Node& n, const double* v);
-template float Evaluator::eval(const Node& n, const float* v);
+double Evaluator::operator()(const double* values) const { return eval<double>(root_, Slots<double>{values}); }
+
+float Evaluator::operator()(const float* values, double time) const {
+  return eval<float>(root_, Slots<float>{values, time, time_slot_});
+}
+
 
 }  // namespace dualrate

@@ -7,6 +7,8 @@
 // those of runtime/include/dualrate/math.hpp; the elementary functions are the portable
 // libm's (<dualrate/portable_math.h>), the same ones the generated code calls in verify;
 // tables by Table::evaluate (a linear scan, in double; the float evaluation rounds its result).
+// A time term (dr_time: Model::with_time_terms) is evaluated in double and rounded to float, as
+// the generated code computes it in its Time.
 #pragma once
 
 #include <ginac/ginac.h>
@@ -23,12 +25,14 @@ namespace dualrate {
 class Evaluator {
  public:
   // `slots` maps each symbol the expression may contain to its index in the value array.
+  // The slot of a symbol named t, if any, is time's.
   Evaluator(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
-  double operator()(const double* values) const { return eval(root_, values); }
+  double operator()(const double* values) const;
   // The same in float arithmetic, as float generated code computes it: constants rounded to
   // float, every operation in float, the portable libm's float functions
-  // (dualrate_libm_NAMEf); tables by Table::evaluate in double on the float arguments, rounded.
-  float operator()(const float* values) const { return eval(root_, values); }
+  // (dualrate_libm_NAMEf); tables by Table::evaluate in double on the float arguments, rounded;
+  // time terms in double with t = `time` and the other slots' float values.
+  float operator()(const float* values, double time) const;
 
   // An elementary function in double and in float (the portable libm's NAME and NAMEf).
   struct Unary {
@@ -45,7 +49,7 @@ class Evaluator {
   };
 
  private:
-  enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall1, kCall2, kTable };
+  enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall1, kCall2, kTable, kTime };
   struct Node {
     Op op = Op::kConst;
     double value = 0;
@@ -55,10 +59,14 @@ class Evaluator {
     std::shared_ptr<const Table> table;          // kTable (index: its slope mask)
     std::vector<Node> args;  // kDiv: numerator factors, then index = count of denominator factors
   };
-  static Node build(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
+  // Slot values in T's arithmetic; wide(): the same in double, time's slot holding the double time.
   template <class T>
-  static T eval(const Node& n, const T* values);
+  struct Slots;
+  static Node build(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
+  template <class T, class S>
+  static T eval(const Node& n, const S& v);
   Node root_;
+  int time_slot_ = -1;
 };
 
 }  // namespace dualrate

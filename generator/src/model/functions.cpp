@@ -53,6 +53,12 @@ ex max_deriv(const ex& a, const ex& b, unsigned param) {
   return param == 0 ? first : 1 - first;
 }
 
+ex time_eval(const ex& x) {
+  if (GiNaC::is_exactly_a<numeric>(x)) return x;
+  return dr_time(x).hold();
+}
+ex time_deriv(const ex&, unsigned) { return 1; }
+
 }  // namespace
 
 REGISTER_FUNCTION(dr_abs, eval_func(abs_eval).evalf_func(abs_eval).derivative_func(abs_deriv))
@@ -60,6 +66,9 @@ REGISTER_FUNCTION(dr_sign, eval_func(sign_eval).evalf_func(sign_eval).derivative
 REGISTER_FUNCTION(dr_step, eval_func(step_eval).evalf_func(step_eval).derivative_func(step_deriv))
 REGISTER_FUNCTION(dr_min, eval_func(min_eval).evalf_func(min_eval).derivative_func(min_deriv))
 REGISTER_FUNCTION(dr_max, eval_func(max_eval).evalf_func(max_eval).derivative_func(max_deriv))
+REGISTER_FUNCTION(dr_time, eval_func(time_eval).evalf_func(time_eval).derivative_func(time_deriv))
+
+bool is_time_term(const ex& e) { return is_ex_the_function(e, dr_time); }
 
 const std::vector<FunctionInfo>& model_functions() {
   static const std::vector<FunctionInfo> functions = {

@@ -21,6 +21,13 @@ DECLARE_FUNCTION_1P(dr_sign)
 DECLARE_FUNCTION_1P(dr_step)
 DECLARE_FUNCTION_2P(dr_min)
 DECLARE_FUNCTION_2P(dr_max)
+// A time term: a subexpression of t and parameters (and constants) that contains t, marked
+// for evaluation in the model's Time (double where the model uses t) and rounded once to
+// Scalar: a float t cannot be within half a step of n h past 2^23 steps, a double one can
+// (runtime/include/dualrate/data.hpp). The emitter and the reference core mark the same
+// subexpressions (with_time_terms, model/model.hpp); nothing else makes them.
+DECLARE_FUNCTION_1P(dr_time)
+bool is_time_term(const GiNaC::ex& e);
 
 struct FunctionInfo {
   const char* name;  // as written in a model file

@@ -45,6 +45,7 @@ inline const std::map<std::string, std::string>& reserved_names() {
       {"Eigen", "it is Eigen's namespace"},
       {"dualrate", "it is the runtime's namespace"},
       {"Scalar", "the generated code uses it for the scalar type"},
+      {"Time", "the generated code uses it for the type of t"},
       {"Model", "the generated code uses it"},
       {"State", "the generated code uses it"},
       {"Input", "the generated code uses it"},

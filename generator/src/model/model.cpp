@@ -2,6 +2,12 @@
 // input signals.
 #include "model/model.hpp"
 
+#include <algorithm>
+
+#include "model/functions.hpp"
+#include "model/printing.hpp"
+#include "model/tables.hpp"
+
 namespace dualrate {
 
 GiNaC::exmap Model::parameter_values() const {
@@ -41,6 +47,50 @@ GiNaC::ex Model::input_signal(std::size_t i) const {
   for (const auto& s : simulation.inputs)
     if (s.input == i) return s.expr;
   return GiNaC::numeric(inputs[i].default_value);
+}
+
+bool Model::uses_time() const {
+  for (const auto& v : variables)
+    if (operands(v).has(time)) return true;
+  for (const auto& x : states)
+    if (x.rhs.has(time)) return true;
+  for (const auto& y : outputs)
+    if (y.expr.has(time)) return true;
+  for (const auto& s : simulation.inputs)
+    if (s.expr.has(time)) return true;
+  return false;
+}
+
+namespace {
+
+// Whether e reads nothing but t, parameters and constants (no state, input, variable or table).
+bool of_time_and_parameters(const GiNaC::ex& e, const Model& m) {
+  for (auto node = e.preorder_begin(); node != e.preorder_end(); ++node) {
+    if (is_table_call(*node)) return false;
+    if (!GiNaC::is_a<GiNaC::symbol>(*node) || node->is_equal(m.time)) continue;
+    const bool parameter =
+        std::any_of(m.parameters.begin(), m.parameters.end(), [&](const Parameter& p) { return node->is_equal(p.symbol); });
+    if (!parameter) return false;
+  }
+  return true;
+}
+
+GiNaC::ex marked(const GiNaC::ex& e, const Model& m) {
+  if (!e.has(m.time) || is_time_term(e)) return e;
+  if (of_time_and_parameters(e, m)) return dr_time(e).hold();
+  struct Mark : GiNaC::map_function {
+    const Model& m;
+    explicit Mark(const Model& model) : m(model) {}
+    GiNaC::ex operator()(const GiNaC::ex& x) override { return marked(x, m); }
+  } mark(m);
+  return e.map(mark);
+}
+
+}  // namespace
+
+GiNaC::ex Model::with_time_terms(const GiNaC::ex& e) const {
+  const GiNaC::ex c = canonical_form(e);
+  return c.has(time) ? canonical_form(marked(c, *this)) : c;
 }
 
 }  // namespace dualrate

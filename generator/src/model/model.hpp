@@ -167,6 +167,13 @@ struct Model {
   // The input signal for input i over time, as written (of t and parameters), or the input's
   // default value when the simulation section gives none.
   GiNaC::ex input_signal(std::size_t i) const;
+  // Whether an equation, output or input signal uses t (the generated Model's Time is then
+  // double, else Scalar).
+  bool uses_time() const;
+  // The canonical form of `e` (canonical_form) with each largest subexpression of t and
+  // parameters that contains t (and no table) marked as a time term (dr_time,
+  // model/functions.hpp): what the emitter prints and the reference core evaluates.
+  GiNaC::ex with_time_terms(const GiNaC::ex& e) const;
 };
 
 // A scheduling value (simulation: schedule: by, or --schedule-by) parsed in the model's scope

@@ -53,15 +53,22 @@ bool negated_power(const ex& e) { return is_a<GiNaC::power>(e) && signed_power(e
 
 }  // namespace
 
-std::string scalar_literal(double v) {
+namespace {
+
+// v exactly, as a constant of type `type`.
+std::string literal(double v, const char* type) {
   if (!std::isfinite(v)) throw std::logic_error("non-finite constant in emission");
   if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
-    if (v < 0) return fmt::format("-Scalar({:.0f})", -v);
-    return fmt::format("Scalar({:.0f})", v == 0 ? 0.0 : v);
+    if (v < 0) return fmt::format("-{}({:.0f})", type, -v);
+    return fmt::format("{}({:.0f})", type, v == 0 ? 0.0 : v);
   }
-  if (v < 0) return fmt::format("-Scalar({:a})", -v);
-  return fmt::format("Scalar({:a})", v);
+  if (v < 0) return fmt::format("-{}({:a})", type, -v);
+  return fmt::format("{}({:a})", type, v);
 }
+
+}  // namespace
+
+std::string scalar_literal(double v) { return literal(v, "Scalar"); }
 
 namespace {
 
@@ -75,7 +82,17 @@ struct Printed {
 
 std::string wrap(const Printed& p, int needed) { return p.prec < needed ? "(" + p.text + ")" : p.text; }
 
+// How an expression is printed: in Scalar, or in Time (the argument of a time term, dr_time:
+// its parameters converted to Time, its constants Time literals).
+enum class In { kScalar, kTime };
+
+template <In A>
 Printed print(const ex& e);
+
+template <In A>
+std::string literal_in(double v) {
+  return literal(v, A == In::kTime ? "Time" : "Scalar");
+}
 
 bool negative_numeric(const ex& e) {
   return is_exactly_a<numeric>(e) && ex_to<numeric>(e).is_negative();
@@ -85,20 +102,22 @@ std::string integer_power(const std::string& base, long n) {
   return fmt::format("dualrate::math::powi<{}>({})", n, base);
 }
 
+template <In A>
 Printed print_power(const ex& base, const ex& exponent) {
-  const std::string b = print(even_power_base(base, exponent)).text;
+  const std::string b = print<A>(even_power_base(base, exponent)).text;
   if (is_exactly_a<numeric>(exponent)) {
     const numeric& n = ex_to<numeric>(exponent);
     if (n.is_integer() && n.is_positive() && n <= 64) return {integer_power(b, n.to_long()), kAtom};
     if (n.is_integer() && n.is_negative() && n >= -64)
-      return {"Scalar(1)/" + integer_power(b, -n.to_long()), kProduct};
+      return {literal_in<A>(1) + "/" + integer_power(b, -n.to_long()), kProduct};
     if (n == numeric(1, 2)) return {"std::sqrt(" + b + ")", kAtom};
-    if (n == numeric(-1, 2)) return {"Scalar(1)/std::sqrt(" + b + ")", kProduct};
+    if (n == numeric(-1, 2)) return {literal_in<A>(1) + "/std::sqrt(" + b + ")", kProduct};
   }
-  return {"dualrate::math::pow(" + b + ", " + print(exponent).text + ")", kAtom};
+  return {"dualrate::math::pow(" + b + ", " + print<A>(exponent).text + ")", kAtom};
 }
 
 // A product printed as [-]numerator/denominator.
+template <In A>
 Printed print_product(const ex& e) {
   const ProductParts parts = product_parts(e);
   numeric coefficient = parts.coefficient;
@@ -107,71 +126,85 @@ Printed print_product(const ex& e) {
   const bool negate = coefficient.is_negative();
   if (negate) coefficient = -coefficient;
   std::string num;
-  if (coefficient != 1 || up.empty()) num = scalar_literal(coefficient.to_double());
-  for (const auto& f : up) num += (num.empty() ? "" : "*") + wrap(print(f), kProduct);
+  if (coefficient != 1 || up.empty()) num = literal_in<A>(coefficient.to_double());
+  for (const auto& f : up) num += (num.empty() ? "" : "*") + wrap(print<A>(f), kProduct);
   std::string text = num;
   if (!down.empty()) {
     std::string den;
-    for (const auto& f : down) den += (den.empty() ? "" : "*") + wrap(print(f), kProduct);
-    text += "/" + (down.size() > 1 ? "(" + den + ")" : wrap(print(down.front()), kUnary));
+    for (const auto& f : down) den += (den.empty() ? "" : "*") + wrap(print<A>(f), kProduct);
+    text += "/" + (down.size() > 1 ? "(" + den + ")" : wrap(print<A>(down.front()), kUnary));
   }
   if (negate) return {"-" + text, kUnary};
   return {text, (up.size() + down.size() + (coefficient != 1 ? 1 : 0)) > 1 ? kProduct : kAtom};
 }
 
+template <In A>
 Printed print_sum(const ex& e) {
   std::string text;
   bool first = true;
   for (const auto& term : sum_terms(e)) {
     if (first) {
-      text = wrap(print(term), kSum);
+      text = wrap(print<A>(term), kSum);
       first = false;
     } else if (negative_sign(term)) {
-      text += " - " + wrap(print(-term), kProduct);
+      text += " - " + wrap(print<A>(-term), kProduct);
     } else {
-      text += " + " + wrap(print(term), kProduct);
+      text += " + " + wrap(print<A>(term), kProduct);
     }
   }
   return {text, kSum};
 }
 
+template <In A>
 std::string call(const std::string& f, const ex& e) {
   std::string args;
-  for (const auto& a : e) args += (args.empty() ? "" : ", ") + print(a).text;
+  for (const auto& a : e) args += (args.empty() ? "" : ", ") + print<A>(a).text;
   return f + "(" + args + ")";
 }
 
+template <In A>
 Printed print_uncached(const ex& e);
 
 // Canonical printing sorts operands by their printed text at every level: memoized, or a
 // deep expression would be printed again for every level above it.
+template <In A>
 Printed print(const ex& e) {
-  return memoized<Printed, print_uncached>(e);
+  return memoized<Printed, print_uncached<A>>(e);
 }
 
+Printed print(const ex& e) { return print<In::kScalar>(e); }
+
+template <In A>
 Printed print_uncached(const ex& e) {
   if (is_exactly_a<numeric>(e)) {
     const double v = ex_to<numeric>(e).to_double();
-    return {scalar_literal(v), v < 0 ? kUnary : kAtom};
+    return {literal_in<A>(v), v < 0 ? kUnary : kAtom};
   }
-  if (is_a<GiNaC::constant>(e)) return {scalar_literal(ex_to<numeric>(e.evalf()).to_double()), kAtom};
-  if (is_a<GiNaC::symbol>(e)) return {ex_to<GiNaC::symbol>(e).get_name(), kAtom};
-  if (is_a<GiNaC::add>(e)) return print_sum(e);
-  if (is_a<GiNaC::mul>(e)) return print_product(e);
+  if (is_a<GiNaC::constant>(e)) return {literal_in<A>(ex_to<numeric>(e.evalf()).to_double()), kAtom};
+  if (is_a<GiNaC::symbol>(e)) {
+    const std::string& name = ex_to<GiNaC::symbol>(e).get_name();
+    return {A == In::kTime && name != "t" ? "Time(" + name + ")" : name, kAtom};
+  }
+  if (is_a<GiNaC::add>(e)) return print_sum<A>(e);
+  if (is_a<GiNaC::mul>(e)) return print_product<A>(e);
   if (is_a<GiNaC::power>(e)) {
     const SignedPower p = signed_power(e);
-    if (p.negated) return {"-" + print_power(p.power.op(0), p.power.op(1)).text, kUnary};
-    return print_power(e.op(0), e.op(1));
+    if (p.negated) return {"-" + print_power<A>(p.power.op(0), p.power.op(1)).text, kUnary};
+    return print_power<A>(e.op(0), e.op(1));
+  }
+  if (is_time_term(e)) {
+    if (A == In::kTime) return print<A>(e.op(0));
+    return {"static_cast<Scalar>(" + print<In::kTime>(e.op(0)).text + ")", kAtom};
   }
   if (is_table_call(e)) {
     // The generated Model's wrapper of dualrate::lookup::table (emit/cpp_emitter.cpp).
     const TableCall c = table_call_of(e);
     std::string args;
-    for (const auto& a : c.args) args += (args.empty() ? "" : ", ") + print(a).text;
+    for (const auto& a : c.args) args += (args.empty() ? "" : ", ") + print<A>(a).text;
     return {c.table->name + (c.slope ? "<" + std::to_string(c.slope) + ">" : "") + "(" + args + ")", kAtom};
   }
   if (is_a<GiNaC::function>(e)) {
-    return {call(cpp_function(ex_to<GiNaC::function>(e).get_name()), e), kAtom};
+    return {call<A>(cpp_function(ex_to<GiNaC::function>(e).get_name()), e), kAtom};
   }
   throw std::logic_error("emission: unsupported expression");
 }

@@ -12,9 +12,10 @@
 namespace dualrate {
 
 // dx/dt = f(t, x) in the arithmetic of S (double, or float for a float build's step), with
-// whatever the caller holds (inputs) fixed.
+// whatever the caller holds (inputs) fixed. t is a double, as a generated Model's Time is
+// where its equations use t (a stage's time: t plus its offset computed in S).
 template <class S>
-using RightHandSideIn = std::function<void(S t, const std::vector<S>& x, std::vector<S>& dxdt)>;
+using RightHandSideIn = std::function<void(double t, const std::vector<S>& x, std::vector<S>& dxdt)>;
 using RightHandSide = RightHandSideIn<double>;
 
 // dx/dt = J x; J must outlive the function.
@@ -25,7 +26,7 @@ RightHandSide linear_rhs(const Eigen::MatrixXd& j);
 // sums in the same order), so that in S = float they round as a float build does.
 // Forward Euler: x + h f(t, x).
 template <class S>
-std::vector<S> euler_step_in(const RightHandSideIn<S>& f, S t, S h, const std::vector<S>& x0) {
+std::vector<S> euler_step_in(const RightHandSideIn<S>& f, double t, S h, const std::vector<S>& x0) {
   std::vector<S> x = x0, k;
   f(t, x, k);
   for (std::size_t j = 0; j < x.size(); ++j) x[j] += h * k[j];
@@ -33,18 +34,18 @@ std::vector<S> euler_step_in(const RightHandSideIn<S>& f, S t, S h, const std::v
 }
 // Heun's method (explicit trapezoidal rule): k1 = f(t, x), k2 = f(t + h, x + h k1), x + h/2 (k1 + k2).
 template <class S>
-std::vector<S> heun_step_in(const RightHandSideIn<S>& f, S t, S h, const std::vector<S>& x0) {
+std::vector<S> heun_step_in(const RightHandSideIn<S>& f, double t, S h, const std::vector<S>& x0) {
   std::vector<S> x = x0, x1 = x0, k1, k2;
   f(t, x, k1);
   for (std::size_t j = 0; j < x.size(); ++j) x1[j] = x[j] + h * k1[j];
-  f(t + h, x1, k2);
+  f(t + static_cast<double>(h), x1, k2);
   const S half = h / S(2);
   for (std::size_t j = 0; j < x.size(); ++j) x[j] += half * (k1[j] + k2[j]);
   return x;
 }
 // Classical fourth-order Runge-Kutta: x + h/6 (k1 + 2 k2 + 2 k3 + k4).
 template <class S>
-std::vector<S> rk4_step_in(const RightHandSideIn<S>& f, S t, S h, const std::vector<S>& x0) {
+std::vector<S> rk4_step_in(const RightHandSideIn<S>& f, double t, S h, const std::vector<S>& x0) {
   const S half = h / S(2), sixth = h / S(6);
   std::vector<S> x = x0, stage = x0, k1, k2, k3, k4;
   const auto stage_from = [&](S a, const std::vector<S>& k) {
@@ -52,9 +53,9 @@ std::vector<S> rk4_step_in(const RightHandSideIn<S>& f, S t, S h, const std::vec
     return stage;
   };
   f(t, x, k1);
-  f(t + half, stage_from(half, k1), k2);
-  f(t + half, stage_from(half, k2), k3);
-  f(t + h, stage_from(h, k3), k4);
+  f(t + static_cast<double>(half), stage_from(half, k1), k2);
+  f(t + static_cast<double>(half), stage_from(half, k2), k3);
+  f(t + static_cast<double>(h), stage_from(h, k3), k4);
   for (std::size_t j = 0; j < x.size(); ++j) x[j] += sixth * (k1[j] + S(2) * k2[j] + S(2) * k3[j] + k4[j]);
   return x;
 }

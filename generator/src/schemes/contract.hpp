@@ -124,7 +124,7 @@ using ReferenceStep =
 // The same step in float arithmetic, operation for operation as the runtime's step computes
 // it in a float build (numeric/ode.hpp's *_step_in<float>, prk25's prk_step_in<float>).
 using FloatStep =
-    std::function<std::vector<float>(const RightHandSideIn<float>& f, float t, float h, const std::vector<float>& x)>;
+    std::function<std::vector<float>(const RightHandSideIn<float>& f, double t, float h, const std::vector<float>& x)>;
 
 // The multistep and dual-rate schemes' reference runs, tied to the grid t_i = i h.
 // dx/dt at grid time t_i = i h with the inputs sampled at t_i.

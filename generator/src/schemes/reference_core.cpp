@@ -46,12 +46,13 @@ ReferenceCore::ReferenceCore(const Model& model) : model_(model) {
   for (const auto& u : model.inputs) slots_[u.symbol] = slot++;
   for (const auto& p : model.parameters) slots_[p.symbol] = slot++;
   for (const auto& v : model.variables) slots_[v.symbol] = slot++;
-  for (const auto& x : model.states) rhs_.emplace_back(x.rhs, slots_);
+  for (const auto& x : model.states) rhs_.emplace_back(model.with_time_terms(x.rhs), slots_);
   for (const auto& y : model.outputs) outputs_.emplace_back(y.expr, slots_);
   if (model.simulation.schedule)
     for (const auto& e : model.simulation.schedule->by) scheduling_.emplace_back(e, slots_);
-  for (const auto& v : model.variables) variables_.emplace_back(v.expr, slots_);
-  for (std::size_t i = 0; i < model.inputs.size(); ++i) signals_.emplace_back(model.input_signal(i), slots_);
+  for (const auto& v : model.variables) variables_.emplace_back(model.with_time_terms(v.expr), slots_);
+  for (std::size_t i = 0; i < model.inputs.size(); ++i)
+    signals_.emplace_back(model.with_time_terms(model.input_signal(i)), slots_);
   const GiNaC::matrix j = jacobian(model, state_symbols(model));
   for (unsigned r = 0; r < j.rows(); ++r)
     for (unsigned c = 0; c < j.cols(); ++c) jacobian_.emplace_back(j(r, c), slots_);
@@ -92,11 +93,19 @@ ReferenceCore::Vector ReferenceCore::initial_state() const {
   return x;
 }
 
+namespace {
+
+// e at the slot values env, in their arithmetic (a float evaluation's time terms at the double t).
+double evaluate(const Evaluator& e, const std::vector<double>& env, double) { return e(env.data()); }
+float evaluate(const Evaluator& e, const std::vector<float>& env, double t) { return e(env.data(), t); }
+
+}  // namespace
+
 template <class T>
-std::vector<T> ReferenceCore::slot_values(T t, const std::vector<T>& x, const Vector& u) const {
+std::vector<T> ReferenceCore::slot_values(double t, const std::vector<T>& x, const Vector& u) const {
   std::vector<T> env(slots_.size(), T(0));
   std::size_t slot = 0;
-  env[slot++] = t;
+  env[slot++] = static_cast<T>(t);
   for (const T v : x) env[slot++] = v;
   for (const double v : u) env[slot++] = static_cast<T>(v);
   for (const auto& p : model_.parameters) env[slot++] = static_cast<T>(p.value);
@@ -104,10 +113,10 @@ std::vector<T> ReferenceCore::slot_values(T t, const std::vector<T>& x, const Ve
 }
 
 template <class T>
-std::vector<T> ReferenceCore::environment(T t, const std::vector<T>& x, const Vector& u) const {
+std::vector<T> ReferenceCore::environment(double t, const std::vector<T>& x, const Vector& u) const {
   std::vector<T> env = slot_values(t, x, u);
   std::size_t slot = env.size() - variables_.size();
-  for (const auto& v : variables_) env[slot++] = v(env.data());
+  for (const auto& v : variables_) env[slot++] = evaluate(v, env, t);
   return env;
 }
 
@@ -115,9 +124,8 @@ ReferenceCore::Vector ReferenceCore::inputs_at(double t, bool in_float) const {
   const Vector x(model_.states.size(), 0.0), u(model_.inputs.size(), 0.0);
   Vector signals;
   if (in_float) {
-    const std::vector<float> env =
-        slot_values(static_cast<float>(t), std::vector<float>(model_.states.size(), 0.0F), u);
-    for (const auto& s : signals_) signals.push_back(static_cast<double>(s(env.data())));
+    const std::vector<float> env = slot_values(t, std::vector<float>(model_.states.size(), 0.0F), u);
+    for (const auto& s : signals_) signals.push_back(static_cast<double>(s(env.data(), t)));
   } else {
     const Vector env = environment(t, x, u);
     for (const auto& s : signals_) signals.push_back(s(env.data()));
@@ -221,7 +229,7 @@ std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& 
 
 double sample_time(long i, double h, bool float_time) {
   if (!float_time) return static_cast<double>(i) * h;
-  return static_cast<double>(static_cast<float>(i) * static_cast<float>(h));
+  return static_cast<double>(i) * static_cast<double>(static_cast<float>(h));
 }
 
 void ReferenceCore::march(long n, double h, double t_last, int every,
@@ -326,11 +334,11 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
   return "";
 }
 
-void ReferenceCore::float_derivatives(float t, const std::vector<float>& x, const Vector& u,
+void ReferenceCore::float_derivatives(double t, const std::vector<float>& x, const Vector& u,
                                       std::vector<float>& dxdt) const {
   const std::vector<float> env = environment(t, x, u);
   dxdt.resize(rhs_.size());
-  for (std::size_t i = 0; i < rhs_.size(); ++i) dxdt[i] = rhs_[i](env.data());
+  for (std::size_t i = 0; i < rhs_.size(); ++i) dxdt[i] = rhs_[i](env.data(), t);
 }
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step_in_float(
@@ -344,10 +352,10 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   const double h = options.step;
   return [this, step, h](long i, const Vector& x) {
     const Vector u = inputs_of_step(i, h, true);
-    const RightHandSideIn<float> f = [this, &u](float t, const std::vector<float>& xs, std::vector<float>& dx) {
+    const RightHandSideIn<float> f = [this, &u](double t, const std::vector<float>& xs, std::vector<float>& dx) {
       float_derivatives(t, xs, u, dx);
     };
-    const std::vector<float> next = step(f, static_cast<float>(sample_time(i, h, true)), static_cast<float>(h),
+    const std::vector<float> next = step(f, sample_time(i, h, true), static_cast<float>(h),
                                          std::vector<float>(x.begin(), x.end()));
     return Vector(next.begin(), next.end());
   };

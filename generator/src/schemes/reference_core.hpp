@@ -155,7 +155,7 @@ class ReferenceCore {
   void march(long n, double h, double t_last, int every, const std::function<long(long, Vector&)>& advance,
              Trace& trace) const;
   // derivatives in float arithmetic (Evaluator's float evaluation), for single_step_in_float.
-  void float_derivatives(float t, const std::vector<float>& x, const Vector& u, std::vector<float>& dxdt) const;
+  void float_derivatives(double t, const std::vector<float>& x, const Vector& u, std::vector<float>& dxdt) const;
   // The right-hand side with the inputs held at u (zero-order hold).
   RightHandSide holding(Vector u) const;
   // The inputs step i of size h holds: inputs_at(sample_time(i, h, in_float), in_float).
@@ -164,12 +164,12 @@ class ReferenceCore {
   Vector row(double t, const Vector& x, const Vector& u) const;
   void check_state(double t, const Vector& x) const;
   // Values of all slots in T's arithmetic: t, states, inputs, parameters, then the variables
-  // evaluated.
+  // evaluated (their time terms at the double t).
   template <class T>
-  std::vector<T> environment(T t, const std::vector<T>& x, const Vector& u) const;
+  std::vector<T> environment(double t, const std::vector<T>& x, const Vector& u) const;
   // The same with the variables left at zero.
   template <class T>
-  std::vector<T> slot_values(T t, const std::vector<T>& x, const Vector& u) const;
+  std::vector<T> slot_values(double t, const std::vector<T>& x, const Vector& u) const;
 
   const Model& model_;
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables

@@ -3,12 +3,14 @@
 // does not drift; the state is checked after every step and a non-finite result is
 // reported (the previous, finite state is kept).
 // Limits: the counter is 64 bits wide (at a million steps a second it wraps after 584,942
-// years). time(h) is Scalar(n) * h, one rounding of the exact n h while n is a Scalar (n <=
-// 2^24 in float): within half a step of n h while that rounding, n h 2^-p, is below h / 2, so
-// for n < 2^23 steps in float (8.4 million: 2.3 hours at 1 kHz) and n < 2^52 in double. Past
-// that a float model whose equations or scenario inputs use t sees it off by more than half a
-// step (no float t can be closer: its own spacing exceeds h there); models without t do not. With scheduled constants
-// (dualrate/schedule.hpp), the steps that started outside the schedule's grid are counted.
+// years). time(h) is Time(n) * Time(h), one rounding of n h. A generated Model's Time is double
+// where its equations or scenario inputs use t (Scalar otherwise, where t is never read), so
+// that time is within half a step of n h for n < 2^52 steps (h the Scalar step: in float,
+// float(h), which differs from the declared step by at most 2^-24 of it, less than a clock
+// crystal's tolerance); each term of t and parameters is computed in Time and rounded once to
+// Scalar. A float t would reach only 2^23 steps (its own spacing exceeds h beyond). With
+// scheduled constants (dualrate/schedule.hpp), the steps that started outside the schedule's
+// grid are counted.
 #pragma once
 
 #include <cstdint>
@@ -28,8 +30,8 @@ struct Data {
   // clamped to its edge); stays 0 for constant ones.
   std::uint64_t off_schedule = 0;
 
-  typename M::Scalar time(typename M::Scalar h) const noexcept {
-    return static_cast<typename M::Scalar>(steps) * h;
+  typename M::Time time(typename M::Scalar h) const noexcept {
+    return static_cast<typename M::Time>(steps) * static_cast<typename M::Time>(h);
   }
 };
 

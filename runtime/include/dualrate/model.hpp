@@ -4,6 +4,7 @@
 //
 //   struct Model {
 //     using Scalar = float | double;
+//     using Time = Scalar | double;   // of t: double where the model's equations or scenario use t
 //     static constexpr int kSlow, kFast, kInputs, kOutputs;   // sizes, fixed here only
 //     static constexpr int kStates = kSlow + kFast;           // x = [slow; fast]
 //     using State  = Eigen::Matrix<Scalar, kStates, 1>;
@@ -13,12 +14,12 @@
 //     using FastState = Eigen::Matrix<Scalar, kFast, 1>;
 //     static State  initial_state() noexcept;
 //     static Input  default_inputs() noexcept;
-//     static void derivatives(Scalar t, const State& x, const Input& u, State& dxdt) noexcept;
-//     static void slow_derivatives(Scalar t, const State& x, const Input& u, SlowState& dxdt) noexcept;
+//     static void derivatives(Time t, const State& x, const Input& u, State& dxdt) noexcept;
+//     static void slow_derivatives(Time t, const State& x, const Input& u, SlowState& dxdt) noexcept;
 //                                  // the first kSlow rows of derivatives() alone
-//     static void fast_derivatives(Scalar t, const State& x, const Input& u, FastState& dxdt) noexcept;
+//     static void fast_derivatives(Time t, const State& x, const Input& u, FastState& dxdt) noexcept;
 //                                  // the last kFast rows of derivatives() alone
-//     static void outputs(Scalar t, const State& x, const Input& u, Output& y) noexcept;
+//     static void outputs(Time t, const State& x, const Input& u, Output& y) noexcept;
 //   };
 #pragma once
 
@@ -33,6 +34,9 @@ struct ModelChecks {
   static_assert(std::is_same<typename M::Scalar, float>::value ||
                     std::is_same<typename M::Scalar, double>::value,
                 "dualrate: Model::Scalar must be float or double");
+  static_assert(std::is_same<typename M::Time, typename M::Scalar>::value ||
+                    std::is_same<typename M::Time, double>::value,
+                "dualrate: Model::Time must be Scalar or double");
   static_assert(M::kSlow >= 0 && M::kFast >= 0 && M::kInputs >= 0 && M::kOutputs >= 0,
                 "dualrate: model sizes must be non-negative");
   static_assert(M::kStates == M::kSlow + M::kFast && M::kStates > 0,

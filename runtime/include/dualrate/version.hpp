@@ -4,8 +4,8 @@
 #pragma once
 
 #define DUALRATE_RUNTIME_VERSION_MAJOR 0
-#define DUALRATE_RUNTIME_VERSION_MINOR 8
+#define DUALRATE_RUNTIME_VERSION_MINOR 9
 #define DUALRATE_RUNTIME_VERSION_PATCH 0
 
 // Interface between generated code and runtime; bumped on any incompatible change.
-#define DUALRATE_RUNTIME_API 8
+#define DUALRATE_RUNTIME_API 9

@@ -102,7 +102,7 @@ namespace {
 // coefficients h w (in S from the tableau's doubles) and times t + c h, a stage's right-hand
 // side only where the tableau uses it and a term only for a non-zero coefficient.
 template <class S>
-std::vector<S> prk_step_in(const PrkTableau& t, const RightHandSideIn<S>& f, std::size_t slow, S time, S h,
+std::vector<S> prk_step_in(const PrkTableau& t, const RightHandSideIn<S>& f, std::size_t slow, double time, S h,
                            const std::vector<S>& x) {
   const auto s = static_cast<std::size_t>(t.stages);
   const std::vector<double> c = t.c(), ch = t.c_fast();
@@ -120,11 +120,11 @@ std::vector<S> prk_step_in(const PrkTableau& t, const RightHandSideIn<S>& f, std
     for (std::size_t j = 0; j < i; ++j) add(stage, t.a[i][j], t.a_fast[i][j], k[j]);
     std::vector<S> rate;
     if (t.slow_used(i)) {
-      f(time + S(c[i]) * h, stage, rate);
+      f(time + static_cast<double>(S(c[i]) * h), stage, rate);
       std::copy(rate.begin(), rate.begin() + static_cast<long>(slow), k[i].begin());
     }
     if (t.fast_used(i)) {
-      f(time + S(ch[i]) * h, stage, rate);
+      f(time + static_cast<double>(S(ch[i]) * h), stage, rate);
       std::copy(rate.begin() + static_cast<long>(slow), rate.end(), k[i].begin() + static_cast<long>(slow));
     }
   }
@@ -186,7 +186,7 @@ SchemeInfo prk25_scheme() {
     };
   };
   s.float_reference = [](const ReferenceSetup& setup) -> FloatStep {
-    return [slow = setup.slow](const RightHandSideIn<float>& f, float t, float h, const std::vector<float>& x) {
+    return [slow = setup.slow](const RightHandSideIn<float>& f, double t, float h, const std::vector<float>& x) {
       return prk_step_in(prk25_tableau(), f, slow, t, h, x);
     };
   };

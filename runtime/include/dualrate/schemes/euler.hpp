@@ -8,11 +8,12 @@ namespace dualrate {
 template <class M>
 struct Euler {
   using Scalar = typename M::Scalar;
+  using Time = typename M::Time;
   using State = typename M::State;
   using Input = typename M::Input;
   static constexpr int order = 1;
 
-  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
+  static void step(Time t, Scalar h, const Input& u, State& x) noexcept {
     State k;
     M::derivatives(t, x, u, k);
     x += h * k;

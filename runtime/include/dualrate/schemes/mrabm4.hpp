@@ -55,6 +55,7 @@ struct Mrabm4 {
   static_assert(M::kSlow > 0 && M::kFast > 0, "dualrate: mrabm4 needs slow and fast states");
   using Model = M;
   using Scalar = typename M::Scalar;
+  using Time = typename M::Time;
   using State = typename M::State;
   using Input = typename M::Input;
   using SlowState = Eigen::Matrix<Scalar, M::kSlow, 1>;
@@ -92,9 +93,9 @@ struct Mrabm4 {
   // One fast tick (n = f.tick) with u = u(t_n) and f.ends latched for its macro step.
   static Status fast_step(Fast& f, Scalar h, const Input& u) noexcept {
     const std::uint64_t n = f.tick;
-    const Scalar t_next = static_cast<Scalar>(n + 1) * h;
+    const Time t_next = static_cast<Time>(n + 1) * static_cast<Time>(h);
     if (n < std::uint64_t{kStartupMacroSteps} * R) {
-      startup_step(f, static_cast<Scalar>(n) * h, h, u);
+      startup_step(f, static_cast<Time>(n) * static_cast<Time>(h), h, u);
       if (n + 4 >= std::uint64_t{kStartupMacroSteps} * R) push(f.history, fast_rate(t_next, f.x, u));
       f.xe_first = f.x.template tail<M::kFast>();
     } else {
@@ -121,7 +122,7 @@ struct Mrabm4 {
   // `next` from job kStartupMacroSteps - 1 on.
   static Status slow_step(Slow& s, std::uint32_t k, Scalar h, const Snapshot& in, Endpoints& next) noexcept {
     const Scalar big = h * Scalar(R);
-    const Scalar t = static_cast<Scalar>(k) * big;
+    const Time t = static_cast<Time>(k) * static_cast<Time>(big);
     const FastState xe_slow = Parallel ? in.xe_first : in.x.template tail<M::kFast>();
     if (k < kStartupMacroSteps) {
       s.xr = in.x.template head<M::kSlow>();
@@ -137,7 +138,7 @@ struct Mrabm4 {
       next.first_start = a;
       next.first_end = b;
       if (Parallel) {
-        const SlowState d = slow_rate(t + big, a, in.x.template tail<M::kFast>(), in.u);
+        const SlowState d = slow_rate(t + Time(big), a, in.x.template tail<M::kFast>(), in.u);
         const SlowState a2 = s.xr + (big / Scalar(24)) * (Scalar(9) * d + Scalar(19) * F[0] - Scalar(5) * F[1] + F[2]);
         next.start = a2;
         next.end = a2 + (b - a);
@@ -204,19 +205,19 @@ struct Mrabm4 {
     return x;
   }
 
-  static FastState fast_rate(Scalar t, const State& x, const Input& u) noexcept {
+  static FastState fast_rate(Time t, const State& x, const Input& u) noexcept {
     FastState d;
     M::fast_derivatives(t, x, u, d);
     return d;
   }
 
-  static SlowState slow_rate(Scalar t, const SlowState& xr, const FastState& xe, const Input& u) noexcept {
+  static SlowState slow_rate(Time t, const SlowState& xr, const FastState& xe, const Input& u) noexcept {
     SlowState d;
     M::slow_derivatives(t, join(xr, xe), u, d);
     return d;
   }
 
-  static void substep(Scalar t_next, Scalar h, const Input& u, const SlowState& xr, FastState& xe,
+  static void substep(Time t_next, Scalar h, const Input& u, const SlowState& xr, FastState& xe,
                       std::array<FastState, 4>& g) noexcept {
     const FastState predicted =
         xe + (h / Scalar(24)) * (Scalar(55) * g[0] - Scalar(59) * g[1] + Scalar(37) * g[2] - Scalar(9) * g[3]);
@@ -226,13 +227,13 @@ struct Mrabm4 {
   }
 
   // Classical RK4 on the whole state, u held over the step.
-  static void startup_step(Fast& f, Scalar t, Scalar h, const Input& u) noexcept {
+  static void startup_step(Fast& f, Time t, Scalar h, const Input& u) noexcept {
     const Scalar half = h / Scalar(2);
     State k1, k2, k3, k4;
     M::derivatives(t, f.x, u, k1);
-    M::derivatives(t + half, f.x + half * k1, u, k2);
-    M::derivatives(t + half, f.x + half * k2, u, k3);
-    M::derivatives(t + h, f.x + h * k3, u, k4);
+    M::derivatives(t + Time(half), f.x + half * k1, u, k2);
+    M::derivatives(t + Time(half), f.x + half * k2, u, k3);
+    M::derivatives(t + Time(h), f.x + h * k3, u, k4);
     f.x += (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
   }
 };

@@ -59,6 +59,7 @@ struct Prk25Tableau {
 template <class M, class T>
 struct Prk {
   using Scalar = typename M::Scalar;
+  using Time = typename M::Time;
   using State = typename M::State;
   using Input = typename M::Input;
   using SlowState = typename M::SlowState;
@@ -90,7 +91,7 @@ struct Prk {
   static constexpr int slow_evaluations() { return evaluations(T::a, T::b); }
   static constexpr int fast_evaluations() { return evaluations(T::a_fast, T::b_fast); }
 
-  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
+  static void step(Time t, Scalar h, const Input& u, State& x) noexcept {
     SlowState f[kStages];
     FastState g[kStages];
     stages(t, h, u, x, f, g, std::make_integer_sequence<int, kStages>{});
@@ -105,18 +106,18 @@ struct Prk {
   }
 
   template <int I, int... J>
-  static void stage(Scalar t, Scalar h, const Input& u, const State& x, SlowState* f, FastState* g,
+  static void stage(Time t, Scalar h, const Input& u, const State& x, SlowState* f, FastState* g,
                     std::integer_sequence<int, J...>) noexcept {
     if constexpr (slow_used(I) || fast_used(I)) {
       State s = x;  // NOLINT(performance-unnecessary-copy-initialization): stage 0 adds nothing to it
       (add_stage<I, J>(s, h, f, g), ...);
-      if constexpr (slow_used(I)) M::slow_derivatives(t + Scalar(abscissa(T::a, I)) * h, s, u, f[I]);
-      if constexpr (fast_used(I)) M::fast_derivatives(t + Scalar(abscissa(T::a_fast, I)) * h, s, u, g[I]);
+      if constexpr (slow_used(I)) M::slow_derivatives(t + Time(Scalar(abscissa(T::a, I)) * h), s, u, f[I]);
+      if constexpr (fast_used(I)) M::fast_derivatives(t + Time(Scalar(abscissa(T::a_fast, I)) * h), s, u, g[I]);
     }
   }
 
   template <int... I>
-  static void stages(Scalar t, Scalar h, const Input& u, const State& x, SlowState* f, FastState* g,
+  static void stages(Time t, Scalar h, const Input& u, const State& x, SlowState* f, FastState* g,
                      std::integer_sequence<int, I...>) noexcept {
     (stage<I>(t, h, u, x, f, g, std::make_integer_sequence<int, I>{}), ...);
   }

@@ -42,6 +42,7 @@ namespace dualrate {
 template <class M, class C>
 struct Quasistatic {
   using Scalar = typename M::Scalar;
+  using Time = typename M::Time;
   using State = typename M::State;
   using Input = typename M::Input;
   using SlowState = typename M::SlowState;
@@ -55,7 +56,7 @@ struct Quasistatic {
   static_assert(C::newton_iterations >= 1, "dualrate: the quasistatic scheme needs at least one Newton step");
 
   // z of x = [x; z] onto G(t, x, z) = 0, starting from the z it holds.
-  static void project(const Schedule& s, Scalar t, const Input& u, State& x) noexcept {
+  static void project(const Schedule& s, Time t, const Input& u, State& x) noexcept {
     FastState g;
     for (int i = 0; i < C::newton_iterations; ++i) {
       C::residual(t, x, u, g);
@@ -71,15 +72,15 @@ struct Quasistatic {
   }
 
   // Projects x at (t, x) and evaluates F there.
-  static void slow_rate(const Schedule& s, Scalar t, const Input& u, State& x, SlowState& k) noexcept {
+  static void slow_rate(const Schedule& s, Time t, const Input& u, State& x, SlowState& k) noexcept {
     project(s, t, u, x);
     C::reduced_slow(t, x, u, k);
   }
 
-  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, h, u, x); }
+  static void step(Time t, Scalar h, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, h, u, x); }
 
   // The step with the constants c of (t, x, u), C::schedule(t, x, u).
-  static void step(const Schedule& c, Scalar t, Scalar h, const Input& u, State& x) noexcept {
+  static void step(const Schedule& c, Time t, Scalar h, const Input& u, State& x) noexcept {
     const Scalar half = h / Scalar(2);
     State s = x;
     SlowState k1, k2, k3, k4;
@@ -87,17 +88,17 @@ struct Quasistatic {
     const FastState eta = x.template tail<M::kFast>() - s.template tail<M::kFast>();
     State s2 = s;
     s2.template head<M::kSlow>() += half * k1;
-    slow_rate(c, t + half, u, s2, k2);
+    slow_rate(c, t + Time(half), u, s2, k2);
     State s3 = s2;
     s3.template head<M::kSlow>() = s.template head<M::kSlow>() + half * k2;
-    slow_rate(c, t + half, u, s3, k3);
+    slow_rate(c, t + Time(half), u, s3, k3);
     State s4 = s3;
     s4.template head<M::kSlow>() = s.template head<M::kSlow>() + h * k3;
-    slow_rate(c, t + h, u, s4, k4);
+    slow_rate(c, t + Time(h), u, s4, k4);
     x.template head<M::kSlow>() =
         s.template head<M::kSlow>() + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
     x.template tail<M::kFast>() = s4.template tail<M::kFast>();
-    project(c, t + h, u, x);
+    project(c, t + Time(h), u, x);
     if constexpr (C::boundary_layer) x.template tail<M::kFast>() += C::layer_transition(c, eta);
   }
 };

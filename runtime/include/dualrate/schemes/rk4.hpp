@@ -10,17 +10,18 @@ namespace dualrate {
 template <class M>
 struct Rk4 {
   using Scalar = typename M::Scalar;
+  using Time = typename M::Time;
   using State = typename M::State;
   using Input = typename M::Input;
   static constexpr int order = 4;
 
-  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept {
+  static void step(Time t, Scalar h, const Input& u, State& x) noexcept {
     const Scalar half = h / Scalar(2);
     State k1, k2, k3, k4;
     M::derivatives(t, x, u, k1);
-    M::derivatives(t + half, x + half * k1, u, k2);
-    M::derivatives(t + half, x + half * k2, u, k3);
-    M::derivatives(t + h, x + h * k3, u, k4);
+    M::derivatives(t + Time(half), x + half * k1, u, k2);
+    M::derivatives(t + Time(half), x + half * k2, u, k3);
+    M::derivatives(t + Time(h), x + h * k3, u, k4);
     x += (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
   }
 };

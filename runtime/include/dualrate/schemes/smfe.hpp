@@ -24,6 +24,7 @@ namespace dualrate {
 template <class M, class C>
 struct Smfe {
   using Scalar = typename M::Scalar;
+  using Time = typename M::Time;
   using State = typename M::State;
   using Input = typename M::Input;
   using Constants = C;
@@ -31,18 +32,18 @@ struct Smfe {
   static constexpr int kInnerSteps = C::inner_steps;
   static_assert(kInnerSteps >= 1, "dualrate: SMFE needs at least one inner step");
 
-  static void step(Scalar t, Scalar d, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, d, u, x); }
+  static void step(Time t, Scalar d, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, d, u, x); }
 
   // The macro step with the constants s of (t, x, u), C::schedule(t, x, u).
-  static void step(const typename C::Schedule& s, Scalar t, Scalar d, const Input& u, State& x) noexcept {
+  static void step(const typename C::Schedule& s, Time t, Scalar d, const Input& u, State& x) noexcept {
     const Scalar hs = inner_step(s);
     State k;
     for (int i = 0; i < kInnerSteps; ++i) {
-      M::derivatives(t + Scalar(i) * hs, x, u, k);
+      M::derivatives(t + Time(Scalar(i) * hs), x, u, k);
       x += hs * k;
     }
     const Scalar done = Scalar(kInnerSteps) * hs;
-    M::derivatives(t + done, x, u, k);
+    M::derivatives(t + Time(done), x, u, k);
     x += (d - done) * k;
   }
 

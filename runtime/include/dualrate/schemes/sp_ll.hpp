@@ -23,7 +23,7 @@
 //   static Eigen::Matrix<Scalar, R, 1> M(const Schedule& s, const Eigen::Matrix<Scalar, K, 1>& v); // M v
 // for M = gz_inv, a, p1 (h phi1(h g_z)), p2 (h^2 phi2(h g_z)), q1 (h phi1(h A)),
 // q2 (h^2 phi2(h A)) (R = K = nf), k (g_z^-1 g_x: nf x ns) and fz (ns x nf), and
-//   static Schedule schedule(Scalar t, const State& x, const Input& u);
+//   static Schedule schedule(Time t, const State& x, const Input& u);
 // the constants at the step's start (x_n, u): dualrate::Unscheduled when they are constant,
 // else interpolated over the generator's grid of scheduling values (dualrate/schedule.hpp).
 // Generated code writes each product over the matrix's nonzero entries only.
@@ -39,6 +39,7 @@ namespace dualrate {
 template <class M, class C>
 struct SpLl {
   using Scalar = typename M::Scalar;
+  using Time = typename M::Time;
   using State = typename M::State;
   using Input = typename M::Input;
   static constexpr int ns = M::kSlow;
@@ -49,10 +50,10 @@ struct SpLl {
   using Fast = Eigen::Matrix<Scalar, nf, 1>;
   static constexpr int order = 1;  // local error O(h^2) from the linearization (seed 000, Figs. 4-5)
 
-  static void step(Scalar t, Scalar h, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, h, u, x); }
+  static void step(Time t, Scalar h, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, h, u, x); }
 
   // The step with the constants s of (t, x, u), C::schedule(t, x, u).
-  static void step(const typename C::Schedule& s, Scalar t, Scalar h, const Input& u, State& x) noexcept {
+  static void step(const typename C::Schedule& s, Time t, Scalar h, const Input& u, State& x) noexcept {
     const Slow xn = x.template head<ns>();
     const Fast zn = x.template tail<nf>();
 
@@ -64,7 +65,7 @@ struct SpLl {
 
     const Fast offset = zn - sigma + C::k(s, xn);  // H(x) = offset - g_z^-1 g_x x
     const auto manifold = [&](const Slow& xs) -> Fast { return offset - C::k(s, xs); };
-    const auto slow_rate = [&](Scalar ts, const Slow& xs) -> Slow {
+    const auto slow_rate = [&](Time ts, const Slow& xs) -> Slow {
       State on_manifold;
       on_manifold << xs, manifold(xs);
       Slow rate;
@@ -73,12 +74,12 @@ struct SpLl {
     };
     const Scalar half = h / Scalar(2);
     const Slow k1 = slow_rate(t, xn);
-    const Slow k2 = slow_rate(t + half, xn + half * k1);
-    const Slow k3 = slow_rate(t + half, xn + half * k2);
-    const Slow k4 = slow_rate(t + h, xn + h * k3);
+    const Slow k2 = slow_rate(t + Time(half), xn + half * k1);
+    const Slow k3 = slow_rate(t + Time(half), xn + half * k2);
+    const Slow k4 = slow_rate(t + Time(h), xn + h * k3);
     const Slow x_next = xn + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4) + C::fz(s, integral_y);
 
-    const Slow f1 = slow_rate(t + h, x_next);
+    const Slow f1 = slow_rate(t + Time(h), x_next);
     const Fast b = C::a(s, sigma) + C::k(s, k1);
     const Fast c = C::k(s, f1 - k1) / h;
     const Fast y_next = sigma + C::q1(s, b) + C::q2(s, c);
