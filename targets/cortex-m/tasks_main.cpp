@@ -14,8 +14,10 @@
 // prints '# fast_job_instructions MAX TOTAL JOBS' and the same for slow jobs ('unmeasured'
 // instead of the numbers when a job ran through a whole SysTick period). The multi run counts
 // each handler's own instructions around its job, from the handler's first SysTick read to its
-// last (the compiler's prologue and epilogue, a few instructions, fall outside), where no tick
-// came in between, and prints '# fast_handler_instructions MAX' and the same for PendSV.
+// last (the compiler's prologue and epilogue, a few instructions, fall outside): the SysTick
+// handler's at every tick (instruction_counter.hpp's add_unpreempted: also when its job overran),
+// PendSV's where no tick came in between; it prints '# fast_handler_instructions MAX' and the
+// same for PendSV.
 // Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
 #include "tasks.hpp"
 
@@ -79,12 +81,12 @@ extern "C" void SysTick_Handler() {
       stop(3);
     }
   }
+  if (reg(kSystCsr) & 1u)  // not after the last tick, which stopped SysTick
+    fast_handler.add_unpreempted(entered, before, after, reg(kSystCvr), reg(kSystRvr));
   if (reg(kIcsr) & kPendStSet) {
     ++counts.fast_overruns;
     dualrate::report(dualrate::Status::kFastOverrun);
-    return;
   }
-  if (reg(kSystCsr) & 1u) fast_handler.add(entered, before, after, reg(kSystCvr));  // not after the last tick
 }
 
 extern "C" void PendSV_Handler() {
