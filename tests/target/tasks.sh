@@ -2,7 +2,7 @@
 # CTest (label qemu): the planar spacecraft's dual-rate tasks (seed 004's mrabm4_parallel,
 # H = 10 h, t_end 2 s: 2000 ticks, 201 slow jobs) run preemptively must equal the sequential
 # executive's run bit for bit.
-# Usage: tasks.sh CLI MODEL interleavings|overrun|linux|budget
+# Usage: tasks.sh CLI MODEL interleavings|overrun|linux|budget|system|dual
 #  interleavings: Cortex-M4F under four -icount shifts with SysTick periods chosen from runs
 #    so that the slow job is preempted at different places (at least three distinct counts of
 #    preempted ticks: 592, 592, 393, 197 on this build; shift 7 ticks every 15000 cycles: at
@@ -19,6 +19,14 @@
 #    the sequential one. Defer, 25 ticks: the fast task stops waiting at t_102 (2 slow
 #    overruns) and verify fails saying why.
 #  system: several models on one core (see the mode below).
+#  dual: cortex-m33-dual (two Cortex-M33, mps2-an521), the fast task on core 0 and the slow
+#    task on core 1: mrabm4_parallel and mrabm4 on the spacecraft (MODEL) and on the aircraft
+#    must pass bit for bit equal to the sequential run with the cores and each core's
+#    utilization in the JSON; with SysTick every 15000 cycles (5859 instructions: fast job
+#    4086, slow job 2738) slow jobs run across ticks (on core 1 while core 0 takes its ticks)
+#    and the run stays bit exact; slow job 100 made late on core 1 by 25 ticks is detected as
+#    under one core (2 slow overruns, no fast overrun, all 2001 ticks) and verify fails saying
+#    why; late by 12 ticks under the defer policy it passes bit exact.
 #  linux: cortex-a53-linux (qemu-aarch64) and the host, threaded executive (run alone: RUN_SERIAL);
 #    on the host also the defer policy with slow job 100 late by 12 ticks (as for overrun).
 #    The native host run must keep every deadline and be bit for bit equal to the sequential
@@ -88,6 +96,42 @@ case $mode in
     [ "$rc" -ne 0 ] || { echo "FAIL: verify passed a defer run whose late job outlasted the next macro step"; status=1; }
     [ "$(field slow_overruns "$json")" = 2 ] || { echo "FAIL: defer: expected 2 slow overruns"; status=1; }
     grep -q 'fast task stopped waiting' <<<"$json" || { echo "FAIL: verify did not say why the defer run failed"; status=1; }
+    ;;
+  dual)
+    dual_fields() {  # JSON, what
+      grep -q '"fast_task_core":0,"slow_task_core":1,"shared_overruns":0' <<<"$1" ||
+        { echo "FAIL: $2: the cores of the tasks are not reported"; status=1; }
+      grep -q '"cores":\[{"core":0,"tasks":\["fast"\],"utilization":[0-9.e-]*},{"core":1,"tasks":\["slow"\],"utilization":[0-9.e-]*}\]' <<<"$1" ||
+        { echo "FAIL: $2: no utilization per core"; status=1; }
+    }
+    aircraft=$(dirname "$model")/aircraft_pitch.yaml
+    for m in "$model" "$aircraft"; do
+      for scheme in mrabm4_parallel mrabm4; do
+        json=$("$cli" verify "$m" --scheme "$scheme" --tasks multi --target cortex-m33-dual --t-end 2 --json 2>&1)
+        echo "$json"
+        check_pass "$json" "cortex-m33-dual $(basename "$m") $scheme"
+        dual_fields "$json" "$(basename "$m") $scheme"
+      done
+    done
+    json=$("$cli" verify "$model" --scheme mrabm4_parallel --tasks multi --target cortex-m33-dual --t-end 2 \
+           --tick-cycles 15000 --json 2>&1)
+    echo "$json"
+    check_pass "$json" "cortex-m33-dual with slow jobs across ticks"
+    dual_fields "$json" "slow jobs across ticks"
+    [ "$(field preempted_ticks "$json")" -gt 100 ] || { echo "FAIL: slow jobs did not run across ticks"; status=1; }
+    json=$("$cli" verify "$model" --scheme mrabm4_parallel --tasks multi --target cortex-m33-dual --t-end 2 \
+           --slow-task-delay 25 --json 2>/dev/null)
+    rc=$?
+    echo "$json"
+    [ "$rc" -ne 0 ] || { echo "FAIL: verify passed a dual-core run with an overrun"; status=1; }
+    [ "$(field slow_overruns "$json")" = 2 ] && [ "$(field fast_overruns "$json")" = 0 ] &&
+      [ "$(field ticks "$json")" = 2001 ] || { echo "FAIL: the late slow core was not detected as on one core"; status=1; }
+    grep -q 'overruns (2 slow, 0 fast)' <<<"$json" || { echo "FAIL: verify did not say why the dual-core run failed"; status=1; }
+    json=$("$cli" verify "$model" --scheme mrabm4_parallel --tasks multi --target cortex-m33-dual --t-end 2 \
+           --overrun defer --slow-task-delay 12 --json 2>/dev/null)
+    echo "$json"
+    check_pass "$json" "cortex-m33-dual, defer policy, a job late by less than a macro step"
+    [ "$(field deferred_releases "$json")" = 1 ] || { echo "FAIL: dual: expected 1 deferred release"; status=1; }
     ;;
   linux)
     for target in cortex-a53-linux host; do

@@ -33,6 +33,27 @@ TEST(Budget, OverloadNamesTheSlowTask) {
   EXPECT_GT(b.min_cpu_hz, 1e6);
 }
 
+// The same overload on two cores (the slow task alone on core 1): R_slow = 1000 + 10 = 1010 us
+// <= 2000 us, R_fast = 110 us; each core's utilization on its own: 110/200 = 0.55 and
+// 1010/2000 = 0.505. With 2000 cycles of slow job, core 1 is the one that misses, and its
+// smallest clock is where 2010 cycles fit in H: 1.005 MHz.
+TEST(Budget, TwoCoresRunTheSlowTaskUnpreempted) {
+  const Budget b = schedule({100, 90}, {1000, 1000}, 200e-6, 10, "part", 1e6, 1.0, 10, 1);
+  EXPECT_TRUE(b.schedulable) << b.verdict;
+  EXPECT_DOUBLE_EQ(b.slow_response, 1010e-6);
+  EXPECT_DOUBLE_EQ(b.fast_response, 110e-6);
+  EXPECT_NEAR(b.fast_core_utilization, 0.55, 1e-12);
+  EXPECT_NEAR(b.slow_core_utilization, 0.505, 1e-12);
+  EXPECT_NE(b.json().find("\"cores\":[{\"core\":0,\"tasks\":[\"fast\"],\"utilization\":0.55},"
+                          "{\"core\":1,\"tasks\":[\"slow\"],\"utilization\":0.505}]"),
+            std::string::npos)
+      << b.json();
+  const Budget late = schedule({100, 90}, {2000, 2000}, 200e-6, 10, "part", 1e6, 1.0, 10, 1);
+  EXPECT_FALSE(late.schedulable);
+  EXPECT_NE(late.verdict.find("the slow task needs 2010 cycles per job on core 1"), std::string::npos) << late.verdict;
+  EXPECT_NEAR(late.min_cpu_hz, 1.005e6, 1e-5 * 1.005e6);
+}
+
 // CPI scales the cycles; a fast job longer than h names the fast task; single-rate models
 // (no slow job) are the fast task alone.
 TEST(Budget, CyclesPerInstructionAndTheFastTask) {

@@ -79,7 +79,7 @@ TEST(OpCount, PortableMathFunctions) {
 }
 
 TEST(CrossTargets, ToolchainFilesMatchTheTable) {
-  ASSERT_EQ(cross_targets().size(), 6u);
+  ASSERT_EQ(cross_targets().size(), 7u);
   for (const auto& t : cross_targets()) {
     std::ifstream in(test::source_path(std::string("toolchains/") + t.name + ".cmake"));
     ASSERT_TRUE(in) << t.name;
@@ -94,7 +94,10 @@ TEST(CrossTargets, ToolchainFilesMatchTheTable) {
   EXPECT_EQ(find_cross_target("cortex-m4f")->default_scalar, std::string("float"));
   EXPECT_EQ(find_cross_target("cortex-m33")->default_scalar, std::string("float"));  // FPv5-SP
   EXPECT_EQ(find_cross_target("cortex-m55")->default_scalar, std::string("double"));
+  EXPECT_EQ(find_cross_target("cortex-m33-dual")->cores, 2);
+  EXPECT_EQ(find_cross_target("cortex-m33")->cores, 1);
   EXPECT_EQ(find_cross_target("cortex-m0"), nullptr);
+  EXPECT_NE(unknown_target_message("cortex-m33dual").find("did you mean 'cortex-m33-dual'?"), std::string::npos);
   EXPECT_NE(unknown_target_message("cortex_m55").find("did you mean 'cortex-m55'?"), std::string::npos);
   EXPECT_NE(unknown_target_message("m4f").find("(available: host, cortex-m3, cortex-m4f"), std::string::npos);
   // --cpu-hz above the typical part's clock is warned about, at or below it not.

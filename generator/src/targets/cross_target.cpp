@@ -25,6 +25,11 @@ const std::vector<CrossTarget>& cross_targets() {
       // vector predication register): 12 + 12 + 2 x 18.
       {"cortex-m33", "mps2-an505", "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard", "float",
        "Cortex-M33 (Armv8-M mainline) with single-precision FPU", 20000000, false, "STM32U585", 160e6, 1.25, 58},
+      // Two Cortex-M33 with single-precision FPUs, as in the RP2350 (150 MHz, code from a
+      // cached XIP flash or from SRAM: 1.25 as the M4).
+      {"cortex-m33-dual", "mps2-an521", "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard", "float",
+       "two Cortex-M33 (Armv8-M mainline) with single-precision FPUs, the slow task on the second", 20000000, false,
+       "RP2350", 150e6, 1.25, 58, 2},
       {"cortex-m55", "mps3-an547", "-mcpu=cortex-m55 -mthumb -mfloat-abi=hard", "double",
        "Cortex-M55 (Armv8.1-M, Helium) with double-precision FPU", 32000000, false, "Alif Ensemble E3 (M55-HP)", 400e6,
        1.0, 60},

@@ -10,7 +10,7 @@
 namespace dualrate {
 
 struct CrossTarget {
-  const char* name;            // cortex-m3, cortex-m4f, cortex-m7, cortex-m33, cortex-m55, cortex-a53-linux
+  const char* name;            // cortex-m3, cortex-m4f, cortex-m7, cortex-m33, cortex-m33-dual, cortex-m55, cortex-a53-linux
   const char* board;           // folder under targets/ with memory.ld; QEMU machine of the same name
                                // (Linux targets: "linux", the folder of their programs)
   const char* cpu_flags;       // -mcpu/-mfpu/-mfloat-abi, space separated
@@ -27,6 +27,9 @@ struct CrossTarget {
   // Cycles of one interrupt's entry and exit on the part (stacking, unstacking and, with an
   // FPU, the lazily stacked floating-point context), which QEMU does not count.
   long exception_cycles = 0;
+  // Cores the dual-rate tasks run on: 2 puts the slow task on a second core of its own
+  // (targets/cortex-m/dual_core_main.cpp); single-rate schemes run on the first.
+  int cores = 1;
 };
 
 const std::vector<CrossTarget>& cross_targets();

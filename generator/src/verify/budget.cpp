@@ -11,19 +11,19 @@ namespace dualrate {
 namespace {
 
 // Response times in cycles of fixed-priority preemptive tasks with periods (= deadlines) and
-// demands in cycles: R_i = D_i + sum over the other tasks j of at least i's priority (a
+// demands in cycles: R_i = D_i + sum over the other tasks j on i's core of at least i's priority (a
 // lower number; an equal one counts, as the two may be released together) of
 // ceil(R_i / T_j) D_j, iterated from D_i to its fixed point or until it passes T_i (the
 // value then only says that it missed).
 std::vector<double> response_times(const std::vector<double>& periods, const std::vector<double>& demands,
-                                   const std::vector<int>& priorities) {
+                                   const std::vector<int>& priorities, const std::vector<int>& cores) {
   std::vector<double> r(periods.size());
   for (std::size_t i = 0; i < periods.size(); ++i) {
     double response = demands[i];
     for (int step = 0; step < 1000; ++step) {
       double next = demands[i];
       for (std::size_t j = 0; j < periods.size(); ++j)
-        if (j != i && priorities[j] <= priorities[i]) next += std::ceil(response / periods[j]) * demands[j];
+        if (j != i && cores[j] == cores[i] && priorities[j] <= priorities[i]) next += std::ceil(response / periods[j]) * demands[j];
       if (next == response) break;
       response = next;
       if (response > periods[i]) break;
@@ -36,8 +36,9 @@ std::vector<double> response_times(const std::vector<double>& periods, const std
 }  // namespace
 
 Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, const std::string& part, double cpu_hz,
-                double cpi, long overhead_cycles) {
+                double cpi, long overhead_cycles, int slow_core) {
   Budget b;
+  b.slow_core = slow_core;
   b.part = part;
   b.cpu_hz = cpu_hz;
   b.cpi = cpi;
@@ -52,7 +53,7 @@ Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, c
   if (dual) {
     b.slow_cycles_max = static_cast<double>(slow.instructions_max) * cpi;
     b.slow_overhead = overhead(slow);
-    tasks.push_back({"slow", h * ratio, 1, b.slow_cycles_max, b.slow_overhead, 0});
+    tasks.push_back({"slow", h * ratio, 1, b.slow_cycles_max, b.slow_overhead, 0, slow_core});
   }
   const TaskSetBudget set = schedule_task_set(tasks, part, cpu_hz, cpi);
   b.fast_response = set.tasks[0].response;
@@ -61,11 +62,20 @@ Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, c
   b.schedulable = set.schedulable;
   b.margin = set.margin;
   b.min_cpu_hz = set.min_cpu_hz;
+  b.fast_core_utilization = (b.fast_cycles_max + b.fast_overhead) / (h * cpu_hz);
+  const double slow_utilization = dual ? (b.slow_cycles_max + b.slow_overhead) / (h * ratio * cpu_hz) : 0;
+  (slow_core == 0 ? b.fast_core_utilization : b.slow_core_utilization) += slow_utilization;
   const double fast_total = b.fast_cycles_max + b.fast_overhead;
   if (b.fast_response > h)
     b.verdict = fmt::format("the fast task needs {:.0f} cycles per job ({:.0f} of its code at CPI {:.3g}, {:.0f} of "
                             "interrupt entry, exit and handler) but has {:.0f}: its period h = {:.6g} s at {:.6g} MHz",
                             fast_total, b.fast_cycles_max, cpi, b.fast_overhead, h * cpu_hz, h, cpu_hz / 1e6);
+  else if (dual && !b.schedulable && slow_core != 0)
+    b.verdict = fmt::format("the slow task needs {:.0f} cycles per job on core {} ({:.0f} of its code at CPI {:.3g}, "
+                            "{:.0f} of interrupt entry, exit and handler) but has {:.0f}: its period H = {} h = {:.6g} s "
+                            "at {:.6g} MHz",
+                            b.slow_response * cpu_hz, slow_core, b.slow_cycles_max, cpi, b.slow_overhead,
+                            h * ratio * cpu_hz, ratio, h * ratio, cpu_hz / 1e6);
   else if (dual && !b.schedulable)
     b.verdict = fmt::format("the slow task's response time is {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
                             "preempted by fast jobs of {:.0f} cycles each) but its budget is {:.0f}: its period H = "
@@ -83,8 +93,15 @@ std::string Budget::json() const {
   if (slow_cycles_max >= 0)
     s += fmt::format(",\"slow_job_cycles_max\":{:.17g},\"slow_overhead_cycles\":{:.17g},\"slow_response_time\":{:.17g}",
                      slow_cycles_max, slow_overhead, slow_response);
-  return s + fmt::format(",\"utilization\":{:.6g},\"schedulable\":{},\"margin\":{:.6g},\"min_cpu_hz\":{:.6g}",
-                         utilization, schedulable ? "true" : "false", margin, min_cpu_hz);
+  s += fmt::format(",\"utilization\":{:.6g},\"schedulable\":{},\"margin\":{:.6g},\"min_cpu_hz\":{:.6g}", utilization,
+                   schedulable ? "true" : "false", margin, min_cpu_hz);
+  const bool dual = slow_cycles_max >= 0;
+  if (slow_core == 0)
+    return s + fmt::format(",\"cores\":[{{\"core\":0,\"tasks\":[{}],\"utilization\":{:.6g}}}]",
+                           dual ? "\"fast\",\"slow\"" : "\"fast\"", fast_core_utilization);
+  return s + fmt::format(",\"cores\":[{{\"core\":0,\"tasks\":[\"fast\"],\"utilization\":{:.6g}}},"
+                         "{{\"core\":{},\"tasks\":[\"slow\"],\"utilization\":{:.6g}}}]",
+                         fast_core_utilization, slow_core, slow_core_utilization);
 }
 
 TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::string& part, double cpu_hz, double cpi) {
@@ -92,10 +109,11 @@ TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::stri
   b.part = part;
   b.cpu_hz = cpu_hz;
   b.cpi = cpi;
-  std::vector<int> priorities;
+  std::vector<int> priorities, cores;
   std::vector<double> demands;
   for (const auto& t : tasks) {
     priorities.push_back(t.priority);
+    cores.push_back(t.core);
     demands.push_back(t.cycles + t.overhead);
     b.utilization += (t.cycles + t.overhead) / (t.period * cpu_hz);
   }
@@ -106,12 +124,12 @@ TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::stri
     return p;
   };
   const auto fits = [&](double hz) {
-    const std::vector<double> p = periods_at(hz), r = response_times(p, demands, priorities);
+    const std::vector<double> p = periods_at(hz), r = response_times(p, demands, priorities, cores);
     for (std::size_t i = 0; i < r.size(); ++i)
       if (r[i] > p[i]) return false;
     return true;
   };
-  const std::vector<double> r = response_times(periods_at(cpu_hz), demands, priorities);
+  const std::vector<double> r = response_times(periods_at(cpu_hz), demands, priorities, cores);
   b.schedulable = true;
   b.margin = 1;
   for (std::size_t i = 0; i < tasks.size(); ++i) {

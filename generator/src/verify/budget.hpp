@@ -6,6 +6,8 @@
 //   R_slow = C_slow + O + ceil(R_slow / h) (C_fast + O)   <= H   (iterated from C_slow + O)
 // with O each job's interrupt entry and exit on the part plus its handler's own instructions
 // (JobCost::handler_instructions_max, once measured). Single-rate models have the fast task only.
+// On two cores (cortex-m33-dual: the slow task on core 1) nothing preempts the slow task:
+//   R_slow = C_slow + O                                   <= H
 // The cycles are an estimate: instruction counts are exact and bounded (generated steps have no
 // data-dependent loops), the CPI and the part's memory system are assumptions.
 #pragma once
@@ -37,19 +39,21 @@ struct Budget {
   double margin = 0;      // min over the tasks of 1 - R / deadline
   double min_cpu_hz = 0;  // the smallest clock at which the tasks are schedulable
   std::string verdict;    // which task misses its deadline, with its cycles and budget; empty if none
+  int slow_core = 0;      // the core the slow task runs on (the fast task's is 0)
+  double fast_core_utilization = 0, slow_core_utilization = 0;  // of core 0, and of core 1 when slow_core is 1
 
   std::string json() const;  // fields to append to an object, each after a comma
 };
 
 Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, const std::string& part, double cpu_hz,
-                double cpi, long overhead_cycles);
+                double cpi, long overhead_cycles, int slow_core = 0);
 
 // Any set of periodic tasks on one core (one model's two tasks above; several models' in
 // verify-system): each task's job and overhead in cycles, its period (also its deadline) and
 // its priority (rate-monotonic: a lower number preempts; equal numbers do not preempt each
 // other, and the analysis counts them as interfering both ways). Response times by the same
-// iteration as above, over every task of higher or equal priority; the smallest clock by
-// bisection (schedulability is monotone in the clock).
+// iteration as above, over every task of higher or equal priority on the same core; the
+// smallest clock by bisection (schedulability is monotone in the clock).
 struct PeriodicTask {
   std::string name;
   double period = 0;  // seconds
@@ -57,6 +61,7 @@ struct PeriodicTask {
   double cycles = 0;    // the largest job's cycles (instructions x CPI)
   double overhead = 0;  // O: interrupt entry and exit plus the handler's own cycles
   double response = 0;  // seconds, from the analysis
+  int core = 0;
 };
 
 struct TaskSetBudget {

@@ -146,7 +146,8 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
 }
 
 Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int ratio, double cpu_hz, double cpi) {
-  return schedule(r.fast_job, r.slow_job, h, ratio, target.part, cpu_hz, cpi, target.exception_cycles);
+  return schedule(r.fast_job, r.slow_job, h, ratio, target.part, cpu_hz, cpi, target.exception_cycles,
+                  target.cores > 1 ? 1 : 0);
 }
 
 bool read_task_count(const std::vector<std::string>& words, VerifyResult& r) {
@@ -166,9 +167,12 @@ bool read_task_count(const std::vector<std::string>& words, VerifyResult& r) {
   else if (name == "sched_fifo") r.sched_fifo = static_cast<int>(value);
   else if (name == "tick_cycles") r.tick_cycles = value;
   else if (name == "late_ticks") r.late_ticks = value;
+  else if (name == "shared_overruns") r.shared_overruns = value;
   else if (name == "max_latency_ns") r.max_latency_ns = value;
   else if (name == "fast_handler_instructions") r.fast_job.handler_instructions_max = value;
   else if (name == "slow_handler_instructions") r.slow_job.handler_instructions_max = value;
+  else if (name == "slow_core") r.slow_core = static_cast<int>(value);
+  else if (name == "fast_core") r.fast_core = static_cast<int>(value);
   else return false;
   return true;
 }
@@ -203,7 +207,8 @@ std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& fl
   if (t && !t->linux_user) {
     std::vector<std::string> cortex_m = defines;
     cortex_m.push_back(fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", plan.icount_shift));
-    argv = cortex_m_build(*t, flags, cortex_m, (data_paths().targets / "cortex-m" / "tasks_main.cpp").string(), exe);
+    const char* main_source = t->cores > 1 ? "dual_core_main.cpp" : "tasks_main.cpp";
+    argv = cortex_m_build(*t, flags, cortex_m, (data_paths().targets / "cortex-m" / main_source).string(), exe);
   } else {
     argv = linux_build(t, flags, defines, "tasks_main.cpp", exe);
   }
@@ -364,6 +369,9 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
       if (!r.budget->schedulable) return not_schedulable(*r.budget) + (error.empty() ? "" : "; the run: " + error);
     }
     if (!error.empty()) return error;
+    if (plan.target && plan.target->cores > 1 && (r.fast_core != 0 || r.slow_core != 1))
+      return fmt::format("the task program on {} did not report the fast task on core 0 and the slow task on core 1",
+                         plan.target->name);
     r.bit_exact_vs_single =
         read_file(dir / "generated.csv") == trace_text_without_local_columns(read_file(single)) ? 1 : 0;
   } else {

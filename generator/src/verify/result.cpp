@@ -75,6 +75,9 @@ std::string VerifyResult::json() const {
                                    preempted_ticks)
                      : fmt::format(",\"ticks\":{}", ticks);
     if (dual_rate) s += ",\"overrun_policy\":" + json_string(overrun_policy);
+    if (fast_core >= 0 && slow_core >= 0)
+      s += fmt::format(",\"fast_task_core\":{},\"slow_task_core\":{},\"shared_overruns\":{}", fast_core, slow_core,
+                       shared_overruns);
     if (deferred_releases >= 0)
       s += fmt::format(",\"deferred_releases\":{},\"longest_wait_ticks\":{}", deferred_releases, longest_wait);
     if (sched_fifo >= 0)

@@ -92,6 +92,10 @@ struct VerifyResult {
   std::string overrun_policy;    // dual-rate: skip or defer
   long deferred_releases = -1;   // releases deferred behind a late slow job (defer)
   long longest_wait = -1;        // most ticks the fast task waited for a late job's end points (defer)
+  int fast_core = -1, slow_core = -1;  // the cores the dual-rate tasks ran on, as the task program reports them
+  // Two cores under QEMU: ticks that came while the fast task's handler ran and the other core
+  // ran within it (emulated cores share one clock; not a fast overrun on the part).
+  long shared_overruns = -1;
   int sched_fifo = -1;            // Linux executives: 1 when the threads ran under SCHED_FIFO
   long late_ticks = -1;           // Linux: ticks the fast thread began a period or more late
   long max_latency_ns = -1;       // Linux: the fast thread's worst wake-up latency (platform, not overrun)

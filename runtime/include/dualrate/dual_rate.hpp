@@ -34,6 +34,17 @@
 //    a counted slow overrun, and the next release is skipped as under kSkip.
 // Fast overruns (a tick that comes while the fast task still runs) are the executive's to
 // detect and report (report(Status::kFastOverrun)).
+//
+// The two tasks may run on two cores (targets/cortex-m/dual_core_main.cpp). What one task
+// writes reaches the other through three atomic counters, each written by one task only:
+// fast() publishes a release (snapshot, job number) with a store-release of the release count;
+// slow() publishes its end points with a store-release of the slot's macro step and then the
+// job's end with a store-release of the completed count; each reader loads them with
+// load-acquire before it reads what they publish. So every read of a snapshot or end points
+// happens after its write (C++ happens-before; on Armv7-M and Armv8-M the compiler emits the
+// DMB, or LDA/STL, that makes it hold between cores too), and a slot is written again only
+// after a load-acquire saw its reader finish. An executive on another core than the fast task
+// calls slow() only after slow_busy() returned true there.
 #pragma once
 
 #include <atomic>
@@ -73,7 +84,7 @@ class DualRate {
     if constexpr (Policy == OverrunPolicy::kDefer) {
       if (waiting_ > 0) {
         const auto m = static_cast<std::uint32_t>(fast_.tick / kRatio);
-        const bool arrived = queued() < 2 && ends_macro_[m % 2] == m;
+        const bool arrived = queued() < 2 && ends_macro_[m % 2].load(std::memory_order_acquire) == m;
         if (!arrived && n % kRatio != 0) {
           hold_back(u);
           return status;
@@ -104,7 +115,7 @@ class DualRate {
         status = report(Status::kSlowOverrun);
       } else {
         if (busy == 0) {
-          if (ends_macro_[k % 2] == k) fast_.ends = ends_[k % 2];
+          if (ends_macro_[k % 2].load(std::memory_order_acquire) == k) fast_.ends = ends_[k % 2];
           else if (k >= Scheme::kStartupMacroSteps) Scheme::hold(fast_.ends);
         }
         auto& s = snapshot_[k % 2];
@@ -130,7 +141,7 @@ class DualRate {
     const std::uint32_t k = next_job();
     const auto& in = snapshot_[k % 2];
     const Status status = Scheme::slow_step(slow_, k, h_, in, ends_[(k + 1) % 2]);
-    ends_macro_[(k + 1) % 2] = k + 1;
+    ends_macro_[(k + 1) % 2].store(k + 1, std::memory_order_release);
     row_.macro = k;
     row_.x.template head<Scheme::kSlow>() = slow_.xr;
     row_.x.template tail<Scheme::kFast>() = in.x.template tail<Scheme::kFast>();
@@ -171,7 +182,7 @@ class DualRate {
   }
 
   std::uint32_t queued() const noexcept {
-    return released_count_.load(std::memory_order_relaxed) - completed_count_.load(std::memory_order_acquire);
+    return released_count_.load(std::memory_order_acquire) - completed_count_.load(std::memory_order_acquire);
   }
 
   Scalar h_;
@@ -179,7 +190,7 @@ class DualRate {
   typename Scheme::Slow slow_{};
   typename Scheme::Snapshot snapshot_[2]{};
   typename Scheme::Endpoints ends_[2]{};
-  std::uint32_t ends_macro_[2] = {0, 0};  // the macro step each end-point slot is for
+  std::atomic<std::uint32_t> ends_macro_[2] = {0u, 0u};  // the macro step each end-point slot is for (slow() writes)
   // Released jobs in order (at most two not completed, one under kSkip): jobs_[i % 2] is release i's k.
   std::uint32_t jobs_[2] = {0, 0};
   std::atomic<std::uint32_t> released_count_{0};   // written by fast() only

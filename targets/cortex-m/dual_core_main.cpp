@@ -1,0 +1,232 @@
+// Dual-rate task program for two cores (cortex-m33-dual: QEMU's mps2-an521, two Cortex-M33 in
+// an SSE-200): the fast task runs on core 0 in its SysTick handler every h, as in
+// tasks_main.cpp; the slow task runs on core 1, which core 0 starts (the SSE-200's INITSVTOR1
+// and CPUWAIT registers) before the first tick. The cores share no other state than the
+// DualRate object's double buffers and counters (dual_rate.hpp: each snapshot and each end
+// point is published with a store-release and read after a load-acquire, the DMB or LDA/STL
+// that orders them between cores), and the counts below, each written by one core and read by
+// core 0 after the run ended (a load-acquire of `finished`).
+// Core 1 waits for a release by polling slow_busy() and runs each job to its end; it is never
+// preempted by the fast task, which has a core of its own. A part that should sleep there
+// would ring core 1's doorbell (the MHU) at each release and wait with WFI; under QEMU 7.2's
+// -icount the two cores asleep at once let the host's clock into the virtual time, so core 1
+// polls, with WFE between polls (QEMU: a yield to core 0), and only core 0 sleeps. At the end
+// core 1 rings core 0 (MHU1, interrupt 7) to wake it.
+// QEMU runs the two cores one after the other on one thread, each until it sleeps or yields,
+// its next timer event or the round-robin kick (every 100 ms of virtual time): the virtual time
+// is that of both cores' instructions, so the run checks the transfer and the overrun
+// detection, not a speed-up, which the budget estimates for the part (two cores: each task
+// alone on its own). Core 1 counts its turns (core1_turns); a SysTick handler during which core
+// 1 ran has core 1's instructions in its time: it is not counted as the handler's cost, and a
+// tick that came during it is counted as '# shared_overruns N', not as a fast overrun (on the
+// part, core 1 takes no time from core 0).
+// Arguments, output and exit status as tasks_main.cpp's: single|multi MACRO EVERY
+// [SLOW_DELAY_TICKS [TICK_CYCLES]]; the single (sequential) run uses core 0 only. In the multi
+// run slow job MACRO / 2 waits on core 1 until SLOW_DELAY_TICKS ticks after its release's
+// next tick (a forced late job); the counts add '# slow_core 1' and '# fast_core 0'.
+#include "tasks.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "instruction_counter.hpp"
+#include "vectors.hpp"
+
+namespace {
+
+using namespace dualrate_trace;
+using namespace dualrate_cortex_m;
+
+constexpr std::uintptr_t kIcsr = 0xE000ED04, kShpr3 = 0xE000ED20, kCpacr = 0xE000ED88, kShcsr = 0xE000ED24,
+                         kNvicIser0 = 0xE000E100;
+constexpr std::uint32_t kPendStSet = 1u << 26;
+// SSE-200 system control (secure alias) and the MHU that interrupts core 0 (hw/misc/armsse-mhu.c).
+constexpr std::uintptr_t kInitSvtor1 = 0x50021114, kCpuWait = 0x50021118;
+constexpr std::uintptr_t kMhu1Cpu0IntrSet = 0x50004004, kMhu1Cpu0IntrClr = 0x50004008;
+constexpr int kMhu1Irq = 7;
+
+Tasks tasks(model::kStep);
+Recorder recorder;
+RunShape shape;
+Counts counts;
+long slow_delay_ticks = 0;
+std::atomic<std::uint32_t> ticks_done{0};
+std::atomic<bool> finished{false};  // the run ended (either core); publishes the trace and the counts
+std::atomic<int> failure{0};        // 0, or the exit status
+std::atomic<std::uint32_t> core1_turns{0};  // core 1's polls and jobs: changes whenever core 1 ran
+unsigned long shared_overruns = 0;
+
+HandlerCost fast_handler;
+
+// Ends the run from either core; core 1 wakes core 0, which waits with WFI.
+void finish(int status, bool on_core1) {
+  if (status != 0) failure.store(status, std::memory_order_relaxed);
+  finished.store(true, std::memory_order_release);
+  if (on_core1) {
+    __asm__ volatile("dsb" ::: "memory");
+    reg(kMhu1Cpu0IntrSet) = 1u;
+  }
+}
+
+// Core 1: the slow task, job after job, as they are released.
+[[noreturn]] void slow_core() {
+  for (;;) {
+    core1_turns.fetch_add(1, std::memory_order_relaxed);
+    if (finished.load(std::memory_order_acquire) || !tasks.slow_busy()) {
+      __asm__ volatile("wfe" ::: "memory");
+      continue;
+    }
+    const std::uint32_t k = tasks.next_job();
+    if (slow_delay_ticks > 0 && k == static_cast<std::uint32_t>(shape.macro_steps / 2))
+      while (ticks_done.load(std::memory_order_relaxed) <
+             k * static_cast<std::uint32_t>(kRatio) + 1 + static_cast<std::uint32_t>(slow_delay_ticks)) {
+      }
+    const dualrate::Status status = model::slow_task(tasks);
+    ++counts.slow_jobs;
+    if (status != dualrate::Status::kOk) {
+      std::fprintf(stderr, "slow job %lu: %s\n", static_cast<unsigned long>(k), dualrate::to_string(status));
+      finish(3, true);
+    } else if (!recorder.record(shape, tasks.row())) {
+      std::fprintf(stderr, "trace rows exceed DUALRATE_TRACE_ROWS\n");
+      finish(3, true);
+    } else if (k >= static_cast<std::uint32_t>(shape.macro_steps)) {
+      finish(0, true);
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" [[noreturn]] void dualrate_core1_reset() {
+#if defined(__ARM_FP)
+  reg(kCpacr) |= 0xFu << 20;  // core 1's own SCB: CP10 and CP11, full access
+  __asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
+  reg(kShcsr) |= (1u << 16) | (1u << 17) | (1u << 18);
+  slow_core();
+}
+
+extern "C" void dualrate_fault_handler();
+extern "C" [[noreturn]] void dualrate_default_handler();
+
+namespace {
+
+// Core 1's vector table (its own stack; faults reported as on core 0; no interrupts).
+// VTOR takes a table aligned to 128 bytes.
+alignas(8) std::uint8_t core1_stack[8192];
+using Vector = void (*)();
+alignas(128) const Vector core1_vectors[16] = {
+    reinterpret_cast<Vector>(core1_stack + sizeof core1_stack),
+    dualrate_core1_reset,
+    dualrate_default_handler,  // NMI
+    dualrate_fault_handler,    // HardFault
+    dualrate_fault_handler,    // MemManage
+    dualrate_fault_handler,    // BusFault
+    dualrate_fault_handler,    // UsageFault
+    dualrate_fault_handler,    // SecureFault
+    nullptr, nullptr, nullptr,
+    dualrate_default_handler,  // SVCall
+    dualrate_default_handler,  // DebugMonitor
+    nullptr,
+    dualrate_default_handler,  // PendSV
+    dualrate_default_handler,  // SysTick
+};
+
+void start_core1() {
+  reg(kInitSvtor1) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(core1_vectors));
+  __asm__ volatile("dsb" ::: "memory");
+  reg(kCpuWait) = reg(kCpuWait) & ~2u;
+}
+
+}  // namespace
+
+extern "C" void SysTick_Handler() {
+  const std::uint32_t entered = reg(kSystCvr);
+  const std::uint32_t turns = core1_turns.load(std::memory_order_relaxed);
+  if (finished.load(std::memory_order_relaxed)) return;
+  const std::uint64_t n = tasks.ticks();
+  if (tasks.slow_busy()) ++counts.preempted_ticks;
+  bool release = false;
+  const model::Model::Input u = inputs_at_tick(tasks, n);
+  const std::uint32_t before = reg(kSystCvr);
+  const dualrate::Status status = model::fast_task(tasks, u, release);
+  const std::uint32_t after = reg(kSystCvr);
+  ++counts.ticks;
+  ticks_done.store(static_cast<std::uint32_t>(n + 1), std::memory_order_relaxed);
+  if (status == dualrate::Status::kNonFiniteState) {
+    std::fprintf(stderr, "tick %lu: %s\n", static_cast<unsigned long>(n), dualrate::to_string(status));
+    reg(kSystCsr) = 0;
+    finish(3, false);
+    return;
+  }
+  if (n >= static_cast<std::uint64_t>(shape.macro_steps) * kRatio) {  // the last release
+    reg(kSystCsr) = 0;
+    if (!release) {
+      std::fprintf(stderr, "the last slow release was skipped (slow overrun)\n");
+      finish(3, false);
+    }
+  }
+  const std::uint32_t left = reg(kSystCvr);
+  const bool alone = core1_turns.load(std::memory_order_relaxed) == turns;
+  if (alone && (reg(kSystCsr) & 1u))  // not after the last tick, which stopped SysTick
+    fast_handler.add_unpreempted(entered, before, after, left, reg(kSystRvr));
+  if (reg(kIcsr) & kPendStSet) {
+    if (!alone) {
+      ++shared_overruns;
+    } else {
+      ++counts.fast_overruns;
+      dualrate::report(dualrate::Status::kFastOverrun);
+    }
+  }
+}
+
+// Core 1's "the run ended" doorbell: wakes core 0 from WFI.
+extern "C" void dualrate_task_irq7() { reg(kMhu1Cpu0IntrClr) = ~0u; }
+
+int main(int argc, char** argv) {
+  if (argc < 4 || argc > 6) {
+    std::fprintf(stderr, "usage: %s single|multi MACRO EVERY [SLOW_DELAY_TICKS [TICK_CYCLES]]\n",
+                 argc > 0 ? argv[0] : "tasks");
+    return 1;
+  }
+  const bool multi = std::strcmp(argv[1], "multi") == 0;
+  shape.macro_steps = std::atol(argv[2]);
+  shape.every = std::atol(argv[3]);
+  slow_delay_ticks = argc >= 5 ? std::atol(argv[4]) : 0;
+  const long long default_cycles = static_cast<long long>(static_cast<double>(model::kStep) * DUALRATE_CPU_HZ + 0.5);
+  const long long tick_cycles = argc == 6 ? std::atoll(argv[5]) : default_cycles;
+  if ((!multi && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 || shape.every < 1 ||
+      slow_delay_ticks < 0 || tick_cycles < 2 || tick_cycles > 0x1000000) {
+    std::fprintf(stderr, "bad arguments\n");
+    return 1;
+  }
+  int status = 0;
+  if (multi) {
+    reg(kShpr3) = 0x40u << 24;  // SysTick
+    reg(kNvicIser0) = 1u << kMhu1Irq;
+    start_core1();
+    reg(kSystRvr) = static_cast<std::uint32_t>(tick_cycles - 1);
+    reg(kSystCvr) = 0;
+    reg(kSystCsr) = 0x7u;  // processor clock, interrupt, enabled
+    for (;;) {  // interrupts masked between the test and WFI, which still wakes on them
+      __asm__ volatile("cpsid i" ::: "memory");
+      if (finished.load(std::memory_order_acquire)) break;
+      __asm__ volatile("wfi\n\tcpsie i" ::: "memory");
+    }
+    __asm__ volatile("cpsie i" ::: "memory");
+    take_runtime_counts(tasks, counts);
+    status = failure.load(std::memory_order_relaxed);
+    fast_handler.report(stdout, "fast_handler_instructions");
+    std::printf("# fast_core 0\n# slow_core 1\n# shared_overruns %lu\n", shared_overruns);
+  } else {
+    JobMeter meter;
+    status = run_sequential(tasks, recorder, shape, counts, meter);
+    meter.report(stdout);
+  }
+  recorder.print(stdout, model::kStep, !multi);
+  print_counts(stdout, counts);
+  std::printf("# tick_cycles %lld\n", tick_cycles);
+  return status;
+}
