@@ -26,7 +26,8 @@
 #    4086, slow job 2738) slow jobs run across ticks (on core 1 while core 0 takes its ticks)
 #    and the run stays bit exact; slow job 100 made late on core 1 by 25 ticks is detected as
 #    under one core (2 slow overruns, no fast overrun, all 2001 ticks) and verify fails saying
-#    why; late by 12 ticks under the defer policy it passes bit exact.
+#    why; late by 12 ticks under the defer policy it passes bit exact. --slow-core 0 runs both
+#    tasks on core 0 (passes); --slow-core 1 on cortex-m33 is refused (exit 1).
 #  linux: cortex-a53-linux (qemu-aarch64) and the host, threaded executive (run alone: RUN_SERIAL);
 #    on the host also the defer policy with slow job 100 late by 12 ticks (as for overrun).
 #    The native host run must keep every deadline and be bit for bit equal to the sequential
@@ -132,6 +133,17 @@ case $mode in
     echo "$json"
     check_pass "$json" "cortex-m33-dual, defer policy, a job late by less than a macro step"
     [ "$(field deferred_releases "$json")" = 1 ] || { echo "FAIL: dual: expected 1 deferred release"; status=1; }
+    # --slow-core 0: both tasks on core 0 of the same board (the one-core program), as an oracle
+    # of the same flags; --slow-core 1 on a one-core target is a usage error naming the target.
+    json=$("$cli" verify "$model" --scheme mrabm4_parallel --target cortex-m33-dual --slow-core 0 --t-end 2 --json 2>&1)
+    echo "$json"
+    check_pass "$json" "cortex-m33-dual --slow-core 0"
+    grep -q '"cores":\[{"core":0,"tasks":\["fast","slow"\]' <<<"$json" || { echo "FAIL: --slow-core 0: cores"; status=1; }
+    out=$("$cli" verify "$model" --scheme mrabm4_parallel --target cortex-m33 --slow-core 1 2>&1)
+    rc=$?
+    echo "$out"
+    [ "$rc" = 1 ] && grep -q 'slow-core 1 puts the slow task on a second core: cortex-m33 has one' <<<"$out" ||
+      { echo "FAIL: --slow-core 1 on a one-core target not refused (exit $rc)"; status=1; }
     ;;
   linux)
     for target in cortex-a53-linux host; do

@@ -283,9 +283,15 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
   cmd_
       ->add_option("--tasks", tasks_,
                    "Dual-rate schemes: 'single' runs the sequential executive only, 'multi' also the preemptive one "
-                   "(SysTick/PendSV on Cortex-M, SCHED_FIFO threads on Linux) and compares the two bit for bit")
+                   "(SysTick/PendSV on Cortex-M, the slow task on core 1 on cortex-m33-dual, SCHED_FIFO threads on "
+                   "Linux) and compares the two bit for bit")
       ->check(CLI::IsMember({"single", "multi"}))
       ->capture_default_str();
+  cmd_->add_option("--slow-core", slow_core_,
+                   "Dual-rate, --tasks multi on a target with two cores (cortex-m33-dual): the core of the slow task, "
+                   "1 (the fast task has core 0 to itself) or 0 (both on core 0, the slow task preempted as on one "
+                   "core) (default: 1 there, 0 elsewhere)")
+      ->check(CLI::Range(0, 1));
   cmd_->add_option("--slow-task-delay", slow_delay_ticks_,
                    "Dual-rate, for testing the overrun policy: slow job MACRO/2 busy-waits this many fast ticks")
       ->capture_default_str();

@@ -67,6 +67,7 @@ class VerifyCommand : public ModelCommand {
  private:
   std::string target_ = "host", report_dir_, keep_dir_, header_file_, tasks_ = "multi";
   long slow_delay_ticks_ = 0, tick_cycles_ = 0;
+  int slow_core_ = -1;  // -1: the target's (1 where it has two cores)
   int icount_shift_ = -1;
   double cpu_hz_ = 0, cpi_ = 0;
   bool json_ = false;

@@ -71,6 +71,14 @@ int VerifyCommand::run(const Model& model) {
   require_dual_rate(cmd_, "--slow-task-delay", s.scheme);
   const CrossTarget* cross = find_cross_target(target_);
   if (target_ != "host" && !cross) throw UsageError(unknown_target_message(target_));
+  require_dual_rate(cmd_, "--slow-core", s.scheme);
+  const int cores = cross && !cross->linux_user ? cross->cores : 1;
+  if (slow_core_ == 1 && cores < 2)
+    throw UsageError(fmt::format("--slow-core 1 puts the slow task on a second core: {} has one (two cores: "
+                                 "--target cortex-m33-dual)",
+                                 target_));
+  if (slow_core_ >= 0 && tasks_ != "multi")
+    throw UsageError("--slow-core places the slow task of the preemptive run: it needs --tasks multi");
   if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;
   warn_about_clock(target_, cpu_hz_);
   VerifyOptions v;
@@ -89,6 +97,7 @@ int VerifyCommand::run(const Model& model) {
   }
   v.tasks = tasks_;
   v.slow_delay_ticks = slow_delay_ticks_;
+  v.slow_core = slow_core_ >= 0 ? slow_core_ : (cores > 1 ? 1 : 0);
   v.icount_shift = icount_shift_;
   v.tick_cycles = tick_cycles_;
   v.cpu_hz = cpu_hz_;

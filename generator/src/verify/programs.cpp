@@ -54,7 +54,8 @@ constexpr int kNoiseAttempts = 3;
 
 
 Budget budget_of(const TaskPlan& plan, const VerifyResult& r) {
-  return budget_of(*plan.target, r, plan.h, plan.ratio, plan.cpu_hz, plan.cpi);
+  return schedule(r.fast_job, r.slow_job, plan.h, plan.ratio, plan.target->part, plan.cpu_hz, plan.cpi,
+                  plan.target->exception_cycles, plan.slow_core);
 }
 
 std::string not_schedulable(const Budget& b) {
@@ -146,8 +147,7 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
 }
 
 Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int ratio, double cpu_hz, double cpi) {
-  return schedule(r.fast_job, r.slow_job, h, ratio, target.part, cpu_hz, cpi, target.exception_cycles,
-                  target.cores > 1 ? 1 : 0);
+  return schedule(r.fast_job, r.slow_job, h, ratio, target.part, cpu_hz, cpi, target.exception_cycles);
 }
 
 bool read_task_count(const std::vector<std::string>& words, VerifyResult& r) {
@@ -207,7 +207,7 @@ std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& fl
   if (t && !t->linux_user) {
     std::vector<std::string> cortex_m = defines;
     cortex_m.push_back(fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", plan.icount_shift));
-    const char* main_source = t->cores > 1 ? "dual_core_main.cpp" : "tasks_main.cpp";
+    const char* main_source = plan.slow_core == 1 ? "dual_core_main.cpp" : "tasks_main.cpp";
     argv = cortex_m_build(*t, flags, cortex_m, (data_paths().targets / "cortex-m" / main_source).string(), exe);
   } else {
     argv = linux_build(t, flags, defines, "tasks_main.cpp", exe);
@@ -369,7 +369,7 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
       if (!r.budget->schedulable) return not_schedulable(*r.budget) + (error.empty() ? "" : "; the run: " + error);
     }
     if (!error.empty()) return error;
-    if (plan.target && plan.target->cores > 1 && (r.fast_core != 0 || r.slow_core != 1))
+    if (plan.slow_core == 1 && (r.fast_core != 0 || r.slow_core != 1))
       return fmt::format("the task program on {} did not report the fast task on core 0 and the slow task on core 1",
                          plan.target->name);
     r.bit_exact_vs_single =

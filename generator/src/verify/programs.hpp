@@ -51,6 +51,7 @@ struct TaskPlan {
   int every = 1;
   long rows = 0;  // capacity for the rows the slow task records (tasks.hpp)
   long slow_delay_ticks = 0;
+  int slow_core = 0;  // 1: the slow task on the target's second core (dual_core_main.cpp)
   int icount_shift = kIcountShift;
   long tick_cycles = 0;
   double h = 0;

@@ -195,6 +195,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
     plan.every = o.every;
     plan.rows = task_trace_rows(r.steps, o.generate.ratio, o.every);
     plan.slow_delay_ticks = o.slow_delay_ticks;
+    plan.slow_core = o.slow_core;
     if (o.icount_shift >= 0) plan.icount_shift = o.icount_shift;
     plan.tick_cycles = o.tick_cycles;
     plan.h = o.generate.step;

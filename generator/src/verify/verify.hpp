@@ -28,6 +28,7 @@ struct VerifyOptions {
   bool frozen = false;   // sp_ll: linearization frozen at the initial state (other schemes ignore it)
   // Dual-rate schemes:
   std::string tasks = "multi";  // single: the sequential executive only; multi: also the preemptive one
+  int slow_core = 0;            // 1: the slow task on a second core (CrossTarget::cores 2)
   long slow_delay_ticks = 0;    // > 0: slow job MACRO/2 busy-waits this many ticks (forced overrun)
   int icount_shift = -1;        // Cortex-M: QEMU's -icount shift (-1: kIcountShift)
   long tick_cycles = 0;         // Cortex-M: SysTick period in board cycles (0: h at the part's clock, below)
