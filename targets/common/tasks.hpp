@@ -37,7 +37,7 @@ class BasicRecorder {
  public:
   // Called by the slow task after each job; false when the row did not fit.
   bool record(const RunShape& shape, const typename T::Row& row, const typename T::Kept* kept = nullptr) {
-    const long k = row.macro;
+    const auto k = static_cast<long>(row.macro);
     if (Local && count_ > 0 && static_cast<long>(macro_[count_ - 1]) + 1 == k) local_[count_ - 1].next = row.x;
     const long n = k * T::kRatio;
     const bool wanted = k == 0 || n / shape.every > (n - T::kRatio) / shape.every || k == shape.macro_steps;

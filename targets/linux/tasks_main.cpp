@@ -112,7 +112,7 @@ void* slow_thread(void*) {
     ++counts.slow_jobs;
     if (status != dualrate::Status::kOk) fail("slow task", status);
     if (!recorder.record(shape, tasks.row())) fail("trace", dualrate::Status::kOk);
-    if (tasks.row().macro >= shape.macro_steps) return nullptr;
+    if (static_cast<long>(tasks.row().macro) >= shape.macro_steps) return nullptr;
   }
 }
 

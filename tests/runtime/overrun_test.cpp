@@ -19,7 +19,7 @@ constexpr long kMacroSteps = 60;
 constexpr std::uint32_t kLateJob = 30;
 
 struct Row {
-  std::uint32_t macro;
+  std::uint64_t macro;
   sc::Model::State x;
   sc::Model::Input u;
 };

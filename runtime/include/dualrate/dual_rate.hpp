@@ -45,6 +45,12 @@
 // DMB, or LDA/STL, that makes it hold between cores too), and a slot is written again only
 // after a load-acquire saw its reader finish. An executive on another core than the fast task
 // calls slow() only after slow_busy() returned true there.
+//
+// Limits of a long run: the tick count is 64 bits wide; the job numbers the two tasks exchange
+// are 32 bits (they wrap after 2^32 macro steps: 49.7 days at H = 1 ms) and are only compared
+// for equality, by parity (2^32 is even) and by difference, which the wrap keeps; slow() gives
+// the scheme the job number k in 64 bits, unwrapped from the 32-bit one (its difference to
+// the previous job's; jobs are never 2^32 macro steps apart), so t_k and the start-up stay right.
 #pragma once
 
 #include <atomic>
@@ -69,7 +75,7 @@ class DualRate {
 
   // What slow job k leaves for the executive: t_k, the state [x_r(t_k); x_e(t_k)] and u(t_k).
   struct Row {
-    std::uint32_t macro = 0;
+    std::uint64_t macro = 0;  // k
     State x;
     Input u;
   };
@@ -116,7 +122,7 @@ class DualRate {
       } else {
         if (busy == 0) {
           if (ends_macro_[k % 2].load(std::memory_order_acquire) == k) fast_.ends = ends_[k % 2];
-          else if (k >= Scheme::kStartupMacroSteps) Scheme::hold(fast_.ends);
+          else if (n / kRatio >= Scheme::kStartupMacroSteps) Scheme::hold(fast_.ends);
         }
         auto& s = snapshot_[k % 2];
         s.x = fast_.x;
@@ -139,10 +145,11 @@ class DualRate {
   // The slow task's body: one job, for the oldest release not yet run.
   [[nodiscard]] Status slow() noexcept {
     const std::uint32_t k = next_job();
+    job_ += static_cast<std::uint32_t>(k - static_cast<std::uint32_t>(job_));
     const auto& in = snapshot_[k % 2];
-    const Status status = Scheme::slow_step(slow_, k, h_, in, ends_[(k + 1) % 2]);
+    const Status status = Scheme::slow_step(slow_, job_, h_, in, ends_[(k + 1) % 2]);
     ends_macro_[(k + 1) % 2].store(k + 1, std::memory_order_release);
-    row_.macro = k;
+    row_.macro = job_;
     row_.x.template head<Scheme::kSlow>() = slow_.xr;
     row_.x.template tail<Scheme::kFast>() = in.x.template tail<Scheme::kFast>();
     row_.u = in.u;
@@ -160,7 +167,7 @@ class DualRate {
   using Kept = typename Scheme::Kept;
   const Fast& fast_state() const noexcept { return fast_; }
   Kept kept(const Fast& at_release) const noexcept {
-    const std::uint32_t k = row_.macro;
+    const std::uint64_t k = row_.macro;
     return Scheme::kept(at_release, ends_[k % 2], ends_[(k + 1) % 2], slow_);
   }
   Scalar step() const noexcept { return h_; }
@@ -196,6 +203,7 @@ class DualRate {
   std::atomic<std::uint32_t> released_count_{0};   // written by fast() only
   std::atomic<std::uint32_t> completed_count_{0};  // written by slow() only
   std::uint64_t tick_ = 0;
+  std::uint64_t job_ = 0;  // slow() only: the current job's k in 64 bits
   Input held_inputs_[Policy == OverrunPolicy::kDefer ? kRatio : 1]{};  // u of the ticks whose steps wait (kDefer)
   int waiting_ = 0;
   int longest_wait_ = 0;

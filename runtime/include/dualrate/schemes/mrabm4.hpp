@@ -120,7 +120,7 @@ struct Mrabm4 {
 
   // Slow job k with the snapshot s of t_k; writes the end points of macro step k + 1 into
   // `next` from job kStartupMacroSteps - 1 on.
-  static Status slow_step(Slow& s, std::uint32_t k, Scalar h, const Snapshot& in, Endpoints& next) noexcept {
+  static Status slow_step(Slow& s, std::uint64_t k, Scalar h, const Snapshot& in, Endpoints& next) noexcept {
     const Scalar big = h * Scalar(R);
     const Time t = static_cast<Time>(k) * static_cast<Time>(big);
     const FastState xe_slow = Parallel ? in.xe_first : in.x.template tail<M::kFast>();
