@@ -127,4 +127,15 @@ TEST(OverrunPolicy, DeferGivesUpWhenTheLateJobOutlastsTheNextMacroStep) {
   EXPECT_FALSE(same_bits(defer.rows, oracle.rows));
 }
 
+// The 64-bit job numbers past 2^32 macro steps: consecutive, across the wrap, with a release
+// skipped across it, and far beyond.
+TEST(DualRateJobNumbers, UnwrapPastTwoToThe32) {
+  EXPECT_EQ(dualrate::unwrap_job(0, 0), 0u);
+  EXPECT_EQ(dualrate::unwrap_job(5, 6), 6u);
+  EXPECT_EQ(dualrate::unwrap_job(0xFFFFFFFFull, 0), 0x100000000ull);
+  EXPECT_EQ(dualrate::unwrap_job(0xFFFFFFFEull, 1), 0x100000001ull);
+  EXPECT_EQ(dualrate::unwrap_job(0x700000003ull, 4), 0x700000004ull);
+  EXPECT_EQ(dualrate::unwrap_job(0x7FFFFFFFFull, 0), 0x800000000ull);
+}
+
 }  // namespace

@@ -63,6 +63,12 @@ namespace dualrate {
 
 enum class OverrunPolicy : std::uint8_t { kSkip, kDefer };
 
+// A job number k in 64 bits from its low 32 bits and the previous job's number (fewer than
+// 2^32 macro steps before it).
+constexpr std::uint64_t unwrap_job(std::uint64_t previous, std::uint32_t k) noexcept {
+  return previous + static_cast<std::uint32_t>(k - static_cast<std::uint32_t>(previous));
+}
+
 template <class Scheme, OverrunPolicy Policy = OverrunPolicy::kSkip>
 class DualRate {
  public:
@@ -145,7 +151,7 @@ class DualRate {
   // The slow task's body: one job, for the oldest release not yet run.
   [[nodiscard]] Status slow() noexcept {
     const std::uint32_t k = next_job();
-    job_ += static_cast<std::uint32_t>(k - static_cast<std::uint32_t>(job_));
+    job_ = unwrap_job(job_, k);
     const auto& in = snapshot_[k % 2];
     const Status status = Scheme::slow_step(slow_, job_, h_, in, ends_[(k + 1) % 2]);
     ends_macro_[(k + 1) % 2].store(k + 1, std::memory_order_release);
