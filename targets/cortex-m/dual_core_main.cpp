@@ -24,14 +24,10 @@
 // [SLOW_DELAY_TICKS [TICK_CYCLES]]; the single (sequential) run uses core 0 only. In the multi
 // run slow job MACRO / 2 waits on core 1 until SLOW_DELAY_TICKS ticks after its release's
 // next tick (a forced late job); the counts add '# slow_core 1' and '# fast_core 0'.
-#include "tasks.hpp"
-
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
-#include "instruction_counter.hpp"
+#include "task_program.hpp"
 #include "vectors.hpp"
 
 namespace {
@@ -146,24 +142,18 @@ extern "C" void SysTick_Handler() {
   const std::uint32_t entered = reg(kSystCvr);
   const std::uint32_t turns = core1_turns.load(std::memory_order_relaxed);
   if (finished.load(std::memory_order_relaxed)) return;
-  const std::uint64_t n = tasks.ticks();
-  if (tasks.slow_busy()) ++counts.preempted_ticks;
-  bool release = false;
-  const model::Model::Input u = inputs_at_tick(tasks, n);
-  const std::uint32_t before = reg(kSystCvr);
-  const dualrate::Status status = model::fast_task(tasks, u, release);
-  const std::uint32_t after = reg(kSystCvr);
-  ++counts.ticks;
+  const FastTick tick = run_fast_tick(tasks, counts);
+  const std::uint64_t n = tick.n;
   ticks_done.store(static_cast<std::uint32_t>(n + 1), std::memory_order_relaxed);
-  if (status == dualrate::Status::kNonFiniteState) {
-    std::fprintf(stderr, "tick %lu: %s\n", static_cast<unsigned long>(n), dualrate::to_string(status));
+  if (tick.status == dualrate::Status::kNonFiniteState) {
+    std::fprintf(stderr, "tick %lu: %s\n", static_cast<unsigned long>(n), dualrate::to_string(tick.status));
     reg(kSystCsr) = 0;
     finish(3, false);
     return;
   }
   if (n >= static_cast<std::uint64_t>(shape.macro_steps) * kRatio) {  // the last release
     reg(kSystCsr) = 0;
-    if (!release) {
+    if (!tick.release) {
       std::fprintf(stderr, "the last slow release was skipped (slow overrun)\n");
       finish(3, false);
     }
@@ -171,7 +161,7 @@ extern "C" void SysTick_Handler() {
   const std::uint32_t left = reg(kSystCvr);
   const bool alone = core1_turns.load(std::memory_order_relaxed) == turns;
   if (alone && (reg(kSystCsr) & 1u))  // not after the last tick, which stopped SysTick
-    fast_handler.add_unpreempted(entered, before, after, left, reg(kSystRvr));
+    fast_handler.add_unpreempted(entered, tick.before, tick.after, left, reg(kSystRvr));
   if (reg(kIcsr) & kPendStSet) {
     if (!alone) {
       ++shared_overruns;
@@ -186,47 +176,17 @@ extern "C" void SysTick_Handler() {
 extern "C" void dualrate_task_irq7() { reg(kMhu1Cpu0IntrClr) = ~0u; }
 
 int main(int argc, char** argv) {
-  if (argc < 4 || argc > 6) {
-    std::fprintf(stderr, "usage: %s single|multi MACRO EVERY [SLOW_DELAY_TICKS [TICK_CYCLES]]\n",
-                 argc > 0 ? argv[0] : "tasks");
-    return 1;
-  }
-  const bool multi = std::strcmp(argv[1], "multi") == 0;
-  shape.macro_steps = std::atol(argv[2]);
-  shape.every = std::atol(argv[3]);
-  slow_delay_ticks = argc >= 5 ? std::atol(argv[4]) : 0;
-  const long long default_cycles = static_cast<long long>(static_cast<double>(model::kStep) * DUALRATE_CPU_HZ + 0.5);
-  const long long tick_cycles = argc == 6 ? std::atoll(argv[5]) : default_cycles;
-  if ((!multi && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 || shape.every < 1 ||
-      slow_delay_ticks < 0 || tick_cycles < 2 || tick_cycles > 0x1000000) {
-    std::fprintf(stderr, "bad arguments\n");
-    return 1;
-  }
-  int status = 0;
-  if (multi) {
-    reg(kShpr3) = 0x40u << 24;  // SysTick
-    reg(kNvicIser0) = 1u << kMhu1Irq;
-    start_core1();
-    reg(kSystRvr) = static_cast<std::uint32_t>(tick_cycles - 1);
-    reg(kSystCvr) = 0;
-    reg(kSystCsr) = 0x7u;  // processor clock, interrupt, enabled
-    for (;;) {  // interrupts masked between the test and WFI, which still wakes on them
-      __asm__ volatile("cpsid i" ::: "memory");
-      if (finished.load(std::memory_order_acquire)) break;
-      __asm__ volatile("wfi\n\tcpsie i" ::: "memory");
-    }
-    __asm__ volatile("cpsie i" ::: "memory");
-    take_runtime_counts(tasks, counts);
-    status = failure.load(std::memory_order_relaxed);
-    fast_handler.report(stdout, "fast_handler_instructions");
-    std::printf("# fast_core 0\n# slow_core 1\n# shared_overruns %lu\n", shared_overruns);
-  } else {
-    JobMeter meter;
-    status = run_sequential(tasks, recorder, shape, counts, meter);
-    meter.report(stdout);
-  }
-  recorder.print(stdout, model::kStep, !multi);
-  print_counts(stdout, counts);
-  std::printf("# tick_cycles %lld\n", tick_cycles);
-  return status;
+  TaskArguments a;
+  if (!read_task_arguments(argc, argv, shape, a)) return 1;
+  slow_delay_ticks = a.slow_delay_ticks;
+  if (!a.multi) return run_counted_sequential(tasks, recorder, shape, counts, a);
+  reg(kShpr3) = 0x40u << 24;  // SysTick
+  reg(kNvicIser0) = 1u << kMhu1Irq;
+  start_core1();
+  tick_until(a.tick_cycles, [] { return finished.load(std::memory_order_acquire); });
+  take_runtime_counts(tasks, counts);
+  fast_handler.report(stdout, "fast_handler_instructions");
+  std::printf("# fast_core 0\n# slow_core 1\n# shared_overruns %lu\n", shared_overruns);
+  print_run(recorder, counts, a);
+  return failure.load(std::memory_order_relaxed);
 }

@@ -19,13 +19,9 @@
 // PendSV's where no tick came in between; it prints '# fast_handler_instructions MAX' and the
 // same for PendSV.
 // Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
-#include "tasks.hpp"
-
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
-#include "instruction_counter.hpp"
+#include "task_program.hpp"
 #include "vectors.hpp"
 
 
@@ -59,30 +55,24 @@ void stop(int status) {
 extern "C" void SysTick_Handler() {
   const std::uint32_t entered = reg(kSystCvr);
   if (finished) return;
-  const std::uint64_t n = tasks.ticks();
-  if (tasks.slow_busy()) ++counts.preempted_ticks;
-  bool release = false;
-  const model::Model::Input u = inputs_at_tick(tasks, n);
-  const std::uint32_t before = reg(kSystCvr);
-  const dualrate::Status status = model::fast_task(tasks, u, release);
-  const std::uint32_t after = reg(kSystCvr);
-  ++counts.ticks;
+  const FastTick tick = run_fast_tick(tasks, counts);
+  const std::uint64_t n = tick.n;
   ticks_done = static_cast<std::uint32_t>(n + 1);
-  if (status == dualrate::Status::kNonFiniteState) {
-    std::fprintf(stderr, "tick %lu: %s\n", static_cast<unsigned long>(n), dualrate::to_string(status));
+  if (tick.status == dualrate::Status::kNonFiniteState) {
+    std::fprintf(stderr, "tick %lu: %s\n", static_cast<unsigned long>(n), dualrate::to_string(tick.status));
     stop(3);
     return;
   }
-  if (release) reg(kIcsr) = kPendSvSet;
+  if (tick.release) reg(kIcsr) = kPendSvSet;
   if (n >= static_cast<std::uint64_t>(shape.macro_steps) * kRatio) {  // the last release
     reg(kSystCsr) = 0;
-    if (!release) {
+    if (!tick.release) {
       std::fprintf(stderr, "the last slow release was skipped (slow overrun)\n");
       stop(3);
     }
   }
   if (reg(kSystCsr) & 1u)  // not after the last tick, which stopped SysTick
-    fast_handler.add_unpreempted(entered, before, after, reg(kSystCvr), reg(kSystRvr));
+    fast_handler.add_unpreempted(entered, tick.before, tick.after, reg(kSystCvr), reg(kSystRvr));
   if (reg(kIcsr) & kPendStSet) {
     ++counts.fast_overruns;
     dualrate::report(dualrate::Status::kFastOverrun);
@@ -116,45 +106,15 @@ extern "C" void PendSV_Handler() {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 4 || argc > 6) {
-    std::fprintf(stderr, "usage: %s single|multi MACRO EVERY [SLOW_DELAY_TICKS [TICK_CYCLES]]\n",
-                 argc > 0 ? argv[0] : "tasks");
-    return 1;
-  }
-  const bool multi = std::strcmp(argv[1], "multi") == 0;
-  shape.macro_steps = std::atol(argv[2]);
-  shape.every = std::atol(argv[3]);
-  slow_delay_ticks = argc >= 5 ? std::atol(argv[4]) : 0;
-  const long long default_cycles = static_cast<long long>(static_cast<double>(model::kStep) * DUALRATE_CPU_HZ + 0.5);
-  const long long tick_cycles = argc == 6 ? std::atoll(argv[5]) : default_cycles;
-  if ((!multi && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 || shape.every < 1 ||
-      slow_delay_ticks < 0 || tick_cycles < 2 || tick_cycles > 0x1000000) {
-    std::fprintf(stderr, "bad arguments\n");
-    return 1;
-  }
-  int status = 0;
-  if (multi) {
-    reg(kShpr3) = (0x40u << 24) | (0xE0u << 16);  // SysTick, PendSV
-    reg(kSystRvr) = static_cast<std::uint32_t>(tick_cycles - 1);
-    reg(kSystCvr) = 0;
-    reg(kSystCsr) = 0x7u;  // processor clock, interrupt, enabled
-    for (;;) {  // interrupts masked between the test and WFI, which still wakes on them
-      __asm__ volatile("cpsid i" ::: "memory");
-      if (finished) break;
-      __asm__ volatile("wfi\n\tcpsie i" ::: "memory");
-    }
-    __asm__ volatile("cpsie i" ::: "memory");
-    take_runtime_counts(tasks, counts);
-    status = failure;
-    fast_handler.report(stdout, "fast_handler_instructions");
-    slow_handler.report(stdout, "slow_handler_instructions");
-  } else {
-    JobMeter meter;
-    status = run_sequential(tasks, recorder, shape, counts, meter);
-    meter.report(stdout);
-  }
-  recorder.print(stdout, model::kStep, !multi);
-  print_counts(stdout, counts);
-  std::printf("# tick_cycles %lld\n", tick_cycles);
-  return status;
+  TaskArguments a;
+  if (!read_task_arguments(argc, argv, shape, a)) return 1;
+  slow_delay_ticks = a.slow_delay_ticks;
+  if (!a.multi) return run_counted_sequential(tasks, recorder, shape, counts, a);
+  reg(kShpr3) = (0x40u << 24) | (0xE0u << 16);  // SysTick, PendSV
+  tick_until(a.tick_cycles, [] { return finished; });
+  take_runtime_counts(tasks, counts);
+  fast_handler.report(stdout, "fast_handler_instructions");
+  slow_handler.report(stdout, "slow_handler_instructions");
+  print_run(recorder, counts, a);
+  return failure;
 }
