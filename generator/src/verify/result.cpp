@@ -57,6 +57,7 @@ std::string VerifyResult::json() const {
                      "\"instructions_per_step_max\":{},\"instructions_per_op\":{:.2f}",
                      instructions_per_step, instructions_min, instructions_max, instructions_per_op());
   }
+  if (instructions_counted_steps >= 0) s += fmt::format(",\"instructions_counted_steps\":{}", instructions_counted_steps);
   if (text_bytes >= 0)
     s += fmt::format(",\"text_bytes\":{},\"data_bytes\":{},\"bss_bytes\":{}", text_bytes, data_bytes, bss_bytes);
   if (stack_bytes >= 0) s += fmt::format(",\"stack_bytes\":{}", stack_bytes);

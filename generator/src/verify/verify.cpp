@@ -279,7 +279,15 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   const bool periodic = r.tasks == kPeriodicTask;
   const std::string which_overruns =
       periodic ? "" : fmt::format(" ({} slow, {} fast)", r.slow_overruns, r.fast_overruns);
-  if (r.error.empty() && r.overruns > 0 && (!cross || cross->linux_user) && host_scheduling_noise(r))
+  if (r.error.empty() && r.overruns > 0 && cross && cross->linux_user && slower_than_real_time(r))
+    r.error = fmt::format("every {} overran ({} of {}): under qemu-aarch64 a step of {} instructions takes more "
+                          "than h = {:.6g} s, so the emulated run cannot keep its period; its real-time behaviour "
+                          "is for the board to show (the budget from the instruction count: utilization {:.3g} on "
+                          "{})",
+                          periodic ? "step of the periodic task" : "fast job", r.fast_overruns, r.ticks,
+                          r.fast_job.instructions_max, o.generate.step, r.budget ? r.budget->utilization : -1.0,
+                          cross->part);
+  else if (r.error.empty() && r.overruns > 0 && (!cross || cross->linux_user) && host_scheduling_noise(r))
     r.error = fmt::format("host scheduling noise, not the code: {} overruns{} in each of {} runs, with the {} "
                           "thread waking a period or more late on {} ticks (up to {:.1f} ms); run it on a quieter "
                           "host",

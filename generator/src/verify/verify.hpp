@@ -84,6 +84,7 @@ struct VerifyResult {
   int bit_exact_vs_host = -1;      // 1 when the target's trace equals the host build's bit for bit
   double instructions_per_step = -1;  // mean over the steps, under QEMU's instruction counting
   long instructions_min = -1, instructions_max = -1;
+  long instructions_counted_steps = -1;  // cortex-a53-linux single-rate: the first steps counted (-1: all)
   long text_bytes = -1, data_bytes = -1, bss_bytes = -1, stack_bytes = -1;
   // Dual-rate schemes (-1 when not run):
   std::string tasks;              // single or multi (dual-rate tasks), or kPeriodicTask
