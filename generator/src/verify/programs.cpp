@@ -50,8 +50,17 @@ std::vector<std::string> host_compiler() {
 // without real-time guarantees bounds the wake-up latency (7.6 ms seen once natively in CI).
 constexpr int kNoiseAttempts = 3;
 
-
-
+// Runs a real-time run on a host-timed executive (Linux threads), and again, up to
+// kNoiseAttempts runs in all, while it failed only as host scheduling noise.
+template <class Run>
+std::string retrying_noise(VerifyResult& r, bool host_timed, Run run) {
+  std::string error = run();
+  while (host_timed && error.empty() && host_scheduling_noise(r) && r.noise_retries + 1 < kNoiseAttempts) {
+    ++r.noise_retries;
+    error = run();
+  }
+  return error;
+}
 
 Budget budget_of(const TaskPlan& plan, const VerifyResult& r) {
   return schedule(r.fast_job, r.slow_job, plan.h, plan.ratio, plan.target->part, plan.cpu_hz, plan.cpi,
@@ -320,11 +329,9 @@ std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, cons
   r.instructions_max = r.fast_job.instructions_max;
   r.instructions_per_step = r.fast_job.instructions_mean;
   r.tasks = kPeriodicTask;
-  error = run_linux_trace_mode(target, exe, "periodic", steps, every, dir / "periodic.csv", r, script);
-  while (error.empty() && host_scheduling_noise(r) && r.noise_retries + 1 < kNoiseAttempts) {
-    ++r.noise_retries;
-    error = run_linux_trace_mode(target, exe, "periodic", steps, every, dir / "periodic.csv", r, script);
-  }
+  error = retrying_noise(r, true, [&] {
+    return run_linux_trace_mode(target, exe, "periodic", steps, every, dir / "periodic.csv", r, script);
+  });
   if (!error.empty()) return error;
   r.bit_exact_vs_single = read_file(dir / "periodic.csv") == read_file(dir / "generated.csv") ? 1 : 0;
   return "";
@@ -362,12 +369,8 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
     }
   }
   if (tasks == "multi") {
-    error = run_tasks(plan, exe, "multi", dir / "generated.csv", r, script);
-    while ((!plan.target || plan.target->linux_user) && error.empty() && host_scheduling_noise(r) &&
-           r.noise_retries + 1 < kNoiseAttempts) {
-      ++r.noise_retries;
-      error = run_tasks(plan, exe, "multi", dir / "generated.csv", r, script);
-    }
+    error = retrying_noise(r, !plan.target || plan.target->linux_user,
+                           [&] { return run_tasks(plan, exe, "multi", dir / "generated.csv", r, script); });
     if (r.budget && !plan.target->linux_user) {  // again with the handlers' instructions measured in the preemptive run
       r.budget = budget_of(plan, r);
       if (!r.budget->schedulable) return not_schedulable(*r.budget) + (error.empty() ? "" : "; the run: " + error);
