@@ -13,6 +13,18 @@ struct ProcessResult {
 
 ProcessResult run_process(const std::vector<std::string>& argv);
 
+// A program's standard output and error apart, and whether it ran out of time.
+struct CapturedProcess {
+  int exit_code = -1;  // -1 when the program could not be started, was killed or timed out
+  int signal = 0;      // the signal that ended it, if one did
+  bool timed_out = false;
+  std::string out, err;
+};
+
+// Runs `argv` in a process group of its own; after `timeout_seconds` (0: none) the whole group
+// (the program and what it started) is killed with SIGKILL.
+CapturedProcess run_captured(const std::vector<std::string>& argv, double timeout_seconds);
+
 // A new empty directory under the system's temporary directory.
 std::string make_temp_dir(const std::string& prefix);
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "campaign/campaign.hpp"
 #include "cli/command_line.hpp"
 #include "model/model.hpp"
 
@@ -98,6 +99,20 @@ class VerifySystemCommand {
   std::string system_file_, target_ = "cortex-m4f", keep_dir_;
   double cpu_hz_ = 0, cpi_ = 0;
   bool json_ = false;
+};
+
+// dualrate campaign: the project of a campaign file, one point's run, the merged report.
+class CampaignCommand {
+ public:
+  explicit CampaignCommand(CLI::App& app);
+  bool parsed() const;
+  int run();
+
+ private:
+  CLI::App *cmd_ = nullptr, *report_ = nullptr, *point_ = nullptr;
+  std::string file_, out_dir_;
+  CampaignReportOptions report_options_;
+  std::string point_dir_, point_id_, results_dir_;
 };
 
 }  // namespace dualrate::cli

@@ -27,6 +27,7 @@ int run(int argc, char** argv) {
   VerifyCommand verify(app);
   DesignCommand design(app);
   VerifySystemCommand verify_system(app);
+  CampaignCommand campaign(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -45,6 +46,7 @@ int run(int argc, char** argv) {
 
   init_symbolic();
   if (verify_system.parsed()) return verify_system.run();
+  if (campaign.parsed()) return campaign.run();
   for (ModelCommand* command : std::vector<ModelCommand*>{&generate, &analyze, &simulate, &verify, &design})
     if (command->parsed()) {
       const Overrides& o = command->overrides();

@@ -15,21 +15,6 @@ namespace dualrate {
 
 namespace {
 
-std::string escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string number(double v) { return fmt::format("{:.6g}", v); }
 
 std::string complex_list(const Eigen::VectorXcd& values) {
@@ -52,7 +37,7 @@ struct Row {
 
 std::string table(const std::vector<Row>& rows) {
   std::string html = "<table>\n";
-  for (const Row& r : rows) html += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escape(r.key), r.value);
+  for (const Row& r : rows) html += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", html_escape(r.key), r.value);
   return html + "</table>\n";
 }
 
@@ -75,14 +60,6 @@ Series series(const std::string& title, const Trace& trace, std::size_t column, 
   return s;
 }
 
-std::string gnuplot_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string plot_script(const std::string& title, const std::string& ylabel, const std::vector<Series>& curves,
                         bool log_y) {
@@ -118,11 +95,11 @@ std::string plot_script(const std::string& title, const std::string& ylabel, con
 
 std::string verdict_html(const VerifyResult& r) {
   if (!r.error.empty())
-    return fmt::format("<p class=\"verdict fail\">FAIL: {}</p>\n", escape(r.error));
+    return fmt::format("<p class=\"verdict fail\">FAIL: {}</p>\n", html_escape(r.error));
   std::string local;
   if (r.local_ratio >= 0)
     local = fmt::format("; local check: one step's error {:.3e} {} its tolerance {:.3e} ({})", r.local_max_error,
-                        r.local_ratio <= 1 ? "&le;" : "&gt;", r.local_tolerance, escape(r.local_tolerance_basis));
+                        r.local_ratio <= 1 ? "&le;" : "&gt;", r.local_tolerance, html_escape(r.local_tolerance_basis));
   if (r.local_bias_ratio >= 0)
     local += fmt::format(", summed over the samples {:.3e} {} its bound {:.3e}", std::fabs(r.local_bias_sum),
                          r.local_bias_ratio <= 1 ? "&le;" : "&gt;", r.local_bias_bound);
@@ -131,42 +108,42 @@ std::string verdict_html(const VerifyResult& r) {
                  ? fmt::format("; exact step check: {} samples equal bit for bit", r.exact_step->samples)
                  : fmt::format("; exact step check: {} of {} samples differ, the first at t = {:.6g} ({})",
                                r.exact_step->differing, r.exact_step->samples, r.exact_step->time,
-                               escape(r.exact_step->state));
+                               html_escape(r.exact_step->state));
   return fmt::format("<p class=\"verdict {}\">{}: max_error {:.3e} {} tolerance {:.3e} ({}){}</p>\n",
                      r.pass ? "pass" : "fail", r.pass ? "PASS" : "FAIL", r.max_error,
-                     r.max_error <= r.tolerance ? "&le;" : "&gt;", r.tolerance, escape(r.tolerance_basis), local);
+                     r.max_error <= r.tolerance ? "&le;" : "&gt;", r.tolerance, html_escape(r.tolerance_basis), local);
 }
 
 std::vector<Row> model_rows(const Model& m) {
-  std::vector<Row> rows = {{"name", escape(m.name)}, {"file", escape(m.file)}};
-  if (!m.description.empty()) rows.push_back({"description", escape(m.description)});
+  std::vector<Row> rows = {{"name", html_escape(m.name)}, {"file", html_escape(m.file)}};
+  if (!m.description.empty()) rows.push_back({"description", html_escape(m.description)});
   std::string states;
   for (std::size_t i = 0; i < m.states.size(); ++i)
-    states += fmt::format("{}{} ({}, x0 = {}, line {})", i ? ", " : "", escape(m.states[i].name),
+    states += fmt::format("{}{} ({}, x0 = {}, line {})", i ? ", " : "", html_escape(m.states[i].name),
                           i < m.slow_count ? "slow" : "fast", number(m.states[i].initial_value), m.states[i].rhs_loc.line);
   rows.push_back({"states", states});
   std::string inputs;
-  for (std::size_t i = 0; i < m.inputs.size(); ++i) inputs += (i ? ", " : "") + escape(m.inputs[i].name);
+  for (std::size_t i = 0; i < m.inputs.size(); ++i) inputs += (i ? ", " : "") + html_escape(m.inputs[i].name);
   if (!inputs.empty()) rows.push_back({"inputs", inputs});
   std::string parameters;
   for (std::size_t i = 0; i < m.parameters.size(); ++i)
-    parameters += fmt::format("{}{} = {}{}", i ? ", " : "", escape(m.parameters[i].name), number(m.parameters[i].value),
+    parameters += fmt::format("{}{} = {}{}", i ? ", " : "", html_escape(m.parameters[i].name), number(m.parameters[i].value),
                               m.parameters[i].overridden ? " (--param)" : "");
   if (!parameters.empty()) rows.push_back({"parameters", parameters});
   return rows;
 }
 
 std::vector<Row> option_rows(const VerifyOptions& o, const VerifyResult& r) {
-  std::vector<Row> rows = {{"scheme", escape(r.scheme)},
+  std::vector<Row> rows = {{"scheme", html_escape(r.scheme)},
                            {"step h", number(o.generate.step)},
-                           {"scalar", escape(r.scalar)},
-                           {"target", escape(r.target)},
+                           {"scalar", html_escape(r.scalar)},
+                           {"target", html_escape(r.target)},
                            {"end time", fmt::format("{} ({} steps; --t-end {})", number(r.t_end), r.steps, number(o.t_end))},
                            {"compared", o.every == 1 ? std::string("every step") : fmt::format("every {} steps", o.every)}};
   if (o.generate.ratio > 1) rows.push_back({"ratio H / h", std::to_string(o.generate.ratio)});
   if (r.tasks == kPeriodicTask) rows.push_back({"tasks", "one periodic task"});
-  else if (!r.tasks.empty()) rows.push_back({"tasks", escape(r.tasks) + ", overrun policy " + escape(r.overrun_policy)});
-  if (!o.header_file.empty()) rows.push_back({"header", "given: " + escape(o.header_file)});
+  else if (!r.tasks.empty()) rows.push_back({"tasks", html_escape(r.tasks) + ", overrun policy " + html_escape(r.overrun_policy)});
+  if (!o.header_file.empty()) rows.push_back({"header", "given: " + html_escape(o.header_file)});
   return rows;
 }
 
@@ -210,11 +187,11 @@ std::vector<Row> target_rows(const VerifyResult& r) {
     rows.push_back({"instructions per job", fmt::format("fast {} max, slow {} max", r.fast_job.instructions_max, r.slow_job.instructions_max)});
   if (r.budget) {
     const Budget& b = *r.budget;
-    rows.push_back({"part", fmt::format("{} at {} MHz, CPI {}", escape(b.part), number(b.cpu_hz / 1e6), number(b.cpi))});
+    rows.push_back({"part", fmt::format("{} at {} MHz, CPI {}", html_escape(b.part), number(b.cpu_hz / 1e6), number(b.cpi))});
     rows.push_back({"schedulability",
                     fmt::format("{}: utilization {:.3f}, margin {:.3f}, smallest clock {} MHz{}",
                                 b.schedulable ? "schedulable" : "<b>not schedulable</b>", b.utilization, b.margin,
-                                number(b.min_cpu_hz / 1e6), b.verdict.empty() ? "" : "; " + escape(b.verdict))});
+                                number(b.min_cpu_hz / 1e6), b.verdict.empty() ? "" : "; " + html_escape(b.verdict))});
   }
   if (r.late_ticks >= 0)
     rows.push_back({"Linux wake-ups", fmt::format("{} late ticks, worst latency {} us", r.late_ticks,
@@ -228,19 +205,46 @@ std::string source_html(const std::string& source) {
   std::istringstream lines(source);
   int n = 0;
   for (std::string line; std::getline(lines, line);)
-    html += fmt::format("<span class=\"line\">{:>4}</span> {}\n", ++n, escape(line));
+    html += fmt::format("<span class=\"line\">{:>4}</span> {}\n", ++n, html_escape(line));
   return html + "</pre>\n";
 }
 
-const char* const kStyle = R"(body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}
+
+
+}  // namespace
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+
+std::string gnuplot_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+const char* const kReportStyle = R"(body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}
 h1{font-size:1.6em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:1.6em}
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ddd;padding:.3em .6em;text-align:left;vertical-align:top}
 th{background:#f4f4f4;font-weight:600;white-space:nowrap}.verdict{font-size:1.3em;font-weight:700;padding:.5em .8em}
 .pass{background:#e3f4e3;color:#185c18}.fail{background:#fbe3e3;color:#8a1414}
 pre{background:#f8f8f8;border:1px solid #e4e4e4;padding:.6em;overflow-x:auto;font-size:.85em}.line{color:#999}
 figure{margin:.8em 0}svg{max-width:100%;height:auto}.note{color:#555;font-size:.9em})";
-
-}  // namespace
 
 std::vector<double> error_over_time(const Trace& a, const Trace& b, std::size_t states) {
   std::vector<double> scale(states, 1.0);
@@ -284,15 +288,15 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
   std::string html = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>dualrate verify: {} {} on {}</title>\n"
       "<style>{}</style>\n</head>\n<body>\n<h1>Verification of {}: {} on {} ({})</h1>\n",
-      escape(m.name), escape(r.scheme), escape(r.target), kStyle, escape(m.name), escape(r.scheme), escape(r.target),
-      escape(r.scalar));
+      html_escape(m.name), html_escape(r.scheme), html_escape(r.target), kReportStyle, html_escape(m.name), html_escape(r.scheme), html_escape(r.target),
+      html_escape(r.scalar));
   html += verdict_html(r);
   html += "<h2>Model</h2>\n" + table(model_rows(m));
   html += "<h2>Scheme and options</h2>\n" + table(option_rows(*d.options, r));
   html += "<h2>Analysis at the initial state</h2>\n";
   html += d.stability ? table(analysis_rows(*d.stability))
-                      : fmt::format("<p>The analysis failed: {}</p>\n", escape(d.stability_error));
-  html += fmt::format("<h2>Results on {}</h2>\n", escape(r.target)) + table(target_rows(r));
+                      : fmt::format("<p>The analysis failed: {}</p>\n", html_escape(d.stability_error));
+  html += fmt::format("<h2>Results on {}</h2>\n", html_escape(r.target)) + table(target_rows(r));
 
   const std::size_t n = m.states.size();
   if (!d.generated.rows.empty() && d.generated.rows.size() == d.reference.rows.size()) {
@@ -324,7 +328,7 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
           "from the generated code's state there against the generated code's next state: the largest over the "
           "states of that error divided by its tolerance, the rounding of one step ({}); a run passes only below "
           "1. Ratios below 1e-18 (equal bits) are drawn at 1e-18.</p>\n",
-          escape(r.local_tolerance_basis));
+          html_escape(r.local_tolerance_basis));
       Trace ratios{{"t", "ratio"}, {}}, one{{"t", "tolerance"}, {}};
       for (std::size_t i = 0; i < r.local_ratios.size(); ++i) {
         ratios.rows.push_back({r.local_times[i], std::max(r.local_ratios[i], 1e-18)});
@@ -357,9 +361,9 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
     html += "<p class=\"note\">The plotted data: report.mat next to this page (MAT-file version 5: t, "
             "generated_&lt;state&gt;, reference_&lt;state&gt;, accurate_&lt;state&gt;).</p>\n";
   html += "<h2>Model source</h2>\n" + source_html(d.model_source);
-  html += "<h2>Result as JSON</h2>\n<details><summary>verify --json</summary><pre>" + escape(r.json()) +
+  html += "<h2>Result as JSON</h2>\n<details><summary>verify --json</summary><pre>" + html_escape(r.json()) +
           "</pre></details>\n";
-  html += fmt::format("<p class=\"note\">dualrate {}</p>\n</body>\n</html>\n", escape(d.options->generate.generator_version));
+  html += fmt::format("<p class=\"note\">dualrate {}</p>\n</body>\n</html>\n", html_escape(d.options->generate.generator_version));
   return html;
 }
 

@@ -27,6 +27,13 @@ struct ReportData {
   Trace generated, reference, accurate;
 };
 
+// `text` with & < > " written as HTML entities (for element text and attribute values).
+std::string html_escape(const std::string& text);
+// `text` as a gnuplot string literal.
+std::string gnuplot_string(const std::string& text);
+// The reports' style sheet (inline CSS of every page dualrate writes).
+extern const char* const kReportStyle;
+
 // Per row of `reference`, the largest over the states of |a - b| / max(1, max_t |b|): the
 // quantity whose maximum is verify's max_error (compare_traces).
 std::vector<double> error_over_time(const Trace& a, const Trace& b, std::size_t states);

@@ -1,0 +1,334 @@
+// dualrate campaign report: the results of every shard merged against the campaign's points.
+// A point counts as run only by a result written for it as the project now stands (same
+// campaign, same point); one that no folder holds is missing, never passed.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "campaign/campaign.hpp"
+#include "campaign/campaign_json.hpp"
+#include "verify/report.hpp"
+
+namespace dualrate {
+
+namespace {
+
+struct PointStatus {
+  const CampaignPoint* point = nullptr;
+  std::string status = "missing";
+  std::string reason;
+  nlohmann::ordered_json result = nullptr;  // the point's result file, when one was found
+  double finished = 0;
+
+  const nlohmann::ordered_json& verify() const {
+    static const nlohmann::ordered_json none = nullptr;
+    return result.is_object() && result.contains("verify") ? result.at("verify") : none;
+  }
+  std::optional<double> number(const char* key) const {
+    const auto& v = verify();
+    if (!v.is_object() || !v.contains(key) || !v.at(key).is_number()) return std::nullopt;
+    return v.at(key).get<double>();
+  }
+  std::optional<bool> flag(const char* key) const {
+    const auto& v = verify();
+    if (!v.is_object() || !v.contains(key) || !v.at(key).is_boolean()) return std::nullopt;
+    return v.at(key).get<bool>();
+  }
+  std::optional<double> ratio() const {
+    const auto e = number("max_error"), t = number("tolerance");
+    if (!e || !t || *t <= 0) return std::nullopt;
+    return *e / *t;
+  }
+  std::string step() const {
+    if (result.is_object() && result.at("step_seconds").is_string())
+      return point->step + " (" + result.at("step_seconds").get<std::string>() + " s)";
+    return point->step;
+  }
+  double seconds() const { return result.is_object() ? result.value("seconds", 0.0) : 0.0; }
+};
+
+std::string params_text(const CampaignPoint& p, const char* separator) {
+  std::string s;
+  for (const auto& [name, value] : p.params) s += (s.empty() ? "" : separator) + name + "=" + value;
+  return s.empty() ? "(file values)" : s;
+}
+
+std::string configuration(const CampaignPoint& p) {
+  return fmt::format("{} h={} {} {}", p.scheme, p.step, p.target, p.scalar);
+}
+
+// Every result file of the folders, matched to the campaign's points.
+std::vector<PointStatus> collect(const Campaign& c, const std::vector<std::string>& folders) {
+  std::vector<PointStatus> points(c.points.size());
+  std::map<std::string, std::size_t> by_id;
+  for (std::size_t i = 0; i < c.points.size(); ++i) {
+    points[i].point = &c.points[i];
+    by_id[c.points[i].id] = i;
+  }
+  for (const std::string& folder : folders) {
+    std::filesystem::path results = std::filesystem::path(folder) / "results";
+    if (!std::filesystem::is_directory(results)) results = folder;
+    if (!std::filesystem::is_directory(results)) {
+      std::cerr << fmt::format("warning: {} is not a folder: no results read from it\n", folder);
+      continue;
+    }
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(results))
+      if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::size_t used = 0;
+    for (const auto& file : files) {
+      nlohmann::ordered_json r;
+      try {
+        std::ifstream in(file, std::ios::binary);
+        r = nlohmann::ordered_json::parse(in);
+        const auto found = by_id.find(r.at("point").at("id").get<std::string>());
+        // A result of another campaign, or of a point since changed, does not count.
+        if (r.at("campaign") != c.name || found == by_id.end() ||
+            r.at("point") != point_json(c.points[found->second])) {
+          std::cerr << fmt::format("warning: {} is not a result of this campaign's points as they now are; left out\n",
+                                   file.string());
+          continue;
+        }
+        PointStatus& p = points[found->second];
+        const double finished = r.value("finished_unix", 0.0);
+        if (p.result.is_object() && p.finished >= finished) continue;  // the later run of a point counts
+        p.result = r;
+        p.finished = finished;
+        p.status = r.at("status").get<std::string>();
+        p.reason = r.value("reason", "");
+        ++used;
+      } catch (const nlohmann::json::exception& e) {
+        std::cerr << fmt::format("warning: {} is not a point's result ({}); left out\n", file.string(), e.what());
+      }
+    }
+    std::cerr << fmt::format("{}: {} results\n", results.string(), used);
+  }
+  return points;
+}
+
+struct Totals {
+  std::size_t pass = 0, fail = 0, refused = 0, missing = 0;
+  double seconds = 0;
+  std::string verdict() const { return fail ? "fail" : missing ? "incomplete" : "pass"; }
+};
+
+Totals count(const std::vector<PointStatus>& points) {
+  Totals t;
+  for (const auto& p : points) {
+    (p.status == "pass" ? t.pass : p.status == "refused" ? t.refused : p.status == "missing" ? t.missing : t.fail)++;
+    t.seconds += p.seconds();
+  }
+  return t;
+}
+
+std::vector<std::string> model_names(const Campaign& c) {
+  std::vector<std::string> names;
+  for (const auto& p : c.points)
+    if (std::find(names.begin(), names.end(), p.model) == names.end()) names.push_back(p.model);
+  return names;
+}
+
+std::string cell(const std::optional<double>& v, const char* format) {
+  return v ? fmt::format(fmt::runtime(format), *v) : "-";
+}
+std::string cell(const std::optional<bool>& v) { return v ? (*v ? "yes" : "no") : "-"; }
+
+std::string text_summary(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
+  std::string s = fmt::format("campaign {}: {} points\n", c.name, points.size());
+  for (const std::string& model : model_names(c)) {
+    s += fmt::format("\n{}\n  {:>5}  {:<16} {:<16} {:<16} {:<6} {:<28} {:<8} {:>10} {:>9} {:>11} {:>11}\n", model, "#",
+                     "scheme", "step", "target", "scalar", "params", "status", "error/tol", "bit exact", "instr/step",
+                     "schedulable");
+    for (const auto& p : points)
+      if (p.point->model == model)
+        s += fmt::format("  {:>5}  {:<16} {:<16} {:<16} {:<6} {:<28} {:<8} {:>10} {:>9} {:>11} {:>11}\n", p.point->index,
+                         p.point->scheme, p.step(), p.point->target, p.point->scalar, params_text(*p.point, ","),
+                         p.status, cell(p.ratio(), "{:.3g}"), cell(p.flag("bit_exact_vs_host")),
+                         cell(p.number("instructions_per_step"), "{:.1f}"), cell(p.flag("schedulable")));
+  }
+  for (const char* status : {"fail", "refused", "missing"}) {
+    std::string list;
+    for (const auto& p : points)
+      if (p.status == status)
+        list += fmt::format("  {}{}\n", p.point->id, p.reason.empty() ? "" : ": " + p.reason);
+    if (!list.empty()) s += fmt::format("\n{}:\n{}", status, list);
+  }
+  s += fmt::format("\n{} pass, {} fail, {} refused, {} missing of {} points\nverdict: {}\n", t.pass, t.fail, t.refused,
+                   t.missing, points.size(), t.verdict());
+  return s;
+}
+
+nlohmann::ordered_json json_summary(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  const auto optional = [](const auto& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); };
+  for (const auto& p : points) {
+    nlohmann::ordered_json params = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : p.point->params) params[name] = value;
+    list.push_back({{"id", p.point->id},
+                    {"index", p.point->index},
+                    {"model", p.point->model},
+                    {"scheme", p.point->scheme},
+                    {"step", p.point->step},
+                    {"step_seconds", p.result.is_object() ? p.result.at("step_seconds") : nullptr},
+                    {"target", p.point->target},
+                    {"scalar", p.point->scalar},
+                    {"params", params},
+                    {"status", p.status},
+                    {"reason", p.reason},
+                    {"max_error", optional(p.number("max_error"))},
+                    {"tolerance", optional(p.number("tolerance"))},
+                    {"bit_exact", optional(p.flag("bit_exact_vs_host"))},
+                    {"instructions_per_step", optional(p.number("instructions_per_step"))},
+                    {"schedulable", optional(p.flag("schedulable"))},
+                    {"seconds", p.seconds()}});
+  }
+  return {{"campaign", c.name},
+          {"points", list},
+          {"summary",
+           {{"pass", t.pass}, {"fail", t.fail}, {"refused", t.refused}, {"missing", t.missing}, {"seconds", t.seconds}}},
+          {"verdict", t.verdict()}};
+}
+
+// error/tolerance over the model's parameter points, a curve per configuration (scheme, step,
+// target, scalar). Ratios below kFloor (equal bits among them) are drawn at kFloor.
+constexpr double kFloor = 1e-9;
+
+std::string ratio_plot_script(const std::string& model, const std::vector<PointStatus>& points) {
+  std::vector<std::string> grid, configurations;
+  for (const auto& p : points) {
+    if (p.point->model != model) continue;
+    const std::string g = params_text(*p.point, " ");
+    if (std::find(grid.begin(), grid.end(), g) == grid.end()) grid.push_back(g);
+    const std::string k = configuration(*p.point);
+    if (std::find(configurations.begin(), configurations.end(), k) == configurations.end()) configurations.push_back(k);
+  }
+  std::string script = fmt::format(
+      "set terminal svg size 900,{} font 'sans,11' background rgb 'white'\nset output\nset key below\nset grid\n"
+      "set logscale y\nset format y '%.0e'\nset ylabel 'max error / tolerance'\nset title {}\nset xrange [-0.5:{}]\n"
+      "set xtics rotate by -35 (",
+      grid.size() > 6 ? 460 : 380, gnuplot_string(model + ": error over tolerance at each parameter point"),
+      static_cast<double>(grid.size()) - 0.5);
+  for (std::size_t i = 0; i < grid.size(); ++i) script += fmt::format("{}{} {}", i ? ", " : "", gnuplot_string(grid[i]), i);
+  script += ")\n";
+  std::string plot = "plot 1 title 'tolerance' with lines dt 2 lw 1.5 lc rgb '#555555'";
+  std::size_t curves = 0;
+  for (std::size_t k = 0; k < configurations.size(); ++k) {
+    std::string data;
+    for (const auto& p : points)
+      if (p.point->model == model && configuration(*p.point) == configurations[k] && p.ratio()) {
+        const auto x = std::find(grid.begin(), grid.end(), params_text(*p.point, " ")) - grid.begin();
+        data += fmt::format("{} {:.17g}\n", x, std::max(*p.ratio(), kFloor));
+      }
+    if (data.empty()) continue;
+    script += fmt::format("$d{} << EOD\n{}EOD\n", k, data);
+    plot += fmt::format(", $d{} using 1:2 title {} with linespoints pt 7 ps 0.7", k, gnuplot_string(configurations[k]));
+    ++curves;
+  }
+  return curves ? script + plot + "\n" : "";
+}
+
+std::string html_page(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
+  std::string html = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Campaign {}</title>\n"
+      "<style>{}\ntd.pass{{background:#e3f4e3}}td.fail,td.missing{{background:#fbe3e3}}td.refused{{background:#f4f0dc}}"
+      "</style>\n</head>\n<body>\n<h1>Verification campaign {}</h1>\n",
+      html_escape(c.name), kReportStyle, html_escape(c.name));
+  html += fmt::format(
+      "<p class=\"verdict {}\">{}: {} pass, {} fail, {} refused, {} missing of {} points</p>\n",
+      t.verdict() == "pass" ? "pass" : "fail", t.verdict() == "pass" ? "PASS" : t.verdict() == "fail" ? "FAIL" : "INCOMPLETE",
+      t.pass, t.fail, t.refused, t.missing, points.size());
+  html += fmt::format("<p class=\"note\">From {} (dualrate {}); {:.1f} s over the points run.</p>\n",
+                      html_escape(c.file), html_escape(c.version), t.seconds);
+  for (const std::string& model : model_names(c)) {
+    html += fmt::format("<h2>{}</h2>\n", html_escape(model));
+    const std::string script = ratio_plot_script(model, points);
+    if (!script.empty()) {
+      try {
+        html += "<figure>" + report_plot(script) + "</figure>\n";
+        html += fmt::format("<p class=\"note\">Each point's max_error over its tolerance (verify's); below {:g} "
+                            "(equal bits among them) drawn at {:g}; points without a result are not drawn.</p>\n",
+                            kFloor, kFloor);
+      } catch (const std::exception& e) {
+        html += fmt::format("<p class=\"note\">No plot: {}</p>\n", html_escape(e.what()));
+      }
+    }
+    html += "<table>\n<tr><th>#</th><th>scheme</th><th>step</th><th>target</th><th>scalar</th><th>params</th>"
+            "<th>status</th><th>error / tolerance</th><th>bit exact</th><th>instructions per step</th>"
+            "<th>schedulable</th><th>seconds</th></tr>\n";
+    for (const auto& p : points)
+      if (p.point->model == model)
+        html += fmt::format(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\" title=\"{}\">{}</td>"
+            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}</td></tr>\n",
+            p.point->index, html_escape(p.point->scheme), html_escape(p.step()), html_escape(p.point->target),
+            html_escape(p.point->scalar), html_escape(params_text(*p.point, ", ")), html_escape(p.status),
+            html_escape(p.reason), html_escape(p.status), cell(p.ratio(), "{:.3g}"), cell(p.flag("bit_exact_vs_host")),
+            cell(p.number("instructions_per_step"), "{:.1f}"), cell(p.flag("schedulable")), p.seconds());
+    html += "</table>\n";
+  }
+  for (const char* status : {"fail", "refused", "missing"}) {
+    std::string list;
+    for (const auto& p : points)
+      if (p.status == status)
+        list += fmt::format("<li><code>{}</code>{}</li>\n", html_escape(p.point->id),
+                            p.reason.empty() ? "" : ": " + html_escape(p.reason));
+    if (!list.empty()) html += fmt::format("<h2>{}</h2>\n<ul>\n{}</ul>\n", status, list);
+  }
+  return html + "</body>\n</html>\n";
+}
+
+// One JUnit file for a CI system: a refused point is skipped, a missing one an error.
+std::string junit(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
+  std::string cases;
+  for (const auto& p : points) {
+    cases += fmt::format("  <testcase classname=\"{}.{}\" name=\"{}\" time=\"{:.3f}\"", html_escape(c.name),
+                         html_escape(p.point->model), html_escape(p.point->id), p.seconds());
+    if (p.status == "pass")
+      cases += "/>\n";
+    else if (p.status == "refused")
+      cases += fmt::format(">\n    <skipped message=\"refused: {}\"/>\n  </testcase>\n", html_escape(p.reason));
+    else if (p.status == "missing")
+      cases += ">\n    <error message=\"missing: no shard's results hold this point\"/>\n  </testcase>\n";
+    else
+      cases += fmt::format(">\n    <failure message=\"{}\"/>\n  </testcase>\n", html_escape(p.reason));
+  }
+  return fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"{0}\" tests=\"{1}\" failures=\"{2}\" errors=\"{3}\" "
+      "skipped=\"{4}\" time=\"{5:.3f}\">\n<testsuite name=\"{0}\" tests=\"{1}\" failures=\"{2}\" errors=\"{3}\" "
+      "skipped=\"{4}\" time=\"{5:.3f}\">\n{6}</testsuite>\n</testsuites>\n",
+      html_escape(c.name), points.size(), t.fail, t.missing, t.refused, t.seconds, cases);
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace
+
+int campaign_report(const CampaignReportOptions& o) {
+  const Campaign c = read_campaign_project(o.dir);
+  const std::vector<std::string> folders =
+      o.shards.empty() ? std::vector<std::string>{(std::filesystem::path(o.dir) / "build").string()} : o.shards;
+  const std::vector<PointStatus> points = collect(c, folders);
+  const Totals t = count(points);
+  const std::string html = o.html.empty() ? (std::filesystem::path(o.dir) / "report.html").string() : o.html;
+  const std::string junit_file = o.junit.empty() ? (std::filesystem::path(o.dir) / "junit.xml").string() : o.junit;
+  write_text(html, html_page(c, points, t));
+  write_text(junit_file, junit(c, points, t));
+  if (o.json)
+    std::cout << json_summary(c, points, t).dump() << "\n";
+  else
+    std::cout << text_summary(c, points, t) << "report: " << html << "\njunit: " << junit_file << "\n";
+  return t.verdict() == "pass" ? 0 : t.verdict() == "fail" ? 2 : 3;
+}
+
+}  // namespace dualrate
