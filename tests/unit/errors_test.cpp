@@ -19,39 +19,13 @@
 namespace dualrate {
 namespace {
 
-// What an error file expects: "# expect: LINE:COL: <substring of the message>" on the first
-// line and, optionally, "# hint: <substring of the hint>" on the second.
-struct Expectation {
-  int line = 0;  // 0: the file has no valid expectation
-  int column = 0;
-  std::string message;
-  std::string hint;
-};
-
-Expectation read_expectation(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string first, second;
-  std::getline(in, first);
-  std::getline(in, second);
-  static const std::regex expect("# expect: ([0-9]+):([0-9]+): (.+)");
-  static const std::regex hint("# hint: (.+)");
-  Expectation e;
-  std::smatch m;
-  if (!std::regex_match(first, m, expect)) return e;
-  e.line = std::stoi(m[1].str());
-  e.column = std::stoi(m[2].str());
-  e.message = m[3].str();
-  if (std::regex_match(second, m, hint)) e.hint = m[1].str();
-  return e;
-}
-
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 class ModelErrorFile : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ModelErrorFile, LoaderReportsPositionAndMessage) {
   const std::string& path = GetParam();
-  const Expectation e = read_expectation(path);
+  const test::Expectation e = test::read_expectation(path);
   ASSERT_GT(e.line, 0) << path << ": the first line must be '# expect: LINE:COL: message'";
   init_symbolic();
   try {
@@ -72,7 +46,7 @@ TEST_P(ModelErrorFile, LoaderReportsPositionAndMessage) {
 // with status 1 and writes no header.
 TEST_P(ModelErrorFile, CliExitsWithStatus1AndThePosition) {
   const std::string& path = GetParam();
-  const Expectation e = read_expectation(path);
+  const test::Expectation e = test::read_expectation(path);
   ASSERT_GT(e.line, 0);
   const std::string out = make_temp_dir("dualrate-errors");
   const ProcessResult r = run_process({DUALRATE_CLI, "generate", path, "-o", out});

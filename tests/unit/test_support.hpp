@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <regex>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -30,6 +32,32 @@ inline std::vector<std::string> all_model_files() { return yaml_files({"models",
 inline Model load(const std::string& path) {
   init_symbolic();
   return load_model_file(path);
+}
+
+// What an error file expects: "# expect: LINE:COL: <substring of the message>" on the first
+// line and, optionally, "# hint: <substring of the hint>" on the second.
+struct Expectation {
+  int line = 0;  // 0: the file has no valid expectation
+  int column = 0;
+  std::string message;
+  std::string hint;
+};
+
+inline Expectation read_expectation(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string first, second;
+  std::getline(in, first);
+  std::getline(in, second);
+  static const std::regex expect("# expect: ([0-9]+):([0-9]+): (.+)");
+  static const std::regex hint("# hint: (.+)");
+  Expectation e;
+  std::smatch m;
+  if (!std::regex_match(first, m, expect)) return e;
+  e.line = std::stoi(m[1].str());
+  e.column = std::stoi(m[2].str());
+  e.message = m[3].str();
+  if (std::regex_match(second, m, hint)) e.hint = m[1].str();
+  return e;
 }
 
 inline std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }

@@ -49,6 +49,11 @@ std::string thousands(std::size_t n) {
   return out;
 }
 
+// A count of points: exact with thousands separators, or in powers of ten past 10^15.
+std::string count_text(double n) {
+  return n < 1e15 ? thousands(static_cast<std::size_t>(n)) : fmt::format("{:.3g}", n);
+}
+
 // A model's parameter points, and how many there are (a grid over the limit is not built).
 struct ParameterGrid {
   double count = 1;
@@ -294,19 +299,19 @@ Campaign CampaignReader::read() {
   }
 
   // Counted before anything is expanded: a grid of millions is refused, not built.
-  std::size_t total = 0;
+  double total = 0;
   std::string breakdown;
-  const std::size_t per_grid_point = schemes.size() * steps.size() * targets.size() * std::max<std::size_t>(1, scalars.size());
+  const double per_grid_point = static_cast<double>(schemes.size() * steps.size() * targets.size() *
+                                                    std::max<std::size_t>(1, scalars.size()));
   for (const auto& m : models_) {
     const auto p = points_.find(m.name);
-    const double count = static_cast<double>(per_grid_point) * (p == points_.end() ? 1.0 : p->second.count);
-    const std::size_t n = count > 1e15 ? static_cast<std::size_t>(1e15) : static_cast<std::size_t>(count);
-    total += n;
-    breakdown += fmt::format("{}{} {}", breakdown.empty() ? "" : ", ", m.name, thousands(n));
+    const double count = per_grid_point * (p == points_.end() ? 1.0 : p->second.count);
+    total += count;
+    breakdown += fmt::format("{}{} {}", breakdown.empty() ? "" : ", ", m.name, count_text(count));
   }
-  if (total > kMaxCampaignPoints)
+  if (total > static_cast<double>(kMaxCampaignPoints))
     fail(keys.count("params") ? keys.at("params").first : keys.at("models").first,
-         fmt::format("the campaign has {} points ({}), over the limit of {}", thousands(total), breakdown,
+         fmt::format("the campaign has {} points ({}), over the limit of {}", count_text(total), breakdown,
                      thousands(kMaxCampaignPoints)),
          "each model's points are schemes x steps x targets x scalars x parameter points; split the campaign or list "
          "the parameter points to run instead of a full grid");

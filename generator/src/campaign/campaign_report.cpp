@@ -135,6 +135,19 @@ std::vector<std::string> model_names(const Campaign& c) {
   return names;
 }
 
+// The points of a status, grouped by their reason in the order each reason first appears.
+std::vector<std::pair<std::string, std::vector<std::string>>> by_reason(const std::vector<PointStatus>& points,
+                                                                        const std::string& status) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  for (const auto& p : points) {
+    if (p.status != status) continue;
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == p.reason; });
+    if (g == groups.end()) g = groups.insert(groups.end(), {p.reason, {}});
+    g->second.push_back(p.point->id);
+  }
+  return groups;
+}
+
 std::string cell(const std::optional<double>& v, const char* format) {
   return v ? fmt::format(fmt::runtime(format), *v) : "-";
 }
@@ -153,13 +166,11 @@ std::string text_summary(const Campaign& c, const std::vector<PointStatus>& poin
                          p.status, cell(p.ratio(), "{:.3g}"), cell(p.flag("bit_exact_vs_host")),
                          cell(p.number("instructions_per_step"), "{:.1f}"), cell(p.flag("schedulable")));
   }
-  for (const char* status : {"fail", "refused", "missing"}) {
-    std::string list;
-    for (const auto& p : points)
-      if (p.status == status)
-        list += fmt::format("  {}{}\n", p.point->id, p.reason.empty() ? "" : ": " + p.reason);
-    if (!list.empty()) s += fmt::format("\n{}:\n{}", status, list);
-  }
+  for (const char* status : {"fail", "refused", "missing"})
+    for (const auto& [reason, ids] : by_reason(points, status)) {
+      s += fmt::format("\n{} ({}){}\n", status, ids.size(), reason.empty() ? "" : ": " + reason);
+      for (const auto& id : ids) s += "  " + id + "\n";
+    }
   s += fmt::format("\n{} pass, {} fail, {} refused, {} missing of {} points\nverdict: {}\n", t.pass, t.fail, t.refused,
                    t.missing, points.size(), t.verdict());
   return s;
@@ -210,7 +221,7 @@ std::string ratio_plot_script(const std::string& model, const std::vector<PointS
     if (std::find(configurations.begin(), configurations.end(), k) == configurations.end()) configurations.push_back(k);
   }
   std::string script = fmt::format(
-      "set terminal svg size 900,{} font 'sans,11' background rgb 'white'\nset output\nset key below\nset grid\n"
+      "set terminal svg size 900,{} font 'sans,11' background rgb 'white' noenhanced\nset output\nset key below\nset grid\n"
       "set logscale y\nset format y '%.0e'\nset ylabel 'max error / tolerance'\nset title {}\nset xrange [-0.5:{}]\n"
       "set xtics rotate by -35 (",
       grid.size() > 6 ? 460 : 380, gnuplot_string(model + ": error over tolerance at each parameter point"),
@@ -237,7 +248,7 @@ std::string ratio_plot_script(const std::string& model, const std::vector<PointS
 std::string html_page(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
   std::string html = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Campaign {}</title>\n"
-      "<style>{}\ntd.pass{{background:#e3f4e3}}td.fail,td.missing{{background:#fbe3e3}}td.refused{{background:#f4f0dc}}"
+      "<style>{}\nbody{{max-width:1400px}}td{{white-space:nowrap;font-size:.9em}}td.pass{{background:#e3f4e3}}td.fail,td.missing{{background:#fbe3e3}}td.refused{{background:#f4f0dc}}"
       "</style>\n</head>\n<body>\n<h1>Verification campaign {}</h1>\n",
       html_escape(c.name), kReportStyle, html_escape(c.name));
   html += fmt::format(
@@ -273,14 +284,14 @@ std::string html_page(const Campaign& c, const std::vector<PointStatus>& points,
             cell(p.number("instructions_per_step"), "{:.1f}"), cell(p.flag("schedulable")), p.seconds());
     html += "</table>\n";
   }
-  for (const char* status : {"fail", "refused", "missing"}) {
-    std::string list;
-    for (const auto& p : points)
-      if (p.status == status)
-        list += fmt::format("<li><code>{}</code>{}</li>\n", html_escape(p.point->id),
-                            p.reason.empty() ? "" : ": " + html_escape(p.reason));
-    if (!list.empty()) html += fmt::format("<h2>{}</h2>\n<ul>\n{}</ul>\n", status, list);
-  }
+  for (const char* status : {"fail", "refused", "missing"})
+    for (const auto& [reason, ids] : by_reason(points, status)) {
+      html += fmt::format("<h2>{} ({})</h2>\n", status, ids.size());
+      if (!reason.empty()) html += "<pre>" + html_escape(reason) + "</pre>\n";
+      html += "<ul>\n";
+      for (const auto& id : ids) html += "<li><code>" + html_escape(id) + "</code></li>\n";
+      html += "</ul>\n";
+    }
   return html + "</body>\n</html>\n";
 }
 
