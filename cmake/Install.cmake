@@ -5,6 +5,7 @@
 #                                                the harness programs verify builds
 #   lib/dualrate/portable-math/<target>/lib/     libdualrate_libm.a (and libdualrate_softfp.a) per target
 #   lib/cmake/dualrate/                          find_package(dualrate): dualrateConfig.cmake
+#   share/dualrate/campaign-shard.sbatch         a campaign's shard as a Slurm array task
 # (lib is CMAKE_INSTALL_LIBDIR, share CMAKE_INSTALL_DATADIR.)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -17,6 +18,7 @@ install(TARGETS dualrate EXPORT dualrate_targets RUNTIME DESTINATION ${CMAKE_INS
 install(EXPORT dualrate_targets NAMESPACE dualrate:: DESTINATION ${DUALRATE_INSTALL_CMAKEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/targets ${PROJECT_SOURCE_DIR}/toolchains
         DESTINATION ${DUALRATE_INSTALL_DATADIR} USE_SOURCE_PERMISSIONS)
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/campaign-shard.sbatch DESTINATION ${DUALRATE_INSTALL_DATADIR})
 install(DIRECTORY ${DUALRATE_PORTABLE_MATH_DIR}/ DESTINATION ${DUALRATE_INSTALL_PORTABLE_MATH}
         FILES_MATCHING PATTERN "*.a")
 

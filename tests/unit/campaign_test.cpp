@@ -197,9 +197,11 @@ class CampaignReport : public ::testing::Test {
 
   // A result for point i (0-based) in folder `shard`.
   void result(const std::string& shard, std::size_t i, const std::string& status, double finished,
-              double max_error = 1e-6) {
+              double max_error = 1e-6, const std::string& model_file = {}) {
+    nlohmann::ordered_json point = point_json(campaign_.points[i]);
+    if (!model_file.empty()) point["model_file"] = model_file;
     const nlohmann::ordered_json r = {
-        {"campaign", campaign_.name}, {"point", point_json(campaign_.points[i])}, {"status", status}, {"reason", status == "pass" ? "" : "why"},
+        {"campaign", campaign_.name}, {"point", point}, {"status", status}, {"reason", status == "pass" ? "" : "why"},
         {"step_seconds", nullptr}, {"command", nlohmann::ordered_json::array()}, {"exit_code", 0},
         {"seconds", 1.5}, {"finished_unix", finished},
         {"verify", {{"max_error", max_error}, {"tolerance", 1e-5}, {"pass", status == "pass"}}}};
@@ -267,6 +269,32 @@ TEST_F(CampaignReport, StaleAndUnreadableResultsDoNotCount) {
   EXPECT_EQ(status, 3);
   EXPECT_EQ(j.at("points")[1].at("status"), "missing");
   EXPECT_EQ(j.at("summary").at("pass"), 3);
+}
+
+// A shard that had the models checked out elsewhere ran the same text (the digest): it counts.
+TEST_F(CampaignReport, ResultFromAnotherCheckoutCounts) {
+  result("s1", 0, "pass", 1, 1e-6, "/elsewhere/models/quarter_car.yaml");
+  const auto [status, j] = report({"s1"});
+  EXPECT_EQ(j.at("points")[0].at("status"), "pass");
+  EXPECT_EQ(j.at("summary").at("missing"), 3);
+}
+
+// CTest's JUnit file: a test killed at CTest's TIMEOUT wrote no result but failed; a test JUnit
+// says passed, without a result, is no evidence and stays missing.
+TEST_F(CampaignReport, JUnitFailureWithoutAResultIsAFailure) {
+  result("s1", 0, "pass", 1);
+  write(dir_ + "/s1/junit.xml",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite tests=\"3\">\n"
+        "<testcase name=\"" + campaign_.points[1].id + "\" status=\"fail\"><failure message=\"Timeout\"/></testcase>\n"
+        "<testcase name=\"" + campaign_.points[2].id + "\" status=\"run\"/>\n"
+        "<testcase name=\"" + campaign_.points[0].id + "\" status=\"fail\"><failure message=\"Failed\"/></testcase>\n"
+        "</testsuite>\n");
+  const auto [status, j] = report({"s1"});
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(j.at("points")[0].at("status"), "pass");  // its result counts, not an earlier run's JUnit line
+  EXPECT_EQ(j.at("points")[1].at("status"), "fail");
+  EXPECT_TRUE(contains(j.at("points")[1].at("reason").get<std::string>(), "(Timeout)"));
+  EXPECT_EQ(j.at("points")[2].at("status"), "missing");
 }
 
 TEST_F(CampaignReport, NoResultsAtAllIsIncomplete) {

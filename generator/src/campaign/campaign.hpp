@@ -23,6 +23,7 @@ struct CampaignPoint {
   std::size_t index = 0;  // 1-based: the CTest test number in the generated project
   std::string id;         // model/scheme/h=STEP/target/scalar/params, unique in the campaign
   std::string model, model_file, scheme;
+  std::string model_digest;  // of the model file's bytes (model_digest()): what the point verifies
   std::string step;       // "default", a factor of the largest stable step ("0.5x"), or seconds
   std::string target, scalar;
   std::vector<ParameterSetting> params;
@@ -42,6 +43,10 @@ struct Campaign {
 // The campaign file at `path`, every point expanded. Throws ModelError at the place of the
 // first problem (unknown model, scheme, target or parameter, empty grid, too many points).
 Campaign load_campaign(const std::string& path);
+
+// A digest of a file's bytes (64-bit FNV-1a, 16 hex digits): a result names the model text it
+// verified, wherever the file was checked out. Empty when the file cannot be read.
+std::string model_digest(const std::string& path);
 
 // Writes DIR/CMakeLists.txt (a test per point: labels, COST, TIMEOUT, resources) and
 // DIR/campaign.json (the campaign as run), byte for byte the same for the same campaign.

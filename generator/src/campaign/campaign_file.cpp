@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -317,6 +318,8 @@ Campaign CampaignReader::read() {
          "the parameter points to run instead of a full grid");
 
   const std::vector<std::string> dual = dual_rate_scheme_names();
+  std::vector<std::string> digests;
+  for (const auto& f : model_files_) digests.push_back(model_digest(f));
   for (std::size_t m = 0; m < models_.size(); ++m) {
     const auto found = points_.find(models_[m].name);
     const std::vector<std::vector<ParameterSetting>> grid_points =
@@ -333,6 +336,7 @@ Campaign CampaignReader::read() {
               p.index = c.points.size() + 1;
               p.model = models_[m].name;
               p.model_file = model_files_[m];
+              p.model_digest = digests[m];
               p.scheme = scheme;
               p.step = step;
               p.target = target;
@@ -348,6 +352,17 @@ Campaign CampaignReader::read() {
 }
 
 }  // namespace
+
+std::string model_digest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (char c; in.get(c);) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return fmt::format("{:016x}", hash);
+}
 
 Campaign load_campaign(const std::string& path) {
   std::error_code ec;

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <pugixml.hpp>
 #include <set>
 
 #include "campaign/campaign.hpp"
@@ -63,6 +64,40 @@ std::string configuration(const CampaignPoint& p) {
   return fmt::format("{} h={} {} {}", p.scheme, p.step, p.target, p.scalar);
 }
 
+// A result is the point's when all but the model's path agree: a shard may have had the
+// models checked out elsewhere; the digest says they were the same text.
+bool same_point(nlohmann::ordered_json a, nlohmann::ordered_json b) {
+  a.erase("model_file");
+  b.erase("model_file");
+  return a == b;
+}
+
+// The tests that CTest's JUnit files (ctest --output-junit, in each folder) report failed: id
+// and CTest's message.
+std::vector<std::pair<std::string, std::string>> junit_failures(const std::vector<std::string>& folders) {
+  std::vector<std::pair<std::string, std::string>> failed;
+  for (const std::string& folder : folders) {
+    if (!std::filesystem::is_directory(folder)) continue;
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(folder))
+      if (e.path().extension() == ".xml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      pugi::xml_document doc;
+      if (!doc.load_file(file.c_str())) {
+        std::cerr << fmt::format("warning: {} is not XML; left out\n", file.string());
+        continue;
+      }
+      for (const pugi::xpath_node& node : doc.select_nodes("//testcase[failure or @status='fail']")) {
+        const pugi::xml_node test = node.node();
+        const std::string message = test.child("failure").attribute("message").as_string("failed");
+        failed.emplace_back(test.attribute("name").as_string(), message);
+      }
+    }
+  }
+  return failed;
+}
+
 // Every result file of the folders, matched to the campaign's points.
 std::vector<PointStatus> collect(const Campaign& c, const std::vector<std::string>& folders) {
   std::vector<PointStatus> points(c.points.size());
@@ -91,7 +126,7 @@ std::vector<PointStatus> collect(const Campaign& c, const std::vector<std::strin
         const auto found = by_id.find(r.at("point").at("id").get<std::string>());
         // A result of another campaign, or of a point since changed, does not count.
         if (r.at("campaign") != c.name || found == by_id.end() ||
-            r.at("point") != point_json(c.points[found->second])) {
+            !same_point(r.at("point"), point_json(c.points[found->second]))) {
           std::cerr << fmt::format("warning: {} is not a result of this campaign's points as they now are; left out\n",
                                    file.string());
           continue;
@@ -109,6 +144,17 @@ std::vector<PointStatus> collect(const Campaign& c, const std::vector<std::strin
       }
     }
     std::cerr << fmt::format("{}: {} results\n", results.string(), used);
+  }
+  // A test CTest ran and saw fail but that wrote no result (killed at CTest's TIMEOUT, or
+  // crashed) failed; its JUnit file says so. A test JUnit reports passed without a result stays missing.
+  for (const auto& [id, message] : junit_failures(folders)) {
+    const auto found = by_id.find(id);
+    if (found == by_id.end() || points[found->second].status != "missing") continue;
+    PointStatus& p = points[found->second];
+    p.status = "fail";
+    p.reason = fmt::format("CTest ran the point and it failed ({}) without writing a result: killed (CTest's "
+                           "TIMEOUT) or crashed",
+                           message);
   }
   return points;
 }

@@ -75,6 +75,27 @@ Outcome ended(const CapturedProcess& r, const std::string& what, double timeout)
   return o;
 }
 
+// Why verify failed, from its JSON: its error, else the check that did not hold (the global
+// error, one step's error, or the one-step errors summed), else what it printed on stderr.
+std::string failure(const nlohmann::ordered_json& v, const std::string& err) {
+  if (v.contains("error")) return v.at("error").get<std::string>();
+  const auto number = [&](const char* key) { return v.contains(key) && v.at(key).is_number() ? v.at(key).get<double>() : 0.0; };
+  const auto text = [&](const char* key) { return v.contains(key) ? v.at(key).get<std::string>() : std::string(); };
+  if (number("max_error") > number("tolerance"))
+    return fmt::format("max_error {:.3e} > tolerance {:.3e} ({}), at {} t = {:.6g}", number("max_error"),
+                       number("tolerance"), text("tolerance_basis"), text("worst_state"), number("worst_time"));
+  if (number("local_ratio") > 1)
+    return fmt::format("local check: one step's error {:.3e} > its tolerance {:.3e} ({}), {:.3g} times, at {} t = {:.6g}",
+                       number("local_max_error"), number("local_tolerance"), text("local_tolerance_basis"),
+                       number("local_ratio"), text("local_worst_state"), number("local_worst_time"));
+  if (number("local_bias_ratio") > 1)
+    return fmt::format("local check: one-step errors summed over the samples {:.3e} > their bound {:.3e}, {:.3g} times, "
+                       "at {}",
+                       std::fabs(number("local_bias_sum")), number("local_bias_bound"), number("local_bias_ratio"),
+                       text("local_bias_state"));
+  return tail(err);
+}
+
 // A step no longer than `factor` times the largest stable step, rounded down to 3 significant
 // digits (so that the command line shows it as it is used).
 std::string step_below(double factor, double largest) {
@@ -120,8 +141,7 @@ Outcome run(const Campaign& c, const CampaignPoint& p, const std::string& dualra
   }
   const bool pass = o.verify.value("pass", false);
   o.status = pass && v.exit_code == 0 ? "pass" : "fail";
-  if (o.status == "fail")
-    o.reason = o.verify.contains("error") ? o.verify.at("error").get<std::string>() : tail(v.err);
+  if (o.status == "fail") o.reason = failure(o.verify, v.err);
   return o;
 }
 
@@ -137,6 +157,10 @@ int run_campaign_point(const std::string& dir, const std::string& id, const std:
   const auto p = std::find_if(c.points.begin(), c.points.end(), [&](const CampaignPoint& q) { return q.id == id; });
   if (p == c.points.end()) throw std::runtime_error(fmt::format("campaign {} has no point '{}'", c.name, id));
 
+  if (model_digest(p->model_file) != p->model_digest)
+    throw std::runtime_error(fmt::format("{} changed since the campaign's project was written: write it again with "
+                                         "dualrate campaign {} -o {}",
+                                         p->model_file, c.file, dir));
   const auto start = std::chrono::steady_clock::now();
   std::string step_seconds;
   std::vector<std::string> command;

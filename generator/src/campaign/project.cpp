@@ -82,6 +82,7 @@ nlohmann::ordered_json point_json(const CampaignPoint& p) {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [name, value] : p.params) params[name] = value;
   return {{"index", p.index},   {"id", p.id},         {"model", p.model},   {"model_file", p.model_file},
+          {"model_digest", p.model_digest},
           {"scheme", p.scheme}, {"step", p.step},     {"target", p.target}, {"scalar", p.scalar},
           {"params", params},   {"dual_rate", p.dual_rate}};
 }
@@ -119,6 +120,7 @@ Campaign read_campaign_project(const std::string& dir) {
       p.id = j.at("id").get<std::string>();
       p.model = j.at("model").get<std::string>();
       p.model_file = j.at("model_file").get<std::string>();
+      p.model_digest = j.at("model_digest").get<std::string>();
       p.scheme = j.at("scheme").get<std::string>();
       p.step = j.at("step").get<std::string>();
       p.target = j.at("target").get<std::string>();
