@@ -43,13 +43,7 @@ TEST_P(CampaignErrorFile, LoaderReportsPositionAndMessage) {
     load_campaign(path);
     FAIL() << path << " loaded without error";
   } catch (const ModelError& error) {
-    EXPECT_EQ(error.loc().file, path);
-    EXPECT_EQ(error.loc().line, e.line) << error.format();
-    EXPECT_EQ(error.loc().column, e.column) << error.format();
-    EXPECT_TRUE(contains(error.what(), e.message)) << error.format();
-    if (!e.hint.empty()) {
-      EXPECT_TRUE(contains(error.hint(), e.hint)) << error.format();
-    }
+    test::expect_error_as_stated(error, path, e);
   }
 }
 
@@ -59,9 +53,7 @@ TEST_P(CampaignErrorFile, CliExitsWithStatus1AndWritesNothing) {
   ASSERT_GT(e.line, 0);
   const std::string out = make_temp_dir("dualrate-campaign-errors");
   const ProcessResult r = run_process({DUALRATE_CLI, "campaign", path, "-o", out + "/project"});
-  EXPECT_EQ(r.exit_code, 1) << r.output;
-  const std::string prefix = path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": error: ";
-  EXPECT_EQ(r.output.compare(0, prefix.size(), prefix), 0) << r.output;
+  test::expect_cli_error_as_stated(r.exit_code, r.output, path, e);
   EXPECT_FALSE(std::filesystem::exists(out + "/project"));
   std::filesystem::remove_all(out);
 }

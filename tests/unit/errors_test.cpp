@@ -32,13 +32,7 @@ TEST_P(ModelErrorFile, LoaderReportsPositionAndMessage) {
     check_model_scheme(load_model_file(path));
     FAIL() << path << " loaded without error";
   } catch (const ModelError& error) {
-    EXPECT_EQ(error.loc().file, path);
-    EXPECT_EQ(error.loc().line, e.line) << error.format();
-    EXPECT_EQ(error.loc().column, e.column) << error.format();
-    EXPECT_TRUE(contains(error.what(), e.message)) << error.format();
-    if (!e.hint.empty()) {
-      EXPECT_TRUE(contains(error.hint(), e.hint)) << error.format();
-    }
+    test::expect_error_as_stated(error, path, e);
   }
 }
 
@@ -50,13 +44,7 @@ TEST_P(ModelErrorFile, CliExitsWithStatus1AndThePosition) {
   ASSERT_GT(e.line, 0);
   const std::string out = make_temp_dir("dualrate-errors");
   const ProcessResult r = run_process({DUALRATE_CLI, "generate", path, "-o", out});
-  EXPECT_EQ(r.exit_code, 1) << r.output;
-  const std::string prefix = path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": error: ";
-  EXPECT_EQ(r.output.compare(0, prefix.size(), prefix), 0) << r.output;
-  EXPECT_TRUE(contains(r.output, e.message)) << r.output;
-  if (!e.hint.empty()) {
-    EXPECT_TRUE(contains(r.output, "\n  hint: ") && contains(r.output, e.hint)) << r.output;
-  }
+  test::expect_cli_error_as_stated(r.exit_code, r.output, path, e);
   EXPECT_TRUE(std::filesystem::is_empty(out));
   std::filesystem::remove_all(out);
 }

@@ -1,6 +1,8 @@
 // Shared helpers for the unit tests.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
 
@@ -58,6 +61,31 @@ inline Expectation read_expectation(const std::string& path) {
   e.message = m[3].str();
   if (std::regex_match(second, m, hint)) e.hint = m[1].str();
   return e;
+}
+
+// The error raised for the error file `path` is the one its first lines expect.
+inline void expect_error_as_stated(const ModelError& error, const std::string& path, const Expectation& e) {
+  EXPECT_EQ(error.loc().file, path);
+  EXPECT_EQ(error.loc().line, e.line) << error.format();
+  EXPECT_EQ(error.loc().column, e.column) << error.format();
+  EXPECT_NE(std::string(error.what()).find(e.message), std::string::npos) << error.format();
+  if (!e.hint.empty()) {
+    EXPECT_NE(error.hint().find(e.hint), std::string::npos) << error.format();
+  }
+}
+
+// The CLI's output for the error file `path` starts with `PATH:LINE:COL: error: ` and has the
+// expected message and hint; its exit status is 1.
+inline void expect_cli_error_as_stated(int exit_code, const std::string& output, const std::string& path,
+                                       const Expectation& e) {
+  EXPECT_EQ(exit_code, 1) << output;
+  const std::string prefix = path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": error: ";
+  EXPECT_EQ(output.compare(0, prefix.size(), prefix), 0) << output;
+  EXPECT_NE(output.find(e.message), std::string::npos) << output;
+  if (!e.hint.empty()) {
+    EXPECT_NE(output.find("\n  hint: "), std::string::npos) << output;
+    EXPECT_NE(output.find(e.hint), std::string::npos) << output;
+  }
 }
 
 inline std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }

@@ -52,6 +52,12 @@ struct PointStatus {
     return point->step;
   }
   double seconds() const { return result.is_object() ? result.value("seconds", 0.0) : 0.0; }
+  // Per step (single-rate), or the largest fast and slow jobs (dual-rate tasks).
+  std::string instructions() const {
+    if (const auto n = number("instructions_per_step")) return fmt::format("{:.1f}", *n);
+    const auto fast = number("fast_job_instructions_max"), slow = number("slow_job_instructions_max");
+    return fast && slow ? fmt::format("{:.0f} f, {:.0f} s", *fast, *slow) : "-";
+  }
 };
 
 std::string params_text(const CampaignPoint& p, const char* separator) {
@@ -202,15 +208,15 @@ std::string cell(const std::optional<bool>& v) { return v ? (*v ? "yes" : "no") 
 std::string text_summary(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
   std::string s = fmt::format("campaign {}: {} points\n", c.name, points.size());
   for (const std::string& model : model_names(c)) {
-    s += fmt::format("\n{}\n  {:>5}  {:<16} {:<16} {:<16} {:<6} {:<28} {:<8} {:>10} {:>9} {:>11} {:>11}\n", model, "#",
+    s += fmt::format("\n{}\n  {:>5}  {:<16} {:<16} {:<16} {:<6} {:<28} {:<8} {:>10} {:>9} {:>13} {:>11}\n", model, "#",
                      "scheme", "step", "target", "scalar", "params", "status", "error/tol", "bit exact", "instr/step",
                      "schedulable");
     for (const auto& p : points)
       if (p.point->model == model)
-        s += fmt::format("  {:>5}  {:<16} {:<16} {:<16} {:<6} {:<28} {:<8} {:>10} {:>9} {:>11} {:>11}\n", p.point->index,
+        s += fmt::format("  {:>5}  {:<16} {:<16} {:<16} {:<6} {:<28} {:<8} {:>10} {:>9} {:>13} {:>11}\n", p.point->index,
                          p.point->scheme, p.step(), p.point->target, p.point->scalar, params_text(*p.point, ","),
-                         p.status, cell(p.ratio(), "{:.3g}"), cell(p.flag("bit_exact_vs_host")),
-                         cell(p.number("instructions_per_step"), "{:.1f}"), cell(p.flag("schedulable")));
+                         p.status, cell(p.ratio(), "{:.3g}"), cell(p.flag("bit_exact_vs_host")), p.instructions(),
+                         cell(p.flag("schedulable")));
   }
   for (const char* status : {"fail", "refused", "missing"})
     for (const auto& [reason, ids] : by_reason(points, status)) {
@@ -243,6 +249,8 @@ nlohmann::ordered_json json_summary(const Campaign& c, const std::vector<PointSt
                     {"tolerance", optional(p.number("tolerance"))},
                     {"bit_exact", optional(p.flag("bit_exact_vs_host"))},
                     {"instructions_per_step", optional(p.number("instructions_per_step"))},
+                    {"fast_job_instructions_max", optional(p.number("fast_job_instructions_max"))},
+                    {"slow_job_instructions_max", optional(p.number("slow_job_instructions_max"))},
                     {"schedulable", optional(p.flag("schedulable"))},
                     {"seconds", p.seconds()}});
   }
@@ -317,7 +325,7 @@ std::string html_page(const Campaign& c, const std::vector<PointStatus>& points,
       }
     }
     html += "<table>\n<tr><th>#</th><th>scheme</th><th>step</th><th>target</th><th>scalar</th><th>params</th>"
-            "<th>status</th><th>error / tolerance</th><th>bit exact</th><th>instructions per step</th>"
+            "<th>status</th><th>error / tolerance</th><th>bit exact</th><th>instructions per step (dual-rate: largest fast, slow job)</th>"
             "<th>schedulable</th><th>seconds</th></tr>\n";
     for (const auto& p : points)
       if (p.point->model == model)
@@ -327,7 +335,7 @@ std::string html_page(const Campaign& c, const std::vector<PointStatus>& points,
             p.point->index, html_escape(p.point->scheme), html_escape(p.step()), html_escape(p.point->target),
             html_escape(p.point->scalar), html_escape(params_text(*p.point, ", ")), html_escape(p.status),
             html_escape(p.reason), html_escape(p.status), cell(p.ratio(), "{:.3g}"), cell(p.flag("bit_exact_vs_host")),
-            cell(p.number("instructions_per_step"), "{:.1f}"), cell(p.flag("schedulable")), p.seconds());
+            p.instructions(), cell(p.flag("schedulable")), p.seconds());
     html += "</table>\n";
   }
   for (const char* status : {"fail", "refused", "missing"})
