@@ -22,7 +22,7 @@ if(DUALRATE_CLANG AND DUALRATE_CLANGXX)
                "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only"
                -DDUALRATE_SANITIZE=ON -DDUALRATE_CROSS_TARGETS=OFF
     BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target dualrate dualrate_tests dualrate_runtime_tests
-                                fuzz_expression fuzz_model fuzz_pipeline
+                                fuzz_expression fuzz_model fuzz_pipeline fuzz_campaign
     INSTALL_COMMAND ""
     BUILD_ALWAYS ON
     USES_TERMINAL_BUILD OFF)

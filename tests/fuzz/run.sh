@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs libFuzzer harnesses for SECONDS each; used by scripts/fuzz and by CTest (label fuzz).
 # Seeds: every model file under SOURCE_DIR/models and SOURCE_DIR/tests/models (the expression
-# harness: every line of them after a colon, which includes each equation). Limits per input:
+# harness: every line of them after a colon, which includes each equation; the campaign
+# harness: the campaign files under SOURCE_DIR/tests/campaign). Limits per input:
 # 1 s (-timeout; --timeout T), 2 GB of allocation at once (-malloc_limit_mb) and 8 KB
 # (-max_len). The process's resident size may reach 4 GB (-rss_limit_mb): AddressSanitizer's
 # allocator keeps freed chunks and their shadow, so a long run's resident size grows
@@ -41,6 +42,10 @@ for harness in "$@"; do
       printf '%s' "$line" >"$dir/seeds/line$i"
       i=$((i + 1))
     done < <(sed -n 's/^[^:#]*:[[:space:]]*\(.*[^[:space:]]\)[[:space:]]*$/\1/p' $models | LC_ALL=C sort -u)
+  elif [ "$harness" = fuzz_campaign ]; then
+    for c in $(find "$source_dir/tests/campaign" -name '*.yaml' | sort); do
+      cp "$c" "$dir/seeds/$(echo "${c#"$source_dir"/}" | tr / _)"
+    done
   else
     for m in $models; do cp "$m" "$dir/seeds/$(echo "${m#"$source_dir"/}" | tr / _)"; done
   fi

@@ -43,6 +43,8 @@ struct Campaign {
 // The campaign file at `path`, every point expanded. Throws ModelError at the place of the
 // first problem (unknown model, scheme, target or parameter, empty grid, too many points).
 Campaign load_campaign(const std::string& path);
+// The same for `text`, read as if from `path` (model paths are relative to its folder).
+Campaign load_campaign_text(const std::string& text, const std::string& path);
 
 // A digest of a file's bytes (64-bit FNV-1a, 16 hex digits): a result names the model text it
 // verified, wherever the file was checked out. Empty when the file cannot be read.

@@ -63,7 +63,7 @@ struct ParameterGrid {
 
 class CampaignReader {
  public:
-  CampaignReader(std::string file) : file_(std::move(file)) {}
+  CampaignReader(std::string text, std::string file) : text_(std::move(text)), file_(std::move(file)) {}
 
   Campaign read();
 
@@ -93,7 +93,7 @@ class CampaignReader {
   ParameterGrid grid(const Model& model, const YAML::Node& node) const;
   void check_parameter(const Model& model, const YAML::Node& name, const YAML::Node& value) const;
 
-  std::string file_;
+  std::string text_, file_;
   std::vector<Model> models_;
   std::vector<std::string> model_files_;
   std::map<std::string, ParameterGrid> points_;  // by model name
@@ -231,9 +231,7 @@ std::string point_id(const CampaignPoint& p) {
 Campaign CampaignReader::read() {
   YAML::Node root;
   try {
-    root = YAML::LoadFile(file_);
-  } catch (const YAML::BadFile&) {
-    throw ModelError({file_, 1, 1}, "cannot read campaign file", "check the path");
+    root = YAML::Load(text_);
   } catch (const YAML::Exception& e) {
     throw ModelError({file_, e.mark.line + 1, e.mark.column + 1}, e.msg, "the campaign file is YAML");
   }
@@ -364,10 +362,18 @@ std::string model_digest(const std::string& path) {
   return fmt::format("{:016x}", hash);
 }
 
-Campaign load_campaign(const std::string& path) {
+Campaign load_campaign_text(const std::string& text, const std::string& path) {
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-  return CampaignReader(ec ? path : absolute.lexically_normal().string()).read();
+  return CampaignReader(text, ec ? path : absolute.lexically_normal().string()).read();
+}
+
+Campaign load_campaign(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError({path, 1, 1}, "cannot read campaign file", "check the path");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_campaign_text(text.str(), path);
 }
 
 }  // namespace dualrate
