@@ -122,7 +122,8 @@ std::map<std::string, std::pair<YAML::Node, YAML::Node>> CampaignReader::top(con
   for (const auto& kv : root) {
     const std::string key = text(kv.first, "a key");
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
-      fail(kv.first, fmt::format("unknown key '{}'", key), did_you_mean(key, kKeys, "expected one of: " + joined(kKeys)));
+      fail(kv.first, fmt::format("unknown key '{}'", key),
+           did_you_mean(key, kKeys, "expected one of: " + joined(kKeys)));
     if (!keys.emplace(key, std::make_pair(kv.first, kv.second)).second)
       fail(kv.first, fmt::format("'{}' is given twice", key));
   }
@@ -240,7 +241,10 @@ Campaign CampaignReader::read() {
   c.file = file_;
   const YAML::Node& name = keys.at("campaign").second;
   c.name = text(name, "the campaign's name");
-  if (!std::all_of(c.name.begin(), c.name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-'; }))
+  const auto name_character = [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
+  };
+  if (!std::all_of(c.name.begin(), c.name.end(), name_character))
     fail(name, fmt::format("the campaign's name '{}' has characters other than letters, digits, '_' and '-'", c.name),
          "it names the CMake project and the report");
   read_models(keys.at("models").second);

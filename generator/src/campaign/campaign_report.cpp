@@ -257,7 +257,11 @@ nlohmann::ordered_json json_summary(const Campaign& c, const std::vector<PointSt
   return {{"campaign", c.name},
           {"points", list},
           {"summary",
-           {{"pass", t.pass}, {"fail", t.fail}, {"refused", t.refused}, {"missing", t.missing}, {"seconds", t.seconds}}},
+           {{"pass", t.pass},
+            {"fail", t.fail},
+            {"refused", t.refused},
+            {"missing", t.missing},
+            {"seconds", t.seconds}}},
           {"verdict", t.verdict()}};
 }
 
@@ -275,12 +279,14 @@ std::string ratio_plot_script(const std::string& model, const std::vector<PointS
     if (std::find(configurations.begin(), configurations.end(), k) == configurations.end()) configurations.push_back(k);
   }
   std::string script = fmt::format(
-      "set terminal svg size 900,{} font 'sans,11' background rgb 'white' noenhanced\nset output\nset key below\nset grid\n"
+      "set terminal svg size 900,{} font 'sans,11' background rgb 'white' noenhanced\nset output\n"
+      "set key below\nset grid\n"
       "set logscale y\nset format y '%.0e'\nset ylabel 'max error / tolerance'\nset title {}\nset xrange [-0.5:{}]\n"
       "set xtics rotate by -35 (",
       grid.size() > 6 ? 460 : 380, gnuplot_string(model + ": error over tolerance at each parameter point"),
       static_cast<double>(grid.size()) - 0.5);
-  for (std::size_t i = 0; i < grid.size(); ++i) script += fmt::format("{}{} {}", i ? ", " : "", gnuplot_string(grid[i]), i);
+  for (std::size_t i = 0; i < grid.size(); ++i)
+    script += fmt::format("{}{} {}", i ? ", " : "", gnuplot_string(grid[i]), i);
   script += ")\n";
   std::string plot = "plot 1 title 'tolerance' with lines dt 2 lw 1.5 lc rgb '#555555'";
   std::size_t curves = 0;
@@ -302,12 +308,14 @@ std::string ratio_plot_script(const std::string& model, const std::vector<PointS
 std::string html_page(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
   std::string html = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Campaign {}</title>\n"
-      "<style>{}\nbody{{max-width:1400px}}td{{white-space:nowrap;font-size:.9em}}td.pass{{background:#e3f4e3}}td.fail,td.missing{{background:#fbe3e3}}td.refused{{background:#f4f0dc}}"
+      "<style>{}\nbody{{max-width:1400px}}td{{white-space:nowrap;font-size:.9em}}td.pass{{background:#e3f4e3}}"
+      "td.fail,td.missing{{background:#fbe3e3}}td.refused{{background:#f4f0dc}}"
       "</style>\n</head>\n<body>\n<h1>Verification campaign {}</h1>\n",
       html_escape(c.name), kReportStyle, html_escape(c.name));
   html += fmt::format(
       "<p class=\"verdict {}\">{}: {} pass, {} fail, {} refused, {} missing of {} points</p>\n",
-      t.verdict() == "pass" ? "pass" : "fail", t.verdict() == "pass" ? "PASS" : t.verdict() == "fail" ? "FAIL" : "INCOMPLETE",
+      t.verdict() == "pass" ? "pass" : "fail",
+      t.verdict() == "pass" ? "PASS" : t.verdict() == "fail" ? "FAIL" : "INCOMPLETE",
       t.pass, t.fail, t.refused, t.missing, points.size());
   html += fmt::format("<p class=\"note\">From {} (dualrate {}); {:.1f} s over the points run.</p>\n",
                       html_escape(c.file), html_escape(c.version), t.seconds);
@@ -325,12 +333,14 @@ std::string html_page(const Campaign& c, const std::vector<PointStatus>& points,
       }
     }
     html += "<table>\n<tr><th>#</th><th>scheme</th><th>step</th><th>target</th><th>scalar</th><th>params</th>"
-            "<th>status</th><th>error / tolerance</th><th>bit exact</th><th>instructions per step (dual-rate: largest fast, slow job)</th>"
+            "<th>status</th><th>error / tolerance</th><th>bit exact</th>"
+            "<th>instructions per step (dual-rate: largest fast, slow job)</th>"
             "<th>schedulable</th><th>seconds</th></tr>\n";
     for (const auto& p : points)
       if (p.point->model == model)
         html += fmt::format(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\" title=\"{}\">{}</td>"
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td class=\"{}\" title=\"{}\">{}</td>"
             "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}</td></tr>\n",
             p.point->index, html_escape(p.point->scheme), html_escape(p.step()), html_escape(p.point->target),
             html_escape(p.point->scalar), html_escape(params_text(*p.point, ", ")), html_escape(p.status),
@@ -365,7 +375,8 @@ std::string junit(const Campaign& c, const std::vector<PointStatus>& points, con
       cases += fmt::format(">\n    <failure message=\"{}\"/>\n  </testcase>\n", html_escape(p.reason));
   }
   return fmt::format(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"{0}\" tests=\"{1}\" failures=\"{2}\" errors=\"{3}\" "
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<testsuites name=\"{0}\" tests=\"{1}\" failures=\"{2}\" errors=\"{3}\" "
       "skipped=\"{4}\" time=\"{5:.3f}\">\n<testsuite name=\"{0}\" tests=\"{1}\" failures=\"{2}\" errors=\"{3}\" "
       "skipped=\"{4}\" time=\"{5:.3f}\">\n{6}</testsuite>\n</testsuites>\n",
       html_escape(c.name), points.size(), t.fail, t.missing, t.refused, t.seconds, cases);

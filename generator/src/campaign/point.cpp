@@ -79,7 +79,9 @@ Outcome ended(const CapturedProcess& r, const std::string& what, double timeout)
 // error, one step's error, or the one-step errors summed), else what it printed on stderr.
 std::string failure(const nlohmann::ordered_json& v, const std::string& err) {
   if (v.contains("error")) return v.at("error").get<std::string>();
-  const auto number = [&](const char* key) { return v.contains(key) && v.at(key).is_number() ? v.at(key).get<double>() : 0.0; };
+  const auto number = [&](const char* key) {
+    return v.contains(key) && v.at(key).is_number() ? v.at(key).get<double>() : 0.0;
+  };
   const auto text = [&](const char* key) { return v.contains(key) ? v.at(key).get<std::string>() : std::string(); };
   if (number("max_error") > number("tolerance"))
     return fmt::format("max_error {:.3e} > tolerance {:.3e} ({}), at {} t = {:.6g}", number("max_error"),
@@ -107,8 +109,9 @@ std::string step_below(double factor, double largest) {
 Outcome run(const Campaign& c, const CampaignPoint& p, const std::string& dualrate, std::string& step_seconds,
             std::vector<std::string>& command) {
   const auto start = std::chrono::steady_clock::now();
-  const auto remaining = [&] {
-    return c.timeout_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto remaining = [&] {  // at least a moment: run_captured takes 0 for no limit
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::max(c.timeout_seconds - spent, 1e-3);
   };
   if (p.step != "default" && p.step.back() == 'x') {
     std::vector<std::string> analyze = {dualrate, "analyze", p.model_file, "--scheme", p.scheme};

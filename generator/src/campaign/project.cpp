@@ -131,7 +131,8 @@ Campaign read_campaign_project(const std::string& dir) {
     }
     return c;
   } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: not a campaign written by dualrate campaign: {}", path.string(), e.what()));
+    throw std::runtime_error(
+        fmt::format("{}: not a campaign written by dualrate campaign: {}", path.string(), e.what()));
   }
 }
 

@@ -45,7 +45,8 @@ bool CampaignCommand::parsed() const { return cmd_->parsed(); }
 
 int CampaignCommand::run() {
   if (report_->parsed()) return campaign_report(report_options_);
-  if (point_->parsed()) return run_campaign_point(point_dir_, point_id_, results_dir_, this_program(), DUALRATE_VERSION);
+  if (point_->parsed())
+    return run_campaign_point(point_dir_, point_id_, results_dir_, this_program(), DUALRATE_VERSION);
   if (file_.empty() || out_dir_.empty())
     throw UsageError("dualrate campaign FILE.yaml -o DIR writes the project; dualrate campaign report DIR [SHARDS...] "
                      "merges its results");
