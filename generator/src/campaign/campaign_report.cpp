@@ -278,31 +278,34 @@ std::string ratio_plot_script(const std::string& model, const std::vector<PointS
     const std::string k = configuration(*p.point);
     if (std::find(configurations.begin(), configurations.end(), k) == configurations.end()) configurations.push_back(k);
   }
+  std::string data, plot = "plot 1 title 'tolerance' with lines dt 2 lw 1.5 lc rgb '#555555'";
+  std::size_t curves = 0;
+  for (std::size_t k = 0; k < configurations.size(); ++k) {
+    std::string rows;
+    for (const auto& p : points)
+      if (p.point->model == model && configuration(*p.point) == configurations[k] && p.ratio()) {
+        const auto x = std::find(grid.begin(), grid.end(), params_text(*p.point, " ")) - grid.begin();
+        rows += fmt::format("{} {:.17g}\n", x, std::max(*p.ratio(), kFloor));
+      }
+    if (rows.empty()) continue;
+    data += fmt::format("$d{} << EOD\n{}EOD\n", k, rows);
+    plot += fmt::format(", $d{} using 1:2 title {} with linespoints pt 7 ps 0.7", k, gnuplot_string(configurations[k]));
+    ++curves;
+  }
+  if (curves == 0) return "";
+  // The plot keeps its height; the key below grows by a line per two curves, the tics' labels
+  // with the grid's.
+  const int height = 300 + 17 * static_cast<int>((curves + 2) / 2) + (grid.size() > 6 ? 80 : 0);
   std::string script = fmt::format(
       "set terminal svg size 900,{} font 'sans,11' background rgb 'white' noenhanced\nset output\n"
       "set key below\nset grid\n"
       "set logscale y\nset format y '%.0e'\nset ylabel 'max error / tolerance'\nset title {}\nset xrange [-0.5:{}]\n"
       "set xtics rotate by -35 (",
-      grid.size() > 6 ? 460 : 380, gnuplot_string(model + ": error over tolerance at each parameter point"),
+      height, gnuplot_string(model + ": error over tolerance at each parameter point"),
       static_cast<double>(grid.size()) - 0.5);
   for (std::size_t i = 0; i < grid.size(); ++i)
     script += fmt::format("{}{} {}", i ? ", " : "", gnuplot_string(grid[i]), i);
-  script += ")\n";
-  std::string plot = "plot 1 title 'tolerance' with lines dt 2 lw 1.5 lc rgb '#555555'";
-  std::size_t curves = 0;
-  for (std::size_t k = 0; k < configurations.size(); ++k) {
-    std::string data;
-    for (const auto& p : points)
-      if (p.point->model == model && configuration(*p.point) == configurations[k] && p.ratio()) {
-        const auto x = std::find(grid.begin(), grid.end(), params_text(*p.point, " ")) - grid.begin();
-        data += fmt::format("{} {:.17g}\n", x, std::max(*p.ratio(), kFloor));
-      }
-    if (data.empty()) continue;
-    script += fmt::format("$d{} << EOD\n{}EOD\n", k, data);
-    plot += fmt::format(", $d{} using 1:2 title {} with linespoints pt 7 ps 0.7", k, gnuplot_string(configurations[k]));
-    ++curves;
-  }
-  return curves ? script + plot + "\n" : "";
+  return script + ")\n" + data + plot + "\n";
 }
 
 std::string html_page(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
@@ -334,7 +337,7 @@ std::string html_page(const Campaign& c, const std::vector<PointStatus>& points,
     }
     html += "<table>\n<tr><th>#</th><th>scheme</th><th>step</th><th>target</th><th>scalar</th><th>params</th>"
             "<th>status</th><th>error / tolerance</th><th>bit exact</th>"
-            "<th>instructions per step (dual-rate: largest fast, slow job)</th>"
+            "<th title=\"dual-rate tasks: the largest fast and slow jobs\">instructions per step</th>"
             "<th>schedulable</th><th>seconds</th></tr>\n";
     for (const auto& p : points)
       if (p.point->model == model)
