@@ -5,12 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
+#include "base/text_io.hpp"
 #include "campaign/campaign.hpp"
 #include "campaign/campaign_json.hpp"
 #include "test_support.hpp"
@@ -20,16 +19,9 @@ namespace {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-std::string read(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 void write(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
+  write_file(path, text);
 }
 
 class CampaignErrorFile : public ::testing::TestWithParam<std::string> {};
@@ -108,8 +100,8 @@ TEST(Campaign, ProjectIsTheSameTwiceAndReadsBack) {
   write_campaign_project(c, dir + "/a", "/opt/dualrate/bin/dualrate");
   write_campaign_project(c, dir + "/b", "/opt/dualrate/bin/dualrate");
   for (const char* file : {"CMakeLists.txt", "campaign.json"})
-    EXPECT_EQ(read(dir + "/a/" + file), read(dir + "/b/" + file)) << file;
-  const std::string cmake = read(dir + "/a/CMakeLists.txt");
+    EXPECT_EQ(read_file(dir + "/a/" + file), read_file(dir + "/b/" + file)) << file;
+  const std::string cmake = read_file(dir + "/a/CMakeLists.txt");
   EXPECT_TRUE(contains(cmake, "set(DUALRATE \"/opt/dualrate/bin/dualrate\" CACHE FILEPATH"));
   EXPECT_TRUE(contains(cmake, "LABELS \"campaign=three_models;model=dc_motor;scheme=sp_ll;target=cortex-m4f;scalar=float\""));
   const Campaign back = read_campaign_project(dir + "/a");
@@ -153,7 +145,7 @@ TEST(CampaignPoint, FactorStepAndRefusal) {
   const ProcessResult ok = run_process({DUALRATE_CLI, "campaign", "point", dir + "/p",
                                         "quarter_car/sp_ll/h=0.5x/host/double", "--results", dir + "/r"});
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
-  const auto pass = nlohmann::json::parse(read(dir + "/r/000001.json"));
+  const auto pass = nlohmann::json::parse(read_file(dir + "/r/000001.json"));
   EXPECT_EQ(pass.at("status"), "pass") << pass.dump(1);
   const ProcessResult analysis =
       run_process({DUALRATE_CLI, "analyze", test::source_path("models/quarter_car.yaml"), "--scheme", "sp_ll", "--json"});
@@ -166,7 +158,7 @@ TEST(CampaignPoint, FactorStepAndRefusal) {
   const ProcessResult refused = run_process({DUALRATE_CLI, "campaign", "point", dir + "/p",
                                              "aircraft_pitch/sp_ll/h=0.5x/host/double", "--results", dir + "/r"});
   EXPECT_EQ(refused.exit_code, kPointRefused) << refused.output;
-  const auto r = nlohmann::json::parse(read(dir + "/r/000002.json"));
+  const auto r = nlohmann::json::parse(read_file(dir + "/r/000002.json"));
   EXPECT_EQ(r.at("status"), "refused");
   EXPECT_TRUE(contains(r.at("reason").get<std::string>(), "aircraft_pitch.yaml:")) << r.dump(1);
   std::filesystem::remove_all(dir);
@@ -239,9 +231,9 @@ TEST_F(CampaignReport, EveryStatusAndVerdict) {
   std::tie(status, j) = report({"s1", "s2", "s3"});
   EXPECT_EQ(status, 0);
   EXPECT_EQ(j.at("verdict"), "pass");
-  const std::string junit = read(dir_ + "/p/junit.xml");
+  const std::string junit = read_file(dir_ + "/p/junit.xml");
   EXPECT_TRUE(contains(junit, "tests=\"4\" failures=\"0\" errors=\"0\" skipped=\"1\"")) << junit;
-  const std::string html = read(dir_ + "/p/report.html");
+  const std::string html = read_file(dir_ + "/p/report.html");
   EXPECT_TRUE(contains(html, "PASS: 3 pass, 0 fail, 1 refused, 0 missing of 4 points")) << html.substr(0, 2000);
 }
 

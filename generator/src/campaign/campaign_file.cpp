@@ -11,9 +11,9 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "base/diagnostics.hpp"
+#include "base/text_io.hpp"
 #include "campaign/campaign.hpp"
 #include "model/model.hpp"
 #include "schemes/registry.hpp"
@@ -373,11 +373,9 @@ Campaign load_campaign_text(const std::string& text, const std::string& path) {
 }
 
 Campaign load_campaign(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelError({path, 1, 1}, "cannot read campaign file", "check the path");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_campaign_text(text.str(), path);
+  if (!std::ifstream(path, std::ios::binary))
+    throw ModelError({path, 1, 1}, "cannot read campaign file", "check the path");
+  return load_campaign_text(read_file(path), path);
 }
 
 }  // namespace dualrate

@@ -12,6 +12,7 @@
 #include <pugixml.hpp>
 #include <set>
 
+#include "base/text_io.hpp"
 #include "campaign/campaign.hpp"
 #include "campaign/campaign_json.hpp"
 #include "verify/report.hpp"
@@ -385,12 +386,6 @@ std::string junit(const Campaign& c, const std::vector<PointStatus>& points, con
       html_escape(c.name), points.size(), t.fail, t.missing, t.refused, t.seconds, cases);
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
-
 }  // namespace
 
 int campaign_report(const CampaignReportOptions& o) {
@@ -401,8 +396,8 @@ int campaign_report(const CampaignReportOptions& o) {
   const Totals t = count(points);
   const std::string html = o.html.empty() ? (std::filesystem::path(o.dir) / "report.html").string() : o.html;
   const std::string junit_file = o.junit.empty() ? (std::filesystem::path(o.dir) / "junit.xml").string() : o.junit;
-  write_text(html, html_page(c, points, t));
-  write_text(junit_file, junit(c, points, t));
+  write_file(html, html_page(c, points, t));
+  write_file(junit_file, junit(c, points, t));
   if (o.json)
     std::cout << json_summary(c, points, t).dump() << "\n";
   else

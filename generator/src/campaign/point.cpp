@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -16,6 +15,7 @@
 #include <stdexcept>
 
 #include "base/process.hpp"
+#include "base/text_io.hpp"
 #include "campaign/campaign.hpp"
 #include "campaign/campaign_json.hpp"
 
@@ -186,11 +186,7 @@ int run_campaign_point(const std::string& dir, const std::string& id, const std:
   std::filesystem::create_directories(results_dir);
   const std::filesystem::path path = std::filesystem::path(results_dir) / fmt::format("{:06}.json", p->index);
   const std::filesystem::path partial = path.string() + fmt::format(".partial-{}", getpid());
-  {
-    std::ofstream out(partial, std::ios::binary);
-    out << result.dump(1) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + partial.string());
-  }
+  write_file(partial, result.dump(1) + "\n");
   std::filesystem::rename(partial, path);
 
   std::string line = fmt::format("{} {}", o.status == "pass" ? "PASS" : o.status == "refused" ? "REFUSED" : "FAIL", id);

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "campaign/campaign.hpp"
+#include "base/text_io.hpp"
 #include "campaign/campaign_json.hpp"
 
 namespace dualrate {
@@ -70,12 +70,6 @@ std::string cmake_lists(const Campaign& c, const std::string& dualrate) {
   return s;
 }
 
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
 }  // namespace
 
 nlohmann::ordered_json point_json(const CampaignPoint& p) {
@@ -97,8 +91,8 @@ void write_campaign_project(const Campaign& c, const std::string& dir, const std
                                      {"timeout", c.timeout_seconds},
                                      {"points", nlohmann::ordered_json::array()}};
   for (const CampaignPoint& p : c.points) manifest["points"].push_back(point_json(p));
-  write_text(std::filesystem::path(dir) / "campaign.json", manifest.dump(1) + "\n");
-  write_text(std::filesystem::path(dir) / "CMakeLists.txt", cmake_lists(c, dualrate));
+  write_file(std::filesystem::path(dir) / "campaign.json", manifest.dump(1) + "\n");
+  write_file(std::filesystem::path(dir) / "CMakeLists.txt", cmake_lists(c, dualrate));
 }
 
 Campaign read_campaign_project(const std::string& dir) {
