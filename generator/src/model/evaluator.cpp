@@ -78,12 +78,10 @@ struct Evaluator::Slots<float> {
 
 using GiNaC::ex;
 
-Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) : root_(build(canonical_form(e), slots)) {
-  for (const auto& [symbol, slot] : slots)
-    if (GiNaC::is_a<GiNaC::symbol>(symbol) && GiNaC::ex_to<GiNaC::symbol>(symbol).get_name() == "t") time_slot_ = slot;
-}
+Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots)
+    : root_(build(canonical_form(e), slots, time_slot_)) {}
 
-Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) {
+Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots, int& time_slot) {
   Node n;
   if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
     n.op = Op::kConst;
@@ -96,18 +94,19 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
     if (it == slots.end()) throw std::logic_error("evaluator: unbound symbol " + GiNaC::ex_to<GiNaC::symbol>(e).get_name());
     n.op = Op::kSlot;
     n.index = it->second;
+    if (GiNaC::ex_to<GiNaC::symbol>(e).get_name() == "t") time_slot = n.index;
   } else if (GiNaC::is_a<GiNaC::add>(e)) {
     n.op = Op::kAdd;
-    for (const auto& term : sum_terms(e)) n.args.push_back(build(term, slots));
+    for (const auto& term : sum_terms(e)) n.args.push_back(build(term, slots, time_slot));
   } else if (GiNaC::is_a<GiNaC::mul>(e)) {
     const ProductParts parts = product_parts(e);
     n.op = Op::kDiv;
     n.value = parts.coefficient.to_double();
-    for (const auto& f : parts.up) n.args.push_back(build(f, slots));
-    for (const auto& f : parts.down) n.args.push_back(build(f, slots));
+    for (const auto& f : parts.up) n.args.push_back(build(f, slots, time_slot));
+    for (const auto& f : parts.down) n.args.push_back(build(f, slots, time_slot));
     n.index = static_cast<int>(parts.down.size());
   } else if (GiNaC::is_a<GiNaC::power>(e)) {
-    n.args.push_back(build(even_power_base(e.op(0), e.op(1)), slots));
+    n.args.push_back(build(even_power_base(e.op(0), e.op(1)), slots, time_slot));
     const ex exponent = e.op(1);
     const bool numeric_exponent = GiNaC::is_exactly_a<GiNaC::numeric>(exponent);
     if (numeric_exponent && GiNaC::ex_to<GiNaC::numeric>(exponent).is_integer() &&
@@ -120,20 +119,20 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
     } else {
       n.op = Op::kPow;
       n.binary = binary_functions().at("pow");
-      n.args.push_back(build(exponent, slots));
+      n.args.push_back(build(exponent, slots, time_slot));
     }
   } else if (is_time_term(e)) {
     n.op = Op::kTime;
-    n.args.push_back(build(e.op(0), slots));
+    n.args.push_back(build(e.op(0), slots, time_slot));
   } else if (is_table_call(e)) {
     TableCall c = table_call_of(e);
     n.op = Op::kTable;
     n.table = std::move(c.table);
     n.index = static_cast<int>(c.slope);
-    for (const auto& arg : c.args) n.args.push_back(build(arg, slots));
+    for (const auto& arg : c.args) n.args.push_back(build(arg, slots, time_slot));
   } else if (GiNaC::is_a<GiNaC::function>(e)) {
     const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
-    for (const auto& arg : e) n.args.push_back(build(arg, slots));
+    for (const auto& arg : e) n.args.push_back(build(arg, slots, time_slot));
     const auto unary = unary_functions().find(name);
     const auto binary = binary_functions().find(name);
     if (n.args.size() == 1 && unary != unary_functions().end()) {

@@ -62,11 +62,12 @@ class Evaluator {
   // Slot values in T's arithmetic; wide(): the same in double, time's slot holding the double time.
   template <class T>
   struct Slots;
-  static Node build(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
+  // The tree of e; `time_slot` set to the slot of a symbol named t where e reads one.
+  static Node build(const GiNaC::ex& e, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots, int& time_slot);
   template <class T, class S>
   static T eval(const Node& n, const S& v);
+  int time_slot_ = -1;  // time's slot, where the expression reads time (its time terms then take the double t)
   Node root_;
-  int time_slot_ = -1;
 };
 
 }  // namespace dualrate
