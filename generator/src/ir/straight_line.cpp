@@ -183,29 +183,27 @@ struct Statement {
   bool emitted() const { return !(variable && variable->solved); }  // an acceleration's value is the mass solve's
 };
 
-}  // namespace
+using SharedTerms = std::vector<std::pair<GiNaC::symbol, ex>>;
 
-StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool share) {
-  std::vector<Statement> statements;
-  for (const Variable* v : needed_variables(m, roots)) statements.push_back({m.with_time_terms(v->expr), v});
-  for (const ex& r : roots) statements.push_back({m.with_time_terms(r), nullptr});
-  const std::vector<Statement> unshared = statements;
-  std::vector<std::pair<GiNaC::symbol, ex>> shared;
-  const auto total = [&](const std::vector<Statement>& st, const std::vector<std::pair<GiNaC::symbol, ex>>& sh) {
-    long ops = 0;
-    for (const auto& s : st)
-      if (s.emitted()) ops += count_ops(s.value).total();
-    for (const auto& t : sh) ops += count_ops(t.second).total();
-    return ops;
-  };
-  long current = total(statements, shared);
+long total_ops(const std::vector<Statement>& statements, const SharedTerms& shared) {
+  long ops = 0;
+  for (const auto& s : statements)
+    if (s.emitted()) ops += count_ops(s.value).total();
+  for (const auto& t : shared) ops += count_ops(t.second).total();
+  return ops;
+}
+
+// Greedily shares the subexpression whose sharing saves the most operations, while sharing
+// still lowers the total; among equal savings the first by printed text.
+SharedTerms share_terms(std::vector<Statement>& statements) {
+  SharedTerms shared;
+  long current = total_ops(statements, shared);
   std::set<std::string> refused;  // sharing them did not pay, as printed
-  while (share) {
+  for (;;) {
     Counts counts;
     for (const auto& s : statements)
       if (s.emitted()) count(s.value, counts);
     for (const auto& t : shared) count(t.second, counts);
-    // The largest saving; among equal ones the first by printed text.
     const Counts::value_type* best = nullptr;
     long best_saving = 0;
     for (const auto& entry : counts) {
@@ -216,7 +214,7 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
         best_saving = save;
       }
     }
-    if (!best) break;
+    if (!best) return shared;
     const GiNaC::symbol& name = shared_symbol(shared.size());
     const ex value = best->second.value;
     const std::string value_key = best->first;
@@ -227,7 +225,7 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
       if (s.emitted()) s.value = canonical_form(replace(s.value));
     for (auto& t : next_shared) t.second = canonical_form(replace(t.second));
     next_shared.emplace_back(name, value);
-    const long ops = total(next, next_shared);
+    const long ops = total_ops(next, next_shared);
     if (ops >= current) {
       refused.insert(value_key);
       continue;
@@ -236,58 +234,70 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
     statements = std::move(next);
     shared = std::move(next_shared);
   }
+}
 
-  // A statement where a shared term's name takes another place among a product's factors or
-  // a sum's terms than its value does would round otherwise than the model's expression (the
-  // order of the operations changes): it is written without shared terms, and a shared term
-  // no statement uses any more is dropped (verify's exact step check holds generated code to
-  // the model's order).
+// One round of keep_operation_order; whether it changed anything.
+bool keep_operation_order_once(std::vector<Statement>& statements, SharedTerms& shared,
+                               const std::vector<Statement>& unshared, const std::vector<OperationOrder>& unshared_orders) {
+  bool changed = false;
+  // Each shared symbol's operations and its value without shared terms, those its value
+  // uses first (a value may use a term shared after it: sin(th) in sin(th)*cos(th)).
+  GiNaC::exmap expansion;
+  MemoizedOrders orders;
+  const auto expand = [&](std::size_t k, auto&& self) -> void {
+    if (expansion.count(shared[k].first)) return;
+    for (std::size_t j = 0; j < shared.size(); ++j)
+      if (j != k && shared[k].second.has(shared[j].first)) self(j, self);
+    orders.shared[shared[k].first] = orders(shared[k].second);
+    expansion[shared[k].first] = canonical_form(shared[k].second.subs(expansion));
+  };
+  for (std::size_t k = 0; k < shared.size(); ++k) expand(k, expand);
+  for (std::size_t i = 0; i < statements.size(); ++i)
+    if (statements[i].emitted() && orders(statements[i].value) != unshared_orders[i]) {
+      statements[i].value = unshared[i].value;
+      changed = true;
+    }
+  for (auto& t : shared)
+    if (orders(t.second) != operation_order(expansion[t.first])) {
+      t.second = expansion[t.first];
+      changed = true;
+    }
+  for (std::size_t k = shared.size(); k-- > 0;) {
+    const ex& symbol = shared[k].first;
+    const auto uses = [&symbol](const ex& e) { return e.has(symbol); };
+    if (std::none_of(statements.begin(), statements.end(), [&](const Statement& s) { return uses(s.value); }) &&
+        std::none_of(shared.begin(), shared.end(), [&](const auto& t) { return uses(t.second); })) {
+      shared.erase(shared.begin() + static_cast<long>(k));
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+// A statement where a shared term's name takes another place among a product's factors or a
+// sum's terms than its value does would round otherwise than the model's expression (the
+// order of the operations changes): it is written without shared terms, and a shared term no
+// statement uses any more is dropped (verify's exact step check holds generated code to the
+// model's order).
+void keep_operation_order(std::vector<Statement>& statements, SharedTerms& shared,
+                          const std::vector<Statement>& unshared) {
   std::vector<OperationOrder> unshared_orders(unshared.size(), 0);
   for (std::size_t i = 0; i < unshared.size(); ++i)
     if (unshared[i].emitted()) unshared_orders[i] = operation_order(unshared[i].value);
-  for (bool changed = !shared.empty(); changed;) {
-    changed = false;
-    // Each shared symbol's operations and its value without shared terms, those its value
-    // uses first (a value may use a term shared after it: sin(th) in sin(th)*cos(th)).
-    GiNaC::exmap expansion;
-    MemoizedOrders orders;
-    const auto expand = [&](std::size_t k, auto&& self) -> void {
-      if (expansion.count(shared[k].first)) return;
-      for (std::size_t j = 0; j < shared.size(); ++j)
-        if (j != k && shared[k].second.has(shared[j].first)) self(j, self);
-      orders.shared[shared[k].first] = orders(shared[k].second);
-      expansion[shared[k].first] = canonical_form(shared[k].second.subs(expansion));
-    };
-    for (std::size_t k = 0; k < shared.size(); ++k) expand(k, expand);
-    for (std::size_t i = 0; i < statements.size(); ++i)
-      if (statements[i].emitted() && orders(statements[i].value) != unshared_orders[i]) {
-        statements[i].value = unshared[i].value;
-        changed = true;
-      }
-    for (auto& t : shared)
-      if (orders(t.second) != operation_order(expansion[t.first])) {
-        t.second = expansion[t.first];
-        changed = true;
-      }
-    for (std::size_t k = shared.size(); k-- > 0;) {
-      const ex& symbol = shared[k].first;
-      const auto uses = [&symbol](const ex& e) { return e.has(symbol); };
-      if (std::none_of(statements.begin(), statements.end(), [&](const Statement& s) { return uses(s.value); }) &&
-          std::none_of(shared.begin(), shared.end(), [&](const auto& t) { return uses(t.second); })) {
-        shared.erase(shared.begin() + static_cast<long>(k));
-        changed = true;
-      }
-    }
+  if (shared.empty()) return;
+  while (keep_operation_order_once(statements, shared, unshared, unshared_orders)) {
   }
+}
 
+// The body: each shared term right before the first local or result that uses it, after the
+// shared terms its own value uses.
+StraightLine placed(const std::vector<Statement>& statements, const SharedTerms& shared) {
   StraightLine body;
-  std::vector<bool> placed(shared.size(), false);
-  // Each shared term goes right before the first local or result that uses it, after the
-  // shared terms its own value uses.
+  std::vector<bool> done(shared.size(), false);
   const auto place = [&](const ex& value, auto&& self) -> void {
     for (std::size_t i = 0; i < shared.size(); ++i)
-      if (!placed[i] && value.has(shared[i].first)) {
-        placed[i] = true;
+      if (!done[i] && value.has(shared[i].first)) {
+        done[i] = true;
         self(shared[i].second, self);
         body.locals.push_back({shared[i].first, shared[i].second, nullptr});
       }
@@ -300,6 +310,19 @@ StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool sh
       body.results.push_back(s.value);
   }
   return body;
+}
+
+}  // namespace
+
+StraightLine straight_line(const Model& m, const std::vector<ex>& roots, bool share) {
+  std::vector<Statement> statements;
+  for (const Variable* v : needed_variables(m, roots)) statements.push_back({m.with_time_terms(v->expr), v});
+  for (const ex& r : roots) statements.push_back({m.with_time_terms(r), nullptr});
+  if (!share) return placed(statements, {});
+  const std::vector<Statement> unshared = statements;
+  SharedTerms shared = share_terms(statements);
+  keep_operation_order(statements, shared, unshared);
+  return placed(statements, shared);
 }
 
 std::vector<Served> served(const StraightLine& body) {
