@@ -1,4 +1,4 @@
-#include "schemes/schedule.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <map>
 
 #include "numeric/linearization.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference/reference_model.hpp"
 
 namespace dualrate {
 
@@ -42,9 +42,9 @@ class Trajectory {
  public:
   Trajectory(const Model& m, double t_end) : model_(m), core_(m) {
     const long samples = 400;
-    RunOptions run{"reference", t_end / samples, t_end, 1};
+    RunOptions run{kHighAccuracy, t_end / samples, t_end, 1};
     run.reference_tolerance = 1e-10;
-    const Trace tr = core_.simulate(run);
+    const Trace tr = core_.high_accuracy(run);
     const std::size_t n = m.states.size();
     for (const auto& row : tr.rows) {
       Sample p;
@@ -141,7 +141,7 @@ class Trajectory {
     std::size_t index = kNone;
   };
   const Model& model_;
-  ReferenceCore core_;
+  ReferenceModel core_;
   std::vector<Sample> samples_;
   std::vector<std::pair<double, double>> covered_;
   std::vector<Slot> slots_;
@@ -297,25 +297,25 @@ std::vector<NamedMatrix> interpolate(const ConstantSchedule& schedule, const std
   return out;
 }
 
-ConstantSchedule design_schedule(const Model& m, double t_end, const SchedulableScheme& scheme, bool allow_unstable) {
+namespace {
+
+// The scenario's high-accuracy trajectory to t_end, its failure positioned at the schedule.
+Trajectory schedule_trajectory(const Model& m, double t_end) {
   const ScheduleSpec& spec = *m.simulation.schedule;
-  const std::size_t dims = spec.by.size();
-  const Trajectory trajectory = [&] {
-    try {
-      return Trajectory(m, t_end);
-    } catch (const SimulationError& e) {
-      throw ModelError(spec.loc,
-                       fmt::format("the schedule's operating points come from the scenario's reference trajectory "
-                                   "to t = {:.6g}, which fails: {}", t_end, e.what()),
-                       "check the scenario with 'dualrate simulate MODEL --scheme reference'");
-    }
-  }();
-  ConstantSchedule out;
-  out.by = spec.by_text;
-  out.loc = spec.loc;
-  out.covered = trajectory.covered();
-  out.tolerance = spec.tolerance;
-  for (std::size_t d = 0; d < dims; ++d) {
+  try {
+    return Trajectory(m, t_end);
+  } catch (const SimulationError& e) {
+    throw ModelError(spec.loc,
+                     fmt::format("the schedule's operating points come from the scenario's reference trajectory "
+                                 "to t = {:.6g}, which fails: {}", t_end, e.what()),
+                     "check the scenario with 'dualrate simulate MODEL --scheme " + kHighAccuracy + "'");
+  }
+}
+
+// The starting grid of each axis: the listed points, or uniform points over the given range or
+// the covered one widened by 5% at each end (two for points: auto, which refine_grid bisects).
+void starting_grid(const ScheduleSpec& spec, double t_end, ConstantSchedule& out) {
+  for (std::size_t d = 0; d < spec.by.size(); ++d) {
     if (!spec.points[d].empty()) {
       out.grid.push_back(spec.points[d]);
       continue;
@@ -337,34 +337,42 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
     out.grid.push_back(uniform(lo, hi, spec.counts[d] > 0 ? static_cast<std::size_t>(spec.counts[d]) : 2));
     out.refined = out.refined || spec.counts[d] == 0;
   }
+}
 
-  Designer designer(trajectory, scheme, spec);
+// The midpoints of axis d's cells that miss the tolerance (or the scheme's contraction target).
+std::vector<double> cells_to_bisect(const ConstantSchedule& out, std::size_t d, Designer& designer,
+                                    const SchedulableScheme& scheme, const ScheduleSpec& spec, const SourceLoc& at) {
+  std::vector<double> added;
+  const double span = out.grid[d].back() - out.grid[d].front();
+  for (const auto& [a, b] : cells_along(out.grid, d)) {
+    const auto [error, contraction] = designer.midpoint_error(a, b);
+    const bool contracts = !(scheme.contraction_target > 0) || contraction <= scheme.contraction_target;
+    if (!(error > spec.tolerance) && contracts) continue;
+    // A cell a billionth of the range wide that still misses: the constants jump there.
+    if (b[d] - a[d] <= 1e-9 * span)
+      throw ModelError(at,
+                       contracts ? fmt::format("the constants jump at {}: linear interpolation misses them by "
+                                               "{:.3g} (tolerance {:.3g}) even over a cell {:.3g} wide",
+                                               schedule_point_text(spec.by_text, a), error, spec.tolerance, b[d] - a[d])
+                                 : fmt::format("the constants jump at {}: with them interpolated, {} is {:.3g} "
+                                               "(at most {:.3g}) even over a cell {:.3g} wide",
+                                               schedule_point_text(spec.by_text, a), scheme.contraction_what, contraction,
+                                               scheme.contraction_target, b[d] - a[d]),
+                       "list the points, with one on each side of the jump, or schedule by a value the "
+                       "constants depend on smoothly");
+    added.push_back((a[d] + b[d]) / 2);
+  }
+  return added;
+}
+
+// points: auto: bisect every cell that misses the tolerance until none does.
+void refine_grid(const ScheduleSpec& spec, const SchedulableScheme& scheme, Designer& designer, ConstantSchedule& out) {
   const SourceLoc& points_at = spec.points_loc.file.empty() ? spec.loc : spec.points_loc;
-  // points: auto: bisect every cell that misses the tolerance until none does.
   for (bool changed = true; changed;) {
     changed = false;
-    for (std::size_t d = 0; d < dims; ++d) {
+    for (std::size_t d = 0; d < spec.by.size(); ++d) {
       if (spec.counts[d] != 0 || !spec.points[d].empty()) continue;
-      std::vector<double> added;
-      const double span = out.grid[d].back() - out.grid[d].front();
-      for (const auto& [a, b] : cells_along(out.grid, d)) {
-        const auto [error, contraction] = designer.midpoint_error(a, b);
-        const bool contracts = !(scheme.contraction_target > 0) || contraction <= scheme.contraction_target;
-        if (!(error > spec.tolerance) && contracts) continue;
-        // A cell a billionth of the range wide that still misses: the constants jump there.
-        if (b[d] - a[d] <= 1e-9 * span)
-          throw ModelError(points_at,
-                           contracts ? fmt::format("the constants jump at {}: linear interpolation misses them by "
-                                                   "{:.3g} (tolerance {:.3g}) even over a cell {:.3g} wide",
-                                                   schedule_point_text(spec.by_text, a), error, spec.tolerance, b[d] - a[d])
-                                     : fmt::format("the constants jump at {}: with them interpolated, {} is {:.3g} "
-                                                   "(at most {:.3g}) even over a cell {:.3g} wide",
-                                                   schedule_point_text(spec.by_text, a), scheme.contraction_what, contraction,
-                                                   scheme.contraction_target, b[d] - a[d]),
-                           "list the points, with one on each side of the jump, or schedule by a value the "
-                           "constants depend on smoothly");
-        added.push_back((a[d] + b[d]) / 2);
-      }
+      const std::vector<double> added = cells_to_bisect(out, d, designer, scheme, spec, points_at);
       if (added.empty()) continue;
       std::vector<double>& axis = out.grid[d];
       axis.insert(axis.end(), added.begin(), added.end());
@@ -379,7 +387,12 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
       changed = true;
     }
   }
+}
 
+// The constants at the grid's points, how far each point's operating point missed it, and the
+// largest interpolation error at a cell's midpoint.
+void constants_on_grid(Designer& designer, ConstantSchedule& out) {
+  const std::size_t dims = out.grid.size();
   for (const auto& p : grid_points(out.grid)) {
     const Designer::Point& point = designer.at(p);
     out.constants.push_back(point.constants);
@@ -397,9 +410,12 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
         out.interpolation_error_at[d] = (a[d] + b[d]) / 2;
       }
     }
+}
 
-  // The proof: grid points and points inside every cell.
-  std::vector<std::vector<double>> checked;
+// The proof: the map's spectral radius and the scheme's contraction with the interpolated
+// constants at the grid points and at points inside every cell; the largest of each.
+void prove(const SchedulableScheme& scheme, Designer& designer, ConstantSchedule& out) {
+  const std::size_t dims = out.grid.size();
   std::vector<std::vector<double>> per_axis(dims);
   const int inside = dims == 1 ? 8 : 3;
   for (std::size_t d = 0; d < dims; ++d)
@@ -429,41 +445,71 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
       }
     }
   }
-  // A Newton iteration that does not contract is the cause of the map's instability: named first.
-  if (scheme.contraction && !(out.worst_contraction < 1) && !allow_unstable)
-    throw ModelError(spec.loc,
+}
+
+// The refusal of a schedule the proof does not hold for; a Newton iteration that does not
+// contract is the cause of the map's instability, so it is named first.
+void refuse_unproven(const SchedulableScheme& scheme, const SourceLoc& loc, const ConstantSchedule& out) {
+  if (scheme.contraction && !(out.worst_contraction < 1))
+    throw ModelError(loc,
                      fmt::format("the scheduled constants do not contract at {}: {} is {:.9g} >= 1 (checked at {} "
                                  "points of the {}-point grid and inside its cells)",
                                  schedule_point_text(out.by, out.worst_contraction_at), scheme.contraction_what,
                                  out.worst_contraction, out.proof_points, out.points()),
                      "refine the grid there (more points, or points: auto with a smaller tolerance), or pass "
                      "--allow-unstable");
-  if (out.worst_radius > 1 + kStabilityMargin && !allow_unstable)
-    throw ModelError(spec.loc,
+  if (out.worst_radius > 1 + kStabilityMargin)
+    throw ModelError(loc,
                      fmt::format("the scheduled constants are unstable at {}: the one-step map's spectral radius is "
                                  "{:.9g} > 1 (checked at {} points of the {}-point grid and inside its cells)",
                                  schedule_point_text(out.by, out.worst_at), out.worst_radius, out.proof_points, out.points()),
                      "refine the grid there (more points, or points: auto with a smaller tolerance), take a smaller "
                      "step, or pass --allow-unstable");
+}
 
+// The states and inputs the constants depend on that no scheduling value covers, with how far
+// they move along the trajectory (in the model's order: a set of GiNaC::ex is ordered by hash,
+// not reproducibly).
+std::vector<std::string> uncovered(const Model& m, const SchedulableScheme& scheme, const Trajectory& trajectory) {
   std::set<GiNaC::ex, GiNaC::ex_is_less> covered_symbols;
-  for (const auto& e : spec.by) {
+  for (const auto& e : m.simulation.schedule->by) {
     const GiNaC::ex r = m.resolve(e);
     for (const auto& x : m.states)
       if (r.has(x.symbol)) covered_symbols.insert(x.symbol);
     for (const auto& u : m.inputs)
       if (r.has(u.symbol)) covered_symbols.insert(u.symbol);
   }
-  std::vector<GiNaC::ex> dynamic;  // in the model's order (a set of GiNaC::ex is ordered by hash: not reproducible)
+  std::vector<GiNaC::ex> dynamic;
   for (const auto& x : m.states) dynamic.push_back(x.symbol);
   for (const auto& u : m.inputs) dynamic.push_back(u.symbol);
+  std::vector<std::string> result;
   for (const auto& symbol : dynamic)
     if (scheme.depends_on.count(symbol) && !covered_symbols.count(symbol)) {
       const auto [lo, hi] = trajectory.variation(symbol);
       if (lo == hi) continue;
-      out.uncovered.push_back(fmt::format("{} (from {:.6g} to {:.6g} along the trajectory)",
-                                          GiNaC::ex_to<GiNaC::symbol>(symbol).get_name(), lo, hi));
+      result.push_back(fmt::format("{} (from {:.6g} to {:.6g} along the trajectory)",
+                                   GiNaC::ex_to<GiNaC::symbol>(symbol).get_name(), lo, hi));
     }
+  return result;
+}
+
+}  // namespace
+
+ConstantSchedule design_schedule(const Model& m, double t_end, const SchedulableScheme& scheme, bool allow_unstable) {
+  const ScheduleSpec& spec = *m.simulation.schedule;
+  const Trajectory trajectory = schedule_trajectory(m, t_end);
+  ConstantSchedule out;
+  out.by = spec.by_text;
+  out.loc = spec.loc;
+  out.covered = trajectory.covered();
+  out.tolerance = spec.tolerance;
+  starting_grid(spec, t_end, out);
+  Designer designer(trajectory, scheme, spec);
+  refine_grid(spec, scheme, designer, out);
+  constants_on_grid(designer, out);
+  prove(scheme, designer, out);
+  if (!allow_unstable) refuse_unproven(scheme, spec.loc, out);
+  out.uncovered = uncovered(m, scheme, trajectory);
   return out;
 }
 
