@@ -189,7 +189,7 @@ TEST(Analysis, UniformSchemesRadiusPerEigenvalueIsTheWholeMapsRadius) {
   for (const Eigen::MatrixXd& j : {coupled_oscillators(), mixed_spectrum()}) {
     const std::size_t slow = static_cast<std::size_t>(j.rows()) / 2;
     for (const char* scheme : {"euler", "rk2", "rk4", "abm4"}) {
-      const MapRadius radius(scheme, j, slow, 1, 0);
+      const MapRadius radius(scheme, j, slow, 1, {});
       for (const double h : {1e-4, 1e-3, 3e-3, 1e-2}) {
         const double whole = Eigen::EigenSolver<Eigen::MatrixXd>(reference_step_map(scheme, j, h, slow))
                                  .eigenvalues()

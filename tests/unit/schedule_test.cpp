@@ -1,4 +1,4 @@
-// Scheduled constants (simulation: linearization: scheduled, schemes/schedule.hpp): the
+// Scheduled constants (simulation: linearization: scheduled, constant_schedule/constant_schedule.hpp): the
 // interpolation, the design's grid and proof, sp_ll on jet_acceleration against the
 // high-accuracy solution, the re-linearizing reference core and the frozen linearization, and
 // smfe's scheduled inner step.
@@ -19,7 +19,7 @@
 #include "schemes/reference_core.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
 #include "schemes/registry.hpp"
-#include "schemes/schedule.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 
@@ -181,7 +181,9 @@ TEST_P(ScheduledSmfe, SchedulesTheInnerStepAndBeatsTheInitialDesign) {
   ASSERT_EQ(g.reals.size(), 1u);
   const std::vector<double>& hs = g.reals.front().scheduled;
   ASSERT_EQ(hs.size(), g.schedule->points());
-  for (double h : hs) EXPECT_LT(g.inner_steps * h, d);
+  ASSERT_EQ(g.integers.size(), 1u);
+  const int inner_steps = static_cast<int>(g.integers.front().value);  // N
+  for (double h : hs) EXPECT_LT(inner_steps * h, d);
   EXPECT_LT(*std::min_element(hs.begin(), hs.end()), *std::max_element(hs.begin(), hs.end()));
   const ReferenceCore core(m);
   const Trace reference = core.simulate({"reference", d, t_end, 1});
@@ -190,7 +192,7 @@ TEST_P(ScheduledSmfe, SchedulesTheInnerStepAndBeatsTheInitialDesign) {
   run.schedule = g.schedule;
   const double scheduled_error = max_error(core.simulate(run), reference, n);
   run.schedule = nullptr;
-  run.iterations = g.inner_steps;
+  run.iterations = inner_steps;
   const double redesigned_error = max_error(core.simulate(run), reference, n);
   run.iterations = 0;
   double initial_error = std::numeric_limits<double>::infinity();
@@ -200,7 +202,7 @@ TEST_P(ScheduledSmfe, SchedulesTheInnerStepAndBeatsTheInitialDesign) {
   }
   std::cout << fmt::format("grid {} points, N = {}, h_s {:.4g}..{:.4g}; errors: scheduled {:.3e}, re-designed "
                            "{:.3e}, initial design {:.3e}\n",
-                           g.schedule->points(), g.inner_steps, *std::min_element(hs.begin(), hs.end()),
+                           g.schedule->points(), inner_steps, *std::min_element(hs.begin(), hs.end()),
                            *std::max_element(hs.begin(), hs.end()), scheduled_error, redesigned_error, initial_error);
   EXPECT_LE(scheduled_error, 2 * redesigned_error);
   EXPECT_GE(initial_error, 10 * scheduled_error);

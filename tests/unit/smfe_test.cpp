@@ -53,7 +53,7 @@ TEST(Smfe, ChosenNIsTheSmallestThatHoldsForEveryEigenvalue) {
   const SmfeDesign d = smfe_design_for(m, 0.1);
   EXPECT_DOUBLE_EQ(d.inner_step, 1e-3);  // dead-beat for g_z's fastest eigenvalue, -1000
   EXPECT_EQ(d.inner_steps, 15);          // hand-computed in the model's description
-  const ReferenceCore core(m);
+  const ReferenceModel core(m);
   const Spectra s = spectra(core.jacobian_at(0, core.initial_state(), core.inputs_at(0)), m.slow_count);
   double at_fewer = 0;
   for (const auto& l : s.all) at_fewer = std::max(at_fewer, smfe_factor(l, 0.1, d.inner_step, d.inner_steps - 1));
@@ -108,7 +108,7 @@ TEST(Smfe, GeneratedAgreesWithTheReferenceCore) {
     EXPECT_TRUE(r.pass) << r.json();
     GenerateOptions g = o.generate;
     precompute_scheme(m, false, g);
-    EXPECT_EQ(g.inner_steps, smfe_design_for(m, d).inner_steps);
+    EXPECT_EQ(g.evaluations, smfe_design_for(m, d).inner_steps + 1);
     EXPECT_EQ(r.ops_per_step, step_cost(m, g).ops.total());
   }
 }
@@ -118,7 +118,7 @@ TEST(Smfe, OpCountIsNPlusOneEvaluations) {
   const Model m = test::load(test::source_path("tests/models/schemes/smfe_gap.yaml"));
   const long d = derivative_ops(m, Rows::kAll).total(), n = 3;
   GenerateOptions o{"smfe", 0.1, 1, ScalarType::kDouble, "test", {}, {}};
-  o.inner_steps = 15;
+  o.integers = {{"inner_steps", "int", 15, "N: inner steps per macro step"}};
   EXPECT_EQ(step_cost(m, o).ops.total(), 16 * d + 2 * (15 * (n + 1) + n) + 3);
   EXPECT_EQ(step_cost(m, o).bound.total(), 16 * d);
 }

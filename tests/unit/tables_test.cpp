@@ -133,7 +133,7 @@ TEST(Tables, SchemesThatPrecomputeAcceptATableModel) {
     EXPECT_NE(generate_header(m, o).find("static Scalar G(Scalar x0_, Scalar x1_)"), std::string::npos) << c.scheme;
     RunOptions run{c.scheme, c.step, t_end, 1};
     run.frozen_linearization = c.frozen;
-    run.inner_step = o.inner_step;
+    run.scheme_options = o.design_options;
     const std::vector<double> last = core.simulate(run).rows.back();
     EXPECT_NEAR(last[1], exact[1], 0.1 * exact[1]) << c.scheme;
   }

@@ -33,14 +33,14 @@ StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& 
 }
 
 Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
-                                   int ratio, double inner_step) {
+                                   int ratio, const SchemeOptions& options) {
   const SchemeInfo& info = known_scheme(scheme);
   if (info.grid_step_map) return info.grid_step_map(j, h, slow, ratio);
   if (!info.reference) throw SimulationError("the reference core has no one-step map of '" + scheme + "'");
   const auto n = j.rows();
   const RightHandSide linear = linear_rhs(j);
   const ReferenceStep step =
-      info.reference({nullptr, slow, [&j](double, const std::vector<double>&) { return j; }, inner_step, {}}, h);
+      info.reference({nullptr, slow, [&j](double, const std::vector<double>&) { return j; }, options, {}}, h);
   Eigen::MatrixXd m(n, n);
   for (Eigen::Index c = 0; c < n; ++c) {
     std::vector<double> e(static_cast<std::size_t>(n), 0.0);
@@ -52,10 +52,10 @@ Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::Matri
 }
 
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
-                             int ratio, double inner_step) {
+                             int ratio, const SchemeOptions& options) {
   const SchemeInfo* info = find_scheme(scheme);
   if (info && info->step_map) return info->step_map(j, slow, h);
-  return reference_step_map(scheme, j, h, slow, ratio, inner_step);
+  return reference_step_map(scheme, j, h, slow, ratio, options);
 }
 
 namespace {
@@ -67,16 +67,16 @@ bool uniform(const std::string& scheme) {
 
 }  // namespace
 
-MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step)
-    : MapRadius(std::move(scheme), j, slow, ratio, inner_step, eigenvalues(j)) {}
+MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, const SchemeOptions& options)
+    : MapRadius(std::move(scheme), j, slow, ratio, options, eigenvalues(j)) {}
 
-MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step,
+MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, const SchemeOptions& options,
                      Eigen::VectorXcd eigenvalues)
     : scheme_(std::move(scheme)),
       j_(j),
       slow_(slow),
       ratio_(ratio),
-      inner_step_(inner_step),
+      options_(options),
       eigenvalues_(std::move(eigenvalues)),
       uniform_(uniform(scheme_)) {
   if (!uniform_) return;
@@ -95,7 +95,7 @@ MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t s
 
 double MapRadius::operator()(double h) const {
   try {
-    if (!uniform_) return eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, inner_step_)).cwiseAbs().maxCoeff();
+    if (!uniform_) return eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, options_)).cwiseAbs().maxCoeff();
     double radius = 0;
     for (const Eigen::MatrixXd& block : eigen_blocks_)
       radius = std::max(radius,
@@ -127,8 +127,8 @@ std::string text_list(const Eigen::VectorXcd& v) {
 }  // namespace
 
 double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
-                       int ratio, double inner_step) {
-  return MapRadius(scheme, j, slow, ratio, inner_step).largest_stable_step(bounded);
+                       int ratio, const SchemeOptions& options) {
+  return MapRadius(scheme, j, slow, ratio, options).largest_stable_step(bounded);
 }
 
 double MapRadius::largest_stable_step(bool& bounded) const {
@@ -142,7 +142,7 @@ double MapRadius::largest_stable_step(bool& bounded) const {
   std::function<bool(double)> stable = [this](double s) { return (*this)(s) <= 1 + kStabilityMargin; };
   const SchemeInfo* info = find_any_scheme(scheme_);
   if (info && info->stable_step_scan) {
-    const StableStepScan scan = info->stable_step_scan(spectra(j_, slow_), inner_step_, end);
+    const StableStepScan scan = info->stable_step_scan(spectra(j_, slow_), options_, end);
     if (scan.result) {
       bounded = scan.bounded;
       return *scan.result;
@@ -169,7 +169,7 @@ double MapRadius::largest_stable_step(bool& bounded) const {
 }
 
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio,
-                                  double inner_step, StepSearch search) {
+                                  const SchemeOptions& options, StepSearch search) {
   const ReferenceCore core(model);
   const Eigen::MatrixXd full = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
   const SchemeInfo* info = find_any_scheme(scheme);
@@ -186,8 +186,8 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   const double slowest_fast = s.fast.size() > 0 ? s.fast.cwiseAbs().minCoeff() : 0.0;
   const double fastest_slow = s.slow.size() > 0 ? s.slow.cwiseAbs().maxCoeff() : 0.0;
   r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
-  if (info && info->analyse) r.scheme_analysis = info->analyse(model, h, inner_step);
-  const MapRadius radius(scheme, j, model.slow_count, ratio, inner_step, s.all);
+  if (info && info->analyse) r.scheme_analysis = info->analyse(model, h, options);
+  const MapRadius radius(scheme, j, model.slow_count, ratio, options, s.all);
   r.spectral_radius = radius(h);
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
   if (reduced) r.full_jacobian_eigenvalues = eigenvalues(full);
@@ -200,7 +200,7 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   if (reduced) {
     bool bounded = true;
     r.full_rk4_max_stable_step =
-        MapRadius("rk4", full, model.slow_count, 1, 0, r.full_jacobian_eigenvalues).largest_stable_step(bounded);
+        MapRadius("rk4", full, model.slow_count, 1, {}, r.full_jacobian_eigenvalues).largest_stable_step(bounded);
   }
   return r;
 }

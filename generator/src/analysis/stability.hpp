@@ -48,9 +48,9 @@ struct StabilityReport {
 // the map of one macro step H = ratio h after the start-up, on everything the reference
 // core's task form keeps between macro steps (states, derivative histories, predicted end
 // points), so its size exceeds n. For smfe, h is the macro step D and the map is that of the
-// design chosen for J and D (`inner_step` > 0 fixes h_s), or SchemeDesignError when there is none.
+// design chosen for J and D (its option inner-step, given, fixes h_s), or SchemeDesignError when there is none.
 Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
-                                   int ratio = 1, double inner_step = 0);
+                                   int ratio = 1, const SchemeOptions& options = {});
 
 // What each entry of a scheme's one-step map's vector is and how many steps of h one
 // application of the map takes: the n states, one step, for the single-step schemes; the
@@ -62,7 +62,7 @@ StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& 
 // The same map, from the scheme's own builder where it has one (SchemeInfo::step_map: sp_ll
 // from its constants, in one pass), else reference_step_map.
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
-                             int ratio = 1, double inner_step = 0);
+                             int ratio = 1, const SchemeOptions& options = {});
 
 // The spectral radius of that map, as a function of h. For a scheme that treats every state
 // alike (SchemeInfo::uniform, and abm4), the map of J is similar to the direct sum of the maps
@@ -71,9 +71,9 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
 // builds the whole map and decomposes it. Infinity when smfe has no design at h.
 class MapRadius {
  public:
-  MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step);
+  MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, const SchemeOptions& options);
   // The same, given J's eigenvalues (already computed by the caller).
-  MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, double inner_step,
+  MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, const SchemeOptions& options,
             Eigen::VectorXcd eigenvalues);
   double operator()(double h) const;
   // max_stable_step() below, for this scheme and J.
@@ -84,7 +84,7 @@ class MapRadius {
   Eigen::MatrixXd j_;
   std::size_t slow_;
   int ratio_;
-  double inner_step_;
+  SchemeOptions options_;
   Eigen::VectorXcd eigenvalues_;               // of J
   bool uniform_;                               // checked per eigenvalue
   std::vector<Eigen::MatrixXd> eigen_blocks_;  // uniform: a 1x1 or 2x2 block per eigenvalue (pair)
@@ -98,7 +98,7 @@ class MapRadius {
 // then that end of the scan). An island of stability or instability narrower than the 2%
 // grid can be missed.
 double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
-                       int ratio = 1, double inner_step = 0);
+                       int ratio = 1, const SchemeOptions& options = {});
 
 // Whether analyze_stability searches the largest stable step (max_stable_step, the costly
 // part: hundreds of maps): always (analyze), only when the step is unstable, for the hint of
@@ -106,7 +106,7 @@ double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std:
 enum class StepSearch { kAlways, kWhenUnstable, kNever };
 
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio = 1,
-                                  double inner_step = 0, StepSearch search = StepSearch::kAlways);
+                                  const SchemeOptions& options = {}, StepSearch search = StepSearch::kAlways);
 
 // Why the generator refuses an unstable report r (generate without --allow-unstable,
 // verify-system): the message, with the growth over t_end, and a hint (a smaller step or

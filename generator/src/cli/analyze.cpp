@@ -9,7 +9,7 @@ namespace dualrate::cli {
 
 int AnalyzeCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kAnalysis);
-  StabilityReport r = analyze_stability(model, s.scheme, s.step, s.ratio, o_.inner_step);
+  StabilityReport r = analyze_stability(model, s.scheme, s.step, s.ratio, o_.scheme_options);
   if (const SchemeInfo* info = find_scheme(s.scheme);
       info && info->schedulable && model.simulation.linearization == "scheduled") {
     GenerateOptions g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION, {}, {}};

@@ -84,6 +84,24 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
   return s;
 }
 
+namespace {
+
+// Each option a scheme declares for itself (SchemeInfo::options), once per name.
+void add_scheme_options(CLI::App* cmd, Overrides& o) {
+  std::vector<std::string> added;
+  for (const SchemeInfo& info : all_schemes())
+    for (const SchemeOption& option : info.options) {
+      if (std::find(added.begin(), added.end(), option.name) != added.end()) continue;
+      added.push_back(option.name);
+      cmd->add_option_function<double>(
+             "--" + option.name, [&o, name = option.name](double value) { o.scheme_options[name] = value; },
+             option.help)
+          ->check(CLI::PositiveNumber);
+    }
+}
+
+}  // namespace
+
 void add_common(CLI::App* cmd, Overrides& o) {
   cmd->add_option("model", o.model_path, "Model file (YAML)")->required();
   cmd->add_option("--scheme", o.scheme, "Integration scheme (default: the model's simulation.scheme)");
@@ -97,9 +115,7 @@ void add_common(CLI::App* cmd, Overrides& o) {
   cmd->add_option("--schedule-by", o.schedule_by,
                   "EXPR: a scheduling value of --linearization scheduled, an expression of states and inputs "
                   "(once or twice; auto grid points over the trajectory's range; default: simulation.schedule.by)");
-  cmd->add_option("--inner-step", o.inner_step,
-                  "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it is real)")
-      ->check(CLI::PositiveNumber);
+  add_scheme_options(cmd, o);
   cmd->add_option("--param", o.params,
                   "NAME=VALUE: replaces the value of parameter NAME (repeatable); parameters, initial values and "
                   "input signals defined from it follow (default: the file's values)");

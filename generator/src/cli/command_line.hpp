@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/model.hpp"
+#include "reference/reference_model.hpp"
 
 namespace CLI {
 class App;
@@ -32,7 +33,7 @@ struct Overrides {
   std::string scalar;  // empty: double, or the target's default for verify --target
   std::optional<std::string> linearization;
   std::vector<std::string> schedule_by;  // --schedule-by: the scheduling values, replacing the file's
-  double inner_step = 0;  // smfe: h_s (0: chosen by the generator)
+  SchemeOptions scheme_options;          // the schemes' own options given (SchemeInfo::options)
   std::vector<std::string> params;  // NAME=VALUE, replacing the file's parameter values
   std::string overrun = "skip";     // dual-rate tasks: skip or defer a release that finds the slow task busy
 };
@@ -47,9 +48,6 @@ struct Settings {
 // What a command does with the scheme: generate code, run it in the reference core
 // (simulate), or analyze it (the generated schemes and the analysable reference-only ones).
 enum class Use { kGenerate, kReferenceCore, kAnalysis };
-
-// The high-accuracy mode of the reference core, which `simulate --scheme` also takes.
-const std::string kHighAccuracy = "reference";
 
 // The settings of a command on `m`: each option overrides the file's simulation section.
 // Throws UsageError for an unknown scheme (for this use) or a bad setting, ModelError for a

@@ -20,7 +20,7 @@ int GenerateCommand::run(const Model& model) {
   const SchemeInfo* info = find_scheme(s.scheme);
   if (!(info->schedulable && model.simulation.linearization == "scheduled")) {
     const StabilityReport stability =
-        analyze_stability(model, s.scheme, s.step, s.ratio, o_.inner_step,
+        analyze_stability(model, s.scheme, s.step, s.ratio, o_.scheme_options,
                           allow_unstable_ ? StepSearch::kNever : StepSearch::kWhenUnstable);
     if (!stability.stable && !allow_unstable_) {
       const Instability why = instability(model, stability, s.t_end);
@@ -30,7 +30,7 @@ int GenerateCommand::run(const Model& model) {
   GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION, {}, {}};
   g.name_space = name_space_;
   g.jacobian = emit_jacobian_;
-  g.inner_step = o_.inner_step;
+  g.scheme_options = o_.scheme_options;
   g.defer_overruns = o_.overrun == "defer";
   g.t_end = s.t_end;
   g.allow_unstable = allow_unstable_;

@@ -16,7 +16,7 @@ int SimulateCommand::run(const Model& model) {
   RunOptions run{s.scheme, s.step, s.t_end, o_.every};
   run.frozen_linearization = frozen(model, o_);
   run.ratio = s.ratio;
-  run.inner_step = o_.inner_step;
+  run.scheme_options = o_.scheme_options;
   run.exact_end = true;
   if (const SchemeInfo* info = find_scheme(s.scheme); info && info->schedulable &&
                                                       model.simulation.linearization == "scheduled") {

@@ -37,7 +37,7 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
   d.model_source = text.str();
   std::optional<StabilityReport> stability;
   try {
-    stability = analyze_stability(model, o.generate.scheme, o.generate.step, o.generate.ratio, o.generate.inner_step);
+    stability = analyze_stability(model, o.generate.scheme, o.generate.step, o.generate.ratio, o.generate.scheme_options);
     d.stability = &*stability;
   } catch (const std::exception& e) {
     d.stability_error = e.what();
@@ -47,7 +47,7 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
     d.generated = without_local_columns(read_csv((run / "generated.csv").string()));
     d.reference = read_csv((run / "reference.csv").string());
     try {
-      d.accurate = ReferenceCore(model).simulate({"reference", o.generate.step, o.t_end, o.every});
+      d.accurate = ReferenceCore(model).simulate({kHighAccuracy, o.generate.step, o.t_end, o.every});
     } catch (const SimulationError&) {
       d.accurate = {};  // the plots then leave it out
     }
@@ -83,7 +83,7 @@ int VerifyCommand::run(const Model& model) {
   warn_about_clock(target_, cpu_hz_);
   VerifyOptions v;
   v.generate = {s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION, {}, {}};
-  v.generate.inner_step = o_.inner_step;
+  v.generate.scheme_options = o_.scheme_options;
   v.generate.defer_overruns = o_.overrun == "defer";
   v.frozen = frozen(model, o_);
   v.t_end = s.t_end;

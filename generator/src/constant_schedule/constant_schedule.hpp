@@ -124,7 +124,7 @@ ConstantSchedule design_schedule(const Model& m, double t_end, const Schedulable
 OpCount schedule_ops(const Model& m, const std::vector<NamedMatrix>& matrices, long scalars,
                      const ConstantSchedule& schedule);
 
-// Text (schedule_report.cpp) for the generated header's notes and generate's standard error: the grid, how it was
+// Text (report.cpp) for the generated header's notes and generate's standard error: the grid, how it was
 // chosen, the interpolation error, the proof, and what the schedule does not cover.
 std::string schedule_summary(const ConstantSchedule& schedule);
 // The same as a JSON object (analyze --json's "schedule").

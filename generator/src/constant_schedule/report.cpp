@@ -1,10 +1,10 @@
-// Scheduled constants' cost per step and their reports (schedule.hpp).
+// Scheduled constants' cost per step and their reports (constant_schedule.hpp).
 #include <fmt/format.h>
 
 #include "base/text_io.hpp"
 #include "ir/straight_line.hpp"
 #include "numeric/linearization.hpp"
-#include "schemes/schedule.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 

@@ -81,7 +81,7 @@ PartitionProposal propose_partition(const Model& model, double t_end, std::size_
   const ReferenceCore core(model);
   // Output steps of a tenth of the samples' spacing: the integrator's first trial step is
   // the output step, and a stiff model's first trial over a long one can overflow.
-  RunOptions run{"reference", t_end / static_cast<double>(10 * (samples - 1)), t_end, 10};
+  RunOptions run{kHighAccuracy, t_end / static_cast<double>(10 * (samples - 1)), t_end, 10};
   run.reference_tolerance = 1e-10;
   const Trace trace = core.simulate(run);
   const std::size_t n = model.states.size();

@@ -10,7 +10,7 @@
 
 #include "base/diagnostics.hpp"
 #include "model/printing.hpp"
-#include "schemes/schedule.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 

@@ -71,7 +71,7 @@ struct InputSignal {
 
 // simulation: schedule: the scheduling values of `linearization: scheduled`: a scheme's
 // constants are computed at the points of a grid over them and interpolated at run time
-// (schemes/schedule.hpp).
+// (constant_schedule/constant_schedule.hpp).
 struct ScheduleSpec {
   std::vector<GiNaC::ex> by;          // 1 or 2 expressions of states, inputs, parameters, variables
   std::vector<std::string> by_text;   // as written

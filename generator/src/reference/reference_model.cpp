@@ -1,4 +1,4 @@
-#include "schemes/reference_core.hpp"
+#include "reference/reference_model.hpp"
 
 #include <boost/numeric/odeint.hpp>
 #include <fmt/format.h>
@@ -6,8 +6,6 @@
 #include <cmath>
 
 #include "numeric/linearization.hpp"
-#include "schemes/registry.hpp"
-#include "schemes/schedule.hpp"
 
 namespace dualrate {
 
@@ -26,20 +24,7 @@ EndTime end_time(double t_end, double h, int stride) {
   return e;
 }
 
-namespace {
-
-// Why a run of `scheme` cannot end exactly at t_end, with the end times it can reach.
-SimulationError off_grid(const std::string& scheme, double t_end, double h, int stride, const EndTime& e) {
-  const std::string unit = stride > 1 ? fmt::format("macro steps H = {} h = {}", stride, h * stride)
-                                      : fmt::format("steps h = {}", h);
-  return SimulationError(fmt::format("t_end = {} is not a whole number of {} and {} cannot shorten its last "
-                                     "step; the nearest end times are {:.15g} and {:.15g} (--t-end)",
-                                     t_end, unit, scheme, e.below, e.above));
-}
-
-}  // namespace
-
-ReferenceCore::ReferenceCore(const Model& model) : model_(model) {
+ReferenceModel::ReferenceModel(const Model& model) : model_(model) {
   int slot = 0;
   slots_[model.time] = slot++;
   for (const auto& x : model.states) slots_[x.symbol] = slot++;
@@ -67,7 +52,7 @@ ReferenceCore::ReferenceCore(const Model& model) : model_(model) {
   }
 }
 
-ReferenceCore::Vector ReferenceCore::parameter_rates(double t, const Vector& x, const Vector& u) const {
+ReferenceModel::Vector ReferenceModel::parameter_rates(double t, const Vector& x, const Vector& u) const {
   const Vector env = environment(t, x, u);
   Vector rates;
   for (const auto& state : parameter_rates_) {
@@ -78,7 +63,7 @@ ReferenceCore::Vector ReferenceCore::parameter_rates(double t, const Vector& x, 
   return rates;
 }
 
-Eigen::MatrixXd ReferenceCore::jacobian_at(double t, const Vector& x, const Vector& u) const {
+Eigen::MatrixXd ReferenceModel::jacobian_at(double t, const Vector& x, const Vector& u) const {
   const Vector env = environment(t, x, u);
   const auto n = static_cast<Eigen::Index>(x.size());
   Eigen::MatrixXd j(n, n);
@@ -87,7 +72,7 @@ Eigen::MatrixXd ReferenceCore::jacobian_at(double t, const Vector& x, const Vect
   return j;
 }
 
-ReferenceCore::Vector ReferenceCore::initial_state() const {
+ReferenceModel::Vector ReferenceModel::initial_state() const {
   Vector x;
   for (const auto& s : model_.states) x.push_back(s.initial_value);
   return x;
@@ -102,7 +87,7 @@ float evaluate(const Evaluator& e, const std::vector<float>& env, double t) { re
 }  // namespace
 
 template <class T>
-std::vector<T> ReferenceCore::slot_values(double t, const std::vector<T>& x, const Vector& u) const {
+std::vector<T> ReferenceModel::slot_values(double t, const std::vector<T>& x, const Vector& u) const {
   std::vector<T> env(slots_.size(), T(0));
   std::size_t slot = 0;
   env[slot++] = static_cast<T>(t);
@@ -113,14 +98,14 @@ std::vector<T> ReferenceCore::slot_values(double t, const std::vector<T>& x, con
 }
 
 template <class T>
-std::vector<T> ReferenceCore::environment(double t, const std::vector<T>& x, const Vector& u) const {
+std::vector<T> ReferenceModel::environment(double t, const std::vector<T>& x, const Vector& u) const {
   std::vector<T> env = slot_values(t, x, u);
   std::size_t slot = env.size() - variables_.size();
   for (const auto& v : variables_) env[slot++] = evaluate(v, env, t);
   return env;
 }
 
-ReferenceCore::Vector ReferenceCore::inputs_at(double t, bool in_float) const {
+ReferenceModel::Vector ReferenceModel::inputs_at(double t, bool in_float) const {
   const Vector x(model_.states.size(), 0.0), u(model_.inputs.size(), 0.0);
   Vector signals;
   if (in_float) {
@@ -133,7 +118,7 @@ ReferenceCore::Vector ReferenceCore::inputs_at(double t, bool in_float) const {
   return signals;
 }
 
-void ReferenceCore::derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const {
+void ReferenceModel::derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const {
   const Vector env = environment(t, x, u);
   dxdt.resize(rhs_.size());
   std::vector<std::string> bad;
@@ -154,35 +139,35 @@ void ReferenceCore::derivatives(double t, const Vector& x, const Vector& u, Vect
   throw SimulationError(fmt::format("non-finite derivative at t = {:.17g}: {}", t, names));
 }
 
-void ReferenceCore::check_state(double t, const Vector& x) const {
+void ReferenceModel::check_state(double t, const Vector& x) const {
   std::string names;
   for (std::size_t i = 0; i < x.size(); ++i)
     if (!std::isfinite(x[i])) names += (names.empty() ? "" : ", ") + model_.states[i].name;
   if (!names.empty()) throw SimulationError(fmt::format("non-finite state at t = {:.17g}: {}", t, names));
 }
 
-ReferenceCore::Vector ReferenceCore::outputs(double t, const Vector& x, const Vector& u) const {
+ReferenceModel::Vector ReferenceModel::outputs(double t, const Vector& x, const Vector& u) const {
   const Vector env = environment(t, x, u);
   Vector y;
   for (const auto& o : outputs_) y.push_back(o(env.data()));
   return y;
 }
 
-ReferenceCore::Vector ReferenceCore::scheduling_values(double t, const Vector& x, const Vector& u) const {
+ReferenceModel::Vector ReferenceModel::scheduling_values(double t, const Vector& x, const Vector& u) const {
   const Vector env = environment(t, x, u);
   Vector s;
   for (const auto& e : scheduling_) s.push_back(e(env.data()));
   return s;
 }
 
-std::vector<std::string> ReferenceCore::columns() const {
+std::vector<std::string> ReferenceModel::columns() const {
   std::vector<std::string> c{"t"};
   for (const auto& x : model_.states) c.push_back(x.name);
   for (const auto& y : model_.outputs) c.push_back(y.name);
   return c;
 }
 
-ReferenceCore::Vector ReferenceCore::row(double t, const Vector& x, const Vector& u) const {
+ReferenceModel::Vector ReferenceModel::row(double t, const Vector& x, const Vector& u) const {
   Vector r{t};
   r.insert(r.end(), x.begin(), x.end());
   const Vector y = outputs(t, x, u);
@@ -190,17 +175,7 @@ ReferenceCore::Vector ReferenceCore::row(double t, const Vector& x, const Vector
   return r;
 }
 
-Trace ReferenceCore::simulate(const RunOptions& options) const {
-  if (!(options.step > 0) || !(options.t_end > 0) || options.every < 1)
-    throw SimulationError("step and t_end must be positive and every at least 1");
-  Trace trace;
-  trace.columns = columns();
-  if (options.scheme == "reference") high_accuracy(options, trace);
-  else fixed_step(options, trace);
-  return trace;
-}
-
-Trace ReferenceCore::with_inputs(const Trace& trace) const {
+Trace ReferenceModel::with_inputs(const Trace& trace) const {
   Trace result = trace;
   for (const auto& u : model_.inputs) result.columns.push_back(u.name);
   for (auto& row : result.rows) {
@@ -210,29 +185,12 @@ Trace ReferenceCore::with_inputs(const Trace& trace) const {
   return result;
 }
 
-namespace {
-
-using Vector = ReferenceCore::Vector;
-
-}  // namespace
-
-std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
-                                const std::vector<double>& x) {
-  const SchemeInfo* info = find_scheme(scheme);
-  if (!info || !info->reference) throw SimulationError("the reference core has no scheme '" + scheme + "'");
-  ReferenceSetup bare;
-  bare.jacobian = [&scheme](double, const std::vector<double>&) -> Eigen::MatrixXd {
-    throw SimulationError("scheme_step: " + scheme + " needs the model (its Jacobian)");
-  };
-  return info->reference(bare, h)(f, t, h, x);
-}
-
 double sample_time(long i, double h, bool float_time) {
   if (!float_time) return static_cast<double>(i) * h;
   return static_cast<double>(i) * static_cast<double>(static_cast<float>(h));
 }
 
-void ReferenceCore::march(long n, double h, double t_last, int every,
+void ReferenceModel::march(long n, double h, double t_last, int every,
                           const std::function<long(long, Vector&)>& advance, Trace& trace) const {
   Vector x = initial_state();
   check_state(0, x);
@@ -246,168 +204,27 @@ void ReferenceCore::march(long n, double h, double t_last, int every,
   }
 }
 
-RightHandSide ReferenceCore::holding(Vector u) const {
+RightHandSide ReferenceModel::holding(Vector u) const {
   return [this, u = std::move(u)](double ts, const Vector& xs, Vector& dx) { derivatives(ts, xs, u, dx); };
 }
 
-ReferenceCore::Vector ReferenceCore::inputs_of_step(long i, double h, bool in_float) const {
+ReferenceModel::Vector ReferenceModel::inputs_of_step(long i, double h, bool in_float) const {
   return inputs_at(sample_time(i, h, in_float), in_float);
 }
 
-namespace {
-
-// The scheme's reference step of size h for the model of `core`, prepared with the options'
-// linearization or schedule and inputs (fixed_step, single_step).
-ReferenceStep prepared_step(const ReferenceCore& core, const Model& model, const SchemeInfo& info,
-                            const RunOptions& options, double h) {
-  const bool in_float = options.float_time;
-  const Eigen::MatrixXd initial = options.frozen_linearization
-                                      ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0, in_float))
-                                      : Eigen::MatrixXd();
-  const auto jacobian = [&core, initial, frozen = options.frozen_linearization, in_float](double t, const Vector& x) {
-    return frozen ? initial : core.jacobian_at(t, x, core.inputs_at(t, in_float));
-  };
-  ReferenceSetup setup{&model, model.slow_count, jacobian, options.inner_step,
-                       [&core, in_float](double t) { return core.inputs_at(t, in_float); }};
-  if (options.schedule) {
-    setup.scheduled = [&core, schedule = options.schedule, in_float](double t, const Vector& x) {
-      return interpolate(*schedule, core.scheduling_values(t, x, core.inputs_at(t, in_float)));
-    };
-    setup.scheduled_step = options.schedule->step;
-  }
-  setup.iterations = options.schedule ? options.schedule->iterations : options.iterations;
-  return info.reference(setup, h);
-}
-
-}  // namespace
-
-void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
-  const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || !(info->reference || info->reference_run))
-    throw SimulationError("the reference core has no scheme '" + options.scheme + "'");
-  if (info->reference_run) return grid_run(*info, options, trace);
-  const double h = options.step;
-  const EndTime end = end_time(options.t_end, h);
-  const bool shortened = options.exact_end && !end.whole;
-  const double last = shortened ? options.t_end - static_cast<double>(end.steps - 1) * h : h;
-  const ReferenceStep step = prepared_step(*this, model_, *info, options, h);
-  const ReferenceStep last_step = shortened ? prepared_step(*this, model_, *info, options, last) : step;
-  march(end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every,
-        [&](long i, Vector& x) {
-          const bool final = i + 1 == end.steps;
-          x = (final ? last_step : step)(holding(inputs_of_step(i, h, options.float_time)),
-                                         sample_time(i, h, options.float_time), final ? last : h, x);
-          return i + 1;
-        },
-        trace);
-}
-
-std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step(
-    const RunOptions& options) const {
-  return [h = options.step, step = single_step_of_length(options)](long i, const Vector& x) { return step(i, x, h); };
-}
-
-std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)> ReferenceCore::single_step_of_length(
-    const RunOptions& options) const {
-  const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || !info->reference)
-    throw SimulationError("the reference core has no single step of scheme '" + options.scheme + "'");
-  const double h = options.step;
-  const bool in_float = options.float_time;
-  return [this, h, in_float, step = prepared_step(*this, model_, *info, options, h)](long i, const Vector& x,
-                                                                                     double length) {
-    return step(holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), length, x);
-  };
-}
-
-std::string ReferenceCore::exact_step_difference(const RunOptions& options) const {
-  const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || !info->float_reference)
-    return "the reference core's " + options.scheme + " step is not written in the runtime's order of operations";
-  if (!model_.tables.empty())
-    return "the model has tables, which the reference core interpolates by another computation (Table::evaluate) "
-           "than the generated code (dualrate::lookup::table)";
-  for (const auto& v : model_.variables)
-    if (v.solved)
-      return "the model's mass matrix depends on the coordinates: the generated code factorizes it at run time, the "
-             "reference core takes its symbolic inverse";
-  return "";
-}
-
-void ReferenceCore::float_derivatives(double t, const std::vector<float>& x, const Vector& u,
+void ReferenceModel::float_derivatives(double t, const std::vector<float>& x, const Vector& u,
                                       std::vector<float>& dxdt) const {
   const std::vector<float> env = environment(t, x, u);
   dxdt.resize(rhs_.size());
   for (std::size_t i = 0; i < rhs_.size(); ++i) dxdt[i] = rhs_[i](env.data(), t);
 }
 
-std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step_in_float(
-    const RunOptions& options) const {
-  const std::string why = exact_step_difference(options);
-  if (!why.empty()) throw SimulationError("no float step of the reference core: " + why);
-  ReferenceSetup setup;
-  setup.model = &model_;
-  setup.slow = model_.slow_count;
-  const FloatStep step = find_any_scheme(options.scheme)->float_reference(setup);
-  const double h = options.step;
-  return [this, step, h](long i, const Vector& x) {
-    const Vector u = inputs_of_step(i, h, true);
-    const RightHandSideIn<float> f = [this, &u](double t, const std::vector<float>& xs, std::vector<float>& dx) {
-      float_derivatives(t, xs, u, dx);
-    };
-    const std::vector<float> next = step(f, sample_time(i, h, true), static_cast<float>(h),
-                                         std::vector<float>(x.begin(), x.end()));
-    return Vector(next.begin(), next.end());
-  };
-}
-
-GridSetup ReferenceCore::grid_setup(const RunOptions& options) const {
-  const double h = options.step;
-  const bool in_float = options.float_time;
-  GridSetup setup;
-  setup.slow = model_.slow_count;
-  setup.h = h;
-  setup.ratio = options.ratio;
-  setup.f = [this, h, in_float](long i, const Vector& xs, Vector& dx) {
-    derivatives(sample_time(i, h, in_float), xs, inputs_of_step(i, h, in_float), dx);
-  };
-  setup.held = [this, h, in_float](long tick, double t, const Vector& xs, Vector& dx) {
-    derivatives(t, xs, inputs_of_step(tick, h, in_float), dx);
-  };
-  setup.start = [this, h, in_float](long i, const Vector& xs) {
-    return rk4_step(holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, xs);
-  };
-  return setup;
-}
-
-// Multistep and multirate schemes advance on their grid (r steps at a time for the
-// multirate ones after their start-up).
-void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const {
-  const double h = options.step;
-  const long n = step_count(options.t_end, h);
-  const GridRun run = info.reference_run(grid_setup(options));
-  const EndTime end = end_time(options.t_end, h, run.stride);
-  if (options.exact_end && !end.whole) throw off_grid(options.scheme, options.t_end, h, run.stride, end);
-  if (n % run.stride != 0)
-    throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
-  march(n, h, static_cast<double>(n) * h, options.every, run.advance, trace);
-}
-
-std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step(
-    const RunOptions& options) const {
-  const SchemeInfo* info = find_any_scheme(options.scheme);
-  GridRun run;
-  if (info && info->reference_run) run = info->reference_run(grid_setup(options));
-  if (!run.restore)
-    throw SimulationError("the reference core has no macro step from kept values of scheme '" + options.scheme + "'");
-  const std::size_t n = model_.states.size();
-  return [run, n](long i, const Vector& kept) {
-    if (kept.size() < n) throw SimulationError("fewer kept values than states");
-    run.restore(kept);
-    Vector x(kept.begin(), kept.begin() + static_cast<long>(n));
-    run.advance(i, x);
-    return x;
-  };
+Trace ReferenceModel::started(const RunOptions& options) const {
+  if (!(options.step > 0) || !(options.t_end > 0) || options.every < 1)
+    throw SimulationError("step and t_end must be positive and every at least 1");
+  Trace trace;
+  trace.columns = columns();
+  return trace;
 }
 
 // Integrates segment by segment over the step grid t_i = i h. Inside a segment (a, b] the
@@ -415,8 +232,9 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
 // jump exactly at a grid time (step(t - b)) takes effect in the next segment instead of
 // leaking into this one's last stages. No step is longer than h, so a jump between grid
 // times is met by the step-size control.
-void ReferenceCore::high_accuracy(const RunOptions& options, Trace& trace) const {
+Trace ReferenceModel::high_accuracy(const RunOptions& options) const {
   namespace odeint = boost::numeric::odeint;
+  Trace trace = started(options);
   const double h = options.step;
   const EndTime end = end_time(options.t_end, h);
   const long n = end.steps;
@@ -439,6 +257,7 @@ void ReferenceCore::high_accuracy(const RunOptions& options, Trace& trace) const
     check_state(b, x);
     if ((i + 1) % options.every == 0 || i + 1 == n) trace.rows.push_back(row(b, x, inputs_at(b)));
   }
+  return trace;
 }
 
 }  // namespace dualrate

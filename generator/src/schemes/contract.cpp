@@ -8,6 +8,11 @@ const char* to_string(ScalarType s) { return s == ScalarType::kFloat ? "float" :
 
 ScalarType scalar_type(const std::string& name) { return name == "float" ? ScalarType::kFloat : ScalarType::kDouble; }
 
+double option_value(const SchemeOptions& options, const std::string& name, double otherwise) {
+  const auto found = options.find(name);
+  return found != options.end() ? found->second : otherwise;
+}
+
 OpCount function_ops(const GenerateOptions& o, const std::string& name) {
   for (const auto& f : o.functions)
     if (f.name == name) return straight_line_ops(*o.function_model, straight_line(*o.function_model, f.roots));

@@ -21,7 +21,8 @@
 #include "model/model.hpp"
 #include "numeric/linearization.hpp"
 #include "numeric/ode.hpp"
-#include "schemes/schedule.hpp"
+#include "constant_schedule/constant_schedule.hpp"
+#include "reference/reference_model.hpp"
 
 namespace dualrate {
 
@@ -56,6 +57,17 @@ struct SchemeFunction {
   std::vector<std::size_t> root_states{};  // the state whose equation each root derives from (its source)
 };
 
+// An option a scheme declares for itself (SchemeInfo::options): a positive real number the
+// model commands take as --NAME, which the scheme's hooks read from SchemeOptions under `name`.
+// Not given, the scheme chooses (the help says how).
+struct SchemeOption {
+  std::string name;  // as on the command line, without the dashes
+  std::string help;  // what it is, and what the scheme chooses when it is not given
+};
+
+// The value given for option `name`, or `otherwise`.
+double option_value(const SchemeOptions& options, const std::string& name, double otherwise);
+
 struct GenerateOptions {
   std::string scheme;
   double step = 0;  // h
@@ -66,8 +78,12 @@ struct GenerateOptions {
   // its nonzeros (linear_map).
   std::vector<NamedMatrix> matrices;
   std::string notes;                   // how the constants were obtained (comment in the header)
-  double inner_step = 0;  // smfe: h_s as given (0: chosen by the generator), then as chosen
-  int inner_steps = 0;    // smfe: N, chosen by the generator (also in integers, as SchemeConstants::inner_steps)
+  SchemeOptions scheme_options{};      // the scheme's own options as given
+  // The scheme's options as its design fixed them (smfe: the h_s it chose), for analyses that
+  // rebuild the design elsewhere (verify's one-step maps); precompute_scheme starts them from
+  // scheme_options.
+  SchemeOptions design_options{};
+  int evaluations = 0;  // right-hand-side evaluations per step as designed (0: SchemeInfo::evaluations)
   std::vector<SchemeInteger> integers{};  // emitted into SchemeConstants
   std::vector<SchemeReal> reals{};        // emitted into SchemeConstants
   // Emitted into SchemeConstants, which then derives from Model (its types and parameters);
@@ -103,7 +119,7 @@ struct ReferenceSetup {
   // The Jacobian at (t, x): re-linearized, frozen at the initial state, or (analysis) the
   // analysed constant Jacobian.
   std::function<Eigen::MatrixXd(double t, const std::vector<double>& x)> jacobian;
-  double inner_step = 0;  // smfe: --inner-step (0: the generator's choice)
+  SchemeOptions options{};  // the scheme's own options as given
   // The inputs the step holds from its start time t (null when analysing a bare Jacobian).
   std::function<std::vector<double>(double t)> inputs;
   // Scheduled constants (linearization: scheduled): the scheme's constants interpolated at the
@@ -227,6 +243,8 @@ struct SchemeInfo {
   bool linearization = false;
   // Computes its constants over a grid of scheduling values (linearization: scheduled).
   bool schedulable = false;
+  // Its own options (SchemeOption), which the CLI offers and its hooks read.
+  std::vector<SchemeOption> options{};
 
   // Fills options' constants and notes; throws ModelError when the model does not suit it.
   void (*precompute)(const Model& model, bool frozen, GenerateOptions& options) = nullptr;
@@ -253,10 +271,10 @@ struct SchemeInfo {
   Eigen::MatrixXd (*grid_step_map)(const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) = nullptr;
   StepMapLayout (*step_map_layout)(const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) = nullptr;
   // The search of the largest stable step, when it is not the map's radius's (above).
-  StableStepScan (*stable_step_scan)(const Spectra& spectra, double inner_step, double to) = nullptr;
+  StableStepScan (*stable_step_scan)(const Spectra& spectra, const SchemeOptions& options, double to) = nullptr;
   // Checks the model suits the scheme at h and what it adds to the stability report; throws
   // ModelError when it does not suit.
-  SchemeAnalysis (*analyse)(const Model& model, double h, double inner_step) = nullptr;
+  SchemeAnalysis (*analyse)(const Model& model, double h, const SchemeOptions& options) = nullptr;
   // A note for generate's standard error on what the precomputed options rest on (sp_ll
   // frozen: how much its matrices vary; smfe: its design along the trajectory), or empty.
   std::string (*generate_note)(const Model& model, const GenerateOptions& options, bool frozen, double t_end) = nullptr;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "reference/reference_model.hpp"
 #include "schemes/adams/adams.hpp"
 #include "schemes/prk25/prk25.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
@@ -68,6 +69,7 @@ const SchemeInfo* find_scheme(const std::string& name) {
 
 void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options) {
   const SchemeInfo* info = find_scheme(options.scheme);
+  options.design_options = options.scheme_options;
   if (info && info->precompute) info->precompute(model, frozen, options);
 }
 
@@ -86,7 +88,7 @@ void check_model_scheme(const Model& model) {
     throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s),
                      "scheduled constants are for " + names + "; leave out linearization: scheduled for " + s);
   }
-  if (find_scheme(s) || s == "reference") return;
+  if (find_scheme(s) || s == kHighAccuracy) return;
   // Of equally close names, suggest the highest-order scheme (rk5 -> rk4).
   std::vector<const SchemeInfo*> by_order = schemes();
   std::stable_sort(by_order.begin(), by_order.end(),

@@ -155,7 +155,7 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
     steps.push_back(m.step ? *m.step : *model.simulation.step);
     ratios.push_back(m.ratio.value_or(model.simulation.ratio));
     step_ns.push_back(nanoseconds(steps.back(), m.loc));
-    const StabilityReport stability = analyze_stability(model, m.scheme, steps.back(), ratios.back(), 0, StepSearch::kWhenUnstable);
+    const StabilityReport stability = analyze_stability(model, m.scheme, steps.back(), ratios.back(), {}, StepSearch::kWhenUnstable);
     if (!stability.stable) {
       const Instability why = instability(model, stability, spec.t_end);
       throw ModelError(m.scheme_loc, why.message, why.hint);

@@ -173,7 +173,7 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   if (j.rows() != n || reference.rows.empty()) return std::nullopt;
   MapRounding r;
   try {
-    r.map = one_step_map(generate.scheme, j, generate.step, model.slow_count, generate.ratio, generate.inner_step);
+    r.map = one_step_map(generate.scheme, j, generate.step, model.slow_count, generate.ratio, generate.design_options);
   } catch (const SchemeDesignError&) {
     return std::nullopt;
   }

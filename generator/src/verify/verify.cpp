@@ -168,7 +168,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   // reduced form, without the eliminated fast modes).
   const Eigen::MatrixXd j = info->analysed_jacobian ? info->analysed_jacobian(model)
                                                     : core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
-  const int evaluations = generate.inner_steps > 0 ? generate.inner_steps + 1 : info->evaluations;
+  const int evaluations = generate.evaluations > 0 ? generate.evaluations : info->evaluations;
   r.tolerance = verify_tolerance(o.generate.scalar, r.steps, evaluations,
                                  o.generate.step * j.cwiseAbs().rowwise().sum().maxCoeff(), info->double_tolerance);
   r.tolerance_basis = o.generate.scalar == ScalarType::kDouble ? "scheme" : "first order";
@@ -243,7 +243,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   Trace reference;
   std::optional<MapRounding> rounding;  // float only
   RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
-  run.inner_step = o.generate.inner_step;
+  run.scheme_options = o.generate.scheme_options;
   run.frozen_linearization = frozen;
   run.schedule = generate.schedule;
   run.ratio = o.generate.ratio;

@@ -10,7 +10,7 @@
 
 #include "model/model.hpp"
 #include "ir/op_count.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference/reference_model.hpp"
 #include "schemes/contract.hpp"
 
 namespace dualrate {

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "numeric/linearization.hpp"
-#include "schemes/schedule.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 #include "schemes/contract.hpp"
 #include "ir/op_count.hpp"
 
@@ -141,7 +141,7 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
       d.jacobian_constant = d.jacobian_constant && !varies;
     }
 
-  const ReferenceCore core(form.model);
+  const ReferenceModel core(form.model);
   const std::vector<double> u0 = core.inputs_at(0);
   std::vector<double> x = core.initial_state();
   const auto residual_jacobian = [&](const std::vector<double>& at) {
@@ -189,7 +189,7 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
   core.derivatives(0, x, u0, g);
   for (std::size_t i = ns; i < g.size(); ++i) d.consistent_residual = std::max(d.consistent_residual, std::abs(g[i]));
 
-  const ReferenceCore full(model);
+  const ReferenceModel full(model);
   d.layer_rate = full.jacobian_at(0, full.initial_state(), full.inputs_at(0)).bottomRightCorner(nf, nf);
   // Theorem 1 needs an exponentially stable boundary layer; a damping ratio below 1% (Re
   // lambda >= -0.01 |lambda|) leaves the fast states ringing for dozens of periods around the
@@ -347,7 +347,7 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
     };
   }
   const auto form = std::make_shared<const QuasistaticForm>(quasistatic_form(*s.model));
-  const auto core = std::make_shared<const ReferenceCore>(form->model);
+  const auto core = std::make_shared<const ReferenceModel>(form->model);
   const QuasistaticDesign d = quasistatic_design(*s.model, *form);
   const MatrixXd e = layer ? MatrixXd((h * d.layer_rate).exp()) : MatrixXd();
   const auto nf = static_cast<Eigen::Index>(s.model->fast_count());
@@ -433,7 +433,7 @@ StepCost cost_outer(const Model& model, const GenerateOptions& o) { return cost(
 MatrixXd analysed_jacobian(const Model& model) {
   const QuasistaticForm form = quasistatic_form(model);
   const QuasistaticDesign d = quasistatic_design(model, form);
-  const ReferenceCore core(form.model);
+  const ReferenceModel core(form.model);
   std::vector<double> x = core.initial_state();
   std::copy(d.consistent.begin(), d.consistent.end(), x.begin() + static_cast<long>(model.slow_count));
   return core.jacobian_at(0, x, core.inputs_at(0));

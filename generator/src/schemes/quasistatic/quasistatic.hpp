@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "model/model.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference/reference_model.hpp"
 #include "schemes/contract.hpp"
 
 namespace dualrate {

@@ -9,7 +9,7 @@
 
 #include "numeric/linearization.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
-#include "schemes/schedule.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 
@@ -28,7 +28,7 @@ SchedulableScheme scheduled_design(const Model& model, const QuasistaticForm& fo
                                    double h, bool layer, int iterations) {
   const std::size_t ns = model.slow_count;
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
-  const auto reduced = std::make_shared<const ReferenceCore>(form.model);
+  const auto reduced = std::make_shared<const ReferenceModel>(form.model);
   const SourceLoc where = model.simulation.schedule->loc;
   const auto n = static_cast<unsigned>(nf);
   const Pattern inverse_structure = pattern_closure(symbolic_structure(d.residual_jacobian_symbolic, 0, 0, n, n));

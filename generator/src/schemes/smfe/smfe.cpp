@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "numeric/linearization.hpp"
-#include "schemes/schedule.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 
@@ -93,7 +93,7 @@ SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow
 }
 
 SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_step) {
-  const ReferenceCore core(model);
+  const ReferenceModel core(model);
   const Spectra s = spectra(core.jacobian_at(0, core.initial_state(), core.inputs_at(0)), model.slow_count);
   try {
     return smfe_design(s.all, s.slow, s.fast, macro_step, inner_step);
@@ -105,8 +105,8 @@ SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_s
 }
 
 SmfeAlongTrajectory smfe_along_trajectory(const Model& model, const SmfeDesign& d, double t_end) {
-  const ReferenceCore core(model);
-  const Trace tr = core.simulate({"reference", t_end / 200, t_end, 1});
+  const ReferenceModel core(model);
+  const Trace tr = core.high_accuracy({kHighAccuracy, t_end / 200, t_end, 1});
   SmfeAlongTrajectory a;
   a.fastest_min = std::numeric_limits<double>::infinity();
   for (const auto& row : tr.rows) {
@@ -126,6 +126,12 @@ SmfeAlongTrajectory smfe_along_trajectory(const Model& model, const SmfeDesign& 
 }
 
 namespace {
+
+// The option that fixes h_s (SchemeInfo::options).
+const char* const kInnerStepOption = "inner-step";
+
+// N as precompute designed it (its integer constant).
+int designed_inner_steps(const GenerateOptions& o) { return static_cast<int>(o.integers.front().value); }
 
 // The own design's N at Jacobian j (smfe_design with the default h_s), or 1 where it has none
 // (h_s not shorter than D, or no N stable with it): the scheduled design caps h_s there.
@@ -182,13 +188,13 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
 constexpr int kSmfeScheduleRaises = 8;
 
 void precompute_scheduled(const Model& model, GenerateOptions& o) {
-  if (o.inner_step > 0)
+  if (o.scheme_options.count(kInnerStepOption))
     throw ModelError(model.simulation.schedule->loc,
                      "smfe's scheduled constant is its inner step h_s, but --inner-step fixes it",
                      "leave out --inner-step to schedule h_s, or leave out linearization: scheduled");
   const double d = o.step;
   const double t_end = o.t_end > 0 ? o.t_end : model.simulation.t_end;
-  const ReferenceCore core(model);
+  const ReferenceModel core(model);
   int n = own_inner_steps(spectra(core.jacobian_at(0, core.initial_state(), core.inputs_at(0)), model.slow_count), d);
   int raises = 0;
   ConstantSchedule schedule;
@@ -211,7 +217,7 @@ void precompute_scheduled(const Model& model, GenerateOptions& o) {
   schedule.iterations = n;
   std::vector<double> hs;
   for (const auto& point : schedule.constants) hs.push_back(named(point, "inner_step").value(0, 0));
-  o.inner_steps = n;
+  o.evaluations = n + 1;
   o.reals = {{"inner_step", hs.front(), "h_s: inner step (s), interpolated over the schedule's grid",
               "smfe: from g_z's fastest eigenvalue at each operating point, at most D / (N + 1) (scheduled_design)",
               hs}};
@@ -229,10 +235,10 @@ void precompute_scheduled(const Model& model, GenerateOptions& o) {
 
 void precompute(const Model& model, bool, GenerateOptions& o) {
   if (model.simulation.linearization == "scheduled") return precompute_scheduled(model, o);
-  const bool given = o.inner_step > 0;
-  const SmfeDesign d = smfe_design_for(model, o.step, o.inner_step);
-  o.inner_step = d.inner_step;
-  o.inner_steps = d.inner_steps;
+  const bool given = o.scheme_options.count(kInnerStepOption) > 0;
+  const SmfeDesign d = smfe_design_for(model, o.step, option_value(o.scheme_options, kInnerStepOption, 0));
+  o.design_options[kInnerStepOption] = d.inner_step;
+  o.evaluations = d.inner_steps + 1;
   const std::string origin =
       given ? "smfe: --inner-step" : "smfe: from g_z's fastest eigenvalue at the initial state (smfe_design)";
   o.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)", origin}};
@@ -293,10 +299,10 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
   }
   SmfeDesign design;
   if (s.model) {
-    design = smfe_design_for(*s.model, d, s.inner_step);
+    design = smfe_design_for(*s.model, d, option_value(s.options, kInnerStepOption, 0));
   } else {
     const Spectra e = spectra(s.jacobian(0, {}), s.slow);
-    design = smfe_design(e.all, e.slow, e.fast, d, s.inner_step);
+    design = smfe_design(e.all, e.slow, e.fast, d, option_value(s.options, kInnerStepOption, 0));
   }
   return [design](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
     return smfe_reference_step(f, t, h, design.inner_step, design.inner_steps, x);
@@ -307,7 +313,7 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
 // then N h_s, its time, D - N h_s and the last update.
 StepCost cost(const Model& model, const GenerateOptions& o) {
   const long n = static_cast<long>(model.states.size());
-  const long m = o.inner_steps;
+  const long m = designed_inner_steps(o);
   StepCost c;
   c.add_work((m + 1) * derivative_ops(model, Rows::kAll));
   c.ops += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
@@ -320,9 +326,9 @@ StepCost cost(const Model& model, const GenerateOptions& o) {
 // design exists for it. When every eigenvalue lies in the inner step's forward-Euler disk
 // |1 + h_s lambda| <= 1, one exists for every D >= 2 h_s (N = the whole inner steps that fit,
 // the rest shorter than h_s); otherwise the scan runs from D = 2 h_s to 1000 h_s.
-StableStepScan stable_step_scan(const Spectra& s, double inner_step, double to) {
+StableStepScan stable_step_scan(const Spectra& s, const SchemeOptions& options, double to) {
   StableStepScan scan;
-  double hs = inner_step;
+  double hs = option_value(options, kInnerStepOption, 0);
   try {
     if (!(hs > 0)) hs = smfe_default_inner_step(s.fast);
   } catch (const SmfeDesignError&) {
@@ -349,7 +355,8 @@ StableStepScan stable_step_scan(const Spectra& s, double inner_step, double to) 
 
 // The design at h = D, for analyze (with scheduled constants, whether there is one: the
 // schedule shortens h_s where it would not fit).
-SchemeAnalysis analyse(const Model& model, double step, double inner_step) {
+SchemeAnalysis analyse(const Model& model, double step, const SchemeOptions& options) {
+  const double inner_step = option_value(options, kInnerStepOption, 0);
   if (model.simulation.linearization == "scheduled") {
     try {
       smfe_design_for(model, step, inner_step);
@@ -380,12 +387,12 @@ std::string generate_note(const Model& model, const GenerateOptions& o, bool, do
   if (o.schedule) {
     const auto [low, high] = std::minmax_element(o.reals.front().scheduled.begin(), o.reals.front().scheduled.end());
     return fmt::format("note: smfe with h_s scheduled from {:.6g} to {:.6g} s over the grid, N = {} inner steps\n",
-                       *low, *high, o.inner_steps);
+                       *low, *high, designed_inner_steps(o));
   }
   SmfeDesign d;
   d.macro_step = o.step;
-  d.inner_step = o.inner_step;
-  d.inner_steps = o.inner_steps;
+  d.inner_step = o.reals.front().value;
+  d.inner_steps = designed_inner_steps(o);
   const SmfeAlongTrajectory a = smfe_along_trajectory(model, d, t_end);
   const bool holds = a.worst_factor <= 1 + kStabilityMargin;
   return fmt::format(
@@ -408,6 +415,8 @@ SchemeInfo smfe_scheme() {
   s.analyse = analyse;
   s.generate_note = generate_note;
   s.schedulable = true;
+  s.options = {{kInnerStepOption, "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it "
+                                  "is real)"}};
   return s;
 }
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "schemes/reference_core.hpp"
+#include "reference/reference_model.hpp"
 #include "schemes/contract.hpp"
 
 namespace dualrate {
@@ -77,7 +77,7 @@ struct SmfeAlongTrajectory {
 };
 SmfeAlongTrajectory smfe_along_trajectory(const Model& model, const SmfeDesign& design, double t_end);
 
-// smfe's registry entry: the design as constants (h_s and N; options.inner_step given or
+// smfe's registry entry: the design as constants (h_s and N; h_s given as the option inner-step or
 // chosen), the reference step (smfe_reference_step with the design), the runtime step's cost.
 SchemeInfo smfe_scheme();
 

@@ -8,8 +8,8 @@
 #include "numeric/linearization.hpp"
 #include "schemes/contract.hpp"
 #include "ir/op_count.hpp"
-#include "schemes/reference_core.hpp"
-#include "schemes/schedule.hpp"
+#include "reference/reference_model.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 
@@ -380,7 +380,7 @@ StepCost cost(const Model& model, const GenerateOptions& o) {
 namespace {
 
 // analyze: the model must suit the scheme (its Jacobian blocks, taken at the initial state).
-SchemeAnalysis analyse(const Model& model, double, double) {
+SchemeAnalysis analyse(const Model& model, double, const SchemeOptions&) {
   sp_ll_blocks(model, true);
   return {};
 }
@@ -389,9 +389,9 @@ SchemeAnalysis analyse(const Model& model, double, double) {
 // trajectory, relative to their values at the initial state.
 std::string generate_note(const Model& model, const GenerateOptions&, bool frozen, double t_end) {
   if (!frozen) return "";
-  const ReferenceCore core(model);
+  const ReferenceModel core(model);
   const long samples = 200;
-  const Trace tr = core.simulate({"reference", t_end / samples, t_end, 1});
+  const Trace tr = core.high_accuracy({kHighAccuracy, t_end / samples, t_end, 1});
   std::vector<Eigen::MatrixXd> jacobians;
   for (const auto& row : tr.rows) {
     const std::vector<double> x(row.begin() + 1, row.begin() + 1 + static_cast<long>(model.states.size()));

@@ -1,0 +1,71 @@
+// The reference core: an independent host implementation that integrates a model straight
+// from its parsed description, in double, with no generated code involved. It is the oracle
+// that generated code is verified against, so it is kept plain:
+//  - the model is evaluated as the model file states it (reference/reference_model.hpp);
+//  - the fixed-step schemes are textbook transcriptions (each scheme's reference hook, found
+//    in the registry); inputs are sampled at the start of each step and held over it
+//    (zero-order hold), exactly as a periodic ECU task does; the paper-form Adams schemes
+//    (schemes/adams/adams.hpp) evaluate only at grid times, with the inputs sampled there; the
+//    dual-rate task forms hold the inputs of the task's release;
+//  - kHighAccuracy is Boost.Odeint's controlled runge_kutta_fehlberg78 at tight tolerances
+//    with the input signals evaluated continuously in time: the high-accuracy solution.
+// It sits above the registry; the schemes themselves build on reference/ only.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "reference/reference_model.hpp"
+#include "schemes/contract.hpp"
+
+namespace dualrate {
+
+// One step of the single-step scheme `scheme` (its registry entry's reference step, prepared
+// without a model: the textbook schemes) from (t, x) with step h. Throws SimulationError for a
+// name the registry lacks or a scheme without such a step.
+std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
+                                const std::vector<double>& x);
+
+class ReferenceCore : public ReferenceModel {
+ public:
+  using ReferenceModel::ReferenceModel;
+
+  // The run of options.scheme (a scheme of the registry, or kHighAccuracy).
+  Trace simulate(const RunOptions& options) const;
+  // Step i of simulate's run of the single-step scheme options.scheme (inputs held as that run
+  // holds them, the same linearization or schedule), taken from the state x given instead of
+  // the run's own (verify's local check: from the generated code's state). Prepared once; the
+  // function returned takes one step per call. Throws SimulationError for a scheme tied to its
+  // grid (the multistep and dual-rate ones).
+  std::function<Vector(long i, const Vector& x)> single_step(const RunOptions& options) const;
+  // single_step's step i with its length h' in place of options.step, at the same time and
+  // with the same inputs: a step's sensitivity to its length, by differences (verify's float
+  // tolerance of schemes whose constants scale the step, SchemeInfo::step_scaled_constants).
+  std::function<Vector(long i, const Vector& x, double h)> single_step_of_length(const RunOptions& options) const;
+  // Why generated code's step may round otherwise than the reference core's in the same
+  // arithmetic (single_step in double, single_step_in_float in float): the scheme's reference
+  // step is not written in the runtime's order of operations, or the model has tables or a
+  // mass matrix, which the generated code looks up or solves by another computation. Empty
+  // when both compute the same operations on the same values (verify's exact step check).
+  std::string exact_step_difference(const RunOptions& options) const;
+  // single_step of a float build's run in float arithmetic, operation for operation as the
+  // generated code computes it (SchemeInfo::float_reference, Evaluator's float evaluation; the
+  // state, parameters and held inputs in float, the inputs sampled at float times as
+  // RunOptions::float_time has them); returns the float result, exactly converted. Throws
+  // SimulationError when exact_step_difference is not empty.
+  std::function<Vector(long i, const Vector& x)> single_step_in_float(const RunOptions& options) const;
+  // The dual-rate task forms' counterpart (GridRun::restore): one macro step of simulate's run
+  // from tick i = k r, restarted from `kept` (what the generated tasks keep at release k);
+  // returns the state at release k + 1. Throws SimulationError for any other scheme.
+  std::function<Vector(long i, const Vector& kept)> macro_step(const RunOptions& options) const;
+
+ private:
+  void fixed_step(const RunOptions& options, Trace& trace) const;
+  // The run of a scheme tied to its grid (SchemeInfo::reference_run: the Adams schemes).
+  void grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const;
+  // The grid and right-hand sides of options' run (what a grid-tied scheme's run is built on).
+  GridSetup grid_setup(const RunOptions& options) const;
+};
+
+}  // namespace dualrate
