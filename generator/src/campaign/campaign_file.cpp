@@ -61,6 +61,14 @@ struct ParameterGrid {
   std::vector<std::vector<ParameterSetting>> points;
 };
 
+// What each parameter point of each model runs with, as the campaign file lists them.
+struct Dimensions {
+  std::vector<std::string> schemes;
+  std::vector<std::string> steps{"default"};
+  std::vector<std::string> targets{"host"};
+  std::vector<std::string> scalars;  // empty: each target's own
+};
+
 class CampaignReader {
  public:
   CampaignReader(std::string text, std::string file) : text_(std::move(text)), file_(std::move(file)) {}
@@ -92,6 +100,18 @@ class CampaignReader {
   void read_params(const YAML::Node& node);
   ParameterGrid grid(const Model& model, const YAML::Node& node) const;
   void check_parameter(const Model& model, const YAML::Node& name, const YAML::Node& value) const;
+
+  YAML::Node parse() const;
+  std::string read_name(const YAML::Node& node) const;
+  std::vector<std::string> read_schemes(const YAML::Node& node) const;
+  std::vector<std::string> read_steps(const YAML::Node& node) const;
+  std::vector<std::string> read_targets(const YAML::Node& node) const;
+  std::vector<std::string> read_scalars(const YAML::Node& node) const;
+  std::string read_tasks(const YAML::Node& node) const;
+  // Refuses a campaign over kMaxCampaignPoints points, at `where`, before any is expanded.
+  void check_size(const Dimensions& dims, const YAML::Node& where) const;
+  // Every combination, numbered from 1: per model, scheme, step, target, scalar and parameter point.
+  std::vector<CampaignPoint> expand(const Dimensions& dims) const;
 
   std::string text_, file_;
   std::vector<Model> models_;
@@ -229,83 +249,88 @@ std::string point_id(const CampaignPoint& p) {
   return params.empty() ? id : id + "/" + params;
 }
 
-Campaign CampaignReader::read() {
-  YAML::Node root;
+YAML::Node CampaignReader::parse() const {
   try {
-    root = YAML::Load(text_);
+    return YAML::Load(text_);
   } catch (const YAML::Exception& e) {
     throw ModelError({file_, e.mark.line + 1, e.mark.column + 1}, e.msg, "the campaign file is YAML");
   }
-  const auto keys = top(root);
-  Campaign c;
-  c.file = file_;
-  const YAML::Node& name = keys.at("campaign").second;
-  c.name = text(name, "the campaign's name");
+}
+
+std::string CampaignReader::read_name(const YAML::Node& node) const {
+  const std::string name = text(node, "the campaign's name");
   const auto name_character = [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
   };
-  if (!std::all_of(c.name.begin(), c.name.end(), name_character))
-    fail(name, fmt::format("the campaign's name '{}' has characters other than letters, digits, '_' and '-'", c.name),
+  if (!std::all_of(name.begin(), name.end(), name_character))
+    fail(node, fmt::format("the campaign's name '{}' has characters other than letters, digits, '_' and '-'", name),
          "it names the CMake project and the report");
-  read_models(keys.at("models").second);
+  return name;
+}
 
+std::vector<std::string> CampaignReader::read_schemes(const YAML::Node& node) const {
   std::vector<std::string> schemes;
   const std::vector<std::string> known = scheme_names();
-  for (const YAML::Node& item : list(keys.at("schemes").second, "schemes")) {
+  for (const YAML::Node& item : list(node, "schemes")) {
     if (std::find(known.begin(), known.end(), item.Scalar()) == known.end())
       fail(item, fmt::format("unknown scheme '{}'", item.Scalar()),
            did_you_mean(item.Scalar(), known, "the schemes: " + joined(known)));
     schemes.push_back(item.Scalar());
   }
-  std::vector<std::string> steps{"default"};
-  if (keys.count("steps")) {
-    steps.clear();
-    for (const YAML::Node& item : list(keys.at("steps").second, "steps")) {
-      const std::string s = item.Scalar();
-      const bool factor = s.size() > 1 && s.back() == 'x';
-      const std::optional<double> v = number(factor ? s.substr(0, s.size() - 1) : s);
-      if (s != "default" && (!v || *v <= 0))
-        fail(item, fmt::format("'{}' is not a step", s),
-             "'default' (the model's step), a factor of the largest stable step such as 0.5x, or seconds such as "
-             "0.001");
-      steps.push_back(s);
-    }
-  }
-  std::vector<std::string> targets{"host"};
-  if (keys.count("targets")) {
-    targets.clear();
-    std::vector<std::string> names{"host"};
-    for (const auto& t : cross_targets()) names.emplace_back(t.name);
-    for (const YAML::Node& item : list(keys.at("targets").second, "targets")) {
-      if (item.Scalar() != "host" && !find_cross_target(item.Scalar()))
-        fail(item, fmt::format("unknown target '{}'", item.Scalar()),
-             did_you_mean(item.Scalar(), names, "the targets: " + joined(names)));
-      targets.push_back(item.Scalar());
-    }
-  }
-  std::vector<std::string> scalars;  // empty: each target's own
-  if (keys.count("scalar"))
-    for (const YAML::Node& item : list(keys.at("scalar").second, "scalar")) {
-      if (item.Scalar() != "float" && item.Scalar() != "double")
-        fail(item, fmt::format("unknown scalar '{}'", item.Scalar()), "float or double");
-      scalars.push_back(item.Scalar());
-    }
-  if (keys.count("params")) read_params(keys.at("params").second);
-  if (keys.count("t_end")) c.t_end = positive(keys.at("t_end").second, "t_end");
-  if (keys.count("timeout")) c.timeout_seconds = positive(keys.at("timeout").second, "timeout");
-  if (keys.count("tasks")) {
-    const YAML::Node& tasks = keys.at("tasks").second;
-    c.tasks = text(tasks, "tasks");
-    if (c.tasks != "single" && c.tasks != "multi")
-      fail(tasks, fmt::format("tasks is 'single' or 'multi', not '{}'", c.tasks),
-           "verify --tasks of the dual-rate schemes: 'multi' also runs the preemptive executive");
-  }
+  return schemes;
+}
 
-  // Counted before anything is expanded: a grid of millions is refused, not built.
+std::vector<std::string> CampaignReader::read_steps(const YAML::Node& node) const {
+  std::vector<std::string> steps;
+  for (const YAML::Node& item : list(node, "steps")) {
+    const std::string s = item.Scalar();
+    const bool factor = s.size() > 1 && s.back() == 'x';
+    const std::optional<double> v = number(factor ? s.substr(0, s.size() - 1) : s);
+    if (s != "default" && (!v || *v <= 0))
+      fail(item, fmt::format("'{}' is not a step", s),
+           "'default' (the model's step), a factor of the largest stable step such as 0.5x, or seconds such as "
+           "0.001");
+    steps.push_back(s);
+  }
+  return steps;
+}
+
+std::vector<std::string> CampaignReader::read_targets(const YAML::Node& node) const {
+  std::vector<std::string> targets;
+  std::vector<std::string> names{"host"};
+  for (const auto& t : cross_targets()) names.emplace_back(t.name);
+  for (const YAML::Node& item : list(node, "targets")) {
+    if (item.Scalar() != "host" && !find_cross_target(item.Scalar()))
+      fail(item, fmt::format("unknown target '{}'", item.Scalar()),
+           did_you_mean(item.Scalar(), names, "the targets: " + joined(names)));
+    targets.push_back(item.Scalar());
+  }
+  return targets;
+}
+
+std::vector<std::string> CampaignReader::read_scalars(const YAML::Node& node) const {
+  std::vector<std::string> scalars;
+  for (const YAML::Node& item : list(node, "scalar")) {
+    if (item.Scalar() != "float" && item.Scalar() != "double")
+      fail(item, fmt::format("unknown scalar '{}'", item.Scalar()), "float or double");
+    scalars.push_back(item.Scalar());
+  }
+  return scalars;
+}
+
+std::string CampaignReader::read_tasks(const YAML::Node& node) const {
+  const std::string tasks = text(node, "tasks");
+  if (tasks != "single" && tasks != "multi")
+    fail(node, fmt::format("tasks is 'single' or 'multi', not '{}'", tasks),
+         "verify --tasks of the dual-rate schemes: 'multi' also runs the preemptive executive");
+  return tasks;
+}
+
+void CampaignReader::check_size(const Dimensions& dims, const YAML::Node& where) const {
   double total = 0;
   std::string breakdown;
-  const double per_grid_point = static_cast<double>(schemes.size() * steps.size() * targets.size() *
-                                                    std::max<std::size_t>(1, scalars.size()));
+  const double per_grid_point = static_cast<double>(dims.schemes.size() * dims.steps.size() * dims.targets.size() *
+                                                    std::max<std::size_t>(1, dims.scalars.size()));
   for (const auto& m : models_) {
     const auto p = points_.find(m.name);
     const double count = per_grid_point * (p == points_.end() ? 1.0 : p->second.count);
@@ -313,32 +338,34 @@ Campaign CampaignReader::read() {
     breakdown += fmt::format("{}{} {}", breakdown.empty() ? "" : ", ", m.name, count_text(count));
   }
   if (total > static_cast<double>(kMaxCampaignPoints))
-    fail(keys.count("params") ? keys.at("params").first : keys.at("models").first,
+    fail(where,
          fmt::format("the campaign has {} points ({}), over the limit of {}", count_text(total), breakdown,
                      thousands(kMaxCampaignPoints)),
          "each model's points are schemes x steps x targets x scalars x parameter points; split the campaign or list "
          "the parameter points to run instead of a full grid");
+}
 
+std::vector<CampaignPoint> CampaignReader::expand(const Dimensions& dims) const {
+  std::vector<CampaignPoint> points;
   const std::vector<std::string> dual = dual_rate_scheme_names();
-  std::vector<std::string> digests;
-  for (const auto& f : model_files_) digests.push_back(model_digest(f));
   for (std::size_t m = 0; m < models_.size(); ++m) {
+    const std::string digest = model_digest(model_files_[m]);
     const auto found = points_.find(models_[m].name);
     const std::vector<std::vector<ParameterSetting>> grid_points =
         found == points_.end() ? std::vector<std::vector<ParameterSetting>>{{}} : found->second.points;
-    for (const auto& scheme : schemes)
-      for (const auto& step : steps)
-        for (const auto& target : targets) {
+    for (const auto& scheme : dims.schemes)
+      for (const auto& step : dims.steps)
+        for (const auto& target : dims.targets) {
           const CrossTarget* cross = find_cross_target(target);
           const std::vector<std::string> target_scalars =
-              scalars.empty() ? std::vector<std::string>{cross ? cross->default_scalar : "double"} : scalars;
+              dims.scalars.empty() ? std::vector<std::string>{cross ? cross->default_scalar : "double"} : dims.scalars;
           for (const auto& scalar : target_scalars)
             for (const auto& params : grid_points) {
               CampaignPoint p;
-              p.index = c.points.size() + 1;
+              p.index = points.size() + 1;
               p.model = models_[m].name;
               p.model_file = model_files_[m];
-              p.model_digest = digests[m];
+              p.model_digest = digest;
               p.scheme = scheme;
               p.step = step;
               p.target = target;
@@ -346,10 +373,32 @@ Campaign CampaignReader::read() {
               p.params = params;
               p.dual_rate = std::find(dual.begin(), dual.end(), scheme) != dual.end();
               p.id = point_id(p);
-              c.points.push_back(std::move(p));
+              points.push_back(std::move(p));
             }
         }
   }
+  return points;
+}
+
+Campaign CampaignReader::read() {
+  const YAML::Node root = parse();
+  const auto keys = top(root);
+  Campaign c;
+  c.file = file_;
+  c.name = read_name(keys.at("campaign").second);
+  read_models(keys.at("models").second);
+  Dimensions dims;
+  dims.schemes = read_schemes(keys.at("schemes").second);
+  if (keys.count("steps")) dims.steps = read_steps(keys.at("steps").second);
+  if (keys.count("targets")) dims.targets = read_targets(keys.at("targets").second);
+  if (keys.count("scalar")) dims.scalars = read_scalars(keys.at("scalar").second);
+  if (keys.count("params")) read_params(keys.at("params").second);
+  if (keys.count("t_end")) c.t_end = positive(keys.at("t_end").second, "t_end");
+  if (keys.count("timeout")) c.timeout_seconds = positive(keys.at("timeout").second, "timeout");
+  if (keys.count("tasks")) c.tasks = read_tasks(keys.at("tasks").second);
+  // Counted before anything is expanded: a grid of millions is refused, not built.
+  check_size(dims, keys.count("params") ? keys.at("params").first : keys.at("models").first);
+  c.points = expand(dims);
   return c;
 }
 

@@ -209,12 +209,27 @@ class Loader {
   static std::string initially(const SecondOrder& so) { return so.constant_mass ? "" : " at the initial positions"; }
 
   Eigen::MatrixXd read_mass(const KeyValue& section, SecondOrder& so);
+  // Entry (i, j) of the mass matrix, into so.mass; returns its value at the initial positions
+  // (`start`: coordinate -> initial position).
+  double read_mass_entry(const YAML::Node& node, std::size_t i, std::size_t j, const GiNaC::exmap& start,
+                         SecondOrder& so);
+  // `kv` (mass.diagonal, mass.rows or one of its rows, named `what`) has one entry per coordinate.
+  void check_mass_entries(const KeyValue& kv, const std::string& what, const SecondOrder& so) const;
+  // Symmetric to rounding at the initial positions, and symbolically when it depends on them.
+  void check_mass_symmetric(const KeyValue& rows, const Eigen::MatrixXd& m, const SecondOrder& so) const;
+  void check_mass_positive_definite(const KeyValue& section, const Eigen::MatrixXd& m, const SecondOrder& so) const;
 
   void read_equations(const KeyValue& section);
 
   double positive(const KeyValue& kv, const std::string& what);
-  // simulation: schedule: (simulation_section.cpp).
+  // simulation: schedule: (simulation_section.cpp): the scheduling values (by), their ranges,
+  // and each value's grid (points: auto, a count, or the points themselves).
   void read_schedule(const KeyValue& section);
+  void read_schedule_by(const KeyValue& by, ScheduleSpec& spec);
+  void read_schedule_range(const KeyValue& range, ScheduleSpec& spec);
+  void read_schedule_points(const KeyValue& points, ScheduleSpec& spec);
+  void read_grid_count(const YAML::Node& p, std::size_t d, ScheduleSpec& spec);
+  void read_grid_points(const YAML::Node& p, std::size_t d, ScheduleSpec& spec);
 
   void read_simulation(const KeyValue& section);
 

@@ -12,6 +12,14 @@
 
 namespace dualrate::loading {
 
+namespace {
+
+const char* const kMassFormHint =
+    "give 'diagonal: [m1, m2, ...]' for a diagonal mass matrix or 'rows: [[m11, m12], [m21, m22]]' for a full "
+    "one, in the order of the coordinates";
+
+}  // namespace
+
 // The first-order states of a second-order model: every coordinate's position, then the
 // velocities (name q_dot) of the coordinates with large inertia (slow), then those of the
 // small-inertia coordinates (fast). Initial values are the coordinates' position and velocity.
@@ -190,10 +198,8 @@ Eigen::MatrixXd Loader::read_mass(const KeyValue& section, SecondOrder& so) {
   const auto size = static_cast<Eigen::Index>(n);
   so.mass_loc = at(section.first);
   const auto k = keys(section.second, kMassKeys, "mass", section.first);
-  const std::string form_hint =
-      "give 'diagonal: [m1, m2, ...]' for a diagonal mass matrix or 'rows: [[m11, m12], [m21, m22]]' for a full "
-      "one, in the order of the coordinates";
-  if (k.size() != 1) throw ModelError(at(section.first), "mass needs exactly one of 'diagonal' and 'rows'", form_hint);
+  if (k.size() != 1)
+    throw ModelError(at(section.first), "mass needs exactly one of 'diagonal' and 'rows'", kMassFormHint);
   so.diagonal = k.count("diagonal") > 0;
   so.mass.assign(n, std::vector<GiNaC::ex>(n, GiNaC::ex(0)));
   Eigen::MatrixXd m = Eigen::MatrixXd::Zero(size, size);
@@ -201,34 +207,11 @@ Eigen::MatrixXd Loader::read_mass(const KeyValue& section, SecondOrder& so) {
   GiNaC::exmap start;
   for (const auto& x : model_.states)
     if (kind_.at(x.name) == "coordinate") start[x.symbol] = GiNaC::numeric(x.initial_value);
-  const auto entry = [&](const YAML::Node& node, std::size_t i, std::size_t j) {
-    const std::string what = "mass matrix entry (" + so.coordinates[i] + ", " + so.coordinates[j] + ")";
-    ExpressionScope scope = parameter_scope(what, model_.parameters.size());
-    for (const auto& x : model_.states)
-      if (kind_.at(x.name) == "coordinate") {
-        scope.forbidden.erase(x.name);
-        scope.allowed[x.name] = x.symbol;
-      }
-    for (auto& [name, why] : scope.forbidden)
-      if (kind_.count(name) && kind_.at(name) == "velocity")
-        why = "'" + name + "' is a velocity; " + what + " may use numbers, parameters and coordinates";
-    so.mass[i][j] = expression(node, node, scope);
-    for (const auto& [q, value] : start) so.constant_mass = so.constant_mass && !so.mass[i][j].has(q);
-    m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
-        evaluate(so.mass[i][j].subs(start), node, what + " at the initial positions");
-  };
-  const auto sequence = [&](const KeyValue& kv, const std::string& what) {
-    if (!kv.second.IsSequence() || kv.second.size() != n)
-      throw ModelError(at(kv.second.IsNull() ? kv.first : kv.second),
-                       what + " needs " + std::to_string(n) + " entries, one per coordinate (" +
-                           join(so.coordinates) + ")" +
-                           (kv.second.IsSequence() ? ", not " + std::to_string(kv.second.size()) : ""),
-                       form_hint);
-  };
   if (so.diagonal) {
     const KeyValue& d = k.at("diagonal");
-    sequence(d, "mass.diagonal");
-    for (std::size_t i = 0; i < n; ++i) entry(d.second[i], i, i);
+    check_mass_entries(d, "mass.diagonal", so);
+    for (std::size_t i = 0; i < n; ++i)
+      m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i)) = read_mass_entry(d.second[i], i, i, start, so);
     for (std::size_t i = 0; i < n; ++i)
       if (!(m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i)) > 0))
         throw ModelError(at(d.second[i]),
@@ -237,12 +220,47 @@ Eigen::MatrixXd Loader::read_mass(const KeyValue& section, SecondOrder& so) {
     return m;
   }
   const KeyValue& rows = k.at("rows");
-  sequence(rows, "mass.rows");
+  check_mass_entries(rows, "mass.rows", so);
   for (std::size_t i = 0; i < n; ++i) {
     const YAML::Node row = rows.second[i];
-    sequence({row, row}, "row " + std::to_string(i + 1) + " of mass.rows");
-    for (std::size_t j = 0; j < n; ++j) entry(row[j], i, j);
+    check_mass_entries({row, row}, "row " + std::to_string(i + 1) + " of mass.rows", so);
+    for (std::size_t j = 0; j < n; ++j)
+      m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = read_mass_entry(row[j], i, j, start, so);
   }
+  check_mass_symmetric(rows, m, so);
+  check_mass_positive_definite(section, m, so);
+  return m;
+}
+
+double Loader::read_mass_entry(const YAML::Node& node, std::size_t i, std::size_t j, const GiNaC::exmap& start,
+                               SecondOrder& so) {
+  const std::string what = "mass matrix entry (" + so.coordinates[i] + ", " + so.coordinates[j] + ")";
+  ExpressionScope scope = parameter_scope(what, model_.parameters.size());
+  for (const auto& x : model_.states)
+    if (kind_.at(x.name) == "coordinate") {
+      scope.forbidden.erase(x.name);
+      scope.allowed[x.name] = x.symbol;
+    }
+  for (auto& [name, why] : scope.forbidden)
+    if (kind_.count(name) && kind_.at(name) == "velocity")
+      why = "'" + name + "' is a velocity; " + what + " may use numbers, parameters and coordinates";
+  so.mass[i][j] = expression(node, node, scope);
+  for (const auto& [q, value] : start) so.constant_mass = so.constant_mass && !so.mass[i][j].has(q);
+  return evaluate(so.mass[i][j].subs(start), node, what + " at the initial positions");
+}
+
+void Loader::check_mass_entries(const KeyValue& kv, const std::string& what, const SecondOrder& so) const {
+  const std::size_t n = so.coordinates.size();
+  if (!kv.second.IsSequence() || kv.second.size() != n)
+    throw ModelError(at(kv.second.IsNull() ? kv.first : kv.second),
+                     what + " needs " + std::to_string(n) + " entries, one per coordinate (" + join(so.coordinates) +
+                         ")" + (kv.second.IsSequence() ? ", not " + std::to_string(kv.second.size()) : ""),
+                     kMassFormHint);
+}
+
+void Loader::check_mass_symmetric(const KeyValue& rows, const Eigen::MatrixXd& m, const SecondOrder& so) const {
+  const std::size_t n = so.coordinates.size();
+  const auto size = static_cast<Eigen::Index>(n);
   // Symmetry to rounding: entries written differently (m2*L and L*m2/1) may differ in the
   // last bits; 1e-12 relative is far below any asymmetry a model could mean.
   for (Eigen::Index i = 0; i < size; ++i)
@@ -267,17 +285,20 @@ Eigen::MatrixXd Loader::read_mass(const KeyValue& section, SecondOrder& so) {
                              ") differs from entry (" + so.coordinates[i] + ", " + so.coordinates[j] +
                              ") away from the initial positions",
                          "a mass matrix is symmetric: write the same expression on both sides of the diagonal");
+}
+
+void Loader::check_mass_positive_definite(const KeyValue& section, const Eigen::MatrixXd& m,
+                                          const SecondOrder& so) const {
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(m, Eigen::EigenvaluesOnly);
   const double smallest = eig.eigenvalues().minCoeff(), largest = eig.eigenvalues().maxCoeff();
   // Numerically positive definite: the smallest eigenvalue above the rounding of the largest.
-  if (!(smallest > static_cast<double>(n) * std::numeric_limits<double>::epsilon() * largest))
+  if (!(smallest > static_cast<double>(so.coordinates.size()) * std::numeric_limits<double>::epsilon() * largest))
     throw ModelError(at(section.first),
                      fmt::format("the mass matrix is not positive definite{}: its smallest eigenvalue is {:.6g} "
                                  "(largest {:.6g})",
                                  initially(so), smallest, largest),
                      "a mass matrix is symmetric positive definite (kinetic energy q_dot' M q_dot / 2 > 0); check "
                      "the off-diagonal couplings against the diagonal");
-  return m;
 }
 
 }  // namespace dualrate::loading

@@ -37,7 +37,16 @@ void Loader::read_schedule(const KeyValue& section) {
   if (!k.count("by"))
     throw ModelError(at(section.first), "simulation.schedule needs 'by': the scheduling values",
                      "one or two expressions of states and inputs, as in by: [V] or by: [0.5*rho*V^2, alpha]");
-  const KeyValue& by = k.at("by");
+  read_schedule_by(k.at("by"), spec);
+  if (k.count("range")) read_schedule_range(k.at("range"), spec);
+  spec.points.assign(spec.by.size(), {});
+  spec.counts.assign(spec.by.size(), 0);
+  if (k.count("points")) read_schedule_points(k.at("points"), spec);
+  if (k.count("tolerance")) spec.tolerance = positive(k.at("tolerance"), "simulation.schedule.tolerance");
+  model_.simulation.schedule = std::move(spec);
+}
+
+void Loader::read_schedule_by(const KeyValue& by, ScheduleSpec& spec) {
   if (by.second.IsNull()) throw ModelError(at(by.first), "simulation.schedule.by is empty", "as in by: [V]");
   const std::vector<YAML::Node> by_items = items(by.second);
   if (by_items.empty() || by_items.size() > 2)
@@ -53,80 +62,91 @@ void Loader::read_schedule(const KeyValue& section) {
     spec.by_text.push_back(item.Scalar());
     spec.by_loc.push_back(at(item));
   }
+}
+
+void Loader::read_schedule_range(const KeyValue& range, ScheduleSpec& spec) {
   const std::size_t n = spec.by.size();
-  if (k.count("range")) {
-    const KeyValue& range = k.at("range");
-    spec.range_loc = at(range.second);
-    std::vector<YAML::Node> ranges = is_number_list(range.second) ? std::vector<YAML::Node>{range.second}
-                                                                  : items(range.second);
-    if (ranges.size() != n)
-      throw ModelError(at(range.second), fmt::format("simulation.schedule.range gives {} ranges for {} scheduling "
-                                                     "value{}", ranges.size(), n, n == 1 ? "" : "s"),
-                       n == 1 ? "as in range: [90, 240]" : "one [low, high] per value, as in range: [[90, 240], [0, 0.3]]");
-    for (std::size_t d = 0; d < n; ++d) {
-      const YAML::Node& r = ranges[d];
-      if (!is_number_list(r) || r.size() != 2)
-        throw ModelError(at(r), "a range of simulation.schedule is [low, high]", "as in range: [90, 240]");
-      const double lo = table_value(r[0], "the low end of the range of '" + spec.by_text[d] + "'");
-      const double hi = table_value(r[1], "the high end of the range of '" + spec.by_text[d] + "'");
-      if (!(lo < hi))
-        throw ModelError(at(r), fmt::format("the range [{:.17g}, {:.17g}] of '{}' is {}", lo, hi, spec.by_text[d],
-                                            lo == hi ? "empty" : "reversed"),
-                         "the low end comes first and is below the high end");
-      spec.range.emplace_back(lo, hi);
-    }
+  spec.range_loc = at(range.second);
+  std::vector<YAML::Node> ranges =
+      is_number_list(range.second) ? std::vector<YAML::Node>{range.second} : items(range.second);
+  if (ranges.size() != n)
+    throw ModelError(
+        at(range.second),
+        fmt::format("simulation.schedule.range gives {} ranges for {} scheduling value{}", ranges.size(), n,
+                    n == 1 ? "" : "s"),
+        n == 1 ? "as in range: [90, 240]" : "one [low, high] per value, as in range: [[90, 240], [0, 0.3]]");
+  for (std::size_t d = 0; d < n; ++d) {
+    const YAML::Node& r = ranges[d];
+    if (!is_number_list(r) || r.size() != 2)
+      throw ModelError(at(r), "a range of simulation.schedule is [low, high]", "as in range: [90, 240]");
+    const double lo = table_value(r[0], "the low end of the range of '" + spec.by_text[d] + "'");
+    const double hi = table_value(r[1], "the high end of the range of '" + spec.by_text[d] + "'");
+    if (!(lo < hi))
+      throw ModelError(at(r),
+                       fmt::format("the range [{:.17g}, {:.17g}] of '{}' is {}", lo, hi, spec.by_text[d],
+                                   lo == hi ? "empty" : "reversed"),
+                       "the low end comes first and is below the high end");
+    spec.range.emplace_back(lo, hi);
   }
-  spec.points.assign(n, {});
-  spec.counts.assign(n, 0);
-  if (k.count("points")) {
-    const KeyValue& points = k.at("points");
-    spec.points_loc = at(points.second);
-    if (points.second.IsNull()) throw ModelError(at(points.first), "simulation.schedule.points is empty",
-                                                 "auto, a number of points, or a list of grid points");
-    std::vector<YAML::Node> per_value;
-    if (points.second.IsScalar()) per_value.assign(n, points.second);
-    else if (n == 1 && is_number_list(points.second) && points.second.size() != 1) per_value = {points.second};
-    else per_value = items(points.second);
-    if (per_value.size() != n)
-      throw ModelError(at(points.second),
-                       fmt::format("simulation.schedule.points gives {} entries for {} scheduling value{}",
-                                   per_value.size(), n, n == 1 ? "" : "s"),
-                       n == 1 ? "auto, a number, or the list of grid points, as in points: [90, 150, 240]"
-                              : "one entry per value: auto, a number, or a list, as in points: [9, [0, 0.1, 0.3]]");
-    for (std::size_t d = 0; d < n; ++d) {
-      const YAML::Node& p = per_value[d];
-      if (p.IsScalar()) {
-        if (p.Scalar() == "auto") continue;
-        static const std::regex integer("[0-9]{1,4}");
-        if (!std::regex_match(p.Scalar(), integer))
-          throw ModelError(at(p), "grid points of '" + spec.by_text[d] + "': expected auto, a number of points or a "
-                                  "list, not '" + p.Scalar() + "'");
-        spec.counts[d] = std::stoi(p.Scalar());
-        if (spec.counts[d] < 2)
-          throw ModelError(at(p), fmt::format("'{}' is scheduled over {} point{}; a grid has at least 2",
-                                              spec.by_text[d], spec.counts[d], spec.counts[d] == 1 ? "" : "s"));
-        continue;
-      }
-      if (!is_number_list(p))
-        throw ModelError(at(p), "grid points of '" + spec.by_text[d] + "': expected auto, a number of points or a "
-                                "list of numbers");
-      for (const auto& v : p) spec.points[d].push_back(table_value(v, "a grid point of '" + spec.by_text[d] + "'"));
-      if (spec.points[d].size() < 2)
-        throw ModelError(at(p), "'" + spec.by_text[d] + "' is scheduled over 1 point; a grid has at least 2");
-      for (std::size_t i = 1; i < spec.points[d].size(); ++i)
-        if (!(spec.points[d][i] > spec.points[d][i - 1]))
-          throw ModelError(at(p[i]), fmt::format("grid points of '{}' must increase strictly: {:.17g} follows {:.17g}",
-                                                 spec.by_text[d], spec.points[d][i], spec.points[d][i - 1]));
-      if (!spec.range.empty() &&
-          (spec.points[d].front() != spec.range[d].first || spec.points[d].back() != spec.range[d].second))
-        throw ModelError(at(p), fmt::format("the grid points of '{}' span [{:.17g}, {:.17g}], its range [{:.17g}, "
-                                            "{:.17g}]", spec.by_text[d], spec.points[d].front(), spec.points[d].back(),
-                                            spec.range[d].first, spec.range[d].second),
-                         "listed points define the range: leave range out, or make its ends the first and last point");
-    }
+}
+
+void Loader::read_schedule_points(const KeyValue& points, ScheduleSpec& spec) {
+  const std::size_t n = spec.by.size();
+  spec.points_loc = at(points.second);
+  if (points.second.IsNull())
+    throw ModelError(at(points.first), "simulation.schedule.points is empty",
+                     "auto, a number of points, or a list of grid points");
+  std::vector<YAML::Node> per_value;
+  if (points.second.IsScalar())
+    per_value.assign(n, points.second);
+  else if (n == 1 && is_number_list(points.second) && points.second.size() != 1)
+    per_value = {points.second};
+  else
+    per_value = items(points.second);
+  if (per_value.size() != n)
+    throw ModelError(at(points.second),
+                     fmt::format("simulation.schedule.points gives {} entries for {} scheduling value{}",
+                                 per_value.size(), n, n == 1 ? "" : "s"),
+                     n == 1 ? "auto, a number, or the list of grid points, as in points: [90, 150, 240]"
+                            : "one entry per value: auto, a number, or a list, as in points: [9, [0, 0.1, 0.3]]");
+  for (std::size_t d = 0; d < n; ++d) {
+    const YAML::Node& p = per_value[d];
+    if (p.IsScalar())
+      read_grid_count(p, d, spec);
+    else
+      read_grid_points(p, d, spec);
   }
-  if (k.count("tolerance")) spec.tolerance = positive(k.at("tolerance"), "simulation.schedule.tolerance");
-  model_.simulation.schedule = std::move(spec);
+}
+
+void Loader::read_grid_count(const YAML::Node& p, std::size_t d, ScheduleSpec& spec) {
+  if (p.Scalar() == "auto") return;
+  static const std::regex integer("[0-9]{1,4}");
+  if (!std::regex_match(p.Scalar(), integer))
+    throw ModelError(at(p), "grid points of '" + spec.by_text[d] +
+                                "': expected auto, a number of points or a list, not '" + p.Scalar() + "'");
+  spec.counts[d] = std::stoi(p.Scalar());
+  if (spec.counts[d] < 2)
+    throw ModelError(at(p), fmt::format("'{}' is scheduled over {} point{}; a grid has at least 2", spec.by_text[d],
+                                        spec.counts[d], spec.counts[d] == 1 ? "" : "s"));
+}
+
+void Loader::read_grid_points(const YAML::Node& p, std::size_t d, ScheduleSpec& spec) {
+  if (!is_number_list(p))
+    throw ModelError(at(p), "grid points of '" + spec.by_text[d] +
+                                "': expected auto, a number of points or a list of numbers");
+  std::vector<double>& grid = spec.points[d];
+  for (const auto& v : p) grid.push_back(table_value(v, "a grid point of '" + spec.by_text[d] + "'"));
+  if (grid.size() < 2)
+    throw ModelError(at(p), "'" + spec.by_text[d] + "' is scheduled over 1 point; a grid has at least 2");
+  for (std::size_t i = 1; i < grid.size(); ++i)
+    if (!(grid[i] > grid[i - 1]))
+      throw ModelError(at(p[i]), fmt::format("grid points of '{}' must increase strictly: {:.17g} follows {:.17g}",
+                                             spec.by_text[d], grid[i], grid[i - 1]));
+  if (!spec.range.empty() && (grid.front() != spec.range[d].first || grid.back() != spec.range[d].second))
+    throw ModelError(at(p),
+                     fmt::format("the grid points of '{}' span [{:.17g}, {:.17g}], its range [{:.17g}, {:.17g}]",
+                                 spec.by_text[d], grid.front(), grid.back(), spec.range[d].first, spec.range[d].second),
+                     "listed points define the range: leave range out, or make its ends the first and last point");
 }
 
 double Loader::positive(const KeyValue& kv, const std::string& what) {

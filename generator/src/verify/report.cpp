@@ -209,7 +209,79 @@ std::string source_html(const std::string& source) {
   return html + "</pre>\n";
 }
 
+// The sections of the page plotted from the traces (error over time, local check, states):
+// `plot` renders a gnuplot script as SVG.
+using PlotFunction = std::function<std::string(const std::string&)>;
 
+std::string error_plots_html(const ReportData& d, const PlotFunction& plot) {
+  const std::size_t n = d.model->states.size();
+  std::string html =
+      "<h2>Error over time</h2>\n<p class=\"note\">Per compared sample, the largest over the states of "
+      "|generated - reference| / max(1, max<sub>t</sub> |reference|) (its maximum is max_error), with the "
+      "tolerance; errors below 1e-18 (equal bits) are drawn at 1e-18.</p>\n";
+  const std::vector<double> error = error_over_time(d.generated, d.reference, n);
+  Trace errors{{"t", "error"}, {}};
+  Trace tolerance{{"t", "tolerance"}, {}};
+  errors.rows.reserve(error.size());
+  tolerance.rows.reserve(error.size());
+  for (std::size_t i = 0; i < error.size(); ++i) {
+    errors.rows.push_back({d.reference.rows[i][0], std::max(error[i], 1e-18)});
+    tolerance.rows.push_back({d.reference.rows[i][0], d.result->tolerance});
+  }
+  std::vector<Series> curves = {series("generated vs reference core", errors, 1, "with lines lw 1.5 lc rgb '#c0392b'"),
+                                series("tolerance", tolerance, 1, "with lines dt 2 lw 1.5 lc rgb '#555555'")};
+  if (d.accurate.rows.size() == d.reference.rows.size()) {
+    Trace scheme_error{{"t", "error"}, {}};
+    const std::vector<double> e = error_over_time(d.reference, d.accurate, n);
+    scheme_error.rows.reserve(e.size());
+    for (std::size_t i = 0; i < e.size(); ++i)
+      scheme_error.rows.push_back({d.reference.rows[i][0], std::max(e[i], 1e-18)});
+    curves.push_back(series("reference core vs high accuracy", scheme_error, 1, "with lines lw 1 lc rgb '#2471a3'"));
+  }
+  return html + "<figure>" + plot(plot_script("error", "relative error", curves, true)) + "</figure>\n";
+}
+
+// Empty without local check ratios.
+std::string local_check_html(const VerifyResult& r, const PlotFunction& plot) {
+  if (r.local_ratios.empty()) return {};
+  std::string html = fmt::format(
+      "<h2>Local check over time</h2>\n<p class=\"note\">Per compared sample, one step of the reference core "
+      "from the generated code's state there against the generated code's next state: the largest over the "
+      "states of that error divided by its tolerance, the rounding of one step ({}); a run passes only below "
+      "1. Ratios below 1e-18 (equal bits) are drawn at 1e-18.</p>\n",
+      html_escape(r.local_tolerance_basis));
+  Trace ratios{{"t", "ratio"}, {}}, one{{"t", "tolerance"}, {}};
+  for (std::size_t i = 0; i < r.local_ratios.size(); ++i) {
+    ratios.rows.push_back({r.local_times[i], std::max(r.local_ratios[i], 1e-18)});
+    one.rows.push_back({r.local_times[i], 1.0});
+  }
+  return html + "<figure>" +
+         plot(plot_script(
+             "local check", "error / tolerance",
+             {series("one step: generated vs reference core", ratios, 1, "with lines lw 1.5 lc rgb '#8e44ad'"),
+              series("tolerance", one, 1, "with lines dt 2 lw 1.5 lc rgb '#555555'")},
+             true)) +
+         "</figure>\n";
+}
+
+std::string state_plots_html(const ReportData& d, const PlotFunction& plot) {
+  const Model& m = *d.model;
+  std::string html =
+      "<h2>States over time</h2>\n<p class=\"note\">Generated code, reference core (the scheme in double, "
+      "from the parsed model) and the high-accuracy solution (Runge-Kutta-Fehlberg 7(8), tolerance 1e-12).</p>\n";
+  for (std::size_t j = 0; j < m.states.size(); ++j) {
+    std::vector<Series> states = {
+        series("generated", d.generated, 1 + j, "with lines lw 2.5 lc rgb '#c0392b'"),
+        series("reference core", d.reference, 1 + j, "with lines lw 1.2 dt 2 lc rgb '#222222'")};
+    if (d.accurate.rows.size() == d.reference.rows.size())
+      states.push_back(series("high accuracy", d.accurate, 1 + j, "with lines lw 1 dt 3 lc rgb '#2471a3'"));
+    html += "<figure>" +
+            plot(plot_script(fmt::format("{} ({})", m.states[j].name, j < m.slow_count ? "slow" : "fast"),
+                             m.states[j].name, states, false)) +
+            "</figure>\n";
+  }
+  return html;
+}
 
 }  // namespace
 
@@ -297,63 +369,10 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
   html += d.stability ? table(analysis_rows(*d.stability))
                       : fmt::format("<p>The analysis failed: {}</p>\n", html_escape(d.stability_error));
   html += fmt::format("<h2>Results on {}</h2>\n", html_escape(r.target)) + table(target_rows(r));
-
-  const std::size_t n = m.states.size();
   if (!d.generated.rows.empty() && d.generated.rows.size() == d.reference.rows.size()) {
-    html += "<h2>Error over time</h2>\n<p class=\"note\">Per compared sample, the largest over the states of "
-            "|generated - reference| / max(1, max<sub>t</sub> |reference|) (its maximum is max_error), with the "
-            "tolerance; errors below 1e-18 (equal bits) are drawn at 1e-18.</p>\n";
-    const std::vector<double> error = error_over_time(d.generated, d.reference, n);
-    Trace errors{{"t", "error"}, {}};
-    Trace tolerance{{"t", "tolerance"}, {}};
-    errors.rows.reserve(error.size());
-    tolerance.rows.reserve(error.size());
-    for (std::size_t i = 0; i < error.size(); ++i) {
-      errors.rows.push_back({d.reference.rows[i][0], std::max(error[i], 1e-18)});
-      tolerance.rows.push_back({d.reference.rows[i][0], r.tolerance});
-    }
-    std::vector<Series> curves = {series("generated vs reference core", errors, 1, "with lines lw 1.5 lc rgb '#c0392b'"),
-                                  series("tolerance", tolerance, 1, "with lines dt 2 lw 1.5 lc rgb '#555555'")};
-    if (d.accurate.rows.size() == d.reference.rows.size()) {
-      Trace scheme_error{{"t", "error"}, {}};
-      const std::vector<double> e = error_over_time(d.reference, d.accurate, n);
-      scheme_error.rows.reserve(e.size());
-      for (std::size_t i = 0; i < e.size(); ++i) scheme_error.rows.push_back({d.reference.rows[i][0], std::max(e[i], 1e-18)});
-      curves.push_back(series("reference core vs high accuracy", scheme_error, 1, "with lines lw 1 lc rgb '#2471a3'"));
-    }
-    html += "<figure>" + plot(plot_script("error", "relative error", curves, true)) + "</figure>\n";
-    if (!r.local_ratios.empty()) {
-      html += fmt::format(
-          "<h2>Local check over time</h2>\n<p class=\"note\">Per compared sample, one step of the reference core "
-          "from the generated code's state there against the generated code's next state: the largest over the "
-          "states of that error divided by its tolerance, the rounding of one step ({}); a run passes only below "
-          "1. Ratios below 1e-18 (equal bits) are drawn at 1e-18.</p>\n",
-          html_escape(r.local_tolerance_basis));
-      Trace ratios{{"t", "ratio"}, {}}, one{{"t", "tolerance"}, {}};
-      for (std::size_t i = 0; i < r.local_ratios.size(); ++i) {
-        ratios.rows.push_back({r.local_times[i], std::max(r.local_ratios[i], 1e-18)});
-        one.rows.push_back({r.local_times[i], 1.0});
-      }
-      html += "<figure>" +
-              plot(plot_script("local check", "error / tolerance",
-                               {series("one step: generated vs reference core", ratios, 1,
-                                       "with lines lw 1.5 lc rgb '#8e44ad'"),
-                                series("tolerance", one, 1, "with lines dt 2 lw 1.5 lc rgb '#555555'")},
-                               true)) +
-              "</figure>\n";
-    }
-    html += "<h2>States over time</h2>\n<p class=\"note\">Generated code, reference core (the scheme in double, "
-            "from the parsed model) and the high-accuracy solution (Runge-Kutta-Fehlberg 7(8), tolerance 1e-12).</p>\n";
-    for (std::size_t j = 0; j < n; ++j) {
-      std::vector<Series> states = {series("generated", d.generated, 1 + j, "with lines lw 2.5 lc rgb '#c0392b'"),
-                                    series("reference core", d.reference, 1 + j, "with lines lw 1.2 dt 2 lc rgb '#222222'")};
-      if (d.accurate.rows.size() == d.reference.rows.size())
-        states.push_back(series("high accuracy", d.accurate, 1 + j, "with lines lw 1 dt 3 lc rgb '#2471a3'"));
-      html += "<figure>" +
-              plot(plot_script(fmt::format("{} ({})", m.states[j].name, j < m.slow_count ? "slow" : "fast"),
-                               m.states[j].name, states, false)) +
-              "</figure>\n";
-    }
+    html += error_plots_html(d, plot);
+    html += local_check_html(r, plot);
+    html += state_plots_html(d, plot);
   } else {
     html += "<p>No trace to plot: the run produced none.</p>\n";
   }
