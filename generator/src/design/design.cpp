@@ -323,6 +323,115 @@ Candidate scheme_candidate(const Model& m, const SchemeInfo& info, const std::st
   return *best;
 }
 
+// The high-accuracy solution's own error (between Odeint tolerances 1e-11 and 1e-12) into d;
+// throws std::invalid_argument when the tolerance asked for is not ten times above it.
+void estimate_accurate_error(const Model& model, const DesignRequest& r, Design& d) {
+  const ReferenceCore core(model);
+  RunOptions loose{"reference", d.t_end / 2000, d.t_end, 10};
+  loose.reference_tolerance = 1e-11;
+  RunOptions tight = loose;
+  tight.reference_tolerance = 1e-12;
+  d.accurate_error = compare_traces(core.simulate(loose), core.simulate(tight), model.states.size()).max_error;
+  if (r.tolerance < 10 * d.accurate_error)
+    throw std::invalid_argument(fmt::format(
+        "--tolerance {:g} is below what the high-accuracy solution resolves: its own error is about {:.2g} (between "
+        "Odeint tolerances 1e-11 and 1e-12), and a design is checked against it; ask for {:.2g} or more",
+        r.tolerance, d.accurate_error, 10 * d.accurate_error));
+}
+
+// The partition the candidates run on, into d: the file's for a second-order model or when none
+// is found, else the proposed one. Returns the model file's text with it.
+std::string partitioned_text(const Model& model, const std::string& text, Design& d) {
+  d.partition = propose_partition(model, d.t_end);
+  if (model.second_order || (!d.partition.found && model.partitioned)) {
+    d.partitioned = model.fast_count() > 0;
+    for (std::size_t i = model.slow_count; i < model.states.size(); ++i) d.fast.push_back(model.states[i].name);
+    return text;
+  }
+  if (!d.partition.found) return text;
+  d.partitioned = true;
+  d.fast = d.partition.fast;
+  std::string partitioned = with_partition(text, model, d.fast);
+  if (!d.partition.agrees) d.states_block = states_block(partitioned);
+  return partitioned;
+}
+
+// The candidate of one scheme on the partitioned model m, or its refusal with the reason: the
+// model lacks the states the scheme needs, or the scheme throws (an exact linearization that
+// refuses is tried frozen first).
+Candidate candidate_or_refusal(const Model& m, const SchemeInfo& info, const Design& d, Accurate& accurate,
+                               const DesignRequest& r) {
+  Candidate c;
+  c.scheme = info.name;
+  c.dual_rate = info.dual_rate;
+  c.status = "refused";
+  if (!info.uniform && !d.partitioned) {
+    c.reason = "needs the slow/fast partition, and the model has none";
+    return c;
+  }
+  if (info.dual_rate && (m.slow_count == 0 || m.fast_count() == 0)) {
+    c.reason = "needs both slow and fast states";
+    return c;
+  }
+  const bool linearized = info.linearization || info.schedulable;
+  std::string lin = linearized ? m.simulation.linearization : "";
+  try {
+    try {
+      c = scheme_candidate(m, info, lin, d.t_end, accurate, r);
+    } catch (const ModelError&) {
+      // Blocks that are not constant: the exact linearization refuses; frozen ones may do.
+      if (lin != "exact" || !info.linearization) throw;
+      Model frozen = m;
+      frozen.simulation.linearization = lin = "frozen";
+      c = scheme_candidate(frozen, info, lin, d.t_end, accurate, r);
+    }
+  } catch (const ModelError& e) {
+    c.reason = e.what();
+  } catch (const std::exception& e) {
+    c.reason = e.what();
+  }
+  return c;
+}
+
+// Each candidate that meets the request, measured on r.target: "failed on target" or "not
+// schedulable" when it does not hold there.
+void measure_candidates_on_target(const Model& m, const DesignRequest& r, Design& d) {
+  for (Candidate& c : d.candidates) {
+    if (!c.meets()) continue;
+    if (r.progress) r.progress(fmt::format("{} on {}", c.scheme, r.target));
+    Model lm = m;
+    if (!c.linearization.empty()) lm.simulation.linearization = c.linearization;
+    measure_on_target(lm, c, d, r);
+    if (!c.target_error.empty()) {
+      c.status = "failed on target";
+      c.reason = c.target_error;
+    } else if (c.budget && !c.budget->schedulable) {
+      c.status = "not schedulable";
+      c.reason = c.budget->verdict;
+    }
+  }
+}
+
+// The candidates ranked by status, then by cost those that meet the request and by error the
+// rest; the first chosen when it meets the request, the others that do costed against it.
+void rank_and_choose(const DesignRequest& r, Design& d) {
+  std::stable_sort(d.candidates.begin(), d.candidates.end(), [](const Candidate& a, const Candidate& b) {
+    if (status_rank(a.status) != status_rank(b.status)) return status_rank(a.status) < status_rank(b.status);
+    if (a.meets()) return a.cost() < b.cost();
+    const double ea = a.trials.empty() ? kInf : a.error, eb = b.trials.empty() ? kInf : b.error;
+    return ea < eb;
+  });
+  if (d.candidates.empty() || !d.candidates.front().meets()) return;
+  d.choice = 0;
+  Candidate& chosen = d.candidates.front();
+  chosen.status = "chosen";
+  chosen.reason =
+      "the cheapest that is stable and within the tolerance" + std::string(r.target.empty() ? "" : " and schedulable");
+  for (std::size_t i = 1; i < d.candidates.size(); ++i)
+    if (d.candidates[i].meets())
+      d.candidates[i].reason = fmt::format("costs {:.2f} times the choice", d.candidates[i].cost() / chosen.cost());
+}
+
 }  // namespace
 
 Design design(const Model& model, const std::string& text, const DesignRequest& r) {
@@ -338,98 +447,17 @@ Design design(const Model& model, const std::string& text, const DesignRequest& 
     if (r.progress) r.progress(what);
   };
   say("the high-accuracy solution");
-  const ReferenceCore core(model);
-  RunOptions loose{"reference", d.t_end / 2000, d.t_end, 10};
-  loose.reference_tolerance = 1e-11;
-  RunOptions tight = loose;
-  tight.reference_tolerance = 1e-12;
-  d.accurate_error = compare_traces(core.simulate(loose), core.simulate(tight), model.states.size()).max_error;
-  if (r.tolerance < 10 * d.accurate_error)
-    throw std::invalid_argument(fmt::format(
-        "--tolerance {:g} is below what the high-accuracy solution resolves: its own error is about {:.2g} (between "
-        "Odeint tolerances 1e-11 and 1e-12), and a design is checked against it; ask for {:.2g} or more",
-        r.tolerance, d.accurate_error, 10 * d.accurate_error));
+  estimate_accurate_error(model, r, d);
   say("the partition");
-  d.partition = propose_partition(model, d.t_end);
-  std::string partitioned_text = text;
-  if (model.second_order || (!d.partition.found && model.partitioned)) {
-    d.partitioned = model.fast_count() > 0;
-    for (std::size_t i = model.slow_count; i < model.states.size(); ++i) d.fast.push_back(model.states[i].name);
-  } else if (d.partition.found) {
-    d.partitioned = true;
-    d.fast = d.partition.fast;
-    partitioned_text = with_partition(text, model, d.fast);
-    if (!d.partition.agrees) d.states_block = states_block(partitioned_text);
-  }
-  const Model m = load_model_text(partitioned_text, model.file, r.parameters);
+  const Model m = load_model_text(partitioned_text(model, text, d), model.file, r.parameters);
   const ReferenceCore partitioned_core(m);
   Accurate accurate(partitioned_core, d.t_end);
   for (const SchemeInfo* info : schemes()) {
     say(info->name);
-    Candidate c;
-    c.scheme = info->name;
-    c.dual_rate = info->dual_rate;
-    c.status = "refused";
-    if (!info->uniform && !d.partitioned) {
-      c.reason = "needs the slow/fast partition, and the model has none";
-      d.candidates.push_back(c);
-      continue;
-    }
-    if (info->dual_rate && (m.slow_count == 0 || m.fast_count() == 0)) {
-      c.reason = "needs both slow and fast states";
-      d.candidates.push_back(c);
-      continue;
-    }
-    const bool linearized = info->linearization || info->schedulable;
-    std::string lin = linearized ? m.simulation.linearization : "";
-    try {
-      try {
-        c = scheme_candidate(m, *info, lin, d.t_end, accurate, r);
-      } catch (const ModelError&) {
-        // Blocks that are not constant: the exact linearization refuses; frozen ones may do.
-        if (lin != "exact" || !info->linearization) throw;
-        Model frozen = m;
-        frozen.simulation.linearization = lin = "frozen";
-        c = scheme_candidate(frozen, *info, lin, d.t_end, accurate, r);
-      }
-    } catch (const ModelError& e) {
-      c.reason = e.what();
-    } catch (const std::exception& e) {
-      c.reason = e.what();
-    }
-    d.candidates.push_back(c);
+    d.candidates.push_back(candidate_or_refusal(m, *info, d, accurate, r));
   }
-  if (!r.target.empty())
-    for (Candidate& c : d.candidates) {
-      if (!c.meets()) continue;
-      say(fmt::format("{} on {}", c.scheme, r.target));
-      Model lm = m;
-      if (!c.linearization.empty()) lm.simulation.linearization = c.linearization;
-      measure_on_target(lm, c, d, r);
-      if (!c.target_error.empty()) {
-        c.status = "failed on target";
-        c.reason = c.target_error;
-      } else if (c.budget && !c.budget->schedulable) {
-        c.status = "not schedulable";
-        c.reason = c.budget->verdict;
-      }
-    }
-  std::stable_sort(d.candidates.begin(), d.candidates.end(), [](const Candidate& a, const Candidate& b) {
-    if (status_rank(a.status) != status_rank(b.status)) return status_rank(a.status) < status_rank(b.status);
-    if (a.meets()) return a.cost() < b.cost();
-    const double ea = a.trials.empty() ? kInf : a.error, eb = b.trials.empty() ? kInf : b.error;
-    return ea < eb;
-  });
-  if (!d.candidates.empty() && d.candidates.front().meets()) {
-    d.choice = 0;
-    Candidate& chosen = d.candidates.front();
-    chosen.status = "chosen";
-    chosen.reason = "the cheapest that is stable and within the tolerance" +
-                    std::string(r.target.empty() ? "" : " and schedulable");
-    for (std::size_t i = 1; i < d.candidates.size(); ++i)
-      if (d.candidates[i].meets())
-        d.candidates[i].reason = fmt::format("costs {:.2f} times the choice", d.candidates[i].cost() / chosen.cost());
-  }
+  if (!r.target.empty()) measure_candidates_on_target(m, r, d);
+  rank_and_choose(r, d);
   return d;
 }
 

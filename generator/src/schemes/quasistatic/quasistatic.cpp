@@ -106,32 +106,18 @@ SourceLoc residual_loc(const Model& model) {
 
 std::vector<double> fast_part(const std::vector<double>& v, std::size_t slow) { return {v.begin() + static_cast<long>(slow), v.end()}; }
 
-}  // namespace
-
-QuasistaticForm quasistatic_form(const Model& model) {
-  QuasistaticForm form{model, "the fast states' equations", {}, 0, {}};
-  if (model.fast_count() == 0)
-    throw ModelError(model.simulation.loc, "quasistatic needs fast states: they are what it eliminates",
-                     model.second_order ? "list the small-inertia coordinates under small: coordinates"
-                                        : "list the fast states under states: fast:");
-  if (model.slow_count == 0)
-    throw ModelError(model.simulation.loc, "quasistatic needs slow states: it integrates them",
-                     "list the slow states under states: slow:");
-  if (model.second_order) reduce_second_order(model, form);
-  return form;
-}
-
-QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& form) {
-  QuasistaticDesign d;
+// G_z symbolically, the fast block of the reduced form's Jacobian, into d, with whether it is
+// constant and whether G is affine in the fast states.
+void residual_jacobian_structure(const Model& model, const QuasistaticForm& form, QuasistaticDesign& d) {
   const std::size_t ns = model.slow_count;
-  const auto nf = static_cast<Eigen::Index>(model.fast_count());
+  const auto nf = static_cast<unsigned>(model.fast_count());
   std::vector<GiNaC::ex> fast;
   for (std::size_t i = ns; i < model.states.size(); ++i) fast.push_back(model.states[i].symbol);
   const GiNaC::matrix rows = jacobian(form.model, fast);
-  d.residual_jacobian_symbolic = GiNaC::matrix(static_cast<unsigned>(nf), static_cast<unsigned>(nf));
+  d.residual_jacobian_symbolic = GiNaC::matrix(nf, nf);
   d.jacobian_constant = d.affine = true;
-  for (unsigned r = 0; r < static_cast<unsigned>(nf); ++r)
-    for (unsigned c = 0; c < static_cast<unsigned>(nf); ++c) {
+  for (unsigned r = 0; r < nf; ++r)
+    for (unsigned c = 0; c < nf; ++c) {
       const GiNaC::ex& e = rows(static_cast<unsigned>(ns) + r, c);
       d.residual_jacobian_symbolic(r, c) = e;
       for (const auto& z : fast) d.affine = d.affine && !e.has(z);
@@ -140,33 +126,29 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
       for (const auto& u : model.inputs) varies = varies || e.has(u.symbol);
       d.jacobian_constant = d.jacobian_constant && !varies;
     }
+}
 
-  const ReferenceModel core(form.model);
-  const std::vector<double> u0 = core.inputs_at(0);
+// G_z at state x and inputs u (t = 0), from the reduced form's core.
+MatrixXd residual_jacobian_at(const ReferenceModel& core, const std::vector<double>& x, const std::vector<double>& u,
+                              Eigen::Index nf) {
+  return MatrixXd(core.jacobian_at(0, x, u).bottomRightCorner(nf, nf));
+}
+
+// Newton on G = 0 at the design point (inputs u0), into d: the steps the runtime takes, the
+// consistent fast states and their residual. Throws when Newton does not converge.
+void consistent_fast_states(const Model& model, const QuasistaticForm& form, const ReferenceModel& core,
+                            const std::vector<double>& u0, QuasistaticDesign& d) {
+  const std::size_t ns = model.slow_count;
+  const auto nf = static_cast<Eigen::Index>(model.fast_count());
   std::vector<double> x = core.initial_state();
-  const auto residual_jacobian = [&](const std::vector<double>& at) {
-    return MatrixXd(core.jacobian_at(0, at, u0).bottomRightCorner(nf, nf));
-  };
-  d.residual_jacobian = residual_jacobian(x);
-  const Eigen::JacobiSVD<MatrixXd> svd(d.residual_jacobian);
-  const VectorXd& sv = svd.singularValues();
-  if (!(sv.minCoeff() > 1e-12 * sv.maxCoeff()))
-    throw ModelError(residual_loc(model),
-                     fmt::format("quasistatic: the Jacobian of {} with respect to the fast states is singular at the "
-                                 "design point (singular values {:.3g} to {:.3g}): the fast states cannot be solved "
-                                 "from {} = 0",
-                                 form.residual, sv.minCoeff(), sv.maxCoeff(), form.residual),
-                     model.second_order ? "each small coordinate's force must depend on its velocity (damping); "
-                                          "elimination at the position level is not supported yet"
-                                        : kHint);
-
   // Newton from the file's fast states: the worst start the runtime meets (later steps start
   // from the last solution).
   int taken = 0;
   for (; taken < kQuasistaticMaxNewton; ++taken) {
     std::vector<double> g;
     core.derivatives(0, x, u0, g);
-    const VectorXd dz = residual_jacobian(x).partialPivLu().solve(Eigen::Map<const VectorXd>(g.data() + ns, nf));
+    const VectorXd dz =
+        residual_jacobian_at(core, x, u0, nf).partialPivLu().solve(Eigen::Map<const VectorXd>(g.data() + ns, nf));
     double size = 0;
     for (Eigen::Index i = 0; i < nf; ++i) {
       x[ns + static_cast<std::size_t>(i)] -= dz[i];
@@ -188,7 +170,12 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
   std::vector<double> g;
   core.derivatives(0, x, u0, g);
   for (std::size_t i = ns; i < g.size(); ++i) d.consistent_residual = std::max(d.consistent_residual, std::abs(g[i]));
+}
 
+// A_zz, the full model's fast block at the design point, into d. Throws when one of its
+// eigenvalues is damped less than kQuasistaticMinDamping.
+void boundary_layer(const Model& model, const QuasistaticForm& form, QuasistaticDesign& d) {
+  const auto nf = static_cast<Eigen::Index>(model.fast_count());
   const ReferenceModel full(model);
   d.layer_rate = full.jacobian_at(0, full.initial_state(), full.inputs_at(0)).bottomRightCorner(nf, nf);
   // Theorem 1 needs an exponentially stable boundary layer; a damping ratio below 1% (Re
@@ -203,6 +190,43 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
                                    "{} = 0, as Theorem 1 requires",
                                    l.real(), l.imag(), form.residual),
                        "lightly damped fast oscillations suit prk25 (or sp_ll when their Jacobian is constant)");
+}
+
+}  // namespace
+
+QuasistaticForm quasistatic_form(const Model& model) {
+  QuasistaticForm form{model, "the fast states' equations", {}, 0, {}};
+  if (model.fast_count() == 0)
+    throw ModelError(model.simulation.loc, "quasistatic needs fast states: they are what it eliminates",
+                     model.second_order ? "list the small-inertia coordinates under small: coordinates"
+                                        : "list the fast states under states: fast:");
+  if (model.slow_count == 0)
+    throw ModelError(model.simulation.loc, "quasistatic needs slow states: it integrates them",
+                     "list the slow states under states: slow:");
+  if (model.second_order) reduce_second_order(model, form);
+  return form;
+}
+
+QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& form) {
+  QuasistaticDesign d;
+  residual_jacobian_structure(model, form, d);
+  const ReferenceModel core(form.model);
+  const std::vector<double> u0 = core.inputs_at(0);
+  d.residual_jacobian =
+      residual_jacobian_at(core, core.initial_state(), u0, static_cast<Eigen::Index>(model.fast_count()));
+  const Eigen::JacobiSVD<MatrixXd> svd(d.residual_jacobian);
+  const VectorXd& sv = svd.singularValues();
+  if (!(sv.minCoeff() > 1e-12 * sv.maxCoeff()))
+    throw ModelError(residual_loc(model),
+                     fmt::format("quasistatic: the Jacobian of {} with respect to the fast states is singular at the "
+                                 "design point (singular values {:.3g} to {:.3g}): the fast states cannot be solved "
+                                 "from {} = 0",
+                                 form.residual, sv.minCoeff(), sv.maxCoeff(), form.residual),
+                     model.second_order ? "each small coordinate's force must depend on its velocity (damping); "
+                                          "elimination at the position level is not supported yet"
+                                        : kHint);
+  consistent_fast_states(model, form, core, u0, d);
+  boundary_layer(model, form, d);
   return d;
 }
 
