@@ -1,3 +1,5 @@
+// Size: the design of a schedule in one place: the sampled trajectory and its operating points,
+// the designer that computes constants once per point, and the steps of design_schedule.
 #include "constant_schedule/constant_schedule.hpp"
 
 #include <fmt/format.h>

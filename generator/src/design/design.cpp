@@ -53,7 +53,7 @@ class Accurate {
       // Output steps of at most t_end / 1000 (the integrator's first trial step is the output
       // step, which a stiff model can overflow on), rows at the run's.
       const long sub = std::max(1L, static_cast<long>(std::ceil(h / (t_end_ / 1000) - 1e-9)));
-      RunOptions run{"reference", h / static_cast<double>(sub), grid_end(h), every * static_cast<int>(sub)};
+      RunOptions run{kHighAccuracy, h / static_cast<double>(sub), grid_end(h), every * static_cast<int>(sub)};
       it = cache_.emplace(key, core_.simulate(run)).first;
     }
     return it->second;
@@ -327,7 +327,7 @@ Candidate scheme_candidate(const Model& m, const SchemeInfo& info, const std::st
 // throws std::invalid_argument when the tolerance asked for is not ten times above it.
 void estimate_accurate_error(const Model& model, const DesignRequest& r, Design& d) {
   const ReferenceCore core(model);
-  RunOptions loose{"reference", d.t_end / 2000, d.t_end, 10};
+  RunOptions loose{kHighAccuracy, d.t_end / 2000, d.t_end, 10};
   loose.reference_tolerance = 1e-11;
   RunOptions tight = loose;
   tight.reference_tolerance = 1e-12;
