@@ -1,7 +1,7 @@
 // Seed 001 reproductions: N grows like log(1/eps) (eq. 17), SMFE's evaluations per unit time
 // against forward Euler at its stability limit, and on the adaptive control example the
 // error is set by the macro step D, barely by N (Table I's protocol). Eq. 14's exactness for
-// linear systems is tests/unit/smfe_test.cpp.
+// linear systems is tests/unit/schemes/smfe_test.cpp.
 #include <gtest/gtest.h>
 
 #include "model/functions.hpp"

@@ -1,7 +1,7 @@
 // Seed 003 reproductions: Tables 7 and 8 (largest stable steps of RK2 and the 2-5 PRK on the
 // quarter cars A, B, C and the planar vehicle, from the analysis and confirmed by
 // simulation) and the PRK's second order on the vehicle. The tableau's conditions and
-// stability interval are in tests/unit/prk_test.cpp.
+// stability interval are in tests/unit/schemes/prk_test.cpp.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>

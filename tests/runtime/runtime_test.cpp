@@ -39,7 +39,7 @@ TEST(Runtime, PendulumStepsWithoutHeapInDoubleAndFloat) {
 
 // sp_ll in float at h = 0.005 over 10 s: no heap, no fault, and the energy (eq. 68) of the
 // float run stays within 1e-3 relative of its initial value, the bound the double run keeps
-// (tests/unit/sp_ll_test.cpp).
+// (tests/unit/schemes/sp_ll_test.cpp).
 TEST(Runtime, SpLlStepsInFloatWithoutHeap) {
   pendulum_sp_ll::Data d;
   const pendulum_sp_ll::Model::Input u;

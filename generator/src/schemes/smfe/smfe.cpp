@@ -322,7 +322,7 @@ StepCost cost(const Model& model, const GenerateOptions& o) {
 }
 
 // N is chosen anew for each D, and eq. 14 is exact for a linear system (its factors are the
-// eigenvalues of the implementation's map; tests/unit/smfe_test.cpp), so a D is stable when a
+// eigenvalues of the implementation's map; tests/unit/schemes/smfe_test.cpp), so a D is stable when a
 // design exists for it. When every eigenvalue lies in the inner step's forward-Euler disk
 // |1 + h_s lambda| <= 1, one exists for every D >= 2 h_s (N = the whole inner steps that fit,
 // the rest shorter than h_s); otherwise the scan runs from D = 2 h_s to 1000 h_s.

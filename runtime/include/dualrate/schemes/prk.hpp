@@ -34,7 +34,7 @@ namespace dualrate {
 // to row 3: â32 = 0.50337891. â42 is unreadable; it is derived from b.ĉ = 1/2 (the only
 // condition it enters linearly with ĉ2 fixed): â42 = (1/2 - b2 ĉ2)/b4 - â41 - â43. With it,
 // every order, coupling and stability condition holds to 5.4e-9 (the printed digits'
-// rounding); tests/unit/prk_test.cpp checks them to 1e-8.
+// rounding); tests/unit/schemes/prk_test.cpp checks them to 1e-8.
 struct Prk25Tableau {
   static constexpr int kStages = 5;
   static constexpr int kOrder = 2;
