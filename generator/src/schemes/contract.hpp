@@ -201,13 +201,14 @@ struct SchemeAnalysis {
   std::string json, text;
 };
 
+// Each scheme's folder fills one, field by field by name.
 struct SchemeInfo {
-  const char* name;
-  const char* runtime_class;  // class template in the runtime, instantiated with the model
-  const char* header;         // runtime header that defines it
-  int order;
-  const char* summary;
-  int evaluations;            // right-hand-side evaluations per step
+  const char* name = "";
+  const char* runtime_class = "";  // class template in the runtime, instantiated with the model
+  const char* header = "";         // runtime header that defines it
+  int order = 1;
+  const char* summary = "";
+  int evaluations = 1;        // right-hand-side evaluations per step
   bool constants = false;     // instantiated as <Model, SchemeConstants> with precomputed matrices
   double double_tolerance = 1e-12;  // verify bound against the reference core in double
   // Verify's local check holds its float builds to one (macro) step's share of the step-map

@@ -115,7 +115,11 @@ StepCost macro_step_cost(const Model& m, bool parallel, int ratio) {
 
 // A scheme only the reference core runs, in the paper's form.
 SchemeInfo paper_form(const char* name, int order, const char* summary, int evaluations) {
-  SchemeInfo s{name, "", "", order, summary, evaluations};
+  SchemeInfo s;
+  s.name = name;
+  s.order = order;
+  s.summary = summary;
+  s.evaluations = evaluations;
   s.generated = false;
   s.analysable = false;
   s.grid_tied = true;
@@ -126,8 +130,13 @@ SchemeInfo paper_form(const char* name, int order, const char* summary, int eval
 
 std::vector<SchemeInfo> adams_schemes() {
   // Evaluations: per fast step 2 f_e (4 parallel), per macro step 2 f_r (3 parallel).
-  SchemeInfo serial{"mrabm4", "dualrate::Mrabm4", "dualrate/schemes/mrabm4.hpp", 2,
-                    "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 2};
+  SchemeInfo serial;
+  serial.name = "mrabm4";
+  serial.runtime_class = "dualrate::Mrabm4";
+  serial.header = "dualrate/schemes/mrabm4.hpp";
+  serial.order = 2;
+  serial.summary = "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004";
+  serial.evaluations = 2;
   serial.dual_rate = true;
   serial.grid_tied = true;
   serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
@@ -138,8 +147,13 @@ std::vector<SchemeInfo> adams_schemes() {
   serial.step_map_layout = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_layout(false, j, h, slow, ratio);
   };
-  SchemeInfo parallel{"mrabm4_parallel", "dualrate::Mrabm4", "dualrate/schemes/mrabm4.hpp", 2,
-                      "parallel two-track multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004", 4};
+  SchemeInfo parallel;
+  parallel.name = "mrabm4_parallel";
+  parallel.runtime_class = "dualrate::Mrabm4";
+  parallel.header = "dualrate/schemes/mrabm4.hpp";
+  parallel.order = 2;
+  parallel.summary = "parallel two-track multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004";
+  parallel.evaluations = 4;
   parallel.dual_rate = true;
   parallel.parallel = true;
   parallel.grid_tied = true;

@@ -178,8 +178,13 @@ StepCost prk_step_cost(const PrkTableau& t, const Model& model) {
 
 SchemeInfo prk25_scheme() {
   // 2 slow and 5 fast evaluations: counted as 5 full ones for the float tolerance.
-  SchemeInfo s{"prk25", "dualrate::Prk25", "dualrate/schemes/prk.hpp", 2,
-               "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003", 5};
+  SchemeInfo s;
+  s.name = "prk25";
+  s.runtime_class = "dualrate::Prk25";
+  s.header = "dualrate/schemes/prk.hpp";
+  s.order = 2;
+  s.summary = "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003";
+  s.evaluations = 5;
   s.reference = [](const ReferenceSetup& setup, double) -> ReferenceStep {
     return [slow = setup.slow](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
       return prk_reference_step(prk25_tableau(), f, slow, t, h, x);

@@ -1,3 +1,5 @@
+// Size: seed 002 whole: the reduced form, its Newton design at the design point, the boundary
+// layer's correction, the reference steps and costs of both forms and their registry entries.
 #include "schemes/quasistatic/quasistatic.hpp"
 
 #include <fmt/format.h>
@@ -471,8 +473,15 @@ MatrixXd analysed_jacobian(const Model& model) {
 // steps (cond(G_z) from 1 to 1.1e6): at most 2.5e-14 (quarter_car_c, cond 1.4e5, 15000 steps).
 // The bound is sp_ll's, whose generated and reference solves differ in the same way.
 SchemeInfo quasistatic_scheme() {
-  SchemeInfo s{"quasistatic", "dualrate::Quasistatic", "dualrate/schemes/quasistatic.hpp", 4,
-               "quasistatic approximation with the boundary-layer correction, seed 002", 9, true, 1e-10};
+  SchemeInfo s;
+  s.name = "quasistatic";
+  s.runtime_class = "dualrate::Quasistatic";
+  s.header = "dualrate/schemes/quasistatic.hpp";
+  s.order = 4;
+  s.summary = "quasistatic approximation with the boundary-layer correction, seed 002";
+  s.evaluations = 9;
+  s.constants = true;
+  s.double_tolerance = 1e-10;
   s.local_step_map = false;
   s.fast_states_solved = true;
   s.precompute = precompute_corrected;

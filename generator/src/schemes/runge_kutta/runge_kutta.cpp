@@ -7,7 +7,13 @@ namespace {
 // A textbook explicit Runge-Kutta method on the whole state.
 SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* header, int order,
                        const char* summary) {
-  SchemeInfo s{name, runtime_class, header, order, summary, order};
+  SchemeInfo s;
+  s.name = name;
+  s.runtime_class = runtime_class;
+  s.header = header;
+  s.order = order;
+  s.summary = summary;
+  s.evaluations = order;
   s.uniform = true;
   s.step_scaled_constants = true;
   return s;

@@ -406,8 +406,14 @@ std::string generate_note(const Model& model, const GenerateOptions& o, bool, do
 
 SchemeInfo smfe_scheme() {
   // N + 1 evaluations per macro step, N chosen per model (verify's float tolerance uses N + 1).
-  SchemeInfo s{"smfe", "dualrate::Smfe", "dualrate/schemes/smfe.hpp", 1,
-               "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001", 2, true};
+  SchemeInfo s;
+  s.name = "smfe";
+  s.runtime_class = "dualrate::Smfe";
+  s.header = "dualrate/schemes/smfe.hpp";
+  s.order = 1;
+  s.summary = "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001";
+  s.evaluations = 2;
+  s.constants = true;
   s.precompute = precompute;
   s.reference = reference;
   s.cost = cost;

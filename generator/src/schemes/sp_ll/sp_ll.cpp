@@ -411,8 +411,15 @@ std::string generate_note(const Model& model, const GenerateOptions&, bool froze
 SchemeInfo sp_ll_scheme() {
   // Generated code uses precomputed phi-functions, the reference core per-step block
   // exponentials (Eigen's Pade approximant): they agree to rounding of those, bound 1e-10.
-  SchemeInfo s{"sp_ll", "dualrate::SpLl", "dualrate/schemes/sp_ll.hpp", 1,
-               "singular-perturbation local linearization, seed 000", 6, true, 1e-10};
+  SchemeInfo s;
+  s.name = "sp_ll";
+  s.runtime_class = "dualrate::SpLl";
+  s.header = "dualrate/schemes/sp_ll.hpp";
+  s.order = 1;
+  s.summary = "singular-perturbation local linearization, seed 000";
+  s.evaluations = 6;
+  s.constants = true;
+  s.double_tolerance = 1e-10;
   s.fast_states_solved = true;
   s.precompute = precompute;
   s.reference = reference;
