@@ -44,9 +44,9 @@ void check_claims(const std::vector<StateErrors>& e, Claims& claims) {
   const auto at = [&](const std::string& state) -> const StateErrors& {
     return e[static_cast<std::size_t>(std::find(kStates.begin(), kStates.end(), state) - kStates.begin())];
   };
-  // "The parallel result tracks the reference fairly well, the serial one diverges": in x and
-  // the panel angles the parallel error is below a quarter of the serial one, the bound of
-  // Seed004.ParallelTracksBetterInXAndPanelAngles.
+  // The serial result "gradually diverges with respect to the reference", the parallel one
+  // "tracks the reference fairly well": in x and the panel angles the parallel error is below
+  // a quarter of the serial one, the bound of Seed004.ParallelTracksBetterInXAndPanelAngles.
   for (const std::string state : {"x", "theta_R", "theta_L"})
     claims.check("the parallel variant tracks ABM4(h) better than the serial one in " + state +
                      " (parallel max over serial max)",
