@@ -1,5 +1,6 @@
 // Report of the seed 000 reproductions: writes CSV data, gnuplot scripts, SVG plots and
-// REPORT.md with the measured figures into OUT_DIR.
+// measured.md with the measured figures into OUT_DIR.
+// Checks the claims it prints (report.hpp's Claims) and exits with status 1 if one fails.
 // Usage: seed000_report OUT_DIR
 #include <fmt/format.h>
 
@@ -17,6 +18,7 @@
 namespace fs = std::filesystem;
 using namespace dualrate;
 using namespace dualrate::seed000;
+using dualrate::report::Claims;
 using dualrate::report::plot;
 using dualrate::report::write;
 
@@ -74,7 +76,7 @@ StabilityFigures stability(const fs::path& dir) {
 }
 
 // Figs. 4-5: local error of x after one step against h.
-std::string local_errors(const fs::path& dir) {
+std::string local_errors(const fs::path& dir, Claims& claims) {
   std::string csv = "h";
   for (double alpha : kAlphas) csv += fmt::format(",sp_ll_alpha{0},rk4_alpha{0}", alpha);
   for (double beta : {0.01, 0.1, 0.5}) csv += fmt::format(",sp_ll_beta{}", beta);
@@ -95,9 +97,34 @@ std::string local_errors(const fs::path& dir) {
     csv += "\n";
   }
   write(dir / "local_error.csv", csv);
-  for (std::size_t a = 0; a < 3; ++a)
-    summary += fmt::format("| {} | {:.3f} | {:.3e} | {:.3e} |\n", kAlphas[a], log_log_slope(hs, sp[a]) - 1,
-                           local_error("sp_ll", kAlphas[a], 0.1, 0.2).x, local_error("rk4", kAlphas[a], 0.1, 0.2).x);
+  std::vector<double> sp_coarse, rk4_coarse;  // l_x at h = 0.2
+  for (std::size_t a = 0; a < 3; ++a) {
+    const double order = log_log_slope(hs, sp[a]) - 1;
+    sp_coarse.push_back(local_error("sp_ll", kAlphas[a], 0.1, 0.2).x);
+    rk4_coarse.push_back(local_error("rk4", kAlphas[a], 0.1, 0.2).x);
+    summary += fmt::format("| {} | {:.3f} | {:.3e} | {:.3e} |\n", kAlphas[a], order, sp_coarse[a], rk4_coarse[a]);
+    // "The order of accuracy of the proposed method is one": the bounds of
+    // Seed000LocalError.FirstOrderAndAlphaIndependentWhileTheStepResolvesTheFastMode.
+    claims.check_between(
+        fmt::format("sp_ll is first order while the step resolves the fast mode (alpha {})", kAlphas[a]), order, 0.8,
+        1.3);
+  }
+  // "The local error does not depend on alpha": at every fitted h the three alphas' errors lie
+  // within the factor 3 of the same test.
+  double spread = 0;
+  for (std::size_t i = 0; i < hs.size(); ++i)
+    spread = std::max(spread, std::max({sp[0][i], sp[1][i], sp[2][i]}) / std::min({sp[0][i], sp[1][i], sp[2][i]}));
+  claims.check("sp_ll's local error does not depend on alpha (largest ratio over the alphas, h <= 7e-5)", spread,
+               "<=", 3);
+  // "The accuracy of RK4 becomes worse as the parameter alpha increases."
+  claims.check("RK4's local error at h = 0.2 grows with alpha (alpha 100 over alpha 10)", rk4_coarse[1] / rk4_coarse[0],
+               ">", 1);
+  claims.check("RK4's local error at h = 0.2 grows with alpha (alpha 1000 over alpha 100)",
+               rk4_coarse[2] / rk4_coarse[1], ">", 1);
+  // REPORT.md: beyond the fast mode sp_ll's local error falls with alpha, like 1 / alpha; the
+  // factor 3 from alpha 100 to 1000 is Seed000LocalError.StiffRegimeErrorIsFirstOrderInHAndFallsWithAlpha's.
+  claims.check("sp_ll's local error at h = 0.2 falls with alpha (alpha 100 over alpha 1000)",
+               sp_coarse[1] / sp_coarse[2], ">", 3);
   const std::string common = "set logscale xy\nset xlabel 'h'\nset ylabel 'local error l_x'\nset datafile separator ','\n"
                              "set format y '%.0e'\nset format x '%.0e'\n";
   plot(dir, "local_error_alpha",
@@ -174,13 +201,40 @@ PendulumFigures pendulum(const fs::path& dir, const std::string& source_dir) {
   return fig;
 }
 
+// The claims of Figs. 2-3 and 7-8 on the figures measured above (those of Figs. 4-5 are
+// checked in local_errors).
+void check_claims(const StabilityFigures& st, const PendulumFigures& p, Claims& claims) {
+  // The bound of Seed000Stability.ImplementationMatchesTheClosedFormM (rounding of the
+  // Pade exponentials, see there).
+  claims.check("the implementation's spectral radius matches the closed-form M with M12 corrected", st.worst_agreement,
+               "<=", 1e-8);
+  // Seed000Stability.PrintedClosedFormsDisagreeWhereCoupled: far more than rounding.
+  claims.check("the printed closed form (eqs. 55-56) disagrees with the procedure where coupled", st.worst_printed,
+               ">=", 1e-2);
+  // "The proposed method gives a stable solution with h = 0.005": the bound of
+  // SpLl.PendulumAtTheSeedsStepStaysBoundedWhereRk4Diverges, 0.1% of |E|.
+  claims.check("sp_ll stays bounded on the pendulum at h = 0.005 (max relative energy drift)", p.energy_drift, "<",
+               1e-3);
+  // "Comparable accuracy": sp_ll is first order, its global error O(h); SpLlBeyondRk4
+  // (tests/unit/sp_ll_test.cpp) bounds it by h, relative to max(1, |x|): absolute here, |theta| <= 0.5.
+  claims.check("sp_ll's pendulum angle is first-order accurate (max |theta - theta_ref|, rad, bound h)", p.theta_error,
+               "<=", 0.005);
+  // "RK4 yields an unstable solution" at h = 0.005.
+  claims.check("RK4 is unstable on the pendulum at h = 0.005 (spectral radius)", p.rk4_radius, ">", 1);
+  claims.check_that("RK4 diverges on the pendulum at h = 0.005 within 10 s", p.rk4_blowup >= 0,
+                    p.rk4_blowup >= 0
+                        ? fmt::format("energy beyond 1e6 |E0| or non-finite at t = {:.3f} s", p.rk4_blowup)
+                        : std::string("bounded over 10 s"));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  return report::main(argc, argv, [](const fs::path& dir) {
+  return report::main(argc, argv, [](const fs::path& dir, Claims& claims) {
     const StabilityFigures st = stability(dir);
-    const std::string errors = local_errors(dir);
+    const std::string errors = local_errors(dir, claims);
     const PendulumFigures p = pendulum(dir, DUALRATE_SOURCE_DIR);
+    check_claims(st, p, claims);
     return fmt::format(
         "## Measured by seed000_report\n\n"
         "Stability (Figs. 2-3), grid Re xi in [-3, 0], Im xi in [0, 3], step 0.1, alpha in {{10, 100, 1000}}, "
