@@ -391,32 +391,6 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
   return r;
 }
 
-std::string SystemResult::json() const {
-  std::string s = fmt::format("{{\"system\":{},\"target\":{},\"pass\":{},\"base_tick\":{:.17g}", json_string(name),
-                              json_string(target), pass ? "true" : "false", base_tick);
-  if (!error.empty()) s += ",\"error\":" + json_string(error);
-  if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
-  std::string list;
-  for (std::size_t i = 0; i < models.size(); ++i) {
-    std::string m = models[i].json();
-    if (i < runs.size()) {
-      const VerifyResult& run = runs[i];
-      m.pop_back();
-      m += fmt::format(",\"system_run\":{{\"bit_exact_vs_own\":{},\"ticks\":{},\"slow_jobs\":{},\"slow_overruns\":{},"
-                       "\"fast_overruns\":{},\"preempted_ticks\":{},\"deferred_releases\":{},"
-                       "\"fast_handler_instructions\":{},\"slow_handler_instructions\":{}}}}}",
-                       run.bit_exact_vs_single == 1 ? "true" : "false", run.ticks, run.slow_jobs, run.slow_overruns,
-                       run.fast_overruns, run.preempted_ticks, run.deferred_releases,
-                       run.fast_job.handler_instructions_max, run.slow_job.handler_instructions_max);
-    }
-    list += (list.empty() ? "" : ",") + m;
-  }
-  s += ",\"models\":[" + list + "]";
-  if (dispatcher_instructions >= 0) s += fmt::format(",\"dispatcher_instructions\":{}", dispatcher_instructions);
-  if (budget) s += budget->json();
-  return s + "}";
-}
-
 std::string SystemResult::text() const {
   std::string s = fmt::format("system {} on {}, base tick {:.6g} s: {}\n", name, target, base_tick, pass ? "PASS" : "FAIL");
   for (std::size_t i = 0; i < models.size(); ++i) {
