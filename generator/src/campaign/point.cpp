@@ -18,6 +18,7 @@
 #include "base/text_io.hpp"
 #include "campaign/campaign.hpp"
 #include "campaign/campaign_json.hpp"
+#include "verify/result_json.hpp"
 
 namespace dualrate {
 
@@ -26,7 +27,7 @@ namespace {
 struct Outcome {
   std::string status = "fail";  // pass, fail or refused
   std::string reason;
-  nlohmann::ordered_json verify = nullptr;
+  nlohmann::ordered_json verify = nullptr;  // the object verify printed, kept as it is in the point's result
   int exit_code = -1;
 };
 
@@ -75,26 +76,23 @@ Outcome ended(const CapturedProcess& r, const std::string& what, double timeout)
   return o;
 }
 
-// Why verify failed, from its JSON: its error, else the check that did not hold (the global
-// error, one step's error, or the one-step errors summed), else what it printed on stderr.
-std::string failure(const nlohmann::ordered_json& v, const std::string& err) {
-  if (v.contains("error")) return v.at("error").get<std::string>();
-  const auto number = [&](const char* key) {
-    return v.contains(key) && v.at(key).is_number() ? v.at(key).get<double>() : 0.0;
-  };
-  const auto text = [&](const char* key) { return v.contains(key) ? v.at(key).get<std::string>() : std::string(); };
-  if (number("max_error") > number("tolerance"))
-    return fmt::format("max_error {:.3e} > tolerance {:.3e} ({}), at {} t = {:.6g}", number("max_error"),
-                       number("tolerance"), text("tolerance_basis"), text("worst_state"), number("worst_time"));
-  if (number("local_ratio") > 1)
-    return fmt::format("local check: one step's error {:.3e} > its tolerance {:.3e} ({}), {:.3g} times, at {} t = {:.6g}",
-                       number("local_max_error"), number("local_tolerance"), text("local_tolerance_basis"),
-                       number("local_ratio"), text("local_worst_state"), number("local_worst_time"));
-  if (number("local_bias_ratio") > 1)
-    return fmt::format("local check: one-step errors summed over the samples {:.3e} > their bound {:.3e}, {:.3g} times, "
-                       "at {}",
-                       std::fabs(number("local_bias_sum")), number("local_bias_bound"), number("local_bias_ratio"),
-                       text("local_bias_state"));
+// Why verify failed: its error, else the check that did not hold (the global error, one step's
+// error, or the one-step errors summed), else what it printed on stderr.
+std::string failure(const VerifyResult& v, const std::string& err) {
+  if (!v.error.empty()) return v.error;
+  if (v.max_error > v.tolerance)
+    return fmt::format("max_error {:.3e} > tolerance {:.3e} ({}), at {} t = {:.6g}", v.max_error, v.tolerance,
+                       v.tolerance_basis, v.worst_state, v.worst_time);
+  if (v.local_ratio > 1)
+    return fmt::format(
+        "local check: one step's error {:.3e} > its tolerance {:.3e} ({}), {:.3g} times, at {} t = {:.6g}",
+        v.local_max_error, v.local_tolerance, v.local_tolerance_basis, v.local_ratio, v.local_worst_state,
+        v.local_worst_time);
+  if (v.local_bias_ratio > 1)
+    return fmt::format(
+        "local check: one-step errors summed over the samples {:.3e} > their bound {:.3e}, {:.3g} times, "
+        "at {}",
+        std::fabs(v.local_bias_sum), v.local_bias_bound, v.local_bias_ratio, v.local_bias_state);
   return tail(err);
 }
 
@@ -142,9 +140,9 @@ Outcome run(const Campaign& c, const CampaignPoint& p, const std::string& dualra
     o.reason = "dualrate verify printed no result: " + tail(v.out + v.err);
     return o;
   }
-  const bool pass = o.verify.value("pass", false);
-  o.status = pass && v.exit_code == 0 ? "pass" : "fail";
-  if (o.status == "fail") o.reason = failure(o.verify, v.err);
+  const VerifyResult result = o.verify.get<VerifyResult>();
+  o.status = result.pass && v.exit_code == 0 ? "pass" : "fail";
+  if (o.status == "fail") o.reason = failure(result, v.err);
   return o;
 }
 
@@ -191,9 +189,10 @@ int run_campaign_point(const std::string& dir, const std::string& id, const std:
 
   std::string line = fmt::format("{} {}", o.status == "pass" ? "PASS" : o.status == "refused" ? "REFUSED" : "FAIL", id);
   if (!step_seconds.empty()) line += fmt::format(" (h = {} s)", step_seconds);
-  if (o.verify.is_object() && o.verify.contains("max_error"))
-    line += fmt::format(": max_error {:.3e}, tolerance {:.3e}", o.verify.at("max_error").get<double>(),
-                        o.verify.at("tolerance").get<double>());
+  if (o.verify.is_object()) {
+    const VerifyResult result = o.verify.get<VerifyResult>();
+    line += fmt::format(": max_error {:.3e}, tolerance {:.3e}", result.max_error, result.tolerance);
+  }
   std::cout << line << "\n";
   if (!o.reason.empty()) std::cout << o.reason << "\n";
   std::cout << "result: " << path.string() << "\n";

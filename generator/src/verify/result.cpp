@@ -1,101 +1,12 @@
-// What a verify run reports: its JSON and text, and the comparison of traces it rests on.
+// What a verify run reports: its text (its JSON: result_json.cpp), and the comparison of traces it rests on.
 #include <fmt/format.h>
 
 #include <cmath>
 #include <limits>
 
-#include "base/text_io.hpp"
 #include "verify/verify.hpp"
 
 namespace dualrate {
-
-std::string VerifyResult::json() const {
-  std::string s = "{";
-  s += "\"model\":" + json_string(model);
-  s += ",\"scheme\":" + json_string(scheme);
-  s += ",\"target\":" + json_string(target);
-  s += ",\"scalar\":" + json_string(scalar);
-  s += fmt::format(",\"steps\":{}", steps);
-  s += fmt::format(",\"t_end\":{:.15g}", t_end);
-  s += fmt::format(",\"max_error\":{:.6e}", max_error);
-  s += fmt::format(",\"tolerance\":{:.6e}", tolerance);
-  s += ",\"tolerance_basis\":" + json_string(tolerance_basis);
-  s += std::string(",\"pass\":") + (pass ? "true" : "false");
-  s += ",\"worst_state\":" + json_string(worst_state);
-  s += fmt::format(",\"worst_time\":{:.17g}", worst_time);
-  if (local_ratio >= 0)
-    s += fmt::format(",\"local_max_error\":{:.6e},\"local_tolerance\":{:.6e},\"local_ratio\":{:.6e},"
-                     "\"local_tolerance_basis\":{},\"local_worst_state\":{},\"local_worst_time\":{:.17g}",
-                     local_max_error, local_tolerance, local_ratio, json_string(local_tolerance_basis),
-                     json_string(local_worst_state), local_worst_time);
-  if (local_bias_ratio >= 0)
-    s += fmt::format(",\"local_bias_ratio\":{:.6e},\"local_bias_sum\":{:.6e},\"local_bias_bound\":{:.6e},"
-                     "\"local_bias_state\":{}",
-                     local_bias_ratio, local_bias_sum, local_bias_bound, json_string(local_bias_state));
-  if (exact_step) {
-    s += fmt::format(",\"exact_step_samples\":{},\"exact_step_differing\":{}", exact_step->samples,
-                     exact_step->differing);
-    if (exact_step->differing > 0)
-      s += fmt::format(",\"exact_step_state\":{},\"exact_step_time\":{:.17g},\"exact_step_generated\":{:.17g},"
-                       "\"exact_step_expected\":{:.17g}",
-                       json_string(exact_step->state), exact_step->time, exact_step->generated, exact_step->expected);
-  } else if (!exact_step_skipped.empty()) {
-    s += ",\"exact_step_skipped\":" + json_string(exact_step_skipped);
-  }
-  if (!error.empty()) s += ",\"error\":" + json_string(error);
-  if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
-  if (relinearized_error >= 0)
-    s += fmt::format(",\"linearization\":{},\"{}\":{:.6e}", json_string(linearization),
-                     linearization == "scheduled" ? "schedule_error" : "relinearized_max_error", relinearized_error);
-  s += fmt::format(",\"ops_per_step\":{},\"ops_bound\":{}", ops_per_step, ops_bound);
-  if (bit_exact_vs_host >= 0) s += std::string(",\"bit_exact_vs_host\":") + (bit_exact_vs_host ? "true" : "false");
-  std::string functions;
-  for (const auto& f : portable_math_functions) functions += (functions.empty() ? "" : ",") + json_string(f);
-  s += ",\"portable_math_functions\":[" + functions + "]";
-  if (instructions_per_step >= 0) {
-    s += fmt::format(",\"instructions_per_step\":{:.1f},\"instructions_per_step_min\":{},"
-                     "\"instructions_per_step_max\":{},\"instructions_per_op\":{:.2f}",
-                     instructions_per_step, instructions_min, instructions_max, instructions_per_op());
-  }
-  if (instructions_counted_steps >= 0) s += fmt::format(",\"instructions_counted_steps\":{}", instructions_counted_steps);
-  if (text_bytes >= 0)
-    s += fmt::format(",\"text_bytes\":{},\"data_bytes\":{},\"bss_bytes\":{}", text_bytes, data_bytes, bss_bytes);
-  if (stack_bytes >= 0) s += fmt::format(",\"stack_bytes\":{}", stack_bytes);
-  if (!tasks.empty()) {
-    s += ",\"tasks\":" + json_string(tasks);
-    if (bit_exact_vs_single >= 0)
-      s += std::string(",\"bit_exact_vs_single\":") + (bit_exact_vs_single ? "true" : "false");
-    const bool dual_rate = tasks != kPeriodicTask;
-    if (overruns >= 0 && dual_rate)
-      s += fmt::format(",\"overruns\":{},\"slow_overruns\":{},\"fast_overruns\":{}", overruns, slow_overruns,
-                       fast_overruns);
-    else if (overruns >= 0)
-      s += fmt::format(",\"overruns\":{},\"fast_overruns\":{}", overruns, fast_overruns);
-    if (ticks >= 0)
-      s += dual_rate ? fmt::format(",\"ticks\":{},\"slow_jobs\":{},\"preempted_ticks\":{}", ticks, slow_jobs,
-                                   preempted_ticks)
-                     : fmt::format(",\"ticks\":{}", ticks);
-    if (dual_rate) s += ",\"overrun_policy\":" + json_string(overrun_policy);
-    if (fast_core >= 0 && slow_core >= 0)
-      s += fmt::format(",\"fast_task_core\":{},\"slow_task_core\":{},\"shared_overruns\":{}", fast_core, slow_core,
-                       shared_overruns);
-    if (deferred_releases >= 0)
-      s += fmt::format(",\"deferred_releases\":{},\"longest_wait_ticks\":{}", deferred_releases, longest_wait);
-    if (sched_fifo >= 0)
-      s += std::string(",\"sched_fifo\":") + (sched_fifo ? "true" : "false") +
-           fmt::format(",\"late_ticks\":{},\"max_latency_us\":{:.1f},\"noise_retries\":{}", late_ticks,
-                       max_latency_ns / 1e3, noise_retries);
-    if (icount_shift >= 0) s += fmt::format(",\"icount_shift\":{},\"tick_cycles\":{}", icount_shift, tick_cycles);
-  }
-  if (fast_job.instructions_max >= 0)
-    s += fmt::format(",\"fast_job_instructions_max\":{},\"fast_job_instructions_mean\":{:.1f}", fast_job.instructions_max,
-                     fast_job.instructions_mean);
-  if (slow_job.instructions_max >= 0)
-    s += fmt::format(",\"slow_job_instructions_max\":{},\"slow_job_instructions_mean\":{:.1f}", slow_job.instructions_max,
-                     slow_job.instructions_mean);
-  if (budget) s += budget->json();
-  return s + "}";
-}
 
 double VerifyResult::instructions_per_op() const {
   return ops_per_step > 0 ? instructions_per_step / static_cast<double>(ops_per_step) : 0.0;

@@ -17,6 +17,7 @@
 #include "targets/build.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/local_check.hpp"
+#include "verify/setup.hpp"
 
 namespace dualrate {
 
@@ -121,228 +122,273 @@ SystemSpec load_system_file(const std::string& path) {
   return spec;
 }
 
-SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
-  SystemResult r;
-  r.name = spec.name;
-  r.target = o.target;
-  const CrossTarget* cross = find_cross_target(o.target);
-  if (!cross || cross->linux_user) {
-    r.error = fmt::format("verify-system runs on the Cortex-M targets ({}), not '{}'", target_names(true, ", "),
-                          o.target);
-    return r;
-  }
-  const PartRate part = part_rate(*cross, o.cpu_hz, o.cpi);
-  const double cpu_hz = part.cpu_hz, cpi = part.cpi;
-  const bool keep = !o.keep_dir.empty();
-  const fs::path dir = keep ? fs::path(o.keep_dir) : fs::path(make_temp_dir("dualrate-system"));
-  fs::create_directories(dir);
-  if (keep) r.directory = fs::absolute(dir).string();
+namespace {
 
-  // The models, their rates and the base tick.
+// The models of a system, in its file's order, with their rates.
+struct SystemModels {
   std::vector<Model> models;
-  std::vector<double> steps;
-  std::vector<int> ratios;
-  std::vector<long long> step_ns;
+  std::vector<double> steps;       // h
+  std::vector<int> ratios;         // H = ratio h
+  std::vector<long long> step_ns;  // h in whole nanoseconds
+  long long base_ns = 0;           // the base tick: the greatest common divisor of the steps
+};
+
+// Loads the system's models and finds their rates and the base tick. A model whose name another
+// has, or whose scheme is not stable at its rate, is a ModelError at its entry.
+SystemModels load_models(const SystemSpec& spec) {
+  SystemModels s;
   for (const SystemModel& m : spec.models) {
-    models.push_back(load_model_file(m.file));
-    check_model_scheme(models.back());
-    const Model& model = models.back();
-    for (std::size_t j = 0; j + 1 < models.size(); ++j)
-      if (models[j].name == model.name)
+    s.models.push_back(load_model_file(m.file));
+    check_model_scheme(s.models.back());
+    const Model& model = s.models.back();
+    for (std::size_t j = 0; j + 1 < s.models.size(); ++j)
+      if (s.models[j].name == model.name)
         throw ModelError(m.loc, fmt::format("a second model named '{}'", model.name),
                          "each model's name is its namespace in the system program: give each a different name");
     if (!m.step && !model.simulation.step) throw ModelError(m.loc, "no step: give step here or in " + m.file);
-    steps.push_back(m.step ? *m.step : *model.simulation.step);
-    ratios.push_back(m.ratio.value_or(model.simulation.ratio));
-    step_ns.push_back(nanoseconds(steps.back(), m.loc));
-    const StabilityReport stability = analyze_stability(model, m.scheme, steps.back(), ratios.back(), {}, StepSearch::kWhenUnstable);
+    s.steps.push_back(m.step ? *m.step : *model.simulation.step);
+    s.ratios.push_back(m.ratio.value_or(model.simulation.ratio));
+    s.step_ns.push_back(nanoseconds(s.steps.back(), m.loc));
+    const StabilityReport stability =
+        analyze_stability(model, m.scheme, s.steps.back(), s.ratios.back(), {}, StepSearch::kWhenUnstable);
     if (!stability.stable) {
       const Instability why = instability(model, stability, spec.t_end);
       throw ModelError(m.scheme_loc, why.message, why.hint);
     }
   }
-  long long base_ns = 0;
-  for (long long ns : step_ns) base_ns = std::gcd(base_ns, ns);
-  r.base_tick = static_cast<double>(base_ns) * 1e-9;
+  for (long long ns : s.step_ns) s.base_ns = std::gcd(s.base_ns, ns);
+  return s;
+}
 
-  // Each model alone: its sequential run on the target, against the reference core and the host.
-  bool models_pass = true;
-  long rows = 1;
+// What the system program records of each model's run: its macro steps, a row every `every`
+// steps, and the rows the largest of them needs.
+struct Recording {
   std::vector<long> macro_steps, every;
-  for (std::size_t i = 0; i < models.size(); ++i) {
+  long rows = 1;
+};
+
+// Each model alone (into r.models): its sequential run on the target, against the reference
+// core and the host, kept in dir/<model>.
+Recording verify_each_alone(const SystemSpec& spec, const SystemOptions& o, const SystemModels& s,
+                            const TargetPart& target, const fs::path& dir, SystemResult& r) {
+  Recording recording;
+  for (std::size_t i = 0; i < s.models.size(); ++i) {
     VerifyOptions v;
-    v.generate = {spec.models[i].scheme, steps[i], ratios[i],
-                  scalar_type(spec.models[i].scalar.empty() ? cross->default_scalar : spec.models[i].scalar),
+    v.generate = {spec.models[i].scheme, s.steps[i], s.ratios[i],
+                  scalar_type(spec.models[i].scalar.empty() ? target.cross->default_scalar : spec.models[i].scalar),
                   o.generator_version, {}, {}};
     v.generate.defer_overruns = spec.models[i].defer_overruns;
     v.t_end = spec.t_end;
-    const long n = step_count(spec.t_end, steps[i]);
+    const long n = step_count(spec.t_end, s.steps[i]);
     v.every = static_cast<int>(std::max(1L, n / 100));  // about a hundred rows each
     v.target = o.target;
-    v.keep_dir = (dir / models[i].name).string();
+    v.keep_dir = (dir / s.models[i].name).string();
     v.tasks = "single";
-    v.cpu_hz = cpu_hz;
-    v.cpi = cpi;
-    r.models.push_back(verify(models[i], v));
-    models_pass = models_pass && r.models.back().pass;
-    macro_steps.push_back(n / ratios[i]);
-    every.push_back(v.every);
-    rows = std::max(rows, task_trace_rows(n, ratios[i], v.every));
+    v.cpu_hz = target.part.cpu_hz;
+    v.cpi = target.part.cpi;
+    r.models.push_back(verify(s.models[i], v));
+    recording.macro_steps.push_back(n / s.ratios[i]);
+    recording.every.push_back(v.every);
+    recording.rows = std::max(recording.rows, task_trace_rows(n, s.ratios[i], v.every));
   }
-  if (!models_pass) {
-    r.error = "a model failed on its own (see its result)";
-    return r;
+  return recording;
+}
+
+// The system's tasks, each model's fast and slow one, under rate-monotonic priorities: one
+// level per distinct period, shortest first, below SysTick.
+class TaskSet {
+ public:
+  // The jobs' instructions as each model's sequential run counted them (`alone`).
+  TaskSet(const SystemModels& s, const std::vector<VerifyResult>& alone) {
+    for (std::size_t i = 0; i < s.models.size(); ++i) {
+      tasks_.push_back({s.models[i].name + ".fast", s.steps[i], s.step_ns[i], i, true, alone[i].fast_job});
+      tasks_.push_back({s.models[i].name + ".slow", s.steps[i] * s.ratios[i], s.step_ns[i] * s.ratios[i], i, false,
+                        alone[i].slow_job});
+    }
+    for (const auto& t : tasks_) periods_.push_back(t.period_ns);
+    std::sort(periods_.begin(), periods_.end());
+    periods_.erase(std::unique(periods_.begin(), periods_.end()), periods_.end());
   }
 
-  // Rate-monotonic priorities: one level per distinct period, shortest first, below SysTick.
-  struct TaskSpec {
+  std::size_t levels() const { return periods_.size(); }
+  // The priority level (1: the highest below SysTick) of the tasks with this period.
+  int level(long long period_ns) const {
+    return static_cast<int>(std::lower_bound(periods_.begin(), periods_.end(), period_ns) - periods_.begin()) + 1;
+  }
+
+  // The response-time analysis of the tasks and the dispatcher every base tick, with the
+  // dispatcher's instructions and each task's handler's (in `runs`, per model) as the system's
+  // run counted them; before it (-1, none) without.
+  TaskSetBudget budget(double base_tick, long dispatcher, const std::vector<VerifyResult>& runs,
+                       const CrossTarget& cross, const PartRate& part) const {
+    const double exception_cycles = static_cast<double>(cross.exception_cycles);
+    std::vector<PeriodicTask> tasks;
+    tasks.push_back(
+        {"dispatcher", base_tick, 0, static_cast<double>(std::max(0L, dispatcher)) * part.cpi, exception_cycles, 0});
+    for (const Task& t : tasks_) {
+      const long handler =
+          runs.empty() ? -1 : (t.fast ? runs[t.model].fast_job : runs[t.model].slow_job).handler_instructions_max;
+      tasks.push_back({t.name, t.period, level(t.period_ns), static_cast<double>(t.cost.instructions_max) * part.cpi,
+                       exception_cycles + static_cast<double>(std::max(0L, handler)) * part.cpi, 0});
+    }
+    return schedule_task_set(tasks, cross.part, part.cpu_hz, part.cpi);
+  }
+
+ private:
+  struct Task {
     std::string name;
     double period;
     long long period_ns;
-    const JobCost* cost;
+    std::size_t model;
+    bool fast;
+    JobCost cost;
   };
-  std::vector<TaskSpec> specs;
-  for (std::size_t i = 0; i < models.size(); ++i) {
-    specs.push_back({models[i].name + ".fast", steps[i], step_ns[i], &r.models[i].fast_job});
-    specs.push_back({models[i].name + ".slow", steps[i] * ratios[i], step_ns[i] * ratios[i], &r.models[i].slow_job});
-  }
-  std::vector<long long> periods;
-  periods.reserve(specs.size());
-  for (const auto& t : specs) periods.push_back(t.period_ns);
-  std::sort(periods.begin(), periods.end());
-  periods.erase(std::unique(periods.begin(), periods.end()), periods.end());
-  if (periods.size() > 7) {
-    r.error = "more than 7 distinct task periods: the system program has 7 interrupt priority levels below SysTick";
-    return r;
-  }
-  const auto level = [&](long long ns) {
-    return static_cast<int>(std::lower_bound(periods.begin(), periods.end(), ns) - periods.begin()) + 1;
-  };
-  const auto budget = [&](long dispatcher, const std::vector<VerifyResult>& runs) {
-    std::vector<PeriodicTask> tasks;
-    tasks.push_back({"dispatcher", r.base_tick, 0, static_cast<double>(std::max(0L, dispatcher)) * cpi,
-                     static_cast<double>(cross->exception_cycles), 0});
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      const long handler = runs.empty() ? -1
-                                        : (i % 2 == 0 ? runs[i / 2].fast_job : runs[i / 2].slow_job).handler_instructions_max;
-      tasks.push_back({specs[i].name, specs[i].period, level(specs[i].period_ns),
-                       static_cast<double>(specs[i].cost->instructions_max) * cpi,
-                       static_cast<double>(cross->exception_cycles) + static_cast<double>(std::max(0L, handler)) * cpi,
-                       0});
-    }
-    return schedule_task_set(tasks, cross->part, cpu_hz, cpi);
-  };
-  const auto not_schedulable = [&](const TaskSetBudget& b) {
-    return not_schedulable_message("the system is", "it", b.part, cpu_hz, cpi, b.verdict, b.min_cpu_hz);
-  };
-  r.budget = budget(-1, {});
-  if (!r.budget->schedulable) {
-    r.error = not_schedulable(*r.budget);
-    return r;
-  }
+  std::vector<Task> tasks_;
+  std::vector<long long> periods_;
+};
 
-  // The system program: every model's header, the list, the base tick on the emulated board.
-  int shift = kIcountShift;
-  const long tick_cycles = emulated_tick_cycles(*cross, r.base_tick, cpu_hz, cpi, shift, false);
+std::string not_schedulable(const TaskSetBudget& b, const PartRate& part) {
+  return not_schedulable_message("the system is", "it", b.part, part.cpu_hz, part.cpi, b.verdict, b.min_cpu_hz);
+}
+
+// The system program's header (dir/system.hpp, for targets/cortex-m/system_main.cpp): every
+// model's header, the list of models with their rates and priorities, the base tick in cycles
+// of the emulated board.
+void write_system_header(const SystemSpec& spec, const SystemModels& s, const Recording& recording,
+                         const TaskSet& tasks, long tick_cycles, const fs::path& dir) {
   std::string header = "// The system " + spec.name + " (" + spec.file + "), for targets/cortex-m/system_main.cpp.\n";
-  std::vector<fs::path> includes = {dir};
-  for (const auto& m : models) {
-    header += fmt::format("#include \"{}.hpp\"\n", m.name);
-    includes.push_back(dir / m.name);
-  }
+  for (const auto& m : s.models) header += fmt::format("#include \"{}.hpp\"\n", m.name);
   header += "// X(namespace, fast_every, macro_steps, every, fast_irq_priority, slow_irq_priority)\n";
   header += "#define DUALRATE_SYSTEM_MODELS(X)";
-  for (std::size_t i = 0; i < models.size(); ++i)
-    header += fmt::format(" \\\n  X({}, {}, {}, {}, 0x{:02X}, 0x{:02X})", models[i].name, step_ns[i] / base_ns,
-                          macro_steps[i], every[i], level(step_ns[i]) << 5, level(step_ns[i] * ratios[i]) << 5);
+  for (std::size_t i = 0; i < s.models.size(); ++i)
+    header += fmt::format(" \\\n  X({}, {}, {}, {}, 0x{:02X}, 0x{:02X})", s.models[i].name, s.step_ns[i] / s.base_ns,
+                          recording.macro_steps[i], recording.every[i], tasks.level(s.step_ns[i]) << 5,
+                          tasks.level(s.step_ns[i] * s.ratios[i]) << 5);
   header += fmt::format("\n#define DUALRATE_SYSTEM_TICK_CYCLES {}\n", tick_cycles);
   write_file(dir / "system.hpp", header);
+}
+
+// Builds the system program in dir and runs it under QEMU (the commands in dir/build.sh, its
+// output in dir/system.out): why it did not build or has a heap function, else empty and its
+// run in `ran`.
+std::string build_and_run(const SystemSpec& spec, const SystemModels& s, const Recording& recording,
+                          const TaskSet& tasks, const CrossTarget& cross, const PartRate& part, double base_tick,
+                          const fs::path& dir, ProcessResult& ran) {
+  int shift = kIcountShift;
+  const long tick_cycles = emulated_tick_cycles(cross, base_tick, part.cpu_hz, part.cpi, shift, false);
+  write_system_header(spec, s, recording, tasks, tick_cycles, dir);
+  std::vector<fs::path> includes = {dir};
+  for (const auto& m : s.models) includes.push_back(dir / m.name);
   std::vector<std::string> flags = program_flags(includes);
   flags.push_back("-DDUALRATE_SYSTEM_HEADER=\"system.hpp\"");
-  const std::vector<std::string> defines = {fmt::format("-DDUALRATE_TRACE_ROWS={}", rows),
+  const std::vector<std::string> defines = {fmt::format("-DDUALRATE_TRACE_ROWS={}", recording.rows),
                                             fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", shift)};
   const fs::path elf = dir / "system.elf";
   const std::vector<std::string> build =
-      cortex_m_build(*cross, flags, defines, (data_paths().targets / "cortex-m" / "system_main.cpp").string(), elf);
+      cortex_m_build(cross, flags, defines, (data_paths().targets / "cortex-m" / "system_main.cpp").string(), elf);
   std::string script = "#!/bin/sh\n" + command_line(build) + "\n";
   const ProcessResult built = run_process(build);
   if (built.exit_code != 0) {
     write_file(dir / "build.sh", script);
-    r.error = "the system program did not build:\n" + built.output;
-    return r;
+    return "the system program did not build:\n" + built.output;
   }
-  r.error = heap_function(elf);
-  if (!r.error.empty()) return r;
-  const std::vector<std::string> run = qemu_system(*cross, shift, elf, "system");
+  const std::string heap = heap_function(elf);
+  if (!heap.empty()) return heap;
+  const std::vector<std::string> run = qemu_system(cross, shift, elf, "system");
   script += command_line(run) + "\n";
   write_file(dir / "build.sh", script);
-  const ProcessResult ran = run_process(run);
+  ran = run_process(run);
   write_file(dir / "system.out", ran.output);
+  return "";
+}
 
-  // Per model: '# model NAME' opens its section of '#' lines and trace rows.
+// The system program's output per model (into r.runs, its trace in dir/<model>_system.csv):
+// '# model NAME' opens the model's section of '#' count lines and trace rows. Each model's
+// trace there is compared with its own sequential run's (bit_exact_vs_single).
+void read_system_run(const std::string& output, const SystemModels& s, const fs::path& dir, SystemResult& r) {
   std::map<std::string, std::string> traces;
   std::map<std::string, VerifyResult> runs_by_name;
   std::string current;
-  for (const auto& line : split(ran.output, '\n')) {
+  for (const auto& line : split(output, '\n')) {
     const ProgramOutput out = split_output(line + "\n");
     if (out.counts.empty()) {
       if (!current.empty()) traces[current] += out.trace;
       continue;
     }
     const auto& w = out.counts[0];
-    if (w.size() == 2 && w[0] == "model") current = w[1];
-    else if (w.size() == 2 && w[0] == "dispatcher_instructions") r.dispatcher_instructions = std::stol(w[1]);
-    else if (!current.empty()) read_task_count(w, runs_by_name[current]);
+    if (w.size() == 2 && w[0] == "model")
+      current = w[1];
+    else if (w.size() == 2 && w[0] == "dispatcher_instructions")
+      r.dispatcher_instructions = std::stol(w[1]);
+    else if (!current.empty())
+      read_task_count(w, runs_by_name[current]);
   }
-  bool exact = true, overran = false;
-  for (const auto& m : models) {
-    VerifyResult run_i = runs_by_name[m.name];
+  for (const auto& m : s.models) {
+    VerifyResult run = runs_by_name[m.name];
     write_file(dir / (m.name + "_system.csv"), traces[m.name]);
-    run_i.bit_exact_vs_single =
+    run.bit_exact_vs_single =
         traces[m.name] == trace_text_without_local_columns(read_file(dir / m.name / "single.csv")) ? 1 : 0;
-    exact = exact && run_i.bit_exact_vs_single == 1;
-    overran = overran || run_i.slow_overruns != 0 || run_i.fast_overruns != 0;
-    r.runs.push_back(run_i);
+    r.runs.push_back(run);
   }
-  r.budget = budget(r.dispatcher_instructions, r.runs);
-  if (!r.budget->schedulable)
-    r.error = not_schedulable(*r.budget);
-  else if (ran.exit_code != 0)
-    r.error = fmt::format("the system program failed on {} (exit status {}):\n{}", cross->name, ran.exit_code,
-                          split_output(ran.output).messages.substr(0, 4000));
-  else if (overran)
-    r.error = "a task overran in the system run (see the per-model counts), so its trace is not compared";
-  else if (!exact)
-    r.error = "a model's trace in the system run differs from its own sequential run";
-  r.pass = r.error.empty();
-  if (!keep) fs::remove_all(dir);
-  return r;
 }
 
-std::string SystemResult::json() const {
-  std::string s = fmt::format("{{\"system\":{},\"target\":{},\"pass\":{},\"base_tick\":{:.17g}", json_string(name),
-                              json_string(target), pass ? "true" : "false", base_tick);
-  if (!error.empty()) s += ",\"error\":" + json_string(error);
-  if (!directory.empty()) s += ",\"directory\":" + json_string(directory);
-  std::string list;
-  for (std::size_t i = 0; i < models.size(); ++i) {
-    std::string m = models[i].json();
-    if (i < runs.size()) {
-      const VerifyResult& run = runs[i];
-      m.pop_back();
-      m += fmt::format(",\"system_run\":{{\"bit_exact_vs_own\":{},\"ticks\":{},\"slow_jobs\":{},\"slow_overruns\":{},"
-                       "\"fast_overruns\":{},\"preempted_ticks\":{},\"deferred_releases\":{},"
-                       "\"fast_handler_instructions\":{},\"slow_handler_instructions\":{}}}}}",
-                       run.bit_exact_vs_single == 1 ? "true" : "false", run.ticks, run.slow_jobs, run.slow_overruns,
-                       run.fast_overruns, run.preempted_ticks, run.deferred_releases,
-                       run.fast_job.handler_instructions_max, run.slow_job.handler_instructions_max);
-    }
-    list += (list.empty() ? "" : ",") + m;
+// Why the system's run fails, or empty when it passes.
+std::string system_run_error(const SystemResult& r, const ProcessResult& ran, const CrossTarget& cross,
+                             const PartRate& part) {
+  bool exact = true, overran = false;
+  for (const VerifyResult& run : r.runs) {
+    exact = exact && run.bit_exact_vs_single == 1;
+    overran = overran || run.slow_overruns != 0 || run.fast_overruns != 0;
   }
-  s += ",\"models\":[" + list + "]";
-  if (dispatcher_instructions >= 0) s += fmt::format(",\"dispatcher_instructions\":{}", dispatcher_instructions);
-  if (budget) s += budget->json();
-  return s + "}";
+  if (!r.budget->schedulable) return not_schedulable(*r.budget, part);
+  if (ran.exit_code != 0)
+    return fmt::format("the system program failed on {} (exit status {}):\n{}", cross.name, ran.exit_code,
+                       split_output(ran.output).messages.substr(0, 4000));
+  if (overran) return "a task overran in the system run (see the per-model counts), so its trace is not compared";
+  if (!exact) return "a model's trace in the system run differs from its own sequential run";
+  return "";
+}
+
+}  // namespace
+
+SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
+  SystemResult r;
+  r.name = spec.name;
+  r.target = o.target;
+  const TargetPart target = target_part(o.target, o.cpu_hz, o.cpi);
+  if (!target.cross || target.cross->linux_user) {
+    r.error =
+        fmt::format("verify-system runs on the Cortex-M targets ({}), not '{}'", target_names(true, ", "), o.target);
+    return r;
+  }
+  const CrossTarget& cross = *target.cross;
+  const WorkDirectory dir(o.keep_dir, "dualrate-system");
+  r.directory = dir.kept();
+  const SystemModels s = load_models(spec);
+  r.base_tick = static_cast<double>(s.base_ns) * 1e-9;
+  const Recording recording = verify_each_alone(spec, o, s, target, dir.path(), r);
+  if (!std::all_of(r.models.begin(), r.models.end(), [](const VerifyResult& m) { return m.pass; })) {
+    r.error = "a model failed on its own (see its result)";
+    return r;
+  }
+  const TaskSet tasks(s, r.models);
+  if (tasks.levels() > 7) {
+    r.error = "more than 7 distinct task periods: the system program has 7 interrupt priority levels below SysTick";
+    return r;
+  }
+  r.budget = tasks.budget(r.base_tick, -1, {}, cross, target.part);
+  if (!r.budget->schedulable) {
+    r.error = not_schedulable(*r.budget, target.part);
+    return r;
+  }
+  ProcessResult ran;
+  r.error = build_and_run(spec, s, recording, tasks, cross, target.part, r.base_tick, dir.path(), ran);
+  if (!r.error.empty()) return r;
+  read_system_run(ran.output, s, dir.path(), r);
+  r.budget = tasks.budget(r.base_tick, r.dispatcher_instructions, r.runs, cross, target.part);
+  r.error = system_run_error(r, ran, cross, target.part);
+  r.pass = r.error.empty();
+  return r;
 }
 
 std::string SystemResult::text() const {

@@ -113,6 +113,7 @@ struct VerifyResult {
 
   double instructions_per_op() const;  // 0 without an op count
 
+  // The object `dualrate verify --json` prints, on one line (its schema: result_json.hpp).
   std::string json() const;
   // The lines `dualrate verify` prints without --json.
   std::string text() const;

@@ -1,0 +1,375 @@
+// verify's results as JSON (result_json.hpp): one verify run's, its budget, and verify-system's.
+#include "verify/result_json.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "verify/system.hpp"
+
+namespace dualrate {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// The value a number printed with `format` reads back as: the precision verify reports it to.
+double printed(double x, const char* format) {
+  if (!std::isfinite(x)) return x;
+  const std::string text = fmt::format(fmt::runtime(format), x);
+  double value = x;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return value;
+}
+double significant7(double x) { return printed(x, "{:.6e}"); }
+double significant6(double x) { return printed(x, "{:.5e}"); }
+double tenths(double x) { return printed(x, "{:.1f}"); }
+
+double number(const Json& j, const char* key, double absent) {
+  if (!j.contains(key)) return absent;
+  const Json& v = j.at(key);
+  return v.is_null() ? std::numeric_limits<double>::infinity() : v.get<double>();
+}
+template <typename T>
+void read(const Json& j, const char* key, T& value) {
+  if (j.contains(key)) j.at(key).get_to(value);
+}
+void read(const Json& j, const char* key, double& value) { value = number(j, key, value); }
+// A flag the JSON holds as a boolean and VerifyResult as 1, 0 or -1 (not measured).
+void read_flag(const Json& j, const char* key, int& value) {
+  if (j.contains(key)) value = j.at(key).get<bool>() ? 1 : 0;
+}
+
+// The budget's fields, appended to the result's object.
+void write_budget(Json& j, const Budget& b) {
+  j["part"] = b.part;
+  j["cpu_hz"] = b.cpu_hz;
+  j["cpi"] = b.cpi;
+  j["interrupt_entry_exit_cycles"] = b.overhead_cycles;
+  j["fast_job_cycles_max"] = b.fast_cycles_max;
+  j["fast_overhead_cycles"] = b.fast_overhead;
+  j["fast_response_time"] = b.fast_response;
+  const bool dual = b.slow_cycles_max >= 0;
+  if (dual) {
+    j["slow_job_cycles_max"] = b.slow_cycles_max;
+    j["slow_overhead_cycles"] = b.slow_overhead;
+    j["slow_response_time"] = b.slow_response;
+  }
+  j["utilization"] = significant6(b.utilization);
+  j["schedulable"] = b.schedulable;
+  j["margin"] = significant6(b.margin);
+  j["min_cpu_hz"] = significant6(b.min_cpu_hz);
+  Json cores = Json::array();
+  if (b.slow_core == 0) {
+    cores.push_back({{"core", 0},
+                     {"tasks", dual ? Json::array({"fast", "slow"}) : Json::array({"fast"})},
+                     {"utilization", significant6(b.fast_core_utilization)}});
+  } else {
+    cores.push_back(
+        {{"core", 0}, {"tasks", Json::array({"fast"})}, {"utilization", significant6(b.fast_core_utilization)}});
+    cores.push_back({{"core", b.slow_core},
+                     {"tasks", Json::array({"slow"})},
+                     {"utilization", significant6(b.slow_core_utilization)}});
+  }
+  j["cores"] = cores;
+}
+
+Budget read_budget(const Json& j) {
+  Budget b;
+  read(j, "part", b.part);
+  read(j, "cpu_hz", b.cpu_hz);
+  read(j, "cpi", b.cpi);
+  read(j, "interrupt_entry_exit_cycles", b.overhead_cycles);
+  read(j, "fast_job_cycles_max", b.fast_cycles_max);
+  read(j, "fast_overhead_cycles", b.fast_overhead);
+  read(j, "fast_response_time", b.fast_response);
+  read(j, "slow_job_cycles_max", b.slow_cycles_max);
+  read(j, "slow_overhead_cycles", b.slow_overhead);
+  read(j, "slow_response_time", b.slow_response);
+  read(j, "utilization", b.utilization);
+  read(j, "schedulable", b.schedulable);
+  read(j, "margin", b.margin);
+  read(j, "min_cpu_hz", b.min_cpu_hz);
+  const Json cores = j.value("cores", Json::array());
+  if (!cores.empty()) read(cores[0], "utilization", b.fast_core_utilization);
+  if (cores.size() > 1) {
+    read(cores[1], "core", b.slow_core);
+    read(cores[1], "utilization", b.slow_core_utilization);
+  }
+  return b;
+}
+
+// What was compared: the accumulated check, the local one and the exact step check.
+void write_checks(Json& j, const VerifyResult& r) {
+  j["steps"] = r.steps;
+  j["t_end"] = printed(r.t_end, "{:.14e}");
+  j["max_error"] = significant7(r.max_error);
+  j["tolerance"] = significant7(r.tolerance);
+  j["tolerance_basis"] = r.tolerance_basis;
+  j["pass"] = r.pass;
+  j["worst_state"] = r.worst_state;
+  j["worst_time"] = r.worst_time;
+  if (r.local_ratio >= 0) {
+    j["local_max_error"] = significant7(r.local_max_error);
+    j["local_tolerance"] = significant7(r.local_tolerance);
+    j["local_ratio"] = significant7(r.local_ratio);
+    j["local_tolerance_basis"] = r.local_tolerance_basis;
+    j["local_worst_state"] = r.local_worst_state;
+    j["local_worst_time"] = r.local_worst_time;
+  }
+  if (r.local_bias_ratio >= 0) {
+    j["local_bias_ratio"] = significant7(r.local_bias_ratio);
+    j["local_bias_sum"] = significant7(r.local_bias_sum);
+    j["local_bias_bound"] = significant7(r.local_bias_bound);
+    j["local_bias_state"] = r.local_bias_state;
+  }
+  if (r.exact_step) {
+    j["exact_step_samples"] = r.exact_step->samples;
+    j["exact_step_differing"] = r.exact_step->differing;
+    if (r.exact_step->differing > 0) {
+      j["exact_step_state"] = r.exact_step->state;
+      j["exact_step_time"] = r.exact_step->time;
+      j["exact_step_generated"] = r.exact_step->generated;
+      j["exact_step_expected"] = r.exact_step->expected;
+    }
+  } else if (!r.exact_step_skipped.empty()) {
+    j["exact_step_skipped"] = r.exact_step_skipped;
+  }
+}
+
+void read_checks(const Json& j, VerifyResult& r) {
+  read(j, "steps", r.steps);
+  read(j, "t_end", r.t_end);
+  read(j, "max_error", r.max_error);
+  read(j, "tolerance", r.tolerance);
+  read(j, "tolerance_basis", r.tolerance_basis);
+  read(j, "pass", r.pass);
+  read(j, "worst_state", r.worst_state);
+  read(j, "worst_time", r.worst_time);
+  read(j, "local_max_error", r.local_max_error);
+  read(j, "local_tolerance", r.local_tolerance);
+  read(j, "local_ratio", r.local_ratio);
+  read(j, "local_tolerance_basis", r.local_tolerance_basis);
+  read(j, "local_worst_state", r.local_worst_state);
+  read(j, "local_worst_time", r.local_worst_time);
+  read(j, "local_bias_ratio", r.local_bias_ratio);
+  read(j, "local_bias_sum", r.local_bias_sum);
+  read(j, "local_bias_bound", r.local_bias_bound);
+  read(j, "local_bias_state", r.local_bias_state);
+  if (j.contains("exact_step_samples")) {
+    ExactStepCheck e;
+    read(j, "exact_step_samples", e.samples);
+    read(j, "exact_step_differing", e.differing);
+    read(j, "exact_step_state", e.state);
+    read(j, "exact_step_time", e.time);
+    read(j, "exact_step_generated", e.generated);
+    read(j, "exact_step_expected", e.expected);
+    r.exact_step = e;
+  }
+  read(j, "exact_step_skipped", r.exact_step_skipped);
+}
+
+// The generated code's cost: operations, instructions and sizes.
+void write_cost(Json& j, const VerifyResult& r) {
+  j["ops_per_step"] = r.ops_per_step;
+  j["ops_bound"] = r.ops_bound;
+  if (r.bit_exact_vs_host >= 0) j["bit_exact_vs_host"] = r.bit_exact_vs_host == 1;
+  j["portable_math_functions"] = r.portable_math_functions;
+  if (r.instructions_per_step >= 0) {
+    j["instructions_per_step"] = tenths(r.instructions_per_step);
+    j["instructions_per_step_min"] = r.instructions_min;
+    j["instructions_per_step_max"] = r.instructions_max;
+    j["instructions_per_op"] = printed(r.instructions_per_op(), "{:.2f}");
+  }
+  if (r.instructions_counted_steps >= 0) j["instructions_counted_steps"] = r.instructions_counted_steps;
+  if (r.text_bytes >= 0) {
+    j["text_bytes"] = r.text_bytes;
+    j["data_bytes"] = r.data_bytes;
+    j["bss_bytes"] = r.bss_bytes;
+  }
+  if (r.stack_bytes >= 0) j["stack_bytes"] = r.stack_bytes;
+}
+
+void read_cost(const Json& j, VerifyResult& r) {
+  read(j, "ops_per_step", r.ops_per_step);
+  read(j, "ops_bound", r.ops_bound);
+  read_flag(j, "bit_exact_vs_host", r.bit_exact_vs_host);
+  read(j, "portable_math_functions", r.portable_math_functions);
+  read(j, "instructions_per_step", r.instructions_per_step);
+  read(j, "instructions_per_step_min", r.instructions_min);
+  read(j, "instructions_per_step_max", r.instructions_max);
+  read(j, "instructions_counted_steps", r.instructions_counted_steps);
+  read(j, "text_bytes", r.text_bytes);
+  read(j, "data_bytes", r.data_bytes);
+  read(j, "bss_bytes", r.bss_bytes);
+  read(j, "stack_bytes", r.stack_bytes);
+}
+
+// The tasks' runs: their executives' counts (a single-rate periodic task has no slow one).
+void write_tasks(Json& j, const VerifyResult& r) {
+  j["tasks"] = r.tasks;
+  if (r.bit_exact_vs_single >= 0) j["bit_exact_vs_single"] = r.bit_exact_vs_single == 1;
+  const bool dual_rate = r.tasks != kPeriodicTask;
+  if (r.overruns >= 0) {
+    j["overruns"] = r.overruns;
+    if (dual_rate) j["slow_overruns"] = r.slow_overruns;
+    j["fast_overruns"] = r.fast_overruns;
+  }
+  if (r.ticks >= 0) {
+    j["ticks"] = r.ticks;
+    if (dual_rate) {
+      j["slow_jobs"] = r.slow_jobs;
+      j["preempted_ticks"] = r.preempted_ticks;
+    }
+  }
+  if (dual_rate) j["overrun_policy"] = r.overrun_policy;
+  if (r.fast_core >= 0 && r.slow_core >= 0) {
+    j["fast_task_core"] = r.fast_core;
+    j["slow_task_core"] = r.slow_core;
+    j["shared_overruns"] = r.shared_overruns;
+  }
+  if (r.deferred_releases >= 0) {
+    j["deferred_releases"] = r.deferred_releases;
+    j["longest_wait_ticks"] = r.longest_wait;
+  }
+  if (r.sched_fifo >= 0) {
+    j["sched_fifo"] = r.sched_fifo == 1;
+    j["late_ticks"] = r.late_ticks;
+    j["max_latency_us"] = tenths(static_cast<double>(r.max_latency_ns) / 1e3);
+    j["noise_retries"] = r.noise_retries;
+  }
+  if (r.icount_shift >= 0) {
+    j["icount_shift"] = r.icount_shift;
+    j["tick_cycles"] = r.tick_cycles;
+  }
+}
+
+void read_tasks(const Json& j, VerifyResult& r) {
+  read(j, "tasks", r.tasks);
+  read_flag(j, "bit_exact_vs_single", r.bit_exact_vs_single);
+  read(j, "overruns", r.overruns);
+  read(j, "slow_overruns", r.slow_overruns);
+  read(j, "fast_overruns", r.fast_overruns);
+  read(j, "ticks", r.ticks);
+  read(j, "slow_jobs", r.slow_jobs);
+  read(j, "preempted_ticks", r.preempted_ticks);
+  read(j, "overrun_policy", r.overrun_policy);
+  read(j, "fast_task_core", r.fast_core);
+  read(j, "slow_task_core", r.slow_core);
+  read(j, "shared_overruns", r.shared_overruns);
+  read(j, "deferred_releases", r.deferred_releases);
+  read(j, "longest_wait_ticks", r.longest_wait);
+  read_flag(j, "sched_fifo", r.sched_fifo);
+  read(j, "late_ticks", r.late_ticks);
+  if (j.contains("max_latency_us")) r.max_latency_ns = std::llround(number(j, "max_latency_us", 0) * 1e3);
+  read(j, "noise_retries", r.noise_retries);
+  read(j, "icount_shift", r.icount_shift);
+  read(j, "tick_cycles", r.tick_cycles);
+}
+
+void write_job(Json& j, const char* task, const JobCost& job) {
+  if (job.instructions_max < 0) return;
+  j[fmt::format("{}_job_instructions_max", task)] = job.instructions_max;
+  j[fmt::format("{}_job_instructions_mean", task)] = tenths(job.instructions_mean);
+}
+
+void read_job(const Json& j, const char* task, JobCost& job) {
+  read(j, fmt::format("{}_job_instructions_max", task).c_str(), job.instructions_max);
+  read(j, fmt::format("{}_job_instructions_mean", task).c_str(), job.instructions_mean);
+}
+
+}  // namespace
+
+void to_json(Json& j, const VerifyResult& r) {
+  j = Json::object();
+  j["model"] = r.model;
+  j["scheme"] = r.scheme;
+  j["target"] = r.target;
+  j["scalar"] = r.scalar;
+  write_checks(j, r);
+  if (!r.error.empty()) j["error"] = r.error;
+  if (!r.directory.empty()) j["directory"] = r.directory;
+  if (r.relinearized_error >= 0) {
+    j["linearization"] = r.linearization;
+    j[r.linearization == "scheduled" ? "schedule_error" : "relinearized_max_error"] =
+        significant7(r.relinearized_error);
+  }
+  write_cost(j, r);
+  if (!r.tasks.empty()) write_tasks(j, r);
+  write_job(j, "fast", r.fast_job);
+  write_job(j, "slow", r.slow_job);
+  if (r.budget) write_budget(j, *r.budget);
+}
+
+void from_json(const Json& j, VerifyResult& r) {
+  r = VerifyResult();
+  read(j, "model", r.model);
+  read(j, "scheme", r.scheme);
+  read(j, "target", r.target);
+  read(j, "scalar", r.scalar);
+  read_checks(j, r);
+  read(j, "error", r.error);
+  read(j, "directory", r.directory);
+  read(j, "linearization", r.linearization);
+  read(j, "schedule_error", r.relinearized_error);
+  read(j, "relinearized_max_error", r.relinearized_error);
+  read_cost(j, r);
+  read_tasks(j, r);
+  read_job(j, "fast", r.fast_job);
+  read_job(j, "slow", r.slow_job);
+  if (j.contains("part")) r.budget = read_budget(j);
+}
+
+std::string VerifyResult::json() const {
+  // Messages carry programs' output: bytes that are not UTF-8 become U+FFFD, not an exception.
+  return Json(*this).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string SystemResult::json() const {
+  Json j = {{"system", name}, {"target", target}, {"pass", pass}, {"base_tick", base_tick}};
+  if (!error.empty()) j["error"] = error;
+  if (!directory.empty()) j["directory"] = directory;
+  Json list = Json::array();
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    Json m = models[i];
+    if (i < runs.size()) {
+      const VerifyResult& run = runs[i];
+      m["system_run"] = {{"bit_exact_vs_own", run.bit_exact_vs_single == 1},
+                         {"ticks", run.ticks},
+                         {"slow_jobs", run.slow_jobs},
+                         {"slow_overruns", run.slow_overruns},
+                         {"fast_overruns", run.fast_overruns},
+                         {"preempted_ticks", run.preempted_ticks},
+                         {"deferred_releases", run.deferred_releases},
+                         {"fast_handler_instructions", run.fast_job.handler_instructions_max},
+                         {"slow_handler_instructions", run.slow_job.handler_instructions_max}};
+    }
+    list.push_back(m);
+  }
+  j["models"] = list;
+  if (dispatcher_instructions >= 0) j["dispatcher_instructions"] = dispatcher_instructions;
+  if (budget) {
+    j["part"] = budget->part;
+    j["cpu_hz"] = budget->cpu_hz;
+    j["cpi"] = budget->cpi;
+    Json tasks = Json::array();
+    for (const auto& t : budget->tasks)
+      tasks.push_back({{"name", t.name},
+                       {"period", t.period},
+                       {"priority", t.priority},
+                       {"job_cycles_max", t.cycles},
+                       {"overhead_cycles", t.overhead},
+                       {"response_time", t.response}});
+    j["task_set"] = tasks;
+    j["utilization"] = significant6(budget->utilization);
+    j["schedulable"] = budget->schedulable;
+    j["margin"] = significant6(budget->margin);
+    j["min_cpu_hz"] = significant6(budget->min_cpu_hz);
+  }
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace dualrate
