@@ -155,17 +155,6 @@ TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::stri
   return b;
 }
 
-std::string TaskSetBudget::json() const {
-  std::string list;
-  for (const auto& t : tasks)
-    list += fmt::format("{}{{\"name\":\"{}\",\"period\":{:.17g},\"priority\":{},\"job_cycles_max\":{:.17g},"
-                        "\"overhead_cycles\":{:.17g},\"response_time\":{:.17g}}}",
-                        list.empty() ? "" : ",", t.name, t.period, t.priority, t.cycles, t.overhead, t.response);
-  return fmt::format(",\"part\":\"{}\",\"cpu_hz\":{:.17g},\"cpi\":{:.17g},\"task_set\":[{}],\"utilization\":{:.6g},"
-                     "\"schedulable\":{},\"margin\":{:.6g},\"min_cpu_hz\":{:.6g}",
-                     part, cpu_hz, cpi, list, utilization, schedulable ? "true" : "false", margin, min_cpu_hz);
-}
-
 PartRate part_rate(const CrossTarget& target, double cpu_hz, double cpi) {
   return {cpu_hz > 0 ? cpu_hz : target.part_hz, cpi > 0 ? cpi : target.cpi};
 }

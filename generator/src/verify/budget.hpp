@@ -73,8 +73,6 @@ struct TaskSetBudget {
   double margin = 0;
   double min_cpu_hz = 0;
   std::string verdict;  // the first task (in the given order) that misses, with its cycles and budget
-
-  std::string json() const;  // fields to append to an object, each after a comma
 };
 
 TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::string& part, double cpu_hz, double cpi);
