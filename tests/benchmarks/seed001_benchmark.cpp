@@ -60,7 +60,7 @@ class Case {
     const dualrate::Model m = dualrate::load_model_file(file);
     t_end_ = m.simulation.t_end;
     macro_ = std::lround(t_end_ / kPeriod);
-    exact_ = dualrate::ReferenceCore(m).simulate({"reference", kPeriod, t_end_, 1}).rows;
+    exact_ = dualrate::ReferenceCore(m).simulate({dualrate::kHighAccuracy, kPeriod, t_end_, 1}).rows;
     blocks_ = dualrate::sp_ll_blocks(m, false);
     const auto within = [&](const char* scheme) {
       const double limit = dualrate::analyze_stability(m, scheme, kPeriod).max_stable_step;

@@ -37,7 +37,7 @@ class Robot {
   Robot() {
     const dualrate::Model m = dualrate::load_model_file(DUALRATE_SOURCE_DIR "/models/walking_robot.yaml");
     macro_ = std::lround(m.simulation.t_end / kPeriod);
-    exact_ = dualrate::ReferenceCore(m).simulate({"reference", kPeriod, m.simulation.t_end, 1}).rows;
+    exact_ = dualrate::ReferenceCore(m).simulate({dualrate::kHighAccuracy, kPeriod, m.simulation.t_end, 1}).rows;
     quasistatic_error = error<walking_robot::Scheme>(1);
     const double limit = dualrate::analyze_stability(m, "rk4", kPeriod).max_stable_step;
     const int from = static_cast<int>(std::ceil(kPeriod / (0.9 * limit)));

@@ -75,10 +75,10 @@ const Setup& setup() {
     Setup r;
     dualrate::init_symbolic();
     const dualrate::Model m = dualrate::load_model_file(DUALRATE_SOURCE_DIR "/models/planar_vehicle.yaml");
-    const std::vector<double> exact = dualrate::ReferenceCore(m).simulate({"reference", 1e-3, kEnd, 1000}).rows.back();
+    const std::vector<double> exact = dualrate::ReferenceCore(m).simulate({dualrate::kHighAccuracy, 1e-3, kEnd, 1000}).rows.back();
     const dualrate::Model held = dualrate::seed003::frozen_inputs(m, 2.0);
     const dualrate::ReferenceCore held_core(held);
-    const std::vector<double> held_exact = held_core.simulate({"reference", 1e-3, kEnd, 1000}).rows.back();
+    const std::vector<double> held_exact = held_core.simulate({dualrate::kHighAccuracy, 1e-3, kEnd, 1000}).rows.back();
     for (int j = 0; j < Model::kStates; ++j) r.held_x0[j] = held.states[static_cast<std::size_t>(j)].initial_value;
     for (int j = 0; j < Model::kInputs; ++j) r.held_u[j] = held.inputs[static_cast<std::size_t>(j)].default_value;
     for (int k = 0; k < 3; ++k) {

@@ -156,7 +156,7 @@ PendulumFigures pendulum(const fs::path& dir, const std::string& source_dir) {
   RunOptions sp{"sp_ll", h, t_end, 1};
   sp.frozen_linearization = true;
   const Trace sp_trace = core.simulate(sp);
-  const Trace ref = core.simulate({"reference", h, t_end, 1});
+  const Trace ref = core.simulate({kHighAccuracy, h, t_end, 1});
   const std::size_t energy = 1 + m.states.size();
   const double e0 = ref.rows.front()[energy];
   std::string csv = "t,theta_sp_ll,theta_reference,energy_sp_ll,energy_reference,energy_rk4\n";

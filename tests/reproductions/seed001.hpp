@@ -79,7 +79,7 @@ inline std::vector<std::pair<double, double>> slow_plane(double d, int n) {
 // full model.
 inline double mse(const std::vector<std::pair<double, double>>& path, double d) {
   const Model m = adaptive();
-  const Trace exact = ReferenceCore(m).simulate({"reference", d, 10, 1});
+  const Trace exact = ReferenceCore(m).simulate({kHighAccuracy, d, 10, 1});
   double s = 0;
   for (std::size_t i = 0; i < path.size(); ++i) {
     const double ey = path[i].first - exact.rows[i][1], ek = path[i].second - exact.rows[i][2];

@@ -102,7 +102,7 @@ std::string adaptive_section(const fs::path& dir, Claims& claims) {
                           reduced[i].first);
     report::write(dir / fmt::format("plane_{}.csv", d), rows);
   }
-  const Trace exact = ReferenceCore(seed001::adaptive()).simulate({"reference", 0.01, 10, 1});
+  const Trace exact = ReferenceCore(seed001::adaptive()).simulate({kHighAccuracy, 0.01, 10, 1});
   std::string rows = "k,y\n";
   for (const auto& r : exact.rows) rows += fmt::format("{:.9g},{:.9g}\n", r[2], r[1]);
   report::write(dir / "plane_reference.csv", rows);

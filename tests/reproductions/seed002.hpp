@@ -65,7 +65,7 @@ constexpr double kStep = 5e-4;       // quasistatic step: RK4's error on the red
 inline EpsPoint eps_point(double eps) {
   const Model m = robot(eps);
   const Trace qs = run(m, "quasistatic_outer", kStep, kTEnd, 10);
-  const Trace ref = run(m, "reference", kStep, kTEnd, 10);
+  const Trace ref = run(m, kHighAccuracy, kStep, kTEnd, 10);
   return {eps, max_difference(qs, &ref, platform(), kOuterFrom, kTEnd)};
 }
 
@@ -91,7 +91,7 @@ struct LayerErrors {
 inline LayerErrors layer_errors(double h, int layer_steps) {
   const Model m = robot(0.02);
   const double to = h * layer_steps;
-  const Trace ref = run(m, "reference", h, to, 1);
+  const Trace ref = run(m, kHighAccuracy, h, to, 1);
   LayerErrors e;
   e.corrected = max_difference(run(m, "quasistatic", h, to, 1), &ref, foot_velocities(), h, to);
   e.outer = max_difference(run(m, "quasistatic_outer", h, to, 1), &ref, foot_velocities(), h, to);

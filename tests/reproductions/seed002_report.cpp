@@ -46,7 +46,7 @@ std::string eps_section(const fs::path& dir, Claims& claims) {
 std::string layer_section(const fs::path& dir, Claims& claims) {
   const double h = 2e-4;
   const Model m = seed002::robot(0.02);
-  const Trace ref = seed002::run(m, "reference", h, 0.004, 1);
+  const Trace ref = seed002::run(m, kHighAccuracy, h, 0.004, 1);
   const Trace corrected = seed002::run(m, "quasistatic", h, 0.004, 1);
   const Trace outer = seed002::run(m, "quasistatic_outer", h, 0.004, 1);
   const std::size_t v = seed002::column(ref, "xf1_dot");

@@ -73,7 +73,7 @@ inline Run run(const Model& model, const std::string& scheme, double h, double t
   } catch (const SimulationError&) {
     return r;
   }
-  const Trace exact = ReferenceCore(model).simulate({"reference", h, t_end, 1});
+  const Trace exact = ReferenceCore(model).simulate({kHighAccuracy, h, t_end, 1});
   const std::size_t n = model.states.size();
   std::vector<double> scale(n, 1.0);
   for (const auto& row : exact.rows)
@@ -102,7 +102,7 @@ inline StepLimit step_limit(const Model& model, const std::string& scheme) {
 // their values at t0 for all time.
 inline Model frozen_inputs(const Model& model, double t0) {
   const ReferenceCore core(model);
-  const Trace tr = core.simulate({"reference", t0 / 100, t0, 100});
+  const Trace tr = core.simulate({kHighAccuracy, t0 / 100, t0, 100});
   const std::vector<double> u = core.inputs_at(t0);
   Model m = model;
   for (std::size_t i = 0; i < m.states.size(); ++i) m.states[i].initial_value = tr.rows.back()[1 + i];
@@ -116,7 +116,7 @@ inline Model frozen_inputs(const Model& model, double t0) {
 inline double end_error(const Model& model, const std::string& scheme, double h, double t_end) {
   const ReferenceCore core(model);
   const std::vector<double> a = core.simulate({scheme, h, t_end, 1000000}).rows.back();
-  const std::vector<double> b = core.simulate({"reference", h, t_end, 1000000}).rows.back();
+  const std::vector<double> b = core.simulate({kHighAccuracy, h, t_end, 1000000}).rows.back();
   double e = 0;
   for (std::size_t j = 1; j <= model.states.size(); ++j) e = std::max(e, std::fabs(a[j] - b[j]) / std::max(1.0, std::fabs(b[j])));
   return e;

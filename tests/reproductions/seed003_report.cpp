@@ -121,7 +121,7 @@ std::string eigenvalue_section(const fs::path& dir, Claims& claims) {
   const Model m = load_model_file(seed003::model_path("planar_vehicle"));
   const ReferenceCore core(m);
   const double t_end = m.simulation.t_end;
-  const Trace tr = core.simulate({"reference", 0.05, t_end, 1});
+  const Trace tr = core.simulate({kHighAccuracy, 0.05, t_end, 1});
   const auto ns = static_cast<Eigen::Index>(m.slow_count), nf = static_cast<Eigen::Index>(m.fast_count());
   std::string slow_csv = "t,re,im\n", fast_csv = "t,re,im\n";
   double fast_min = INFINITY, fast_max = 0, slow_max = 0, ratio_min = INFINITY;

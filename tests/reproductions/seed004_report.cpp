@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
     const Trace abm4 = run(core, "abm4", kStep, 1, t_end);
     const Trace serial = run(core, "mrabm4_sync", kStep, kRatio, t_end);
     const Trace parallel = run(core, "mrabm4_parallel_sync", kStep, kRatio, t_end);
-    const Trace accurate = run(core, "reference", kStep, 1, t_end);
+    const Trace accurate = run(core, kHighAccuracy, kStep, 1, t_end);
     const Trace serial_tasks = run(core, "mrabm4", kStep, kRatio, t_end);
     const Trace parallel_tasks = run(core, "mrabm4_parallel", kStep, kRatio, t_end);
     if (serial.rows.size() != abm4.rows.size() || parallel.rows.size() != abm4.rows.size() ||

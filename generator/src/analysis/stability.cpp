@@ -36,11 +36,11 @@ Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::Matri
                                    int ratio, const SchemeOptions& options) {
   const SchemeInfo& info = known_scheme(scheme);
   if (info.grid_step_map) return info.grid_step_map(j, h, slow, ratio);
-  if (!info.reference) throw SimulationError("the reference core has no one-step map of '" + scheme + "'");
+  if (!info.reference_step) throw SimulationError("the reference core has no one-step map of '" + scheme + "'");
   const auto n = j.rows();
   const RightHandSide linear = linear_rhs(j);
   const ReferenceStep step =
-      info.reference({nullptr, slow, [&j](double, const std::vector<double>&) { return j; }, options, {}}, h);
+      info.reference_step({nullptr, slow, [&j](double, const std::vector<double>&) { return j; }, options, {}}, h);
   Eigen::MatrixXd m(n, n);
   for (Eigen::Index c = 0; c < n; ++c) {
     std::vector<double> e(static_cast<std::size_t>(n), 0.0);

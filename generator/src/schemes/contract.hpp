@@ -250,12 +250,12 @@ struct SchemeInfo {
   // Fills options' constants and notes; throws ModelError when the model does not suit it.
   void (*precompute)(const Model& model, bool frozen, GenerateOptions& options) = nullptr;
   // The reference core's transcription of one step at step h (single-step schemes).
-  ReferenceStep (*reference)(const ReferenceSetup& setup, double h) = nullptr;
-  // `reference` in float, when it is written in the runtime's order of operations with the
+  ReferenceStep (*reference_step)(const ReferenceSetup& setup, double h) = nullptr;
+  // `reference_step` in float, when it is written in the runtime's order of operations with the
   // runtime's constants (h, the tableau's weights rounded to float), for verify's exact step
   // check; null otherwise.
   FloatStep (*float_reference)(const ReferenceSetup& setup) = nullptr;
-  // The reference core's run of a grid-tied scheme (instead of `reference`).
+  // The reference core's run of a grid-tied scheme (instead of `reference_step`).
   GridRun (*reference_run)(const GridSetup& setup) = nullptr;
   // Arithmetic of one step of the runtime's implementation and its lower bound (step_cost),
   // with the options precomputed; of a dual-rate scheme, one macro step (options.ratio fast

@@ -38,12 +38,12 @@ using Vector = ReferenceCore::Vector;
 std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
                                 const std::vector<double>& x) {
   const SchemeInfo* info = find_scheme(scheme);
-  if (!info || !info->reference) throw SimulationError("the reference core has no scheme '" + scheme + "'");
+  if (!info || !info->reference_step) throw SimulationError("the reference core has no scheme '" + scheme + "'");
   ReferenceSetup bare;
   bare.jacobian = [&scheme](double, const std::vector<double>&) -> Eigen::MatrixXd {
     throw SimulationError("scheme_step: " + scheme + " needs the model (its Jacobian)");
   };
-  return info->reference(bare, h)(f, t, h, x);
+  return info->reference_step(bare, h)(f, t, h, x);
 }
 
 namespace {
@@ -68,7 +68,7 @@ ReferenceStep prepared_step(const ReferenceCore& core, const Model& model, const
     setup.scheduled_step = options.schedule->step;
   }
   setup.iterations = options.schedule ? options.schedule->iterations : options.iterations;
-  return info.reference(setup, h);
+  return info.reference_step(setup, h);
 }
 
 }  // namespace
@@ -102,7 +102,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)> ReferenceCore::single_step_of_length(
     const RunOptions& options) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || !info->reference)
+  if (!info || !info->reference_step)
     throw SimulationError("the reference core has no single step of scheme '" + options.scheme + "'");
   const double h = options.step;
   const bool in_float = options.float_time;

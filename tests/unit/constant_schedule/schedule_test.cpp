@@ -95,7 +95,7 @@ TEST_P(ScheduledModel, IsCloseToRelinearizedAndFarBetterThanFrozen) {
   const GenerateOptions g = scheduled(m, h, t_end);
   ASSERT_TRUE(g.schedule);
   const ReferenceCore core(m);
-  const Trace reference = core.simulate({"reference", h, t_end, 1});
+  const Trace reference = core.simulate({kHighAccuracy, h, t_end, 1});
   RunOptions run{"sp_ll", h, t_end, 1};
   run.schedule = g.schedule;
   const double scheduled_error = max_error(core.simulate(run), reference, n);
@@ -186,7 +186,7 @@ TEST_P(ScheduledSmfe, SchedulesTheInnerStepAndBeatsTheInitialDesign) {
   for (double h : hs) EXPECT_LT(inner_steps * h, d);
   EXPECT_LT(*std::min_element(hs.begin(), hs.end()), *std::max_element(hs.begin(), hs.end()));
   const ReferenceCore core(m);
-  const Trace reference = core.simulate({"reference", d, t_end, 1});
+  const Trace reference = core.simulate({kHighAccuracy, d, t_end, 1});
   const std::size_t n = m.states.size();
   RunOptions run{"smfe", d, t_end, 1};
   run.schedule = g.schedule;
@@ -228,7 +228,7 @@ TEST_P(ScheduledQuasistatic, IsCloseToTheStepByStepDesign) {
   EXPECT_LE(g.schedule->worst_radius, 1 + kStabilityMargin);
   EXPECT_LT(g.schedule->worst_contraction, 1);
   const ReferenceCore core(m);
-  const Trace reference = core.simulate({"reference", h, t_end, 1});
+  const Trace reference = core.simulate({kHighAccuracy, h, t_end, 1});
   const std::size_t n = m.states.size();
   RunOptions run{scheme, h, t_end, 1};
   run.schedule = g.schedule;

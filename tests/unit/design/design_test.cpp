@@ -201,7 +201,7 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
           if (!accurate.count(key)) {
             // As the search's high-accuracy runs: output steps of at most t_end / 1000.
             const long sub = std::max(1L, static_cast<long>(std::ceil(h / (m.simulation.t_end / 1000) - 1e-9)));
-            accurate[key] = ReferenceCore(m).simulate({"reference", h / static_cast<double>(sub), run.t_end,
+            accurate[key] = ReferenceCore(m).simulate({kHighAccuracy, h / static_cast<double>(sub), run.t_end,
                                                        every * static_cast<int>(sub)});
           }
           double error = INFINITY;

@@ -35,7 +35,7 @@ double end_error(const ReferenceCore& core, const std::string& scheme, double h,
 // Van der Pol's state (x, v) at t = 2 from the high-accuracy mode (rkf78, tolerance 1e-13)
 // over the grid of step h.
 std::vector<double> exact_end(const ReferenceCore& core, double h) {
-  const Trace tr = core.simulate({"reference", h, 2.0, 1000000, 1e-13});
+  const Trace tr = core.simulate({kHighAccuracy, h, 2.0, 1000000, 1e-13});
   return std::vector<double>(tr.rows.back().begin() + 1, tr.rows.back().begin() + 3);
 }
 
@@ -169,7 +169,7 @@ TEST(ReferenceCore, ExactEndShortensTheLastStep) {
   EXPECT_NEAR(rk4.rows.back()[1], factor(-0.1) * factor(-0.1) * factor(-0.05), 1e-15);
   run.exact_end = false;
   EXPECT_NEAR(ReferenceCore(m).simulate(run).rows.back()[0], 0.3, 1e-15);
-  run = {"reference", 0.1, 0.25, 1};
+  run = {kHighAccuracy, 0.1, 0.25, 1};
   run.exact_end = true;
   const Trace reference = ReferenceCore(m).simulate(run);
   EXPECT_EQ(reference.rows.back()[0], 0.25);
@@ -208,7 +208,7 @@ TEST(ReferenceCore, HighAccuracyHandlesAnInputJumpOnTheGrid) {
       "simulation: {inputs: {u: step(t - 0.5)}}\n",
       "j.yaml");
   for (int every : {1, 10, 50}) {
-    const Trace tr = ReferenceCore(m).simulate({"reference", 0.01, 1.0, every});
+    const Trace tr = ReferenceCore(m).simulate({kHighAccuracy, 0.01, 1.0, every});
     for (const auto& row : tr.rows) EXPECT_NEAR(row[1], std::max(0.0, row[0] - 0.5), 1e-12) << "t = " << row[0];
   }
 }

@@ -97,7 +97,7 @@ void expect_conserved(const ReferenceCore& core, const Trace& tr, const std::vec
 TEST(Spacecraft, FreeFloatingConservesEnergyAndMomenta) {
   const Model m = spacecraft(0, 0);
   const ReferenceCore core(m);
-  const Trace tr = core.simulate({"reference", kStep, kTEnd, 1, kTolerance});
+  const Trace tr = core.simulate({kHighAccuracy, kStep, kTEnd, 1, kTolerance});
   expect_conserved(core, tr, {"energy", "px", "py", "angular_momentum"});
 }
 
@@ -107,7 +107,7 @@ TEST(Spacecraft, FreeFloatingConservesEnergyAndMomenta) {
 TEST(Spacecraft, ProportionalControlConservesEnergyAndLinearMomentum) {
   const Model m = spacecraft(1, 0);
   const ReferenceCore core(m);
-  const Trace tr = core.simulate({"reference", kStep, kTEnd, 1, kTolerance});
+  const Trace tr = core.simulate({kHighAccuracy, kStep, kTEnd, 1, kTolerance});
   expect_conserved(core, tr, {"energy", "px", "py"});
   EXPECT_GT(max_deviation(tr, "angular_momentum"), 1.0);  // the couple is felt (measured: 76 N m s)
 }
@@ -118,7 +118,7 @@ TEST(Spacecraft, ProportionalControlConservesEnergyAndLinearMomentum) {
 TEST(Spacecraft, AttitudeControlDissipatesEnergyAndKeepsLinearMomentum) {
   const Model m = spacecraft(1, 1);
   const ReferenceCore core(m);
-  const Trace tr = core.simulate({"reference", kStep, kTEnd, 1, kTolerance});
+  const Trace tr = core.simulate({kHighAccuracy, kStep, kTEnd, 1, kTolerance});
   expect_conserved(core, tr, {"px", "py"});
   const std::size_t e = column(tr, "energy");
   const double per_interval = drift_bound(core, tr, "energy", kStep, kTolerance) / static_cast<double>(tr.rows.size() - 1);

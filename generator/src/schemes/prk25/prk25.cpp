@@ -185,7 +185,7 @@ SchemeInfo prk25_scheme() {
   s.order = 2;
   s.summary = "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003";
   s.evaluations = 5;
-  s.reference = [](const ReferenceSetup& setup, double) -> ReferenceStep {
+  s.reference_step = [](const ReferenceSetup& setup, double) -> ReferenceStep {
     return [slow = setup.slow](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
       return prk_reference_step(prk25_tableau(), f, slow, t, h, x);
     };

@@ -485,7 +485,7 @@ SchemeInfo quasistatic_scheme() {
   s.local_step_map = false;
   s.fast_states_solved = true;
   s.precompute = precompute_corrected;
-  s.reference = reference_corrected;
+  s.reference_step = reference_corrected;
   s.cost = cost_corrected;
   s.analysed_jacobian = analysed_jacobian;
   s.schedulable = true;
@@ -498,7 +498,7 @@ SchemeInfo quasistatic_outer_scheme() {
   s.name = "quasistatic_outer";
   s.summary = "quasistatic approximation, outer solution only, seed 002";
   s.precompute = precompute_outer;
-  s.reference = reference_outer;
+  s.reference_step = reference_outer;
   s.cost = cost_outer;
   return s;
 }

@@ -415,7 +415,7 @@ SchemeInfo smfe_scheme() {
   s.evaluations = 2;
   s.constants = true;
   s.precompute = precompute;
-  s.reference = reference;
+  s.reference_step = reference;
   s.cost = cost;
   s.stable_step_scan = stable_step_scan;
   s.analyse = analyse;

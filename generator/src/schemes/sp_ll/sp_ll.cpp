@@ -422,7 +422,7 @@ SchemeInfo sp_ll_scheme() {
   s.double_tolerance = 1e-10;
   s.fast_states_solved = true;
   s.precompute = precompute;
-  s.reference = reference;
+  s.reference_step = reference;
   s.cost = cost;
   s.step_map = sp_ll_step_map;
   s.linearization = true;
