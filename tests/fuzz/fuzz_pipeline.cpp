@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const dualrate::SchemeInfo* scheme = dualrate::find_scheme(s.scheme);
     if (!scheme || !s.step) return 0;
     if (scheme->dual_rate && (model.slow_count == 0 || model.fast_count() == 0)) return 0;
-    dualrate::analyze_stability(model, s.scheme, *s.step, s.ratio, 0, dualrate::StepSearch::kNever);
+    dualrate::analyze_stability(model, s.scheme, *s.step, s.ratio, {}, dualrate::StepSearch::kNever);
     dualrate::GenerateOptions options{s.scheme, *s.step, s.ratio, dualrate::ScalarType::kDouble, "fuzz", {}, {}};
     dualrate::precompute_scheme(model, s.linearization == "frozen", options);
     dualrate::generate_header(model, options);

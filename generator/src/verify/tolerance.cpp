@@ -88,8 +88,8 @@ double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Ei
 namespace {
 
 // The rows of `reference` the rates below are taken at: at most kRateRows, evenly spaced, and
-// the last (the parameter rates are interpreted expression trees, df/dp p of every parameter,
-// which on planar_spacecraft's 10,001 rows took 100 s per call).
+// the last (the parameter rates are interpreted expression trees, df/dp p of every parameter:
+// too costly at every row of a long run).
 constexpr std::size_t kRateRows = 1000;
 std::vector<std::size_t> sampled_rows(const Trace& reference) {
   const std::size_t rows = reference.rows.size(), stride = (rows + kRateRows - 1) / kRateRows;
