@@ -75,7 +75,7 @@ ReferenceStep prepared_step(const ReferenceCore& core, const Model& model, const
 
 void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || !(info->reference || info->reference_run))
+  if (!info || !(info->reference_step || info->reference_run))
     throw SimulationError("the reference core has no scheme '" + options.scheme + "'");
   if (info->reference_run) return grid_run(*info, options, trace);
   const double h = options.step;
