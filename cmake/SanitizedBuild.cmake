@@ -5,8 +5,8 @@
 # built as a project of its own with every build of this one. It serves the tests as
 #   - a second build of the generator (another compiler, optimisation level and memory layout),
 #     whose headers must be the same bytes as this build's (tests/reproducible_generation.sh);
-#   - the generator's unit tests, which verify generated code on the host (compiled with the
-#     same sanitizers, see generator/CMakeLists.txt), and the runtime tests, under sanitizers;
+#   - the runtime tests under sanitizers (the generator's unit tests are built there, and run,
+#     by scripts/sanitized-unit-tests, not by every build: see tests/CMakeLists.txt);
 #   - the libFuzzer harnesses (tests/fuzz).
 # Sets DUALRATE_SANITIZED_DIR when clang is there.
 include(ExternalProject)
@@ -21,7 +21,7 @@ if(DUALRATE_CLANG AND DUALRATE_CLANGXX)
                -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only"
                "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only"
                -DDUALRATE_SANITIZE=ON -DDUALRATE_CROSS_TARGETS=OFF
-    BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target dualrate dualrate_tests dualrate_runtime_tests
+    BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target dualrate dualrate_runtime_tests
                                 fuzz_expression fuzz_model fuzz_pipeline fuzz_campaign
     INSTALL_COMMAND ""
     BUILD_ALWAYS ON
