@@ -258,7 +258,7 @@ YAML::Node CampaignReader::parse() const {
 }
 
 std::string CampaignReader::read_name(const YAML::Node& node) const {
-  const std::string name = text(node, "the campaign's name");
+  std::string name = text(node, "the campaign's name");
   const auto name_character = [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
   };
@@ -319,7 +319,7 @@ std::vector<std::string> CampaignReader::read_scalars(const YAML::Node& node) co
 }
 
 std::string CampaignReader::read_tasks(const YAML::Node& node) const {
-  const std::string tasks = text(node, "tasks");
+  std::string tasks = text(node, "tasks");
   if (tasks != "single" && tasks != "multi")
     fail(node, fmt::format("tasks is 'single' or 'multi', not '{}'", tasks),
          "verify --tasks of the dual-rate schemes: 'multi' also runs the preemptive executive");

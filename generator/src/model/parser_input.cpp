@@ -274,7 +274,7 @@ std::string SyntaxChecker::close(std::size_t at) {
   if (operand_next_ && !(after_open_ && inner->kind == Level::kCall))
     throw ModelError(src_.at(at), after_open_ ? "empty parentheses in " + scope_.what
                                               : "malformed expression: missing operand before ')' in " + scope_.what);
-  const std::string closing = close_signs();
+  std::string closing = close_signs();
   check_arity(levels_.back());
   levels_.pop_back();
   operand_next_ = after_binary_ = after_open_ = false;
@@ -311,7 +311,7 @@ std::string SyntaxChecker::binary_or_sign(char c, std::size_t at) {
 std::string SyntaxChecker::comma(std::size_t at) {
   if (operand_next_)
     throw ModelError(src_.at(at), "malformed expression: missing operand before ',' in " + scope_.what);
-  const std::string closing = close_signs();
+  std::string closing = close_signs();
   if (levels_.back().kind != Level::kCall)
     throw ModelError(src_.at(at), "unexpected ',' in " + scope_.what,
                      "commas separate the arguments of a function call");
@@ -327,7 +327,7 @@ std::string SyntaxChecker::end() {
   if (operator_run_ > 0)
     throw ModelError(src_.at(last_operator_), std::string("malformed expression: missing operand after '") +
                                                   src_.text[last_operator_] + "' in " + scope_.what);
-  const std::string closing = close_signs();
+  std::string closing = close_signs();
   if (levels_.size() > 1) throw ModelError(src_.at(levels_.back().open), "unclosed '(' in " + scope_.what);
   return closing;
 }
@@ -407,12 +407,12 @@ void add_call(ParserInput& out, const std::string& written, const Callee& callee
 
 }  // namespace
 
-ParserInput parser_input(const ExpressionText& src, const ExpressionScope& scope) {
-  Lexer lexer(src, scope.what);
-  SyntaxChecker syntax(src, scope);
+ParserInput parser_input(const ExpressionText& source, const ExpressionScope& scope) {
+  Lexer lexer(source, scope.what);
+  SyntaxChecker syntax(source, scope);
   ParserInput out;
   while (const std::optional<Token> token = lexer.next()) {
-    const std::string written = src.text.substr(token->begin, token->end - token->begin);
+    const std::string written = source.text.substr(token->begin, token->end - token->begin);
     switch (token->kind) {
       case Token::kSpace:
         out.text.append(written.size(), ' ');
@@ -422,13 +422,13 @@ ParserInput parser_input(const ExpressionText& src, const ExpressionScope& scope
         add_number(out, written);
         break;
       case Token::kName: {
-        const GiNaC::ex value = value_of(written, token->begin, src, scope);
+        const GiNaC::ex value = value_of(written, token->begin, source, scope);
         syntax.operand(token->begin, "'" + written + "'");
         add_name(out, written, value);
         break;
       }
       case Token::kCall: {
-        const Callee called = callee(written, token->begin, src, scope);
+        const Callee called = callee(written, token->begin, source, scope);
         syntax.call(written, called.arity(), token->begin, token->paren);
         add_call(out, written, called);
         break;

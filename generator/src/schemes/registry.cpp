@@ -18,8 +18,8 @@ namespace dualrate {
 const std::vector<SchemeInfo>& all_schemes() {
   static const std::vector<SchemeInfo> all = [] {
     std::vector<SchemeInfo> s = runge_kutta_schemes();
-    for (SchemeInfo seed : {sp_ll_scheme(), prk25_scheme(), smfe_scheme(), quasistatic_scheme(),
-                            quasistatic_outer_scheme()})
+    for (const SchemeInfo& seed : {sp_ll_scheme(), prk25_scheme(), smfe_scheme(), quasistatic_scheme(),
+                                   quasistatic_outer_scheme()})
       s.push_back(seed);
     for (const SchemeInfo& adams : adams_schemes()) s.push_back(adams);
     // Generated ones first, each group in the order above.
