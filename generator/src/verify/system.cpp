@@ -292,7 +292,7 @@ std::string build_and_run(const SystemSpec& spec, const SystemModels& s, const R
     write_file(dir / "build.sh", script);
     return "the system program did not build:\n" + built.output;
   }
-  const std::string heap = heap_function(elf);
+  std::string heap = heap_function(elf);
   if (!heap.empty()) return heap;
   const std::vector<std::string> run = qemu_system(cross, shift, elf, "system");
   script += command_line(run) + "\n";
