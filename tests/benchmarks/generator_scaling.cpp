@@ -38,13 +38,13 @@ void generate(benchmark::State& state, const char* scheme) {
     const dualrate::Model model = dualrate::load_model_file(file);
     const double h = *model.simulation.step;
     const dualrate::StabilityReport stability = dualrate::analyze_stability(model, scheme, h, 1, {}, dualrate::StepSearch::kWhenUnstable);
-    dualrate::GenerateOptions o{scheme, h, 1, dualrate::ScalarType::kDouble, "benchmark", {}, {}};
-    dualrate::precompute_scheme(model, false, o);
-    const std::string header = dualrate::generate_header(model, o);
+    dualrate::GenerateRequest o{scheme, h, 1, dualrate::ScalarType::kDouble, "benchmark"};
+    const dualrate::SchemeDesign design = dualrate::precompute_scheme(model, false, o);
+    const std::string header = dualrate::generate_header(model, o, design);
     benchmark::DoNotOptimize(stability.stable);
     bytes = header.size();
     nonzeros = 0;
-    for (const auto& m : o.matrices) nonzeros += dualrate::linear_map(m).nonzeros();
+    for (const auto& m : design.matrices) nonzeros += dualrate::linear_map(m).nonzeros();
   }
   state.SetComplexityN(n);
   state.counters["header_bytes"] = static_cast<double>(bytes);

@@ -12,14 +12,14 @@ int AnalyzeCommand::run(const Model& model) {
   StabilityReport r = analyze_stability(model, s.scheme, s.step, s.ratio, o_.scheme_options);
   if (const SchemeInfo* info = find_scheme(s.scheme);
       info && info->schedulable && model.simulation.linearization == "scheduled") {
-    GenerateOptions g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION, {}, {}};
+    GenerateRequest g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION};
     g.t_end = s.t_end;
     g.allow_unstable = true;  // the analysis reports the largest radius; generate refuses above 1
-    precompute_scheme(model, false, g);
-    r.scheme_analysis.json += ",\"schedule\":" + schedule_json(*g.schedule);
+    const SchemeDesign design = precompute_scheme(model, false, g);
+    r.scheme_analysis.json += ",\"schedule\":" + schedule_json(*design.schedule);
     r.scheme_analysis.text +=
         "With scheduled constants (the lines above are the unscheduled scheme's at the initial state):\n" +
-        schedule_summary(*g.schedule);
+        schedule_summary(*design.schedule);
   }
   std::cout << (json_ ? r.json() + "\n" : r.text());
   return 0;

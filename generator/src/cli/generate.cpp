@@ -27,18 +27,17 @@ int GenerateCommand::run(const Model& model) {
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
   }
-  GenerateOptions g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION, {}, {}};
+  GenerateRequest g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
   g.name_space = name_space_;
   g.jacobian = emit_jacobian_;
   g.scheme_options = o_.scheme_options;
   g.defer_overruns = o_.overrun == "defer";
   g.t_end = s.t_end;
   g.allow_unstable = allow_unstable_;
-  precompute_scheme(model, frozen(model, o_), g);
-  if (g.schedule) std::cerr << "note: " << schedule_summary(*g.schedule);
-  if (info->generate_note)
-    std::cerr << info->generate_note(model, g, frozen(model, o_), s.t_end);
-  const TracedHeader header = generate_traced_header(model, g);
+  const SchemeDesign design = precompute_scheme(model, frozen(model, o_), g);
+  if (design.schedule) std::cerr << "note: " << schedule_summary(*design.schedule);
+  if (info->generate_note) std::cerr << info->generate_note(model, g, design, frozen(model, o_), s.t_end);
+  const TracedHeader header = generate_traced_header(model, g, design);
   std::filesystem::create_directories(out_dir_);
   const auto path = std::filesystem::path(out_dir_) / (generated_namespace(model, g) + ".hpp");
   std::ofstream out(path, std::ios::binary);

@@ -20,11 +20,11 @@ int SimulateCommand::run(const Model& model) {
   run.exact_end = true;
   if (const SchemeInfo* info = find_scheme(s.scheme); info && info->schedulable &&
                                                       model.simulation.linearization == "scheduled") {
-    GenerateOptions g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION, {}, {}};
+    GenerateRequest g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION};
     g.t_end = s.t_end;
-    precompute_scheme(model, false, g);
-    std::cerr << "note: " << schedule_summary(*g.schedule);
-    run.schedule = g.schedule;
+    const SchemeDesign design = precompute_scheme(model, false, g);
+    std::cerr << "note: " << schedule_summary(*design.schedule);
+    run.schedule = design.schedule;
     run.exact_end = false;  // the constants are for the step h: no shortened last step
   }
   const EndTime end = end_time(s.t_end, s.step);

@@ -82,7 +82,7 @@ int VerifyCommand::run(const Model& model) {
   if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;
   warn_about_clock(target_, cpu_hz_);
   VerifyOptions v;
-  v.generate = {s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION, {}, {}};
+  v.generate = {s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
   v.generate.scheme_options = o_.scheme_options;
   v.generate.defer_overruns = o_.overrun == "defer";
   v.frozen = frozen(model, o_);

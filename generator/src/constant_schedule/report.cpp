@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "base/text_io.hpp"
+#include "ir/function_cost.hpp"
 #include "ir/straight_line.hpp"
 #include "numeric/linearization.hpp"
 #include "constant_schedule/constant_schedule.hpp"

@@ -72,19 +72,21 @@ class SchemeRuns {
   SchemeRuns(const Model& model, const SchemeInfo& info, std::string linearization, double t_end, Accurate& accurate)
       : model_(model), info_(info), lin_(std::move(linearization)), t_end_(t_end), core_(model), accurate_(accurate) {}
 
-  GenerateOptions options(double h, int ratio) const {
-    GenerateOptions g{info_.name, h, ratio, ScalarType::kDouble, "design", {}, {}};
+  GenerateRequest request(double h, int ratio) const {
+    GenerateRequest g{info_.name, h, ratio, ScalarType::kDouble, "design"};
     g.t_end = t_end_;
-    precompute_scheme(model_, lin_ == "frozen", g);
     return g;
+  }
+  SchemeDesign design(double h, int ratio) const {
+    return precompute_scheme(model_, lin_ == "frozen", request(h, ratio));
   }
 
   // The error of the run at (h, ratio) against the high-accuracy solution; infinity when it
   // blows up.
   double error(double h, int ratio) {
-    GenerateOptions g;
+    SchemeDesign d;
     try {
-      g = options(h, ratio);
+      d = design(h, ratio);
     } catch (const std::exception& e) {  // no design at this step (smfe: D below its inner step)
       no_design_ = e.what();
       return std::numeric_limits<double>::quiet_NaN();
@@ -94,7 +96,7 @@ class SchemeRuns {
     RunOptions run{info_.name, h, accurate_.grid_end(h), every};
     run.ratio = ratio;
     run.frozen_linearization = lin_ == "frozen";
-    run.schedule = g.schedule;
+    run.schedule = d.schedule;
     try {
       const Trace trace = core_.simulate(run);
       const double e = compare_traces(trace, accurate_.at(h, every), model_.states.size()).max_error;
@@ -199,7 +201,7 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
                    : std::string("no step to try (none makes whole macro steps over the scenario)");
     return c;
   }
-  runs.options(grid.front(), ratio);  // a model the scheme refuses at any step: ModelError
+  runs.design(grid.front(), ratio);  // a model the scheme refuses at any step: ModelError
   std::string why;
   const long found = search_steps(runs, grid, ratio, r.tolerance, c.trials, why);
   if (found < 0) {
@@ -209,7 +211,7 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
   }
   const double macro = info.dual_rate ? ratio : 1;
   const auto ops_per_second = [&](double h, long& ops) {
-    ops = step_cost(runs.model(), runs.options(h, ratio)).ops.total();
+    ops = step_cost(runs.model(), runs.request(h, ratio), runs.design(h, ratio)).ops.total();
     return static_cast<double>(ops) / (h * macro);
   };
   std::size_t best = static_cast<std::size_t>(found);
@@ -251,7 +253,7 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
 void measure_on_target(const Model& model, Candidate& c, const Design& d, const DesignRequest& r) {
   const CrossTarget* cross = find_cross_target(r.target);
   VerifyOptions v;
-  v.generate = {c.scheme, c.step, c.ratio, scalar_type(cross->default_scalar), r.generator_version, {}, {}};
+  v.generate = {c.scheme, c.step, c.ratio, scalar_type(cross->default_scalar), r.generator_version};
   v.frozen = c.linearization == "frozen";
   v.t_end = d.t_end;
   v.target = r.target;

@@ -78,7 +78,7 @@ std::string matrix_function(const LinearMap& m) {
 // constants are constant; else the grid, each scheduled entry's and real's values at its
 // points, and the interpolation at a step's scheduling values, with whether they lay outside
 // the grid (Data's count).
-std::string schedule_definitions(const GenerateOptions& o, const std::vector<LinearMap>& maps) {
+std::string schedule_definitions(const SchemeDesign& o, ScalarType scalar, const std::vector<LinearMap>& maps) {
   std::string h;
   if (!o.schedule) {
     return "  // The same constants at every step (dualrate/schedule.hpp).\n  using Schedule = dualrate::Unscheduled;\n"
@@ -91,12 +91,12 @@ std::string schedule_definitions(const GenerateOptions& o, const std::vector<Lin
   h += "  // each scheduled entry's value at its points (the first value's points outermost), and\n";
   h += "  // the entries interpolated at a step's scheduling values, clamped to the grid.\n";
   for (std::size_t d = 0; d < dims; ++d) {
-    if (const std::size_t i = equal_in_scalar(c.grid[d], o.scalar))
+    if (const std::size_t i = equal_in_scalar(c.grid[d], scalar))
       throw ModelError(c.loc, fmt::format("grid points {:.17g} and {:.17g} of '{}' are equal in {}",
-                                                   c.grid[d][i - 1], c.grid[d][i], c.by[d], to_string(o.scalar)),
+                                                   c.grid[d][i - 1], c.grid[d][i], c.by[d], to_string(scalar)),
                        "narrow the range or use fewer points, or generate with --scalar double");
     h += fmt::format("  // {}: {} points.\n", c.by[d], c.grid[d].size()) +
-         axis_definition(fmt::format("schedule_axis{}_", d), c.grid[d], o.scalar) + "\n";
+         axis_definition(fmt::format("schedule_axis{}_", d), c.grid[d], scalar) + "\n";
   }
   std::string members, cells, strides, outside;
   std::size_t stride = 1;

@@ -25,8 +25,9 @@ std::size_t equal_in_scalar(const std::vector<double>& b, ScalarType scalar);
 
 // SchemeConstants' Schedule and schedule(t, x, u) (dualrate/schedule.hpp): the empty
 // dualrate::Unscheduled when the constants are constant; else the grid, each scheduled entry's
-// and real's (options.reals) values at its points, their interpolation at a step's scheduling values, and whether these
-// lay outside the grid (Schedule::outside, for Data's count). `maps` are options.matrices as emitted.
-std::string schedule_definitions(const GenerateOptions& options, const std::vector<LinearMap>& maps);
+// and real's (design.reals) values at its points, their interpolation at a step's scheduling
+// values, and whether these lay outside the grid (Schedule::outside, for Data's count). `maps`
+// are design.matrices as emitted.
+std::string schedule_definitions(const SchemeDesign& design, ScalarType scalar, const std::vector<LinearMap>& maps);
 
 }  // namespace dualrate

@@ -16,19 +16,20 @@
 
 namespace dualrate {
 
-// The namespace of the generated code, which also names the header: options.name_space, or
+// The namespace of the generated code, which also names the header: request.name_space, or
 // the model's name.
-std::string generated_namespace(const Model& model, const GenerateOptions& options);
+std::string generated_namespace(const Model& model, const GenerateRequest& request);
 
-// The whole generated header for the model.
-std::string generate_header(const Model& model, const GenerateOptions& options);
+// The whole generated header for the model, the request and the scheme's design for it
+// (precompute_scheme).
+std::string generate_header(const Model& model, const GenerateRequest& request, const SchemeDesign& design);
 
 // The header and where each of its statements comes from (ir/source_map.hpp).
 struct TracedHeader {
   std::string text;
   SourceMap source_map;
 };
-TracedHeader generate_traced_header(const Model& model, const GenerateOptions& options);
+TracedHeader generate_traced_header(const Model& model, const GenerateRequest& request, const SchemeDesign& design);
 
 // What a generated header's first two lines say it is (generate_traced_header writes them):
 // its namespace, scheme, step and scalar; `generated` false when the text does not begin as a

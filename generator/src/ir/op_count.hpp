@@ -28,19 +28,6 @@ OpCount operator*(long times, const OpCount& c);
 // One evaluation of an expression as cpp_expression prints it.
 OpCount count_ops(const GiNaC::ex& e);
 
-// Which rows of the right-hand side a generated function computes: derivatives() (all),
-// slow_derivatives() or fast_derivatives().
-enum class Rows { kAll, kSlow, kFast };
-
-// One call of the generated function for `rows`: the variables it needs and the
-// subexpressions it shares, each once, and the right-hand sides (straight_line).
-OpCount derivative_ops(const Model& model, Rows rows);
-
-struct StraightLine;
-// The arithmetic of a generated function's body as emitted: every local's value, the mass
-// solve when an acceleration is among the locals, and the results.
-OpCount straight_line_ops(const Model& model, const StraightLine& body);
-
 // Vector arithmetic written out: `add` additions, `mul` multiplications, `div` divisions.
 OpCount arithmetic(long add, long mul, long div);
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "model/expression.hpp"
+#include "model/expression_source.hpp"
 
 namespace dualrate {
 

@@ -1,6 +1,6 @@
 #include "schemes/contract.hpp"
 
-#include "ir/straight_line.hpp"
+#include "ir/function_cost.hpp"
 
 namespace dualrate {
 
@@ -13,9 +13,10 @@ double option_value(const SchemeOptions& options, const std::string& name, doubl
   return found != options.end() ? found->second : otherwise;
 }
 
-OpCount function_ops(const GenerateOptions& o, const std::string& name) {
-  for (const auto& f : o.functions)
-    if (f.name == name) return straight_line_ops(*o.function_model, straight_line(*o.function_model, f.roots));
+OpCount function_ops(const SchemeDesign& design, const std::string& name) {
+  for (const auto& f : design.functions)
+    if (f.name == name)
+      return straight_line_ops(*design.function_model, straight_line(*design.function_model, f.roots));
   throw std::logic_error("op count: no scheme function '" + name + "'");
 }
 

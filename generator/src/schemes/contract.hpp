@@ -1,6 +1,7 @@
 // The contract between the generator and its schemes: what generation asks of a scheme
-// (GenerateOptions, filled by its precompute hook) and what a scheme tells the generator,
-// the reference core, the analysis and verify about itself (SchemeInfo and its hooks). Each
+// (GenerateRequest), what the scheme's design chose for it (SchemeDesign, returned by its
+// precompute hook), and what a scheme tells the generator, the reference core, the analysis
+// and verify about itself (SchemeInfo and its hooks). Each
 // scheme's folder (schemes/NAME/) fills one SchemeInfo; the registry (registry.hpp) lists
 // them. Nothing outside a scheme's folder and the registry names a scheme: the layers above
 // ask the registry and call the hooks.
@@ -68,42 +69,50 @@ struct SchemeOption {
 // The value given for option `name`, or `otherwise`.
 double option_value(const SchemeOptions& options, const std::string& name, double otherwise);
 
-struct GenerateOptions {
+// What generation is asked for: the scheme, its step and options, and how the code is emitted.
+// Filled by the commands; the scheme's precompute hook reads it and returns a SchemeDesign.
+struct GenerateRequest {
   std::string scheme;
   double step = 0;  // h
   int ratio = 1;
   ScalarType scalar = ScalarType::kDouble;
   std::string generator_version;
-  // Precomputed by the scheme, each emitted into SchemeConstants as a function v -> M v over
-  // its nonzeros (linear_map).
-  std::vector<NamedMatrix> matrices;
-  std::string notes;                   // how the constants were obtained (comment in the header)
-  SchemeOptions scheme_options{};      // the scheme's own options as given
-  // The scheme's options as its design fixed them (smfe: the h_s it chose), for analyses that
-  // rebuild the design elsewhere (verify's one-step maps); precompute_scheme starts them from
-  // scheme_options.
-  SchemeOptions design_options{};
-  int evaluations = 0;  // right-hand-side evaluations per step as designed (0: SchemeInfo::evaluations)
-  std::vector<SchemeInteger> integers{};  // emitted into SchemeConstants
-  std::vector<SchemeReal> reals{};        // emitted into SchemeConstants
-  // Emitted into SchemeConstants, which then derives from Model (its types and parameters);
-  // written from `function_model`'s variables (a scheme's reduced form of the model).
-  std::vector<SchemeFunction> functions{};
-  std::shared_ptr<const Model> function_model{};
-  bool defer_overruns = false;  // dual-rate: OverrunPolicy::kDefer instead of kSkip (dualrate/dual_rate.hpp)
-  std::string name_space{};      // of the generated code and the header's name (empty: the model's name)
-  bool jacobian = false;         // also emit Model::jacobian (--jacobian)
+  SchemeOptions scheme_options{};  // the scheme's own options as given
+  bool defer_overruns = false;     // dual-rate: OverrunPolicy::kDefer instead of kSkip (dualrate/dual_rate.hpp)
+  std::string name_space{};        // of the generated code and the header's name (empty: the model's name)
+  bool jacobian = false;           // also emit Model::jacobian (--jacobian)
   // Scheduled constants (linearization: scheduled): the scenario's end, whose reference
-  // trajectory gives the operating points (0: the model's simulation.t_end); whether an unstable schedule is generated anyway;
-  // and the schedule precompute designed (each matrix's `scheduled` values are its grid's).
+  // trajectory gives the operating points (0: the model's simulation.t_end), and whether an
+  // unstable schedule is generated anyway.
   double t_end = 0;
   bool allow_unstable = false;
+};
+
+// What a scheme's design chose for a request: the constants it precomputed, which the emitter
+// writes into SchemeConstants and verify and the cost model read. One value the scheme owns.
+struct SchemeDesign {
+  // Each emitted as a function v -> M v over its nonzeros (linear_map).
+  std::vector<NamedMatrix> matrices;
+  std::string notes;  // how the constants were obtained (comment in the header)
+  // The scheme's options as the design fixed them (smfe: the h_s it chose), for analyses that
+  // rebuild the design elsewhere (verify's one-step maps); precompute_scheme adds those the
+  // request gives that the design left alone.
+  SchemeOptions options{};
+  int evaluations = 0;  // right-hand-side evaluations per step as designed (0: SchemeInfo::evaluations)
+  std::vector<SchemeInteger> integers{};
+  std::vector<SchemeReal> reals{};
+  // SchemeConstants then derives from Model (its types and parameters); written from
+  // `function_model`'s variables (a scheme's reduced form of the model).
+  std::vector<SchemeFunction> functions{};
+  std::shared_ptr<const Model> function_model{};
+  // Scheduled constants: the schedule designed (each matrix's and real's `scheduled` values are
+  // its grid's).
   std::shared_ptr<const ConstantSchedule> schedule{};
 };
 
-// One call of the scheme function `name` that precompute put into options (SchemeFunction),
-// as emitted. Throws std::logic_error when there is none.
-OpCount function_ops(const GenerateOptions& options, const std::string& name);
+// One call of the scheme function `name` that the design holds (SchemeFunction), as emitted.
+// Throws std::logic_error when there is none.
+OpCount function_ops(const SchemeDesign& design, const std::string& name);
 
 // A scheme that has no design at a step (smfe: no number of inner steps is stable): the
 // analysis counts the step as unstable, verify has no one-step map for its tolerance.
@@ -247,8 +256,9 @@ struct SchemeInfo {
   // Its own options (SchemeOption), which the CLI offers and its hooks read.
   std::vector<SchemeOption> options{};
 
-  // Fills options' constants and notes; throws ModelError when the model does not suit it.
-  void (*precompute)(const Model& model, bool frozen, GenerateOptions& options) = nullptr;
+  // Designs the constants for a request; throws ModelError when the model does not suit it.
+  // The design's options are those the design fixed (precompute_scheme adds the request's).
+  SchemeDesign (*precompute)(const Model& model, bool frozen, const GenerateRequest& request) = nullptr;
   // The reference core's transcription of one step at step h (single-step schemes).
   ReferenceStep (*reference_step)(const ReferenceSetup& setup, double h) = nullptr;
   // `reference_step` in float, when it is written in the runtime's order of operations with the
@@ -258,9 +268,9 @@ struct SchemeInfo {
   // The reference core's run of a grid-tied scheme (instead of `reference_step`).
   GridRun (*reference_run)(const GridSetup& setup) = nullptr;
   // Arithmetic of one step of the runtime's implementation and its lower bound (step_cost),
-  // with the options precomputed; of a dual-rate scheme, one macro step (options.ratio fast
+  // with the design's constants; of a dual-rate scheme, one macro step (request.ratio fast
   // ticks and one slow job) past the start-up.
-  StepCost (*cost)(const Model& model, const GenerateOptions& options) = nullptr;
+  StepCost (*cost)(const Model& model, const GenerateRequest& request, const SchemeDesign& design) = nullptr;
   // The Jacobian at the design point of what the scheme integrates, when that is not the
   // model's right-hand side (quasistatic: its reduced form); analysis linearizes this one.
   Eigen::MatrixXd (*analysed_jacobian)(const Model& model) = nullptr;
@@ -276,9 +286,10 @@ struct SchemeInfo {
   // Checks the model suits the scheme at h and what it adds to the stability report; throws
   // ModelError when it does not suit.
   SchemeAnalysis (*analyse)(const Model& model, double h, const SchemeOptions& options) = nullptr;
-  // A note for generate's standard error on what the precomputed options rest on (sp_ll
-  // frozen: how much its matrices vary; smfe: its design along the trajectory), or empty.
-  std::string (*generate_note)(const Model& model, const GenerateOptions& options, bool frozen, double t_end) = nullptr;
+  // A note for generate's standard error on what the design rests on (sp_ll frozen: how much
+  // its matrices vary; smfe: its design along the trajectory), or empty.
+  std::string (*generate_note)(const Model& model, const GenerateRequest& request, const SchemeDesign& design, bool frozen,
+                               double t_end) = nullptr;
 };
 
 }  // namespace dualrate

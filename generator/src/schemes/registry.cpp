@@ -67,16 +67,17 @@ const SchemeInfo* find_scheme(const std::string& name) {
   return s && s->generated ? s : nullptr;
 }
 
-void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options) {
-  const SchemeInfo* info = find_scheme(options.scheme);
-  options.design_options = options.scheme_options;
-  if (info && info->precompute) info->precompute(model, frozen, options);
+SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRequest& request) {
+  const SchemeInfo* info = find_scheme(request.scheme);
+  SchemeDesign design = info && info->precompute ? info->precompute(model, frozen, request) : SchemeDesign{};
+  design.options.insert(request.scheme_options.begin(), request.scheme_options.end());
+  return design;
 }
 
-StepCost step_cost(const Model& model, const GenerateOptions& o) {
-  const SchemeInfo* info = find_scheme(o.scheme);
-  if (!info || !info->cost) throw std::invalid_argument("op count: unknown scheme '" + o.scheme + "'");
-  return info->cost(model, o);
+StepCost step_cost(const Model& model, const GenerateRequest& request, const SchemeDesign& design) {
+  const SchemeInfo* info = find_scheme(request.scheme);
+  if (!info || !info->cost) throw std::invalid_argument("op count: unknown scheme '" + request.scheme + "'");
+  return info->cost(model, request, design);
 }
 
 void check_model_scheme(const Model& model) {

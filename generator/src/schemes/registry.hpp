@@ -24,15 +24,15 @@ const SchemeInfo* find_scheme(const std::string& name);
 // Any scheme named `name`, generated or reference-only, or null.
 const SchemeInfo* find_any_scheme(const std::string& name);
 
-// Runs the scheme's precompute hook (SchemeInfo::precompute): the constants and functions of
+// The scheme's design for the request (SchemeInfo::precompute): the constants and functions of
 // the schemes that run on generator-chosen data (sp_ll: matrices; smfe: h_s and N;
-// quasistatic: the reduced form and its Newton design); a no-op for the others. Throws
-// ModelError when the model does not suit the scheme.
-void precompute_scheme(const Model& model, bool frozen, GenerateOptions& options);
+// quasistatic: the reduced form and its Newton design); for the others, none but the request's
+// options. Throws ModelError when the model does not suit the scheme.
+SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRequest& request);
 
-// One step of options.scheme (a generated scheme; dual-rate: one macro step), with options
-// precomputed (precompute_scheme), as each scheme counts itself (SchemeInfo::cost).
-StepCost step_cost(const Model& model, const GenerateOptions& options);
+// One step of request.scheme (a generated scheme; dual-rate: one macro step) with its design
+// (precompute_scheme), as each scheme counts itself (SchemeInfo::cost).
+StepCost step_cost(const Model& model, const GenerateRequest& request, const SchemeDesign& design);
 
 // The model file's simulation.scheme, checked against the registry: a ModelError at its place
 // naming the nearest known scheme when there is none of that name.

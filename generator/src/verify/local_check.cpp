@@ -8,7 +8,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "verify/verify.hpp"
 
 namespace dualrate {
 

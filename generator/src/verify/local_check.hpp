@@ -36,6 +36,11 @@ struct LocalTolerance {
   Eigen::VectorXd operations, constants;
 };
 
+// How many standard deviations of the sum of independent roundings of mean zero a tolerance
+// allows (Hoeffding's bound, derivation in tolerance.cpp): map_float_tolerance's and the local
+// check's bias test's lambda.
+constexpr double kRoundingLambda = 7;
+
 struct LocalCheck {
   // Over the samples and states, the largest ratio of error to tolerance, both relative to the
   // state's scale (compare_traces'), and the error and tolerance where it is largest.

@@ -10,7 +10,7 @@
 #include "model/model.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/budget.hpp"
-#include "verify/verify.hpp"
+#include "verify/result.hpp"
 
 namespace dualrate {
 
@@ -81,5 +81,14 @@ Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int
 
 // The compile flags of a trace or task program for one model: its header in dir, its namespace.
 std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model);
+
+// A task program's '# NAME VALUE' count line (ticks, overruns, handler instructions, ...)
+// into r; false for any other line.
+bool read_task_count(const std::vector<std::string>& words, VerifyResult& r);
+
+// The rows a task program's recorder needs for `steps` fast steps at ratio r, a row every
+// `every` steps: one per multiple of `every` passed, plus the first and the last (at most one
+// per macro step).
+long task_trace_rows(long steps, int ratio, int every);
 
 }  // namespace dualrate

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "verify/verify.hpp"
+#include "verify/result.hpp"
 
 namespace dualrate {
 

@@ -17,6 +17,7 @@
 #include "targets/build.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/local_check.hpp"
+#include "verify/programs.hpp"
 #include "verify/setup.hpp"
 
 namespace dualrate {
@@ -176,7 +177,7 @@ Recording verify_each_alone(const SystemSpec& spec, const SystemOptions& o, cons
     VerifyOptions v;
     v.generate = {spec.models[i].scheme, s.steps[i], s.ratios[i],
                   scalar_type(spec.models[i].scalar.empty() ? target.cross->default_scalar : spec.models[i].scalar),
-                  o.generator_version, {}, {}};
+                  o.generator_version};
     v.generate.defer_overruns = spec.models[i].defer_overruns;
     v.t_end = spec.t_end;
     const long n = step_count(spec.t_end, s.steps[i]);

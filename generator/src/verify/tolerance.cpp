@@ -6,7 +6,6 @@
 
 #include "analysis/stability.hpp"
 #include "schemes/registry.hpp"
-#include "verify/verify.hpp"
 
 namespace dualrate {
 
@@ -148,7 +147,7 @@ Eigen::VectorXd step_scaled_share(const ReferenceCore& core, const RunOptions& r
 // a state, such as a load m g), and the slow states', which take the fast ones through f_z
 // over the step, h |f_z| T_f; zero for other schemes. `analysed` is verify's Jacobian, the
 // model's unless the scheme analyses another (SchemeInfo::analysed_jacobian).
-Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
+Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, const GenerateRequest& generate,
                              const SchemeInfo* info, const Eigen::MatrixXd& analysed, const Eigen::VectorXd& magnitude,
                              const Eigen::VectorXd& rate) {
   const auto n = analysed.rows(), slow = static_cast<Eigen::Index>(model.slow_count), fast = n - slow;
@@ -166,14 +165,14 @@ Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, cons
 
 }  // namespace
 
-std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
-                                        const RunOptions& run, const Eigen::MatrixXd& j, const Trace& reference,
+std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore& core, const GenerateRequest& generate,
+                                        const SchemeDesign& design, const RunOptions& run, const Eigen::MatrixXd& j, const Trace& reference,
                                         int evaluations) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
   if (j.rows() != n || reference.rows.empty()) return std::nullopt;
   MapRounding r;
   try {
-    r.map = one_step_map(generate.scheme, j, generate.step, model.slow_count, generate.ratio, generate.design_options);
+    r.map = one_step_map(generate.scheme, j, generate.step, model.slow_count, generate.ratio, design.options);
   } catch (const SchemeDesignError&) {
     return std::nullopt;
   }

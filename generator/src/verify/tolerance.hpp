@@ -1,6 +1,6 @@
-// The tolerance a verify run is held to, beside verify_tolerance, step_rounding and
-// map_float_tolerance (verify.hpp): the float tolerance from the scheme's one-step map for one
-// run of a model. Internal to verify/; the derivation is at the top of tolerance.cpp.
+// The tolerance a verify run is held to: the first-order bound (verify_tolerance), and the float
+// tolerance from the scheme's one-step map (step_rounding, map_float_tolerance) for one run of
+// a model (map_rounding). Internal to verify/; the derivation is at the top of tolerance.cpp.
 #pragma once
 
 #include <Eigen/Dense>
@@ -12,9 +12,36 @@
 #include "schemes/contract.hpp"
 #include "schemes/reference_core.hpp"
 #include "verify/local_check.hpp"
-#include "verify/verify.hpp"
 
 namespace dualrate {
+
+// Tolerance for generated code in `scalar` against the reference core over `steps` steps
+// of a scheme with `stages` derivative evaluations per step, where h_norm_j = h * ||J||_inf
+// at the initial state: the first-order bound (derivation in verify.cpp), for float runs of
+// schemes whose one-step map is not on the compared states.
+double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm_j, double double_tolerance = 1e-12);
+
+// One step's rounding in float, per entry of the vector a scheme's one-step map acts on
+// (derivation in tolerance.cpp): of the operations, `roundings` u_f (magnitude + terms), and
+// of the constants, the same every step, u_f (constants_share + parameter_step).
+struct StepRounding {
+  Eigen::VectorXd operations, constants;
+};
+StepRounding step_rounding(const Eigen::VectorXd& magnitude, const Eigen::VectorXd& terms,
+                           const Eigen::VectorXd& constants_share, const Eigen::VectorXd& parameter_step,
+                           int roundings);
+// The share of a scheme's constants (the step and the scheme's coefficients) in a step of
+// the map Phi, per unit u_f: each moves the increment (Phi - I) x by u_f, 2 |Phi - I| magnitude.
+Eigen::VectorXd increment_share(const Eigen::MatrixXd& step_map, const Eigen::VectorXd& magnitude);
+
+// The float tolerance from the one-step map applied `steps` times: for each compared state i
+// (entry compared[i] of the map's vector), relative to scale_i, the largest over i of
+//   lambda sqrt(sum_k (Phi^k o Phi^k) (d o d)) + sum_k |Phi^k| d_s
+// with d and d_s the operations' and the constants' rounding of a step; the operations'
+// taken as independent and of mean zero from step to step (Hoeffding, lambda =
+// kRoundingLambda), the constants' added in absolute value (derivation in verify.cpp).
+double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Eigen::Index>& compared,
+                           const StepRounding& rounding, const Eigen::VectorXd& scale, long steps);
 
 // One float step's rounding on the vector the scheme's one-step map Phi acts on: the states
 // (single-rate schemes), or for a macro step H = r h everything mrabm4's tasks keep (states,
@@ -31,8 +58,8 @@ struct MapRounding {
   Eigen::VectorXd scale;               // compare_traces' scale of each state
   int substeps = 1;
 };
-std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore& core, const GenerateOptions& generate,
-                                        const RunOptions& run, const Eigen::MatrixXd& j, const Trace& reference,
+std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore& core, const GenerateRequest& request,
+                                        const SchemeDesign& design, const RunOptions& run, const Eigen::MatrixXd& j, const Trace& reference,
                                         int evaluations);
 
 // map_float_tolerance for a float run of `steps` steps of h: the rounding carried through

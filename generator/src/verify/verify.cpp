@@ -35,20 +35,19 @@ VerifyResult result_for(const Model& model, const VerifyOptions& o) {
   return r;
 }
 
-// The options the header is generated with: the run's end and the scheme's precomputed constants.
-GenerateOptions generate_options(const Model& model, const VerifyOptions& o, bool frozen) {
-  GenerateOptions generate = o.generate;
-  generate.t_end = o.t_end;
-  precompute_scheme(model, frozen, generate);
-  return generate;
+// The request the header is generated for: verify's, with the run's end.
+GenerateRequest generate_request(const VerifyOptions& o) {
+  GenerateRequest request = o.generate;
+  request.t_end = o.t_end;
+  return request;
 }
 
 // The reference core's run the generated code is compared with.
-RunOptions run_options(const VerifyOptions& o, bool frozen, const GenerateOptions& generate) {
+RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& design) {
   RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
   run.scheme_options = o.generate.scheme_options;
   run.frozen_linearization = frozen;
-  run.schedule = generate.schedule;
+  run.schedule = design.schedule;
   run.ratio = o.generate.ratio;
   run.float_time = o.generate.scalar == ScalarType::kFloat;
   return run;
@@ -87,7 +86,8 @@ class Verification {
   const CrossTarget* const cross_;  // null: the host
   const PartRate part_;
   const bool frozen_;  // sp_ll's linearization frozen (VerifyOptions::frozen, where the scheme has one)
-  const GenerateOptions generate_;
+  const GenerateRequest request_;
+  const SchemeDesign design_;
   const ReferenceCore core_;
   // What the error amplification per step is taken from: the Jacobian of what the scheme
   // integrates (quasistatic: its reduced form, without the eliminated fast modes).
@@ -107,15 +107,16 @@ Verification::Verification(const Model& model, const VerifyOptions& o, const Sch
       cross_(target.cross),
       part_(target.part),
       frozen_(o.frozen && info.linearization),
-      generate_(generate_options(model, o, frozen_)),
+      request_(generate_request(o)),
+      design_(precompute_scheme(model, frozen_, request_)),
       core_(model),
       j_(info.analysed_jacobian ? info.analysed_jacobian(model)
                                 : core_.jacobian_at(0, core_.initial_state(), core_.inputs_at(0))),
-      evaluations_(generate_.evaluations > 0 ? generate_.evaluations : info.evaluations),
-      run_(run_options(o, frozen_, generate_)),
+      evaluations_(design_.evaluations > 0 ? design_.evaluations : info.evaluations),
+      run_(run_options(o, frozen_, design_)),
       r_(r) {
   if (!info.dual_rate) {
-    const StepCost cost = step_cost(model, generate_);
+    const StepCost cost = step_cost(model, request_, design_);
     r.ops_per_step = cost.ops.total();
     r.ops_bound = cost.bound.total();
   }
@@ -131,7 +132,7 @@ void Verification::stage(const std::string& what) const {
 void Verification::run_programs(const fs::path& dir) {
   const std::string header = model_.name + ".hpp";
   stage(o_.header_file.empty() ? "generating " + header : "reading " + o_.header_file);
-  write_file(dir / header, o_.header_file.empty() ? generate_header(model_, generate_) : read_file(o_.header_file));
+  write_file(dir / header, o_.header_file.empty() ? generate_header(model_, request_, design_) : read_file(o_.header_file));
   const std::vector<std::string> flags = trace_flags(dir, header, model_);
   std::string script = "#!/bin/sh\n# How the trace program" + std::string(cross_ ? "s were" : " was") +
                        " built and run (" + std::to_string(r_.steps) + " steps, a row every " +
@@ -216,14 +217,14 @@ void Verification::run_reference(const fs::path& dir) {
     reference_ = core_.simulate(run_);
     write_csv(reference_, (dir / "reference.csv").string());
     if (o_.generate.scalar == ScalarType::kFloat) {
-      rounding_ = map_rounding(model_, core_, generate_, run_, j_, reference_, evaluations_);
+      rounding_ = map_rounding(model_, core_, request_, design_, run_, j_, reference_, evaluations_);
       const std::optional<double> bound = rounding_ ? step_map_tolerance(*rounding_, r_.steps) : std::nullopt;
       if (bound) {
         r_.tolerance = *bound;
         r_.tolerance_basis = "step map";
       }
     }
-    if ((frozen_ || generate_.schedule) && r_.error.empty()) compare_relinearized(dir);
+    if ((frozen_ || design_.schedule) && r_.error.empty()) compare_relinearized(dir);
   } catch (const SimulationError& e) {
     r_.error += (r_.error.empty() ? "" : "\n") + std::string("reference core: ") + e.what();
   }
@@ -317,7 +318,7 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
   // double: both sides hold the same constants, their roundings differ from step to step.
   LocalTolerance tolerance{Eigen::VectorXd::Constant(n, r_.tolerance), Eigen::VectorXd::Zero(n)};
   r_.local_tolerance_basis = "scheme";
-  if (generate_.scalar == ScalarType::kFloat) {
+  if (request_.scalar == ScalarType::kFloat) {
     const std::optional<LocalTolerance> local = info_.local_step_map && rounding_
                                                     ? std::optional<LocalTolerance>(local_step_tolerance(*rounding_))
                                                     : std::nullopt;
@@ -329,14 +330,14 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
               : LocalTolerance{Eigen::VectorXd::Zero(n),
                                Eigen::VectorXd::Constant(
                                    n, verify_tolerance(ScalarType::kFloat, 0, evaluations_,
-                                                       generate_.step * j_.cwiseAbs().rowwise().sum().maxCoeff()))};
+                                                       request_.step * j_.cwiseAbs().rowwise().sum().maxCoeff()))};
   }
   const bool tasks = !kept.columns.empty();
   std::vector<long> samples;
   if (tasks) {
     for (Trace* t : {&generated, &next, &kept})
       if (!t->rows.empty()) t->rows.pop_back();
-    for (const auto& row : generated.rows) samples.push_back(std::lround(row[0] / generate_.step));
+    for (const auto& row : generated.rows) samples.push_back(std::lround(row[0] / request_.step));
   } else {
     samples = sample_steps(r_.steps, run_.every);
   }
@@ -358,7 +359,7 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
   if (r_.exact_step_skipped.empty() && tasks)
     r_.exact_step_skipped = "the reference core's macro step of the dual-rate tasks is not the tasks' operations";
   if (!r_.exact_step_skipped.empty()) return;
-  const bool in_float = generate_.scalar == ScalarType::kFloat;
+  const bool in_float = request_.scalar == ScalarType::kFloat;
   // In double the local check's reference steps are the build's arithmetic already.
   r_.exact_step = exact_step_check(
       generated, next,
@@ -391,7 +392,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
 
 }  // namespace
 
-std::string header_mismatch(const std::string& text, const Model& model, const GenerateOptions& generate) {
+std::string header_mismatch(const std::string& text, const Model& model, const GenerateRequest& generate) {
   const HeaderBanner b = read_header_banner(text);
   if (!b.generated)
     return "not a header generated by dualrate (its first two lines are not those 'dualrate generate' writes)";

@@ -73,11 +73,10 @@ double max_error(const Trace& run, const Trace& reference, std::size_t states) {
   return worst;
 }
 
-GenerateOptions scheduled(const Model& m, double step, double t_end, const std::string& scheme = "sp_ll") {
-  GenerateOptions g{scheme, step, 1, ScalarType::kDouble, "test", {}, {}};
+SchemeDesign scheduled(const Model& m, double step, double t_end, const std::string& scheme = "sp_ll") {
+  GenerateRequest g{scheme, step, 1, ScalarType::kDouble, "test"};
   g.t_end = t_end;
-  precompute_scheme(m, false, g);
-  return g;
+  return precompute_scheme(m, false, g);
 }
 
 Model jet() { return test::load(test::source_path("models/jet_acceleration.yaml")); }
@@ -92,7 +91,7 @@ TEST_P(ScheduledModel, IsCloseToRelinearizedAndFarBetterThanFrozen) {
   const Model m = test::load(test::source_path(GetParam()));
   const double h = *m.simulation.step, t_end = m.simulation.t_end;
   const std::size_t n = m.states.size();
-  const GenerateOptions g = scheduled(m, h, t_end);
+  const SchemeDesign g = scheduled(m, h, t_end);
   ASSERT_TRUE(g.schedule);
   const ReferenceCore core(m);
   const Trace reference = core.simulate({kHighAccuracy, h, t_end, 1});
@@ -157,7 +156,7 @@ TEST(Schedule, TheProofRefusesAGridTooCoarseAndAutoRefinesIt) {
     std::cout << e.format() << "\n";
   }
   m.simulation.schedule->counts = {0};
-  const GenerateOptions g = scheduled(m, *m.simulation.step, m.simulation.t_end);
+  const SchemeDesign g = scheduled(m, *m.simulation.step, m.simulation.t_end);
   std::cout << schedule_summary(*g.schedule);
   EXPECT_GT(g.schedule->points(), 2u);
   EXPECT_LE(g.schedule->worst_radius, 1 + kStabilityMargin);
@@ -175,7 +174,7 @@ class ScheduledSmfe : public ::testing::TestWithParam<std::pair<std::string, dou
 TEST_P(ScheduledSmfe, SchedulesTheInnerStepAndBeatsTheInitialDesign) {
   const Model m = test::load(test::source_path(GetParam().first));
   const double d = GetParam().second, t_end = m.simulation.t_end;
-  const GenerateOptions g = scheduled(m, d, t_end, "smfe");
+  const SchemeDesign g = scheduled(m, d, t_end, "smfe");
   ASSERT_TRUE(g.schedule);
   EXPECT_LE(g.schedule->worst_radius, 1 + kStabilityMargin);
   ASSERT_EQ(g.reals.size(), 1u);
@@ -223,7 +222,7 @@ TEST_P(ScheduledQuasistatic, IsCloseToTheStepByStepDesign) {
   const Model m = test::load(test::source_path(GetParam().first));
   const std::string scheme = GetParam().second;
   const double h = *m.simulation.step, t_end = m.simulation.t_end;
-  const GenerateOptions g = scheduled(m, h, t_end, scheme);
+  const SchemeDesign g = scheduled(m, h, t_end, scheme);
   ASSERT_TRUE(g.schedule);
   EXPECT_LE(g.schedule->worst_radius, 1 + kStabilityMargin);
   EXPECT_LT(g.schedule->worst_contraction, 1);
@@ -266,7 +265,7 @@ TEST(Schedule, QuasistaticRefusesNewtonStepsThatDoNotContract) {
     std::cout << e.format() << "\n";
   }
   m.simulation.schedule->counts = {0};
-  const GenerateOptions g = scheduled(m, *m.simulation.step, m.simulation.t_end, "quasistatic");
+  const SchemeDesign g = scheduled(m, *m.simulation.step, m.simulation.t_end, "quasistatic");
   std::cout << schedule_summary(*g.schedule);
   EXPECT_LE(g.schedule->worst_contraction, kQuasistaticScheduledContraction);
 }
@@ -275,7 +274,7 @@ TEST(Schedule, QuasistaticRefusesNewtonStepsThatDoNotContract) {
 VerifyResult verify_on_host(const Model& m, const std::string& scheme = "sp_ll", double step = 0,
                             ScalarType scalar = ScalarType::kDouble) {
   VerifyOptions o;
-  o.generate = {scheme, step > 0 ? step : *m.simulation.step, 1, scalar, "test", {}, {}};
+  o.generate = {scheme, step > 0 ? step : *m.simulation.step, 1, scalar, "test"};
   o.t_end = 20;
   o.every = 10;
   return verify(m, o);

@@ -180,12 +180,13 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
         int beyond = -1;
         for (double h : grid) {
           if (beyond >= 2) break;
-          GenerateOptions g{c.scheme, h, ratio, ScalarType::kDouble, "test", {}, {}};
+          GenerateRequest g{c.scheme, h, ratio, ScalarType::kDouble, "test"};
           g.t_end = m.simulation.t_end;
           Model lm = m;
           if (!c.linearization.empty()) lm.simulation.linearization = c.linearization;
+          SchemeDesign design;
           try {
-            precompute_scheme(lm, c.linearization == "frozen", g);
+            design = precompute_scheme(lm, c.linearization == "frozen", g);
           } catch (const std::exception&) {  // no design at this step (smfe: D below its inner step)
             continue;
           }
@@ -195,7 +196,7 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
           RunOptions run{c.scheme, h, static_cast<double>(steps) * h, every};
           run.ratio = ratio;
           run.frozen_linearization = c.linearization == "frozen";
-          run.schedule = g.schedule;
+          run.schedule = design.schedule;
           const ReferenceCore core(lm);
           const auto key = std::make_pair(h, every);
           if (!accurate.count(key)) {
@@ -212,7 +213,7 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
           if (!(error <= request.tolerance)) continue;
           if (beyond < 0) beyond = 0;
           ++beyond;
-          const double ops = static_cast<double>(step_cost(lm, g).ops.total()) / (h * ratio);
+          const double ops = static_cast<double>(step_cost(lm, g, design).ops.total()) / (h * ratio);
           if (!best || ops < best->ops_per_second) best = Swept{c.scheme, h, ratio, ops};
         }
       }

@@ -17,6 +17,7 @@
 #include "schemes/reference_core.hpp"
 #include "test_support.hpp"
 #include "verify/local_check.hpp"
+#include "verify/tolerance.hpp"
 #include "verify/verify.hpp"
 
 namespace dualrate {
@@ -43,7 +44,7 @@ class GeneratedVsReference : public ::testing::TestWithParam<Case> {};
 TEST_P(GeneratedVsReference, AgreesInDouble) {
   const Model m = test::load(GetParam().file);
   VerifyOptions o;
-  o.generate = {GetParam().scheme, m.simulation.step.value() / 10, 1, ScalarType::kDouble, "test", {}, {}};
+  o.generate = {GetParam().scheme, m.simulation.step.value() / 10, 1, ScalarType::kDouble, "test"};
   o.t_end = 500 * o.generate.step;
   o.every = 5;
   const VerifyResult r = verify(m, o);
@@ -66,7 +67,7 @@ INSTANTIATE_TEST_SUITE_P(AllModels, GeneratedVsReference, ::testing::ValuesIn(ca
 TEST(GeneratedVsReference, FloatWithinDerivedTolerance) {
   const Model m = test::load(test::source_path("models/pendulum_particle.yaml"));
   VerifyOptions o;
-  o.generate = {"rk4", 1e-3, 1, ScalarType::kFloat, "test", {}, {}};
+  o.generate = {"rk4", 1e-3, 1, ScalarType::kFloat, "test"};
   o.t_end = 0.5;
   const VerifyResult r = verify(m, o);
   EXPECT_EQ(r.error, "");
@@ -119,10 +120,10 @@ VerifyResult verify_header(const Model& m, VerifyOptions o, const std::string& h
 VerifyResult verify_with_kt_moved(int ulps) {
   const Model m = test::load(test::source_path("models/quarter_car.yaml"));
   VerifyOptions o;
-  o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test", {}, {}};
+  o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
   o.t_end = m.simulation.t_end;
   o.every = 10;
-  return verify_header(m, o, with_constant(generate_header(m, o.generate), "kt", [ulps](double v) {
+  return verify_header(m, o, with_constant(generate_header(m, o.generate, {}), "kt", [ulps](double v) {
                          auto value = static_cast<float>(v);
                          for (int i = 0; i < ulps; ++i) value = std::nextafter(value, INFINITY);
                          return static_cast<double>(value);
@@ -158,9 +159,9 @@ TEST(FloatMutation, ThousandUlpsFail) {
 VerifyResult verify_with_constant_scaled(const std::string& name, double factor) {
   const Model m = test::load(test::source_path("models/pendulum_particle.yaml"));
   VerifyOptions o;
-  o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test", {}, {}};
+  o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
   o.t_end = m.simulation.t_end;
-  return verify_header(m, o, with_constant(generate_header(m, o.generate), name, [factor](double v) { return factor * v; }));
+  return verify_header(m, o, with_constant(generate_header(m, o.generate, {}), name, [factor](double v) { return factor * v; }));
 }
 VerifyResult verify_with_gravity_scaled(double factor) { return verify_with_constant_scaled("g", factor); }
 
@@ -188,7 +189,7 @@ TEST(LocalCheckPendulum, TheHeaderAsGeneratedPasses) {
 TEST(ExactStepCheck, EveryFunctionRoundsAsTheGeneratedCodeInFloat) {
   const Model m = test::load(test::source_path("tests/models/valid/functions.yaml"));
   VerifyOptions o;
-  o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test", {}, {}};
+  o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
   o.t_end = m.simulation.t_end;
   const VerifyResult r = verify(m, o);
   EXPECT_EQ(r.error, "");
@@ -249,11 +250,11 @@ TEST(LocalCheckPendulum, SpringOnePercentStifferFailsTheBiasTest) {
 VerifyResult verify_tasks_with_actuator_lag_scaled(double factor) {
   const Model m = test::load(test::source_path("models/aircraft_pitch.yaml"));
   VerifyOptions o;
-  o.generate = {"mrabm4", m.simulation.step.value(), m.simulation.ratio, ScalarType::kFloat, "test", {}, {}};
+  o.generate = {"mrabm4", m.simulation.step.value(), m.simulation.ratio, ScalarType::kFloat, "test"};
   o.t_end = m.simulation.t_end;
   o.tasks = "single";
   return verify_header(m, o,
-                       with_constant(generate_header(m, o.generate), "tau_act", [factor](double v) { return factor * v; }));
+                       with_constant(generate_header(m, o.generate, {}), "tau_act", [factor](double v) { return factor * v; }));
 }
 
 TEST(LocalCheckTasks, TheHeaderAsGeneratedPasses) {
@@ -290,7 +291,7 @@ TEST(CompareTraces, FindsTheWorstDifferenceRelativeToScale) {
 TEST(GeneratedVsReference, DetectsADifferentScheme) {
   const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
   VerifyOptions o;
-  o.generate = {"rk2", 0.01, 1, ScalarType::kDouble, "test", {}, {}};
+  o.generate = {"rk2", 0.01, 1, ScalarType::kDouble, "test"};
   o.t_end = 1;
   o.keep_dir = ::testing::TempDir() + "/dualrate-different-scheme";
   ASSERT_TRUE(verify(m, o).pass);

@@ -180,11 +180,11 @@ TEST(LinearMap, ExactZerosAreToldApartFromStructuralOnes) {
 // (right-hand sides and products) is below its count.
 TEST(LinearMap, SparseEmissionCutsTheChainsSpLlStep) {
   const Model m = test::load(test::source_path("models/actuated_chain.yaml"));
-  GenerateOptions o{"sp_ll", 1e-3, 1, ScalarType::kDouble, "test", {}, {}};
-  precompute_scheme(m, false, o);
-  const StepCost cost = step_cost(m, o);
+  GenerateRequest o{"sp_ll", 1e-3, 1, ScalarType::kDouble, "test"};
+  const SchemeDesign design = precompute_scheme(m, false, o);
+  const StepCost cost = step_cost(m, o, design);
   long saved = 0;  // against dense r x k products (r (k - 1) additions, r k multiplications)
-  for (const NamedMatrix& c : o.matrices) {
+  for (const NamedMatrix& c : design.matrices) {
     const long uses = c.name == "k" ? 10 : 1;  // as the runtime step applies them (sp_ll.cpp's cost)
     const long dense = c.value.rows() * (2 * c.value.cols() - 1);
     saved += uses * (dense - linear_map(c).ops().total());

@@ -39,27 +39,28 @@ std::set<int> named_lines(const std::string& line, const std::string& file) {
 
 std::vector<std::string> model_files() { return test::yaml_files({"models"}); }
 
-GenerateOptions options_for(const Model& m, const std::string& scheme, ScalarType scalar) {
-  return {scheme, m.simulation.step.value_or(0), m.simulation.ratio, scalar, "test", {}, {}};
+GenerateRequest options_for(const Model& m, const std::string& scheme, ScalarType scalar) {
+  return {scheme, m.simulation.step.value_or(0), m.simulation.ratio, scalar, "test"};
 }
 
-// Generates m with the scheme, or returns false when the scheme does not suit the model.
-bool generate(const Model& m, GenerateOptions& g, TracedHeader& out) {
+// Generates m with the scheme, and its design, or returns false when the scheme does not suit
+// the model.
+bool generate(const Model& m, const GenerateRequest& g, TracedHeader& out, SchemeDesign& design) {
   const SchemeInfo* info = find_scheme(g.scheme);
   if (info->dual_rate && (m.slow_count == 0 || m.fast_count() == 0)) return false;
   try {
-    precompute_scheme(m, m.simulation.linearization == "frozen", g);
+    design = precompute_scheme(m, m.simulation.linearization == "frozen", g);
   } catch (const ModelError&) {
     return false;
   }
-  out = generate_traced_header(m, g);
+  out = generate_traced_header(m, g, design);
   return true;
 }
 
 // Every equation (with scheduled constants, the scheduling values too) has header lines, each
 // naming its model line; every line with a source comment is traced under an equation of each
 // model line it names; every constant has an origin and is in the header.
-void check_traced(const Model& m, const GenerateOptions& g, const TracedHeader& h, const std::string& what,
+void check_traced(const Model& m, const SchemeDesign& g, const TracedHeader& h, const std::string& what,
                   long& equations) {
   const std::string file = std::filesystem::path(m.file).filename().string();
   EXPECT_EQ(h.source_map.comment_file, file);
@@ -112,17 +113,18 @@ TEST(SourceMap, EveryEquationOfEveryModelIsTracedInEveryScheme) {
     cases.emplace_back(m.simulation.scheme, ScalarType::kFloat);
     for (const auto& [scheme, scalar] : cases) {
       const std::string what = test::stem(path) + " " + scheme + " " + to_string(scalar);
-      GenerateOptions g = options_for(m, scheme, scalar);
+      GenerateRequest g = options_for(m, scheme, scalar);
       // Model::jacobian is the same in every scheme (and refused for a mass matrix that depends
       // on the coordinates): checked with rk4.
       g.jacobian = scheme == "rk4" && !(m.second_order && !m.second_order->constant_mass);
       TracedHeader h;
-      const bool generated = generate(m, g, h);
+      SchemeDesign design;
+      const bool generated = generate(m, g, h, design);
       if (scheme == "rk4" || scheme == m.simulation.scheme) {
         ASSERT_TRUE(generated) << what;
       }
       if (!generated) continue;
-      check_traced(m, g, h, what, equations);
+      check_traced(m, design, h, what, equations);
       ++headers;
     }
   }
@@ -136,9 +138,10 @@ TEST(SourceMap, TheTraceIsTheSameFromEveryGeneration) {
   const std::string dir = make_temp_dir("dualrate-trace");
   for (const auto& path : model_files()) {
     const Model m = load_model_file(path);
-    GenerateOptions g = options_for(m, m.simulation.scheme, ScalarType::kDouble);
+    GenerateRequest g = options_for(m, m.simulation.scheme, ScalarType::kDouble);
     TracedHeader h;
-    ASSERT_TRUE(generate(m, g, h)) << path;
+    SchemeDesign design;
+    ASSERT_TRUE(generate(m, g, h, design)) << path;
     const std::string json = source_map_json(h.source_map) + "\n";
     for (const char* run : {"a", "b"}) {
       const std::string trace = dir + "/" + test::stem(path) + "." + run + ".json";
@@ -160,7 +163,7 @@ TEST(SourceMap, TheTraceIsTheSameFromEveryGeneration) {
 // functions shares it among those it computes.
 TEST(SourceMap, ASharedTermNamesTheEquationsItIsComputedFor) {
   const Model m = test::load(test::source_path("tests/models/valid/shared_terms.yaml"));
-  const TracedHeader h = generate_traced_header(m, {"rk4", 0.01, 1, ScalarType::kDouble, "test", {}, {}});
+  const TracedHeader h = generate_traced_header(m, {"rk4", 0.01, 1, ScalarType::kDouble, "test"}, {});
   const std::vector<std::pair<std::string, std::set<int>>> expected = {
       {"derivatives", {11, 20, 21}}, {"slow_derivatives", {11, 20}}, {"fast_derivatives", {11, 21}}};
   for (const auto& [function, sources] : expected) {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "emit/cpp_emitter.hpp"
-#include "ir/op_count.hpp"
+#include "ir/function_cost.hpp"
 #include "ir/straight_line.hpp"
 #include "test_support.hpp"
 
@@ -107,7 +107,7 @@ TEST(StraightLine, LeavesAModelWithoutRepeatsAsWritten) {
 // The emitted derivatives() computes each shared term once, as a local named cseN_.
 TEST(StraightLine, EmittedHeaderDeclaresTheSharedTerms) {
   const Model m = test::load(test::source_path("tests/models/valid/shared_terms.yaml"));
-  const std::string h = generate_header(m, {"rk4", 0.01, 1, ScalarType::kDouble, "test", {}, {}});
+  const std::string h = generate_header(m, {"rk4", 0.01, 1, ScalarType::kDouble, "test"}, {});
   const auto body = h.substr(h.find("static void derivatives"), h.find("static void slow_derivatives") - h.find("static void derivatives"));
   EXPECT_NE(body.find("const Scalar cse0_ = "), std::string::npos) << body;
   EXPECT_EQ(body.find("sin(th)", body.find("sin(th)") + 1), std::string::npos) << body;

@@ -126,14 +126,14 @@ TEST(Tables, SchemesThatPrecomputeAcceptATableModel) {
     bool frozen;
   };
   for (const Case& c : {Case{"sp_ll", 0.01, true}, Case{"smfe", 0.1, false}, Case{"quasistatic", 0.01, false}}) {
-    GenerateOptions o;
+    GenerateRequest o;
     o.scheme = c.scheme;
     o.step = c.step;
-    precompute_scheme(m, c.frozen, o);
-    EXPECT_NE(generate_header(m, o).find("static Scalar G(Scalar x0_, Scalar x1_)"), std::string::npos) << c.scheme;
+    const SchemeDesign design = precompute_scheme(m, c.frozen, o);
+    EXPECT_NE(generate_header(m, o, design).find("static Scalar G(Scalar x0_, Scalar x1_)"), std::string::npos) << c.scheme;
     RunOptions run{c.scheme, c.step, t_end, 1};
     run.frozen_linearization = c.frozen;
-    run.scheme_options = o.design_options;
+    run.scheme_options = design.options;
     const std::vector<double> last = core.simulate(run).rows.back();
     EXPECT_NEAR(last[1], exact[1], 0.1 * exact[1]) << c.scheme;
   }
@@ -216,13 +216,13 @@ TEST_F(ValuesFile, MissingOrUnreadableIsReportedAtTheModelsKey) {
 TEST(Tables, BreakpointsThatFloatCannotSeparateAreRefusedForFloat) {
   const Model m = loaded("name: m\ntables:\n  T:\n    breakpoints: [[1, 1.00000001, 2]]\n    values: [1, 2, 3]\n"
                          "states:\n  slow:\n    x: 0\nequations:\n  x: T(x)\n");
-  GenerateOptions o;
+  GenerateRequest o;
   o.scheme = "rk4";
   o.step = 0.01;
-  EXPECT_NO_THROW(generate_header(m, o));
+  EXPECT_NO_THROW(generate_header(m, o, {}));
   o.scalar = ScalarType::kFloat;
   try {
-    generate_header(m, o);
+    generate_header(m, o, {});
     ADD_FAILURE() << "float header generated";
   } catch (const ModelError& e) {
     EXPECT_EQ(e.loc().line, 4) << e.format();

@@ -88,7 +88,7 @@ TEST(TimeTerms, AreSharedOnlyWhole) {
 
 TEST(TimeTerms, TimeIsDoubleExactlyWhereTheModelUsesIt) {
   const Model timed = load_model_text(kTimed, "timed.yaml");
-  const std::string h = generate_header(timed, {"rk4", 0.01, 1, ScalarType::kFloat, "test", {}, {}});
+  const std::string h = generate_header(timed, {"rk4", 0.01, 1, ScalarType::kFloat, "test"}, {});
   EXPECT_NE(h.find("  using Time = double;"), std::string::npos);
   EXPECT_NE(h.find("static void derivatives(Time t,"), std::string::npos);
   std::string untimed_text = kTimed;
@@ -99,7 +99,7 @@ TEST(TimeTerms, TimeIsDoubleExactlyWhereTheModelUsesIt) {
   }
   const Model untimed = load_model_text(untimed_text, "untimed.yaml");
   EXPECT_FALSE(untimed.uses_time());
-  const std::string u = generate_header(untimed, {"rk4", 0.01, 1, ScalarType::kFloat, "test", {}, {}});
+  const std::string u = generate_header(untimed, {"rk4", 0.01, 1, ScalarType::kFloat, "test"}, {});
   EXPECT_NE(u.find("  using Time = Scalar;"), std::string::npos);
 }
 

@@ -128,7 +128,7 @@ TEST(Quasistatic, GeneratedAgreesWithTheReferenceCore) {
                         Case{"models/adaptive_parasitic.yaml", "quasistatic", 0.05}, Case{"", "quasistatic", 0.01}}) {
     const Model m = c.model.empty() ? cubic : test::load(test::source_path(c.model));
     VerifyOptions o;
-    o.generate = {c.scheme, c.step, 1, ScalarType::kDouble, "test", {}, {}};
+    o.generate = {c.scheme, c.step, 1, ScalarType::kDouble, "test"};
     o.t_end = 1;
     o.every = 5;
     const VerifyResult r = verify(m, o);

@@ -7,7 +7,7 @@
 
 #include "analysis/stability.hpp"
 #include "emit/cpp_emitter.hpp"
-#include "ir/op_count.hpp"
+#include "ir/function_cost.hpp"
 #include "schemes/registry.hpp"
 #include "base/process.hpp"
 #include "schemes/smfe/smfe.hpp"
@@ -100,16 +100,15 @@ TEST(Smfe, GeneratedAgreesWithTheReferenceCore) {
            {"models/flexible_joint.yaml", 0.01}, {"tests/models/schemes/smfe_gap.yaml", 0.1}}) {
     const Model m = test::load(test::source_path(file));
     VerifyOptions o;
-    o.generate = {"smfe", d, 1, ScalarType::kDouble, "test", {}, {}};
+    o.generate = {"smfe", d, 1, ScalarType::kDouble, "test"};
     o.t_end = m.simulation.t_end;
     const VerifyResult r = verify(m, o);
     EXPECT_EQ(r.error, "") << file;
     EXPECT_LE(r.max_error, 1e-12) << r.json();
     EXPECT_TRUE(r.pass) << r.json();
-    GenerateOptions g = o.generate;
-    precompute_scheme(m, false, g);
-    EXPECT_EQ(g.evaluations, smfe_design_for(m, d).inner_steps + 1);
-    EXPECT_EQ(r.ops_per_step, step_cost(m, g).ops.total());
+    const SchemeDesign design = precompute_scheme(m, false, o.generate);
+    EXPECT_EQ(design.evaluations, smfe_design_for(m, d).inner_steps + 1);
+    EXPECT_EQ(r.ops_per_step, step_cost(m, o.generate, design).ops.total());
   }
 }
 
@@ -117,10 +116,11 @@ TEST(Smfe, GeneratedAgreesWithTheReferenceCore) {
 TEST(Smfe, OpCountIsNPlusOneEvaluations) {
   const Model m = test::load(test::source_path("tests/models/schemes/smfe_gap.yaml"));
   const long d = derivative_ops(m, Rows::kAll).total(), n = 3;
-  GenerateOptions o{"smfe", 0.1, 1, ScalarType::kDouble, "test", {}, {}};
-  o.integers = {{"inner_steps", "int", 15, "N: inner steps per macro step"}};
-  EXPECT_EQ(step_cost(m, o).ops.total(), 16 * d + 2 * (15 * (n + 1) + n) + 3);
-  EXPECT_EQ(step_cost(m, o).bound.total(), 16 * d);
+  GenerateRequest o{"smfe", 0.1, 1, ScalarType::kDouble, "test"};
+  SchemeDesign design;
+  design.integers = {{"inner_steps", "int", 15, "N: inner steps per macro step"}};
+  EXPECT_EQ(step_cost(m, o, design).ops.total(), 16 * d + 2 * (15 * (n + 1) + n) + 3);
+  EXPECT_EQ(step_cost(m, o, design).bound.total(), 16 * d);
 }
 
 }  // namespace

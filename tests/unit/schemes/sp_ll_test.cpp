@@ -27,7 +27,7 @@ double column_max_error(const Trace& a, const Trace& ref, std::size_t col) {
 TEST(SpLl, GeneratedMatchesReferenceOnThePendulumFrozen) {
   const Model m = test::load(test::source_path("models/pendulum_particle.yaml"));
   VerifyOptions o;
-  o.generate = {"sp_ll", 0.005, 1, ScalarType::kDouble, "test", {}, {}};
+  o.generate = {"sp_ll", 0.005, 1, ScalarType::kDouble, "test"};
   o.t_end = 2;
   o.frozen = true;
   const VerifyResult r = verify(m, o);
@@ -125,7 +125,7 @@ TEST(SpLl, RefusesAStateDependentGz) {
   try {
     analyze_stability(m, "sp_ll", 0.01);
     VerifyOptions o;
-    o.generate = {"sp_ll", 0.01, 1, ScalarType::kDouble, "test", {}, {}};
+    o.generate = {"sp_ll", 0.01, 1, ScalarType::kDouble, "test"};
     o.t_end = 0.1;
     verify(m, o);
     FAIL() << "expected a ModelError";

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "emit/cpp_emitter.hpp"
-#include "ir/op_count.hpp"
+#include "ir/function_cost.hpp"
 #include "schemes/registry.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/budget.hpp"
@@ -38,9 +38,8 @@ TEST(OpCount, SchemesAddTheirVectorArithmetic) {
   const long d = derivative_ops(m, Rows::kAll).total();
   EXPECT_GT(d, 0);
   const auto cost = [&](const char* scheme) {
-    GenerateOptions o{scheme, 1e-3, 1, ScalarType::kDouble, "test", {}, {}};
-    precompute_scheme(m, false, o);
-    return step_cost(m, o);
+    GenerateRequest o{scheme, 1e-3, 1, ScalarType::kDouble, "test"};
+    return step_cost(m, o, precompute_scheme(m, false, o));
   };
   EXPECT_EQ(cost("euler").ops.total(), d + 2 * n);
   EXPECT_EQ(cost("euler").bound.total(), d);
@@ -56,8 +55,8 @@ TEST(OpCount, DualRateSchemesCountAMacroStep) {
   const Model m = test::load(test::source_path("models/aircraft_pitch.yaml"));
   const long fast = derivative_ops(m, Rows::kFast).total(), slow = derivative_ops(m, Rows::kSlow).total();
   const auto cost = [&](const char* scheme, int ratio) {
-    GenerateOptions o{scheme, 1e-3, ratio, ScalarType::kDouble, "test", {}, {}};
-    return step_cost(m, o);
+    GenerateRequest o{scheme, 1e-3, ratio, ScalarType::kDouble, "test"};
+    return step_cost(m, o, {});
   };
   // Serial: two f_e per tick, two f_r per slow job; parallel: twice the fast rounds, a third f_r.
   EXPECT_EQ(cost("mrabm4", 4).bound.total(), 4 * 2 * fast + 2 * slow);

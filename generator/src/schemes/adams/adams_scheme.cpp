@@ -4,6 +4,8 @@
 
 #include "schemes/adams/adams.hpp"
 
+#include "ir/function_cost.hpp"
+
 namespace dualrate {
 
 namespace {
@@ -140,7 +142,7 @@ std::vector<SchemeInfo> adams_schemes() {
   serial.dual_rate = true;
   serial.grid_tied = true;
   serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
-  serial.cost = [](const Model& m, const GenerateOptions& o) { return macro_step_cost(m, false, o.ratio); };
+  serial.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) { return macro_step_cost(m, false, request.ratio); };
   serial.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(false, j, h, slow, ratio);
   };
@@ -158,7 +160,7 @@ std::vector<SchemeInfo> adams_schemes() {
   parallel.parallel = true;
   parallel.grid_tied = true;
   parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
-  parallel.cost = [](const Model& m, const GenerateOptions& o) { return macro_step_cost(m, true, o.ratio); };
+  parallel.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) { return macro_step_cost(m, true, request.ratio); };
   parallel.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(true, j, h, slow, ratio);
   };

@@ -1,5 +1,7 @@
 #include "schemes/prk25/prk25.hpp"
 
+#include "ir/function_cost.hpp"
+
 #include <dualrate/schemes/prk.hpp>
 
 namespace dualrate {
@@ -195,7 +197,7 @@ SchemeInfo prk25_scheme() {
       return prk_step_in(prk25_tableau(), f, slow, t, h, x);
     };
   };
-  s.cost = [](const Model& model, const GenerateOptions&) { return prk_step_cost(prk25_tableau(), model); };
+  s.cost = [](const Model& model, const GenerateRequest&, const SchemeDesign&) { return prk_step_cost(prk25_tableau(), model); };
   return s;
 }
 

@@ -273,7 +273,7 @@ std::vector<double> quasistatic_reference_step(const StackedRates& rates, const 
 // F and G as functions of the reduced form (and G_z's, re-evaluated at every Newton step,
 // unless its inverse is precomputed).
 void quasistatic_functions(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
-                       bool inverse_precomputed, GenerateOptions& o) {
+                       bool inverse_precomputed, SchemeDesign& design) {
   const std::size_t ns = model.slow_count;
   const auto nf = static_cast<unsigned>(model.fast_count());
   std::vector<GiNaC::ex> slow_rhs, residual;
@@ -282,8 +282,8 @@ void quasistatic_functions(const Model& model, const QuasistaticForm& form, cons
     (i < ns ? slow_rhs : residual).push_back(form.model.states[i].rhs);
     (i < ns ? slow_states : fast_states).push_back(i);
   }
-  o.function_model = std::make_shared<Model>(form.model);
-  o.functions = {
+  design.function_model = std::make_shared<Model>(form.model);
+  design.functions = {
       {"reduced_slow", "SlowState", "F: the slow states' rates with the fast states eliminated", slow_rhs, slow_states},
       {"residual", "FastState", "G: " + form.residual + ", zero on the slow manifold", residual, fast_states}};
   if (!inverse_precomputed) {
@@ -294,7 +294,7 @@ void quasistatic_functions(const Model& model, const QuasistaticForm& form, cons
         entries.push_back(d.residual_jacobian_symbolic(r, c));
         rows.push_back(ns + r);
       }
-    o.functions.push_back({"residual_jacobian", "FastSquare", "G_z, column-major", entries, rows});
+    design.functions.push_back({"residual_jacobian", "FastSquare", "G_z, column-major", entries, rows});
   }
 }
 
@@ -310,23 +310,23 @@ std::string values(const Model& model, const std::vector<double>& z) {
   return s;
 }
 
-void precompute(const Model& model, GenerateOptions& o, bool layer) {
-  if (model.simulation.linearization == "scheduled") return quasistatic_precompute_scheduled(model, o, layer);
+SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool layer) {
+  if (model.simulation.linearization == "scheduled") return quasistatic_precompute_scheduled(model, request, layer);
+  SchemeDesign design;
   const QuasistaticForm form = quasistatic_form(model);
   const QuasistaticDesign d = quasistatic_design(model, form);
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
-  o.matrices.clear();
   if (d.jacobian_constant) {
     const auto n = static_cast<unsigned>(nf);
     const Pattern structure = symbolic_structure(d.residual_jacobian_symbolic, 0, 0, n, n);
-    o.matrices.push_back({"residual_jacobian_inverse", d.residual_jacobian.inverse(), "G_z^-1 (constant)",
+    design.matrices.push_back({"residual_jacobian_inverse", d.residual_jacobian.inverse(), "G_z^-1 (constant)",
                           pattern_closure(structure), "quasistatic: inverse of G_z, constant (quasistatic_design)"});
   }
   if (layer)
-    o.matrices.push_back({"layer_transition", (o.step * d.layer_rate).exp(),
+    design.matrices.push_back({"layer_transition", (request.step * d.layer_rate).exp(),
                           "E = e^{h A_zz}, A_zz the fast block of the Jacobian at the design point", {},
                           "quasistatic: expm of h A_zz, the Jacobian's fast block at the design point (quasistatic_design)"});
-  o.integers = {{"newton_iterations", "int", d.newton_iterations, "Newton steps per solve of G = 0",
+  design.integers = {{"newton_iterations", "int", d.newton_iterations, "Newton steps per solve of G = 0",
                  "quasistatic: Newton from the file's fast states at the design point, one step more than it took to "
                  "converge (one when G is affine; quasistatic_design)"},
                 {"inverse_precomputed", "bool", d.jacobian_constant ? 1 : 0,
@@ -334,7 +334,7 @@ void precompute(const Model& model, GenerateOptions& o, bool layer) {
                  "quasistatic: G_z checked symbolically for t, states and inputs (quasistatic_design)"},
                 {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
                  "quasistatic: the scheme's variant"}};
-  quasistatic_functions(model, form, d, d.jacobian_constant, o);
+  quasistatic_functions(model, form, d, d.jacobian_constant, design);
   std::string mass;
   if (model.second_order) {
     const SecondOrder& so = *model.second_order;
@@ -342,17 +342,22 @@ void precompute(const Model& model, GenerateOptions& o, bool layer) {
     for (std::size_t a = 0; a < form.large.size(); ++a) mass += (a ? ", " : "") + so.coordinates[form.large[a]];
     mass += fmt::format(") is positive definite, its smallest eigenvalue {:.6g}.\n", form.reduced_mass_smallest);
   }
-  o.notes = fmt::format(
+  design.notes = fmt::format(
       "{}G = {}; G_z is {} ({}): {} Newton step{} per solve.\n"
       "Consistent initial fast states: {} (residual {:.3g}); the first step projects onto them{}.",
       mass, form.residual, d.jacobian_constant ? "constant" : "re-evaluated at every Newton step",
       d.affine ? "G is affine in the fast states" : "G is nonlinear in the fast states", d.newton_iterations,
       d.newton_iterations > 1 ? "s" : "", values(model, d.consistent), d.consistent_residual,
       layer ? " and carries the difference as the boundary layer" : "");
+  return design;
 }
 
-void precompute_corrected(const Model& model, bool, GenerateOptions& o) { precompute(model, o, true); }
-void precompute_outer(const Model& model, bool, GenerateOptions& o) { precompute(model, o, false); }
+SchemeDesign precompute_corrected(const Model& model, bool, const GenerateRequest& request) {
+  return precompute(model, request, true);
+}
+SchemeDesign precompute_outer(const Model& model, bool, const GenerateRequest& request) {
+  return precompute(model, request, false);
+}
 
 ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
   const std::size_t slow = s.slow;
@@ -421,19 +426,19 @@ ReferenceStep reference_outer(const ReferenceSetup& s, double h) { return refere
 
 // As runtime/include/dualrate/schemes/quasistatic.hpp computes a step, with the functions and
 // matrices precompute emitted.
-StepCost cost(const Model& model, const GenerateOptions& o, bool layer) {
+StepCost cost(const Model& model, const SchemeDesign& design, bool layer) {
   const long ns = static_cast<long>(model.slow_count), nf = static_cast<long>(model.fast_count());
   const auto integer = [&](const std::string& name) {
-    for (const auto& i : o.integers)
+    for (const auto& i : design.integers)
       if (i.name == name) return i.value;
     throw std::logic_error("quasistatic cost: no precomputed '" + name + "'");
   };
   StepCost newton;
-  newton.add_work(function_ops(o, "residual"));
+  newton.add_work(function_ops(design, "residual"));
   if (integer("inverse_precomputed")) {
-    newton.add_work(product_ops(o.matrices, "residual_jacobian_inverse"));
+    newton.add_work(product_ops(design.matrices, "residual_jacobian_inverse"));
   } else {
-    newton.add_work(function_ops(o, "residual_jacobian"));
+    newton.add_work(function_ops(design, "residual_jacobian"));
     // LU with partial pivoting (n^3/3 multiply-adds, n(n-1)/2 divisions) and two triangular solves.
     newton.add_work(arithmetic(nf * nf * nf / 3 + nf * nf, nf * nf * nf / 3 + nf * nf, nf * (nf - 1) / 2 + nf));
   }
@@ -442,19 +447,23 @@ StepCost cost(const Model& model, const GenerateOptions& o, bool layer) {
   StepCost c;
   c.ops = solves * newton.ops;
   c.bound = solves * newton.bound;
-  c.add_work(4 * function_ops(o, "reduced_slow"));
+  c.add_work(4 * function_ops(design, "reduced_slow"));
   c.ops += arithmetic(nf + 3 * ns + 3, 3 * ns + 1, 1);  // eta, stage states, stage times, h/2
   c.ops += arithmetic(4 * ns, 3 * ns + 1, 1);           // the RK4 update with h/6
   if (layer) {
-    c.add_work(product_ops(o.matrices, "layer_transition"));
+    c.add_work(product_ops(design.matrices, "layer_transition"));
     c.ops += arithmetic(nf, 0, 0);
   }
-  if (o.schedule) c.add_work(schedule_ops(model, o.matrices, 0, *o.schedule));
+  if (design.schedule) c.add_work(schedule_ops(model, design.matrices, 0, *design.schedule));
   return c;
 }
 
-StepCost cost_corrected(const Model& model, const GenerateOptions& o) { return cost(model, o, true); }
-StepCost cost_outer(const Model& model, const GenerateOptions& o) { return cost(model, o, false); }
+StepCost cost_corrected(const Model& model, const GenerateRequest&, const SchemeDesign& design) {
+  return cost(model, design, true);
+}
+StepCost cost_outer(const Model& model, const GenerateRequest&, const SchemeDesign& design) {
+  return cost(model, design, false);
+}
 
 MatrixXd analysed_jacobian(const Model& model) {
   const QuasistaticForm form = quasistatic_form(model);

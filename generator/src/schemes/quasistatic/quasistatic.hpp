@@ -88,13 +88,14 @@ std::vector<double> quasistatic_reference_step(const StackedRates& rates, const 
 constexpr double kQuasistaticScheduledContraction = 0.01;
 constexpr double kQuasistaticScheduledLeftover = 1e-6;
 
-// F and G (and, unless inverse_precomputed, G_z) as SchemeFunctions of the reduced form into o.
+// F and G (and, unless inverse_precomputed, G_z) as SchemeFunctions of the reduced form into
+// the design.
 void quasistatic_functions(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
-                           bool inverse_precomputed, GenerateOptions& o);
+                           bool inverse_precomputed, SchemeDesign& design);
 
 // precompute with scheduled constants (scheduled.cpp): G_z^-1 and, with `layer`, E over the
 // model's schedule, the Newton count for the grid, F and G.
-void quasistatic_precompute_scheduled(const Model& model, GenerateOptions& o, bool layer);
+SchemeDesign quasistatic_precompute_scheduled(const Model& model, const GenerateRequest& request, bool layer);
 
 // The registry entries: quasistatic (with the boundary-layer correction) and
 // quasistatic_outer (the outer solution alone).

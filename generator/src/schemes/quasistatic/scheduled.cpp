@@ -92,24 +92,25 @@ int scheduled_newton_steps(double rho, int design_steps) {
 
 }  // namespace
 
-void quasistatic_precompute_scheduled(const Model& model, GenerateOptions& o, bool layer) {
+SchemeDesign quasistatic_precompute_scheduled(const Model& model, const GenerateRequest& request, bool layer) {
+  SchemeDesign design;
   const QuasistaticForm form = quasistatic_form(model);
   const QuasistaticDesign d = quasistatic_design(model, form);
-  const double t_end = o.t_end > 0 ? o.t_end : model.simulation.t_end;
+  const double t_end = request.t_end > 0 ? request.t_end : model.simulation.t_end;
   int k = d.newton_iterations;
   ConstantSchedule schedule;
   for (;;) {
-    schedule = design_schedule(model, t_end, scheduled_design(model, form, d, o.step, layer, k), true);
+    schedule = design_schedule(model, t_end, scheduled_design(model, form, d, request.step, layer, k), true);
     const int needed = scheduled_newton_steps(schedule.worst_contraction, d.newton_iterations);
     if (needed <= k || k == kQuasistaticMaxNewton) break;
     k = needed;
   }
-  if (!o.allow_unstable && (schedule.worst_radius > 1 + kStabilityMargin || !(schedule.worst_contraction < 1)))
-    design_schedule(model, t_end, scheduled_design(model, form, d, o.step, layer, k), false);  // throws the refusal
-  schedule.step = o.step;
+  if (!request.allow_unstable && (schedule.worst_radius > 1 + kStabilityMargin || !(schedule.worst_contraction < 1)))
+    design_schedule(model, t_end, scheduled_design(model, form, d, request.step, layer, k), false);  // throws the refusal
+  schedule.step = request.step;
   schedule.iterations = k;
-  o.matrices = scheduled_matrices(schedule);
-  o.integers = {{"newton_iterations", "int", k, "Newton steps per solve of G = 0, for the whole grid",
+  design.matrices = scheduled_matrices(schedule);
+  design.integers = {{"newton_iterations", "int", k, "Newton steps per solve of G = 0, for the whole grid",
                  fmt::format("quasistatic: the fewest that leave at most {:.0e} of a projection's start error at the "
                              "grid's worst contraction, not below the design point's {} (precompute_scheduled)",
                              kQuasistaticScheduledLeftover, d.newton_iterations)},
@@ -117,14 +118,15 @@ void quasistatic_precompute_scheduled(const Model& model, GenerateOptions& o, bo
                  "quasistatic: scheduled constants"},
                 {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
                  "quasistatic: the scheme's variant"}};
-  quasistatic_functions(model, form, d, true, o);
-  o.notes = fmt::format(
+  quasistatic_functions(model, form, d, true, design);
+  design.notes = fmt::format(
       "G = {}; G_z^-1{} computed at the operating points of a grid of scheduling values (simulation:\n"
       "linearization: scheduled) and interpolated linearly at each step; {} Newton step{} per solve with the\n"
       "interpolated inverse (the design point's exact Newton takes {}).\n",
       form.residual, layer ? " and E = e^{h A_zz}" : "", k, k > 1 ? "s" : "", d.newton_iterations) +
       schedule_summary(schedule);
-  o.schedule = std::make_shared<const ConstantSchedule>(std::move(schedule));
+  design.schedule = std::make_shared<const ConstantSchedule>(std::move(schedule));
+  return design;
 }
 
 

@@ -8,6 +8,7 @@
 
 #include "numeric/linearization.hpp"
 #include "constant_schedule/constant_schedule.hpp"
+#include "ir/function_cost.hpp"
 
 namespace dualrate {
 
@@ -131,7 +132,7 @@ namespace {
 const char* const kInnerStepOption = "inner-step";
 
 // N as precompute designed it (its integer constant).
-int designed_inner_steps(const GenerateOptions& o) { return static_cast<int>(o.integers.front().value); }
+int designed_inner_steps(const SchemeDesign& design) { return static_cast<int>(design.integers.front().value); }
 
 // The own design's N at Jacobian j (smfe_design with the default h_s), or 1 where it has none
 // (h_s not shorter than D, or no N stable with it): the scheduled design caps h_s there.
@@ -187,13 +188,14 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
 // schedule's proof finds a radius above 1 (at most kSmfeScheduleRaises times).
 constexpr int kSmfeScheduleRaises = 8;
 
-void precompute_scheduled(const Model& model, GenerateOptions& o) {
-  if (o.scheme_options.count(kInnerStepOption))
+SchemeDesign precompute_scheduled(const Model& model, const GenerateRequest& request) {
+  if (request.scheme_options.count(kInnerStepOption))
     throw ModelError(model.simulation.schedule->loc,
                      "smfe's scheduled constant is its inner step h_s, but --inner-step fixes it",
                      "leave out --inner-step to schedule h_s, or leave out linearization: scheduled");
-  const double d = o.step;
-  const double t_end = o.t_end > 0 ? o.t_end : model.simulation.t_end;
+  SchemeDesign design;
+  const double d = request.step;
+  const double t_end = request.t_end > 0 ? request.t_end : model.simulation.t_end;
   const ReferenceModel core(model);
   int n = own_inner_steps(spectra(core.jacobian_at(0, core.initial_state(), core.inputs_at(0)), model.slow_count), d);
   int raises = 0;
@@ -211,46 +213,49 @@ void precompute_scheduled(const Model& model, GenerateOptions& o) {
     ++n;
     ++raises;
   }
-  if (schedule.worst_radius > 1 + kStabilityMargin && !o.allow_unstable)
+  if (schedule.worst_radius > 1 + kStabilityMargin && !request.allow_unstable)
     design_schedule(model, t_end, scheduled_design(model, d, n), false);  // throws the proof's refusal
   schedule.step = d;
   schedule.iterations = n;
   std::vector<double> hs;
   for (const auto& point : schedule.constants) hs.push_back(named(point, "inner_step").value(0, 0));
-  o.evaluations = n + 1;
-  o.reals = {{"inner_step", hs.front(), "h_s: inner step (s), interpolated over the schedule's grid",
+  design.evaluations = n + 1;
+  design.reals = {{"inner_step", hs.front(), "h_s: inner step (s), interpolated over the schedule's grid",
               "smfe: from g_z's fastest eigenvalue at each operating point, at most D / (N + 1) (scheduled_design)",
               hs}};
-  o.integers = {{"inner_steps", "int", n, "N: inner steps per macro step, for the whole grid",
+  design.integers = {{"inner_steps", "int", n, "N: inner steps per macro step, for the whole grid",
                  "smfe: the largest N the grid points' designs take (precompute_scheduled)"}};
-  o.notes = fmt::format(
+  design.notes = fmt::format(
       "h_s computed at the operating points of a grid of scheduling values (simulation: linearization:\n"
       "scheduled) from g_z's fastest eigenvalue, at most D / (N + 1), and interpolated linearly at each\n"
       "macro step; N = {} for the whole grid ({}).\n",
       n, raises ? fmt::format("the grid points' designs take {}, raised {} times for the proof", n - raises, raises)
                 : "the largest the grid points' designs take") +
       schedule_summary(schedule);
-  o.schedule = std::make_shared<const ConstantSchedule>(std::move(schedule));
+  design.schedule = std::make_shared<const ConstantSchedule>(std::move(schedule));
+  return design;
 }
 
-void precompute(const Model& model, bool, GenerateOptions& o) {
-  if (model.simulation.linearization == "scheduled") return precompute_scheduled(model, o);
-  const bool given = o.scheme_options.count(kInnerStepOption) > 0;
-  const SmfeDesign d = smfe_design_for(model, o.step, option_value(o.scheme_options, kInnerStepOption, 0));
-  o.design_options[kInnerStepOption] = d.inner_step;
-  o.evaluations = d.inner_steps + 1;
+SchemeDesign precompute(const Model& model, bool, const GenerateRequest& request) {
+  if (model.simulation.linearization == "scheduled") return precompute_scheduled(model, request);
+  SchemeDesign design;
+  const bool given = request.scheme_options.count(kInnerStepOption) > 0;
+  const SmfeDesign d = smfe_design_for(model, request.step, option_value(request.scheme_options, kInnerStepOption, 0));
+  design.options[kInnerStepOption] = d.inner_step;
+  design.evaluations = d.inner_steps + 1;
   const std::string origin =
       given ? "smfe: --inner-step" : "smfe: from g_z's fastest eigenvalue at the initial state (smfe_design)";
-  o.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)", origin}};
-  o.integers = {{"inner_steps", "int", d.inner_steps, "N: inner steps per macro step",
+  design.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)", origin}};
+  design.integers = {{"inner_steps", "int", d.inner_steps, "N: inner steps per macro step",
                  "smfe: the smallest N with eq. 14 <= 1 for every eigenvalue at the initial state (smfe_design)"}};
-  o.notes = fmt::format(
+  design.notes = fmt::format(
       "Design at the initial state: h_s = {:.6g} s{}, N = {} (the smallest N with\n"
       "eq. 14 <= 1 for every eigenvalue; largest factor {:.6g}). Eq. 17's sufficient bound for the fastest\n"
       "eigenvalue: N >= {:.3g}. The paper's two eigenvalues alone would give N = {} (largest factor over all\n"
       "eigenvalues then {:.6g}).",
       d.inner_step, given ? " (given)" : " (from g_z's fastest eigenvalue)", d.inner_steps, d.worst_factor,
       d.eq17_bound, d.extremes_inner_steps, d.extremes_worst_factor);
+  return design;
 }
 
 }  // namespace
@@ -311,13 +316,13 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
 
 // As runtime/include/dualrate/schemes/smfe.hpp: per inner step its time and x += h_s k;
 // then N h_s, its time, D - N h_s and the last update.
-StepCost cost(const Model& model, const GenerateOptions& o) {
+StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& design) {
   const long n = static_cast<long>(model.states.size());
-  const long m = designed_inner_steps(o);
+  const long m = designed_inner_steps(design);
   StepCost c;
   c.add_work((m + 1) * derivative_ops(model, Rows::kAll));
   c.ops += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
-  if (o.schedule) c.add_work(schedule_ops(model, {}, 1, *o.schedule));
+  if (design.schedule) c.add_work(schedule_ops(model, {}, 1, *design.schedule));
   return c;
 }
 
@@ -383,16 +388,18 @@ SchemeAnalysis analyse(const Model& model, double step, const SchemeOptions& opt
 }
 
 // The design holds at the initial state; how eq. 14 fares along the reference trajectory.
-std::string generate_note(const Model& model, const GenerateOptions& o, bool, double t_end) {
-  if (o.schedule) {
-    const auto [low, high] = std::minmax_element(o.reals.front().scheduled.begin(), o.reals.front().scheduled.end());
+std::string generate_note(const Model& model, const GenerateRequest& request, const SchemeDesign& design, bool,
+                          double t_end) {
+  const std::vector<double>& scheduled = design.reals.front().scheduled;
+  if (design.schedule) {
+    const auto [low, high] = std::minmax_element(scheduled.begin(), scheduled.end());
     return fmt::format("note: smfe with h_s scheduled from {:.6g} to {:.6g} s over the grid, N = {} inner steps\n",
-                       *low, *high, designed_inner_steps(o));
+                       *low, *high, designed_inner_steps(design));
   }
   SmfeDesign d;
-  d.macro_step = o.step;
-  d.inner_step = o.reals.front().value;
-  d.inner_steps = designed_inner_steps(o);
+  d.macro_step = request.step;
+  d.inner_step = design.reals.front().value;
+  d.inner_steps = designed_inner_steps(design);
   const SmfeAlongTrajectory a = smfe_along_trajectory(model, d, t_end);
   const bool holds = a.worst_factor <= 1 + kStabilityMargin;
   return fmt::format(

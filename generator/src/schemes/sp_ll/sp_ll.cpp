@@ -7,7 +7,7 @@
 
 #include "numeric/linearization.hpp"
 #include "schemes/contract.hpp"
-#include "ir/op_count.hpp"
+#include "ir/function_cost.hpp"
 #include "reference/reference_model.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 
@@ -298,17 +298,18 @@ SymbolSet block_dependencies(const Model& m) {
   return found;
 }
 
-void precompute(const Model& model, bool frozen, GenerateOptions& o) {
+SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& request) {
+  SchemeDesign d;
   if (model.simulation.linearization != "scheduled") {
-    o.matrices = sp_ll_constants(sp_ll_blocks(model, frozen), o.step);
-    o.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
+    d.matrices = sp_ll_constants(sp_ll_blocks(model, frozen), request.step);
+    d.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
                        "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."
                      : "f_z, g_x and g_z are constant (checked symbolically).";
-    return;
+    return d;
   }
   const SpLlBlocks initial = sp_ll_blocks(model, true);
   const std::size_t ns = model.slow_count;
-  const double h = o.step;
+  const double h = request.step;
   const SourceLoc where = model.simulation.schedule->loc;
   SchedulableScheme scheme;
   scheme.constants = [&](const OperatingPoint&, const MatrixXd& j) {
@@ -325,14 +326,15 @@ void precompute(const Model& model, bool frozen, GenerateOptions& o) {
     return sp_ll_step_map_with(c, j, ns, h);
   };
   scheme.depends_on = block_dependencies(model);
-  const double t_end = o.t_end > 0 ? o.t_end : model.simulation.t_end;
-  auto schedule = std::make_shared<ConstantSchedule>(design_schedule(model, t_end, scheme, o.allow_unstable));
+  const double t_end = request.t_end > 0 ? request.t_end : model.simulation.t_end;
+  auto schedule = std::make_shared<ConstantSchedule>(design_schedule(model, t_end, scheme, request.allow_unstable));
   schedule->step = h;
-  o.matrices = scheduled_matrices(*schedule);
-  o.notes = "f_z, g_x and g_z computed at the operating points of a grid of scheduling values (simulation:\n"
+  d.matrices = scheduled_matrices(*schedule);
+  d.notes = "f_z, g_x and g_z computed at the operating points of a grid of scheduling values (simulation:\n"
             "linearization: scheduled); the constants are interpolated linearly at each step.\n" +
             schedule_summary(*schedule);
-  o.schedule = std::move(schedule);
+  d.schedule = std::move(schedule);
+  return d;
 }
 
 ReferenceStep reference(const ReferenceSetup& s, double) {
@@ -354,10 +356,10 @@ ReferenceStep reference(const ReferenceSetup& s, double) {
 }
 
 // Term by term as runtime/include/dualrate/schemes/sp_ll.hpp computes them.
-StepCost cost(const Model& model, const GenerateOptions& o) {
+StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& d) {
   const long n = static_cast<long>(model.states.size());
   const long ns = static_cast<long>(model.slow_count), nf = n - ns;
-  const auto product = [&](const char* name) { return product_ops(o.matrices, name); };
+  const auto product = [&](const char* name) { return product_ops(d.matrices, name); };
   StepCost c;
   c.add_work(derivative_ops(model, Rows::kAll));
   c.add_work(5 * derivative_ops(model, Rows::kSlow));  // k1..k4 and f1
@@ -371,7 +373,7 @@ StepCost cost(const Model& model, const GenerateOptions& o) {
   c.ops += arithmetic(nf, 0, 0);                 // b: sum
   c.ops += arithmetic(ns, 0, nf);                // c: f1 - k1, divided by h
   c.ops += arithmetic(3 * nf, 0, 0);             // y_next: sums; z_next: + y_next
-  if (o.schedule) c.add_work(schedule_ops(model, o.matrices, 0, *o.schedule));
+  if (d.schedule) c.add_work(schedule_ops(model, d.matrices, 0, *d.schedule));
   return c;
 }
 
@@ -387,7 +389,7 @@ SchemeAnalysis analyse(const Model& model, double, const SchemeOptions&) {
 
 // For a frozen linearization: how much f_z, g_x, g_z vary along the high-accuracy reference
 // trajectory, relative to their values at the initial state.
-std::string generate_note(const Model& model, const GenerateOptions&, bool frozen, double t_end) {
+std::string generate_note(const Model& model, const GenerateRequest&, const SchemeDesign&, bool frozen, double t_end) {
   if (!frozen) return "";
   const ReferenceModel core(model);
   const long samples = 200;

@@ -1,0 +1,166 @@
+// The commands' options on the application: the constructors of commands.hpp's classes. They
+// and main.cpp are the units that parse CLI11, a large header.
+#include "cli/commands.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <regex>
+#include <string>
+
+#include "targets/cross_target.hpp"
+
+namespace dualrate::cli {
+
+GenerateCommand::GenerateCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("generate", "Generate the C++ header for a model");
+  add_common(cmd_, o_);
+  cmd_->add_option("--scalar", o_.scalar, "Scalar type of the generated code (default: double)")
+      ->check(CLI::IsMember({"float", "double"}));
+  cmd_->add_option("-o,--output", out_dir_, "Output directory (writes DIR/<namespace>.hpp)")->required();
+  cmd_->add_option("--namespace", name_space_,
+                   "C++ namespace of the generated code, and the header's name (default: the model's name); "
+                   "lets several headers of one model (schemes, steps) link into one program")
+      ->check([](const std::string& v) {
+        static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
+        return std::regex_match(v, identifier) ? std::string() : "'" + v + "' is not a C++ identifier";
+      });
+  add_overrun(cmd_, o_);
+  cmd_->add_flag("--jacobian", emit_jacobian_,
+                 "Also emit Model::jacobian(t, x, u, J, dfdt): the Jacobian in the states and the partial "
+                 "derivative in t, for implicit integrators on the host (not used by the schemes)");
+  cmd_->add_option("--trace", trace_file_,
+                   "Also write FILE (JSON): each equation of the model (state derivative, variable, output; its "
+                   "line in the model file) with the header lines that implement it, and the scheme constants with "
+                   "the analysis each came from (default: none)");
+  cmd_->add_flag("--allow-unstable", allow_unstable_,
+                 "Generate even if the scheme is unstable at this step for the model linearized at its initial state");
+}
+
+AnalyzeCommand::AnalyzeCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("analyze", "Eigenvalues, time-scale separation and the scheme's stability at a step");
+  add_common(cmd_, o_);
+  cmd_->add_flag("--json", json_, "Print the result as one JSON object");
+}
+
+SimulateCommand::SimulateCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("simulate", "Integrate a model with the reference core and write a CSV or MAT-file trace");
+  add_common(cmd_, o_);
+  add_run_length(cmd_, o_, "Write one row every k steps");
+  cmd_->add_option("-o,--output", out_trace_,
+                   "Trace file: a MAT-file (version 5, one column vector per column) if it ends in .mat, else "
+                   "CSV (default: CSV on standard output)");
+}
+
+VerifyCommand::VerifyCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("verify", "Compile and run the generated code and compare it with the reference core");
+  add_common(cmd_, o_);
+  add_run_length(cmd_, o_, "Compare every k steps");
+  cmd_->add_option("--target", target_,
+                   fmt::format("Where the generated code runs: host, {} (qemu-system-arm) or cortex-a53-linux "
+                               "(qemu-aarch64)",
+                               target_names(true, "|")))
+      ->capture_default_str();
+  cmd_->add_option("--scalar", o_.scalar,
+                   "Scalar type of the generated code (default: double; float on cortex-m4f and cortex-m33, whose "
+                   "FPUs are single precision)")
+      ->check(CLI::IsMember({"float", "double"}));
+  cmd_->add_flag("--json", json_, "Print the result as one JSON object");
+  add_overrun(cmd_, o_);
+  cmd_->add_option("--report", report_dir_,
+                   "Write DIR/report.html: the model, analysis, plots of every state and of the error against "
+                   "the tolerance, the target's results and the verdict, in one self-contained page (default: "
+                   "none)");
+  cmd_->add_option("--keep", keep_dir_, "Keep the generated header, trace program, binary and traces in DIR (default: "
+                   "a temporary directory, removed)");
+  cmd_
+      ->add_option("--header", header_file_,
+                   "Verify this header instead of generating one (hand-edited, or broken on purpose to see verify fail); "
+                   "it must be generated from the same model with the same scheme and scalar (default: generate one)")
+      ->check(CLI::ExistingFile);
+  cmd_
+      ->add_option("--tasks", tasks_,
+                   "Dual-rate schemes: 'single' runs the sequential executive only, 'multi' also the preemptive one "
+                   "(SysTick/PendSV on Cortex-M, the slow task on core 1 on cortex-m33-dual, SCHED_FIFO threads on "
+                   "Linux) and compares the two bit for bit")
+      ->check(CLI::IsMember({"single", "multi"}))
+      ->capture_default_str();
+  cmd_->add_option("--slow-core", slow_core_,
+                   "Dual-rate, --tasks multi on a target with two cores (cortex-m33-dual): the core of the slow task, "
+                   "1 (the fast task has core 0 to itself) or 0 (both on core 0, the slow task preempted as on one "
+                   "core) (default: 1 there, 0 elsewhere)")
+      ->check(CLI::Range(0, 1));
+  cmd_->add_option("--slow-task-delay", slow_delay_ticks_,
+                   "Dual-rate, for testing the overrun policy: slow job MACRO/2 busy-waits this many fast ticks")
+      ->capture_default_str();
+  cmd_->add_option("--icount-shift", icount_shift_,
+                   fmt::format("Cortex-M dual-rate runs: QEMU's -icount shift (default: {})", kIcountShift))
+      ->check(CLI::Range(0, 10));
+  cmd_->add_option("--tick-cycles", tick_cycles_,
+                   "Cortex-M dual-rate runs: SysTick period in the emulated board's cycles (default: h at the "
+                   "part's instruction rate, --cpu-hz / --cpi)")
+      ->check(CLI::Range(2L, 0x1000000L));
+  cmd_->add_option("--cpu-hz", cpu_hz_,
+                   "Cortex-M: clock of the part the real-time budget is estimated for (default: the target's "
+                   "typical part, e.g. 168e6 for cortex-m4f's STM32F407)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--cpi", cpi_,
+                   "Cortex-M: cycles per instruction assumed on that part (default: 1.25 on M3/M4/M33, 1.0 on "
+                   "M7/M55)")
+      ->check(CLI::PositiveNumber);
+}
+
+DesignCommand::DesignCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("design",
+                            "Propose the slow/fast partition and choose the scheme, step and ratio that meet an error "
+                            "tolerance at the least cost");
+  cmd_->add_option("model", o_.model_path, "Model file (YAML); states: may be a plain mapping (no partition)")
+      ->required();
+  cmd_->add_option("--tolerance", tolerance_,
+                   "The largest error allowed over the model's scenario, against the high-accuracy solution, "
+                   "normalized as verify does: |x - x_accurate| / max(1, max_t |x_accurate|)")
+      ->required();
+  cmd_->add_option("--target", target_,
+                   fmt::format("Also measure each candidate on {} under QEMU (instructions per step, cycles, "
+                               "utilization, response times) and rank by cycles (default: the host's operation counts "
+                               "only)",
+                               target_names(false, "|")));
+  cmd_->add_option("--cpu-hz", cpu_hz_, "With --target: the part's clock (default: the target's typical part)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--cpi", cpi_, "With --target: cycles per instruction on that part (default: the target's)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--period", period_,
+                   "The ECU task's fixed period P: steps are P/k for whole k (dual-rate: the fast step) (default: "
+                   "none, steps from the R10 preferred numbers)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--param", o_.params,
+                   "NAME=VALUE: replaces the value of parameter NAME (repeatable; not written into -o's file; "
+                   "default: the file's values)");
+  cmd_->add_flag("--json", json_, "Print the result as one JSON object");
+  cmd_->add_option("-o,--output", out_file_,
+                   "Write the model with the chosen partition and simulation: scheme, step and ratio to FILE, "
+                   "every other line as it was (default: none)");
+}
+
+VerifySystemCommand::VerifySystemCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand(
+      "verify-system", "Run several models' dual-rate tasks on one Cortex-M core, rate-monotonic, and check each "
+                       "against its own sequential run (a system file lists them)");
+  cmd_->add_option("system", system_file_, "System file (YAML)")->required();
+  cmd_->add_option("--target", target_, target_names(true, ", ") + " (qemu-system-arm)")->capture_default_str();
+  cmd_->add_option("--cpu-hz", cpu_hz_, "Clock of the part the budget is for (default: the target's)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--cpi", cpi_, "Cycles per instruction assumed on that part (default: the target's)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_flag("--json", json_, "Print the result as one JSON object");
+  cmd_->add_option("--keep", keep_dir_,
+                   "Keep the headers, programs and traces in DIR (default: a temporary directory, removed)");
+}
+
+bool ModelCommand::parsed() const { return cmd_->parsed(); }
+
+bool VerifySystemCommand::parsed() const { return cmd_->parsed(); }
+
+}  // namespace dualrate::cli
