@@ -74,7 +74,7 @@ template <class Scalar>
 Real rounding_bound(const RealMatrix& a, expm::Plan plan) {
   const Eigen::Index n = a.rows();
   const RealMatrix identity = RealMatrix::Identity(n, n);
-  const Real u = std::numeric_limits<Scalar>::epsilon() / 2;
+  const Real u = static_cast<Real>(std::numeric_limits<Scalar>::epsilon()) / 2;
   const auto gamma = [u](int k) { return k * u / (1 - k * u); };
   const int m = plan.degree;
   const RealMatrix b = a * std::ldexp(Real(1), -plan.squarings);
@@ -108,7 +108,8 @@ Real rounding_bound(const RealMatrix& a, expm::Plan plan) {
 
 template <class Scalar>
 Real error_bound(const RealMatrix& a, const RealMatrix& ea, expm::Plan plan) {
-  return condition_bound(a, ea) * std::numeric_limits<Scalar>::epsilon() / 2 + rounding_bound<Scalar>(a, plan);
+  return condition_bound(a, ea) * static_cast<Real>(std::numeric_limits<Scalar>::epsilon()) / 2 +
+         rounding_bound<Scalar>(a, plan);
 }
 
 template <class Scalar>
@@ -174,7 +175,7 @@ Eigen::Matrix<Scalar, N, N> random_matrix(std::mt19937& random, double norm) {
   std::uniform_real_distribution<double> entry(-1, 1);
   Eigen::Matrix<double, N, N> a;
   for (int i = 0; i < N * N; ++i) a(i) = entry(random);
-  return (a * (norm / norm1(a))).template cast<Scalar>();
+  return (a * (norm / static_cast<double>(norm1(a)))).template cast<Scalar>();
 }
 
 // Every degree's coefficients (b_j = (2m - j)! / (j! (m - j)!)) against the published table
@@ -287,8 +288,8 @@ TEST(Expm, NilpotentAndDefective) {
   check<float, 4>(n.cast<float>(), f, "nilpotent");
   const RealMatrix nr = n.cast<Real>();
   const RealMatrix exact = RealMatrix::Identity(4, 4) + nr + nr * nr / 2 + nr * nr * nr / 6;
-  const Eigen::Matrix4d x = exponential_by_plan(n, expm::plan<double>(norm1(n)));
-  EXPECT_LE(norm1(x.cast<Real>() - exact) / norm1(exact), error_bound<double>(nr, exact, expm::plan<double>(norm1(n))));
+  const Eigen::Matrix4d x = exponential_by_plan(n, expm::plan<double>(static_cast<double>(norm1(n))));
+  EXPECT_LE(norm1(x.cast<Real>() - exact) / norm1(exact), error_bound<double>(nr, exact, expm::plan<double>(static_cast<double>(norm1(n)))));
   for (const double lambda : {-3.0, 0.5}) {
     Eigen::Matrix4d j = lambda * Eigen::Matrix4d::Identity();
     j.diagonal<1>().setConstant(2.0);
@@ -384,8 +385,8 @@ PhiReference phi_reference(const Eigen::Matrix<double, N, N>& z, double h) {
   PhiReference r;
   r.augmented = RealMatrix::Zero(3 * N, 3 * N);
   r.augmented.topLeftCorner(N, N) = (h * z).template cast<Real>();
-  r.augmented.block(0, N, N, N).diagonal().setConstant(h);
-  r.augmented.block(N, 2 * N, N, N).diagonal().setConstant(h);
+  r.augmented.block(0, N, N, N).diagonal().setConstant(static_cast<Real>(h));
+  r.augmented.block(N, 2 * N, N, N).diagonal().setConstant(static_cast<Real>(h));
   r.exponential = r.augmented.exp();
   r.cond = condition_bound(r.augmented, r.exponential);
   return r;
@@ -402,7 +403,7 @@ void check_phi(const PhiReference& r, const Eigen::Matrix<double, N, N>& z, doub
   ASSERT_TRUE((expm::checked_phi_blocks<m, 10>(zs, hs, e, p1, p2)));
   Eigen::internal::set_is_malloc_allowed(true);
   const expm::Plan used{m, expm::squarings<Scalar>(m, static_cast<double>(norm1(r.augmented)))};
-  const Real u = std::numeric_limits<Scalar>::epsilon() / 2;
+  const Real u = static_cast<Real>(std::numeric_limits<Scalar>::epsilon()) / 2;
   const Real allowed = (r.cond * u + rounding_bound<Scalar>(r.augmented, used)) * norm1(r.exponential);
   Real error = norm1(e.template cast<Real>() - r.exponential.block(0, 0, N, N));
   error = std::max(error, norm1(p1.template cast<Real>() - r.exponential.block(0, N, N, N)));
