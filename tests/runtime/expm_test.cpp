@@ -40,21 +40,24 @@ Real norm1(const M& m) {
 //      n^2 x n^2 Kronecker form (vec L(A, E) = K vec E; column i + n j is the top right block
 //      of exp([[A, E_ij], [0, A]]), Van Loan 1978), ||L(A)||_1 <= n ||K(A)||_1, since
 //      ||E||_1 <= ||vec E||_1 <= n ||E||_1. Term: cond u, cond = n ||K||_1 ||A||_1 / ||e^A||_1.
-//  (2) Padé evaluation at B = 2^-s A (exact: a power of two). Every term b_j B^j of p_m(B)
-//      and p_m(-B) comes out of at most pi_m chained products of n-term inner products and
-//      m + 1 additions, so |error| <= gamma_k b_j |B|^j componentwise (|XY| <= |X||Y|),
+//  (2) Padé evaluation at B = 2^-s A (exact: a power of two; the b_j are exact in float and
+//      double). Every term b_j B^j of p_m(B) and p_m(-B) comes out of at most pi_m chained
+//      products of n-term inner products (pi_m = matrix_products({m, 0})) and at most m + 1
+//      additions, so |error| <= gamma_k b_j |B|^j componentwise (|XY| <= |X||Y|),
 //      k = n pi_m + m + 1, gamma_k = k u / (1 - k u): ||dp||_1, ||dq||_1 <= gamma_k ||p_m(|B|)||_1.
-//      The solve (Gaussian elimination with partial pivoting, column by column) is backward
-//      stable: (q + dq_s) R = p with |dq_s| <= gamma_3n |L||U| (Higham, Accuracy and Stability
-//      of Numerical Algorithms, Theorem 9.4). To first order R' - R = q^-1 (dp - (dq + dq_s) R):
+//      The solve (Gaussian elimination with partial pivoting, which does for every column the
+//      operations of an LU solve) is backward stable column by column: (q + dq_s) R = p with
+//      |dq_s| <= gamma_3n |L||U| (Higham, Accuracy and Stability of Numerical Algorithms, 2nd
+//      ed., Theorem 9.4). To first order R' - R = q^-1 (dp - (dq + dq_s) R):
 //        e_0 = ||q^-1||_1 (gamma_k ||p_m(|B|)||_1 (1 / ||R||_1 + 1) + gamma_3n || |L||U| ||_1),
 //      relative to R = r_m(B).
 //  (3) Squaring. With X_j = Y_j + D_j, Y_j = R^(2^j) exact, e_j = ||D_j||_1 / ||Y_j||_1: the
 //      computed square is Y_j^2 + Y_j D_j + D_j Y_j + F_j with |F_j| <= gamma_n |Y_j|^2, so
 //        e_{j+1} = (2 ||Y_j||_1^2 e_j + gamma_n || |Y_j|^2 ||_1) / ||Y_{j+1}||_1,
 //      which doubles e_j per squaring for a normal matrix and more for a non-normal one.
-//  bound = cond u + e_s. The factors are computed in long double from the matrix itself; the
-//  reference's own error (cond 2^-64) is below 1/2000 of the first term for double.
+//  bound = cond u + e_s. The factors are computed in long double from the matrix itself (L and
+//  U of the exact q, Y_j of the exact R: first order). The reference's own error is the same
+//  bound with u = 2^-64, about 1/2000 of the bound for double.
 Real condition_bound(const RealMatrix& a, const RealMatrix& ea) {
   const Eigen::Index n = a.rows();
   RealMatrix k(n * n, n * n);
@@ -288,8 +291,9 @@ TEST(Expm, NilpotentAndDefective) {
   check<float, 4>(n.cast<float>(), f, "nilpotent");
   const RealMatrix nr = n.cast<Real>();
   const RealMatrix exact = RealMatrix::Identity(4, 4) + nr + nr * nr / 2 + nr * nr * nr / 6;
-  const Eigen::Matrix4d x = exponential_by_plan(n, expm::plan<double>(static_cast<double>(norm1(n))));
-  EXPECT_LE(norm1(x.cast<Real>() - exact) / norm1(exact), error_bound<double>(nr, exact, expm::plan<double>(static_cast<double>(norm1(n)))));
+  const expm::Plan plan = expm::plan<double>(static_cast<double>(norm1(n)));
+  const Eigen::Matrix4d x = exponential_by_plan(n, plan);
+  EXPECT_LE(norm1(x.cast<Real>() - exact) / norm1(exact), error_bound<double>(nr, exact, plan));
   for (const double lambda : {-3.0, 0.5}) {
     Eigen::Matrix4d j = lambda * Eigen::Matrix4d::Identity();
     j.diagonal<1>().setConstant(2.0);

@@ -39,7 +39,9 @@
 // generated code, a fixed instruction count, only the degree used compiled in, and no run-time
 // check or error path; a norm beyond 2^s theta_m is computed all the same, less accurately.
 // checked_exponential<m, s_max> instead takes s from the actual norm, at most s_max, and refuses
-// (returns false, writes nothing) a non-finite matrix or a norm beyond 2^s_max theta_m.
+// (returns false, writes nothing) a non-finite matrix or a norm beyond 2^s_max theta_m: a
+// [[nodiscard]] bool, not a dualrate::Status, whose codes are a step's faults (fault.hpp); a
+// calibration that is refused keeps its previous constants.
 //
 // phi-functions: phi_1(X) = sum_k X^k / (k+1)! = X^-1 (e^X - I) and
 // phi_2(X) = sum_k X^k / (k+2)! = X^-2 (e^X - I - X) come from one exponential of size 3N
