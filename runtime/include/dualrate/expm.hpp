@@ -76,6 +76,7 @@ struct Plan {
   constexpr bool valid() const noexcept { return degree > 0; }
 };
 
+// The most squarings a plan takes or a template argument may give (2^-64 scales exactly in float).
 constexpr int kMaxSquarings = 64;
 
 namespace detail {
@@ -96,13 +97,14 @@ struct Thetas<float> {
   static constexpr double kTheta[kCount] = {4.258730016922831e-1, 1.880152677804762e0, 3.925724783138660e0};
 };
 
-// b_0 .. b_m of p_m as above: integers, exact in double up to m = 13.
+// b_0 .. b_m of p_m as above (m <= 13): integers, exact in float and double for the degrees
+// offered.
 struct PadeCoefficients {
   double b[14];
 };
 constexpr PadeCoefficients pade_coefficients(int m) noexcept {
   PadeCoefficients c{};
-  for (int j = 0; j <= m; ++j) {
+  for (int j = 0; j <= m && j < 14; ++j) {
     std::uint64_t numerator = 1;  // (2m - j)! / (m - j)!
     for (int k = m - j + 1; k <= 2 * m - j; ++k) numerator *= static_cast<std::uint64_t>(k);
     std::uint64_t j_factorial = 1;
