@@ -3,6 +3,7 @@
 
 #include "data.hpp"
 #include "dual_rate.hpp"
+#include "expm.hpp"
 #include "fault.hpp"
 #include "lookup.hpp"
 #include "mass.hpp"
