@@ -13,6 +13,7 @@
 namespace dualrate::cli {
 
 int GenerateCommand::run(const Model& model) {
+  refuse_calibration(model);
   const Settings s = resolve(model, o_, Use::kGenerate);
   require_dual_rate(cmd_, "--overrun", s.scheme);
   // Scheduled constants are proven stable by the schedule's check over its grid (precompute

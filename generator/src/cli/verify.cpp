@@ -13,6 +13,7 @@
 #include "base/process.hpp"
 #include "base/text_io.hpp"
 #include "cli/commands.hpp"
+#include "emit/cpp_emitter.hpp"
 #include "schemes/reference_core.hpp"
 #include "targets/build.hpp"
 #include "targets/cross_target.hpp"
@@ -65,6 +66,7 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
 }  // namespace
 
 int VerifyCommand::run(const Model& model) {
+  refuse_calibration(model);
   const Settings s = resolve(model, o_, Use::kGenerate);
   require_dual_rate(cmd_, "--tasks", s.scheme);
   require_dual_rate(cmd_, "--overrun", s.scheme);

@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "emit/constants.hpp"
 #include "ir/straight_line.hpp"
@@ -284,6 +286,26 @@ std::string comment_lines(const std::string& text, const std::string& indent) {
 
 }  // namespace
 
+void refuse_calibration(const Model& m) {
+  struct Tunable {
+    std::string what;
+    SourceLoc loc;
+  };
+  std::optional<Tunable> first;
+  auto consider = [&first](const std::string& what, const SourceLoc& loc) {
+    if (!first || std::tie(loc.line, loc.column) < std::tie(first->loc.line, first->loc.column))
+      first = Tunable{what, loc};
+  };
+  for (const auto& p : m.parameters)
+    if (p.tunable) consider("parameter '" + p.name + "'", p.loc);
+  for (const auto& t : m.tables)
+    if (t->tunable) consider("table '" + t->name + "'", t->loc);
+  if (first)
+    throw ModelError(first->loc, first->what + " is tunable: generated code cannot yet take calibration",
+                     "remove 'tunable: true' to fold the value into the code; simulate and analyze run the model "
+                     "as it is");
+}
+
 std::string generated_namespace(const Model& m, const GenerateRequest& request) {
   return request.name_space.empty() ? m.name : request.name_space;
 }
@@ -524,6 +546,7 @@ HeaderBanner read_header_banner(const std::string& text) {
 }
 
 TracedHeader generate_traced_header(const Model& m, const GenerateRequest& o, const SchemeDesign& design) {
+  refuse_calibration(m);
   const SchemeInfo* scheme = find_scheme(o.scheme);
   if (!scheme) throw std::invalid_argument("unknown scheme '" + o.scheme + "'");
   const std::string ns = generated_namespace(m, o);

@@ -82,6 +82,11 @@ GiNaC::ex restore(const GiNaC::ex& e, const ParserInput& r, const ExpressionText
     }
     return GiNaC::pow(base, exponent);
   }
+  if (scope.hold_tunable_tables && is_table_call(e) && table_call_of(e).table->tunable) {
+    GiNaC::exvector operands;
+    for (const auto& operand : e) operands.push_back(restore(operand, r, src, scope));
+    return GiNaC::function(GiNaC::ex_to<GiNaC::function>(e).get_serial(), operands).hold();
+  }
   struct Restore : GiNaC::map_function {
     const ParserInput& r;
     const ExpressionText& src;

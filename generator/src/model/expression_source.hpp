@@ -19,6 +19,9 @@ struct ExpressionScope {
   std::map<std::string, std::string> forbidden;    // existing names that may not be used here, and why
   std::map<std::string, std::shared_ptr<const Table>> tables;  // callable tables
   const GiNaC::ex* time = nullptr;                 // symbol for `t`, when time may be used
+  // A call of a tunable table stays a call even at numbers (a parameter's value derived from
+  // the table follows its calibration); otherwise a call at numbers is the table's value.
+  bool hold_tunable_tables = false;
   std::string what;                                // what is being parsed, for messages
 };
 

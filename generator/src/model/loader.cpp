@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -17,6 +18,15 @@
 #include "model/functions.hpp"
 
 namespace dualrate::loading {
+
+NumberText number_text(const std::string& text, double& value) {
+  static const std::regex number(R"([-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?)");
+  static const std::regex special("[-+]?\\.(inf|Inf|INF|nan|NaN|NAN)");
+  if (std::regex_match(text, special)) return NumberText::kNotFinite;
+  if (!std::regex_match(text, number)) return NumberText::kNotANumber;
+  value = std::strtod(text.c_str(), nullptr);
+  return std::isfinite(value) ? NumberText::kFinite : NumberText::kNotFinite;
+}
 
 Loader::Loader(std::string text, std::string file, std::vector<ParameterOverride> overrides)
     : text_(std::move(text)), file_(std::move(file)), overrides_(std::move(overrides)) {
@@ -309,21 +319,6 @@ void Loader::check_overrides(const std::map<std::string, KeyValue>& top) {
     throw ModelError(loc, "--param " + o.name + ": the model has no parameter '" + o.name + "'",
                      names.empty() ? "this model has no parameters section"
                                    : did_you_mean(o.name, names, "its parameters are: " + join(names)));
-  }
-}
-
-void Loader::read_parameters(const std::vector<Entry>& params) {
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    auto& p = model_.parameters[i];
-    const std::string what = "the value of parameter '" + p.name + "'";
-    p.expr = expression(params[i].key, params[i].value, parameter_scope(what, i));
-    p.value = evaluate(p.expr, params[i].value, what);
-    for (const auto& o : overrides_)
-      if (o.name == p.name) {
-        p.expr = GiNaC::numeric(o.value);
-        p.value = o.value;
-        p.overridden = true;
-      }
   }
 }
 

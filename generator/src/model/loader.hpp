@@ -85,6 +85,7 @@ inline const std::map<std::string, std::string>& reserved_names() {
 inline const std::vector<std::string> kTopKeys = {"name",      "description", "parameters", "inputs",  "states",
                                            "variables", "equations",   "outputs",    "simulation", "coordinates",
                                            "mass",      "forces",      "small",      "tables"};
+inline const std::vector<std::string> kParameterKeys = {"value", "unit", "description", "tunable", "min", "max"};
 inline const std::vector<std::string> kCoordinateKeys = {"position", "velocity"};
 inline const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
 inline const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};
@@ -102,8 +103,20 @@ inline std::string join(const std::vector<std::string>& items, const std::string
   return s;
 }
 
+// How `text` reads as a number written out in decimal, as in -0.25 or 1.5e3 (no expression):
+// finite (then in `value`), not finite (.inf, .nan, beyond double's range) or not a number.
+enum class NumberText { kFinite, kNotFinite, kNotANumber };
+NumberText number_text(const std::string& text, double& value);
+
 // A key and its value in a mapping.
 using KeyValue = std::pair<YAML::Node, YAML::Node>;
+
+// The limits of a tunable parameter's or table's values (min, max), and where they start.
+struct Limits {
+  double min = 0, max = 0;
+  SourceLoc loc;
+};
+
 // clang-tidy 14 takes Entry's implicit assignment for noexcept; it is not (YAML::Node's may
 // throw), and nothing relies on it being so.
 // NOLINTNEXTLINE(bugprone-exception-escape)
@@ -155,7 +168,22 @@ class Loader {
 
   void check_overrides(const std::map<std::string, KeyValue>& top);
 
+  // parameter_section.cpp: each parameter's value (a number, an expression of earlier
+  // parameters, or the mapping form with its unit, description and calibration), then the
+  // command line's override.
   void read_parameters(const std::vector<Entry>& params);
+  // The mapping form's unit, description and calibration into p; returns its `value`.
+  KeyValue read_parameter_mapping(const Entry& e, Parameter& p);
+  // A tunable parameter's value is a number written out (checked before it is parsed).
+  void check_tunable_text(const KeyValue& value, const Parameter& p);
+  void apply_override(Parameter& p);
+  // `tunable: true | false` of `owner` ("parameter 'R'", "table 'friction'").
+  bool tunable_flag(const KeyValue& kv, const std::string& owner);
+  // The min and max of `owner`, whose keys are `k`: required (else an error at `tunable_key`),
+  // finite and min < max when it is tunable, an error when it is not.
+  Limits read_limits(const std::map<std::string, KeyValue>& k, bool tunable, const YAML::Node& tunable_key,
+                     const std::string& owner);
+  double limit(const KeyValue& kv, const std::string& what);
 
   // table_section.cpp: each table's data, checked, registered in model_.tables.
   void read_tables(const std::vector<Entry>& entries);
@@ -165,6 +193,9 @@ class Loader {
   double table_value(const YAML::Node& node, const std::string& what);
   void table_values(const YAML::Node& node, const Table& t, std::size_t axis, std::vector<double>& out);
   void table_values_file(const KeyValue& kv, Table& t);
+  void read_breakpoints(const Entry& e, const KeyValue& bp, Table& t);
+  // A tunable table's value `v` (written `text` at `loc`) lies within its limits.
+  static void check_table_limits(const Table& t, double v, const std::string& text, const SourceLoc& loc);
 
   void read_constants(const std::vector<Entry>& entries, std::vector<Input>& inputs, const std::string& what);
 

@@ -3,6 +3,7 @@
 #include "model/model.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "model/functions.hpp"
 #include "model/printing.hpp"
@@ -86,7 +87,28 @@ GiNaC::ex marked(const GiNaC::ex& e, const Model& m) {
   return e.map(mark);
 }
 
+bool calls_tunable_table(const GiNaC::ex& e) {
+  for (auto node = e.preorder_begin(); node != e.preorder_end(); ++node)
+    if (is_table_call(*node) && table_call_of(*node).table->tunable) return true;
+  return false;
+}
+
+bool uses_any(const GiNaC::ex& e, const std::vector<GiNaC::ex>& symbols) {
+  return std::any_of(symbols.begin(), symbols.end(), [&](const GiNaC::ex& s) { return e.has(s); });
+}
+
 }  // namespace
+
+bool depends_on_tunable(const Model& m, const Parameter& p) {
+  // The symbols of the parameters before p whose values follow a calibration (a parameter's
+  // expression uses only earlier ones).
+  std::vector<GiNaC::ex> following;
+  for (const auto& q : m.parameters) {
+    if (q.name == p.name) break;
+    if (q.tunable || calls_tunable_table(q.expr) || uses_any(q.expr, following)) following.push_back(q.symbol);
+  }
+  return calls_tunable_table(p.expr) || uses_any(p.expr, following);
+}
 
 GiNaC::ex Model::with_time_terms(const GiNaC::ex& e) const {
   const GiNaC::ex c = canonical_form(e);

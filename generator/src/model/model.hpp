@@ -26,6 +26,14 @@ struct Parameter : Named {
   GiNaC::ex expr;   // as written (numbers and earlier parameters), or the override's number
   double value{};   // evaluated
   bool overridden = false;  // set on the command line (--param), not by the file
+  // Calibration: a tunable parameter's value may be changed on the running target, within
+  // [min, max]; `value` is the one it starts from. Derived parameters (depends_on_tunable)
+  // follow it.
+  bool tunable = false;
+  double min{}, max{};    // tunable only
+  SourceLoc range_loc{};  // tunable only: of its `min:`, where its range starts
+  // As written in its mapping form, or empty.
+  std::string unit{}, description{};
 };
 
 // A parameter value given on the command line (--param NAME=VALUE). It replaces the file's
@@ -175,6 +183,11 @@ struct Model {
   // model/functions.hpp): what the emitter prints and the reference core evaluates.
   GiNaC::ex with_time_terms(const GiNaC::ex& e) const;
 };
+
+// Whether p's value follows a calibration: its expression uses a tunable parameter or a
+// tunable table, directly or through other parameters. (A tunable parameter's own expression
+// is a number: it does not depend on one.)
+bool depends_on_tunable(const Model& m, const Parameter& p);
 
 // A scheduling value (simulation: schedule: by, or --schedule-by) parsed in the model's scope
 // (states, inputs, parameters, variables, tables; not time) from `text` found at `loc`, and

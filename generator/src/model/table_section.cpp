@@ -7,11 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 
 #include "model/loader.hpp"
 
@@ -19,15 +16,11 @@ namespace dualrate::loading {
 
 namespace {
 
-const std::vector<std::string> kTableKeys = {"breakpoints", "values", "values_file", "interpolation", "extrapolation"};
+const std::vector<std::string> kTableKeys = {"breakpoints",   "values",  "values_file", "interpolation",
+                                             "extrapolation", "tunable", "min",         "max"};
 
 // A decimal number as written in a table (no expressions, no .inf or .nan), or nothing.
-bool table_number(const std::string& text, double& value) {
-  static const std::regex number(R"([-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?)");
-  if (!std::regex_match(text, number)) return false;
-  value = std::strtod(text.c_str(), nullptr);
-  return std::isfinite(value);
-}
+bool table_number(const std::string& text, double& value) { return number_text(text, value) == NumberText::kFinite; }
 
 }  // namespace
 
@@ -63,9 +56,20 @@ void Loader::table_values(const YAML::Node& node, const Table& t, std::size_t ax
                                            axis + 1 == t.axes() ? "numbers" : "lists", axis + 1, n),
                      "values[i][j]... is the value at (breakpoints[0][i], breakpoints[1][j], ...)");
   for (const auto& item : node) {
-    if (axis + 1 == t.axes()) out.push_back(table_value(item, value_what));
-    else table_values(item, t, axis + 1, out);
+    if (axis + 1 == t.axes()) {
+      out.push_back(table_value(item, value_what));
+      check_table_limits(t, out.back(), item.Scalar(), at(item));
+    } else {
+      table_values(item, t, axis + 1, out);
+    }
   }
+}
+
+void Loader::check_table_limits(const Table& t, double v, const std::string& text, const SourceLoc& loc) {
+  if (t.tunable && (v < t.min || v > t.max))
+    throw ModelError(loc, fmt::format("value {} of tunable table '{}' is outside its limits [{}, {}]", text, t.name,
+                                      t.min, t.max),
+                     "min and max bound every value of a tunable table: correct the value or widen them");
 }
 
 void Loader::table_values_file(const KeyValue& kv, Table& t) {
@@ -106,6 +110,7 @@ void Loader::table_values_file(const KeyValue& kv, Table& t) {
       if (++count > per_row)
         throw ModelError(loc, fmt::format("table '{}': row {} has more than {} values", t.name, row + 1, per_row),
                          fmt::format("each row holds the values over the other axes ({})", per_row));
+      check_table_limits(t, v, text, loc);
       t.values.push_back(v);
       if (comma == std::string::npos) break;
       start = comma + 1;
@@ -120,48 +125,57 @@ void Loader::table_values_file(const KeyValue& kv, Table& t) {
                                        row, rows));
 }
 
+void Loader::read_breakpoints(const Entry& e, const KeyValue& bp, Table& t) {
+  t.breakpoints_loc = at(bp.second);
+  if (!bp.second.IsSequence() || bp.second.size() == 0 || !bp.second[0].IsSequence())
+    throw ModelError(at(bp.second.IsNull() ? bp.first : bp.second),
+                     "breakpoints of table '" + e.name + "' must be a list of lists, one per argument",
+                     "a 1-D table too: breakpoints: [[0, 1, 2]]");
+  if (bp.second.size() > kMaxTableAxes)
+    throw ModelError(at(bp.second), fmt::format("table '{}' has {} axes; tables have 1 to {}", e.name,
+                                                bp.second.size(), kMaxTableAxes));
+  std::size_t count = 1;
+  for (std::size_t d = 0; d < bp.second.size(); ++d) {
+    const YAML::Node axis = bp.second[d];
+    const std::string what = fmt::format("a breakpoint of axis {} of table '{}'", d + 1, e.name);
+    if (!axis.IsSequence())
+      throw ModelError(at(axis), fmt::format("axis {} of table '{}' must be a list of numbers", d + 1, e.name));
+    if (axis.size() < 2)
+      throw ModelError(at(axis), fmt::format("axis {} of table '{}' has {} breakpoint{}; an axis needs at least 2",
+                                             d + 1, e.name, axis.size(), axis.size() == 1 ? "" : "s"));
+    std::vector<double> points;
+    for (const auto& node : axis) {
+      const double v = table_value(node, what);
+      if (!points.empty() && !(v > points.back()))
+        throw ModelError(at(node), fmt::format("breakpoints of axis {} of table '{}' are not strictly increasing: "
+                                               "{} after {}", d + 1, e.name, node.Scalar(), points.back()),
+                         v == points.back() ? "a breakpoint may not repeat" : "list the breakpoints in increasing order");
+      points.push_back(v);
+    }
+    count *= points.size();
+    if (count > kMaxTableValues)
+      throw ModelError(at(bp.second), fmt::format("table '{}' would hold more than {} values", e.name,
+                                                  kMaxTableValues), "tables are stored in the target's flash");
+    t.breakpoints.push_back(std::move(points));
+  }
+}
+
 void Loader::read_tables(const std::vector<Entry>& entries) {
   for (const auto& e : entries) {
     Table t;
     t.name = e.name;
     t.loc = at(e.key);
-    const auto k = keys(e.value, kTableKeys, "table '" + e.name + "'", e.key);
+    const std::string what = "table '" + e.name + "'";
+    const auto k = keys(e.value, kTableKeys, what, e.key);
     if (!k.count("breakpoints"))
       throw ModelError(at(e.key), "table '" + e.name + "' has no breakpoints",
                        "breakpoints: a list of 1 to 4 lists, one per argument, as in [[0, 1, 2]]");
-    const KeyValue& bp = k.at("breakpoints");
-    t.breakpoints_loc = at(bp.second);
-    if (!bp.second.IsSequence() || bp.second.size() == 0 || !bp.second[0].IsSequence())
-      throw ModelError(at(bp.second.IsNull() ? bp.first : bp.second),
-                       "breakpoints of table '" + e.name + "' must be a list of lists, one per argument",
-                       "a 1-D table too: breakpoints: [[0, 1, 2]]");
-    if (bp.second.size() > kMaxTableAxes)
-      throw ModelError(at(bp.second), fmt::format("table '{}' has {} axes; tables have 1 to {}", e.name,
-                                                  bp.second.size(), kMaxTableAxes));
-    std::size_t count = 1;
-    for (std::size_t d = 0; d < bp.second.size(); ++d) {
-      const YAML::Node axis = bp.second[d];
-      const std::string what = fmt::format("a breakpoint of axis {} of table '{}'", d + 1, e.name);
-      if (!axis.IsSequence())
-        throw ModelError(at(axis), fmt::format("axis {} of table '{}' must be a list of numbers", d + 1, e.name));
-      if (axis.size() < 2)
-        throw ModelError(at(axis), fmt::format("axis {} of table '{}' has {} breakpoint{}; an axis needs at least 2",
-                                               d + 1, e.name, axis.size(), axis.size() == 1 ? "" : "s"));
-      std::vector<double> points;
-      for (const auto& node : axis) {
-        const double v = table_value(node, what);
-        if (!points.empty() && !(v > points.back()))
-          throw ModelError(at(node), fmt::format("breakpoints of axis {} of table '{}' are not strictly increasing: "
-                                                 "{} after {}", d + 1, e.name, node.Scalar(), points.back()),
-                           v == points.back() ? "a breakpoint may not repeat" : "list the breakpoints in increasing order");
-        points.push_back(v);
-      }
-      count *= points.size();
-      if (count > kMaxTableValues)
-        throw ModelError(at(bp.second), fmt::format("table '{}' would hold more than {} values", e.name,
-                                                    kMaxTableValues), "tables are stored in the target's flash");
-      t.breakpoints.push_back(std::move(points));
-    }
+    read_breakpoints(e, k.at("breakpoints"), t);
+    if (k.count("tunable")) t.tunable = tunable_flag(k.at("tunable"), what);
+    const Limits limits = read_limits(k, t.tunable, k.count("tunable") ? k.at("tunable").first : e.key, what);
+    t.min = limits.min;
+    t.max = limits.max;
+    t.range_loc = limits.loc;
     const bool inline_values = k.count("values") > 0, file_values = k.count("values_file") > 0;
     if (inline_values == file_values)
       throw ModelError(at(inline_values ? k.at("values_file").first : e.key),
@@ -172,7 +186,6 @@ void Loader::read_tables(const std::vector<Entry>& entries) {
     } else {
       table_values_file(k.at("values_file"), t);
     }
-    const std::string what = "table '" + e.name + "'";
     if (k.count("interpolation"))
       t.interpolation = keyword(k.at("interpolation"), "interpolation", what, {"linear", "flat"}) == "flat"
                             ? Table::Interpolation::kFlat

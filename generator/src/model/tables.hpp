@@ -39,6 +39,11 @@ struct Table {
   std::string values_file;                       // as written in the model file, or empty
   Interpolation interpolation = Interpolation::kLinear;
   Extrapolation extrapolation = Extrapolation::kClamp;
+  // Calibration: a tunable table's values may be changed on the running target, each within
+  // [min, max]; its breakpoints stay fixed.
+  bool tunable = false;
+  double min{}, max{};    // tunable only
+  SourceLoc range_loc{};  // tunable only: of its `min:`
   int id = -1;  // first argument of its calls; set by register_table
 
   std::size_t axes() const { return breakpoints.size(); }

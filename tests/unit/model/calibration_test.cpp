@@ -1,0 +1,248 @@
+// Calibration in the model language: parameters in the mapping form (value, unit, description,
+// tunable with min and max), tunable tables, parameters derived from tunable ones, --param on a
+// tunable parameter; simulate and analyze run a tunable model at its values, generate and
+// verify refuse it until generated code can take calibration. The model-file errors are files
+// in tests/models/errors/ (parameter_*.yaml, table_*limits*.yaml, errors_test.cpp).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "base/diagnostics.hpp"
+#include "base/process.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
+#include "test_support.hpp"
+
+namespace dualrate {
+namespace {
+
+const std::string kMotor = "tests/models/calibration/motor.yaml";
+
+const Parameter& parameter(const Model& m, const std::string& name) {
+  for (const auto& p : m.parameters)
+    if (p.name == name) return p;
+  throw std::invalid_argument("no parameter " + name);
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+ModelError error_of(const std::string& text, const std::vector<ParameterOverride>& overrides = {}) {
+  init_symbolic();
+  try {
+    load_model_text(text, "m.yaml", overrides);
+  } catch (const ModelError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "loaded without error";
+  return ModelError({}, "");
+}
+
+void expect_error(const ModelError& e, const std::string& file, int line, int column, const std::string& message) {
+  EXPECT_EQ(e.loc().file, file) << e.format();
+  EXPECT_EQ(e.loc().line, line) << e.format();
+  EXPECT_EQ(e.loc().column, column) << e.format();
+  EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.format();
+}
+
+// A one-state model with `parameters` (indented entries) and x' = -k*x.
+std::string with_parameters(const std::string& parameters) {
+  return "name: m\nparameters:\n" + parameters + "states:\n  slow:\n    x: 1\nequations:\n  x: -k*x\n";
+}
+
+TEST(Calibration, MappingFormTunableParametersAndTables) {
+  const Model m = test::load(test::source_path(kMotor));
+  const Parameter& j = parameter(m, "J");
+  EXPECT_FALSE(j.tunable);
+  EXPECT_EQ(j.unit, "");
+  const Parameter& r = parameter(m, "R");
+  EXPECT_TRUE(r.tunable);
+  EXPECT_EQ(r.value, 1.0);
+  EXPECT_EQ(r.min, 0.5);
+  EXPECT_EQ(r.max, 2.0);
+  EXPECT_EQ(r.unit, "ohm");
+  EXPECT_EQ(r.range_loc.line, 7);
+  EXPECT_EQ(r.range_loc.column, 34);
+  EXPECT_EQ(parameter(m, "Kt").unit, "N*m/A");
+  const Parameter& l = parameter(m, "L");
+  EXPECT_FALSE(l.tunable);
+  EXPECT_EQ(l.value, 1.0e-4);
+  EXPECT_EQ(l.unit, "H");
+  EXPECT_EQ(l.description, "armature inductance");
+  EXPECT_DOUBLE_EQ(parameter(m, "tau").value, 1.0e-4);
+  EXPECT_EQ(parameter(m, "Ke").value, 0.05);  // value: Kt, an expression in the mapping form
+  ASSERT_EQ(m.tables.size(), 1u);
+  const Table& friction = *m.tables[0];
+  EXPECT_TRUE(friction.tunable);
+  EXPECT_EQ(friction.min, 0.0);
+  EXPECT_EQ(friction.max, 1.0);
+  EXPECT_EQ(friction.range_loc.line, 17);
+  EXPECT_EQ(friction.values, (std::vector<double>{0.08, 0.1, 0.13, 0.2}));
+}
+
+TEST(Calibration, DerivedParametersDependOnTunableOnes) {
+  const Model m = test::load(test::source_path(kMotor));
+  for (const std::string name : {"J", "R", "Kt", "L"}) EXPECT_FALSE(depends_on_tunable(m, parameter(m, name))) << name;
+  EXPECT_TRUE(depends_on_tunable(m, parameter(m, "tau")));  // L/R
+  EXPECT_TRUE(depends_on_tunable(m, parameter(m, "Ke")));   // value: Kt
+  init_symbolic();
+  const Model n = load_model_text(
+      "name: n\ntables:\n  T: {breakpoints: [[0, 1]], values: [1, 2], tunable: true, min: 0, max: 3}\n"
+      "  F: {breakpoints: [[0, 1]], values: [1, 2]}\nparameters:\n  a: T(0.5)\n  b: 2*a\n  c: F(0.5)\n"
+      "  g: {value: 1, tunable: false}\n  k: c*g\nstates:\n  slow:\n    x: 1\nequations:\n  x: -k*x\n",
+      "n.yaml");
+  EXPECT_TRUE(depends_on_tunable(n, parameter(n, "a")));   // calls a tunable table: the call stays in its expression
+  EXPECT_EQ(parameter(n, "a").value, 1.5);
+  EXPECT_EQ(parameter(n, "c").value, 1.5);
+  EXPECT_TRUE(depends_on_tunable(n, parameter(n, "b")));   // through a
+  EXPECT_FALSE(depends_on_tunable(n, parameter(n, "c")));  // a table that is not tunable
+  EXPECT_FALSE(parameter(n, "g").tunable);
+  EXPECT_FALSE(depends_on_tunable(n, parameter(n, "k")));
+}
+
+TEST(Calibration, ParamOverrideOfATunableParameterStaysWithinItsLimits) {
+  init_symbolic();
+  const std::string text = read(test::source_path(kMotor));
+  const Model m = load_model_text(text, "motor.yaml", {{"R", 2.0}});
+  EXPECT_TRUE(parameter(m, "R").tunable);
+  EXPECT_TRUE(parameter(m, "R").overridden);
+  EXPECT_EQ(parameter(m, "R").value, 2.0);
+  EXPECT_DOUBLE_EQ(parameter(m, "tau").value, 0.5e-4);
+  expect_error(error_of(text, {{"R", 2.5}}), "m.yaml", 7, 34, "--param R=2.5: outside the limits [0.5, 2] of tunable");
+  // A derived parameter given a number is no longer derived.
+  const Model n = load_model_text(text, "motor.yaml", {{"tau", 1e-3}});
+  EXPECT_FALSE(depends_on_tunable(n, parameter(n, "tau")));
+}
+
+TEST(Calibration, TunableIsTheWordTrueOrFalse) {
+  expect_error(error_of(with_parameters("  k: {value: 1, tunable: \"true\", min: 0, max: 2}\n")), "m.yaml", 3, 26,
+               "tunable of parameter 'k' must be true or false, not 'true'");
+  expect_error(error_of(with_parameters("  k: {value: 1, tunable: True, min: 0, max: 2}\n")), "m.yaml", 3, 26,
+               "must be true or false, not 'True'");
+  init_symbolic();
+  EXPECT_FALSE(parameter(load_model_text(with_parameters("  k: {value: 1, tunable: false}\n"), "m.yaml"), "k").tunable);
+}
+
+TEST(Calibration, ATunableValueIsANumberWithinItsLimits) {
+  // Negative limits and exponents; the value may sit on either limit.
+  init_symbolic();
+  const Model m =
+      load_model_text(with_parameters("  k: {value: -2.5e-1, tunable: true, min: -0.25, max: 1e3}\n"), "m.yaml");
+  EXPECT_EQ(parameter(m, "k").value, -0.25);
+  expect_error(error_of(with_parameters("  k: {value: 3, tunable: true, min: 0, max: 2}\n")), "m.yaml", 3, 14,
+               "the value 3 of tunable parameter 'k' is outside its limits [0, 2]");
+  expect_error(error_of(with_parameters("  k: {value: pi/2, tunable: true, min: 0, max: 2}\n")), "m.yaml", 3, 14,
+               "must be a number, not an expression: 'pi/2'");
+  expect_error(error_of(with_parameters("  k: {value: .nan, tunable: true, min: 0, max: 2}\n")), "m.yaml", 3, 14,
+               "is not finite");
+  expect_error(error_of(with_parameters("  k: {value: 1, tunable: true, min: -.inf, max: 2}\n")), "m.yaml", 3, 37,
+               "min of parameter 'k' is not finite: '-.inf'");
+  expect_error(error_of(with_parameters("  k: {value: 1, tunable: true, min: 0, max: 1e999}\n")), "m.yaml", 3, 45,
+               "max of parameter 'k' is not finite: '1e999'");
+  expect_error(error_of(with_parameters("  k: {value: 1, tunable: true, min: 3, max: 2}\n")), "m.yaml", 3, 32,
+               "the limits of parameter 'k' are empty: min 3 is not below max 2");
+  expect_error(error_of(with_parameters("  k: {value: 1, tunable: true}\n")), "m.yaml", 3, 17,
+               "tunable parameter 'k' has no min and max");
+  expect_error(error_of(with_parameters("  k: {value: 1, tunable: true, min: 0}\n")), "m.yaml", 3, 17,
+               "tunable parameter 'k' has no max");
+  expect_error(error_of(with_parameters("  k: {value: 1, max: 2}\n")), "m.yaml", 3, 17,
+               "'max' of parameter 'k', which is not tunable");
+  expect_error(error_of(with_parameters("  k: {}\n")), "m.yaml", 3, 3, "parameter 'k' has no value");
+  expect_error(error_of(with_parameters("  k: {value: 1, unit: [m, s]}\n")), "m.yaml", 3, 23,
+               "the unit of parameter 'k' must be a single value");
+}
+
+class TunableValuesFile : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = make_temp_dir("dualrate-calibration"); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string model(const std::string& csv) {
+    std::ofstream(dir_ + "/map.csv", std::ios::binary) << csv;
+    const std::string path = dir_ + "/m.yaml";
+    std::ofstream(path, std::ios::binary)
+        << "name: m\ntables:\n  T:\n    breakpoints: [[0, 1, 2], [0, 1]]\n    values_file: map.csv\n"
+           "    tunable: true\n    min: -1\n    max: 5\nstates:\n  slow:\n    x: 0\nequations:\n  x: T(t, 0.5)\n";
+    return path;
+  }
+  std::string dir_;
+};
+
+TEST_F(TunableValuesFile, ValuesFromAFileAreTunableWithinTheLimits) {
+  init_symbolic();
+  const Model m = load_model_file(model("1, 2\n3, 4\n5, -1\n"));
+  EXPECT_TRUE(m.tables.at(0)->tunable);
+  EXPECT_EQ(m.tables.at(0)->values, (std::vector<double>{1, 2, 3, 4, 5, -1}));
+  try {
+    load_model_file(model("1, 2\n3, 4\n5, 6\n"));
+    ADD_FAILURE() << "loaded without error";
+  } catch (const ModelError& e) {
+    expect_error(e, dir_ + "/map.csv", 3, 4, "value 6 of tunable table 'T' is outside its limits [-1, 5]");
+  }
+}
+
+// The motor with its tunable parameters and table written as plain numbers and a plain table.
+std::string folded(const std::string& text) {
+  const std::string plain = std::regex_replace(text, std::regex(R"(\{value: ([-0-9.e]+), tunable: true[^}]*\})"), "$1");
+  return std::regex_replace(plain, std::regex("    tunable: true\n    min: 0\n    max: 1\n"), "");
+}
+
+TEST(Calibration, SimulateAndAnalyzeRunATunableModelAtItsValues) {
+  const std::string dir = make_temp_dir("dualrate-calibration");
+  const std::string tunable = test::source_path(kMotor), plain = dir + "/motor.yaml";
+  const std::string text = folded(read(tunable));
+  ASSERT_EQ(text.find("tunable: true"), std::string::npos) << text;
+  std::ofstream(plain, std::ios::binary) << text;
+  const ProcessResult a = run_process({DUALRATE_CLI, "simulate", tunable, "-o", dir + "/tunable.csv"});
+  const ProcessResult b = run_process({DUALRATE_CLI, "simulate", plain, "-o", dir + "/plain.csv"});
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_EQ(read(dir + "/tunable.csv"), read(dir + "/plain.csv"));
+  const ProcessResult c = run_process({DUALRATE_CLI, "analyze", tunable, "--json"});
+  const ProcessResult d = run_process({DUALRATE_CLI, "analyze", plain, "--json"});
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  ASSERT_EQ(d.exit_code, 0) << d.output;
+  EXPECT_EQ(c.output, d.output);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Calibration, GenerateAndVerifyRefuseATunableModelAtItsFirstTunable) {
+  const std::string model = test::source_path(kMotor);
+  const std::string out = make_temp_dir("dualrate-calibration");
+  for (const auto& command : {std::vector<std::string>{"generate", model, "-o", out},
+                              std::vector<std::string>{"verify", model, "--keep", out}}) {
+    std::vector<std::string> argv = command;
+    argv.insert(argv.begin(), DUALRATE_CLI);
+    const ProcessResult r = run_process(argv);
+    EXPECT_EQ(r.exit_code, 1) << command[0] << ": " << r.output;
+    const std::string expected =
+        model + ":7:3: error: parameter 'R' is tunable: generated code cannot yet take calibration";
+    EXPECT_EQ(r.output.rfind(expected, 0), 0u) << command[0] << ": " << r.output;
+    EXPECT_NE(r.output.find("remove 'tunable: true' to fold the value into the code"), std::string::npos) << r.output;
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(out));
+  std::filesystem::remove_all(out);
+  // The first in the file: a tunable table before the parameters section.
+  init_symbolic();
+  const Model m = load_model_text(
+      "name: m\ntables:\n  T: {breakpoints: [[0, 1]], values: [1, 2], tunable: true, min: 0, max: 3}\n"
+      "parameters:\n  k: {value: 1, tunable: true, min: 0, max: 2}\nstates:\n  slow:\n    x: 1\n"
+      "equations:\n  x: -k*T(x)\n",
+      "m.yaml");
+  try {
+    refuse_calibration(m);
+    ADD_FAILURE() << "a tunable model was not refused";
+  } catch (const ModelError& e) {
+    expect_error(e, "m.yaml", 3, 3, "table 'T' is tunable: generated code cannot yet take calibration");
+  }
+}
+
+}  // namespace
+}  // namespace dualrate
