@@ -63,6 +63,16 @@ dual_fields() {  # JSON, what: the cores of a cortex-m33-dual run
     { echo "FAIL: $2: no utilization per core"; status=1; }
 }
 
+# Both multirate schemes on MODEL's tasks on cortex-m33-dual: pass, bit exact, the cores reported.
+both_schemes_on_two_cores() {
+  for scheme in mrabm4_parallel mrabm4; do
+    json=$("$cli" verify "$model" --scheme "$scheme" --tasks multi --target cortex-m33-dual --t-end 2 --json 2>&1)
+    echo "$json"
+    check_pass "$json" "cortex-m33-dual $(basename "$model") $scheme"
+    dual_fields "$json" "$(basename "$model") $scheme"
+  done
+}
+
 case $mode in
   interleavings)
     preempted=()
@@ -108,12 +118,7 @@ case $mode in
     grep -q 'fast task stopped waiting' <<<"$json" || { echo "FAIL: verify did not say why the defer run failed"; status=1; }
     ;;
   dual)
-    for scheme in mrabm4_parallel mrabm4; do
-      json=$("$cli" verify "$model" --scheme "$scheme" --tasks multi --target cortex-m33-dual --t-end 2 --json 2>&1)
-      echo "$json"
-      check_pass "$json" "cortex-m33-dual $(basename "$model") $scheme"
-      dual_fields "$json" "$(basename "$model") $scheme"
-    done
+    both_schemes_on_two_cores
     json=$("$cli" verify "$model" --scheme mrabm4_parallel --tasks multi --target cortex-m33-dual --t-end 2 \
            --tick-cycles 15000 --json 2>&1)
     echo "$json"
@@ -146,12 +151,7 @@ case $mode in
       { echo "FAIL: --slow-core 1 on a one-core target not refused (exit $rc)"; status=1; }
     ;;
   dual_aircraft)
-    for scheme in mrabm4_parallel mrabm4; do
-      json=$("$cli" verify "$model" --scheme "$scheme" --tasks multi --target cortex-m33-dual --t-end 2 --json 2>&1)
-      echo "$json"
-      check_pass "$json" "cortex-m33-dual $(basename "$model") $scheme"
-      dual_fields "$json" "$(basename "$model") $scheme"
-    done
+    both_schemes_on_two_cores
     ;;
   linux)
     for target in cortex-a53-linux host; do
