@@ -58,6 +58,12 @@ std::string with_parameters(const std::string& parameters) {
   return "name: m\nparameters:\n" + parameters + "states:\n  slow:\n    x: 1\nequations:\n  x: -k*x\n";
 }
 
+// The error of a model whose parameters section is `parameters` (one entry, on line 3 of
+// m.yaml): at that line, `column`, saying `message`.
+void expect_parameter_error(const std::string& parameters, int column, const std::string& message) {
+  expect_error(error_of(with_parameters(parameters)), "m.yaml", 3, column, message);
+}
+
 TEST(Calibration, MappingFormTunableParametersAndTables) {
   const Model m = test::load(test::source_path(kMotor));
   const Parameter& j = parameter(m, "J");
@@ -123,10 +129,9 @@ TEST(Calibration, ParamOverrideOfATunableParameterStaysWithinItsLimits) {
 }
 
 TEST(Calibration, TunableIsTheWordTrueOrFalse) {
-  expect_error(error_of(with_parameters("  k: {value: 1, tunable: \"true\", min: 0, max: 2}\n")), "m.yaml", 3, 26,
-               "tunable of parameter 'k' must be true or false, not 'true'");
-  expect_error(error_of(with_parameters("  k: {value: 1, tunable: True, min: 0, max: 2}\n")), "m.yaml", 3, 26,
-               "must be true or false, not 'True'");
+  expect_parameter_error("  k: {value: 1, tunable: \"true\", min: 0, max: 2}\n", 26,
+                         "tunable of parameter 'k' must be true or false, not 'true'");
+  expect_parameter_error("  k: {value: 1, tunable: True, min: 0, max: 2}\n", 26, "must be true or false, not 'True'");
   init_symbolic();
   EXPECT_FALSE(parameter(load_model_text(with_parameters("  k: {value: 1, tunable: false}\n"), "m.yaml"), "k").tunable);
 }
@@ -137,27 +142,22 @@ TEST(Calibration, ATunableValueIsANumberWithinItsLimits) {
   const Model m =
       load_model_text(with_parameters("  k: {value: -2.5e-1, tunable: true, min: -0.25, max: 1e3}\n"), "m.yaml");
   EXPECT_EQ(parameter(m, "k").value, -0.25);
-  expect_error(error_of(with_parameters("  k: {value: 3, tunable: true, min: 0, max: 2}\n")), "m.yaml", 3, 14,
-               "the value 3 of tunable parameter 'k' is outside its limits [0, 2]");
-  expect_error(error_of(with_parameters("  k: {value: pi/2, tunable: true, min: 0, max: 2}\n")), "m.yaml", 3, 14,
-               "must be a number, not an expression: 'pi/2'");
-  expect_error(error_of(with_parameters("  k: {value: .nan, tunable: true, min: 0, max: 2}\n")), "m.yaml", 3, 14,
-               "is not finite");
-  expect_error(error_of(with_parameters("  k: {value: 1, tunable: true, min: -.inf, max: 2}\n")), "m.yaml", 3, 37,
-               "min of parameter 'k' is not finite: '-.inf'");
-  expect_error(error_of(with_parameters("  k: {value: 1, tunable: true, min: 0, max: 1e999}\n")), "m.yaml", 3, 45,
-               "max of parameter 'k' is not finite: '1e999'");
-  expect_error(error_of(with_parameters("  k: {value: 1, tunable: true, min: 3, max: 2}\n")), "m.yaml", 3, 32,
-               "the limits of parameter 'k' are empty: min 3 is not below max 2");
-  expect_error(error_of(with_parameters("  k: {value: 1, tunable: true}\n")), "m.yaml", 3, 17,
-               "tunable parameter 'k' has no min and max");
-  expect_error(error_of(with_parameters("  k: {value: 1, tunable: true, min: 0}\n")), "m.yaml", 3, 17,
-               "tunable parameter 'k' has no max");
-  expect_error(error_of(with_parameters("  k: {value: 1, max: 2}\n")), "m.yaml", 3, 17,
-               "'max' of parameter 'k', which is not tunable");
-  expect_error(error_of(with_parameters("  k: {}\n")), "m.yaml", 3, 3, "parameter 'k' has no value");
-  expect_error(error_of(with_parameters("  k: {value: 1, unit: [m, s]}\n")), "m.yaml", 3, 23,
-               "the unit of parameter 'k' must be a single value");
+  expect_parameter_error("  k: {value: 3, tunable: true, min: 0, max: 2}\n", 14,
+                         "the value 3 of tunable parameter 'k' is outside its limits [0, 2]");
+  expect_parameter_error("  k: {value: pi/2, tunable: true, min: 0, max: 2}\n", 14,
+                         "must be a number, not an expression: 'pi/2'");
+  expect_parameter_error("  k: {value: .nan, tunable: true, min: 0, max: 2}\n", 14, "is not finite");
+  expect_parameter_error("  k: {value: 1, tunable: true, min: -.inf, max: 2}\n", 37,
+                         "min of parameter 'k' is not finite: '-.inf'");
+  expect_parameter_error("  k: {value: 1, tunable: true, min: 0, max: 1e999}\n", 45,
+                         "max of parameter 'k' is not finite: '1e999'");
+  expect_parameter_error("  k: {value: 1, tunable: true, min: 3, max: 2}\n", 32,
+                         "the limits of parameter 'k' are empty: min 3 is not below max 2");
+  expect_parameter_error("  k: {value: 1, tunable: true}\n", 17, "tunable parameter 'k' has no min and max");
+  expect_parameter_error("  k: {value: 1, tunable: true, min: 0}\n", 17, "tunable parameter 'k' has no max");
+  expect_parameter_error("  k: {value: 1, max: 2}\n", 17, "'max' of parameter 'k', which is not tunable");
+  expect_parameter_error("  k: {}\n", 3, "parameter 'k' has no value");
+  expect_parameter_error("  k: {value: 1, unit: [m, s]}\n", 23, "the unit of parameter 'k' must be a single value");
 }
 
 class TunableValuesFile : public ::testing::Test {
