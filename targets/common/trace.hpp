@@ -9,6 +9,10 @@
 
 #include "trace_format.hpp"
 
+#ifdef DUALRATE_TRACE_CALIBRATION
+#include DUALRATE_TRACE_CALIBRATION
+#endif
+
 namespace dualrate_trace {
 
 // The row of `d`, with the state `next` one step later.
@@ -22,16 +26,64 @@ inline void print_row(std::FILE* out, const model::Data& d, const model::Data& n
   return model::step(d, u);
 }
 
+// The model's data objects, where a calibration tool's A2L file finds them (dualrate a2l):
+// the state (data.x), the inputs of the step being taken and the outputs at its start.
+inline model::Data data;
+inline model::Model::Input inputs = model::Model::default_inputs();
+inline model::Model::Output outputs;
+
+#ifdef DUALRATE_TRACE_CALIBRATION
+// The scenario's calibration writes (DUALRATE_TRACE_CALIBRATION names the header dualrate
+// verify writes: calibration_writes[], each {step, apply}, in step order), applied before step
+// i as a calibration tool writes between steps: each checked by the generated recalibrate()
+// against the values applied so far (a refused one changes nothing), then the accepted values
+// written to model::calibration and computed by calibrate(), which step i takes. Each write's
+// result goes to `log` as "# calibration INDEX STEP RESULT VALUE".
+class CalibrationWrites {
+ public:
+  void before_step(long i, std::FILE* log) {
+    bool accepted = false;
+    for (; next_ < sizeof(calibration_writes) / sizeof(calibration_writes[0]) && calibration_writes[next_].step == i;
+         ++next_) {
+      model::Calibration candidate = applied_;
+      calibration_writes[next_].apply(candidate);
+      const dualrate::calibration::Status s = model::recalibrate(candidate, scratch_);
+      std::fprintf(log, "# calibration %lu %ld %d %d\n", static_cast<unsigned long>(next_), i,
+                   static_cast<int>(s.result), static_cast<int>(s.value));
+      if (s.applied()) {
+        applied_ = candidate;
+        accepted = true;
+      }
+    }
+    if (!accepted) return;
+    model::calibration = applied_;
+    const dualrate::calibration::Status s = model::calibrate();
+    if (!s.applied()) std::fprintf(log, "# calibration_failed %ld %d\n", i, static_cast<int>(s.result));
+  }
+
+ private:
+  model::Calibration applied_ = model::calibration;
+  model::Constants scratch_{};
+  unsigned long next_ = 0;
+};
+inline CalibrationWrites calibration_writer;
+#endif
+
 // Runs `steps` steps; `measure(d, u)` performs each one (calling step_once) and returns its
 // status. Returns 0, or 3 with a message on stderr when a step reports a fault.
 template <class Measure>
 int run(std::FILE* out, long steps, long every, Measure&& measure) {
   print_header(out, true);
-  model::Data d;
+  model::Data& d = data;
   model::Data row = d;  // the row waiting for its next state, that of step row_step
   long row_step = 0;
   for (long i = 0; i <= steps; ++i) {
+#ifdef DUALRATE_TRACE_CALIBRATION
+    calibration_writer.before_step(i, stdout);
+#endif
     const model::Model::Input u = model::Model::scenario_inputs(d.time(model::kStep));
+    inputs = u;
+    model::Model::outputs(d.time(model::kStep), d.x, u, outputs);
 #ifdef EIGEN_RUNTIME_NO_MALLOC
     Eigen::internal::set_is_malloc_allowed(false);
 #endif

@@ -8,12 +8,39 @@
 #include "analysis/stability.hpp"
 #include "cli/commands.hpp"
 #include "emit/cpp_emitter.hpp"
+#include "model/tunable.hpp"
 #include "schemes/registry.hpp"
 
 namespace dualrate::cli {
 
+namespace {
+
+// The scheme's stability at the step over the calibration range: at each of its points
+// (tunable_box_points) as at the model's values; the first unstable point is an error at the
+// range of the first tunable parameter.
+void check_stability_over_range(const Model& model, const Settings& s, const SchemeOptions& options) {
+  const Parameter* first = nullptr;
+  for (const auto& p : model.parameters)
+    if (p.tunable && !first) first = &p;
+  if (!first) return;
+  for (const TunablePoint& point : tunable_box_points(model)) {
+    const StabilityReport r =
+        analyze_stability(model_at(model, point), s.scheme, s.step, s.ratio, options, StepSearch::kNever);
+    if (r.stable) continue;
+    std::string where;
+    for (const auto& [name, value] : point) where += fmt::format("{}{} = {}", where.empty() ? "" : ", ", name, value);
+    throw ModelError(first->range_loc,
+                     fmt::format("{} at h = {} is unstable at a point of the calibration range ({}): the one-step "
+                                 "map's spectral radius is {:.6g} > 1",
+                                 s.scheme, s.step, where, r.spectral_radius),
+                     "narrow the tunable parameters' ranges, or take a smaller step; --allow-unstable generates "
+                     "it anyway");
+  }
+}
+
+}  // namespace
+
 int GenerateCommand::run(const Model& model) {
-  refuse_calibration(model);
   const Settings s = resolve(model, o_, Use::kGenerate);
   require_dual_rate(cmd_, "--overrun", s.scheme);
   // Scheduled constants are proven stable by the schedule's check over its grid (precompute
@@ -27,6 +54,7 @@ int GenerateCommand::run(const Model& model) {
       const Instability why = instability(model, stability, s.t_end);
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
+    if (!allow_unstable_) check_stability_over_range(model, s, o_.scheme_options);
   }
   GenerateRequest g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
   g.name_space = name_space_;
@@ -36,6 +64,7 @@ int GenerateCommand::run(const Model& model) {
   g.t_end = s.t_end;
   g.allow_unstable = allow_unstable_;
   const SchemeDesign design = precompute_scheme(model, frozen(model, o_), g);
+  refuse_lost_tunability(model, frozen(model, o_), g, design);
   if (design.schedule) std::cerr << "note: " << schedule_summary(*design.schedule);
   if (info->generate_note) std::cerr << info->generate_note(model, g, design, frozen(model, o_), s.t_end);
   const TracedHeader header = generate_traced_header(model, g, design);

@@ -66,7 +66,6 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
 }  // namespace
 
 int VerifyCommand::run(const Model& model) {
-  refuse_calibration(model);
   const Settings s = resolve(model, o_, Use::kGenerate);
   require_dual_rate(cmd_, "--tasks", s.scheme);
   require_dual_rate(cmd_, "--overrun", s.scheme);

@@ -41,6 +41,17 @@ std::string axis_definition(const std::string& name, const std::vector<double>& 
                      uniform ? "true" : "false", name, list, uniform ? scalar_literal(1 / spacing) : "Scalar(0)");
 }
 
+namespace {
+
+bool reads_schedule(const LinearMap& m) {
+  for (const auto& row : m.terms)
+    for (const auto& t : row)
+      if (t.entry >= 0) return true;
+  return false;
+}
+
+}  // namespace
+
 std::string matrix_function(const LinearMap& m) {
   std::string s = fmt::format("  // {}: {} x {}, {} nonzeros ({}", m.what, m.rows, m.cols, m.nonzeros(), m.shape());
   if (m.structural_nonzeros < m.rows * m.cols) s += fmt::format("; the model's structure allows {}", m.structural_nonzeros);
@@ -51,7 +62,7 @@ std::string matrix_function(const LinearMap& m) {
   s += fmt::format(
       ")\n  static Eigen::Matrix<Scalar, {}, 1> {}(const Schedule& {}, const Eigen::Matrix<Scalar, {}, 1>& {}) noexcept "
       "{{\n",
-      m.rows, m.name, m.tables.empty() ? "/*s_*/" : "s_", m.cols, m.nonzeros() ? "v_" : "/*v_*/");
+      m.rows, m.name, reads_schedule(m) ? "s_" : "/*s_*/", m.cols, m.nonzeros() ? "v_" : "/*v_*/");
   s += fmt::format("    Eigen::Matrix<Scalar, {}, 1> r_;\n", m.rows);
   for (std::size_t r = 0; r < m.terms.size(); ++r) {
     const auto& row = m.terms[r];

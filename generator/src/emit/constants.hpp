@@ -11,7 +11,8 @@
 namespace dualrate {
 
 // `static Eigen::Matrix<Scalar, rows, 1> NAME(const Schedule& s_, const Eigen::Matrix<Scalar,
-// cols, 1>& v_)` returning M v, written over M's nonzeros (a scheduled entry read from s_),
+// cols, 1>& v_)` returning M v, written over M's nonzeros (an entry with an index read from s_:
+// scheduled, or following the calibration),
 // after a comment on what M is and its structure.
 std::string matrix_function(const LinearMap& m);
 

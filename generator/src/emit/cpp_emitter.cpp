@@ -16,10 +16,12 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "emit/calibration.hpp"
 #include "emit/constants.hpp"
 #include "ir/straight_line.hpp"
 #include "model/functions.hpp"
 #include "model/printing.hpp"
+#include "model/tunable.hpp"
 #include "numeric/linearization.hpp"
 #include "schemes/registry.hpp"
 
@@ -246,13 +248,20 @@ void table_definitions(const Model& m, ScalarType scalar, Code& h) {
     }
     const std::size_t row = t.breakpoints.back().size();
     if (!t.values_file.empty()) h << fmt::format("  // {}'s values: {}, next to the model file.\n", t.name, t.values_file);
-    h.statement(fmt::format("  static constexpr Scalar {}_values_[{}] = {{", t.name, t.values.size()), source);
-    for (std::size_t i = 0; i < t.values.size(); i += row) {
-      std::string line;
-      for (std::size_t j = i; j < i + row; ++j) line += (j > i ? ", " : "") + scalar_literal(t.values[j]);
-      h << "      " + line + ",\n";
+    if (t.tunable) {
+      const std::string member = calibrated_table_values_member(t);
+      const std::size_t declaration = member.rfind('\n') + 1;
+      h << member.substr(0, declaration);
+      h.statement(member.substr(declaration), source);
+    } else {
+      h.statement(fmt::format("  static constexpr Scalar {}_values_[{}] = {{", t.name, t.values.size()), source);
+      for (std::size_t i = 0; i < t.values.size(); i += row) {
+        std::string line;
+        for (std::size_t j = i; j < i + row; ++j) line += (j > i ? ", " : "") + scalar_literal(t.values[j]);
+        h << "      " + line + ",\n";
+      }
+      h << "  };\n";
     }
-    h << "  };\n";
     h << fmt::format("  template <unsigned S = 0>\n  static Scalar {}({}) noexcept {{\n", t.name, params);
     h << fmt::format("    return dualrate::lookup::table<dualrate::lookup::Interpolation::{}, "
                      "dualrate::lookup::Extrapolation::{}, S>(\n        {}_values_{});\n  }}\n",
@@ -285,26 +294,6 @@ std::string comment_lines(const std::string& text, const std::string& indent) {
 }
 
 }  // namespace
-
-void refuse_calibration(const Model& m) {
-  struct Tunable {
-    std::string what;
-    SourceLoc loc;
-  };
-  std::optional<Tunable> first;
-  auto consider = [&first](const std::string& what, const SourceLoc& loc) {
-    if (!first || std::tie(loc.line, loc.column) < std::tie(first->loc.line, first->loc.column))
-      first = Tunable{what, loc};
-  };
-  for (const auto& p : m.parameters)
-    if (p.tunable) consider("parameter '" + p.name + "'", p.loc);
-  for (const auto& t : m.tables)
-    if (t->tunable) consider("table '" + t->name + "'", t->loc);
-  if (first)
-    throw ModelError(first->loc, first->what + " is tunable: generated code cannot yet take calibration",
-                     "remove 'tunable: true' to fold the value into the code; simulate and analyze run the model "
-                     "as it is");
-}
 
 std::string generated_namespace(const Model& m, const GenerateRequest& request) {
   return request.name_space.empty() ? m.name : request.name_space;
@@ -387,7 +376,10 @@ void model_types(const Model& m, ScalarType scalar, Code& h) {
 void parameter_definitions(const Model& m, Code& h) {
   if (!m.parameters.empty()) h << "\n  // Parameters (values fixed at generation).\n";
   for (const auto& p : m.parameters)
-    h << fmt::format("  static constexpr Scalar {} = {};  // {:.17g}{}\n", p.name, scalar_literal(p.value), p.value,
+    if (p.tunable || depends_on_tunable(m, p))
+      h << calibrated_parameter_member(p);
+    else
+      h << fmt::format("  static constexpr Scalar {} = {};  // {:.17g}{}\n", p.name, scalar_literal(p.value), p.value,
                      p.overridden ? " (--param)" : "");
 }
 
@@ -501,8 +493,8 @@ void scheme_constants(const SchemeDesign& o, ScalarType scalar, const SchemeInfo
     h << "  using FastSquare = Eigen::Matrix<Scalar, kFast * kFast, 1>;  // kFast x kFast, column-major\n";
   }
   std::vector<LinearMap> maps;
-  for (const auto& c : o.matrices) maps.push_back(linear_map(c));
-  h << schedule_definitions(o, scalar, maps);
+  for (const auto& c : o.matrices) maps.push_back(recomputed(o, c.name) ? calibrated_map(c) : linear_map(c));
+  h << (o.recompute.empty() ? schedule_definitions(o, scalar, maps) : calibrated_schedule());
   for (const auto& map : maps) h << matrix_function(map);
   for (const auto& r : o.reals)
     if (r.scheduled.empty())
@@ -521,11 +513,12 @@ void scheme_constants(const SchemeDesign& o, ScalarType scalar, const SchemeInfo
 
 // A single-rate scheme's Scheme (with SchemeConstants when it has constants), Data, and the
 // task's step function.
-void step_function(const SchemeInfo& scheme, Code& h) {
+void step_function(const SchemeInfo& scheme, bool calibrated, Code& h) {
   h << fmt::format("using Scheme = {}<Model{}>;\n", scheme.runtime_class, scheme.constants ? ", SchemeConstants" : "");
   h << "using Data = dualrate::Data<Model>;\n\n";
   h << "// One period of the task: advances d by h with the inputs u held over the step.\n";
   h << "[[nodiscard]] inline dualrate::Status step(Data& d, const Model::Input& u) noexcept {\n";
+  if (calibrated) h << take_constants_statement();
   h << "  return dualrate::advance<Scheme>(d, kStep, u);\n}\n\n";
 }
 
@@ -546,13 +539,15 @@ HeaderBanner read_header_banner(const std::string& text) {
 }
 
 TracedHeader generate_traced_header(const Model& m, const GenerateRequest& o, const SchemeDesign& design) {
-  refuse_calibration(m);
   const SchemeInfo* scheme = find_scheme(o.scheme);
   if (!scheme) throw std::invalid_argument("unknown scheme '" + o.scheme + "'");
+  check_calibratable(m, o, *scheme);
+  const bool calibrated = has_tunable(m);
   const std::string ns = generated_namespace(m, o);
   Code h(comment_file(m));
   preamble(m, o, *scheme, ns, h);
   h << fmt::format("namespace {} {{\n\n", ns);
+  if (calibrated) h << calibration_declarations(m, o, design, ns);
   model_struct(m, o, design, h);
   h << "// Declared rate and scheme.\n";
   h << fmt::format("constexpr Model::Scalar kStep = Model::{};  // h = {:.17g}\n", scalar_literal(o.step), o.step);
@@ -560,7 +555,8 @@ TracedHeader generate_traced_header(const Model& m, const GenerateRequest& o, co
     task_pair(o, *scheme, h);
   } else {
     if (scheme->constants) scheme_constants(design, o.scalar, *scheme, h);
-    step_function(*scheme, h);
+    if (calibrated) h << recalibration_functions(m, o, design);
+    step_function(*scheme, calibrated, h);
   }
   h << fmt::format("}}  // namespace {}\n", ns);
   return {h.text(), source_map(m, o, design, h)};

@@ -20,11 +20,6 @@ namespace dualrate {
 // the model's name.
 std::string generated_namespace(const Model& model, const GenerateRequest& request);
 
-// Generated code folds every parameter and table into constants: until it can take
-// calibration, a model with a tunable parameter or table is refused, never folded silently
-// (a ModelError at the first of them in the file). generate_traced_header checks it first.
-void refuse_calibration(const Model& model);
-
 // The whole generated header for the model, the request and the scheme's design for it
 // (precompute_scheme).
 std::string generate_header(const Model& model, const GenerateRequest& request, const SchemeDesign& design);

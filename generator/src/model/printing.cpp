@@ -70,6 +70,8 @@ std::string literal(double v, const char* type) {
 
 std::string scalar_literal(double v) { return literal(v, "Scalar"); }
 
+std::string typed_literal(double v, const std::string& type) { return literal(v, type.c_str()); }
+
 namespace {
 
 // Precedence of what an expression prints as: higher binds tighter.

@@ -12,6 +12,8 @@ namespace dualrate {
 
 // An exact C++ literal for v, cast to Scalar: Scalar(3), Scalar(0x1.999999999999ap-4).
 std::string scalar_literal(double v);
+// The same, cast to `type` (float, double) where no Scalar is declared.
+std::string typed_literal(double v, const std::string& type);
 
 // C++ text for a model expression. Symbols print as their names (the emitted code binds a
 // local or constant of that name); functions print as <cmath> or dualrate::math calls.

@@ -88,6 +88,27 @@ struct GenerateRequest {
   bool allow_unstable = false;
 };
 
+// One step of what generated code computes on the target to recompute a design's matrices
+// from new calibrated values (docs/calibration.md): in double, on fixed-size matrices named by
+// `out` and `in` (a design's matrix, which the step then writes into the constants, or a
+// temporary of an earlier step), with no heap and a fixed number of operations.
+struct RecomputeStep {
+  enum class Kind {
+    kEvaluate,   // out[0] = the rows x cols matrix of `entries` (row by row), in the calibrated parameters
+    kInverse,    // out[0] = in[0]^-1 (refused when singular)
+    kProduct,    // out[0] = in[0] in[1]
+    kSum,        // out[0] = in[0] + in[1]
+    kPhiBlocks,  // out = e^{hZ}, h phi_1(hZ), h^2 phi_2(hZ) for Z = in[0] and h = step, from one
+                 // exponential of Padé degree `degree` with at most `squarings` squarings (refused beyond)
+  };
+  Kind kind = Kind::kEvaluate;
+  std::vector<std::string> out, in;
+  long rows = 0, cols = 0;  // kEvaluate
+  std::vector<GiNaC::ex> entries{};
+  double step = 0;
+  int degree = 0, squarings = 0;
+};
+
 // What a scheme's design chose for a request: the constants it precomputed, which the emitter
 // writes into SchemeConstants and verify and the cost model read. One value the scheme owns.
 struct SchemeDesign {
@@ -108,6 +129,9 @@ struct SchemeDesign {
   // Scheduled constants: the schedule designed (each matrix's and real's `scheduled` values are
   // its grid's).
   std::shared_ptr<const ConstantSchedule> schedule{};
+  // Calibration: how generated code recomputes the matrices that depend on tunable values
+  // (empty: none does, and the matrices stay literals).
+  std::vector<RecomputeStep> recompute{};
 };
 
 // One call of the scheme function `name` that the design holds (SchemeFunction), as emitted.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/tunable.hpp"
 #include "reference/reference_model.hpp"
 #include "schemes/adams/adams.hpp"
 #include "schemes/prk25/prk25.hpp"
@@ -65,6 +66,52 @@ const SchemeInfo* find_any_scheme(const std::string& name) {
 const SchemeInfo* find_scheme(const std::string& name) {
   const SchemeInfo* s = find_any_scheme(name);
   return s && s->generated ? s : nullptr;
+}
+
+namespace {
+
+bool same_constants(const SchemeDesign& a, const SchemeDesign& b) {
+  if (a.matrices.size() != b.matrices.size() || a.reals.size() != b.reals.size() ||
+      a.integers.size() != b.integers.size())
+    return false;
+  for (std::size_t i = 0; i < a.matrices.size(); ++i)
+    if (a.matrices[i].value != b.matrices[i].value || a.matrices[i].scheduled != b.matrices[i].scheduled) return false;
+  for (std::size_t i = 0; i < a.reals.size(); ++i)
+    if (a.reals[i].value != b.reals[i].value || a.reals[i].scheduled != b.reals[i].scheduled) return false;
+  for (std::size_t i = 0; i < a.integers.size(); ++i)
+    if (a.integers[i].value != b.integers[i].value) return false;
+  return a.options == b.options;
+}
+
+// Loss of tunability is an error: a design whose constants generated code does not recompute
+// (no RecomputeStep) must be the same at the ends of the calibration range as at the model's
+// values; the first tunable parameter whose range changes it is named.
+}  // namespace
+
+void refuse_lost_tunability(const Model& model, bool frozen, const GenerateRequest& request,
+                            const SchemeDesign& design) {
+  const SchemeInfo* found = find_scheme(request.scheme);
+  if (!found || !found->precompute || !design.recompute.empty() || !has_tunable(model)) return;
+  const SchemeInfo& info = *found;
+  for (const auto& p : model.parameters) {
+    if (!p.tunable) continue;
+    for (double end : {p.min, p.max}) {
+      bool same = false;
+      try {
+        SchemeDesign other = info.precompute(model_at(model, {{p.name, end}}), frozen, request);
+        other.options.insert(request.scheme_options.begin(), request.scheme_options.end());
+        same = same_constants(design, other);
+      } catch (const std::exception&) {
+      }
+      if (!same)
+        throw ModelError(p.range_loc,
+                         fmt::format("{}'s precomputed constants change with tunable parameter '{}' (at {} = {:.17g}): "
+                                     "generated code cannot recompute them on the target",
+                                     info.name, p.name, p.name, end),
+                         "make the parameter fixed, or use a scheme that takes calibration (euler, rk2, rk4, prk25, "
+                         "sp_ll)");
+    }
+  }
 }
 
 SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRequest& request) {

@@ -29,6 +29,11 @@ const SchemeInfo* find_any_scheme(const std::string& name);
 // quasistatic: the reduced form and its Newton design); for the others, none but the request's
 // options. Throws ModelError when the model does not suit the scheme.
 SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRequest& request);
+// Loss of tunability is an error (generate, verify): throws a ModelError at the range of the
+// first tunable parameter whose end changes a design's constants that generated code does not
+// recompute on the target (design.recompute empty).
+void refuse_lost_tunability(const Model& model, bool frozen, const GenerateRequest& request,
+                            const SchemeDesign& design);
 
 // One step of request.scheme (a generated scheme; dual-rate: one macro step) with its design
 // (precompute_scheme), as each scheme counts itself (SchemeInfo::cost).

@@ -115,6 +115,7 @@ Verification::Verification(const Model& model, const VerifyOptions& o, const Sch
       evaluations_(design_.evaluations > 0 ? design_.evaluations : info.evaluations),
       run_(run_options(o, frozen_, design_)),
       r_(r) {
+  refuse_lost_tunability(model, frozen_, request_, design_);
   if (!info.dual_rate) {
     const StepCost cost = step_cost(model, request_, design_);
     r.ops_per_step = cost.ops.total();

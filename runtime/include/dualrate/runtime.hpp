@@ -1,6 +1,7 @@
 // Umbrella header included by generated code.
 #pragma once
 
+#include "calibration.hpp"
 #include "data.hpp"
 #include "dual_rate.hpp"
 #include "expm.hpp"

@@ -1,7 +1,7 @@
 // Calibration in the model language: parameters in the mapping form (value, unit, description,
 // tunable with min and max), tunable tables, parameters derived from tunable ones, --param on a
-// tunable parameter; simulate and analyze run a tunable model at its values, generate and
-// verify refuse it until generated code can take calibration. The model-file errors are files
+// tunable parameter; simulate and analyze run a tunable model at its values; generate takes it
+// with the schemes that can follow a calibration and refuses the others. The model-file errors are files
 // in tests/models/errors/ (parameter_*.yaml, table_*limits*.yaml, errors_test.cpp).
 #include <gtest/gtest.h>
 
@@ -213,35 +213,35 @@ TEST(Calibration, SimulateAndAnalyzeRunATunableModelAtItsValues) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(Calibration, GenerateAndVerifyRefuseATunableModelAtItsFirstTunable) {
+// Generated code takes calibration with the single-rate schemes whose constants it can follow;
+// a scheme whose precomputed constants change over a tunable range it does not recompute, and
+// the dual-rate tasks, are refused at the range (loss of tunability is an error).
+TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
   const std::string model = test::source_path(kMotor);
   const std::string out = make_temp_dir("dualrate-calibration");
-  for (const auto& command : {std::vector<std::string>{"generate", model, "-o", out},
-                              std::vector<std::string>{"verify", model, "--keep", out}}) {
-    std::vector<std::string> argv = command;
-    argv.insert(argv.begin(), DUALRATE_CLI);
-    const ProcessResult r = run_process(argv);
-    EXPECT_EQ(r.exit_code, 1) << command[0] << ": " << r.output;
-    const std::string expected =
-        model + ":7:3: error: parameter 'R' is tunable: generated code cannot yet take calibration";
-    EXPECT_EQ(r.output.rfind(expected, 0), 0u) << command[0] << ": " << r.output;
-    EXPECT_NE(r.output.find("remove 'tunable: true' to fold the value into the code"), std::string::npos) << r.output;
+  const auto generate = [&](const std::string& scheme) {
+    return run_process({DUALRATE_CLI, "generate", model, "--scheme", scheme, "--step", "1e-4", "-o", out});
+  };
+  for (const char* scheme : {"rk4", "sp_ll"}) {
+    const ProcessResult r = generate(scheme);
+    ASSERT_EQ(r.exit_code, 0) << scheme << ": " << r.output;
+    EXPECT_NE(read(out + "/motor.hpp").find("struct Calibration {"), std::string::npos) << scheme;
+    std::filesystem::remove(out + "/motor.hpp");
   }
+  const ProcessResult tasks = generate("mrabm4");
+  EXPECT_EQ(tasks.exit_code, 1);
+  EXPECT_EQ(tasks.output.rfind(model + ":7:34: error: mrabm4 runs as two tasks, which cannot yet take calibration", 0),
+            0u)
+      << tasks.output;
+  const ProcessResult lost = generate("quasistatic");
+  EXPECT_EQ(lost.exit_code, 1);
+  EXPECT_EQ(lost.output.rfind(model + ":7:34: error: quasistatic's precomputed constants change with tunable parameter "
+                                      "'R' (at R = 0.5): generated code cannot recompute them on the target",
+                              0),
+            0u)
+      << lost.output;
   EXPECT_TRUE(std::filesystem::is_empty(out));
   std::filesystem::remove_all(out);
-  // The first in the file: a tunable table before the parameters section.
-  init_symbolic();
-  const Model m = load_model_text(
-      "name: m\ntables:\n  T: {breakpoints: [[0, 1]], values: [1, 2], tunable: true, min: 0, max: 3}\n"
-      "parameters:\n  k: {value: 1, tunable: true, min: 0, max: 2}\nstates:\n  slow:\n    x: 1\n"
-      "equations:\n  x: -k*T(x)\n",
-      "m.yaml");
-  try {
-    refuse_calibration(m);
-    ADD_FAILURE() << "a tunable model was not refused";
-  } catch (const ModelError& e) {
-    expect_error(e, "m.yaml", 3, 3, "table 'T' is tunable: generated code cannot yet take calibration");
-  }
 }
 
 }  // namespace

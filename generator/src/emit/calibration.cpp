@@ -1,0 +1,341 @@
+#include "emit/calibration.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <map>
+#include <set>
+
+#include "model/printing.hpp"
+#include "model/tunable.hpp"
+
+namespace dualrate {
+
+namespace {
+
+std::string scalar_name(const GenerateRequest& o) { return to_string(o.scalar); }
+
+std::vector<const Table*> tunable_tables(const Model& m) {
+  std::vector<const Table*> out;
+  for (const auto& t : m.tables)
+    if (t->tunable) out.push_back(t.get());
+  return out;
+}
+
+std::string limits(double min, double max, const std::string& unit) {
+  return fmt::format("in [{}, {}]{}", min, max, unit.empty() ? "" : " " + unit);
+}
+
+// The matrices a recomputation writes into the constants, with their sizes.
+struct Stored {
+  std::string name;
+  long rows, cols;
+};
+
+// Each matrix a design's recomputation names, with its size.
+std::map<std::string, std::pair<long, long>> recompute_sizes(const SchemeDesign& d) {
+  std::map<std::string, std::pair<long, long>> size;
+  for (const auto& s : d.recompute) {
+    using K = RecomputeStep::Kind;
+    std::pair<long, long> rc{s.rows, s.cols};
+    if (s.kind == K::kInverse || s.kind == K::kSum || s.kind == K::kPhiBlocks) rc = size.at(s.in.at(0));
+    if (s.kind == K::kProduct) rc = {size.at(s.in.at(0)).first, size.at(s.in.at(1)).second};
+    for (const auto& o : s.out) size[o] = rc;
+  }
+  return size;
+}
+
+std::vector<Stored> stored_matrices(const SchemeDesign& d) {
+  const auto size = recompute_sizes(d);
+  std::vector<Stored> out;
+  for (const auto& m : d.matrices)
+    if (recomputed(d, m.name)) out.push_back({m.name, size.at(m.name).first, size.at(m.name).second});
+  return out;
+}
+
+std::string calibration_struct(const Model& m, const std::string& scalar) {
+  std::string s =
+      "// The model's tunable values (docs/calibration.md), as a calibration tool writes them: each\n"
+      "// tunable parameter, then each tunable table's values. The step follows a change once\n"
+      "// calibrate() has checked it and computed the constants that depend on it.\n"
+      "struct Calibration {\n";
+  for (const auto& p : m.parameters)
+    if (p.tunable) s += fmt::format("  {} {};  // {}\n", scalar, p.name, limits(p.min, p.max, p.unit));
+  for (const Table* t : tunable_tables(m))
+    s += fmt::format("  {} {}[{}];  // table {}'s values, {}\n", scalar, t->name, t->values.size(), t->name,
+                     limits(t->min, t->max, ""));
+  return s + "};\n";
+}
+
+// The brace-enclosed values of a Calibration, its lines indented by `indent`.
+std::string calibration_initializer(const Model& m, const std::string& scalar, const std::string& indent = "") {
+  std::string s = "{\n";
+  for (const auto& p : m.parameters)
+    if (p.tunable) s += fmt::format("{}    {},  // {}\n", indent, typed_literal(p.value, scalar), p.name);
+  for (const Table* t : tunable_tables(m)) {
+    s += indent + "    {";
+    for (std::size_t i = 0; i < t->values.size(); ++i) s += (i ? ", " : "") + typed_literal(t->values[i], scalar);
+    s += fmt::format("}},  // {}\n", t->name);
+  }
+  return s + indent + "}";
+}
+
+// A short identification of the generated code's calibration layout, for the A2L's EPK.
+std::string epk_text(const Model& m, const GenerateRequest& o, const std::string& ns) {
+  std::string layout;
+  for (const auto& p : m.parameters)
+    if (p.tunable) layout += p.name + ";";
+  for (const Table* t : tunable_tables(m)) layout += fmt::format("{}[{}];", t->name, t->values.size());
+  std::uint32_t hash = 2166136261u;  // FNV-1a
+  for (unsigned char c : layout) hash = (hash ^ c) * 16777619u;
+  return fmt::format("{} {} {} dualrate {} {:08x}", ns, o.scheme, scalar_name(o), o.generator_version, hash);
+}
+
+std::string constants_struct(const Model& m, const SchemeDesign& d, const std::string& scalar) {
+  std::string s =
+      "// Everything the step reads that follows the calibration, computed from one Calibration by\n"
+      "// recalibrate(): the step reads the active set, which it replaces only at its start.\n"
+      "struct Constants {\n"
+      "  Calibration values;  // the values these constants were computed from\n"
+      "  struct Parameters {\n";
+  for (const Parameter* p : calibrated_parameters(m))
+    s += fmt::format("    {} {};{}\n", scalar, p->name, p->tunable ? "" : "  // " + cpp_expression(p->expr));
+  for (const Table* t : tunable_tables(m)) s += fmt::format("    {} {}_values_[{}];\n", scalar, t->name, t->values.size());
+  s += "  } parameters;\n";
+  for (const Stored& st : stored_matrices(d))
+    s += fmt::format("  {} {}[{}];  // {} x {}, row by row\n", scalar, st.name, st.rows * st.cols, st.rows, st.cols);
+  return s + "};\n";
+}
+
+std::string constants_initializer(const Model& m, const SchemeDesign& d, const std::string& scalar) {
+  std::string s = "inline Constants active_constants = {\n    " + calibration_initializer(m, scalar, "    ") + ",\n    {\n";
+  for (const Parameter* p : calibrated_parameters(m))
+    s += fmt::format("        {},  // {}\n", typed_literal(p->value, scalar), p->name);
+  for (const Table* t : tunable_tables(m)) {
+    s += "        {";
+    for (std::size_t i = 0; i < t->values.size(); ++i) s += (i ? ", " : "") + typed_literal(t->values[i], scalar);
+    s += fmt::format("}},  // {}\n", t->name);
+  }
+  s += "    },\n";
+  for (const Stored& st : stored_matrices(d)) {
+    const Eigen::MatrixXd& v = named(d.matrices, st.name).value;
+    s += "    {";
+    for (long r = 0; r < st.rows; ++r)
+      for (long c = 0; c < st.cols; ++c) s += (r + c ? ", " : "") + typed_literal(v(r, c), scalar);
+    s += fmt::format("}},  // {}\n", st.name);
+  }
+  return s + "};\n";
+}
+
+// `if (const auto s_ = check(...); !s_.applied()) return s_;` for each tunable value, its
+// index among the Calibration's values.
+std::string value_checks(const Model& m) {
+  std::string s;
+  std::int32_t index = 0;
+  for (const auto& p : m.parameters)
+    if (p.tunable)
+      s += fmt::format("  if (const Status s_ = check(v.{}, {:a}, {:a}, {}); !s_.applied()) return s_;\n", p.name, p.min,
+                       p.max, index++);
+  for (const Table* t : tunable_tables(m)) {
+    s += fmt::format("  for (std::int32_t i_ = 0; i_ < {}; ++i_)\n", t->values.size());
+    s += fmt::format("    if (const Status s_ = check(v.{}[i_], {:a}, {:a}, {} + i_); !s_.applied()) return s_;\n",
+                     t->name, t->min, t->max, index);
+    index += static_cast<std::int32_t>(t->values.size());
+  }
+  return s;
+}
+
+// The calibrated parameters as double locals: tunable ones from v, derived ones from their
+// expressions (with the fixed parameters they use as literals before them).
+std::string parameter_locals(const Model& m) {
+  std::vector<const Parameter*> calibrated = calibrated_parameters(m);
+  std::set<std::string> fixed_used;
+  for (const Parameter* p : calibrated)
+    for (const auto& q : m.parameters)
+      if (!q.tunable && !depends_on_tunable(m, q) && p->expr.has(q.symbol)) fixed_used.insert(q.name);
+  std::string s;
+  for (const auto& q : m.parameters)
+    if (fixed_used.count(q.name)) s += fmt::format("  const Scalar {} = {};\n", q.name, scalar_literal(q.value));
+  for (const Parameter* p : calibrated)
+    s += p->tunable ? fmt::format("  const Scalar {0} = Scalar(v.{0});\n", p->name)
+                    : fmt::format("  const Scalar {} = {};\n", p->name, cpp_expression(p->expr));
+  return s;
+}
+
+std::string matrix_type(std::pair<long, long> size) {
+  return fmt::format("Eigen::Matrix<Scalar, {}, {}{}>", size.first, size.second,
+                     size.second > 1 && size.first == 1 ? ", Eigen::RowMajor" : "");
+}
+
+// The design's recomputation, each step's matrices as double locals.
+std::string recompute_statements(const SchemeDesign& d) {
+  const auto size = recompute_sizes(d);
+  std::string s;
+  using K = RecomputeStep::Kind;
+  for (const auto& st : d.recompute) {
+    const auto& out = st.out.at(0);
+    switch (st.kind) {
+      case K::kEvaluate: {
+        s += fmt::format("  {} {};\n", matrix_type(size.at(out)), out);
+        for (long k = 0; k < st.rows * st.cols; ++k)
+          s += fmt::format("  {}({}, {}) = {};\n", out, k / st.cols, k % st.cols,
+                           cpp_expression(st.entries[static_cast<std::size_t>(k)]));
+        break;
+      }
+      case K::kInverse:
+        s += fmt::format("  {} {};\n  if (!dualrate::calibration::invert({}, {})) return {{Result::kNotComputable, -1}};\n",
+                         matrix_type(size.at(out)), out, st.in.at(0), out);
+        break;
+      case K::kProduct:
+        s += fmt::format("  const {} {} = {}.lazyProduct({});\n", matrix_type(size.at(out)), out, st.in.at(0),
+                         st.in.at(1));
+        break;
+      case K::kSum:
+        s += fmt::format("  const {} {} = {} + {};\n", matrix_type(size.at(out)), out, st.in.at(0), st.in.at(1));
+        break;
+      case K::kPhiBlocks:
+        s += fmt::format("  {} {}, {}, {};\n", matrix_type(size.at(out)), st.out.at(0), st.out.at(1), st.out.at(2));
+        s += fmt::format("  if (!dualrate::expm::checked_phi_blocks<{}, {}>({}, {}, {}, {}, {}))\n"
+                         "    return {{Result::kNotComputable, -1}};\n",
+                         st.degree, st.squarings, st.in.at(0), scalar_literal(st.step), st.out.at(0), st.out.at(1),
+                         st.out.at(2));
+        break;
+    }
+  }
+  return s;
+}
+
+// Stores the values, the parameters and the recomputed matrices into out.
+std::string stores(const Model& m, const SchemeDesign& d) {
+  std::string s = "  out.values = v;\n";
+  for (const Parameter* p : calibrated_parameters(m))
+    s += fmt::format("  out.parameters.{0} = Model::Scalar({0});\n", p->name);
+  for (const Table* t : tunable_tables(m))
+    s += fmt::format("  for (int i_ = 0; i_ < {0}; ++i_) out.parameters.{1}_values_[i_] = v.{1}[i_];\n",
+                     t->values.size(), t->name);
+  for (const Stored& st : stored_matrices(d))
+    s += fmt::format("  for (int r_ = 0; r_ < {0}; ++r_)\n    for (int c_ = 0; c_ < {1}; ++c_) out.{2}[r_ * {1} + c_] = "
+                     "Model::Scalar({2}(r_, c_));\n",
+                     st.rows, st.cols, st.name);
+  return s;
+}
+
+}  // namespace
+
+std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design) {
+  (void)request;
+  std::string s =
+      "\n// Checks the calibration values v (finite, within their limits) and computes from them, in\n"
+      "// double, every constant that follows them into out: the derived parameters, the tables'\n"
+      "// values and the scheme's recomputed matrices. Refused values leave out as it was; the status\n"
+      "// names the first refused value by its index among Calibration's values. No heap, and a\n"
+      "// fixed number of operations (the exponentials' degree and squarings fixed by the generator\n"
+      "// over the calibration range, docs/calibration.md).\n"
+      "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v, Constants& out) noexcept {\n"
+      "  using dualrate::calibration::Result;\n  using dualrate::calibration::Status;\n"
+      "  using dualrate::calibration::check;\n  using Scalar = double;\n";
+  s += value_checks(m) + parameter_locals(m) + recompute_statements(design) + stores(m, design);
+  s += "  return {Result::kApplied, -1};\n}\n\n";
+  s += "// The spare constants set and its hand-over to the step; the values last checked; the last status.\n"
+       "inline dualrate::calibration::Handoff<Constants> constants_handoff;\n"
+       "inline Calibration calibration_checked = " + calibration_initializer(m, scalar_name(request)) + ";\n"
+       "inline dualrate::calibration::Status calibration_status __attribute__((used)) = "
+       "{dualrate::calibration::Result::kApplied, -1};\n\n";
+  s += "// The background's part (an idle loop, a low-priority thread; not the fast task): when\n"
+       "// `calibration` differs from the values last checked, checks it and computes the constants\n"
+       "// into the spare set, which the step takes whole at its next start. Call it repeatedly: it\n"
+       "// returns at once while nothing changed or a computed set still waits for the step.\n"
+       "inline dualrate::calibration::Status calibrate() noexcept {\n"
+       "  using dualrate::calibration::Result;\n"
+       "  const Calibration v = dualrate::calibration::snapshot(calibration);\n"
+       "  if (dualrate::calibration::same(v, calibration_checked)) return calibration_status;\n"
+       "  Constants* spare = constants_handoff.spare();\n"
+       "  if (!spare) return {Result::kPending, -1};\n"
+       "  dualrate::calibration::Status s = recalibrate(v, *spare);\n"
+       "  if (!dualrate::calibration::same(v, dualrate::calibration::snapshot(calibration))) {\n"
+       "    s = {Result::kChanged, -1};\n"
+       "  } else {\n"
+       "    calibration_checked = v;\n"
+       "    if (s.applied()) constants_handoff.publish();\n"
+       "  }\n"
+       "  calibration_status = s;\n"
+       "  return s;\n}\n\n";
+  return s;
+}
+
+std::string calibration_declarations(const Model& m, const GenerateRequest& o, const SchemeDesign& d,
+                                     const std::string& ns) {
+  const std::string scalar = scalar_name(o);
+  std::string s = "#if !defined(DUALRATE_CALIBRATION_API) || DUALRATE_CALIBRATION_API != 1\n";
+  s += fmt::format("#error \"{}.hpp takes calibration through dualrate/calibration.hpp's API 1\"\n#endif\n\n", ns);
+  s += calibration_struct(m, scalar);
+  s += "// In its own linker section, for a linker script that places it in the calibration RAM.\n";
+  s += "inline Calibration calibration __attribute__((section(\".dualrate.calibration\"), used)) = " +
+       calibration_initializer(m, scalar) + ";\n";
+  s += "// Identifies the calibration layout of this code (the A2L file's EPK).\n";
+  s += fmt::format("inline const char epk[] __attribute__((used)) = \"{}\";\n\n", epk_text(m, o, ns));
+  s += constants_struct(m, d, scalar) + constants_initializer(m, d, scalar) + "\n";
+  return s;
+}
+
+std::string calibrated_parameter_member(const Parameter& p) {
+  const std::string what = p.tunable ? "tunable, " + limits(p.min, p.max, p.unit)
+                                     : "follows the calibration: " + cpp_expression(p.expr);
+  return fmt::format("  static constexpr const Scalar& {} = active_constants.parameters.{};  // {}\n", p.name, p.name,
+                     what);
+}
+
+std::string calibrated_table_values_member(const Table& t) {
+  return fmt::format("  // {0}'s values are tunable, each {2}.\n"
+                     "  static constexpr const Scalar (&{0}_values_)[{1}] = active_constants.parameters.{0}_values_;",
+                     t.name, t.values.size(), limits(t.min, t.max, ""));
+}
+
+bool recomputed(const SchemeDesign& design, const std::string& name) {
+  for (const auto& s : design.recompute)
+    for (const auto& o : s.out)
+      if (o == name) return true;
+  return false;
+}
+
+LinearMap calibrated_map(const NamedMatrix& m) {
+  LinearMap map;
+  map.name = m.name;
+  map.what = m.what + "; follows the calibration";
+  map.rows = m.value.rows();
+  map.cols = m.value.cols();
+  map.terms.resize(static_cast<std::size_t>(map.rows));
+  for (Eigen::Index r = 0; r < map.rows; ++r)
+    for (Eigen::Index c = 0; c < map.cols; ++c)
+      if (m.structure.size() == 0 || m.structure(r, c)) {
+        map.terms[static_cast<std::size_t>(r)].push_back({c, 1, static_cast<long>(r * map.cols + c)});
+        ++map.structural_nonzeros;
+      }
+  return map;
+}
+
+std::string calibrated_schedule() {
+  return "  // The constants follow the calibration: the active set (recalibrate, calibrate).\n"
+         "  using Schedule = Constants;\n"
+         "  static const Schedule& schedule(Model::Time /*t*/, const Model::State& /*x_*/, "
+         "const Model::Input& /*u_*/) noexcept {\n"
+         "    return active_constants;\n  }\n";
+}
+
+std::string take_constants_statement() {
+  return "  constants_handoff.take(active_constants);  // a set calibrate() computed takes effect here, whole\n";
+}
+
+void check_calibratable(const Model& m, const GenerateRequest& request, const SchemeInfo& scheme) {
+  if (!has_tunable(m) || !scheme.dual_rate) return;
+  SourceLoc at = m.tables.empty() ? SourceLoc{} : m.tables.front()->range_loc;
+  for (const auto& p : m.parameters)
+    if (p.tunable) {
+      at = p.range_loc;
+      break;
+    }
+  throw ModelError(at, fmt::format("{} runs as two tasks, which cannot yet take calibration", request.scheme),
+                   "use a single-rate scheme (euler, rk2, rk4, prk25, sp_ll) for a model with tunable values");
+}
+
+}  // namespace dualrate

@@ -1,0 +1,44 @@
+// The emitted form of calibration (docs/calibration.md) for a model with tunable values: the
+// Calibration struct a calibration tool writes, the Constants set the step reads, the Model's
+// members that read it, and the functions that check new values and recompute the constants
+// (recalibrate), run from the background (calibrate) and hand them to the step. cpp_emitter.cpp
+// places each part; a model without tunable values emits none of them.
+#pragma once
+
+#include <string>
+
+#include "ir/linear_map.hpp"
+#include "model/model.hpp"
+#include "schemes/contract.hpp"
+
+namespace dualrate {
+
+// Before struct Model: Calibration, its instance `calibration` in the linker section
+// .dualrate.calibration, the identification string `epk`, Constants and `active_constants`.
+std::string calibration_declarations(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
+                                     const std::string& ns);
+
+// Model's member for a parameter that follows the calibration: a reference into the active set.
+std::string calibrated_parameter_member(const Parameter& p);
+// Model's member for a tunable table's values, a reference to the active set's array, after a
+// comment line; without the line's end (a statement of the table).
+std::string calibrated_table_values_member(const Table& t);
+
+// Whether the design's matrix `name` is recomputed on the target.
+bool recomputed(const SchemeDesign& design, const std::string& name);
+// The emitted form of a recomputed matrix: each entry its structure allows, read from the
+// active set (`s_.NAME[row * cols + col]`).
+LinearMap calibrated_map(const NamedMatrix& m);
+// SchemeConstants' Schedule when its matrices follow the calibration: the active set.
+std::string calibrated_schedule();
+
+// After SchemeConstants: recalibrate(values, out), the hand-over, and calibrate().
+std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design);
+
+// The step's first statement: takes a set that calibrate() handed over.
+std::string take_constants_statement();
+
+// Throws a ModelError when generated code for the request could not follow a calibration of m.
+void check_calibratable(const Model& m, const GenerateRequest& request, const SchemeInfo& scheme);
+
+}  // namespace dualrate

@@ -1,0 +1,129 @@
+// Calibration of generated code (docs/calibration.md): the tunable values of a model live in a
+// plain struct that a calibration tool writes in RAM (the generated `Calibration`); everything
+// computed from them (derived parameters, tables' values, a scheme's precomputed matrices) is a
+// set of constants (the generated `Constants`) that the step reads. A new set is computed
+// outside the fast task, into a spare set, and handed to the step, which takes it whole at its
+// start (Handoff): no step mixes two sets.
+//
+//   background:  status = recalibrate(values, *handoff.spare()); if applied: handoff.publish()
+//   step:        handoff.take(active); then the step reads `active` only
+//
+// A refused set of values (not finite, outside its limits, or beyond what the constants' fixed
+// algorithm covers) changes nothing; its Status names the value by its index among the
+// Calibration's values (its members in order, a table's values one by one).
+#pragma once
+
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <Eigen/Core>
+
+#include "expm.hpp"
+
+// Version of this header's interface that generated calibration code is written for.
+#define DUALRATE_CALIBRATION_API 1
+
+namespace dualrate {
+namespace calibration {
+
+enum class Result : std::int32_t {
+  kApplied = 0,        // the constants follow the values (or will, from the next step)
+  kPending = 1,        // a computed set waits for the step to take it; nothing was computed
+  kNotFinite = 2,      // a value is NaN or infinite
+  kBelowMin = 3,       // a value is below its declared min
+  kAboveMax = 4,       // a value is above its declared max
+  kNotComputable = 5,  // a constant's algorithm refused (a singular matrix, a norm beyond its plan)
+  kChanged = 6,        // the values changed while the constants were computed; computed again later
+};
+
+inline const char* to_string(Result r) noexcept {
+  switch (r) {
+    case Result::kApplied: return "applied";
+    case Result::kPending: return "a computed set waits for the step";
+    case Result::kNotFinite: return "not finite";
+    case Result::kBelowMin: return "below its min";
+    case Result::kAboveMax: return "above its max";
+    case Result::kNotComputable: return "constants not computable";
+    case Result::kChanged: return "changed while computed";
+  }
+  return "unknown";
+}
+
+// What the last calibration did; `value` is the refused value's index, -1 for none.
+struct Status {
+  Result result;
+  std::int32_t value;
+  constexpr bool applied() const noexcept { return result == Result::kApplied; }
+};
+
+// The value at `index` checked against [min, max] (limits in double, as declared).
+template <class Scalar>
+constexpr Status check(Scalar value, double min, double max, std::int32_t index) noexcept {
+  const double v = static_cast<double>(value);
+  if (!std::isfinite(v)) return {Result::kNotFinite, index};
+  if (v < min) return {Result::kBelowMin, index};
+  if (v > max) return {Result::kAboveMax, index};
+  return {Result::kApplied, -1};
+}
+
+// Whether two sets of values are the same bits (a Calibration has no padding: scalars only).
+template <class Values>
+bool same(const Values& a, const Values& b) noexcept {
+  static_assert(std::is_trivially_copyable<Values>::value, "calibration values are plain data");
+  return std::memcmp(&a, &b, sizeof(Values)) == 0;
+}
+
+// A copy of values that another agent (a calibration tool, through the debug port) may write at
+// any time: read byte by byte through volatile, so the compiler neither caches nor elides it.
+template <class Values>
+Values snapshot(const Values& live) noexcept {
+  static_assert(std::is_trivially_copyable<Values>::value, "calibration values are plain data");
+  Values copy;
+  const volatile unsigned char* from = reinterpret_cast<const volatile unsigned char*>(&live);
+  unsigned char* to = reinterpret_cast<unsigned char*>(&copy);
+  for (std::size_t i = 0; i < sizeof(Values); ++i) to[i] = from[i];
+  return copy;
+}
+
+// out = a^-1 by elimination with partial pivoting (expm's, no heap); false, out untouched,
+// when a pivot is zero or the result is not finite.
+template <class Matrix>
+[[nodiscard]] bool invert(const Matrix& a, Matrix& out) noexcept {
+  Matrix q = a;
+  Matrix x = Matrix::Identity();
+  expm::detail::solve_in_place(q, x);
+  if (!x.allFinite()) return false;
+  out = x;
+  return true;
+}
+
+// The spare constants set and the hand-over to the step. One producer (the background that
+// computes a set) and one consumer (the step, the only writer of the active set): the
+// producer writes the spare set only while no set waits, the consumer reads it only while
+// one does.
+template <class Constants>
+class Handoff {
+ public:
+  // The set to compute into, or null while a computed set waits for the step.
+  Constants* spare() noexcept { return ready_.load(std::memory_order_acquire) ? nullptr : &spare_; }
+  // The spare set is complete: the next take() copies it.
+  void publish() noexcept { ready_.store(true, std::memory_order_release); }
+  // At a step's start: copies a waiting set into `active`; whether it did.
+  bool take(Constants& active) noexcept {
+    if (!ready_.load(std::memory_order_acquire)) return false;
+    active = spare_;
+    ready_.store(false, std::memory_order_release);
+    return true;
+  }
+
+ private:
+  Constants spare_{};
+  std::atomic<bool> ready_{false};
+};
+
+}  // namespace calibration
+}  // namespace dualrate
