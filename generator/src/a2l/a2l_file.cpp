@@ -80,8 +80,8 @@ struct Writer {
   std::string array_layout() const { return fmt::format("RL_ARRAY_{}", datatype()); }
 
   template <typename... Args>
-  void line(int indent, fmt::format_string<Args...> f, Args&&... args) {
-    out.append(static_cast<std::size_t>(2 * indent), ' ');
+  void line(std::size_t indent, fmt::format_string<Args...> f, Args&&... args) {
+    out.append(2 * indent, ' ');
     fmt::format_to(std::back_inserter(out), f, std::forward<Args>(args)...);
     out += '\n';
   }
