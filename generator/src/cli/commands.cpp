@@ -14,6 +14,16 @@
 
 namespace dualrate::cli {
 
+namespace {
+
+// The check of a --namespace value: a C++ identifier.
+std::string identifier_check(const std::string& v) {
+  static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
+  return std::regex_match(v, identifier) ? std::string() : "'" + v + "' is not a C++ identifier";
+}
+
+}  // namespace
+
 GenerateCommand::GenerateCommand(CLI::App& app) {
   cmd_ = app.add_subcommand("generate", "Generate the C++ header for a model");
   add_common(cmd_, o_);
@@ -23,10 +33,7 @@ GenerateCommand::GenerateCommand(CLI::App& app) {
   cmd_->add_option("--namespace", name_space_,
                    "C++ namespace of the generated code, and the header's name (default: the model's name); "
                    "lets several headers of one model (schemes, steps) link into one program")
-      ->check([](const std::string& v) {
-        static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
-        return std::regex_match(v, identifier) ? std::string() : "'" + v + "' is not a C++ identifier";
-      });
+      ->check(identifier_check);
   add_overrun(cmd_, o_);
   cmd_->add_flag("--jacobian", emit_jacobian_,
                  "Also emit Model::jacobian(t, x, u, J, dfdt): the Jacobian in the states and the partial "
@@ -142,6 +149,22 @@ DesignCommand::DesignCommand(CLI::App& app) {
   cmd_->add_option("-o,--output", out_file_,
                    "Write the model with the chosen partition and simulation: scheme, step and ratio to FILE, "
                    "every other line as it was (default: none)");
+}
+
+A2lCommand::A2lCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("a2l",
+                            "Write the ASAM MCD-2 MC (ASAP2 1.71) file of a program built with the model's header, "
+                            "for a calibration tool");
+  cmd_->add_option("model", o_.model_path, "Model file (YAML) with tunable parameters or tables")->required();
+  cmd_->add_option("--elf", elf_file_,
+                   "The linked program (ELF) built with the model's generated header: the addresses, byte order "
+                   "and EPK come from it")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd_->add_option("-o,--output", out_file_, "Write the A2L file to FILE (default: standard output)");
+  cmd_->add_option("--namespace", name_space_,
+                   "The namespace the header was generated with (generate --namespace) (default: the model's name)")
+      ->check(identifier_check);
 }
 
 VerifySystemCommand::VerifySystemCommand(CLI::App& app) {

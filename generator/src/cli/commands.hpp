@@ -1,5 +1,5 @@
 // The subcommands of the dualrate CLI, one unit each for what it does (generate.cpp,
-// analyze.cpp, simulate.cpp, verify.cpp, verify_system.cpp): each defines its options on the
+// analyze.cpp, simulate.cpp, verify.cpp, verify_system.cpp, a2l.cpp): each defines its options on the
 // application when it is constructed (command_line.cpp, with the options they share) and runs
 // after parsing. Internal to cli/.
 #pragma once
@@ -85,6 +85,17 @@ class DesignCommand : public ModelCommand {
   std::optional<double> period_;
   std::string target_, out_file_;
   bool json_ = false;
+};
+
+// dualrate a2l: the ASAP2 description of a program built with the model's header, for a
+// calibration tool.
+class A2lCommand : public ModelCommand {
+ public:
+  explicit A2lCommand(CLI::App& app);
+  int run(const Model& model) override;
+
+ private:
+  std::string elf_file_, out_file_, name_space_;
 };
 
 // dualrate verify-system: several models' tasks on one Cortex-M core.

@@ -28,7 +28,7 @@ std::vector<std::string> value_options(const std::string& help) {
 }
 
 TEST(Cli, EveryOptionStatesItsDefault) {
-  for (const char* command : {"generate", "analyze", "simulate", "verify", "verify-system", "design"}) {
+  for (const char* command : {"generate", "analyze", "simulate", "verify", "verify-system", "design", "a2l"}) {
     const ProcessResult r = run_process({DUALRATE_CLI, command, "--help"});
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::vector<std::string> options = value_options(r.output);

@@ -1,0 +1,224 @@
+#include "a2l/a2l_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <iterator>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace dualrate {
+
+std::string a2l_string(const std::string& text) {
+  std::string s = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"': s += "\\\""; break;
+      case '\\': s += "\\\\"; break;
+      case '\n': s += "\\n"; break;
+      case '\t': s += "\\t"; break;
+      case '\r': s += "\\r"; break;
+      default: s += c;
+    }
+  }
+  return s + "\"";
+}
+
+namespace {
+
+constexpr const char* kNoUnit = "CM_IDENTICAL";
+
+std::string number(double v) { return fmt::format("{:.17g}", v); }
+std::string address(std::uint64_t a) { return fmt::format("0x{:08X}", a); }
+
+// The COMPU_METHOD of each unit (IDENTICAL: the stored value is the physical one), in the order
+// of first use; "" is the unitless one.
+class Units {
+ public:
+  explicit Units(const std::vector<CalibrationMember>& members) {
+    add("");
+    for (const CalibrationMember& m : members)
+      if (m.parameter) add(m.parameter->unit);
+  }
+  const std::string& method(const std::string& unit) const {
+    for (const auto& [u, name] : methods_)
+      if (u == unit) return name;
+    return methods_.front().second;
+  }
+  const std::vector<std::pair<std::string, std::string>>& all() const { return methods_; }
+
+ private:
+  void add(const std::string& unit) {
+    for (const auto& entry : methods_)
+      if (entry.first == unit) return;
+    std::string name = kNoUnit;
+    if (!unit.empty()) {
+      name = "CM_";
+      for (const char c : unit) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    }
+    const std::string base = name;
+    for (int n = 2; taken(name); ++n) name = fmt::format("{}_{}", base, n);
+    methods_.emplace_back(unit, name);
+  }
+  bool taken(const std::string& name) const {
+    for (const auto& entry : methods_)
+      if (entry.second == name) return true;
+    return false;
+  }
+  std::vector<std::pair<std::string, std::string>> methods_;
+};
+
+struct Writer {
+  const Model& m;
+  const ProgramLayout& layout;
+  Units units;
+  std::string out;
+
+  const char* datatype() const { return layout.scalar_bytes == 4 ? "FLOAT32_IEEE" : "FLOAT64_IEEE"; }
+  std::string value_layout() const { return fmt::format("RL_VALUE_{}", datatype()); }
+  std::string array_layout() const { return fmt::format("RL_ARRAY_{}", datatype()); }
+
+  template <typename... Args>
+  void line(std::size_t indent, fmt::format_string<Args...> f, Args&&... args) {
+    out.append(2 * indent, ' ');
+    fmt::format_to(std::back_inserter(out), f, std::forward<Args>(args)...);
+    out += '\n';
+  }
+
+  void module_parameters();
+  void conversions();
+  void record_layouts();
+  void parameter(const CalibrationMember& member);
+  void table(const CalibrationMember& member);
+  void axis(const std::vector<double>& breakpoints);
+  void measurement(const std::string& name, const std::string& what, std::uint64_t at);
+  void status_measurements();
+};
+
+void Writer::module_parameters() {
+  line(2, "/begin MOD_COMMON {}", a2l_string("the program's byte order and alignments"));
+  line(3, "BYTE_ORDER {}", layout.little_endian ? "MSB_LAST" : "MSB_FIRST");
+  line(3, "ALIGNMENT_BYTE 1");
+  line(3, "ALIGNMENT_WORD 2");
+  line(3, "ALIGNMENT_LONG 4");
+  line(3, "ALIGNMENT_INT64 8");
+  line(3, "ALIGNMENT_FLOAT32_IEEE 4");
+  line(3, "ALIGNMENT_FLOAT64_IEEE 8");
+  line(2, "/end MOD_COMMON");
+  line(2, "/begin MOD_PAR {}", a2l_string("the program's identification (EPK) and its address"));
+  line(3, "ADDR_EPK {}", address(layout.epk_address));
+  line(3, "EPK {}", a2l_string(layout.epk));
+  line(2, "/end MOD_PAR");
+}
+
+void Writer::conversions() {
+  for (const auto& [unit, name] : units.all()) {
+    line(2, "/begin COMPU_METHOD {} {}", name, a2l_string(unit.empty() ? "no unit" : "in " + unit));
+    line(3, "IDENTICAL \"%12.6\" {}", a2l_string(unit));
+    line(2, "/end COMPU_METHOD");
+  }
+}
+
+void Writer::record_layouts() {
+  line(2, "/begin RECORD_LAYOUT {}", value_layout());
+  line(3, "FNC_VALUES 1 {} ROW_DIR DIRECT", datatype());
+  line(2, "/end RECORD_LAYOUT");
+  bool tables = false;
+  for (const CalibrationMember& member : layout.members) tables = tables || member.table;
+  if (!tables) return;
+  // Table::values keeps its first axis outermost: the map's X axis (its first AXIS_DESCR) varies
+  // slowest, which is ASAP2's column direction.
+  line(2, "/begin RECORD_LAYOUT {}", array_layout());
+  line(3, "FNC_VALUES 1 {} COLUMN_DIR DIRECT", datatype());
+  line(2, "/end RECORD_LAYOUT");
+}
+
+void Writer::parameter(const CalibrationMember& member) {
+  const Parameter& p = *member.parameter;
+  line(2, "/begin CHARACTERISTIC {} {}", p.name,
+       a2l_string(p.description.empty() ? "tunable parameter " + p.name : p.description));
+  line(3, "VALUE {} {} 0 {} {} {}", address(layout.address(member)), value_layout(), units.method(p.unit),
+       number(p.min), number(p.max));
+  if (!p.unit.empty()) line(3, "PHYS_UNIT {}", a2l_string(p.unit));
+  line(2, "/end CHARACTERISTIC");
+}
+
+void Writer::axis(const std::vector<double>& breakpoints) {
+  line(3, "/begin AXIS_DESCR FIX_AXIS NO_INPUT_QUANTITY {} {} {} {}", kNoUnit, breakpoints.size(),
+       number(breakpoints.front()), number(breakpoints.back()));
+  line(4, "/begin FIX_AXIS_PAR_LIST");
+  std::string list;
+  for (const double b : breakpoints) list += (list.empty() ? "" : " ") + number(b);
+  line(5, "{}", list);
+  line(4, "/end FIX_AXIS_PAR_LIST");
+  line(3, "/end AXIS_DESCR");
+}
+
+void Writer::table(const CalibrationMember& member) {
+  const Table& t = *member.table;
+  const char* kind = t.axes() == 1 ? "CURVE" : t.axes() == 2 ? "MAP" : "VAL_BLK";
+  line(2, "/begin CHARACTERISTIC {} {}", t.name,
+       a2l_string(fmt::format("tunable table {}: {} values, {} fixed {}", t.name, t.values.size(), t.axes(),
+                              t.axes() == 1 ? "axis" : "axes")));
+  line(3, "{} {} {} 0 {} {} {}", kind, address(layout.address(member)), array_layout(), kNoUnit, number(t.min),
+       number(t.max));
+  if (t.axes() <= 2)
+    for (const std::vector<double>& breakpoints : t.breakpoints) axis(breakpoints);
+  else
+    line(3, "NUMBER {}", t.values.size());
+  line(2, "/end CHARACTERISTIC");
+}
+
+void Writer::measurement(const std::string& name, const std::string& what, std::uint64_t at) {
+  const double limit = layout.scalar_bytes == 4 ? double{std::numeric_limits<float>::max()}
+                                                : std::numeric_limits<double>::max();
+  line(2, "/begin MEASUREMENT {} {}", name, a2l_string(what));
+  line(3, "{} {} 0 0 {} {}", datatype(), kNoUnit, number(-limit), number(limit));
+  line(3, "ECU_ADDRESS {}", address(at));
+  line(2, "/end MEASUREMENT");
+}
+
+void Writer::status_measurements() {
+  const std::pair<const char*, const char*> fields[] = {
+      {"result", "status of the last recalibration"},
+      {"value", "index of the calibration value the last recalibration refused, -1 for none"}};
+  for (std::size_t i = 0; i < 2; ++i) {
+    line(2, "/begin MEASUREMENT calibration_status.{} {}", fields[i].first, a2l_string(fields[i].second));
+    line(3, "SLONG {} 0 0 -2147483648 2147483647", kNoUnit);
+    line(3, "ECU_ADDRESS {}", address(*layout.status + 4 * i));
+    line(2, "/end MEASUREMENT");
+  }
+}
+
+}  // namespace
+
+std::string a2l_file(const Model& m, const ProgramLayout& layout, const A2lSources& sources) {
+  Writer w{m, layout, Units(layout.members), {}};
+  w.line(0, "/* ASAM MCD-2 MC (ASAP2) 1.71 description of model {} in program {}, written by dualrate {} */", m.name,
+         sources.program_file, sources.generator_version);
+  w.line(0, "ASAP2_VERSION 1 71");
+  const std::string about = m.description.empty() ? "dualrate model " + m.name : m.description;
+  w.line(0, "/begin PROJECT {} {}", m.name, a2l_string(about));
+  w.line(1, "/begin HEADER {}", a2l_string(fmt::format("from {} and {}", sources.model_file, sources.program_file)));
+  w.line(2, "VERSION {}", a2l_string("dualrate " + sources.generator_version));
+  w.line(1, "/end HEADER");
+  w.line(1, "/begin MODULE {} {}", m.name, a2l_string(about));
+  w.module_parameters();
+  w.conversions();
+  w.record_layouts();
+  for (const CalibrationMember& member : layout.members) member.parameter ? w.parameter(member) : w.table(member);
+  const std::size_t s = layout.scalar_bytes;
+  for (std::size_t i = 0; i < m.states.size(); ++i)
+    w.measurement(m.states[i].name, !m.partitioned ? "state" : m.states[i].fast ? "fast state" : "slow state",
+                  layout.states + i * s);
+  for (std::size_t i = 0; i < m.inputs.size(); ++i) w.measurement(m.inputs[i].name, "input", layout.inputs + i * s);
+  for (std::size_t i = 0; i < m.outputs.size(); ++i)
+    w.measurement(m.outputs[i].name, "output", layout.outputs + i * s);
+  if (layout.status) w.status_measurements();
+  w.line(1, "/end MODULE");
+  w.line(0, "/end PROJECT");
+  return w.out;
+}
+
+}  // namespace dualrate

@@ -1,0 +1,25 @@
+// The ASAM MCD-2 MC (ASAP2) 1.71 description of a model's program, as a calibration tool reads it:
+// a CHARACTERISTIC per tunable parameter (VALUE) and tunable table (CURVE, MAP with fixed axes, or
+// VAL_BLK beyond two axes), a MEASUREMENT per state, input and output, their COMPU_METHODs (one per
+// unit) and RECORD_LAYOUTs, the byte order and the EPK.
+#pragma once
+
+#include <string>
+
+#include "a2l/calibration_layout.hpp"
+#include "model/model.hpp"
+
+namespace dualrate {
+
+struct A2lSources {
+  std::string generator_version;  // "0.1.0"
+  std::string model_file, program_file;  // as the file's comment names them (no directories)
+};
+
+// The A2L file of `m` for the program whose objects `layout` locates.
+std::string a2l_file(const Model& m, const ProgramLayout& layout, const A2lSources& sources);
+
+// `text` as an A2L string literal: quoted, with \ and " escaped and control characters as \n, \t, \r.
+std::string a2l_string(const std::string& text);
+
+}  // namespace dualrate

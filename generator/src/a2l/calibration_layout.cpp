@@ -1,0 +1,121 @@
+#include "a2l/calibration_layout.hpp"
+
+#include <fmt/format.h>
+
+namespace dualrate {
+
+std::vector<CalibrationMember> calibration_members(const Model& m) {
+  std::vector<CalibrationMember> members;
+  std::size_t index = 0;
+  for (const Parameter& p : m.parameters)
+    if (p.tunable) members.push_back({&p, nullptr, index++, 1});
+  for (const auto& t : m.tables)
+    if (t->tunable) {
+      members.push_back({nullptr, t.get(), index, t->values.size()});
+      index += t->values.size();
+    }
+  return members;
+}
+
+std::size_t calibration_value_count(const std::vector<CalibrationMember>& members) {
+  return members.empty() ? 0 : members.back().index + members.back().count;
+}
+
+void require_tunable(const Model& m) {
+  if (!calibration_members(m).empty()) return;
+  throw ModelError(m.parameters.empty() ? SourceLoc{m.file, 1, 1} : m.parameters.front().loc,
+                   fmt::format("model '{}' has no tunable parameter or table: an A2L file would have nothing to "
+                               "calibrate",
+                               m.name),
+                   "declare a parameter `NAME: {value: V, tunable: true, min: LO, max: HI}` or a table with "
+                   "`tunable: true`, `min:` and `max:` (docs/model-files.md#calibration)");
+}
+
+std::size_t scalar_bytes(const ProgramImage& program, const std::string& symbol, std::uint64_t size,
+                         std::size_t values) {
+  for (std::size_t bytes : {std::size_t{4}, std::size_t{8}})
+    if (size == values * bytes) return bytes;
+  throw ProgramError(fmt::format("{}: {} is {} bytes, but the model's {} tunable values take {} (float) or {} (double)",
+                                 program.file, symbol, size, values, 4 * values, 8 * values),
+                     "build the program with the header generated from this model file");
+}
+
+namespace {
+
+std::string missing_hint(const std::string& name_space, bool trace) {
+  if (trace)
+    return "the program must be a trace program that holds the model's data objects (targets/, as `dualrate verify "
+           "--target T --keep DIR` builds it)";
+  return fmt::format("build the program with the header generated from this model, whose objects are in namespace "
+                     "{}; pass --namespace NAME if it was generated with another",
+                     name_space);
+}
+
+// The object `name` of at least `size` bytes (exactly, if `exact`), at a 32-bit address.
+const ProgramSymbol& object(const ProgramImage& program, const std::string& name, std::uint64_t size, bool exact,
+                            const std::string& hint) {
+  const ProgramSymbol* s = program.find(name);
+  if (!s) throw ProgramError(fmt::format("{}: no object {} in its symbol table", program.file, name), hint);
+  if (exact ? s->size != size : s->size < size)
+    throw ProgramError(fmt::format("{}: {} is {} bytes, the model's layout needs {}{}", program.file, name, s->size,
+                                   exact ? "" : "at least ", size),
+                       hint);
+  if (s->address + s->size > std::uint64_t{0xFFFFFFFF})
+    throw ProgramError(fmt::format("{}: {} is at {:#x}, beyond the 32-bit addresses of A2L files", program.file, name,
+                                   s->address),
+                       "link the program so that its data lies below 4 GiB");
+  return *s;
+}
+
+// NS::epk: its bytes up to the NUL, which must be within the object.
+void read_epk(const ProgramImage& program, const std::string& name_space, ProgramLayout& layout) {
+  const std::string name = name_space + "::epk";
+  const std::string hint = missing_hint(name_space, false);
+  const ProgramSymbol& epk = object(program, name, 1, false, hint);
+  const std::optional<std::string> bytes = program.bytes(epk.address, epk.size);
+  if (!bytes) throw ProgramError(fmt::format("{}: {} has no initial bytes in the file", program.file, name), hint);
+  const std::size_t end = bytes->find('\0');
+  if (end == std::string::npos)
+    throw ProgramError(fmt::format("{}: {} is not NUL-terminated within its {} bytes", program.file, name, epk.size),
+                       hint);
+  layout.epk_address = epk.address;
+  layout.epk = bytes->substr(0, end);
+  for (const char c : layout.epk)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7E)
+      throw ProgramError(fmt::format("{}: {} holds a character that is not printable ASCII", program.file, name), hint);
+}
+
+// An array of `count` Scalars at the start of `name`, or 0 when the model has none.
+std::uint64_t trace_array(const ProgramImage& program, const std::string& name, std::size_t count,
+                          std::size_t scalar, bool exact) {
+  if (count == 0) return 0;
+  return object(program, name, count * scalar, exact, missing_hint("", true)).address;
+}
+
+}  // namespace
+
+ProgramLayout locate(const Model& m, const ProgramImage& program, const std::string& name_space) {
+  ProgramLayout layout;
+  layout.little_endian = program.little_endian;
+  layout.members = calibration_members(m);
+  const std::size_t values = calibration_value_count(layout.members);
+  const std::string name = name_space + "::calibration";
+  const ProgramSymbol* calibration = program.find(name);
+  if (!calibration)
+    throw ProgramError(fmt::format("{}: no object {} in its symbol table", program.file, name),
+                       missing_hint(name_space, false));
+  layout.scalar_bytes = scalar_bytes(program, name, calibration->size, values);
+  layout.calibration =
+      object(program, name, values * layout.scalar_bytes, true, missing_hint(name_space, false)).address;
+  read_epk(program, name_space, layout);
+  if (program.find(name_space + "::calibration_status"))
+    layout.status = object(program, name_space + "::calibration_status", 8, true, missing_hint(name_space, false))
+                        .address;
+  const std::size_t s = layout.scalar_bytes;
+  layout.states = trace_array(program, "dualrate_trace::data", m.states.size(), s, false);
+  layout.inputs = trace_array(program, "dualrate_trace::inputs", m.inputs.size(), s, true);
+  layout.outputs = trace_array(program, "dualrate_trace::outputs", m.outputs.size(), s, true);
+  return layout;
+}
+
+}  // namespace dualrate

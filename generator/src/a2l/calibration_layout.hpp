@@ -1,0 +1,70 @@
+// Where a program built with a model's generated header keeps what a calibration tool reads and
+// writes: the members of NS::Calibration (the contract of the generated header, below) and their
+// addresses, the EPK, and the trace program's state, input and output arrays.
+//
+// The generated header, for a model with tunable values (NS: the model's name or --namespace):
+//   struct Calibration { Scalar R; Scalar Kt; Scalar friction[4]; };  // tunable parameters in file
+//                                                                    // order, then tunable tables' values
+//   inline Calibration calibration;         // NS::calibration, in section .dualrate.calibration
+//   inline const char epk[] = "...";        // NS::epk, NUL-terminated
+//   struct CalibrationStatus { std::int32_t result; std::int32_t value; };
+//   inline CalibrationStatus calibration_status;   // NS::calibration_status (optional here)
+// and the trace programs (targets/): dualrate_trace::data (its first member the states,
+// Scalar[kStates]), dualrate_trace::inputs (Scalar[kInputs]), dualrate_trace::outputs (Scalar[kOutputs]).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "a2l/elf.hpp"
+#include "model/model.hpp"
+
+namespace dualrate {
+
+// A member of NS::Calibration: a tunable parameter (one value) or a tunable table (its values, in
+// Table::values' order).
+struct CalibrationMember {
+  const Parameter* parameter = nullptr;  // one of the two
+  const Table* table = nullptr;
+  std::size_t index = 0;  // of its first value among the struct's values
+  std::size_t count = 1;
+
+  const std::string& name() const { return parameter ? parameter->name : table->name; }
+};
+
+// The members of NS::Calibration for `m`, in the struct's order.
+std::vector<CalibrationMember> calibration_members(const Model& m);
+// The number of Scalars in NS::Calibration.
+std::size_t calibration_value_count(const std::vector<CalibrationMember>& members);
+
+// A ModelError when `m` has no tunable parameter or table: nothing to calibrate.
+void require_tunable(const Model& m);
+
+// The sizeof(Scalar) (4: float, 8: double) for which NS::calibration's `size` bytes hold `values`
+// Scalars; a ProgramError naming the sizes when neither does.
+std::size_t scalar_bytes(const ProgramImage& program, const std::string& symbol, std::uint64_t size,
+                         std::size_t values);
+
+// The addresses of what the A2L file describes, found in the program.
+struct ProgramLayout {
+  std::size_t scalar_bytes = 8;
+  bool little_endian = true;
+  std::uint64_t calibration = 0;  // NS::calibration
+  std::vector<CalibrationMember> members;
+  std::uint64_t epk_address = 0;  // NS::epk
+  std::string epk;                // without its NUL
+  std::uint64_t states = 0, inputs = 0, outputs = 0;  // 0 for an empty array
+  std::optional<std::uint64_t> status;                // NS::calibration_status, when the program holds it
+
+  std::uint64_t address(const CalibrationMember& member) const { return calibration + member.index * scalar_bytes; }
+};
+
+// The layout of `m`'s objects in `program`, whose header has namespace `name_space`. A missing or
+// mis-sized object, an EPK that is not a NUL-terminated string in initialised data, or an address
+// beyond 32 bits (A2L addresses are 32-bit) is a ProgramError naming the object.
+ProgramLayout locate(const Model& m, const ProgramImage& program, const std::string& name_space);
+
+}  // namespace dualrate

@@ -1,0 +1,35 @@
+// dualrate a2l.
+#include <filesystem>
+#include <iostream>
+
+#include "a2l/a2l_file.hpp"
+#include "a2l/calibration_layout.hpp"
+#include "a2l/elf.hpp"
+#include "base/text_io.hpp"
+#include "cli/commands.hpp"
+
+namespace dualrate::cli {
+
+int A2lCommand::run(const Model& model) {
+  require_tunable(model);
+  const std::string name_space = name_space_.empty() ? model.name : name_space_;
+  std::string text;
+  try {
+    const ProgramImage program = read_elf(elf_file_);
+    const ProgramLayout layout = locate(model, program, name_space);
+    const A2lSources sources{DUALRATE_VERSION, std::filesystem::path(model.file).filename().string(),
+                             std::filesystem::path(elf_file_).filename().string()};
+    text = a2l_file(model, layout, sources);
+  } catch (const ProgramError& e) {
+    throw UsageError(std::string(e.what()) + "\n  hint: " + e.hint());
+  }
+  if (out_file_.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  write_file(out_file_, text);
+  std::cout << out_file_ << "\n";
+  return 0;
+}
+
+}  // namespace dualrate::cli

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# CTest driver: `dualrate a2l` on a program built for TARGET (host: the host's c++, 64-bit ELF,
+# Scalar double; cortex-m4f: arm-none-eabi-g++ with picolibc, 32-bit ARM ELF, Scalar float) from
+# tests/a2l/motor_program.cpp (motor.yaml's objects, declared by hand). The A2L file must pass the
+# checker (check_a2l.py), every address and size in it must match the program's `nm -S -C`
+# (check_addresses.py against motor_objects.txt), and each mutant of it must fail the checker
+# (check_a2l_test.py). The errors: a program without the model's objects (wrong --namespace) and a
+# model without tunable values exit 1 and write nothing.
+# Usage: a2l_program.sh CLI SOURCE_DIR WORK_DIR host|cortex-m4f. Exit 77 (skipped) when the
+# target's compiler is not installed.
+set -uo pipefail
+cli=$1 src=$2 work=$3 target=$4
+here=$src/tests/a2l
+case $target in
+  host) compile=(c++ -DSCALAR=double) nm=nm ;;
+  cortex-m4f)
+    if ! command -v arm-none-eabi-g++ >/dev/null; then
+      echo "skipped: arm-none-eabi-g++ is not installed"; exit 77
+    fi
+    compile=(arm-none-eabi-g++ -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard -fno-exceptions -fno-rtti
+             -ffunction-sections -fdata-sections --specs=picolibc.specs --oslib=semihost -Wl,--gc-sections
+             -Wl,--defsym=__flash=0x0,--defsym=__flash_size=0x400000,--defsym=__ram=0x20000000
+             -Wl,--defsym=__ram_size=0x400000,--defsym=__stack_size=0x4000)
+    nm=arm-none-eabi-nm ;;
+  *) echo "unknown target $target"; exit 1 ;;
+esac
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$work" && mkdir -p "$work" || exit 1
+"${compile[@]}" -O2 -std=c++17 -Wall -Wextra -Werror "$here/motor_program.cpp" -o "$work/motor.elf" ||
+  fail "the test program does not build"
+model=$src/tests/models/calibration/motor.yaml
+"$cli" a2l "$model" --elf "$work/motor.elf" -o "$work/motor.a2l" || fail "dualrate a2l failed"
+python3 "$here/check_a2l.py" "$work/motor.a2l" --objects >"$work/objects.txt" ||
+  { cat "$work/objects.txt"; fail "the A2L file does not pass the checker"; }
+"$nm" -S -C "$work/motor.elf" >"$work/nm.txt" || fail "$nm failed"
+python3 "$here/check_addresses.py" "$work/objects.txt" "$work/nm.txt" "$here/motor_objects.txt" ||
+  fail "addresses differ from $nm's"
+python3 "$here/check_a2l_test.py" "$work/motor.a2l" || fail "the checker passes a broken file"
+
+# expect_error WHAT MESSAGE ARGS...: dualrate a2l ARGS exits 1, prints MESSAGE and writes no file.
+expect_error() {
+  local what=$1 message=$2
+  shift 2
+  rm -f "$work/error.a2l"
+  "$cli" a2l "$@" -o "$work/error.a2l" >"$work/error.log" 2>&1
+  local rc=$?
+  [ $rc -eq 1 ] || { cat "$work/error.log"; fail "$what: exit $rc, expected 1"; }
+  grep -qF -- "$message" "$work/error.log" || { cat "$work/error.log"; fail "$what: no '$message'"; }
+  [ ! -e "$work/error.a2l" ] || fail "$what: the A2L file was written"
+}
+expect_error "another namespace" "no object other::calibration in its symbol table" \
+  "$model" --elf "$work/motor.elf" --namespace other
+expect_error "a model without tunable values" "has no tunable parameter or table" \
+  "$src/models/dc_motor.yaml" --elf "$work/motor.elf"
+echo "dualrate a2l on $target: the checker passes the file, $(wc -l <"$work/objects.txt") addresses match $nm"
