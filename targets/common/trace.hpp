@@ -10,6 +10,15 @@
 #include "trace_format.hpp"
 
 #ifdef DUALRATE_TRACE_CALIBRATION
+namespace dualrate_trace {
+// A calibration write of the scenario: `apply` sets its values in a Calibration, before step
+// `step`. The list ends with {-1, nullptr}.
+struct CalibrationWrite {
+  long step;
+  void (*apply)(model::Calibration&);
+};
+}  // namespace dualrate_trace
+// Written by dualrate verify: calibration_writes[], in step order.
 #include DUALRATE_TRACE_CALIBRATION
 #endif
 
@@ -33,18 +42,23 @@ inline model::Model::Input inputs = model::Model::default_inputs();
 inline model::Model::Output outputs;
 
 #ifdef DUALRATE_TRACE_CALIBRATION
-// The scenario's calibration writes (DUALRATE_TRACE_CALIBRATION names the header dualrate
-// verify writes: calibration_writes[], each {step, apply}, in step order), applied before step
-// i as a calibration tool writes between steps: each checked by the generated recalibrate()
-// against the values applied so far (a refused one changes nothing), then the accepted values
-// written to model::calibration and computed by calibrate(), which step i takes. Each write's
-// result goes to `log` as "# calibration INDEX STEP RESULT VALUE".
+// Where a debugger writes into model::calibration as a calibration tool would (the gdb test,
+// tests/target/calibration_gdb.sh): before step calibration_window_step (set by the debugger;
+// -1: never) the program calls calibration_window(), on which the debugger breaks.
+inline volatile long calibration_window_step = -1;
+[[gnu::noinline]] inline void calibration_window() { __asm__ volatile(""); }
+
+// The background between steps: before step i, the scenario's writes of that step, each checked
+// by the generated recalibrate() against the values applied so far (a refused one changes
+// nothing), the accepted values written to model::calibration, and then calibrate(), which also
+// finds what a debugger wrote; step i takes what it computed. Each write's result goes to `log`
+// as "# calibration INDEX STEP RESULT VALUE".
 class CalibrationWrites {
  public:
   void before_step(long i, std::FILE* log) {
+    if (i == calibration_window_step) calibration_window();
     bool accepted = false;
-    for (; next_ < sizeof(calibration_writes) / sizeof(calibration_writes[0]) && calibration_writes[next_].step == i;
-         ++next_) {
+    for (; calibration_writes[next_].step == i; ++next_) {
       model::Calibration candidate = applied_;
       calibration_writes[next_].apply(candidate);
       const dualrate::calibration::Status s = model::recalibrate(candidate, scratch_);
@@ -55,10 +69,10 @@ class CalibrationWrites {
         accepted = true;
       }
     }
-    if (!accepted) return;
-    model::calibration = applied_;
+    if (accepted) model::calibration = applied_;
     const dualrate::calibration::Status s = model::calibrate();
-    if (!s.applied()) std::fprintf(log, "# calibration_failed %ld %d\n", i, static_cast<int>(s.result));
+    if (s.applied()) applied_ = model::calibration_checked;
+    if (accepted && !s.applied()) std::fprintf(log, "# calibration_failed %ld %d\n", i, static_cast<int>(s.result));
   }
 
  private:

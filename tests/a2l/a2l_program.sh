@@ -1,34 +1,31 @@
 #!/usr/bin/env bash
-# CTest driver: `dualrate a2l` on a program built for TARGET (host: the host's c++, 64-bit ELF,
-# Scalar double; cortex-m4f: arm-none-eabi-g++ with picolibc, 32-bit ARM ELF, Scalar float) from
-# tests/a2l/motor_program.cpp (motor.yaml's objects, declared by hand). The A2L file must pass the
+# CTest driver: `dualrate a2l` on the trace program that `dualrate verify --keep` builds and keeps
+# for tests/models/calibration/motor.yaml on TARGET (host: 64-bit ELF, Scalar double; cortex-m4f:
+# 32-bit ARM ELF, Scalar float; generated code with the trace harness's data objects). The A2L file must pass the
 # checker (check_a2l.py), every address and size in it must match the program's `nm -S -C`
 # (check_addresses.py against motor_objects.txt), and each mutant of it must fail the checker
 # (check_a2l_test.py). The errors: a program without the model's objects (wrong --namespace) and a
 # model without tunable values exit 1 and write nothing.
 # Usage: a2l_program.sh CLI SOURCE_DIR WORK_DIR host|cortex-m4f. Exit 77 (skipped) when the
-# target's compiler is not installed.
+# target's compiler or QEMU is not installed.
 set -uo pipefail
 cli=$1 src=$2 work=$3 target=$4
 here=$src/tests/a2l
+model=$src/tests/models/calibration/motor.yaml
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$work" && mkdir -p "$work" || exit 1
 case $target in
-  host) compile=(c++ -DSCALAR=double) nm=nm ;;
+  host) verify=("$cli" verify "$model" --keep "$work/keep") elf=$work/keep/trace nm=nm ;;
   cortex-m4f)
-    if ! command -v arm-none-eabi-g++ >/dev/null; then
-      echo "skipped: arm-none-eabi-g++ is not installed"; exit 77
+    if ! command -v arm-none-eabi-g++ >/dev/null || ! command -v qemu-system-arm >/dev/null; then
+      echo "skipped: arm-none-eabi-g++ or qemu-system-arm is not installed"; exit 77
     fi
-    compile=(arm-none-eabi-g++ -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard -fno-exceptions -fno-rtti
-             -ffunction-sections -fdata-sections --specs=picolibc.specs --oslib=semihost -Wl,--gc-sections
-             -Wl,--defsym=__flash=0x0,--defsym=__flash_size=0x400000,--defsym=__ram=0x20000000
-             -Wl,--defsym=__ram_size=0x400000,--defsym=__stack_size=0x4000)
+    verify=("$cli" verify "$model" --target cortex-m4f --keep "$work/keep") elf=$work/keep/trace.elf
     nm=arm-none-eabi-nm ;;
   *) echo "unknown target $target"; exit 1 ;;
 esac
-fail() { echo "FAIL: $*"; exit 1; }
-rm -rf "$work" && mkdir -p "$work" || exit 1
-"${compile[@]}" -O2 -std=c++17 -Wall -Wextra -Werror "$here/motor_program.cpp" -o "$work/motor.elf" ||
-  fail "the test program does not build"
-model=$src/tests/models/calibration/motor.yaml
+"${verify[@]}" >"$work/verify.log" 2>&1 || { cat "$work/verify.log"; fail "verify did not pass"; }
+cp "$elf" "$work/motor.elf" || fail "verify kept no program"
 "$cli" a2l "$model" --elf "$work/motor.elf" -o "$work/motor.a2l" || fail "dualrate a2l failed"
 python3 "$here/check_a2l.py" "$work/motor.a2l" --objects >"$work/objects.txt" ||
   { cat "$work/objects.txt"; fail "the A2L file does not pass the checker"; }

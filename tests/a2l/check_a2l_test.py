@@ -49,8 +49,7 @@ MUTATIONS = [
     ("a CURVE without its axis",
      lambda t: re.sub(r"\n *\/begin AXIS_DESCR.*?/end AXIS_DESCR", "", t, count=1, flags=re.S),
      "a CURVE has 1 AXIS_DESCR, found 0"),
-    ("a string not closed", lambda t: t.replace('EPK "', 'EPK "x\\"', 1).replace('program"\n', "program\n", 1),
-     "string not closed"),
+    ("a string not closed", lambda t: re.sub(r'(EPK "[^"\n]*)"\n', r'\1\n', t, count=1), "string not closed"),
     ("an EPK without its address", lambda t: re.sub(r"\n *ADDR_EPK \S+", "", t), "EPK and ADDR_EPK go together"),
 ]
 

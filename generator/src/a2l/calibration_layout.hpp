@@ -5,7 +5,7 @@
 // The generated header, for a model with tunable values (NS: the model's name or --namespace):
 //   struct Calibration { Scalar R; Scalar Kt; Scalar friction[4]; };  // tunable parameters in file
 //                                                                    // order, then tunable tables' values
-//   inline Calibration calibration;         // NS::calibration, in section .dualrate.calibration
+//   inline Calibration calibration;         // NS::calibration, in section .data.dualrate.calibration
 //   inline const char epk[] = "...";        // NS::epk, NUL-terminated
 //   struct CalibrationStatus { std::int32_t result; std::int32_t value; };
 //   inline CalibrationStatus calibration_status;   // NS::calibration_status (optional here)

@@ -23,16 +23,25 @@ void check_stability_over_range(const Model& model, const Settings& s, const Sch
   for (const auto& p : model.parameters)
     if (p.tunable && !first) first = &p;
   if (!first) return;
-  for (const TunablePoint& point : tunable_box_points(model)) {
+  const TunablePoint* worst = nullptr;
+  double radius = 0;
+  const std::vector<TunablePoint> points = tunable_box_points(model);
+  for (const TunablePoint& point : points) {
     const StabilityReport r =
         analyze_stability(model_at(model, point), s.scheme, s.step, s.ratio, options, StepSearch::kNever);
-    if (r.stable) continue;
+    if (!r.stable && r.spectral_radius > radius) {
+      worst = &point;
+      radius = r.spectral_radius;
+    }
+  }
+  if (worst) {
     std::string where;
-    for (const auto& [name, value] : point) where += fmt::format("{}{} = {}", where.empty() ? "" : ", ", name, value);
+    for (const auto& [name, value] : *worst) where += fmt::format("{}{} = {}", where.empty() ? "" : ", ", name, value);
     throw ModelError(first->range_loc,
-                     fmt::format("{} at h = {} is unstable at a point of the calibration range ({}): the one-step "
-                                 "map's spectral radius is {:.6g} > 1",
-                                 s.scheme, s.step, where, r.spectral_radius),
+                     fmt::format("{} at h = {} is unstable over the calibration range: the one-step map's spectral "
+                                 "radius reaches {:.6g} > 1 at {} (the worst of the {} points checked: the model's "
+                                 "values, the range's centre and its corners or ends)",
+                                 s.scheme, s.step, radius, where, points.size()),
                      "narrow the tunable parameters' ranges, or take a smaller step; --allow-unstable generates "
                      "it anyway");
   }

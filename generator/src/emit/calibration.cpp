@@ -247,6 +247,7 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
        "// returns at once while nothing changed or a computed set still waits for the step.\n"
        "inline dualrate::calibration::Status calibrate() noexcept {\n"
        "  using dualrate::calibration::Result;\n"
+       "  dualrate::calibration::keep(epk);\n"
        "  const Calibration v = dualrate::calibration::snapshot(calibration);\n"
        "  if (dualrate::calibration::same(v, calibration_checked)) return calibration_status;\n"
        "  Constants* spare = constants_handoff.spare();\n"
@@ -270,7 +271,7 @@ std::string calibration_declarations(const Model& m, const GenerateRequest& o, c
   s += fmt::format("#error \"{}.hpp takes calibration through dualrate/calibration.hpp's API 1\"\n#endif\n\n", ns);
   s += calibration_struct(m, scalar);
   s += "// In its own linker section, for a linker script that places it in the calibration RAM.\n";
-  s += "inline Calibration calibration __attribute__((section(\".dualrate.calibration\"), used)) = " +
+  s += "inline Calibration calibration __attribute__((section(\".data.dualrate.calibration\"), used)) = " +
        calibration_initializer(m, scalar) + ";\n";
   s += "// Identifies the calibration layout of this code (the A2L file's EPK).\n";
   s += fmt::format("inline const char epk[] __attribute__((used)) = \"{}\";\n\n", epk_text(m, o, ns));

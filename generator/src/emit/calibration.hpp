@@ -14,7 +14,7 @@
 namespace dualrate {
 
 // Before struct Model: Calibration, its instance `calibration` in the linker section
-// .dualrate.calibration, the identification string `epk`, Constants and `active_constants`.
+// .data.dualrate.calibration, the identification string `epk`, Constants and `active_constants`.
 std::string calibration_declarations(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
                                      const std::string& ns);
 

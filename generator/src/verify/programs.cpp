@@ -12,6 +12,8 @@
 #include "base/process.hpp"
 #include "base/text_io.hpp"
 #include "targets/build.hpp"
+#include "model/tunable.hpp"
+#include "verify/calibration_writes.hpp"
 #include "verify/local_check.hpp"
 
 namespace dualrate {
@@ -387,9 +389,14 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
   return "";
 }
 
-std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model) {
+std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model,
+                                     const std::vector<TraceCalibrationWrite>& writes) {
   std::vector<std::string> flags = program_flags({dir});
   flags.insert(flags.end(), {"-DDUALRATE_MODEL_HEADER=\"" + header + "\"", "-DDUALRATE_MODEL_NS=" + model.name});
+  if (has_tunable(model)) {
+    write_file(dir / "calibration_writes.hpp", calibration_writes_header(writes));
+    flags.push_back("-DDUALRATE_TRACE_CALIBRATION=\"calibration_writes.hpp\"");
+  }
   return flags;
 }
 

@@ -10,6 +10,7 @@
 #include "model/model.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/budget.hpp"
+#include "verify/calibration_writes.hpp"
 #include "verify/result.hpp"
 
 namespace dualrate {
@@ -79,8 +80,11 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
 // The budget of the jobs measured in r on the target's part (slow_job absent for single-rate models).
 Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int ratio, double cpu_hz, double cpi);
 
-// The compile flags of a trace or task program for one model: its header in dir, its namespace.
-std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model);
+// The compile flags of a trace or task program for one model: its header in dir, its namespace;
+// for a model with tunable values, the calibration writes (written into dir) that the trace
+// programs make.
+std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model,
+                                     const std::vector<TraceCalibrationWrite>& writes);
 
 // A task program's '# NAME VALUE' count line (ticks, overruns, handler instructions, ...)
 // into r; false for any other line.

@@ -134,7 +134,7 @@ void Verification::run_programs(const fs::path& dir) {
   const std::string header = model_.name + ".hpp";
   stage(o_.header_file.empty() ? "generating " + header : "reading " + o_.header_file);
   write_file(dir / header, o_.header_file.empty() ? generate_header(model_, request_, design_) : read_file(o_.header_file));
-  const std::vector<std::string> flags = trace_flags(dir, header, model_);
+  const std::vector<std::string> flags = trace_flags(dir, header, model_, {});
   std::string script = "#!/bin/sh\n# How the trace program" + std::string(cross_ ? "s were" : " was") +
                        " built and run (" + std::to_string(r_.steps) + " steps, a row every " +
                        std::to_string(o_.every) + ")\n";

@@ -89,6 +89,13 @@ Values snapshot(const Values& live) noexcept {
   return copy;
 }
 
+// Keeps `object` in a program linked with --gc-sections although nothing reads it (the EPK,
+// which only the calibration tool reads): its address is taken by an empty asm statement.
+template <class T>
+void keep(const T& object) noexcept {
+  __asm__ volatile("" : : "r"(&object));
+}
+
 // out = a^-1 by elimination with partial pivoting (expm's, no heap); false, out untouched,
 // when a pivot is zero or the result is not finite.
 template <class Matrix>

@@ -220,7 +220,7 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
   const std::string model = test::source_path(kMotor);
   const std::string out = make_temp_dir("dualrate-calibration");
   const auto generate = [&](const std::string& scheme) {
-    return run_process({DUALRATE_CLI, "generate", model, "--scheme", scheme, "--step", "1e-4", "-o", out});
+    return run_process({DUALRATE_CLI, "generate", model, "--scheme", scheme, "--step", "1e-5", "-o", out});
   };
   for (const char* scheme : {"rk4", "sp_ll"}) {
     const ProcessResult r = generate(scheme);
@@ -241,6 +241,27 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
             0u)
       << lost.output;
   EXPECT_TRUE(std::filesystem::is_empty(out));
+  std::filesystem::remove_all(out);
+}
+
+// rk4 at h = 2.7e-4 is stable at the model's values (largest stable step 2.785e-4 with
+// g_z = -R/L = -10^4) but not where R is larger: the worst point of the range is named.
+TEST(Calibration, GenerateChecksStabilityOverTheCalibrationRange) {
+  const std::string model = test::source_path(kMotor);
+  const std::string out = make_temp_dir("dualrate-calibration");
+  const ProcessResult r =
+      run_process({DUALRATE_CLI, "generate", model, "--scheme", "rk4", "--step", "2.7e-4", "-o", out});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output.rfind(model + ":7:34: error: rk4 at h = 0.00027 is unstable over the calibration range: the "
+                                   "one-step map's spectral radius reaches 19.3652 > 1 at Kt = 0.03, R = 2 (the worst "
+                                   "of the 6 points checked",
+                           0),
+            0u)
+      << r.output;
+  EXPECT_TRUE(std::filesystem::is_empty(out));
+  const ProcessResult anyway = run_process(
+      {DUALRATE_CLI, "generate", model, "--scheme", "rk4", "--step", "2.7e-4", "--allow-unstable", "-o", out});
+  EXPECT_EQ(anyway.exit_code, 0) << anyway.output;
   std::filesystem::remove_all(out);
 }
 
