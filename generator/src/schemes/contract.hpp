@@ -132,6 +132,9 @@ struct SchemeDesign {
   // Calibration: how generated code recomputes the matrices that depend on tunable values
   // (empty: none does, and the matrices stay literals).
   std::vector<RecomputeStep> recompute{};
+  // The design found for itself which of its constants depend on tunable values (and recomputes
+  // those): the generic check by perturbation (refuse_lost_tunability) is not needed.
+  bool calibration_checked = false;
 };
 
 // One call of the scheme function `name` that the design holds (SchemeFunction), as emitted.

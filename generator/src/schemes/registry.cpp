@@ -86,13 +86,30 @@ bool same_constants(const SchemeDesign& a, const SchemeDesign& b) {
 // Loss of tunability is an error: a design whose constants generated code does not recompute
 // (no RecomputeStep) must be the same at the ends of the calibration range as at the model's
 // values; the first tunable parameter whose range changes it is named.
+// A tunable table that an equation calls may change a design that depends on the Jacobian; the
+// generator cannot redesign at other table values, so a design with constants that generated
+// code does not recompute refuses it (conservatively: any equation's call).
+void refuse_tunable_tables(const Model& model, const SchemeDesign& design, const SchemeInfo& info) {
+  if (design.matrices.empty() && design.reals.empty() && design.integers.empty() && design.functions.empty()) return;
+  const std::vector<GiNaC::ex> rhs = model.resolved_rhs();
+  for (std::size_t i = 0; i < rhs.size(); ++i)
+    for (auto node = rhs[i].preorder_begin(); node != rhs[i].preorder_end(); ++node)
+      if (is_table_call(*node) && table_call_of(*node).table->tunable)
+        throw ModelError(table_call_of(*node).table->range_loc,
+                         fmt::format("{}'s precomputed constants may change with tunable table '{}' (called by the "
+                                     "equation of '{}'): generated code cannot recompute them on the target",
+                                     info.name, table_call_of(*node).table->name, model.states[i].name),
+                         "make the table fixed, or use a scheme that takes calibration (euler, rk2, rk4, prk25)");
+}
+
 }  // namespace
 
 void refuse_lost_tunability(const Model& model, bool frozen, const GenerateRequest& request,
                             const SchemeDesign& design) {
   const SchemeInfo* found = find_scheme(request.scheme);
-  if (!found || !found->precompute || !design.recompute.empty() || !has_tunable(model)) return;
+  if (!found || !found->precompute || design.calibration_checked || !has_tunable(model)) return;
   const SchemeInfo& info = *found;
+  refuse_tunable_tables(model, design, info);
   for (const auto& p : model.parameters) {
     if (!p.tunable) continue;
     for (double end : {p.min, p.max}) {

@@ -31,7 +31,8 @@ const SchemeInfo* find_any_scheme(const std::string& name);
 SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRequest& request);
 // Loss of tunability is an error (generate, verify): throws a ModelError at the range of the
 // first tunable parameter whose end changes a design's constants that generated code does not
-// recompute on the target (design.recompute empty).
+// recompute on the target, or with a tunable table that an equation calls (unless the design
+// checked its constants itself: SchemeDesign::calibration_checked).
 void refuse_lost_tunability(const Model& model, bool frozen, const GenerateRequest& request,
                             const SchemeDesign& design);
 

@@ -302,15 +302,13 @@ SymbolSet block_dependencies(const Model& m) {
 
 SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& request) {
   SchemeDesign d;
-  if (has_tunable(model)) d.recompute = sp_ll_calibration_steps(model, request.step);
-  if (!d.recompute.empty() && model.simulation.linearization == "scheduled")
-    throw ModelError(model.simulation.schedule->loc,
-                     "sp_ll's scheduled constants depend on tunable values: generated code cannot recompute a "
-                     "schedule on the target",
-                     "freeze the linearization (linearization: frozen), or make the parameters in f_z, g_x and g_z "
-                     "fixed");
   if (model.simulation.linearization != "scheduled") {
-    d.matrices = sp_ll_constants(sp_ll_blocks(model, frozen), request.step);
+    const SpLlBlocks blocks = sp_ll_blocks(model, frozen);
+    if (has_tunable(model)) {
+      d.recompute = sp_ll_calibration_steps(model, request.step);
+      d.calibration_checked = true;
+    }
+    d.matrices = sp_ll_constants(blocks, request.step);
     if (!d.recompute.empty()) {
       const RecomputeStep& phi = d.recompute.back();
       d.notes = fmt::format("f_z, g_x and g_z depend on tunable values: computed here at the model's values, and by\n"
@@ -324,6 +322,12 @@ SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& 
                      : "f_z, g_x and g_z are constant (checked symbolically).";
     return d;
   }
+  if (has_tunable(model) && !sp_ll_calibration_steps(model, request.step).empty())
+    throw ModelError(model.simulation.schedule->loc,
+                     "sp_ll's scheduled constants depend on tunable values: generated code cannot recompute a "
+                     "schedule on the target",
+                     "freeze the linearization (linearization: frozen), or make the parameters in f_z, g_x and g_z "
+                     "fixed");
   const SpLlBlocks initial = sp_ll_blocks(model, true);
   const std::size_t ns = model.slow_count;
   const double h = request.step;
