@@ -20,7 +20,7 @@ const std::vector<std::string> kWriteKeys = {"at", "set"};
 const char* const kWriteExample = "as in '- at: 0.25' with 'set: {R: 1.6}' on the next line";
 
 const char* kind_of(const YAML::Node& n) {
-  return n.IsSequence() ? "list" : n.IsMap() ? "mapping" : n.IsNull() ? "empty value" : "value";
+  return n.IsSequence() ? "a list" : n.IsMap() ? "a mapping" : n.IsNull() ? "an empty value" : "a single value";
 }
 
 // Reads the writes of one scenario for model m; positions are in `file`.
@@ -31,7 +31,7 @@ class CalibrationReader {
   std::vector<CalibrationWrite> read(const YAML::Node& list, const YAML::Node& owner) {
     if (!list.IsSequence())
       throw ModelError(at(list.IsNull() && owner ? owner : list),
-                       std::string("a calibration scenario must be a list of writes, not a ") + kind_of(list),
+                       std::string("a calibration scenario must be a list of writes, not ") + kind_of(list),
                        kWriteExample);
     std::vector<CalibrationWrite> writes;
     for (const auto& entry : list) {
@@ -70,7 +70,7 @@ class CalibrationReader {
 
   CalibrationWrite write(const YAML::Node& entry) {
     if (!entry.IsMap())
-      throw ModelError(at(entry), std::string("a calibration write must be a mapping with 'at' and 'set', not a ") +
+      throw ModelError(at(entry), std::string("a calibration write must be a mapping with 'at' and 'set', not ") +
                                       kind_of(entry),
                        kWriteExample);
     const auto k = keys(entry);
@@ -87,7 +87,7 @@ class CalibrationReader {
   double time(const KeyValue& kv) const {
     const YAML::Node& n = kv.second;
     if (!n.IsScalar())
-      throw ModelError(at(n.IsNull() ? kv.first : n), std::string("'at' must be a number, not a ") + kind_of(n),
+      throw ModelError(at(n.IsNull() ? kv.first : n), std::string("'at' must be a number, not ") + kind_of(n),
                        "the time in seconds from which the write applies, as in at: 0.25");
     double t = 0;
     const NumberText kind = number_text(n.Scalar(), t);
@@ -104,7 +104,7 @@ class CalibrationReader {
     if (!n.IsMap() || n.size() == 0)
       throw ModelError(at(n.IsNull() || n.IsMap() ? kv.first : n),
                        n.IsMap() ? std::string("'set' is empty")
-                                 : std::string("'set' must be a mapping of names to values, not a ") + kind_of(n),
+                                 : std::string("'set' must be a mapping of names to values, not ") + kind_of(n),
                        "tunable parameters and tables with their new values, as in set: {R: 1.6, Kt: 0.07}");
     std::vector<CalibrationValue> set;
     for (auto it = n.begin(); it != n.end(); ++it) {
@@ -160,7 +160,7 @@ class CalibrationReader {
   // A number as written (no expression); .inf, .nan and numbers beyond double's range are
   // read as what they are, for the write to be refused when it applies.
   double number(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsScalar()) throw ModelError(at(n), what + " must be a number, not a " + kind_of(n));
+    if (!n.IsScalar()) throw ModelError(at(n), what + " must be a number, not " + kind_of(n));
     double v = 0;
     switch (number_text(n.Scalar(), v)) {
       case NumberText::kFinite:
@@ -183,7 +183,7 @@ class CalibrationReader {
                                    t.name);
     if (t.values.size() <= 8) hint += fmt::format(", as in [{}]", fmt::join(t.values, ", "));
     if (!n.IsSequence())
-      throw ModelError(at(n), fmt::format("table '{}' takes a list of its {} values, not a {}", t.name,
+      throw ModelError(at(n), fmt::format("table '{}' takes a list of its {} values, not {}", t.name,
                                           t.values.size(), kind_of(n)),
                        hint);
     if (n.size() != t.values.size())
