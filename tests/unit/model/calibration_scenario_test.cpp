@@ -192,7 +192,8 @@ TEST(CalibrationCheck, AppliedOrRefusedWhole) {
   EXPECT_EQ(check_write(motor(), start, write_of(0.1, {{"R", {nan}, {}, false}})).reason, "R = nan is not finite");
 
   // All or nothing: R is within its limits, Kt is not.
-  const WriteCheck part = check_write(motor(), start, write_of(0.1, {{"R", {1.6}, {}, false}, {"Kt", {0.1}, {}, false}}));
+  const WriteCheck part =
+      check_write(motor(), start, write_of(0.1, {{"R", {1.6}, {}, false}, {"Kt", {0.1}, {}, false}}));
   EXPECT_FALSE(part.applied);
   EXPECT_EQ(part.reason, "Kt = 0.1 is above its max 0.08");
   EXPECT_EQ(part.values, start);

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
+#include "base/process.hpp"
 #include "base/text_io.hpp"
 #include "model/calibration.hpp"
 #include "model/functions.hpp"
@@ -161,6 +163,39 @@ TEST(CalibratedRunHighAccuracy, ContinuesFromTheStateAtTheWrite) {
       EXPECT_NEAR(with.rows[n + j][k], after.rows[j][k], 1e-12 * (1 + std::fabs(after.rows[j][k]))) << j << " " << k;
   const Trace without = ReferenceCore(base).simulate({kHighAccuracy, h, 0.01, 1});
   EXPECT_GT(std::fabs(with.rows.back()[2] - without.rows.back()[2]), 1.0);  // I: 12/R, 12 to 7.5 A
+}
+
+// simulate --calibration: a line per write on stderr, and the trace the reference core gives
+// with the file's writes; an error in the file is positioned in it, exit status 1.
+TEST(CalibrationCli, SimulateTakesAScenarioFile) {
+  const std::string scenario = "tests/models/calibration/motor_scenario.yaml";
+  const std::string dir = make_temp_dir("dualrate-calibration");
+  const ProcessResult r = run_process(
+      {DUALRATE_CLI, "simulate", kMotor, "--calibration", scenario, "--every", "100", "-o", dir + "/trace.csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("calibration: at 0.005 (step 500): R = 1.6 applied\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("calibration: at 0.01 (step 1000): Kt = 0.07, friction = [0.1, 0.12, 0.16, 0.25] applied"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("calibration: at 0.015 (step 1500): R = 3 refused: R = 3 is above its max 2"),
+            std::string::npos)
+      << r.output;
+  const Model base = motor();
+  RunOptions o{"rk4", 1e-5, 0.02, 100};
+  o.exact_end = true;
+  o.calibration = load_calibration_file(base, scenario);
+  const ReferenceCore core(base);
+  const Trace expected = core.with_inputs(core.simulate(o), o);
+  const std::string csv = read_file(dir + "/trace.csv");
+  EXPECT_NE(csv.find(fmt::format("{:.17g},{:.17g}", expected.rows.back()[0], expected.rows.back()[1])),
+            std::string::npos);
+
+  write_file(dir + "/bad.yaml", "- at: 0.005\n  set: {Rr: 1.6}\n");
+  const ProcessResult bad = run_process({DUALRATE_CLI, "simulate", kMotor, "--calibration", dir + "/bad.yaml"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.output;
+  EXPECT_EQ(bad.output.rfind(dir + "/bad.yaml:2:9: error: model 'motor' has no parameter or table 'Rr'", 0), 0U)
+      << bad.output;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
