@@ -54,7 +54,8 @@ SimulateCommand::SimulateCommand(CLI::App& app) {
                    "CSV (default: CSV on standard output)");
   cmd_->add_option("--calibration", calibration_file_,
                    "Calibration scenario: a YAML list of writes of tunable parameters and tables, each applied from "
-                   "the first step at or after its time (replaces the model's simulation: calibration:)");
+                   "the first step at or after its time (default: the model's simulation: calibration:, which "
+                   "this replaces)");
 }
 
 VerifyCommand::VerifyCommand(CLI::App& app) {
