@@ -59,6 +59,10 @@ SimulateCommand::SimulateCommand(CLI::App& app) {
   cmd_->add_option("-o,--output", out_trace_,
                    "Trace file: a MAT-file (version 5, one column vector per column) if it ends in .mat, else "
                    "CSV (default: CSV on standard output)");
+  cmd_->add_option("--calibration", calibration_file_,
+                   "Calibration scenario: a YAML list of writes of tunable parameters and tables, each applied from "
+                   "the first step at or after its time (default: the model's simulation: calibration:, which "
+                   "this replaces)");
 }
 
 VerifyCommand::VerifyCommand(CLI::App& app) {

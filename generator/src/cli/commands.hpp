@@ -55,7 +55,7 @@ class SimulateCommand : public ModelCommand {
   int run(const Model& model) override;
 
  private:
-  std::string out_trace_;
+  std::string out_trace_, calibration_file_;
 };
 
 // dualrate verify: generated code compiled and run (host or target), compared with the

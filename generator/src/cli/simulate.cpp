@@ -6,6 +6,7 @@
 
 #include "base/mat_file.hpp"
 #include "cli/commands.hpp"
+#include "model/calibration.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
 
@@ -18,6 +19,8 @@ int SimulateCommand::run(const Model& model) {
   run.ratio = s.ratio;
   run.scheme_options = o_.scheme_options;
   run.exact_end = true;
+  run.calibration = calibration_file_.empty() ? model.simulation.calibration
+                                              : load_calibration_file(model, calibration_file_);
   if (const SchemeInfo* info = find_scheme(s.scheme); info && info->schedulable &&
                                                       model.simulation.linearization == "scheduled") {
     GenerateRequest g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION};
@@ -40,8 +43,14 @@ int SimulateCommand::run(const Model& model) {
     std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}, and the scheduled constants are "
                              "for h alone: the run takes whole steps and ends at {:.15g}\n",
                              s.t_end, s.step, end.above);
+  if (!run.calibration.empty()) {
+    const SchemeInfo* info = find_any_scheme(s.scheme);
+    run.calibration_stride = calibration_stride(run, info && info->dual_rate);
+    const auto events = calibration_events(model, run.calibration, s.step, run.calibration_stride);
+    for (const auto& e : events) std::cerr << "calibration: " << describe(run.calibration[e.write], e) << "\n";
+  }
   const ReferenceCore core(model);
-  const Trace trace = core.with_inputs(core.simulate(run));
+  const Trace trace = core.with_inputs(core.simulate(run), run);
   if (out_trace_.empty()) {
     for (std::size_t i = 0; i < trace.columns.size(); ++i) std::cout << (i ? "," : "") << trace.columns[i];
     std::cout << "\n";

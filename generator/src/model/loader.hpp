@@ -90,8 +90,8 @@ inline const std::vector<std::string> kCoordinateKeys = {"position", "velocity"}
 inline const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
 inline const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};
 inline const std::vector<std::string> kStateKeys = {"slow", "fast"};
-inline const std::vector<std::string> kSimulationKeys = {"t_end",         "scheme",   "step",  "ratio",
-                                                         "linearization", "schedule", "inputs"};
+inline const std::vector<std::string> kSimulationKeys = {"t_end",         "scheme",   "step",   "ratio",
+                                                         "linearization", "schedule", "inputs", "calibration"};
 
 inline const char* const kLinearizationHint =
     "exact: the Jacobian blocks must be constant; frozen: taken at the initial state; scheduled: computed over a grid "
@@ -125,6 +125,11 @@ struct Entry {
   YAML::Node key;
   YAML::Node value;
 };
+
+// The writes of a calibration scenario (calibration_section.cpp): `list` read for model m (its
+// parameters and tables read), positioned in `file`; `owner` is the key of an empty list.
+std::vector<CalibrationWrite> read_calibration(const Model& m, const std::string& file, const YAML::Node& list,
+                                               const YAML::Node& owner);
 
 class Loader {
  public:

@@ -97,6 +97,22 @@ struct ScheduleSpec {
   SourceLoc loc{}, range_loc{}, points_loc{};
 };
 
+// One value of a write: a tunable parameter's (one number) or a tunable table's (all of its
+// values, first axis outermost, as Table::values holds them).
+struct CalibrationValue {
+  std::string name;
+  std::vector<double> values;
+  SourceLoc loc;       // of its name in the file
+  bool table = false;  // names a table
+};
+
+// A calibration write (model/calibration.hpp): `set: {...}` from time `at` on.
+struct CalibrationWrite {
+  double at = 0;
+  SourceLoc loc;  // of the entry in the file
+  std::vector<CalibrationValue> set;
+};
+
 struct Simulation {
   double t_end = 1.0;
   std::string scheme = "rk4";
@@ -109,6 +125,9 @@ struct Simulation {
   SourceLoc linearization_loc{};
   std::optional<ScheduleSpec> schedule;
   std::vector<InputSignal> inputs;
+  // simulation: calibration: the writes of the model's calibration scenario (replaced by
+  // --calibration FILE), in file order.
+  std::vector<CalibrationWrite> calibration;
   SourceLoc loc;               // of the simulation section, or the file start
 };
 

@@ -190,6 +190,8 @@ void Loader::read_simulation(const KeyValue& section) {
   if (sim.linearization == "scheduled" && !sim.schedule)
     throw ModelError(sim.linearization_loc, "linearization: scheduled needs the scheduling values",
                      "add 'schedule: by: [EXPR]' to the simulation section (as in by: [V]), or pass --schedule-by EXPR");
+  if (k.count("calibration"))
+    sim.calibration = read_calibration(model_, file_, k.at("calibration").second, k.at("calibration").first);
   if (k.count("inputs")) {
     std::vector<std::string> input_names;
     for (const auto& u : model_.inputs) input_names.push_back(u.name);

@@ -179,6 +179,20 @@ TableCall table_call_of(const ex& e) {
   return c;
 }
 
+ex with_table_calls_to(const ex& e, int from, int to) {
+  struct Retarget : GiNaC::map_function {
+    int from, to;
+    Retarget(int f, int t) : from(f), to(t) {}
+    ex operator()(const ex& x) override {
+      if (!is_table_call(x) || static_cast<int>(integer_operand(x.op(0))) != from) return x.map(*this);
+      exvector operands{to, x.op(1)};
+      for (std::size_t k = 2; k < x.nops(); ++k) operands.push_back((*this)(x.op(k)));
+      return GiNaC::function(GiNaC::ex_to<GiNaC::function>(x).get_serial(), operands).hold();
+    }
+  } retarget(from, to);
+  return retarget(e);
+}
+
 std::string table_call_name(std::size_t axes) { return "drtable" + std::to_string(axes); }
 
 const GiNaC::prototype_table& table_call_prototypes() {

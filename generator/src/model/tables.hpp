@@ -67,6 +67,11 @@ struct TableCall {
 bool is_table_call(const GiNaC::ex& e);
 TableCall table_call_of(const GiNaC::ex& e);
 
+// e with every call of the table whose id is `from` calling the table with id `to` instead (the
+// same slope mask and arguments; held, so that a call at numbers stays a call): a model
+// calibrated with new table values (model/calibration.hpp) calls the table that holds them.
+GiNaC::ex with_table_calls_to(const GiNaC::ex& e, int from, int to);
+
 // The GiNaC parser's readers of the internal call names drtable1 ... drtable4, which the
 // expression parser writes for a table call: drtableN(id, x0, ..., x(N-1)).
 const GiNaC::prototype_table& table_call_prototypes();

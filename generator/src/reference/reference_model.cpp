@@ -185,21 +185,39 @@ Trace ReferenceModel::with_inputs(const Trace& trace) const {
   return result;
 }
 
+Trace ReferenceModel::with_inputs(const Trace& trace, const RunOptions& options) const {
+  if (options.calibration.empty()) return with_inputs(trace);
+  const CalibratedCores<ReferenceModel> cores(*this, model_, options.calibration, options.step,
+                                              calibration_stride(options, false));
+  Trace result = trace;
+  for (const auto& u : model_.inputs) result.columns.push_back(u.name);
+  for (auto& row : result.rows) {
+    const Vector u = cores.at(first_step_at(row.at(0), options.step)).inputs_at(row.at(0));
+    row.insert(row.end(), u.begin(), u.end());
+  }
+  return result;
+}
+
 double sample_time(long i, double h, bool float_time) {
   if (!float_time) return static_cast<double>(i) * h;
   return static_cast<double>(i) * static_cast<double>(static_cast<float>(h));
 }
 
 void ReferenceModel::march(long n, double h, double t_last, int every,
-                          const std::function<long(long, Vector&)>& advance, Trace& trace) const {
+                          const std::function<long(long, Vector&)>& advance, Trace& trace,
+                          const std::function<const ReferenceModel&(long)>& at) const {
+  const auto row_at = [&](long i, double t, const Vector& x) {
+    const ReferenceModel& m = at ? at(i) : *this;
+    return m.row(t, x, m.inputs_at(t));
+  };
   Vector x = initial_state();
   check_state(0, x);
-  trace.rows.push_back(row(0, x, inputs_at(0)));
+  trace.rows.push_back(row_at(0, 0, x));
   for (long i = 0; i < n;) {
     const long next = advance(i, x);
     const double t_next = next == n ? t_last : static_cast<double>(next) * h;
     check_state(t_next, x);
-    if (next / every > i / every || next == n) trace.rows.push_back(row(t_next, x, inputs_at(t_next)));
+    if (next / every > i / every || next == n) trace.rows.push_back(row_at(next, t_next, x));
     i = next;
   }
 }
@@ -241,13 +259,17 @@ Trace ReferenceModel::high_accuracy(const RunOptions& options) const {
   const double t_last = options.exact_end && !end.whole ? options.t_end : static_cast<double>(n) * h;
   Vector x = initial_state();
   check_state(0, x);
-  trace.rows.push_back(row(0, x, inputs_at(0)));
   auto stepper = odeint::make_controlled(options.reference_tolerance, options.reference_tolerance,
                                          odeint::runge_kutta_fehlberg78<Vector>());
+  // Piecewise-constant calibrated values: segment i runs on the model in effect at step i.
+  const CalibratedCores<ReferenceModel> cores(*this, model_, options.calibration, h,
+                                              calibration_stride(options, false));
+  trace.rows.push_back(cores.at(0).row(0, x, cores.at(0).inputs_at(0)));
   for (long i = 0; i < n; ++i) {
     const double a = static_cast<double>(i) * h, b = i + 1 == n ? t_last : static_cast<double>(i + 1) * h;
+    const ReferenceModel& core = cores.at(i);
     auto system = [&](const Vector& state, Vector& dxdt, double t) {
-      derivatives(t, state, inputs_at(t < b ? t : std::nextafter(b, a)), dxdt);
+      core.derivatives(t, state, core.inputs_at(t < b ? t : std::nextafter(b, a)), dxdt);
     };
     try {
       odeint::integrate_adaptive(stepper, system, x, a, b, h);
@@ -255,7 +277,8 @@ Trace ReferenceModel::high_accuracy(const RunOptions& options) const {
       throw SimulationError(std::string("reference integration failed: ") + e.what());
     }
     check_state(b, x);
-    if ((i + 1) % options.every == 0 || i + 1 == n) trace.rows.push_back(row(b, x, inputs_at(b)));
+    const ReferenceModel& next = cores.at(i + 1);
+    if ((i + 1) % options.every == 0 || i + 1 == n) trace.rows.push_back(next.row(b, x, next.inputs_at(b)));
   }
   return trace;
 }

@@ -8,6 +8,7 @@
 // (schemes/reference_core.hpp), above the schemes, which build on this layer.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -17,6 +18,7 @@
 
 #include <Eigen/Dense>
 
+#include "model/calibration.hpp"
 #include "model/evaluator.hpp"
 #include "model/model.hpp"
 #include "base/trace.hpp"
@@ -65,7 +67,23 @@ struct RunOptions {
   // steps are tied to their grid, refuse with the nearest end times they reach. Otherwise
   // the run ends at the first grid time at or past t_end (as generated code does).
   bool exact_end = false;
+  // Calibration writes (model/calibration.hpp): each applies from the step its `at` falls on
+  // (first_step_at; a dual-rate run's first macro step), unless check_write refuses it; from
+  // there on the run steps on the model at the new values (calibrated_model: derived parameters,
+  // tables, input signals and a scheme's constants at them), from the state it has reached.
+  // A row at a step's start time shows the outputs at the values in effect for that step.
+  std::vector<CalibrationWrite> calibration{};
+  // The steps per macro step at whose starts writes apply (first_step_at's stride); 0: the
+  // scheme's (its ratio for a dual-rate scheme, else 1; 1 for kHighAccuracy). A high-accuracy
+  // run compared with a dual-rate scheme's takes that scheme's ratio.
+  int calibration_stride = 0;
 };
+
+// The stride options' writes apply with for a run of a dual-rate scheme (`dual_rate`) or not.
+inline int calibration_stride(const RunOptions& options, bool dual_rate) {
+  if (options.calibration_stride > 0) return options.calibration_stride;
+  return dual_rate ? options.ratio : 1;
+}
 
 // The time at which step i of size h samples its inputs (RunOptions::float_time).
 double sample_time(long i, double h, bool float_time);
@@ -84,6 +102,39 @@ struct EndTime {
   double above = 0;
 };
 EndTime end_time(double t_end, double h, int stride = 1);
+
+// The cores of a run with calibration writes (RunOptions::calibration), each a Core (a
+// ReferenceModel or derived) built on the model of one calibration segment
+// (calibration_segments): `base` (the run's own) before the first step a write is applied at,
+// then one per such step. The models live as long as this.
+template <class Core>
+class CalibratedCores {
+ public:
+  CalibratedCores(const Core& base, const Model& model, const std::vector<CalibrationWrite>& writes, double h,
+                  int stride = 1)
+      : base_(base), base_model_(model) {
+    for (auto& s : calibration_segments(model, writes, h, stride)) {
+      from_.push_back(s.from);
+      cores_.push_back(std::make_unique<Core>(*s.model));
+      models_.push_back(std::move(s.model));
+    }
+  }
+  // 0 for base, k for the k-th segment's core: the one in effect at step i.
+  std::size_t index(long i) const {
+    return static_cast<std::size_t>(std::upper_bound(from_.begin(), from_.end(), i) - from_.begin());
+  }
+  std::size_t size() const { return cores_.size() + 1; }
+  const Core& core(std::size_t k) const { return k == 0 ? base_ : *cores_[k - 1]; }
+  const Core& at(long i) const { return core(index(i)); }
+  const Model& model(std::size_t k) const { return k == 0 ? base_model_ : *models_[k - 1]; }
+
+ private:
+  const Core& base_;
+  const Model& base_model_;
+  std::vector<long> from_;
+  std::vector<std::shared_ptr<const Model>> models_;
+  std::vector<std::unique_ptr<Core>> cores_;
+};
 
 class ReferenceModel {
  public:
@@ -107,6 +158,9 @@ class ReferenceModel {
   // `trace` with a column per input appended, under its name: the signal at each row's time
   // (what the step starting there holds).
   Trace with_inputs(const Trace& trace) const;
+  // The same for the trace of options' run: with calibration writes, a signal that uses a
+  // tunable parameter at the values in effect at each row's step (first_step_at of its time).
+  Trace with_inputs(const Trace& trace, const RunOptions& options) const;
   // Jacobian d(dx/dt)/dx at (t, x, u).
   Eigen::MatrixXd jacobian_at(double t, const Vector& x, const Vector& u) const;
   // Per state i, sum_j |df_i/dp_j p_j| at (t, x, u): how far a relative change of every
@@ -121,8 +175,9 @@ class ReferenceModel {
   // to the index it returns. The state is checked after each advance; a row is written at
   // t = 0, after each advance that reaches or passes a multiple of `every` steps, and at the end.
   // The last row's time is t_last (n h, or t_end after a shortened last step).
+  // With `at`, the row at grid index i is at(i)'s (RunOptions::calibration).
   void march(long n, double h, double t_last, int every, const std::function<long(long, Vector&)>& advance,
-             Trace& trace) const;
+             Trace& trace, const std::function<const ReferenceModel&(long)>& at = {}) const;
   // derivatives in float arithmetic (Evaluator's float evaluation).
   void float_derivatives(double t, const std::vector<float>& x, const Vector& u, std::vector<float>& dxdt) const;
   // The right-hand side with the inputs held at u (zero-order hold).

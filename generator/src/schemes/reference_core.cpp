@@ -73,6 +73,22 @@ ReferenceStep prepared_step(const ReferenceCore& core, const Model& model, const
 
 }  // namespace
 
+namespace {
+
+// options' steps of size h, prepared per calibration segment (prepared_step on each core).
+std::vector<ReferenceStep> prepared_steps(const ReferenceCores& cores, const SchemeInfo& info,
+                                          const RunOptions& options, double h) {
+  if (options.schedule && cores.size() > 1)
+    throw SimulationError("scheduled constants are designed at the model's values: a calibration write would leave "
+                          "them stale, and runs with one are not supported");
+  std::vector<ReferenceStep> steps;
+  for (std::size_t k = 0; k < cores.size(); ++k)
+    steps.push_back(prepared_step(cores.core(k), cores.model(k), info, options, h));
+  return steps;
+}
+
+}  // namespace
+
 void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
   if (!info || !(info->reference_step || info->reference_run))
@@ -82,16 +98,20 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   const EndTime end = end_time(options.t_end, h);
   const bool shortened = options.exact_end && !end.whole;
   const double last = shortened ? options.t_end - static_cast<double>(end.steps - 1) * h : h;
-  const ReferenceStep step = prepared_step(*this, model(), *info, options, h);
-  const ReferenceStep last_step = shortened ? prepared_step(*this, model(), *info, options, last) : step;
-  march(end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every,
-        [&](long i, Vector& x) {
-          const bool final = i + 1 == end.steps;
-          x = (final ? last_step : step)(holding(inputs_of_step(i, h, options.float_time)),
-                                         sample_time(i, h, options.float_time), final ? last : h, x);
-          return i + 1;
-        },
-        trace);
+  const ReferenceCores cores(*this, model(), options.calibration, h, calibration_stride(options, false));
+  const std::vector<ReferenceStep> steps = prepared_steps(cores, *info, options, h);
+  const std::vector<ReferenceStep> last_steps = shortened ? prepared_steps(cores, *info, options, last) : steps;
+  march(
+      end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every,
+      [&](long i, Vector& x) {
+        const bool final = i + 1 == end.steps;
+        const std::size_t k = cores.index(i);
+        const ReferenceCore& core = cores.core(k);
+        x = (final ? last_steps : steps)[k](core.holding(core.inputs_of_step(i, h, options.float_time)),
+                                            sample_time(i, h, options.float_time), final ? last : h, x);
+        return i + 1;
+      },
+      trace, [&cores](long i) -> const ReferenceModel& { return cores.at(i); });
 }
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step(
@@ -106,9 +126,13 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)>
     throw SimulationError("the reference core has no single step of scheme '" + options.scheme + "'");
   const double h = options.step;
   const bool in_float = options.float_time;
-  return [this, h, in_float, step = prepared_step(*this, model(), *info, options, h)](long i, const Vector& x,
-                                                                                     double length) {
-    return step(holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), length, x);
+  auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
+                                                      calibration_stride(options, false));
+  return [cores, h, in_float, steps = prepared_steps(*cores, *info, options, h)](long i, const Vector& x,
+                                                                                 double length) {
+    const std::size_t k = cores->index(i);
+    const ReferenceCore& core = cores->core(k);
+    return steps[k](core.holding(core.inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), length, x);
   };
 }
 
@@ -135,10 +159,13 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   setup.slow = model().slow_count;
   const FloatStep step = find_any_scheme(options.scheme)->float_reference(setup);
   const double h = options.step;
-  return [this, step, h](long i, const Vector& x) {
-    const Vector u = inputs_of_step(i, h, true);
-    const RightHandSideIn<float> f = [this, &u](double t, const std::vector<float>& xs, std::vector<float>& dx) {
-      float_derivatives(t, xs, u, dx);
+  auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
+                                                      calibration_stride(options, false));
+  return [cores, step, h](long i, const Vector& x) {
+    const ReferenceCore& core = cores->at(i);
+    const Vector u = core.inputs_of_step(i, h, true);
+    const RightHandSideIn<float> f = [&core, &u](double t, const std::vector<float>& xs, std::vector<float>& dx) {
+      core.float_derivatives(t, xs, u, dx);
     };
     const std::vector<float> next = step(f, sample_time(i, h, true), static_cast<float>(h),
                                          std::vector<float>(x.begin(), x.end()));
@@ -146,48 +173,65 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   };
 }
 
-GridSetup ReferenceCore::grid_setup(const RunOptions& options) const {
+GridSetup ReferenceCore::grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active) const {
   const double h = options.step;
   const bool in_float = options.float_time;
+  if (!active) active = std::make_shared<const ReferenceCore*>(this);
   GridSetup setup;
   setup.slow = model().slow_count;
   setup.h = h;
   setup.ratio = options.ratio;
-  setup.f = [this, h, in_float](long i, const Vector& xs, Vector& dx) {
-    derivatives(sample_time(i, h, in_float), xs, inputs_of_step(i, h, in_float), dx);
+  setup.f = [active, h, in_float](long i, const Vector& xs, Vector& dx) {
+    const ReferenceCore& core = **active;
+    core.derivatives(sample_time(i, h, in_float), xs, core.inputs_of_step(i, h, in_float), dx);
   };
-  setup.held = [this, h, in_float](long tick, double t, const Vector& xs, Vector& dx) {
-    derivatives(t, xs, inputs_of_step(tick, h, in_float), dx);
+  setup.held = [active, h, in_float](long tick, double t, const Vector& xs, Vector& dx) {
+    const ReferenceCore& core = **active;
+    core.derivatives(t, xs, core.inputs_of_step(tick, h, in_float), dx);
   };
-  setup.start = [this, h, in_float](long i, const Vector& xs) {
-    return rk4_step(holding(inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, xs);
+  setup.start = [active, h, in_float](long i, const Vector& xs) {
+    const ReferenceCore& core = **active;
+    return rk4_step(core.holding(core.inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, xs);
   };
   return setup;
 }
 
 // Multistep and multirate schemes advance on their grid (r steps at a time for the
-// multirate ones after their start-up).
+// multirate ones after their start-up). With calibration writes, each advance from index i
+// evaluates the model in effect at i (the history the scheme keeps stays as computed).
 void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const {
   const double h = options.step;
   const long n = step_count(options.t_end, h);
-  const GridRun run = info.reference_run(grid_setup(options));
+  const ReferenceCores cores(*this, model(), options.calibration, h, calibration_stride(options, info.dual_rate));
+  const auto active = std::make_shared<const ReferenceCore*>(this);
+  const GridRun run = info.reference_run(grid_setup(options, active));
   const EndTime end = end_time(options.t_end, h, run.stride);
   if (options.exact_end && !end.whole) throw off_grid(options.scheme, options.t_end, h, run.stride, end);
   if (n % run.stride != 0)
     throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
-  march(n, h, static_cast<double>(n) * h, options.every, run.advance, trace);
+  march(
+      n, h, static_cast<double>(n) * h, options.every,
+      [&](long i, Vector& x) {
+        *active = &cores.at(i);
+        return run.advance(i, x);
+      },
+      trace, [&cores](long i) -> const ReferenceModel& { return cores.at(i); });
 }
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step(
     const RunOptions& options) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
+  auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, options.step,
+                                                      calibration_stride(options, info && info->dual_rate));
+  const auto active = std::make_shared<const ReferenceCore*>(this);
   GridRun run;
-  if (info && info->reference_run) run = info->reference_run(grid_setup(options));
+  if (info && info->reference_run) run = info->reference_run(grid_setup(options, active));
   if (!run.restore)
     throw SimulationError("the reference core has no macro step from kept values of scheme '" + options.scheme + "'");
   const std::size_t n = model().states.size();
-  return [run, n](long i, const Vector& kept) {
+  return [run, n, cores, active](long i, const Vector& kept) {
     if (kept.size() < n) throw SimulationError("fewer kept values than states");
+    *active = &cores->at(i);
     run.restore(kept);
     Vector x(kept.begin(), kept.begin() + static_cast<long>(n));
     run.advance(i, x);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ namespace dualrate {
 // name the registry lacks or a scheme without such a step.
 std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
                                 const std::vector<double>& x);
+
+class ReferenceCore;
+// The reference cores of a run with calibration writes (RunOptions::calibration).
+using ReferenceCores = CalibratedCores<ReferenceCore>;
 
 class ReferenceCore : public ReferenceModel {
  public:
@@ -64,8 +69,9 @@ class ReferenceCore : public ReferenceModel {
   void fixed_step(const RunOptions& options, Trace& trace) const;
   // The run of a scheme tied to its grid (SchemeInfo::reference_run: the Adams schemes).
   void grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const;
-  // The grid and right-hand sides of options' run (what a grid-tied scheme's run is built on).
-  GridSetup grid_setup(const RunOptions& options) const;
+  // The grid and right-hand sides of options' run (what a grid-tied scheme's run is built on),
+  // evaluated on the core `*active` points to when it is called (this one without `active`).
+  GridSetup grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active = nullptr) const;
 };
 
 }  // namespace dualrate
