@@ -53,9 +53,21 @@ inline volatile long calibration_window_step = -1;
 // nothing), the accepted values written to model::calibration, and then calibrate(), which also
 // finds what a debugger wrote; step i takes what it computed. Each write's result goes to `log`
 // as "# calibration INDEX STEP RESULT VALUE".
+// measure.calibrate() where the probe measures it (Cortex-M: instructions and stack), else
+// model::calibrate().
+template <class Measure>
+auto calibrate_through(Measure& measure, int) -> decltype(measure.calibrate()) {
+  return measure.calibrate();
+}
+template <class Measure>
+dualrate::calibration::Status calibrate_through(Measure&, long) {
+  return model::calibrate();
+}
+
 class CalibrationWrites {
  public:
-  void before_step(long i, std::FILE* log) {
+  template <class Measure>
+  void before_step(long i, std::FILE* log, Measure& measure) {
     if (i == calibration_window_step) calibration_window();
     bool accepted = false;
     for (; calibration_writes[next_].step == i; ++next_) {
@@ -70,7 +82,7 @@ class CalibrationWrites {
       }
     }
     if (accepted) model::calibration = applied_;
-    const dualrate::calibration::Status s = model::calibrate();
+    const dualrate::calibration::Status s = calibrate_through(measure, 0);
     if (s.applied()) applied_ = model::calibration_checked;
     if (accepted && !s.applied()) std::fprintf(log, "# calibration_failed %ld %d\n", i, static_cast<int>(s.result));
   }
@@ -93,7 +105,7 @@ int run(std::FILE* out, long steps, long every, Measure&& measure) {
   long row_step = 0;
   for (long i = 0; i <= steps; ++i) {
 #ifdef DUALRATE_TRACE_CALIBRATION
-    calibration_writer.before_step(i, stdout);
+    calibration_writer.before_step(i, stdout, measure);
 #endif
     const model::Model::Input u = model::Model::scenario_inputs(d.time(model::kStep));
     inputs = u;

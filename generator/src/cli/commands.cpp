@@ -69,6 +69,10 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
   cmd_ = app.add_subcommand("verify", "Compile and run the generated code and compare it with the reference core");
   add_common(cmd_, o_);
   add_run_length(cmd_, o_, "Compare every k steps");
+  cmd_->add_option("--calibration", calibration_file_,
+                   "Calibration scenario (as simulate's): the generated code's trace programs and the reference core "
+                   "make its writes, and must decide each alike (default: the model's simulation: calibration:, "
+                   "which this replaces)");
   cmd_->add_option("--target", target_,
                    fmt::format("Where the generated code runs: host, {} (qemu-system-arm) or cortex-a53-linux "
                                "(qemu-aarch64)",

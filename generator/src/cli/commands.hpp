@@ -66,7 +66,7 @@ class VerifyCommand : public ModelCommand {
   int run(const Model& model) override;
 
  private:
-  std::string target_ = "host", report_dir_, keep_dir_, header_file_, tasks_ = "multi";
+  std::string target_ = "host", report_dir_, keep_dir_, header_file_, tasks_ = "multi", calibration_file_;
   long slow_delay_ticks_ = 0, tick_cycles_ = 0;
   int slow_core_ = -1;  // -1: the target's (1 where it has two cores)
   int icount_shift_ = -1;

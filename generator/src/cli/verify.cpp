@@ -14,6 +14,7 @@
 #include "base/text_io.hpp"
 #include "cli/commands.hpp"
 #include "emit/cpp_emitter.hpp"
+#include "model/calibration.hpp"
 #include "schemes/reference_core.hpp"
 #include "targets/build.hpp"
 #include "targets/cross_target.hpp"
@@ -92,6 +93,8 @@ int VerifyCommand::run(const Model& model) {
   v.target = target_;
   v.keep_dir = keep_dir_;
   v.header_file = header_file_;
+  v.calibration =
+      calibration_file_.empty() ? model.simulation.calibration : load_calibration_file(model, calibration_file_);
   if (!header_file_.empty()) {
     const std::string why = header_mismatch(read_file(header_file_), model, v.generate);
     if (!why.empty()) throw UsageError("--header " + header_file_ + ": " + why);

@@ -109,6 +109,7 @@ std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& 
                                         (dir / csv).string()};
   script += command_line(run) + "\n";
   const ProcessResult ran = run_process(run);
+  write_file(dir / (name + ".log"), ran.output);
   return ran.exit_code == 0 ? "" : "the generated code failed on the host: " + ran.output;
 }
 
@@ -145,6 +146,9 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
           !parse_number(words[3], r.instructions_max))
         return malformed_count(target.name, words);
       r.instructions_per_step = total / static_cast<double>(steps);
+    } else if (words.size() == 3 && words[0] == "calibration_cost") {
+      if (!parse_number(words[1], r.calibration_instructions) || !parse_number(words[2], r.calibration_stack_bytes))
+        return malformed_count(target.name, words);
     } else if (words.size() == 2 && words[0] == "stack_bytes") {
       if (!parse_number(words[1], r.stack_bytes)) return malformed_count(target.name, words);
     } else if (words.size() == 3 && words[0] == "stack_bytes" && words[1] == "overflow") {

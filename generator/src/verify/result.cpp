@@ -33,6 +33,30 @@ Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states) {
   return c;
 }
 
+namespace {
+
+// A line per calibration write, and the recalibration's cost where measured.
+std::string calibration_text(const VerifyResult& r) {
+  std::string s;
+  for (const auto& c : r.calibrations) {
+    std::string set;
+    for (const auto& v : c.set) {
+      std::string values;
+      for (double x : v.values) values += fmt::format("{}{}", values.empty() ? "" : ", ", x);
+      set += fmt::format("{}{} = {}", set.empty() ? "" : ", ", v.name, v.table ? "[" + values + "]" : values);
+    }
+    s += fmt::format("calibration at {} (step {}): {}: {}\n", c.at, c.step, set,
+                     c.applied ? "applied by the generated code and the reference core"
+                               : "refused by both (" + c.reason + ")");
+  }
+  if (r.calibration_instructions >= 0)
+    s += fmt::format("recalibration on {}: {} instructions, stack {} bytes (the most of one calibrate())\n", r.target,
+                     r.calibration_instructions, r.calibration_stack_bytes);
+  return s;
+}
+
+}  // namespace
+
 std::string VerifyResult::text() const {
   std::string s = fmt::format("{} {} on {} ({}), {} steps: max_error {:.3e}, tolerance {:.3e}{}: {}\n", model, scheme,
                               target, scalar, steps, max_error, tolerance,
@@ -99,6 +123,7 @@ std::string VerifyResult::text() const {
                                             : "",
                      b.utilization, b.schedulable ? "schedulable" : "NOT schedulable", b.margin, b.min_cpu_hz / 1e6);
   }
+  s += calibration_text(*this);
   if (!directory.empty()) s += "kept in " + directory + "\n";
   return s;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/trace.hpp"
+#include "model/model.hpp"
 #include "verify/budget.hpp"
 #include "verify/local_check.hpp"
 
@@ -14,6 +15,17 @@ namespace dualrate {
 
 // VerifyResult::tasks of a single-rate scheme run as one periodic task (cortex-a53-linux).
 inline constexpr const char* kPeriodicTask = "periodic";
+
+// A calibration write of the run's scenario (verify --calibration): when it applies, what it
+// sets, and whether it is applied (the reference core's decision, which the generated code's
+// recalibrate() matched, or the run has an error) or why not.
+struct CalibrationRecord {
+  double at = 0;
+  long step = 0;
+  std::vector<CalibrationValue> set;
+  bool applied = false;
+  std::string reason;
+};
 
 struct VerifyResult {
   std::string model, scheme, target, scalar;
@@ -81,6 +93,10 @@ struct VerifyResult {
   // ticks and the slow jobs; single-rate: the steps as the fast task), and the budget.
   JobCost fast_job, slow_job;
   std::optional<Budget> budget;
+  // The scenario's calibration writes, and on Cortex-M the most instructions and stack of one
+  // calibrate() over the run (a recalibration; -1 when not measured).
+  std::vector<CalibrationRecord> calibrations;
+  long calibration_instructions = -1, calibration_stack_bytes = -1;
 
   double instructions_per_op() const;  // 0 without an op count
 

@@ -281,6 +281,44 @@ void read_job(const Json& j, const char* task, JobCost& job) {
   read(j, fmt::format("{}_job_instructions_mean", task).c_str(), job.instructions_mean);
 }
 
+void write_calibrations(Json& j, const VerifyResult& r) {
+  if (r.calibrations.empty()) return;
+  Json list = Json::array();
+  for (const auto& c : r.calibrations) {
+    Json set = Json::object();
+    for (const auto& v : c.set) set[v.name] = v.table ? Json(v.values) : Json(v.values.at(0));
+    Json one = {{"at", c.at}, {"step", c.step}, {"set", set}, {"applied", c.applied}};
+    if (!c.applied) one["reason"] = c.reason;
+    list.push_back(one);
+  }
+  j["calibrations"] = list;
+  if (r.calibration_instructions >= 0) {
+    j["calibration_instructions"] = r.calibration_instructions;
+    j["calibration_stack_bytes"] = r.calibration_stack_bytes;
+  }
+}
+
+void read_calibrations(const Json& j, VerifyResult& r) {
+  if (!j.contains("calibrations")) return;
+  for (const auto& one : j.at("calibrations")) {
+    CalibrationRecord c;
+    c.at = one.value("at", 0.0);
+    c.step = one.value("step", 0L);
+    c.applied = one.value("applied", false);
+    c.reason = one.value("reason", std::string());
+    for (const auto& [name, v] : one.at("set").items()) {
+      CalibrationValue value;
+      value.name = name;
+      value.table = v.is_array();
+      value.values = v.is_array() ? v.get<std::vector<double>>() : std::vector<double>{v.get<double>()};
+      c.set.push_back(value);
+    }
+    r.calibrations.push_back(c);
+  }
+  read(j, "calibration_instructions", r.calibration_instructions);
+  read(j, "calibration_stack_bytes", r.calibration_stack_bytes);
+}
+
 }  // namespace
 
 void to_json(Json& j, const VerifyResult& r) {
@@ -302,6 +340,7 @@ void to_json(Json& j, const VerifyResult& r) {
   write_job(j, "fast", r.fast_job);
   write_job(j, "slow", r.slow_job);
   if (r.budget) write_budget(j, *r.budget);
+  write_calibrations(j, r);
 }
 
 void from_json(const Json& j, VerifyResult& r) {
@@ -321,6 +360,7 @@ void from_json(const Json& j, VerifyResult& r) {
   read_job(j, "fast", r.fast_job);
   read_job(j, "slow", r.slow_job);
   if (j.contains("part")) r.budget = read_budget(j);
+  read_calibrations(j, r);
 }
 
 std::string VerifyResult::json() const {

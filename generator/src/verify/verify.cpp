@@ -16,6 +16,8 @@
 #include "schemes/registry.hpp"
 #include "targets/build.hpp"
 #include "targets/cross_target.hpp"
+#include "model/calibration.hpp"
+#include "verify/calibration_writes.hpp"
 #include "verify/local_check.hpp"
 #include "verify/programs.hpp"
 #include "verify/setup.hpp"
@@ -50,7 +52,22 @@ RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& 
   run.schedule = design.schedule;
   run.ratio = o.generate.ratio;
   run.float_time = o.generate.scalar == ScalarType::kFloat;
+  run.calibration = o.calibration;
   return run;
+}
+
+// The scenario's writes as the trace programs make them: each at the step it applies from, a
+// table's values one by one.
+std::vector<TraceCalibrationWrite> trace_writes(const Model& model, const VerifyOptions& o) {
+  std::vector<TraceCalibrationWrite> writes;
+  for (const auto& e : calibration_events(model, o.calibration, o.generate.step)) {
+    TraceCalibrationWrite w{e.step, {}};
+    for (const auto& v : o.calibration[e.write].set)
+      for (std::size_t i = 0; i < v.values.size(); ++i)
+        w.values.emplace_back(v.table ? fmt::format("{}[{}]", v.name, i) : v.name, v.values[i]);
+    writes.push_back(w);
+  }
+  return writes;
 }
 
 // One verify run of a known scheme on a known target: its stages, in the order verify_or_throw
@@ -66,6 +83,9 @@ class Verification {
   // The reference core's run (dir/reference.csv), the float tolerance from the step map and,
   // for a frozen or scheduled linearization, the error against the re-linearizing core.
   void run_reference(const fs::path& dir);
+  // The scenario's calibration writes as the reference core decides them (r.calibrations), and
+  // the error when the generated code's trace program decided one otherwise.
+  void check_calibrations(const fs::path& dir);
   // Why the tasks' overruns fail the run, or empty when none did.
   std::string overrun_error() const;
   // The generated trace against the reference core's, the local checks, and the verdict.
@@ -134,7 +154,7 @@ void Verification::run_programs(const fs::path& dir) {
   const std::string header = model_.name + ".hpp";
   stage(o_.header_file.empty() ? "generating " + header : "reading " + o_.header_file);
   write_file(dir / header, o_.header_file.empty() ? generate_header(model_, request_, design_) : read_file(o_.header_file));
-  const std::vector<std::string> flags = trace_flags(dir, header, model_, {});
+  const std::vector<std::string> flags = trace_flags(dir, header, model_, trace_writes(model_, o_));
   std::string script = "#!/bin/sh\n# How the trace program" + std::string(cross_ ? "s were" : " was") +
                        " built and run (" + std::to_string(r_.steps) + " steps, a row every " +
                        std::to_string(o_.every) + ")\n";
@@ -367,6 +387,35 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
       in_float ? reference_steps(generated, next, samples, core_.single_step_in_float(run_)) : expected, in_float);
 }
 
+void Verification::check_calibrations(const fs::path& dir) {
+  if (o_.calibration.empty()) return;
+  const std::vector<CalibrationEvent> events = calibration_events(model_, o_.calibration, o_.generate.step);
+  for (const auto& e : events)
+    r_.calibrations.push_back({o_.calibration[e.write].at, e.step, o_.calibration[e.write].set, e.check.applied,
+                               e.check.reason});
+  if (cross_ && cross_->linux_user) {
+    r_.error = "calibration writes are verified on the host and on the Cortex-M targets, not on " +
+               std::string(cross_->name);
+    return;
+  }
+  std::vector<TraceCalibrationResult> results;
+  const fs::path output = dir / (cross_ ? "target.txt" : "trace.log");
+  if (!read_calibration_results(read_file(output), results) || results.size() != events.size()) {
+    r_.error = fmt::format("the trace program reported {} calibration writes of {} ({})", results.size(),
+                           events.size(), output.filename().string());
+    return;
+  }
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const bool applied = results[i].result == 0;
+    if (results[i].step != events[i].step || applied != events[i].check.applied)
+      r_.error = fmt::format("calibration write {} (at {}): the generated code {} it at step {}, the reference core "
+                             "{} it at step {}{}",
+                             i + 1, o_.calibration[events[i].write].at, applied ? "applied" : "refused",
+                             results[i].step, events[i].check.applied ? "applied" : "refused", events[i].step,
+                             events[i].check.applied ? "" : " (" + events[i].check.reason + ")");
+  }
+}
+
 VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   VerifyResult r = result_for(model, o);
   r.steps = step_count(o.t_end, o.generate.step);
@@ -385,6 +434,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   const WorkDirectory dir(o.keep_dir, "dualrate-verify");
   r.directory = dir.kept();
   v.run_programs(dir.path());
+  if (r.error.empty()) v.check_calibrations(dir.path());
   v.run_reference(dir.path());
   if (r.error.empty()) r.error = v.overrun_error();
   if (r.error.empty()) v.compare(dir.path());

@@ -34,6 +34,10 @@ struct VerifyOptions {
   // The emulated tick follows: h at cpu_hz / cpi instructions per second.
   double cpu_hz = 0;
   double cpi = 0;
+  // Calibration writes of the scenario (verify --calibration, or the model's simulation:
+  // calibration:): the generated code makes them in its trace programs, the reference core in
+  // its runs, and both must decide each alike.
+  std::vector<CalibrationWrite> calibration;
   // Told each stage as it starts ("building for cortex-m4f", ...): the CLI shows it on a
   // terminal. Null: quiet.
   std::function<void(const std::string& stage)> progress;
