@@ -12,6 +12,12 @@ bool has_tunable(const Model& m) {
   return false;
 }
 
+const Table* called_tunable_table(const GiNaC::ex& e) {
+  for (auto node = e.preorder_begin(); node != e.preorder_end(); ++node)
+    if (is_table_call(*node) && table_call_of(*node).table->tunable) return table_call_of(*node).table.get();
+  return nullptr;
+}
+
 std::vector<const Parameter*> calibrated_parameters(const Model& m) {
   std::vector<const Parameter*> out;
   for (const auto& p : m.parameters)

@@ -16,6 +16,9 @@ namespace dualrate {
 // Whether any parameter or table of m is tunable.
 bool has_tunable(const Model& m);
 
+// The first tunable table that e calls, or null.
+const Table* called_tunable_table(const GiNaC::ex& e);
+
 // The parameters whose values follow a calibration: the tunable ones and those derived from
 // them (depends_on_tunable), in file order.
 std::vector<const Parameter*> calibrated_parameters(const Model& m);

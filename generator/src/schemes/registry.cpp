@@ -93,13 +93,12 @@ void refuse_tunable_tables(const Model& model, const SchemeDesign& design, const
   if (design.matrices.empty() && design.reals.empty() && design.integers.empty() && design.functions.empty()) return;
   const std::vector<GiNaC::ex> rhs = model.resolved_rhs();
   for (std::size_t i = 0; i < rhs.size(); ++i)
-    for (auto node = rhs[i].preorder_begin(); node != rhs[i].preorder_end(); ++node)
-      if (is_table_call(*node) && table_call_of(*node).table->tunable)
-        throw ModelError(table_call_of(*node).table->range_loc,
-                         fmt::format("{}'s precomputed constants may change with tunable table '{}' (called by the "
-                                     "equation of '{}'): generated code cannot recompute them on the target",
-                                     info.name, table_call_of(*node).table->name, model.states[i].name),
-                         "make the table fixed, or use a scheme that takes calibration (euler, rk2, rk4, prk25)");
+    if (const Table* t = called_tunable_table(rhs[i]))
+      throw ModelError(t->range_loc,
+                       fmt::format("{}'s precomputed constants may change with tunable table '{}' (called by the "
+                                   "equation of '{}'): generated code cannot recompute them on the target",
+                                   info.name, t->name, model.states[i].name),
+                       "make the table fixed, or use a scheme that takes calibration (euler, rk2, rk4, prk25)");
 }
 
 }  // namespace
@@ -109,7 +108,6 @@ void refuse_lost_tunability(const Model& model, bool frozen, const GenerateReque
   const SchemeInfo* found = find_scheme(request.scheme);
   if (!found || !found->precompute || design.calibration_checked || !has_tunable(model)) return;
   const SchemeInfo& info = *found;
-  refuse_tunable_tables(model, design, info);
   for (const auto& p : model.parameters) {
     if (!p.tunable) continue;
     for (double end : {p.min, p.max}) {
@@ -129,6 +127,7 @@ void refuse_lost_tunability(const Model& model, bool frozen, const GenerateReque
                          "sp_ll)");
     }
   }
+  refuse_tunable_tables(model, design, info);
 }
 
 SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRequest& request) {

@@ -29,13 +29,12 @@ std::vector<GiNaC::ex> calibrated_block(const Model& m, const GiNaC::matrix& j, 
   for (std::size_t r = b.row0; r < b.row0 + b.rows; ++r)
     for (std::size_t c = b.col0; c < b.col0 + b.cols; ++c) {
       const GiNaC::ex e = j(static_cast<unsigned>(r), static_cast<unsigned>(c)).subs(point, GiNaC::subs_options::no_pattern);
-      for (auto node = e.preorder_begin(); node != e.preorder_end(); ++node)
-        if (is_table_call(*node) && table_call_of(*node).table->tunable)
-          throw ModelError(table_call_of(*node).table->range_loc,
-                           fmt::format("sp_ll's {} depends on tunable table '{}' (through the equation of '{}'): "
-                                       "generated code cannot recompute it on the target",
-                                       b.name, table_call_of(*node).table->name, m.states[r].name),
-                           "make the table fixed, or use an explicit scheme (euler, rk2, rk4, prk25)");
+      if (const Table* t = called_tunable_table(e))
+        throw ModelError(t->range_loc,
+                         fmt::format("sp_ll's {} depends on tunable table '{}' (through the equation of '{}'): "
+                                     "generated code cannot recompute it on the target",
+                                     b.name, t->name, m.states[r].name),
+                         "make the table fixed, or use an explicit scheme (euler, rk2, rk4, prk25)");
       entries.push_back(e.evalf());
     }
   return entries;
