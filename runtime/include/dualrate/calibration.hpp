@@ -17,7 +17,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include <Eigen/Core>
@@ -71,10 +70,15 @@ constexpr Status check(Scalar value, double min, double max, std::int32_t index)
 }
 
 // Whether two sets of values are the same bits (a Calibration has no padding: scalars only).
+// Bits, not values: a write of -0 over 0, or of one NaN over another, is a change to check.
 template <class Values>
 bool same(const Values& a, const Values& b) noexcept {
   static_assert(std::is_trivially_copyable<Values>::value, "calibration values are plain data");
-  return std::memcmp(&a, &b, sizeof(Values)) == 0;
+  const unsigned char* x = reinterpret_cast<const unsigned char*>(&a);
+  const unsigned char* y = reinterpret_cast<const unsigned char*>(&b);
+  for (std::size_t i = 0; i < sizeof(Values); ++i)
+    if (x[i] != y[i]) return false;
+  return true;
 }
 
 // A copy of values that another agent (a calibration tool, through the debug port) may write at
