@@ -223,7 +223,6 @@ std::string stores(const Model& m, const SchemeDesign& d) {
 }  // namespace
 
 std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design) {
-  (void)request;
   std::string s =
       "\n// Checks the calibration values v (finite, within their limits) and computes from them, in\n"
       "// double, every constant that follows them into out: the derived parameters, the tables'\n"
