@@ -132,9 +132,10 @@ TEST(Calibration, SpLlConstantsRecomputedOnTheTarget) {
   using R16Constants = motor_r16_sp_ll::SchemeConstants;
   const motor_r16_sp_ll::SchemeConstants::Schedule none{};
   const Eigen::Matrix<double, 1, 1> one = Eigen::Matrix<double, 1, 1>::Ones();
-  const Eigen::Matrix<double, 1, 1> expected[] = {R16Constants::gz_inv(none, one), R16Constants::fz(none, one),
-                                                  R16Constants::a(none, one), R16Constants::p1(none, one), R16Constants::p2(none, one),
-                                                  R16Constants::q1(none, one), R16Constants::q2(none, one)};
+  const Eigen::Matrix<double, 1, 1> expected[] = {
+      R16Constants::gz_inv(none, one), R16Constants::fz(none, one), R16Constants::a(none, one),
+      R16Constants::p1(none, one),     R16Constants::p2(none, one), R16Constants::q1(none, one),
+      R16Constants::q2(none, one)};
   const double got[] = {c.gz_inv[0], c.fz[0], c.a[0], c.p1[0], c.p2[0], c.q1[0], c.q2[0]};
   const double u = std::ldexp(1.0, -53);
   for (int i = 0; i < 7; ++i) EXPECT_NEAR(got[i], expected[i][0], 64 * u * std::fabs(expected[i][0])) << i;
@@ -153,8 +154,8 @@ TEST(Calibration, SpLlUnwrittenEqualsFixed) {
   for (int i = 0; i < 100; ++i) {
     ASSERT_EQ(motor_sp_ll::step(d, motor_sp_ll::Model::scenario_inputs(d.time(motor_sp_ll::kStep))),
               dualrate::Status::kOk);
-    ASSERT_EQ(motor_fixed_sp_ll::step(fixed, motor_fixed_sp_ll::Model::scenario_inputs(fixed.time(motor_sp_ll::kStep))),
-              dualrate::Status::kOk);
+    const auto u = motor_fixed_sp_ll::Model::scenario_inputs(fixed.time(motor_fixed_sp_ll::kStep));
+    ASSERT_EQ(motor_fixed_sp_ll::step(fixed, u), dualrate::Status::kOk);
   }
   // The recomputed set at R = 1 is the runtime's expm of the same matrices: equal to rounding
   // (64 u as above) per step, which the stable fast mode does not accumulate beyond its sum.

@@ -26,7 +26,8 @@ cat >"$work/scenario.yaml" <<'EOF'
 - at: 0.015
   set: {R: 3.0}
 EOF
-"$cli" verify "$model" "${common[@]}" --calibration "$work/scenario.yaml" --keep "$work/expected" >"$work/expected.log" 2>&1 ||
+"$cli" verify "$model" "${common[@]}" --calibration "$work/scenario.yaml" --keep "$work/expected" \
+  >"$work/expected.log" 2>&1 ||
   { cat "$work/expected.log"; fail "verify with the writes in the harness did not pass"; }
 "$cli" verify "$model" "${common[@]}" --keep "$work/program" >"$work/program.log" 2>&1 ||
   { cat "$work/program.log"; fail "verify without writes did not pass"; }
@@ -34,7 +35,10 @@ elf=$work/program/trace.elf
 "$cli" a2l "$model" --elf "$elf" -o "$work/motor.a2l" || fail "dualrate a2l failed"
 python3 "$src/tests/a2l/check_a2l.py" "$work/motor.a2l" --objects >"$work/objects.txt" || fail "the A2L file is invalid"
 address() { awk -v n="$1" '$1 == "CHARACTERISTIC" && $2 == n { print $3 }' "$work/objects.txt"; }
-symbol() { arm-none-eabi-nm -C "$elf" | awk -v s="$1" '{ name = $0; sub(/^[0-9a-f]+ [A-Za-z] /, "", name) } name == s { print "0x" $1 }'; }
+symbol() {
+  arm-none-eabi-nm -C "$elf" |
+    awk -v s="$1" '{ name = $0; sub(/^[0-9a-f]+ [A-Za-z] /, "", name) } name == s { print "0x" $1 }'
+}
 r=$(address R) friction=$(address friction)
 window=$(symbol "dualrate_trace::calibration_window()") step=$(symbol "dualrate_trace::calibration_window_step")
 status=$(symbol "motor::calibration_status")

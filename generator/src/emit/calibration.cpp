@@ -100,7 +100,8 @@ std::string constants_struct(const Model& m, const SchemeDesign& d, const std::s
       "  struct Parameters {\n";
   for (const Parameter* p : calibrated_parameters(m))
     s += fmt::format("    {} {};{}\n", scalar, p->name, p->tunable ? "" : "  // " + cpp_expression(p->expr));
-  for (const Table* t : tunable_tables(m)) s += fmt::format("    {} {}_values_[{}];\n", scalar, t->name, t->values.size());
+  for (const Table* t : tunable_tables(m))
+    s += fmt::format("    {} {}_values_[{}];\n", scalar, t->name, t->values.size());
   s += "  } parameters;\n";
   for (const Stored& st : stored_matrices(d))
     s += fmt::format("  {} {}[{}];  // {} x {}, row by row\n", scalar, st.name, st.rows * st.cols, st.rows, st.cols);
@@ -108,7 +109,8 @@ std::string constants_struct(const Model& m, const SchemeDesign& d, const std::s
 }
 
 std::string constants_initializer(const Model& m, const SchemeDesign& d, const std::string& scalar) {
-  std::string s = "inline Constants active_constants = {\n    " + calibration_initializer(m, scalar, "    ") + ",\n    {\n";
+  std::string s =
+      "inline Constants active_constants = {\n    " + calibration_initializer(m, scalar, "    ") + ",\n    {\n";
   for (const Parameter* p : calibrated_parameters(m))
     s += fmt::format("        {},  // {}\n", typed_literal(p->value, scalar), p->name);
   for (const Table* t : tunable_tables(m)) {
@@ -134,8 +136,8 @@ std::string value_checks(const Model& m) {
   std::int32_t index = 0;
   for (const auto& p : m.parameters)
     if (p.tunable)
-      s += fmt::format("  if (const Status s_ = check(v.{}, {:a}, {:a}, {}); !s_.applied()) return s_;\n", p.name, p.min,
-                       p.max, index++);
+      s += fmt::format("  if (const Status s_ = check(v.{}, {:a}, {:a}, {}); !s_.applied()) return s_;\n",
+                       p.name, p.min, p.max, index++);
   for (const Table* t : tunable_tables(m)) {
     s += fmt::format("  for (std::int32_t i_ = 0; i_ < {}; ++i_)\n", t->values.size());
     s += fmt::format("    if (const Status s_ = check(v.{}[i_], {:a}, {:a}, {} + i_); !s_.applied()) return s_;\n",
@@ -183,7 +185,8 @@ std::string recompute_statements(const SchemeDesign& d) {
         break;
       }
       case K::kInverse:
-        s += fmt::format("  {} {};\n  if (!dualrate::calibration::invert({}, {})) return {{Result::kNotComputable, -1}};\n",
+        s += fmt::format("  {} {};\n"
+                         "  if (!dualrate::calibration::invert({}, {})) return {{Result::kNotComputable, -1}};\n",
                          matrix_type(size.at(out)), out, st.in.at(0), out);
         break;
       case K::kProduct:
@@ -214,8 +217,8 @@ std::string stores(const Model& m, const SchemeDesign& d) {
     s += fmt::format("  for (int i_ = 0; i_ < {0}; ++i_) out.parameters.{1}_values_[i_] = v.{1}[i_];\n",
                      t->values.size(), t->name);
   for (const Stored& st : stored_matrices(d))
-    s += fmt::format("  for (int r_ = 0; r_ < {0}; ++r_)\n    for (int c_ = 0; c_ < {1}; ++c_) out.{2}[r_ * {1} + c_] = "
-                     "Model::Scalar({2}(r_, c_));\n",
+    s += fmt::format("  for (int r_ = 0; r_ < {0}; ++r_)\n"
+                     "    for (int c_ = 0; c_ < {1}; ++c_) out.{2}[r_ * {1} + c_] = Model::Scalar({2}(r_, c_));\n",
                      st.rows, st.cols, st.name);
   return s;
 }
@@ -230,7 +233,8 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
       "// names the first refused value by its index among Calibration's values. No heap, and a\n"
       "// fixed number of operations (the exponentials' degree and squarings fixed by the generator\n"
       "// over the calibration range, docs/calibration.md).\n"
-      "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v, Constants& out) noexcept {\n"
+      "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v, Constants& out) "
+      "noexcept {\n"
       "  using dualrate::calibration::Result;\n  using dualrate::calibration::Status;\n"
       "  using dualrate::calibration::check;\n  using Scalar = double;\n";
   s += value_checks(m) + parameter_locals(m) + recompute_statements(design) + stores(m, design);

@@ -244,6 +244,25 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
   std::filesystem::remove_all(out);
 }
 
+// smfe keeps h_s and N fixed, so its design holds over the calibration range: g_z = -R/L is
+// fastest at R = 2 (-2e4 1/s), whose inner step 1/2e4 = 5e-5 s the header fixes (at the model's
+// R = 1 alone it would be 1e-4 s).
+TEST(Calibration, SmfeDesignHoldsOverTheCalibrationRange) {
+  const std::string model = test::source_path(kMotor);
+  const std::string out = make_temp_dir("dualrate-calibration");
+  const ProcessResult r =
+      run_process({DUALRATE_CLI, "generate", model, "--scheme", "smfe", "--step", "1e-3", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string header = read(out + "/motor.hpp");
+  std::smatch h_s;
+  ASSERT_TRUE(std::regex_search(header, h_s, std::regex(R"(static constexpr Scalar inner_step = [^;]*;  // (\S+))")))
+      << header;
+  // L / R at R = 2 through the eigenvalue solver: to a few units of double rounding.
+  EXPECT_NEAR(std::stod(h_s[1]), 1.0e-4 / 2, 1e-14 * 5e-5);
+  EXPECT_NE(header.find("at every point of the calibration range"), std::string::npos);
+  std::filesystem::remove_all(out);
+}
+
 // rk4 at h = 2.7e-4 is stable at the model's values (largest stable step 2.785e-4 with
 // g_z = -R/L = -10^4) but not where R is larger: the worst point of the range is named.
 TEST(Calibration, GenerateChecksStabilityOverTheCalibrationRange) {

@@ -9,6 +9,7 @@
 #include "numeric/linearization.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "ir/function_cost.hpp"
+#include "model/tunable.hpp"
 
 namespace dualrate {
 
@@ -93,10 +94,46 @@ SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow
       macro_step, d.inner_step, most, most < fit ? ", the most a design may take" : "", show(breaker), smfe_factor(breaker, macro_step, d.inner_step, most), most));
 }
 
-SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_step) {
+namespace {
+
+Spectra initial_spectra(const Model& model) {
   const ReferenceModel core(model);
-  const Spectra s = spectra(core.jacobian_at(0, core.initial_state(), core.inputs_at(0)), model.slow_count);
+  return spectra(core.jacobian_at(0, core.initial_state(), core.inputs_at(0)), model.slow_count);
+}
+
+// Calibration: one design for every point of the calibration range (tunable_box_points), as
+// generated code keeps h_s and N fixed: h_s the given one or the smallest of the points' own, N
+// the smallest that satisfies eq. 14 at every point with it.
+SmfeDesign design_over_range(const Model& model, double macro_step, double inner_step) {
+  std::vector<Spectra> points;
+  for (const TunablePoint& p : tunable_box_points(model)) points.push_back(initial_spectra(model_at(model, p)));
+  double hs = inner_step;
+  if (!(hs > 0)) {
+    hs = std::numeric_limits<double>::infinity();
+    for (const Spectra& s : points) hs = std::min(hs, smfe_default_inner_step(s.fast));
+  }
+  SmfeDesign d = smfe_design(points.front().all, points.front().slow, points.front().fast, macro_step, hs);
+  for (const Spectra& s : points)
+    d.inner_steps = std::max(d.inner_steps, smfe_design(s.all, s.slow, s.fast, macro_step, hs).inner_steps);
+  for (;; ++d.inner_steps) {
+    std::complex<double> breaker;
+    d.worst_factor = 0;
+    for (const Spectra& s : points)
+      d.worst_factor = std::max(d.worst_factor, worst(s.all, macro_step, hs, d.inner_steps, breaker));
+    if (d.worst_factor <= 1 + kStabilityMargin) return d;
+    if ((d.inner_steps + 1) * hs >= macro_step || d.inner_steps + 1 > kSmfeMaxInnerSteps)
+      throw SmfeDesignError(fmt::format("no N with N h_s < D = {:.6g} (h_s = {:.6g}) satisfies eq. 14 at every point "
+                                        "of the calibration range; the largest factor at N = {} is {:.6g}",
+                                        macro_step, hs, d.inner_steps, d.worst_factor));
+  }
+}
+
+}  // namespace
+
+SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_step) {
   try {
+    if (has_tunable(model)) return design_over_range(model, macro_step, inner_step);
+    const Spectra s = initial_spectra(model);
     return smfe_design(s.all, s.slow, s.fast, macro_step, inner_step);
   } catch (const SmfeDesignError& e) {
     throw ModelError(model.simulation.loc, fmt::format("smfe at D = {:.6g}: {}", macro_step, e.what()),
@@ -248,11 +285,15 @@ SchemeDesign precompute(const Model& model, bool, const GenerateRequest& request
   design.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)", origin}};
   design.integers = {{"inner_steps", "int", d.inner_steps, "N: inner steps per macro step",
                  "smfe: the smallest N with eq. 14 <= 1 for every eigenvalue at the initial state (smfe_design)"}};
+  design.calibration_checked = has_tunable(model);
   design.notes = fmt::format(
-      "Design at the initial state: h_s = {:.6g} s{}, N = {} (the smallest N with\n"
+      "Design at the initial state{}: h_s = {:.6g} s{}, N = {} (the smallest N with\n"
       "eq. 14 <= 1 for every eigenvalue; largest factor {:.6g}). Eq. 17's sufficient bound for the fastest\n"
       "eigenvalue: N >= {:.3g}. The paper's two eigenvalues alone would give N = {} (largest factor over all\n"
       "eigenvalues then {:.6g}).",
+      design.calibration_checked ? ", at every point of the calibration range (the model's values, the range's\n"
+                                   "centre and corners), fixed for all of them"
+                                 : "",
       d.inner_step, given ? " (given)" : " (from g_z's fastest eigenvalue)", d.inner_steps, d.worst_factor,
       d.eq17_bound, d.extremes_inner_steps, d.extremes_worst_factor);
   return design;

@@ -63,8 +63,10 @@ SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow
 // One macro step of Algorithm 1 from (t, x): N forward-Euler steps of h_s (eq. 12), then one
 // of D - N h_s (eq. 13), the right-hand side evaluated at the inner steps' times.
 // smfe_design at the model's design point: its Jacobian at the initial state with the
-// scenario's inputs at t = 0. Throws ModelError, positioned at the simulation section, when
-// no design exists.
+// scenario's inputs at t = 0; for a model with tunable values, one design (h_s the smallest of
+// the points' own, N the smallest that satisfies eq. 14 at all of them) for every point of the
+// calibration range (tunable_box_points), which generated code keeps fixed. Throws ModelError,
+// positioned at the simulation section, when no design exists.
 SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_step = 0);
 
 // The design point's proof covers the Jacobian at the initial state only. Along the

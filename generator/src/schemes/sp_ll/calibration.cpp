@@ -28,7 +28,8 @@ std::vector<GiNaC::ex> calibrated_block(const Model& m, const GiNaC::matrix& j, 
   std::vector<GiNaC::ex> entries;
   for (std::size_t r = b.row0; r < b.row0 + b.rows; ++r)
     for (std::size_t c = b.col0; c < b.col0 + b.cols; ++c) {
-      const GiNaC::ex e = j(static_cast<unsigned>(r), static_cast<unsigned>(c)).subs(point, GiNaC::subs_options::no_pattern);
+      const GiNaC::ex e =
+          j(static_cast<unsigned>(r), static_cast<unsigned>(c)).subs(point, GiNaC::subs_options::no_pattern);
       if (const Table* t = called_tunable_table(e))
         throw ModelError(t->range_loc,
                          fmt::format("sp_ll's {} depends on tunable table '{}' (through the equation of '{}'): "
