@@ -1,6 +1,7 @@
 // dualrate generate.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -16,13 +17,11 @@ namespace dualrate::cli {
 namespace {
 
 // The scheme's stability at the step over the calibration range: at each of its points
-// (tunable_box_points) as at the model's values; the first unstable point is an error at the
+// (tunable_box_points) as at the model's values; the worst unstable point is an error at the
 // range of the first tunable parameter.
 void check_stability_over_range(const Model& model, const Settings& s, const SchemeOptions& options) {
-  const Parameter* first = nullptr;
-  for (const auto& p : model.parameters)
-    if (p.tunable && !first) first = &p;
-  if (!first) return;
+  if (!std::any_of(model.parameters.begin(), model.parameters.end(), [](const Parameter& p) { return p.tunable; }))
+    return;
   const TunablePoint* worst = nullptr;
   double radius = 0;
   const std::vector<TunablePoint> points = tunable_box_points(model);
@@ -37,7 +36,7 @@ void check_stability_over_range(const Model& model, const Settings& s, const Sch
   if (worst) {
     std::string where;
     for (const auto& [name, value] : *worst) where += fmt::format("{}{} = {}", where.empty() ? "" : ", ", name, value);
-    throw ModelError(first->range_loc,
+    throw ModelError(calibration_range_loc(model),
                      fmt::format("{} at h = {} is unstable over the calibration range: the one-step map's spectral "
                                  "radius reaches {:.6g} > 1 at {} (the worst of the {} points checked: the model's "
                                  "values, the range's centre and its corners or ends)",

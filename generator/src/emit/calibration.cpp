@@ -38,7 +38,8 @@ std::map<std::string, std::pair<long, long>> recompute_sizes(const SchemeDesign&
   for (const auto& s : d.recompute) {
     using K = RecomputeStep::Kind;
     std::pair<long, long> rc{s.rows, s.cols};
-    if (s.kind == K::kInverse || s.kind == K::kSum || s.kind == K::kPhiBlocks) rc = size.at(s.in.at(0));
+    if (s.kind == K::kInverse || s.kind == K::kSum || s.kind == K::kPhiBlocks || s.kind == K::kExponential)
+      rc = size.at(s.in.at(0));
     if (s.kind == K::kProduct) rc = {size.at(s.in.at(0)).first, size.at(s.in.at(1)).second};
     for (const auto& o : s.out) size[o] = rc;
   }
@@ -196,6 +197,13 @@ std::string recompute_statements(const SchemeDesign& d) {
       case K::kSum:
         s += fmt::format("  const {} {} = {} + {};\n", matrix_type(size.at(out)), out, st.in.at(0), st.in.at(1));
         break;
+      case K::kExponential:
+        s += fmt::format("  {} {};\n", matrix_type(size.at(out)), out);
+        s += fmt::format("  if (!dualrate::expm::checked_exponential<{}, {}>({}({} * {}), {}))\n"
+                         "    return {{Result::kNotComputable, -1}};\n",
+                         st.degree, st.squarings, matrix_type(size.at(out)), scalar_literal(st.step), st.in.at(0),
+                         out);
+        break;
       case K::kPhiBlocks:
         s += fmt::format("  {} {}, {}, {};\n", matrix_type(size.at(out)), st.out.at(0), st.out.at(1), st.out.at(2));
         s += fmt::format("  if (!dualrate::expm::checked_phi_blocks<{}, {}>({}, {}, {}, {}, {}))\n"
@@ -332,13 +340,7 @@ std::string take_constants_statement() {
 
 void check_calibratable(const Model& m, const GenerateRequest& request, const SchemeInfo& scheme) {
   if (!has_tunable(m) || !scheme.dual_rate) return;
-  SourceLoc at = m.tables.empty() ? SourceLoc{} : m.tables.front()->range_loc;
-  for (const auto& p : m.parameters)
-    if (p.tunable) {
-      at = p.range_loc;
-      break;
-    }
-  throw ModelError(at, fmt::format("{} runs as two tasks, which cannot yet take calibration", request.scheme),
+  throw ModelError(calibration_range_loc(m), fmt::format("{} runs as two tasks, which cannot yet take calibration", request.scheme),
                    "use a single-rate scheme (euler, rk2, rk4, prk25, sp_ll) for a model with tunable values");
 }
 

@@ -12,6 +12,14 @@ bool has_tunable(const Model& m) {
   return false;
 }
 
+SourceLoc calibration_range_loc(const Model& m) {
+  for (const auto& p : m.parameters)
+    if (p.tunable) return p.range_loc;
+  for (const auto& t : m.tables)
+    if (t->tunable) return t->range_loc;
+  return SourceLoc{m.file, 1, 1};
+}
+
 const Table* called_tunable_table(const GiNaC::ex& e) {
   for (auto node = e.preorder_begin(); node != e.preorder_end(); ++node)
     if (is_table_call(*node) && table_call_of(*node).table->tunable) return table_call_of(*node).table.get();

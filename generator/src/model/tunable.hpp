@@ -16,6 +16,10 @@ namespace dualrate {
 // Whether any parameter or table of m is tunable.
 bool has_tunable(const Model& m);
 
+// Where the calibration range starts in the file: the first tunable parameter's range (its
+// `min:`), else the first tunable table's; for errors about the range as a whole.
+SourceLoc calibration_range_loc(const Model& m);
+
 // The first tunable table that e calls, or null.
 const Table* called_tunable_table(const GiNaC::ex& e);
 

@@ -213,33 +213,43 @@ TEST(Calibration, SimulateAndAnalyzeRunATunableModelAtItsValues) {
   std::filesystem::remove_all(dir);
 }
 
-// Generated code takes calibration with the single-rate schemes whose constants it can follow;
-// a scheme whose precomputed constants change over a tunable range it does not recompute, and
-// the dual-rate tasks, are refused at the range (loss of tunability is an error).
+// Generated code takes calibration with the single-rate schemes, recomputing on the target what
+// depends on a tunable value (sp_ll's and quasistatic's matrices); a design that changes over a
+// tunable range and that generated code does not recompute (quasistatic's scheduled constants),
+// and the dual-rate tasks, are refused at the range (loss of tunability is an error).
 TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
   const std::string model = test::source_path(kMotor);
   const std::string out = make_temp_dir("dualrate-calibration");
-  const auto generate = [&](const std::string& scheme) {
-    return run_process({DUALRATE_CLI, "generate", model, "--scheme", scheme, "--step", "1e-5", "-o", out});
+  const auto generate = [&](const std::string& file, const std::string& scheme) {
+    return run_process({DUALRATE_CLI, "generate", file, "--scheme", scheme, "--step", "1e-5", "-o", out});
   };
-  for (const char* scheme : {"rk4", "sp_ll"}) {
-    const ProcessResult r = generate(scheme);
+  for (const char* scheme : {"rk4", "sp_ll", "quasistatic"}) {
+    const ProcessResult r = generate(model, scheme);
     ASSERT_EQ(r.exit_code, 0) << scheme << ": " << r.output;
-    EXPECT_NE(read(out + "/motor.hpp").find("struct Calibration {"), std::string::npos) << scheme;
+    const std::string header = read(out + "/motor.hpp");
+    EXPECT_NE(header.find("struct Calibration {"), std::string::npos) << scheme;
+    if (std::string(scheme) != "rk4")  // g_z = -R/L: an exponential recomputed on the target
+      EXPECT_NE(header.find("dualrate::expm::checked_"), std::string::npos) << scheme;
     std::filesystem::remove(out + "/motor.hpp");
   }
-  const ProcessResult tasks = generate("mrabm4");
+  const ProcessResult tasks = generate(model, "mrabm4");
   EXPECT_EQ(tasks.exit_code, 1);
   EXPECT_EQ(tasks.output.rfind(model + ":7:34: error: mrabm4 runs as two tasks, which cannot yet take calibration", 0),
             0u)
       << tasks.output;
-  const ProcessResult lost = generate("quasistatic");
+  const std::string scheduled = out + "/scheduled.yaml";
+  std::ofstream(scheduled) << std::regex_replace(read(model), std::regex("  scheme: rk4\n"),
+                                                 "  scheme: quasistatic\n  linearization: scheduled\n"
+                                                 "  schedule:\n    by: [omega]\n");
+  const ProcessResult lost = generate(scheduled, "quasistatic");
   EXPECT_EQ(lost.exit_code, 1);
-  EXPECT_EQ(lost.output.rfind(model + ":7:34: error: quasistatic's precomputed constants change with tunable parameter "
-                                      "'R' (at R = 0.5): generated code cannot recompute them on the target",
+  EXPECT_EQ(lost.output.rfind(scheduled + ":7:34: error: quasistatic's precomputed constants change with tunable "
+                                          "parameter 'R' (at R = 0.5): generated code cannot recompute them on the "
+                                          "target",
                               0),
             0u)
       << lost.output;
+  std::filesystem::remove(scheduled);
   EXPECT_TRUE(std::filesystem::is_empty(out));
   std::filesystem::remove_all(out);
 }

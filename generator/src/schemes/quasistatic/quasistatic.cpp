@@ -15,6 +15,8 @@
 #include "numeric/linearization.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "schemes/contract.hpp"
+#include "model/tunable.hpp"
+#include "schemes/quasistatic/calibration.hpp"
 #include "ir/op_count.hpp"
 
 namespace dualrate {
@@ -316,6 +318,12 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
   const QuasistaticForm form = quasistatic_form(model);
   const QuasistaticDesign d = quasistatic_design(model, form);
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
+  QuasistaticCalibration calibration{{}, d.newton_iterations};
+  if (has_tunable(model)) {
+    calibration = quasistatic_calibration(model, form, d, request.step, layer);
+    design.recompute = calibration.steps;
+    design.calibration_checked = true;
+  }
   if (d.jacobian_constant) {
     const auto n = static_cast<unsigned>(nf);
     const Pattern structure = symbolic_structure(d.residual_jacobian_symbolic, 0, 0, n, n);
@@ -326,9 +334,9 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
     design.matrices.push_back({"layer_transition", (request.step * d.layer_rate).exp(),
                           "E = e^{h A_zz}, A_zz the fast block of the Jacobian at the design point", {},
                           "quasistatic: expm of h A_zz, the Jacobian's fast block at the design point (quasistatic_design)"});
-  design.integers = {{"newton_iterations", "int", d.newton_iterations, "Newton steps per solve of G = 0",
+  design.integers = {{"newton_iterations", "int", calibration.newton_iterations, "Newton steps per solve of G = 0",
                  "quasistatic: Newton from the file's fast states at the design point, one step more than it took to "
-                 "converge (one when G is affine; quasistatic_design)"},
+                 "converge (one when G is affine; quasistatic_design; the most over a calibration range)"},
                 {"inverse_precomputed", "bool", d.jacobian_constant ? 1 : 0,
                  "Newton steps with the precomputed G_z^-1 (G_z constant)",
                  "quasistatic: G_z checked symbolically for t, states and inputs (quasistatic_design)"},

@@ -1,0 +1,53 @@
+#include "schemes/quasistatic/calibration.hpp"
+
+#include <algorithm>
+
+#include <dualrate/expm.hpp>
+
+#include "model/tunable.hpp"
+#include "numeric/calibrated_jacobian.hpp"
+
+namespace dualrate {
+
+QuasistaticCalibration quasistatic_calibration(const Model& model, const QuasistaticForm& form,
+                                               const QuasistaticDesign& d, double h, bool layer) {
+  QuasistaticCalibration c;
+  c.newton_iterations = d.newton_iterations;
+  const std::vector<TunablePoint> points = tunable_box_points(model);
+  for (const TunablePoint& p : points) {
+    const Model at = model_at(model, p);
+    c.newton_iterations = std::max(c.newton_iterations, quasistatic_design(at, quasistatic_form(at)).newton_iterations);
+  }
+  const std::size_t ns = model.slow_count, nf = model.fast_count();
+  const long n = static_cast<long>(nf);
+  const JacobianBlock fast_block{"G_z", ns, nf, ns, nf};
+  const GiNaC::exmap point = design_point(model);
+  using K = RecomputeStep::Kind;
+  if (d.jacobian_constant) {
+    const std::vector<GiNaC::ex> gz = calibrated_block(model, calibrated_jacobian(form.model), fast_block, point,
+                                                       "quasistatic");
+    if (follows_calibration(model, gz)) {
+      c.steps.push_back({K::kEvaluate, {"residual_jacobian"}, {}, n, n, gz});
+      c.steps.push_back({K::kInverse, {"residual_jacobian_inverse"}, {"residual_jacobian"}});
+    }
+  }
+  if (!layer) return c;
+  const std::vector<GiNaC::ex> azz =
+      calibrated_block(model, calibrated_jacobian(model), {"A_zz", ns, nf, ns, nf}, point, "quasistatic");
+  if (!follows_calibration(model, azz)) return c;
+  double largest = 0;
+  for (const TunablePoint& p : points)
+    largest = std::max(largest, h * evaluate_block(azz, nf, nf, parameter_values_at(model, p))
+                                        .cwiseAbs().colwise().sum().maxCoeff());
+  // Doubled: the norm need not be largest at a point checked; generated code refuses beyond it.
+  const expm::Plan plan = expm::plan<double>(2 * largest);
+  if (!plan.valid())
+    throw ModelError(calibration_range_loc(model),
+                     "quasistatic's boundary-layer transition cannot be planned over the calibration range",
+                     "narrow the tunable parameters' ranges or take a smaller step");
+  c.steps.push_back({K::kEvaluate, {"layer_rate"}, {}, n, n, azz});
+  c.steps.push_back({K::kExponential, {"layer_transition"}, {"layer_rate"}, 0, 0, {}, h, plan.degree, plan.squarings});
+  return c;
+}
+
+}  // namespace dualrate
