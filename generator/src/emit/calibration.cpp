@@ -339,9 +339,28 @@ std::string take_constants_statement() {
 }
 
 void check_calibratable(const Model& m, const GenerateRequest& request, const SchemeInfo& scheme) {
-  if (!has_tunable(m) || !scheme.dual_rate) return;
-  throw ModelError(calibration_range_loc(m), fmt::format("{} runs as two tasks, which cannot yet take calibration", request.scheme),
-                   "use a single-rate scheme (euler, rk2, rk4, prk25, sp_ll) for a model with tunable values");
+  if (!has_tunable(m)) return;
+  if (scheme.dual_rate)
+    throw ModelError(calibration_range_loc(m),
+                     fmt::format("{} runs as two tasks, which cannot yet take calibration", request.scheme),
+                     "use a single-rate scheme (euler, rk2, rk4, prk25, sp_ll, quasistatic, smfe) for a model with "
+                     "tunable values");
+  if (request.jacobian)
+    throw ModelError(calibration_range_loc(m),
+                     "--jacobian writes the Jacobian with the parameters' values folded in: it cannot follow a "
+                     "calibration",
+                     "generate without --jacobian for a model with tunable values");
+  const SecondOrder* so = m.second_order ? &*m.second_order : nullptr;
+  if (!so || !(so->constant_mass || so->diagonal)) return;
+  for (const Parameter* p : calibrated_parameters(m))
+    for (const auto& row : so->mass)
+      for (const auto& entry : row)
+        if (entry.has(p->symbol))
+          throw ModelError(p->tunable ? p->range_loc : p->loc,
+                           fmt::format("parameter '{}' is in the mass matrix, which is constant: generated code "
+                                       "applies its inverse folded at generation, which cannot follow a calibration",
+                                       p->name),
+                           "make the parameter fixed, or keep the tunable values out of the mass matrix");
 }
 
 }  // namespace dualrate

@@ -3,8 +3,10 @@
 // tunable parameter; simulate and analyze run a tunable model at its values; generate takes it
 // with the schemes that can follow a calibration and refuses the others. The model-file errors are files
 // in tests/models/errors/ (parameter_*.yaml, table_*limits*.yaml, errors_test.cpp).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -251,6 +253,32 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
       << lost.output;
   std::filesystem::remove(scheduled);
   EXPECT_TRUE(std::filesystem::is_empty(out));
+  std::filesystem::remove_all(out);
+}
+
+// What generated code folds cannot take calibration: the Jacobian of --jacobian, and a constant
+// mass matrix's inverse (quarter_car_relative's [[ms + mu, mu], [mu, mu]] with ms tunable).
+TEST(Calibration, FoldedJacobianAndConstantMassMatrixAreRefused) {
+  const std::string out = make_temp_dir("dualrate-calibration");
+  const ProcessResult jacobian = run_process(
+      {DUALRATE_CLI, "generate", test::source_path(kMotor), "--scheme", "rk4", "--jacobian", "-o", out});
+  EXPECT_EQ(jacobian.exit_code, 1);
+  EXPECT_NE(jacobian.output.find(":7:34: error: --jacobian writes the Jacobian with the parameters' values folded in"),
+            std::string::npos)
+      << jacobian.output;
+  const std::string text = read(test::source_path("models/quarter_car_relative.yaml"));
+  const std::string model = out + "/quarter_car_relative.yaml";
+  std::ofstream(model) << std::regex_replace(text, std::regex("\n  ms: 300\n"),
+                                             "\n  ms: {value: 300, tunable: true, min: 200, max: 400}\n");
+  const auto ms = text.begin() + static_cast<long>(text.find("\n  ms:") + 1);
+  const long line = 1 + std::count(text.begin(), ms, '\n');
+  const ProcessResult mass = run_process({DUALRATE_CLI, "generate", model, "--scheme", "rk4", "-o", out});
+  EXPECT_EQ(mass.exit_code, 1);
+  EXPECT_EQ(mass.output.rfind(fmt::format("{}:{}:35: error: parameter 'ms' is in the mass matrix, which is constant",
+                                          model, line),
+                              0),
+            0u)
+      << mass.output;
   std::filesystem::remove_all(out);
 }
 
