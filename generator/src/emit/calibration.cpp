@@ -303,29 +303,6 @@ std::string calibrated_table_values_member(const Table& t) {
                      t.name, t.values.size(), limits(t.min, t.max, ""));
 }
 
-bool recomputed(const SchemeDesign& design, const std::string& name) {
-  for (const auto& s : design.recompute)
-    for (const auto& o : s.out)
-      if (o == name) return true;
-  return false;
-}
-
-LinearMap calibrated_map(const NamedMatrix& m) {
-  LinearMap map;
-  map.name = m.name;
-  map.what = m.what + "; follows the calibration";
-  map.rows = m.value.rows();
-  map.cols = m.value.cols();
-  map.terms.resize(static_cast<std::size_t>(map.rows));
-  for (Eigen::Index r = 0; r < map.rows; ++r)
-    for (Eigen::Index c = 0; c < map.cols; ++c)
-      if (m.structure.size() == 0 || m.structure(r, c)) {
-        map.terms[static_cast<std::size_t>(r)].push_back({c, 1, static_cast<long>(r * map.cols + c)});
-        ++map.structural_nonzeros;
-      }
-  return map;
-}
-
 std::string calibrated_schedule() {
   return "  // The constants follow the calibration: the active set (recalibrate, calibrate).\n"
          "  using Schedule = Constants;\n"

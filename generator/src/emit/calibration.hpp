@@ -24,11 +24,6 @@ std::string calibrated_parameter_member(const Parameter& p);
 // comment line; without the line's end (a statement of the table).
 std::string calibrated_table_values_member(const Table& t);
 
-// Whether the design's matrix `name` is recomputed on the target.
-bool recomputed(const SchemeDesign& design, const std::string& name);
-// The emitted form of a recomputed matrix: each entry its structure allows, read from the
-// active set (`s_.NAME[row * cols + col]`).
-LinearMap calibrated_map(const NamedMatrix& m);
 // SchemeConstants' Schedule when its matrices follow the calibration: the active set.
 std::string calibrated_schedule();
 

@@ -493,7 +493,7 @@ void scheme_constants(const SchemeDesign& o, ScalarType scalar, const SchemeInfo
     h << "  using FastSquare = Eigen::Matrix<Scalar, kFast * kFast, 1>;  // kFast x kFast, column-major\n";
   }
   std::vector<LinearMap> maps;
-  for (const auto& c : o.matrices) maps.push_back(recomputed(o, c.name) ? calibrated_map(c) : linear_map(c));
+  for (const auto& c : o.matrices) maps.push_back(recomputed(o, c.name) ? calibrated_linear_map(c) : linear_map(c));
   h << (o.recompute.empty() ? schedule_definitions(o, scalar, maps) : calibrated_schedule());
   for (const auto& map : maps) h << matrix_function(map);
   for (const auto& r : o.reals)

@@ -119,6 +119,22 @@ const NamedMatrix& named(const std::vector<NamedMatrix>& matrices, const std::st
   throw std::logic_error("no precomputed matrix '" + name + "'");
 }
 
+LinearMap calibrated_linear_map(const NamedMatrix& m) {
+  LinearMap map;
+  map.name = m.name;
+  map.what = m.what + "; follows the calibration";
+  map.rows = m.value.rows();
+  map.cols = m.value.cols();
+  map.terms.resize(static_cast<std::size_t>(map.rows));
+  for (Eigen::Index r = 0; r < map.rows; ++r)
+    for (Eigen::Index c = 0; c < map.cols; ++c)
+      if (m.structure.size() == 0 || m.structure(r, c)) {
+        map.terms[static_cast<std::size_t>(r)].push_back({c, 1, static_cast<long>(r * map.cols + c)});
+        ++map.structural_nonzeros;
+      }
+  return map;
+}
+
 OpCount product_ops(const std::vector<NamedMatrix>& matrices, const std::string& name) {
   return linear_map(named(matrices, name)).ops();
 }

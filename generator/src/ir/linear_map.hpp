@@ -77,6 +77,10 @@ struct LinearMap {
 // grid point).
 LinearMap linear_map(const NamedMatrix& m);
 
+// The emitted form of a matrix whose values generated code recomputes (calibration): each entry
+// its structure allows (every entry without one), read from the constants at index
+// row * cols + col.
+LinearMap calibrated_linear_map(const NamedMatrix& m);
 // The matrix called `name` among `matrices` (std::logic_error when there is none).
 const NamedMatrix& named(const std::vector<NamedMatrix>& matrices, const std::string& name);
 

@@ -20,4 +20,16 @@ OpCount function_ops(const SchemeDesign& design, const std::string& name) {
   throw std::logic_error("op count: no scheme function '" + name + "'");
 }
 
+bool recomputed(const SchemeDesign& design, const std::string& name) {
+  for (const auto& s : design.recompute)
+    for (const auto& o : s.out)
+      if (o == name) return true;
+  return false;
+}
+
+OpCount product_ops(const SchemeDesign& design, const std::string& name) {
+  const NamedMatrix& m = named(design.matrices, name);
+  return (recomputed(design, name) ? calibrated_linear_map(m) : linear_map(m)).ops();
+}
+
 }  // namespace dualrate

@@ -138,6 +138,13 @@ struct SchemeDesign {
   bool calibration_checked = false;
 };
 
+// Whether generated code recomputes the design's matrix `name` on the target (a RecomputeStep
+// writes it).
+bool recomputed(const SchemeDesign& design, const std::string& name);
+// The arithmetic of one product with the design's matrix `name` as emitted: over its exact
+// nonzeros, or, recomputed, over every entry its structure allows (calibrated_linear_map).
+OpCount product_ops(const SchemeDesign& design, const std::string& name);
+
 // One call of the scheme function `name` that the design holds (SchemeFunction), as emitted.
 // Throws std::logic_error when there is none.
 OpCount function_ops(const SchemeDesign& design, const std::string& name);

@@ -230,8 +230,9 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
     ASSERT_EQ(r.exit_code, 0) << scheme << ": " << r.output;
     const std::string header = read(out + "/motor.hpp");
     EXPECT_NE(header.find("struct Calibration {"), std::string::npos) << scheme;
-    if (std::string(scheme) != "rk4")  // g_z = -R/L: an exponential recomputed on the target
+    if (std::string(scheme) != "rk4") {  // g_z = -R/L: an exponential recomputed on the target
       EXPECT_NE(header.find("dualrate::expm::checked_"), std::string::npos) << scheme;
+    }
     std::filesystem::remove(out + "/motor.hpp");
   }
   const ProcessResult tasks = generate(model, "mrabm4");

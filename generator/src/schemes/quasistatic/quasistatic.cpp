@@ -444,7 +444,7 @@ StepCost cost(const Model& model, const SchemeDesign& design, bool layer) {
   StepCost newton;
   newton.add_work(function_ops(design, "residual"));
   if (integer("inverse_precomputed")) {
-    newton.add_work(product_ops(design.matrices, "residual_jacobian_inverse"));
+    newton.add_work(product_ops(design, "residual_jacobian_inverse"));
   } else {
     newton.add_work(function_ops(design, "residual_jacobian"));
     // LU with partial pivoting (n^3/3 multiply-adds, n(n-1)/2 divisions) and two triangular solves.
@@ -459,7 +459,7 @@ StepCost cost(const Model& model, const SchemeDesign& design, bool layer) {
   c.ops += arithmetic(nf + 3 * ns + 3, 3 * ns + 1, 1);  // eta, stage states, stage times, h/2
   c.ops += arithmetic(4 * ns, 3 * ns + 1, 1);           // the RK4 update with h/6
   if (layer) {
-    c.add_work(product_ops(design.matrices, "layer_transition"));
+    c.add_work(product_ops(design, "layer_transition"));
     c.ops += arithmetic(nf, 0, 0);
   }
   if (design.schedule) c.add_work(schedule_ops(model, design.matrices, 0, *design.schedule));

@@ -380,7 +380,7 @@ ReferenceStep reference(const ReferenceSetup& s, double) {
 StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& d) {
   const long n = static_cast<long>(model.states.size());
   const long ns = static_cast<long>(model.slow_count), nf = n - ns;
-  const auto product = [&](const char* name) { return product_ops(d.matrices, name); };
+  const auto product = [&](const char* name) { return product_ops(d, name); };
   StepCost c;
   c.add_work(derivative_ops(model, Rows::kAll));
   c.add_work(5 * derivative_ops(model, Rows::kSlow));  // k1..k4 and f1
