@@ -9,22 +9,21 @@
 
 namespace dualrate {
 
-QuasistaticCalibration quasistatic_calibration(const Model& model, const QuasistaticForm& form,
-                                               const QuasistaticDesign& d, double h, bool layer) {
+QuasistaticCalibration quasistatic_calibration(const Model& model, const Model& reduced, bool jacobian_constant,
+                                               int newton_iterations, const std::function<int(const Model&)>& newton_at,
+                                               double h, bool layer) {
   QuasistaticCalibration c;
-  c.newton_iterations = d.newton_iterations;
+  c.newton_iterations = newton_iterations;
   const std::vector<TunablePoint> points = tunable_box_points(model);
-  for (const TunablePoint& p : points) {
-    const Model at = model_at(model, p);
-    c.newton_iterations = std::max(c.newton_iterations, quasistatic_design(at, quasistatic_form(at)).newton_iterations);
-  }
+  for (const TunablePoint& p : points)
+    c.newton_iterations = std::max(c.newton_iterations, newton_at(model_at(model, p)));
   const std::size_t ns = model.slow_count, nf = model.fast_count();
   const long n = static_cast<long>(nf);
   const JacobianBlock fast_block{"G_z", ns, nf, ns, nf};
   const GiNaC::exmap point = design_point(model);
   using K = RecomputeStep::Kind;
-  if (d.jacobian_constant) {
-    const std::vector<GiNaC::ex> gz = calibrated_block(model, calibrated_jacobian(form.model), fast_block, point,
+  if (jacobian_constant) {
+    const std::vector<GiNaC::ex> gz = calibrated_block(model, calibrated_jacobian(reduced), fast_block, point,
                                                        "quasistatic");
     if (follows_calibration(model, gz)) {
       c.steps.push_back({K::kEvaluate, {"residual_jacobian"}, {}, n, n, gz});

@@ -4,11 +4,11 @@
 // and the number of Newton steps for every point of the calibration range.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "model/model.hpp"
 #include "schemes/contract.hpp"
-#include "schemes/quasistatic/quasistatic.hpp"
 
 namespace dualrate {
 
@@ -17,10 +17,14 @@ struct QuasistaticCalibration {
   int newton_iterations = 1;         // the most any point of the range takes (design.integers)
 };
 
-// For step h, `layer` with the boundary-layer correction; d is the design at the model's values.
-// Designs the scheme at every point of the range (tunable_box_points), which throws where it has
-// none (Newton not converging, an undamped boundary layer), and plans E's exponential over them.
-QuasistaticCalibration quasistatic_calibration(const Model& model, const QuasistaticForm& form,
-                                               const QuasistaticDesign& d, double h, bool layer);
+// For step h, `layer` with the boundary-layer correction: `reduced` is the reduced form's model
+// (its fast rows are G), `jacobian_constant` whether G_z is constant, `newton_iterations` the
+// design's count at the model's values, and `newton_at` designs the scheme for a model and gives
+// its count (throwing where it has no design: Newton not converging, an undamped boundary
+// layer); it is called at every point of the range (tunable_box_points). E's exponential is
+// planned over them.
+QuasistaticCalibration quasistatic_calibration(const Model& model, const Model& reduced, bool jacobian_constant,
+                                               int newton_iterations, const std::function<int(const Model&)>& newton_at,
+                                               double h, bool layer);
 
 }  // namespace dualrate

@@ -320,7 +320,11 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
   QuasistaticCalibration calibration{{}, d.newton_iterations};
   if (has_tunable(model)) {
-    calibration = quasistatic_calibration(model, form, d, request.step, layer);
+    const auto newton_at = [](const Model& at) {
+      return quasistatic_design(at, quasistatic_form(at)).newton_iterations;
+    };
+    calibration = quasistatic_calibration(model, form.model, d.jacobian_constant, d.newton_iterations, newton_at,
+                                          request.step, layer);
     design.recompute = calibration.steps;
     design.calibration_checked = true;
   }
@@ -334,7 +338,8 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
     design.matrices.push_back({"layer_transition", (request.step * d.layer_rate).exp(),
                           "E = e^{h A_zz}, A_zz the fast block of the Jacobian at the design point", {},
                           "quasistatic: expm of h A_zz, the Jacobian's fast block at the design point (quasistatic_design)"});
-  design.integers = {{"newton_iterations", "int", calibration.newton_iterations, "Newton steps per solve of G = 0",
+  const int newton = calibration.newton_iterations;
+  design.integers = {{"newton_iterations", "int", newton, "Newton steps per solve of G = 0",
                  "quasistatic: Newton from the file's fast states at the design point, one step more than it took to "
                  "converge (one when G is affine; quasistatic_design; the most over a calibration range)"},
                 {"inverse_precomputed", "bool", d.jacobian_constant ? 1 : 0,
