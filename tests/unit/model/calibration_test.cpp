@@ -37,6 +37,19 @@ std::string read(const std::string& path) {
   return s.str();
 }
 
+// A refusal: exit status 1 and the output starting with `message` (FILE:LINE:COL: error: ...).
+void expect_refused(const ProcessResult& r, const std::string& message) {
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output.rfind(message, 0), 0u) << r.output;
+}
+
+// dualrate generate MODEL OPTIONS... -o OUT.
+ProcessResult generate(const std::string& model, std::vector<std::string> options, const std::string& out) {
+  options.insert(options.begin(), {DUALRATE_CLI, "generate", model});
+  options.insert(options.end(), {"-o", out});
+  return run_process(options);
+}
+
 ModelError error_of(const std::string& text, const std::vector<ParameterOverride>& overrides = {}) {
   init_symbolic();
   try {
@@ -222,11 +235,11 @@ TEST(Calibration, SimulateAndAnalyzeRunATunableModelAtItsValues) {
 TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
   const std::string model = test::source_path(kMotor);
   const std::string out = make_temp_dir("dualrate-calibration");
-  const auto generate = [&](const std::string& file, const std::string& scheme) {
-    return run_process({DUALRATE_CLI, "generate", file, "--scheme", scheme, "--step", "1e-5", "-o", out});
+  const auto at_step = [&](const std::string& file, const std::string& scheme) {
+    return generate(file, {"--scheme", scheme, "--step", "1e-5"}, out);
   };
   for (const char* scheme : {"rk4", "sp_ll", "quasistatic"}) {
-    const ProcessResult r = generate(model, scheme);
+    const ProcessResult r = at_step(model, scheme);
     ASSERT_EQ(r.exit_code, 0) << scheme << ": " << r.output;
     const std::string header = read(out + "/motor.hpp");
     EXPECT_NE(header.find("struct Calibration {"), std::string::npos) << scheme;
@@ -235,23 +248,15 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
     }
     std::filesystem::remove(out + "/motor.hpp");
   }
-  const ProcessResult tasks = generate(model, "mrabm4");
-  EXPECT_EQ(tasks.exit_code, 1);
-  EXPECT_EQ(tasks.output.rfind(model + ":7:34: error: mrabm4 runs as two tasks, which cannot yet take calibration", 0),
-            0u)
-      << tasks.output;
+  const ProcessResult tasks = at_step(model, "mrabm4");
+  expect_refused(tasks, model + ":7:34: error: mrabm4 runs as two tasks, which cannot yet take calibration");
   const std::string scheduled = out + "/scheduled.yaml";
   std::ofstream(scheduled) << std::regex_replace(read(model), std::regex("  scheme: rk4\n"),
                                                  "  scheme: quasistatic\n  linearization: scheduled\n"
                                                  "  schedule:\n    by: [omega]\n");
-  const ProcessResult lost = generate(scheduled, "quasistatic");
-  EXPECT_EQ(lost.exit_code, 1);
-  EXPECT_EQ(lost.output.rfind(scheduled + ":7:34: error: quasistatic's precomputed constants change with tunable "
-                                          "parameter 'R' (at R = 0.5): generated code cannot recompute them on the "
-                                          "target",
-                              0),
-            0u)
-      << lost.output;
+  const ProcessResult lost = at_step(scheduled, "quasistatic");
+  expect_refused(lost, scheduled + ":7:34: error: quasistatic's precomputed constants change with tunable "
+                                   "parameter 'R' (at R = 0.5): generated code cannot recompute them on the target");
   std::filesystem::remove(scheduled);
   EXPECT_TRUE(std::filesystem::is_empty(out));
   std::filesystem::remove_all(out);
@@ -261,8 +266,7 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
 // mass matrix's inverse (quarter_car_relative's [[ms + mu, mu], [mu, mu]] with ms tunable).
 TEST(Calibration, FoldedJacobianAndConstantMassMatrixAreRefused) {
   const std::string out = make_temp_dir("dualrate-calibration");
-  const ProcessResult jacobian = run_process(
-      {DUALRATE_CLI, "generate", test::source_path(kMotor), "--scheme", "rk4", "--jacobian", "-o", out});
+  const ProcessResult jacobian = generate(test::source_path(kMotor), {"--scheme", "rk4", "--jacobian"}, out);
   EXPECT_EQ(jacobian.exit_code, 1);
   EXPECT_NE(jacobian.output.find(":7:34: error: --jacobian writes the Jacobian with the parameters' values folded in"),
             std::string::npos)
@@ -273,13 +277,9 @@ TEST(Calibration, FoldedJacobianAndConstantMassMatrixAreRefused) {
                                              "\n  ms: {value: 300, tunable: true, min: 200, max: 400}\n");
   const auto ms = text.begin() + static_cast<long>(text.find("\n  ms:") + 1);
   const long line = 1 + std::count(text.begin(), ms, '\n');
-  const ProcessResult mass = run_process({DUALRATE_CLI, "generate", model, "--scheme", "rk4", "-o", out});
-  EXPECT_EQ(mass.exit_code, 1);
-  EXPECT_EQ(mass.output.rfind(fmt::format("{}:{}:35: error: parameter 'ms' is in the mass matrix, which is constant",
-                                          model, line),
-                              0),
-            0u)
-      << mass.output;
+  const ProcessResult mass = generate(model, {"--scheme", "rk4"}, out);
+  expect_refused(mass, fmt::format("{}:{}:35: error: parameter 'ms' is in the mass matrix, which is constant",
+                                   model, line));
   std::filesystem::remove_all(out);
 }
 
@@ -287,10 +287,8 @@ TEST(Calibration, FoldedJacobianAndConstantMassMatrixAreRefused) {
 // fastest at R = 2 (-2e4 1/s), whose inner step 1/2e4 = 5e-5 s the header fixes (at the model's
 // R = 1 alone it would be 1e-4 s).
 TEST(Calibration, SmfeDesignHoldsOverTheCalibrationRange) {
-  const std::string model = test::source_path(kMotor);
   const std::string out = make_temp_dir("dualrate-calibration");
-  const ProcessResult r =
-      run_process({DUALRATE_CLI, "generate", model, "--scheme", "smfe", "--step", "1e-3", "-o", out});
+  const ProcessResult r = generate(test::source_path(kMotor), {"--scheme", "smfe", "--step", "1e-3"}, out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string header = read(out + "/motor.hpp");
   std::smatch h_s;
@@ -307,18 +305,12 @@ TEST(Calibration, SmfeDesignHoldsOverTheCalibrationRange) {
 TEST(Calibration, GenerateChecksStabilityOverTheCalibrationRange) {
   const std::string model = test::source_path(kMotor);
   const std::string out = make_temp_dir("dualrate-calibration");
-  const ProcessResult r =
-      run_process({DUALRATE_CLI, "generate", model, "--scheme", "rk4", "--step", "2.7e-4", "-o", out});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.output.rfind(model + ":7:34: error: rk4 at h = 0.00027 is unstable over the calibration range: the "
-                                   "one-step map's spectral radius reaches 19.3652 > 1 at Kt = 0.03, R = 2 (the worst "
-                                   "of the 6 points checked",
-                           0),
-            0u)
-      << r.output;
+  const ProcessResult r = generate(model, {"--scheme", "rk4", "--step", "2.7e-4"}, out);
+  expect_refused(r, model + ":7:34: error: rk4 at h = 0.00027 is unstable over the calibration range: the "
+                           "one-step map's spectral radius reaches 19.3652 > 1 at Kt = 0.03, R = 2 (the worst of "
+                           "the 6 points checked");
   EXPECT_TRUE(std::filesystem::is_empty(out));
-  const ProcessResult anyway = run_process(
-      {DUALRATE_CLI, "generate", model, "--scheme", "rk4", "--step", "2.7e-4", "--allow-unstable", "-o", out});
+  const ProcessResult anyway = generate(model, {"--scheme", "rk4", "--step", "2.7e-4", "--allow-unstable"}, out);
   EXPECT_EQ(anyway.exit_code, 0) << anyway.output;
   std::filesystem::remove_all(out);
 }
