@@ -137,11 +137,11 @@ std::string value_checks(const Model& m) {
   std::int32_t index = 0;
   for (const auto& p : m.parameters)
     if (p.tunable)
-      s += fmt::format("  if (const Status s_ = check(v.{}, {:a}, {:a}, {}); !s_.applied()) return s_;\n",
+      s += fmt::format("  if (const Status s_ = check(v_.{}, {:a}, {:a}, {}); !s_.applied()) return s_;\n",
                        p.name, p.min, p.max, index++);
   for (const Table* t : tunable_tables(m)) {
     s += fmt::format("  for (std::int32_t i_ = 0; i_ < {}; ++i_)\n", t->values.size());
-    s += fmt::format("    if (const Status s_ = check(v.{}[i_], {:a}, {:a}, {} + i_); !s_.applied()) return s_;\n",
+    s += fmt::format("    if (const Status s_ = check(v_.{}[i_], {:a}, {:a}, {} + i_); !s_.applied()) return s_;\n",
                      t->name, t->min, t->max, index);
     index += static_cast<std::int32_t>(t->values.size());
   }
@@ -160,7 +160,7 @@ std::string parameter_locals(const Model& m) {
   for (const auto& q : m.parameters)
     if (fixed_used.count(q.name)) s += fmt::format("  const Scalar {} = {};\n", q.name, scalar_literal(q.value));
   for (const Parameter* p : calibrated)
-    s += p->tunable ? fmt::format("  const Scalar {0} = Scalar(v.{0});\n", p->name)
+    s += p->tunable ? fmt::format("  const Scalar {0} = Scalar(v_.{0});\n", p->name)
                     : fmt::format("  const Scalar {} = {};\n", p->name, cpp_expression(p->expr));
   return s;
 }
@@ -173,43 +173,43 @@ std::string matrix_type(std::pair<long, long> size) {
 // The design's recomputation, each step's matrices as double locals.
 std::string recompute_statements(const SchemeDesign& d) {
   const auto size = recompute_sizes(d);
+  // Each matrix a local named NAME_: no model name ends in '_', so none is shadowed.
+  const auto local = [](const std::string& name) { return name + "_"; };
   std::string s;
   using K = RecomputeStep::Kind;
   for (const auto& st : d.recompute) {
-    const auto& out = st.out.at(0);
+    const std::string out = local(st.out.at(0));
+    const std::string type = matrix_type(size.at(st.out.at(0)));
     switch (st.kind) {
-      case K::kEvaluate: {
-        s += fmt::format("  {} {};\n", matrix_type(size.at(out)), out);
+      case K::kEvaluate:
+        s += fmt::format("  {} {};\n", type, out);
         for (long k = 0; k < st.rows * st.cols; ++k)
           s += fmt::format("  {}({}, {}) = {};\n", out, k / st.cols, k % st.cols,
                            cpp_expression(st.entries[static_cast<std::size_t>(k)]));
         break;
-      }
       case K::kInverse:
         s += fmt::format("  {} {};\n"
                          "  if (!dualrate::calibration::invert({}, {})) return {{Result::kNotComputable, -1}};\n",
-                         matrix_type(size.at(out)), out, st.in.at(0), out);
+                         type, out, local(st.in.at(0)), out);
         break;
       case K::kProduct:
-        s += fmt::format("  const {} {} = {}.lazyProduct({});\n", matrix_type(size.at(out)), out, st.in.at(0),
-                         st.in.at(1));
+        s += fmt::format("  const {} {} = {}.lazyProduct({});\n", type, out, local(st.in.at(0)), local(st.in.at(1)));
         break;
       case K::kSum:
-        s += fmt::format("  const {} {} = {} + {};\n", matrix_type(size.at(out)), out, st.in.at(0), st.in.at(1));
+        s += fmt::format("  const {} {} = {} + {};\n", type, out, local(st.in.at(0)), local(st.in.at(1)));
         break;
       case K::kExponential:
-        s += fmt::format("  {} {};\n", matrix_type(size.at(out)), out);
+        s += fmt::format("  {} {};\n", type, out);
         s += fmt::format("  if (!dualrate::expm::checked_exponential<{}, {}>({}({} * {}), {}))\n"
                          "    return {{Result::kNotComputable, -1}};\n",
-                         st.degree, st.squarings, matrix_type(size.at(out)), scalar_literal(st.step), st.in.at(0),
-                         out);
+                         st.degree, st.squarings, type, scalar_literal(st.step), local(st.in.at(0)), out);
         break;
       case K::kPhiBlocks:
-        s += fmt::format("  {} {}, {}, {};\n", matrix_type(size.at(out)), st.out.at(0), st.out.at(1), st.out.at(2));
+        s += fmt::format("  {} {}, {}, {};\n", type, out, local(st.out.at(1)), local(st.out.at(2)));
         s += fmt::format("  if (!dualrate::expm::checked_phi_blocks<{}, {}>({}, {}, {}, {}, {}))\n"
                          "    return {{Result::kNotComputable, -1}};\n",
-                         st.degree, st.squarings, st.in.at(0), scalar_literal(st.step), st.out.at(0), st.out.at(1),
-                         st.out.at(2));
+                         st.degree, st.squarings, local(st.in.at(0)), scalar_literal(st.step), out,
+                         local(st.out.at(1)), local(st.out.at(2)));
         break;
     }
   }
@@ -218,15 +218,15 @@ std::string recompute_statements(const SchemeDesign& d) {
 
 // Stores the values, the parameters and the recomputed matrices into out.
 std::string stores(const Model& m, const SchemeDesign& d) {
-  std::string s = "  out.values = v;\n";
+  std::string s = "  out_.values = v_;\n";
   for (const Parameter* p : calibrated_parameters(m))
-    s += fmt::format("  out.parameters.{0} = Model::Scalar({0});\n", p->name);
+    s += fmt::format("  out_.parameters.{0} = Model::Scalar({0});\n", p->name);
   for (const Table* t : tunable_tables(m))
-    s += fmt::format("  for (int i_ = 0; i_ < {0}; ++i_) out.parameters.{1}_values_[i_] = v.{1}[i_];\n",
+    s += fmt::format("  for (int i_ = 0; i_ < {0}; ++i_) out_.parameters.{1}_values_[i_] = v_.{1}[i_];\n",
                      t->values.size(), t->name);
   for (const Stored& st : stored_matrices(d))
     s += fmt::format("  for (int r_ = 0; r_ < {0}; ++r_)\n"
-                     "    for (int c_ = 0; c_ < {1}; ++c_) out.{2}[r_ * {1} + c_] = Model::Scalar({2}(r_, c_));\n",
+                     "    for (int c_ = 0; c_ < {1}; ++c_) out_.{2}[r_ * {1} + c_] = Model::Scalar({2}_(r_, c_));\n",
                      st.rows, st.cols, st.name);
   return s;
 }
@@ -235,13 +235,13 @@ std::string stores(const Model& m, const SchemeDesign& d) {
 
 std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design) {
   std::string s =
-      "\n// Checks the calibration values v (finite, within their limits) and computes from them, in\n"
-      "// double, every constant that follows them into out: the derived parameters, the tables'\n"
-      "// values and the scheme's recomputed matrices. Refused values leave out as it was; the status\n"
+      "\n// Checks the calibration values v_ (finite, within their limits) and computes from them, in\n"
+      "// double, every constant that follows them into out_: the derived parameters, the tables'\n"
+      "// values and the scheme's recomputed matrices. Refused values leave out_ as it was; the status\n"
       "// names the first refused value by its index among Calibration's values. No heap, and a\n"
       "// fixed number of operations (the exponentials' degree and squarings fixed by the generator\n"
       "// over the calibration range, docs/calibration.md).\n"
-      "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v, Constants& out) "
+      "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v_, Constants& out_) "
       "noexcept {\n"
       "  using dualrate::calibration::Result;\n  using dualrate::calibration::Status;\n"
       "  using dualrate::calibration::check;\n  using Scalar = double;\n";
@@ -259,19 +259,19 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
        "inline dualrate::calibration::Status calibrate() noexcept {\n"
        "  using dualrate::calibration::Result;\n"
        "  dualrate::calibration::keep(epk);\n"
-       "  const Calibration v = dualrate::calibration::snapshot(calibration);\n"
-       "  if (dualrate::calibration::same(v, calibration_checked)) return calibration_status;\n"
-       "  Constants* spare = constants_handoff.spare();\n"
-       "  if (!spare) return {Result::kPending, -1};\n"
-       "  dualrate::calibration::Status s = recalibrate(v, *spare);\n"
-       "  if (!dualrate::calibration::same(v, dualrate::calibration::snapshot(calibration))) {\n"
-       "    s = {Result::kChanged, -1};\n"
+       "  const Calibration v_ = dualrate::calibration::snapshot(calibration);\n"
+       "  if (dualrate::calibration::same(v_, calibration_checked)) return calibration_status;\n"
+       "  Constants* spare_ = constants_handoff.spare();\n"
+       "  if (!spare_) return {Result::kPending, -1};\n"
+       "  dualrate::calibration::Status s_ = recalibrate(v_, *spare_);\n"
+       "  if (!dualrate::calibration::same(v_, dualrate::calibration::snapshot(calibration))) {\n"
+       "    s_ = {Result::kChanged, -1};\n"
        "  } else {\n"
-       "    calibration_checked = v;\n"
-       "    if (s.applied()) constants_handoff.publish();\n"
+       "    calibration_checked = v_;\n"
+       "    if (s_.applied()) constants_handoff.publish();\n"
        "  }\n"
-       "  calibration_status = s;\n"
-       "  return s;\n}\n\n";
+       "  calibration_status = s_;\n"
+       "  return s_;\n}\n\n";
   return s;
 }
 

@@ -283,6 +283,18 @@ TEST(Calibration, FoldedJacobianAndConstantMassMatrixAreRefused) {
   std::filesystem::remove_all(out);
 }
 
+// The generated calibration code's own names end in '_' (no model name does): parameters named
+// k, a, gz, v and out compile with -Wshadow and verify, with their scenario's write, for the two
+// schemes that recompute matrices.
+TEST(Calibration, ModelNamesDoNotClashWithTheGeneratedOnes) {
+  for (const char* scheme : {"sp_ll", "quasistatic"}) {
+    const ProcessResult r = run_process(
+        {DUALRATE_CLI, "verify", test::source_path("tests/models/calibration/names.yaml"), "--scheme", scheme});
+    EXPECT_EQ(r.exit_code, 0) << scheme << ": " << r.output;
+    EXPECT_NE(r.output.find("calibration at 0.05 (step 50): a = 150, k = 3: applied"), std::string::npos) << r.output;
+  }
+}
+
 // smfe keeps h_s and N fixed, so its design holds over the calibration range: g_z = -R/L is
 // fastest at R = 2 (-2e4 1/s), whose inner step 1/2e4 = 5e-5 s the header fixes (at the model's
 // R = 1 alone it would be 1e-4 s).
