@@ -322,11 +322,6 @@ void check_calibratable(const Model& m, const GenerateRequest& request, const Sc
                      fmt::format("{} runs as two tasks, which cannot yet take calibration", request.scheme),
                      "use a single-rate scheme (euler, rk2, rk4, prk25, sp_ll, quasistatic, smfe) for a model with "
                      "tunable values");
-  if (request.jacobian)
-    throw ModelError(calibration_range_loc(m),
-                     "--jacobian writes the Jacobian with the parameters' values folded in: it cannot follow a "
-                     "calibration",
-                     "generate without --jacobian for a model with tunable values");
   const SecondOrder* so = m.second_order ? &*m.second_order : nullptr;
   if (!so || !(so->constant_mass || so->diagonal)) return;
   for (const Parameter* p : calibrated_parameters(m))

@@ -22,6 +22,7 @@
 #include "model/functions.hpp"
 #include "model/printing.hpp"
 #include "model/tunable.hpp"
+#include "numeric/calibrated_jacobian.hpp"
 #include "numeric/linearization.hpp"
 #include "schemes/registry.hpp"
 
@@ -185,8 +186,10 @@ Code jacobian_function(const Model& m) {
                      "--jacobian needs a constant mass matrix: this one depends on the coordinates, and the "
                      "accelerations are solved at run time",
                      "generate without --jacobian");
-  const GiNaC::matrix j = jacobian(m, state_symbols(m));
-  const GiNaC::matrix dfdt = jacobian(m, {m.time});
+  // With tunable values: the calibrated parameters by name, so that the Jacobian follows them.
+  const bool calibrated = has_tunable(m);
+  const GiNaC::matrix j = calibrated ? calibrated_jacobian(m, state_symbols(m)) : jacobian(m, state_symbols(m));
+  const GiNaC::matrix dfdt = calibrated ? calibrated_jacobian(m, {m.time}) : jacobian(m, {m.time});
   std::vector<ex> roots;
   std::vector<Equation> sources;
   std::vector<std::pair<unsigned, unsigned>> entries;

@@ -4,14 +4,20 @@
 
 namespace dualrate {
 
-GiNaC::matrix calibrated_jacobian(const Model& m) {
+GiNaC::matrix calibrated_jacobian(const Model& m, const std::vector<GiNaC::ex>& wrt) {
   const GiNaC::exmap vars = m.variable_definitions(), fixed = fixed_parameter_values(m);
   std::vector<GiNaC::ex> rhs;
   for (const auto& x : m.states) rhs.push_back(x.rhs.subs(vars).subs(fixed));
-  GiNaC::matrix j(static_cast<unsigned>(rhs.size()), static_cast<unsigned>(rhs.size()));
+  GiNaC::matrix j(static_cast<unsigned>(rhs.size()), static_cast<unsigned>(wrt.size()));
   for (unsigned r = 0; r < rhs.size(); ++r)
-    for (unsigned c = 0; c < rhs.size(); ++c) j(r, c) = rhs[r].diff(GiNaC::ex_to<GiNaC::symbol>(m.states[c].symbol));
+    for (unsigned c = 0; c < wrt.size(); ++c) j(r, c) = rhs[r].diff(GiNaC::ex_to<GiNaC::symbol>(wrt[c]));
   return j;
+}
+
+GiNaC::matrix calibrated_jacobian(const Model& m) {
+  std::vector<GiNaC::ex> states;
+  for (const auto& x : m.states) states.push_back(x.symbol);
+  return calibrated_jacobian(m, states);
 }
 
 GiNaC::exmap design_point(const Model& m) {

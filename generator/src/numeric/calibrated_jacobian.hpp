@@ -15,10 +15,11 @@
 
 namespace dualrate {
 
-// d f_i / d x_j of m's right-hand sides with the variables expanded and the parameters that do
-// not follow a calibration by value: expressions of t, the states, the inputs and the
-// calibrated parameters.
+// d f_i / d v_j of m's right-hand sides for the symbols v (the states when not given), with the
+// variables expanded and the parameters that do not follow a calibration by value: expressions
+// of t, the states, the inputs and the calibrated parameters.
 GiNaC::matrix calibrated_jacobian(const Model& m);
+GiNaC::matrix calibrated_jacobian(const Model& m, const std::vector<GiNaC::ex>& wrt);
 
 // Where the schemes take their constant blocks: t = 0, the initial state and the inputs there.
 GiNaC::exmap design_point(const Model& m);
