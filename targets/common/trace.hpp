@@ -48,11 +48,6 @@ inline model::Model::Output outputs;
 inline volatile long calibration_window_step = -1;
 [[gnu::noinline]] inline void calibration_window() { __asm__ volatile(""); }
 
-// The background between steps: before step i, the scenario's writes of that step, each checked
-// by the generated recalibrate() against the values applied so far (a refused one changes
-// nothing), the accepted values written to model::calibration, and then calibrate(), which also
-// finds what a debugger wrote; step i takes what it computed. Each write's result goes to `log`
-// as "# calibration INDEX STEP RESULT VALUE".
 // measure.calibrate() where the probe measures it (Cortex-M: instructions and stack), else
 // model::calibrate().
 template <class Measure>
@@ -64,6 +59,11 @@ dualrate::calibration::Status calibrate_through(Measure&, long) {
   return model::calibrate();
 }
 
+// The background between steps: before step i, the scenario's writes of that step, each checked
+// by the generated recalibrate() against the values applied so far (a refused one changes
+// nothing), the accepted values written to model::calibration, and then calibrate(), which also
+// finds what a debugger wrote; step i takes what it computed. Each write's result goes to `log`
+// as "# calibration INDEX STEP RESULT VALUE".
 class CalibrationWrites {
  public:
   template <class Measure>

@@ -1,7 +1,7 @@
 // Calibration of generated code (docs/calibration.md): the tunable values of a model live in a
 // plain struct that a calibration tool writes in RAM (the generated `Calibration`); everything
 // computed from them (derived parameters, tables' values, a scheme's precomputed matrices) is a
-// set of constants (the generated `Constants`) that the step reads. A new set is computed
+// set of constants (the generated `Constants`) that the step reads. Another set is computed
 // outside the fast task, into a spare set, and handed to the step, which takes it whole at its
 // start (Handoff): no step mixes two sets.
 //
