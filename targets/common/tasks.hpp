@@ -10,6 +10,7 @@
 #pragma once
 
 #include "trace_format.hpp"
+#include "trace_calibration.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -97,8 +98,10 @@ struct Counts {
 };
 
 // The sequential executive (the oracle): each tick runs the fast task, and a slow job
-// released there runs to completion before the next tick. Returns 0, or 3 with a message on
-// stderr when a task reports a fault or the recorder overflows. Counts ticks and slow jobs.
+// released there runs to completion before the next tick. With calibration writes, those of a
+// release tick are made (and reported on stdout) before it: the release takes their constants.
+// Returns 0, or 3 with a message on stderr when a task reports a fault or the recorder
+// overflows. Counts ticks and slow jobs.
 // `meter` runs each job: meter.fast(f) and meter.slow(f) call f() and may measure it.
 template <class T, bool Local, class Meter>
 int run_sequential(T& tasks, BasicRecorder<T, Local>& recorder, const RunShape& shape, Counts& counts, Meter& meter) {
@@ -107,6 +110,9 @@ int run_sequential(T& tasks, BasicRecorder<T, Local>& recorder, const RunShape& 
     bool release = false;
     typename T::Fast at_release{};  // the fast task's state when tick n releases a job (T::kept)
     if (n % T::kRatio == 0) at_release = tasks.fast_state();
+#ifdef DUALRATE_TRACE_CALIBRATION
+    if (n % T::kRatio == 0) calibration_writer.before_step(static_cast<long>(n), stdout);
+#endif
 #ifdef EIGEN_RUNTIME_NO_MALLOC
     Eigen::internal::set_is_malloc_allowed(false);
 #endif

@@ -8,19 +8,7 @@
 #pragma once
 
 #include "trace_format.hpp"
-
-#ifdef DUALRATE_TRACE_CALIBRATION
-namespace dualrate_trace {
-// A calibration write of the scenario: `apply` sets its values in a Calibration, before step
-// `step`. The list ends with {-1, nullptr}.
-struct CalibrationWrite {
-  long step;
-  void (*apply)(model::Calibration&);
-};
-}  // namespace dualrate_trace
-// Written by dualrate verify: calibration_writes[], in step order.
-#include DUALRATE_TRACE_CALIBRATION
-#endif
+#include "trace_calibration.hpp"
 
 namespace dualrate_trace {
 
@@ -40,60 +28,6 @@ inline void print_row(std::FILE* out, const model::Data& d, const model::Data& n
 inline model::Data data;
 inline model::Model::Input inputs = model::Model::default_inputs();
 inline model::Model::Output outputs;
-
-#ifdef DUALRATE_TRACE_CALIBRATION
-// Where a debugger writes into model::calibration as a calibration tool would (the gdb test,
-// tests/target/calibration_gdb.sh): before step calibration_window_step (set by the debugger;
-// -1: never) the program calls calibration_window(), on which the debugger breaks.
-inline volatile long calibration_window_step = -1;
-[[gnu::noinline]] inline void calibration_window() { __asm__ volatile(""); }
-
-// measure.calibrate() where the probe measures it (Cortex-M: instructions and stack), else
-// model::calibrate().
-template <class Measure>
-auto calibrate_through(Measure& measure, int) -> decltype(measure.calibrate()) {
-  return measure.calibrate();
-}
-template <class Measure>
-dualrate::calibration::Status calibrate_through(Measure&, long) {
-  return model::calibrate();
-}
-
-// The background between steps: before step i, the scenario's writes of that step, each checked
-// by the generated recalibrate() against the values applied so far (a refused one changes
-// nothing), the accepted values written to model::calibration, and then calibrate(), which also
-// finds what a debugger wrote; step i takes what it computed. Each write's result goes to `log`
-// as "# calibration INDEX STEP RESULT VALUE".
-class CalibrationWrites {
- public:
-  template <class Measure>
-  void before_step(long i, std::FILE* log, Measure& measure) {
-    if (i == calibration_window_step) calibration_window();
-    bool accepted = false;
-    for (; calibration_writes[next_].step == i; ++next_) {
-      model::Calibration candidate = applied_;
-      calibration_writes[next_].apply(candidate);
-      const dualrate::calibration::Status s = model::recalibrate(candidate, scratch_);
-      std::fprintf(log, "# calibration %lu %ld %d %d\n", static_cast<unsigned long>(next_), i,
-                   static_cast<int>(s.result), static_cast<int>(s.value));
-      if (s.applied()) {
-        applied_ = candidate;
-        accepted = true;
-      }
-    }
-    if (accepted) model::calibration = applied_;
-    const dualrate::calibration::Status s = calibrate_through(measure, 0);
-    if (s.applied()) applied_ = model::calibration_checked;
-    if (accepted && !s.applied()) std::fprintf(log, "# calibration_failed %ld %d\n", i, static_cast<int>(s.result));
-  }
-
- private:
-  model::Calibration applied_ = model::calibration;
-  model::Constants scratch_{};
-  unsigned long next_ = 0;
-};
-inline CalibrationWrites calibration_writer;
-#endif
 
 // Runs `steps` steps; `measure(d, u)` performs each one (calling step_once) and returns its
 // status. Returns 0, or 3 with a message on stderr when a step reports a fault.

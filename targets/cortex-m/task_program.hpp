@@ -42,12 +42,15 @@ inline bool read_task_arguments(int argc, char** argv, dualrate_trace::RunShape&
 
 // Starts SysTick every `tick_cycles` processor cycles with its interrupt, then sleeps in WFI
 // until finished() (interrupts masked between the test and WFI, which still wakes on them).
-template <class Finished>
-void tick_until(long long tick_cycles, Finished finished) {
+// Thread mode, the background, runs background() before the first tick and after each wake-up.
+template <class Finished, class Background>
+void tick_until(long long tick_cycles, Finished finished, Background background) {
+  background();
   reg(kSystRvr) = static_cast<std::uint32_t>(tick_cycles - 1);
   reg(kSystCvr) = 0;
   reg(kSystCsr) = 0x7u;  // processor clock, interrupt, enabled
   for (;;) {
+    background();
     __asm__ volatile("cpsid i" ::: "memory");
     if (finished()) break;
     __asm__ volatile("wfi\n\tcpsie i" ::: "memory");
@@ -73,6 +76,22 @@ inline FastTick run_fast_tick(dualrate_trace::Tasks& tasks, dualrate_trace::Coun
   f.after = reg(kSystCvr);
   ++counts.ticks;
   return f;
+}
+
+// The background of a preemptive run: the scenario's calibration writes, each made in the
+// macro step before the release that takes it (trace_calibration.hpp); `late` is called when
+// one was computed after that release.
+template <class TicksDone, class Late>
+void background_writes(TicksDone ticks_done, Late late) {
+#ifdef DUALRATE_TRACE_CALIBRATION
+  if (!dualrate_trace::poll_release_writes<dualrate_trace::kRatio>(ticks_done)) {
+    std::fprintf(stderr, "a calibration write was computed after the release that should take it\n");
+    late();
+  }
+#else
+  (void)ticks_done;
+  (void)late;
+#endif
 }
 
 // The end of either run: the trace (with the local check's columns after the sequential one)

@@ -18,7 +18,10 @@
 // handler's at every tick (instruction_counter.hpp's add_unpreempted: also when its job overran),
 // PendSV's where no tick came in between; it prints '# fast_handler_instructions MAX' and the
 // same for PendSV.
-// Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
+// Thread mode, the background, makes the scenario's calibration writes in the preemptive run
+// (task_program.hpp's background_writes).
+// Exit status: 0, 1 on bad arguments, 3 when a task reports a fault (or a calibration write
+// came late).
 #include <cstdint>
 
 #include "task_program.hpp"
@@ -111,7 +114,8 @@ int main(int argc, char** argv) {
   slow_delay_ticks = a.slow_delay_ticks;
   if (!a.multi) return run_counted_sequential(tasks, recorder, shape, counts, a);
   reg(kShpr3) = (0x40u << 24) | (0xE0u << 16);  // SysTick, PendSV
-  tick_until(a.tick_cycles, [] { return finished; });
+  tick_until(a.tick_cycles, [] { return finished; },
+             [] { background_writes([] { return ticks_done; }, [] { stop(3); }); });
   take_runtime_counts(tasks, counts);
   fast_handler.report(stdout, "fast_handler_instructions");
   slow_handler.report(stdout, "slow_handler_instructions");

@@ -22,6 +22,8 @@
 //    translation), as an ECU runs its tasks once before it enables its timers.
 //  - SLOW_DELAY_TICKS > 0 makes slow job MACRO / 2 busy-wait until that many ticks have passed
 //    since its release (the forced-overrun test).
+// With calibration writes (a verify scenario's), a third thread at priority 60, the background,
+// makes them in the multi run (the single run's executive makes them itself: tasks.hpp).
 // In the single run each job is bracketed by calls of the empty functions
 // dualrate_{fast,slow}_job_{begin,end}, and each pair is called once empty first: under
 // qemu-aarch64 -singlestep -d exec every executed instruction is logged with its address, so
@@ -55,6 +57,9 @@ RunShape shape;
 Counts counts;
 long slow_delay_ticks = 0;
 sem_t slow_release;
+#ifdef DUALRATE_TRACE_CALIBRATION
+sem_t background_release;
+#endif
 std::atomic<std::uint64_t> ticks_done{0};
 std::atomic<bool> failed{false};
 std::atomic<bool> stopping{false};
@@ -91,13 +96,34 @@ void* fast_thread(void*) {
     ++counts.ticks;
     ticks_done.store(n + 1, std::memory_order_release);
     if (go) sem_post(&slow_release);
+#ifdef DUALRATE_TRACE_CALIBRATION
+    if (go) sem_post(&background_release);
+#endif
   }
   late_ticks = release.late_ticks();
   max_latency_ns = release.max_latency_ns();
   stopping = true;
   sem_post(&slow_release);
+#ifdef DUALRATE_TRACE_CALIBRATION
+  sem_post(&background_release);
+#endif
   return nullptr;
 }
+
+#ifdef DUALRATE_TRACE_CALIBRATION
+// The background thread: the scenario's calibration writes, each made in the macro step before
+// the release that takes it (trace_calibration.hpp), woken by the fast task at each release.
+void* background_thread(void*) {
+  for (;;) {
+    sem_wait(&background_release);
+    if (failed || stopping) return nullptr;
+    if (!poll_release_writes<kRatio>([] { return ticks_done.load(std::memory_order_acquire); })) {
+      std::fprintf(stderr, "a calibration write was computed after the release that should take it\n");
+      failed = true;
+    }
+  }
+}
+#endif
 
 void* slow_thread(void*) {
   for (;;) {
@@ -122,6 +148,15 @@ int run_threads(bool& fifo) {
   pthread_t slow{}, fast{};
   fifo = true;
   const int processors = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+#ifdef DUALRATE_TRACE_CALIBRATION
+  sem_init(&background_release, 0, 0);
+  poll_release_writes<kRatio>([] { return ticks_done.load(std::memory_order_acquire); });  // those of tick 0
+  pthread_t background{};
+  if (!start_thread(background, background_thread, 60, processors > 1 ? 1 : 0, fifo)) {
+    std::fprintf(stderr, "cannot start the background thread\n");
+    return 3;
+  }
+#endif
   if (!start_thread(slow, slow_thread, 70, processors > 1 ? 1 : 0, fifo) ||
       !start_thread(fast, fast_thread, 80, 0, fifo)) {
     std::fprintf(stderr, "cannot start the task threads\n");
@@ -129,6 +164,9 @@ int run_threads(bool& fifo) {
   }
   pthread_join(fast, nullptr);
   pthread_join(slow, nullptr);
+#ifdef DUALRATE_TRACE_CALIBRATION
+  pthread_join(background, nullptr);
+#endif
   take_runtime_counts(tasks, counts);
   return failed ? 3 : 0;
 }

@@ -29,19 +29,33 @@ struct TaskRun {
   std::uint32_t slow_overruns = 0, deferred = 0;
   int longest_wait = 0;
   bool faulted = false;
+  long at_release_calls = 0, at_release_beside_a_job = 0;  // ReleaseProbe's counts
+};
+
+// DualRate's third argument for the calibration hand-over: counts its calls, and those made
+// while a released job had not run (`pending`: the scripted run's count of them).
+struct ReleaseProbe {
+  static inline long calls = 0, beside_a_job = 0;
+  static inline int pending = 0;
+  static void at_release() noexcept {
+    ++calls;
+    if (pending > 0) ++beside_a_job;
+  }
 };
 
 // Job kLateJob ends `delay` ticks after its release tick (delay 0: the sequential executive).
-template <dualrate::OverrunPolicy Policy>
+template <dualrate::OverrunPolicy Policy, class AtRelease = ReleaseProbe>
 TaskRun run(long delay) {
-  using Tasks = dualrate::DualRate<sc::Scheme, Policy>;
+  using Tasks = dualrate::DualRate<sc::Scheme, Policy, AtRelease>;
   const auto owned = std::make_unique<Tasks>(sc::kStep);
   Tasks& tasks = *owned;
   TaskRun r;
   r.rows.reserve(kMacroSteps + 1);
   long late_job_end = -1;  // tick after whose fast task job kLateJob runs
-  int pending = 0;          // released jobs not yet run
+  int& pending = ReleaseProbe::pending;  // released jobs not yet run
+  pending = 0;
   bool front_late = false;  // the oldest of them is the late one
+  ReleaseProbe::calls = ReleaseProbe::beside_a_job = 0;
   Eigen::internal::set_is_malloc_allowed(false);
   for (long n = 0; n <= kMacroSteps * kRatio; ++n) {
     bool release = false;
@@ -63,6 +77,8 @@ TaskRun run(long delay) {
   r.slow_overruns = tasks.slow_overruns();
   r.deferred = tasks.deferred_releases();
   r.longest_wait = tasks.longest_wait();
+  r.at_release_calls = ReleaseProbe::calls;
+  r.at_release_beside_a_job = ReleaseProbe::beside_a_job;
   return r;
 }
 
@@ -125,6 +141,21 @@ TEST(OverrunPolicy, DeferGivesUpWhenTheLateJobOutlastsTheNextMacroStep) {
   EXPECT_EQ(defer.longest_wait, kRatio);
   EXPECT_EQ(defer.rows.size(), oracle.rows.size() - 1);
   EXPECT_FALSE(same_bits(defer.rows, oracle.rows));
+}
+
+// The calibration hand-over (AtRelease) runs at every release at which no job runs, and only
+// there: at each of the sequential run's, and under kDefer not at the release deferred behind
+// the late job 30 (the constants then change one release later, for both tasks at once).
+TEST(OverrunPolicy, TheHandOverAtAReleaseNeverRunsBesideASlowJob) {
+  const TaskRun oracle = run<dualrate::OverrunPolicy::kSkip>(0);
+  EXPECT_EQ(oracle.at_release_calls, kMacroSteps + 1);
+  EXPECT_EQ(oracle.at_release_beside_a_job, 0);
+  for (long d : {kRatio - 1, kRatio + 2}) {
+    for (const TaskRun& r : {run<dualrate::OverrunPolicy::kSkip>(d), run<dualrate::OverrunPolicy::kDefer>(d)}) {
+      EXPECT_EQ(r.at_release_beside_a_job, 0) << d;
+      EXPECT_EQ(r.at_release_calls, d < kRatio ? kMacroSteps + 1 : kMacroSteps) << d;
+    }
+  }
 }
 
 // The 64-bit job numbers past 2^32 macro steps: consecutive, across the wrap, with a release

@@ -233,7 +233,8 @@ std::string stores(const Model& m, const SchemeDesign& d) {
 
 }  // namespace
 
-std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design) {
+std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
+                                    const SchemeInfo& scheme) {
   std::string s =
       "\n// Checks the calibration values v_ (finite, within their limits) and computes from them, in\n"
       "// double, every constant that follows them into out_: the derived parameters, the tables'\n"
@@ -252,11 +253,14 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
        "inline Calibration calibration_checked = " + calibration_initializer(m, scalar_name(request)) + ";\n"
        "inline dualrate::calibration::Status calibration_status __attribute__((used)) = "
        "{dualrate::calibration::Result::kApplied, -1};\n\n";
+  const bool tasks = scheme.dual_rate;
   s += "// The background's part (an idle loop, a low-priority thread; not the fast task): when\n"
-       "// `calibration` differs from the values last checked, checks it and computes the constants\n"
-       "// into the spare set, which the step takes whole at its next start. Call it repeatedly: it\n"
-       "// returns at once while nothing changed or a computed set still waits for the step.\n"
-       "inline dualrate::calibration::Status calibrate() noexcept {\n"
+       "// `calibration` differs from the values last checked, checks it and computes the constants\n";
+  s += tasks ? "// into the spare set, which the tasks take whole at their next release (TakeConstants). Call\n"
+               "// it repeatedly: it returns at once while nothing changed or a computed set still waits.\n"
+             : "// into the spare set, which the step takes whole at its next start. Call it repeatedly: it\n"
+               "// returns at once while nothing changed or a computed set still waits for the step.\n";
+  s += "inline dualrate::calibration::Status calibrate() noexcept {\n"
        "  using dualrate::calibration::Result;\n"
        "  dualrate::calibration::keep(epk);\n"
        "  const Calibration v_ = dualrate::calibration::snapshot(calibration);\n"
@@ -272,6 +276,11 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
        "  }\n"
        "  calibration_status = s_;\n"
        "  return s_;\n}\n\n";
+  if (tasks)
+    s += "// The tasks' hand-over at a release at which no slow job runs (dualrate/dual_rate.hpp): a set\n"
+         "// calibrate() computed takes effect there, whole, for the fast ticks and the slow job released.\n"
+         "struct TakeConstants {\n"
+         "  static void at_release() noexcept { constants_handoff.take(active_constants); }\n};\n\n";
   return s;
 }
 
@@ -315,13 +324,8 @@ std::string take_constants_statement() {
   return "  constants_handoff.take(active_constants);  // a set calibrate() computed takes effect here, whole\n";
 }
 
-void check_calibratable(const Model& m, const GenerateRequest& request, const SchemeInfo& scheme) {
+void check_calibratable(const Model& m) {
   if (!has_tunable(m)) return;
-  if (scheme.dual_rate)
-    throw ModelError(calibration_range_loc(m),
-                     fmt::format("{} runs as two tasks, which cannot yet take calibration", request.scheme),
-                     "use a single-rate scheme (euler, rk2, rk4, prk25, sp_ll, quasistatic, smfe) for a model with "
-                     "tunable values");
   const SecondOrder* so = m.second_order ? &*m.second_order : nullptr;
   if (!so || !(so->constant_mass || so->diagonal)) return;
   for (const Parameter* p : calibrated_parameters(m))

@@ -27,13 +27,16 @@ std::string calibrated_table_values_member(const Table& t);
 // SchemeConstants' Schedule when its matrices follow the calibration: the active set.
 std::string calibrated_schedule();
 
-// After SchemeConstants: recalibrate(values, out), the hand-over, and calibrate().
-std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design);
+// After SchemeConstants (before the tasks of a dual-rate scheme): recalibrate(values, out), the
+// hand-over, calibrate(), and for a dual-rate scheme the tasks' TakeConstants.
+std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
+                                    const SchemeInfo& scheme);
 
 // The step's first statement: takes a set that calibrate() handed over.
 std::string take_constants_statement();
 
-// Throws a ModelError when generated code for the request could not follow a calibration of m.
-void check_calibratable(const Model& m, const GenerateRequest& request, const SchemeInfo& scheme);
+// Throws a ModelError when generated code could not follow a calibration of m (a calibrated
+// parameter in a constant or diagonal mass matrix, whose inverse is folded).
+void check_calibratable(const Model& m);
 
 }  // namespace dualrate

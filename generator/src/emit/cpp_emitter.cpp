@@ -466,11 +466,11 @@ void model_struct(const Model& m, const GenerateRequest& o, const SchemeDesign& 
 }
 
 // A dual-rate scheme's ratio, Scheme and Tasks, and the fast and slow tasks that run them.
-void task_pair(const GenerateRequest& o, const SchemeInfo& scheme, Code& h) {
+void task_pair(const GenerateRequest& o, const SchemeInfo& scheme, bool calibrated, Code& h) {
   h << fmt::format("constexpr int kRatio = {};  // H = kRatio h = {:.17g}\n", o.ratio, o.ratio * o.step);
   h << fmt::format("using Scheme = {}<Model, kRatio, {}>;\n", scheme.runtime_class, scheme.parallel);
-  h << fmt::format("using Tasks = dualrate::DualRate<Scheme, dualrate::OverrunPolicy::{}>;\n\n",
-                   o.defer_overruns ? "kDefer" : "kSkip");
+  h << fmt::format("using Tasks = dualrate::DualRate<Scheme, dualrate::OverrunPolicy::{}{}>;\n\n",
+                   o.defer_overruns ? "kDefer" : "kSkip", calibrated ? ", TakeConstants" : "");
   h << "// The two tasks (data transfer and overrun policy: dualrate/dual_rate.hpp; equations:\n";
   h << fmt::format("// {}). One Tasks object per model instance, constructed as Tasks(kStep).\n", scheme.header);
   h << "// Fast task, every h at tick n: reads u(t_n) and the slow end points latched at the last\n";
@@ -544,7 +544,7 @@ HeaderBanner read_header_banner(const std::string& text) {
 TracedHeader generate_traced_header(const Model& m, const GenerateRequest& o, const SchemeDesign& design) {
   const SchemeInfo* scheme = find_scheme(o.scheme);
   if (!scheme) throw std::invalid_argument("unknown scheme '" + o.scheme + "'");
-  check_calibratable(m, o, *scheme);
+  check_calibratable(m);
   const bool calibrated = has_tunable(m);
   const std::string ns = generated_namespace(m, o);
   Code h(comment_file(m));
@@ -555,10 +555,11 @@ TracedHeader generate_traced_header(const Model& m, const GenerateRequest& o, co
   h << "// Declared rate and scheme.\n";
   h << fmt::format("constexpr Model::Scalar kStep = Model::{};  // h = {:.17g}\n", scalar_literal(o.step), o.step);
   if (scheme->dual_rate) {
-    task_pair(o, *scheme, h);
+    if (calibrated) h << recalibration_functions(m, o, design, *scheme);
+    task_pair(o, *scheme, calibrated, h);
   } else {
     if (scheme->constants) scheme_constants(design, o.scalar, *scheme, h);
-    if (calibrated) h << recalibration_functions(m, o, design);
+    if (calibrated) h << recalibration_functions(m, o, design, *scheme);
     step_function(*scheme, calibrated, h);
   }
   h << fmt::format("}}  // namespace {}\n", ns);

@@ -191,7 +191,8 @@ using FloatStep =
 using GridRhs = std::function<void(long i, const std::vector<double>& x, std::vector<double>& dxdt)>;
 // One RK4 step of the whole state from grid time t_i (inputs held at t_i): the start-up.
 using StartStep = std::function<std::vector<double>(long i, const std::vector<double>& x)>;
-// dx/dt at t with the inputs sampled at input_tick h (held over a task's release).
+// dx/dt at t with the inputs sampled at input_tick h (held over a task's release), on the model
+// in effect at that tick: the task that samples them runs on the constants of its release.
 using TickRhs = std::function<void(long input_tick, double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
 
 // What the reference core gives a grid-tied scheme's run (SchemeInfo::reference_run).

@@ -173,7 +173,8 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   };
 }
 
-GridSetup ReferenceCore::grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active) const {
+GridSetup ReferenceCore::grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active,
+                                    std::shared_ptr<const ReferenceCores> cores) const {
   const double h = options.step;
   const bool in_float = options.float_time;
   if (!active) active = std::make_shared<const ReferenceCore*>(this);
@@ -185,8 +186,8 @@ GridSetup ReferenceCore::grid_setup(const RunOptions& options, std::shared_ptr<c
     const ReferenceCore& core = **active;
     core.derivatives(sample_time(i, h, in_float), xs, core.inputs_of_step(i, h, in_float), dx);
   };
-  setup.held = [active, h, in_float](long tick, double t, const Vector& xs, Vector& dx) {
-    const ReferenceCore& core = **active;
+  setup.held = [active, cores, h, in_float](long tick, double t, const Vector& xs, Vector& dx) {
+    const ReferenceCore& core = cores ? cores->at(tick) : **active;
     core.derivatives(t, xs, core.inputs_of_step(tick, h, in_float), dx);
   };
   setup.start = [active, h, in_float](long i, const Vector& xs) {
@@ -202,9 +203,10 @@ GridSetup ReferenceCore::grid_setup(const RunOptions& options, std::shared_ptr<c
 void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const {
   const double h = options.step;
   const long n = step_count(options.t_end, h);
-  const ReferenceCores cores(*this, model(), options.calibration, h, calibration_stride(options, info.dual_rate));
+  const auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
+                                                            calibration_stride(options, info.dual_rate));
   const auto active = std::make_shared<const ReferenceCore*>(this);
-  const GridRun run = info.reference_run(grid_setup(options, active));
+  const GridRun run = info.reference_run(grid_setup(options, active, cores));
   const EndTime end = end_time(options.t_end, h, run.stride);
   if (options.exact_end && !end.whole) throw off_grid(options.scheme, options.t_end, h, run.stride, end);
   if (n % run.stride != 0)
@@ -212,10 +214,10 @@ void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, 
   march(
       n, h, static_cast<double>(n) * h, options.every,
       [&](long i, Vector& x) {
-        *active = &cores.at(i);
+        *active = &cores->at(i);
         return run.advance(i, x);
       },
-      trace, [&cores](long i) -> const ReferenceModel& { return cores.at(i); });
+      trace, [&cores](long i) -> const ReferenceModel& { return cores->at(i); });
 }
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step(
@@ -225,7 +227,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
                                                       calibration_stride(options, info && info->dual_rate));
   const auto active = std::make_shared<const ReferenceCore*>(this);
   GridRun run;
-  if (info && info->reference_run) run = info->reference_run(grid_setup(options, active));
+  if (info && info->reference_run) run = info->reference_run(grid_setup(options, active, cores));
   if (!run.restore)
     throw SimulationError("the reference core has no macro step from kept values of scheme '" + options.scheme + "'");
   const std::size_t n = model().states.size();

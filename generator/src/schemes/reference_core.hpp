@@ -70,8 +70,10 @@ class ReferenceCore : public ReferenceModel {
   // The run of a scheme tied to its grid (SchemeInfo::reference_run: the Adams schemes).
   void grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const;
   // The grid and right-hand sides of options' run (what a grid-tied scheme's run is built on),
-  // evaluated on the core `*active` points to when it is called (this one without `active`).
-  GridSetup grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active = nullptr) const;
+  // evaluated on the core `*active` points to when it is called (this one without `active`);
+  // with `cores`, GridSetup::held on the core in effect at its input tick.
+  GridSetup grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active = nullptr,
+                       std::shared_ptr<const ReferenceCores> cores = nullptr) const;
 };
 
 }  // namespace dualrate

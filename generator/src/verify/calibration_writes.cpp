@@ -7,7 +7,8 @@
 namespace dualrate {
 
 std::string calibration_writes_header(const std::vector<TraceCalibrationWrite>& writes) {
-  std::string s = "// Calibration writes of a dualrate verify run (targets/common/trace.hpp).\n#pragma once\n\n"
+  std::string s = "// Calibration writes of a dualrate verify run (targets/common/trace_calibration.hpp).\n"
+                  "#pragma once\n\n"
                   "namespace dualrate_trace {\n\n";
   for (std::size_t i = 0; i < writes.size(); ++i) {
     s += fmt::format("inline void calibration_write_{}(model::Calibration& c) {{\n", i);

@@ -45,7 +45,7 @@ GenerateRequest generate_request(const VerifyOptions& o) {
 }
 
 // The reference core's run the generated code is compared with.
-RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& design) {
+RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& design, bool dual_rate) {
   RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
   run.scheme_options = o.generate.scheme_options;
   run.frozen_linearization = frozen;
@@ -53,16 +53,17 @@ RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& 
   run.ratio = o.generate.ratio;
   run.float_time = o.generate.scalar == ScalarType::kFloat;
   run.calibration = o.calibration;
+  run.calibration_stride = calibration_stride(run, dual_rate);  // the high-accuracy run's too
   return run;
 }
 
 // The scenario's writes as the trace programs make them: each at the step it applies from, a
 // table's values one by one.
-std::vector<TraceCalibrationWrite> trace_writes(const Model& model, const VerifyOptions& o) {
+std::vector<TraceCalibrationWrite> trace_writes(const Model& model, const RunOptions& run) {
   std::vector<TraceCalibrationWrite> writes;
-  for (const auto& e : calibration_events(model, o.calibration, o.generate.step)) {
+  for (const auto& e : calibration_events(model, run.calibration, run.step, run.calibration_stride)) {
     TraceCalibrationWrite w{e.step, {}};
-    for (const auto& v : o.calibration[e.write].set)
+    for (const auto& v : run.calibration[e.write].set)
       for (std::size_t i = 0; i < v.values.size(); ++i)
         w.values.emplace_back(v.table ? fmt::format("{}[{}]", v.name, i) : v.name, v.values[i]);
     writes.push_back(w);
@@ -133,7 +134,7 @@ Verification::Verification(const Model& model, const VerifyOptions& o, const Sch
       j_(info.analysed_jacobian ? info.analysed_jacobian(model)
                                 : core_.jacobian_at(0, core_.initial_state(), core_.inputs_at(0))),
       evaluations_(design_.evaluations > 0 ? design_.evaluations : info.evaluations),
-      run_(run_options(o, frozen_, design_)),
+      run_(run_options(o, frozen_, design_, info.dual_rate)),
       r_(r) {
   refuse_lost_tunability(model, frozen_, request_, design_);
   if (!info.dual_rate) {
@@ -154,7 +155,7 @@ void Verification::run_programs(const fs::path& dir) {
   const std::string header = model_.name + ".hpp";
   stage(o_.header_file.empty() ? "generating " + header : "reading " + o_.header_file);
   write_file(dir / header, o_.header_file.empty() ? generate_header(model_, request_, design_) : read_file(o_.header_file));
-  const std::vector<std::string> flags = trace_flags(dir, header, model_, trace_writes(model_, o_));
+  const std::vector<std::string> flags = trace_flags(dir, header, model_, trace_writes(model_, run_));
   std::string script = "#!/bin/sh\n# How the trace program" + std::string(cross_ ? "s were" : " was") +
                        " built and run (" + std::to_string(r_.steps) + " steps, a row every " +
                        std::to_string(o_.every) + ")\n";
@@ -389,7 +390,8 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
 
 void Verification::check_calibrations(const fs::path& dir) {
   if (o_.calibration.empty()) return;
-  const std::vector<CalibrationEvent> events = calibration_events(model_, o_.calibration, o_.generate.step);
+  const std::vector<CalibrationEvent> events =
+      calibration_events(model_, run_.calibration, run_.step, run_.calibration_stride);
   for (const auto& e : events)
     r_.calibrations.push_back({o_.calibration[e.write].at, e.step, o_.calibration[e.write].set, e.check.applied,
                                e.check.reason});
@@ -399,7 +401,9 @@ void Verification::check_calibrations(const fs::path& dir) {
     return;
   }
   std::vector<TraceCalibrationResult> results;
-  const fs::path output = dir / (cross_ ? "target.txt" : "trace.log");
+  // The trace program's output, or the sequential task run's (run_tasks: the trace file's name + .out).
+  const fs::path output = info_.dual_rate ? fs::path(sequential_trace(dir, cross_).string() + ".out")
+                                          : dir / (cross_ ? "target.txt" : "trace.log");
   if (!read_calibration_results(read_file(output), results) || results.size() != events.size()) {
     r_.error = fmt::format("the trace program reported {} calibration writes of {} ({})", results.size(),
                            events.size(), output.filename().string());

@@ -46,6 +46,12 @@
 // after a load-acquire saw its reader finish. An executive on another core than the fast task
 // calls slow() only after slow_busy() returned true there.
 //
+// Calibration (calibration.hpp): DualRate's third argument is called at a release, before the
+// snapshot, when no slow job runs (AtRelease::at_release(); the generated code's takes a set of
+// constants calibrate() computed). Both tasks then use it from that macro step on: the fast
+// task's ticks from the release and the slow job it releases (whose end points the fast task
+// latches at the next release). A release behind a late or running job leaves it for the next.
+//
 // Limits of a long run: the tick count is 64 bits wide; the job numbers the two tasks exchange
 // are 32 bits (they wrap after 2^32 macro steps: 49.7 days at H = 1 ms) and are only compared
 // for equality, by parity (2^32 is even) and by difference, which the wrap keeps; slow() gives
@@ -69,7 +75,12 @@ constexpr std::uint64_t unwrap_job(std::uint64_t previous, std::uint32_t k) noex
   return previous + static_cast<std::uint32_t>(k - static_cast<std::uint32_t>(previous));
 }
 
-template <class Scheme, OverrunPolicy Policy = OverrunPolicy::kSkip>
+// DualRate's third argument when nothing changes at a release.
+struct NothingAtRelease {
+  static void at_release() noexcept {}
+};
+
+template <class Scheme, OverrunPolicy Policy = OverrunPolicy::kSkip, class AtRelease = NothingAtRelease>
 class DualRate {
  public:
   using Model = typename Scheme::Model;
@@ -127,6 +138,7 @@ class DualRate {
         status = report(Status::kSlowOverrun);
       } else {
         if (busy == 0) {
+          AtRelease::at_release();
           if (ends_macro_[k % 2].load(std::memory_order_acquire) == k) fast_.ends = ends_[k % 2];
           else if (n / kRatio >= Scheme::kStartupMacroSteps) Scheme::hold(fast_.ends);
         }
