@@ -60,6 +60,11 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
 
 namespace {
 
+// Real parts above it grow (growth_rate): 1e-9 of 1 + the largest modulus, above rounding.
+double growth_threshold(const Eigen::VectorXcd& eigenvalues) {
+  return 1e-9 * (1 + (eigenvalues.size() > 0 ? eigenvalues.cwiseAbs().maxCoeff() : 0.0));
+}
+
 bool uniform(const std::string& scheme) {
   const SchemeInfo* info = find_any_scheme(scheme);
   return info && info->uniform;
@@ -106,6 +111,31 @@ double MapRadius::operator()(double h) const {
   } catch (const SchemeDesignError&) {
     return std::numeric_limits<double>::infinity();
   }
+}
+
+double MapRadius::stable_modes(double h) const {
+  if (!uniform_) return -1;
+  const double threshold = growth_threshold(eigenvalues_);
+  double radius = 0;
+  try {
+    for (const Eigen::MatrixXd& block : eigen_blocks_)
+      if (block(0, 0) <= threshold)
+        radius = std::max(radius,
+                          eigenvalues(reference_step_map(scheme_, block, h, static_cast<std::size_t>(block.rows()), 1))
+                              .cwiseAbs()
+                              .maxCoeff());
+  } catch (const SchemeDesignError&) {
+    return std::numeric_limits<double>::infinity();
+  }
+  return radius;
+}
+
+double growth_rate(const Eigen::VectorXcd& eigenvalues) {
+  const double threshold = growth_threshold(eigenvalues);
+  double rate = 0;
+  for (Eigen::Index i = 0; i < eigenvalues.size(); ++i)
+    if (eigenvalues[i].real() > threshold) rate = std::max(rate, eigenvalues[i].real());
+  return rate;
 }
 
 namespace {
@@ -190,6 +220,7 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   const MapRadius radius(scheme, j, model.slow_count, ratio, options, s.all);
   r.spectral_radius = radius(h);
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
+  r.stable_modes_radius = radius.stable_modes(h);
   if (reduced) r.full_jacobian_eigenvalues = eigenvalues(full);
   r.searched = search == StepSearch::kAlways || (search == StepSearch::kWhenUnstable && !r.stable);
   if (!r.searched) {

@@ -27,6 +27,9 @@ struct StabilityReport {
   double separation = 0;                  // min |fast| / max |reduced slow| (inf if no slow motion)
   double spectral_radius = 0;             // of the scheme's one-step map for the linearized model
   bool stable = false;                    // spectral_radius <= 1 + kStabilityMargin
+  // The same over the modes of the Jacobian that do not grow (growth_rate), for the schemes
+  // whose map is checked per eigenvalue (SchemeInfo::uniform); -1 for the others.
+  double stable_modes_radius = -1;
   bool searched = true;                   // false: the two below were not searched (StepSearch)
   double max_stable_step = 0;             // largest stable h (max_stable_step() below)
   bool max_stable_step_bounded = true;    // false: stable over the whole scan
@@ -76,6 +79,9 @@ class MapRadius {
   MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, const SchemeOptions& options,
             Eigen::VectorXcd eigenvalues);
   double operator()(double h) const;
+  // The spectral radius over the eigenvalues that do not grow (growth_rate), for a scheme
+  // checked per eigenvalue; -1 for the others.
+  double stable_modes(double h) const;
   // max_stable_step() below, for this scheme and J.
   double largest_stable_step(bool& bounded) const;
 
@@ -89,6 +95,10 @@ class MapRadius {
   bool uniform_;                               // checked per eigenvalue
   std::vector<Eigen::MatrixXd> eigen_blocks_;  // uniform: a 1x1 or 2x2 block per eigenvalue (pair)
 };
+
+// The largest real part among `eigenvalues` that is positive beyond rounding (1e-9 of
+// 1 + their largest modulus): the rate at which the linearized model itself grows; 0 if none.
+double growth_rate(const Eigen::VectorXcd& eigenvalues);
 
 // The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable
 // (spectral radius <= 1 + kStabilityMargin). Stability regions need not be monotone in h, so

@@ -1,12 +1,12 @@
 // dualrate generate.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "analysis/stability.hpp"
+#include "analysis/stability_over_range.hpp"
 #include "cli/commands.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "model/tunable.hpp"
@@ -16,34 +16,27 @@ namespace dualrate::cli {
 
 namespace {
 
-// The scheme's stability at the step over the calibration range: at each of its points
-// (tunable_box_points) as at the model's values; the worst unstable point is an error at the
-// range of the first tunable parameter.
+// The scheme's stability at the step over the calibration range (stability_over_range): the
+// worst point, when unstable, is an error at the calibration range.
 void check_stability_over_range(const Model& model, const Settings& s, const SchemeOptions& options) {
-  if (!std::any_of(model.parameters.begin(), model.parameters.end(), [](const Parameter& p) { return p.tunable; }))
-    return;
-  const TunablePoint* worst = nullptr;
-  double radius = 0;
-  const std::vector<TunablePoint> points = tunable_box_points(model);
-  for (const TunablePoint& point : points) {
-    const StabilityReport r =
-        analyze_stability(model_at(model, point), s.scheme, s.step, s.ratio, options, StepSearch::kNever);
-    if (!r.stable && r.spectral_radius > radius) {
-      worst = &point;
-      radius = r.spectral_radius;
-    }
-  }
-  if (worst) {
-    std::string where;
-    for (const auto& [name, value] : *worst) where += fmt::format("{}{} = {}", where.empty() ? "" : ", ", name, value);
-    throw ModelError(calibration_range_loc(model),
-                     fmt::format("{} at h = {} is unstable over the calibration range: the one-step map's spectral "
-                                 "radius reaches {:.6g} > 1 at {} (the worst of the {} points checked: the model's "
-                                 "values, the range's centre and its corners or ends)",
-                                 s.scheme, s.step, radius, where, points.size()),
-                     "narrow the tunable parameters' ranges, or take a smaller step; --allow-unstable generates "
-                     "it anyway");
-  }
+  if (!has_tunable(model)) return;
+  const RangeStability r = stability_over_range(model, s.scheme, s.step, s.ratio, options);
+  if (r.growing > 0)
+    std::cerr << fmt::format("note: the model itself grows at {} of the {} points of the calibration range checked "
+                             "(fastest at {}: a mode at +{:.6g} 1/s), which a calibration there makes unstable "
+                             "whatever the scheme; {}\n",
+                             r.growing, r.points, r.growth_where, r.growth,
+                             r.unjudged > 0 ? fmt::format("{}'s map, which does not separate the modes, is not "
+                                                          "judged at {} of them", s.scheme, r.unjudged)
+                                            : s.scheme + " is checked there on the modes that do not grow");
+  if (r.stable) return;
+  throw ModelError(calibration_range_loc(model),
+                   fmt::format("{} at h = {} is unstable over the calibration range: the one-step map's spectral "
+                               "radius reaches {:.6g} > 1 at {} (the worst of the {} points checked: the model's "
+                               "values, a grid of the ranges and a search from its worst points, the tables' extreme "
+                               "patterns)",
+                               s.scheme, s.step, r.spectral_radius, r.where, r.points),
+                   "narrow the tunable values' ranges, or take a smaller step; --allow-unstable generates it anyway");
 }
 
 }  // namespace

@@ -320,17 +320,56 @@ TEST(Calibration, SmfeDesignHoldsOverTheCalibrationRange) {
 }
 
 // rk4 at h = 2.7e-4 is stable at the model's values (largest stable step 2.785e-4 with
-// g_z = -R/L = -10^4) but not where R is larger: the worst point of the range is named.
+// g_z = -R/L = -10^4) but not where R is larger: the worst point of the range is named (the
+// friction curve, which barely reaches the fast mode, at one of its extreme patterns).
 TEST(Calibration, GenerateChecksStabilityOverTheCalibrationRange) {
   const std::string model = test::source_path(kMotor);
   const std::string out = make_temp_dir("dualrate-calibration");
   const ProcessResult r = generate(model, {"--scheme", "rk4", "--step", "2.7e-4"}, out);
   expect_refused(r, model + ":7:34: error: rk4 at h = 0.00027 is unstable over the calibration range: the "
-                           "one-step map's spectral radius reaches 19.3652 > 1 at Kt = 0.03, R = 2 (the worst of "
-                           "the 6 points checked");
+                           "one-step map's spectral radius reaches 19.3652 > 1 at R = 2, Kt = 0.03, friction: ");
   EXPECT_TRUE(std::filesystem::is_empty(out));
   const ProcessResult anyway = generate(model, {"--scheme", "rk4", "--step", "2.7e-4", "--allow-unstable"}, out);
   EXPECT_EQ(anyway.exit_code, 0) << anyway.output;
+  std::filesystem::remove_all(out);
+}
+
+// The range's worst point inside it, at none of the grid's points (interior_maximum.yaml: rk4
+// unstable for |k - 1| < 0.40 only), is found by the search, to 1/64 of the range; the
+// range [1.5, 3], which leaves it out, is stable.
+TEST(Calibration, StabilityOverTheRangeFindsAnInteriorMaximum) {
+  const std::string model = test::source_path("tests/models/calibration/interior_maximum.yaml");
+  const std::string out = make_temp_dir("dualrate-calibration");
+  const ProcessResult r = generate(model, {}, out);
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  std::smatch k;
+  ASSERT_TRUE(std::regex_search(r.output, k, std::regex(R"(unstable over the calibration range: .* at k = (\S+) )")))
+      << r.output;
+  EXPECT_NEAR(std::stod(k[1]), 1.0, 3.0 / 64);
+  const std::string narrowed = out + "/narrowed.yaml";
+  std::ofstream(narrowed) << std::regex_replace(read(model), std::regex("min: 0,"), "min: 1.5,");
+  const ProcessResult stable = generate(narrowed, {}, out);
+  EXPECT_EQ(stable.exit_code, 0) << stable.output;
+  std::filesystem::remove_all(out);
+}
+
+// A tunable table's values are varied over their limits: table_slope.yaml is stable with its
+// values and unstable where they alternate min/max (its slope -1000 at the initial state);
+// alternating max/min, where the model itself grows (+1000 1/s), is said so, not refused.
+TEST(Calibration, StabilityOverTheRangeVariesTheTables) {
+  const std::string model = test::source_path("tests/models/calibration/table_slope.yaml");
+  const std::string out = make_temp_dir("dualrate-calibration");
+  const ProcessResult r = generate(model, {}, out);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find(model + ":12:5: error: rk4 at h = 0.003 is unstable over the calibration range: the "
+                                  "one-step map's spectral radius reaches 1.375 > 1 at T: alternating min/max (the "
+                                  "worst of the 5 points checked"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("note: the model itself grows at 1 of the 5 points of the calibration range checked "
+                          "(fastest at T: alternating max/min: a mode at +1000 1/s)"),
+            std::string::npos)
+      << r.output;
   std::filesystem::remove_all(out);
 }
 

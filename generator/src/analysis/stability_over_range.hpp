@@ -1,0 +1,49 @@
+// The stability of a scheme at its step over the box of a model's tunable values
+// (docs/calibration.md#stability-over-the-range): the one-step map's spectral radius at
+// points of the box, searched for its largest.
+//
+// The points:
+//  - the model's own values;
+//  - a grid of the tunable parameters: min, centre and max of each (up to 4 parameters:
+//    at most 81 points), the corners and the centre (up to 6), the ends of each range with
+//    the others at their values (beyond);
+//  - each tunable table in the patterns that bound its slopes over its limits: its values,
+//    all at min, all at max, and alternating min and max either way (a map's values by the
+//    parity of the sum of their indices), at the model's values and at the grid's worst point
+//    (all the tables' patterns together for up to two tables, else one table at a time);
+//  - from the worst point of all and from the grid's four worst, a compass search over the
+//    parameters: one step up and down each range, the step a quarter of the range, halved to
+//    1/64 of it, moving to a worse point when one is found (an interior maximum that the grid's
+//    points miss; several starts, as the radius has local maxima, e.g. 1 where a mode is 0).
+// A point is judged by the map's spectral radius, except where the linearized model itself
+// grows (growth_rate > 0): there a growing mode's amplification is the model's, not the
+// scheme's, so a scheme checked per eigenvalue is judged on the modes that do not grow
+// (StabilityReport::stable_modes_radius), and the map of any other scheme, which does not
+// separate them, is not judged (counted in `unjudged`). The search maximises the judged radius.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "model/model.hpp"
+#include "schemes/contract.hpp"
+
+namespace dualrate {
+
+struct RangeStability {
+  bool stable = true;          // at every point judged
+  double spectral_radius = 0;  // the largest judged radius found
+  std::string where;           // its point: "Kt = 0.03, R = 2" (and "friction: alternating min/max")
+  std::size_t points = 0;      // one-step maps computed
+  std::size_t growing = 0;     // points at which the model itself grows
+  std::size_t unjudged = 0;    // of them, those whose map is not judged
+  double growth = 0;           // the fastest growth rate there, 1/s (growth_rate)
+  std::string growth_where;    // its point
+};
+
+// Of `scheme` at step h (ratio r for a dual-rate scheme) over the tunable values of m (a model
+// without any: its own values only).
+RangeStability stability_over_range(const Model& m, const std::string& scheme, double h, int ratio,
+                                    const SchemeOptions& options);
+
+}  // namespace dualrate
