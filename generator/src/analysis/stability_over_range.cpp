@@ -94,7 +94,8 @@ class Search {
     if (known != radii_.end()) return known->second;
     CalibrationValues values;
     for (std::size_t i = 0; i < parameters_.size(); ++i) values[parameters_[i]->name] = {p.parameters[i]};
-    for (std::size_t i = 0; i < tables_.size(); ++i) values[tables_[i]->name] = pattern_values(*tables_[i], p.tables[i]);
+    for (std::size_t i = 0; i < tables_.size(); ++i)
+      values[tables_[i]->name] = pattern_values(*tables_[i], p.tables[i]);
     const StabilityReport r =
         analyze_stability(calibrated_model(m_, values), scheme_, h_, ratio_, options_, StepSearch::kNever);
     double judged = r.spectral_radius;
@@ -165,7 +166,8 @@ class Search {
       for (std::size_t i = 0; i < n; ++i) count *= std::size(kPatterns);
       for (std::size_t index = 0; index < count; ++index) {
         std::size_t rest = index;
-        for (std::size_t i = 0; i < n; ++i, rest /= std::size(kPatterns)) q.tables[i] = kPatterns[rest % std::size(kPatterns)];
+        for (std::size_t i = 0; i < n; ++i, rest /= std::size(kPatterns))
+          q.tables[i] = kPatterns[rest % std::size(kPatterns)];
         radius(q);
       }
       return;
