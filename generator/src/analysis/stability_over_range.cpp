@@ -11,6 +11,7 @@
 
 #include "analysis/stability.hpp"
 #include "model/calibration.hpp"
+#include "model/tunable.hpp"
 #include "numeric/linearization.hpp"
 
 namespace dualrate {
@@ -18,8 +19,6 @@ namespace {
 
 enum class Pattern { kValues, kMin, kMax, kMinMax, kMaxMin };
 constexpr Pattern kPatterns[] = {Pattern::kValues, Pattern::kMin, Pattern::kMax, Pattern::kMinMax, Pattern::kMaxMin};
-constexpr std::size_t kGridParameters = 4;    // min, centre and max of each: 3^4 points
-constexpr std::size_t kCornerParameters = 6;  // the corners and the centre: 2^6 + 1 points
 constexpr std::size_t kJointTables = 2;       // every combination of the tables' patterns: 5^2
 constexpr double kFirstStep = 0.25, kLastStep = 1.0 / 64;  // the compass search's, of each range
 constexpr std::size_t kCompassStarts = 4;  // the grid's worst points it starts from (besides the worst of all)
@@ -121,39 +120,12 @@ class Search {
     return judged;
   }
 
+  // tunable_box_points' grid, tables at their values.
   void grid(const Point& values) {
-    const std::size_t n = parameters_.size();
-    if (n == 0) return;
-    const auto level = [&](std::size_t i, int l) {
-      const Parameter& p = *parameters_[i];
-      return l == 0 ? p.min : l == 2 ? p.max : 0.5 * (p.min + p.max);
-    };
-    Point q = values;
-    if (n <= kCornerParameters) {
-      const bool centres = n <= kGridParameters;
-      const int levels = centres ? 3 : 2;
-      std::size_t count = 1;
-      for (std::size_t i = 0; i < n; ++i) count *= static_cast<std::size_t>(levels);
-      for (std::size_t index = 0; index < count; ++index) {
-        std::size_t rest = index;
-        for (std::size_t i = 0; i < n; ++i, rest /= static_cast<std::size_t>(levels)) {
-          const int l = static_cast<int>(rest % static_cast<std::size_t>(levels));
-          q.parameters[i] = level(i, centres ? l : 2 * l);
-        }
-        radius(q);
-      }
-      if (!centres) {
-        for (std::size_t i = 0; i < n; ++i) q.parameters[i] = level(i, 1);
-        radius(q);
-      }
-      return;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      for (int l : {0, 2}) {
-        q = values;
-        q.parameters[i] = level(i, l);
-        radius(q);
-      }
+    for (const TunablePoint& t : tunable_box_points(m_)) {
+      Point q = values;
+      for (std::size_t i = 0; i < parameters_.size(); ++i) q.parameters[i] = t.at(parameters_[i]->name);
+      radius(q);
     }
   }
 

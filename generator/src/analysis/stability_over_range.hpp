@@ -4,9 +4,9 @@
 //
 // The points:
 //  - the model's own values;
-//  - a grid of the tunable parameters: min, centre and max of each (up to 4 parameters:
-//    at most 81 points), the corners and the centre (up to 6), the ends of each range with
-//    the others at their values (beyond);
+//  - the grid of the tunable parameters that the designs over the range take too
+//    (tunable_box_points: min, centre and max of each up to 4 parameters, the corners and the
+//    centre up to 6, the ends of each range with the others at their values beyond);
 //  - each tunable table in the patterns that bound its slopes over its limits: its values,
 //    all at min, all at max, and alternating min and max either way (a map's values by the
 //    parity of the sum of their indices), at the model's values and at the grid's worst point

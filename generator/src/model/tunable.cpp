@@ -67,29 +67,42 @@ Model model_at(const Model& m, const TunablePoint& point) {
 
 std::vector<TunablePoint> tunable_box_points(const Model& m) {
   std::vector<const Parameter*> tunable;
-  TunablePoint at_values, centre;
+  TunablePoint at_values;
   for (const auto& p : m.parameters)
     if (p.tunable) {
       tunable.push_back(&p);
       at_values[p.name] = p.value;
-      centre[p.name] = 0.5 * (p.min + p.max);
     }
   std::vector<TunablePoint> points = {at_values};
-  if (tunable.empty()) return points;
-  points.push_back(centre);
-  if (tunable.size() <= kMaxCornerParameters) {
-    for (unsigned long corner = 0; corner < (1ul << tunable.size()); ++corner) {
+  const std::size_t n = tunable.size();
+  if (n == 0) return points;
+  const auto level = [&](std::size_t i, std::size_t l) {
+    const Parameter& p = *tunable[i];
+    return l == 0 ? p.min : l == 2 ? p.max : 0.5 * (p.min + p.max);
+  };
+  if (n <= kMaxCornerParameters) {
+    const bool centres = n <= kMaxGridParameters;
+    const std::size_t levels = centres ? 3 : 2;
+    std::size_t count = 1;
+    for (std::size_t i = 0; i < n; ++i) count *= levels;
+    for (std::size_t index = 0; index < count; ++index) {
       TunablePoint p;
-      for (std::size_t i = 0; i < tunable.size(); ++i)
-        p[tunable[i]->name] = (corner >> i) & 1 ? tunable[i]->max : tunable[i]->min;
+      std::size_t rest = index;
+      for (std::size_t i = 0; i < n; ++i, rest /= levels)
+        p[tunable[i]->name] = level(i, centres ? rest % levels : 2 * (rest % levels));
       points.push_back(p);
+    }
+    if (!centres) {
+      TunablePoint centre;
+      for (std::size_t i = 0; i < n; ++i) centre[tunable[i]->name] = level(i, 1);
+      points.push_back(centre);
     }
     return points;
   }
-  for (const Parameter* t : tunable)
-    for (double end : {t->min, t->max}) {
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t l : {0, 2}) {
       TunablePoint p = at_values;
-      p[t->name] = end;
+      p[tunable[i]->name] = level(i, l);
       points.push_back(p);
     }
   return points;

@@ -44,8 +44,10 @@ GiNaC::exmap parameter_values_at(const Model& m, const TunablePoint& point);
 Model model_at(const Model& m, const TunablePoint& point);
 
 // Points of the box [min, max] of the tunable parameters at which a design is checked: the
-// model's values, the box's centre, and every corner (with more than kMaxCornerParameters
-// tunable parameters, the two ends of each parameter's range with the others at their values).
+// model's values, then a grid: min, centre and max of each parameter (up to kMaxGridParameters
+// tunable parameters), every corner and the centre (up to kMaxCornerParameters), or the two
+// ends of each parameter's range with the others at their values (beyond).
+constexpr std::size_t kMaxGridParameters = 4;
 constexpr std::size_t kMaxCornerParameters = 6;
 std::vector<TunablePoint> tunable_box_points(const Model& m);
 

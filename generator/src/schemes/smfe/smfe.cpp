@@ -291,8 +291,8 @@ SchemeDesign precompute(const Model& model, bool, const GenerateRequest& request
       "eq. 14 <= 1 for every eigenvalue; largest factor {:.6g}). Eq. 17's sufficient bound for the fastest\n"
       "eigenvalue: N >= {:.3g}. The paper's two eigenvalues alone would give N = {} (largest factor over all\n"
       "eigenvalues then {:.6g}).",
-      design.calibration_checked ? ", at every point of the calibration range (the model's values, the range's\n"
-                                   "centre and corners), fixed for all of them"
+      design.calibration_checked ? ", at every point of the calibration range (the model's values and a grid of\n"
+                                   "the range, docs/calibration.md), fixed for all of them"
                                  : "",
       d.inner_step, given ? " (given)" : " (from g_z's fastest eigenvalue)", d.inner_steps, d.worst_factor,
       d.eq17_bound, d.extremes_inner_steps, d.extremes_worst_factor);

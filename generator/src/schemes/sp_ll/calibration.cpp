@@ -17,7 +17,7 @@ namespace {
 
 // The exponentials' plan: the largest ||.||_1 of the augmented matrices of h g_z and h A over
 // the calibration box's points (tunable_box_points), doubled because the norm need not be
-// largest at a corner; generated code refuses a calibration beyond it (checked_phi_blocks).
+// largest at a point of the grid; generated code refuses a calibration beyond it (checked_phi_blocks).
 expm::Plan exponential_plan(const Model& m, const std::vector<std::vector<GiNaC::ex>>& blocks,
                             const std::vector<JacobianBlock>& shapes, double h) {
   double largest = h;
