@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <complex>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -236,14 +237,40 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   return r;
 }
 
+namespace {
+
+// The Jacobian's eigenvalues that grow (growth_rate), one of each conjugate pair.
+Eigen::VectorXcd growing_modes(const Eigen::VectorXcd& eigenvalues) {
+  const double threshold = growth_threshold(eigenvalues);
+  std::vector<std::complex<double>> modes;
+  for (Eigen::Index i = 0; i < eigenvalues.size(); ++i)
+    if (eigenvalues[i].real() > threshold && eigenvalues[i].imag() >= 0) modes.push_back(eigenvalues[i]);
+  return Eigen::Map<const Eigen::VectorXcd>(modes.data(), static_cast<Eigen::Index>(modes.size()));
+}
+
+// "the model itself grows: mode +0.135+2.72i 1/s (e-folding time 7.41 s), ..." or empty.
+std::string growth_text(const Eigen::VectorXcd& eigenvalues) {
+  const Eigen::VectorXcd modes = growing_modes(eigenvalues);
+  if (modes.size() == 0) return "";
+  std::string s = "the model itself grows at its linearization:";
+  for (Eigen::Index i = 0; i < modes.size(); ++i)
+    s += fmt::format("{} mode {:.6g}{:+.6g}i 1/s (e-folding time {:.3g} s)", i ? "," : "", modes[i].real(),
+                     modes[i].imag(), 1 / modes[i].real());
+  return s + "\n";
+}
+
+}  // namespace
+
 std::string StabilityReport::json() const {
   return fmt::format(
       "{{\"scheme\":\"{}\",\"step\":{:.17g},\"ratio\":{},\"spectral_radius\":{:.17g},\"stable\":{},"
       "\"max_stable_step\":{},\"max_stable_step_bounded\":{},"
-      "\"jacobian_eigenvalues\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},\"separation\":{}{}{}}}",
+      "\"jacobian_eigenvalues\":{},\"growing_modes\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},"
+      "\"separation\":{}{}{}}}",
       scheme, step, ratio, spectral_radius, stable ? "true" : "false",
       std::isfinite(max_stable_step) ? fmt::format("{:.17g}", max_stable_step) : "null",
       max_stable_step_bounded ? "true" : "false", json_list(jacobian_eigenvalues),
+      json_list(growing_modes(jacobian_eigenvalues)),
       json_list(fast_eigenvalues), json_list(slow_eigenvalues),
       std::isfinite(separation) ? fmt::format("{:.6g}", separation) : "null",
       scheme_analysis.json,
@@ -260,9 +287,11 @@ std::string StabilityReport::text() const {
       "fast (g_z) eigenvalues:    {}\n"
       "reduced slow eigenvalues:  {}\n"
       "time-scale separation:     {:.6g}\n"
+      "{}"
       "{} at h = {:.6g}{}: spectral radius of the {} map {:.12g}: {}\n"
       "largest stable step of {}: {}\n",
-      text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation, scheme,
+      text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation,
+      growth_text(jacobian_eigenvalues), scheme,
       step, ratio > 1 ? fmt::format(", H = {} h", ratio) : "", ratio > 1 ? "macro-step" : "one-step", spectral_radius, stable ? "stable" : "UNSTABLE", scheme,
       !searched                        ? std::string("not searched")
       : max_stable_step_bounded        ? fmt::format("{:.6g}", max_stable_step)

@@ -49,6 +49,25 @@ TEST(Analysis, PendulumRk4IsUnstableAtTheSeedsStepAndStableBelowIt) {
   EXPECT_GT(fine.separation, 100);
 }
 
+// A model that grows by itself (an oscillation at 0.1 +- 2i 1/s) is said so, with each growing
+// mode once and its e-folding time 1 / 0.1 = 10 s; a stable one is not.
+TEST(Analysis, AModelThatGrowsIsSaidSo) {
+  init_symbolic();
+  const Model m = load_model_text("name: growing\nstates:\n  slow:\n    x: 1\n    y: 0\n"
+                                  "equations:\n  x: 0.1*x + 2*y\n  y: -2*x + 0.1*y\n",
+                                  "growing.yaml");
+  const StabilityReport r = analyze_stability(m, "rk4", 1e-3);
+  EXPECT_NEAR(growth_rate(r.jacobian_eigenvalues), 0.1, 1e-12);
+  EXPECT_NE(r.text().find("the model itself grows at its linearization: mode 0.1+2i 1/s (e-folding time 10 s)\n"),
+            std::string::npos)
+      << r.text();
+  EXPECT_NE(r.json().find("\"growing_modes\":[[0.1"), std::string::npos) << r.json();
+  const StabilityReport stable = analyze_stability(test::load(test::source_path("models/pendulum_particle.yaml")),
+                                                   "rk4", 1e-3);
+  EXPECT_EQ(stable.text().find("grows"), std::string::npos);
+  EXPECT_NE(stable.json().find("\"growing_modes\":[]"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dualrate
 
