@@ -99,36 +99,34 @@ MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t s
   }
 }
 
-double MapRadius::operator()(double h) const {
-  try {
-    if (!uniform_) return eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, options_)).cwiseAbs().maxCoeff();
-    double radius = 0;
-    for (const Eigen::MatrixXd& block : eigen_blocks_)
+double MapRadius::blocks_radius(double h, double up_to) const {
+  double radius = 0;
+  for (const Eigen::MatrixXd& block : eigen_blocks_)
+    if (block(0, 0) <= up_to)
       radius = std::max(radius,
                         eigenvalues(reference_step_map(scheme_, block, h, static_cast<std::size_t>(block.rows()), 1))
                             .cwiseAbs()
                             .maxCoeff());
-    return radius;
+  return radius;
+}
+
+double MapRadius::operator()(double h) const {
+  try {
+    if (!uniform_) return eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, options_)).cwiseAbs().maxCoeff();
+    return blocks_radius(h, std::numeric_limits<double>::infinity());
   } catch (const SchemeDesignError&) {
     return std::numeric_limits<double>::infinity();
   }
 }
 
-double MapRadius::stable_modes(double h) const {
+double MapRadius::stable_modes(double h, double spectral_radius) const {
   if (!uniform_) return -1;
-  const double threshold = growth_threshold(eigenvalues_);
-  double radius = 0;
+  if (!(growth_rate(eigenvalues_) > 0)) return spectral_radius;
   try {
-    for (const Eigen::MatrixXd& block : eigen_blocks_)
-      if (block(0, 0) <= threshold)
-        radius = std::max(radius,
-                          eigenvalues(reference_step_map(scheme_, block, h, static_cast<std::size_t>(block.rows()), 1))
-                              .cwiseAbs()
-                              .maxCoeff());
+    return blocks_radius(h, growth_threshold(eigenvalues_));
   } catch (const SchemeDesignError&) {
     return std::numeric_limits<double>::infinity();
   }
-  return radius;
 }
 
 double growth_rate(const Eigen::VectorXcd& eigenvalues) {
@@ -221,7 +219,7 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   const MapRadius radius(scheme, j, model.slow_count, ratio, options, s.all);
   r.spectral_radius = radius(h);
   r.stable = r.spectral_radius <= 1 + kStabilityMargin;
-  r.stable_modes_radius = radius.stable_modes(h);
+  r.stable_modes_radius = radius.stable_modes(h, r.spectral_radius);
   if (reduced) r.full_jacobian_eigenvalues = eigenvalues(full);
   r.searched = search == StepSearch::kAlways || (search == StepSearch::kWhenUnstable && !r.stable);
   if (!r.searched) {

@@ -80,12 +80,15 @@ class MapRadius {
             Eigen::VectorXcd eigenvalues);
   double operator()(double h) const;
   // The spectral radius over the eigenvalues that do not grow (growth_rate), for a scheme
-  // checked per eigenvalue; -1 for the others.
-  double stable_modes(double h) const;
+  // checked per eigenvalue (`spectral_radius`, this map's at h, when none grows); -1 for the others.
+  double stable_modes(double h, double spectral_radius) const;
   // max_stable_step() below, for this scheme and J.
   double largest_stable_step(bool& bounded) const;
 
  private:
+  // The spectral radius over the eigen blocks whose real part is at most `up_to` (uniform).
+  double blocks_radius(double h, double up_to) const;
+
   std::string scheme_;
   Eigen::MatrixXd j_;
   std::size_t slow_;
