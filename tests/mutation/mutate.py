@@ -15,12 +15,18 @@ appears in derivatives(), slow_derivatives() and fast_derivatives() alike):
   flip                  a subtracted term of an equation added (or a negation dropped)
   drop                  a subtracted term of an equation dropped
   index                 a state read from the wrong index (x_[i] for x_[i+1] or x_[i-1])
-  table                 a value of a lookup table off by 1%
+  table+1%, table+0.1%  a value of a lookup table off by 1% or 0.1%
+  output+0.1%           an output equation off by 0.1%
+  constant+0.1%         one entry of each precomputed matrix of the scheme off by 0.1% (a wrong
+                        exponential or phi-function): the first nonzero of each constant
+                        function (sp_ll's, quasistatic's) and of each scheduled array
 
 Usage: mutate.py CLI SOURCE_DIR WORK_DIR [--models M ...] [--scalars float double]
-                 [--scheme S] [--sample N] [--seed S] [--min-score P] [--pooled] [--table FILE]
---scheme: every model under scheme S instead of its own (the dual-rate task forms are verified
-with their sequential executive only: --tasks single).
+                 [--scheme S | --all-schemes] [--sample N] [--seed S] [--min-score P] [--pooled]
+                 [--table FILE]
+--scheme: every model under scheme S instead of its own; --all-schemes: under every scheme it
+accepts (a model x scheme that generate refuses is listed as refused, not scored). The dual-rate
+task forms are verified with their sequential executive only (--tasks single).
 Prints a table (markdown) of the scores and the surviving mutants; exits 1 when a model's
 score (caught / non-equivalent) is below --min-score (percent), or with --pooled when the score
 over all models is (a sample of a few mutants per model gives each model's score in steps too
@@ -39,6 +45,12 @@ import sys
 PARAM = re.compile(r"^(  static constexpr Scalar (\w+) = )(-?)Scalar\(([^)]+)\);(.*)$")
 STEP = re.compile(r"^(constexpr Model::Scalar kStep = Model::Scalar\()([^)]+)(\);.*)$")
 EQUATION = re.compile(r"^    (dxdt_\[\d+\]|const Scalar \w+) = (.*);(  //.*)?$")
+OUTPUT = re.compile(r"^    (y_\[\d+\]) = (.*);(  //.*)?$")
+CONSTANT_ROW = re.compile(r"^    r_\[\d+\] = ")
+# The generated Model's own functions; any other function of a header holds a scheme's constants.
+MODEL_FUNCTIONS = ("derivatives", "slow_derivatives", "fast_derivatives", "outputs", "scenario_inputs",
+                   "initial_state", "default_inputs", "schedule")
+SCHEMES = ("euler", "rk2", "rk4", "prk25", "sp_ll", "smfe", "quasistatic", "mrabm4", "mrabm4_parallel")
 STATE_READ = re.compile(r"^    const Scalar (\w+) = x_\[(\d+)\];$")
 TABLE_VALUE = re.compile(r"(-?)Scalar\((0x[0-9a-fp.+-]+|[0-9.eE+-]+)\)")
 
@@ -81,11 +93,20 @@ def mutants(header):
             seen.add(text)
             found.append((kind, what, text))
 
-    in_model_data = False
+    def scaled_literal(line, factor, nonzero_from=0):
+        """line with its first nonzero Scalar literal (at or after nonzero_from) times factor, and that value."""
+        for c in TABLE_VALUE.finditer(line, nonzero_from):
+            value = number(c.group(2)) * (-1 if c.group(1) else 1)
+            if value != 0:
+                return line[:c.start()] + f"Scalar({value * factor!r})" + line[c.end():], value
+        return None, 0
+
+    in_model_data = in_points = False
     states = 0
     function = ""
+    mutated_functions = set()
     for line in lines:
-        m = re.match(r"^  static \w+ (\w+)\(", line)
+        m = re.match(r"^  static [\w:<>, ]+ (\w+)\(", line)
         if m:
             function = m.group(1)
         in_equations = function in ("derivatives", "slow_derivatives", "fast_derivatives")
@@ -113,6 +134,26 @@ def mutants(header):
                 replace_all(line, line.replace(expr, expr[:start] + expr[end:], 1), "drop", f"{lhs}: - {term}")
             if expr.startswith("-"):
                 replace_all(line, line.replace(" = " + expr, " = " + expr[1:], 1), "flip", f"{lhs}: leading -")
+        m = OUTPUT.match(line) if function == "outputs" else None
+        if m:
+            replace_all(line, line.replace(f" = {m.group(2)};", f" = Scalar(1.001)*({m.group(2)});", 1),
+                        "output+0.1%", m.group(1))
+        if (function and function not in MODEL_FUNCTIONS and function not in mutated_functions and
+                CONSTANT_ROW.match(line)):
+            new, value = scaled_literal(line, 1.001)
+            if new:
+                mutated_functions.add(function)
+                replace_all(line, new, "constant+0.1%", f"{function}: {value:.6g}")
+        if "_points_[" in line and "constexpr" in line:
+            in_points = line.split("static constexpr Scalar ")[-1].split("[")[0]
+            continue
+        if in_points:
+            new, value = scaled_literal(line, 1.001)
+            if new:
+                replace_all(line, new, "constant+0.1%", f"{in_points}: {value:.6g}")
+                in_points = False
+            elif line.strip() == "};":
+                in_points = False
         m = STATE_READ.match(line) if in_equations else None
         if m and states > 1:
             i = int(m.group(2))
@@ -130,8 +171,9 @@ def mutants(header):
                 c = cells[len(cells) // 2]
                 value = number(c.group(2)) * (-1 if c.group(1) else 1)
                 if value != 0:
-                    new = line[:c.start()] + f"Scalar({value * 1.01!r})" + line[c.end():]
-                    replace_all(line, new, "table", f"a value {value:.6g} -> {value * 1.01:.6g}")
+                    for factor, kind in ((1.01, "table+1%"), (1.001, "table+0.1%")):
+                        new = line[:c.start()] + f"Scalar({value * factor!r})" + line[c.end():]
+                        replace_all(line, new, kind, f"a value {value:.6g} -> {value * factor:.6g}")
     return found
 
 
@@ -157,16 +199,20 @@ def verify(cli, model, scalar, header, scheme):
 
 
 def signature(r):
-    return (r.get("max_error"), r.get("local_max_error"), r.get("error", ""))
+    return (r.get("max_error"), r.get("local_max_error"), r.get("error", ""), r.get("output_max_error"),
+            r.get("output_differing"), r.get("output_local_error"))
 
 
-def model_score(cli, model, scalar, work, sample, seed, jobs, scheme):
+def model_score(cli, model, scalar, work, sample, seed, jobs, scheme, refusable=False):
+    """The scores of one model, scalar and scheme (None: the model's own); with `refusable` a
+    header that generate refuses is a refusal, not an error."""
     name = os.path.splitext(os.path.basename(model))[0]
-    out = os.path.join(work, f"{name}-{scalar}")
+    out = os.path.join(work, f"{name}-{scalar}-{scheme or 'own'}")
     os.makedirs(out, exist_ok=True)
     code, text = run([cli, "generate", model, "--scalar", scalar, "-o", out] + scheme_options(scheme)[:2])
     if code != 0:
-        return {"model": name, "scalar": scalar, "error": text.strip()[:300]}
+        why = "refused" if refusable else "error"
+        return {"model": name, "scalar": scalar, "scheme": scheme, why: text.strip()[:300]}
     header_name = [f for f in os.listdir(out) if f.endswith(".hpp")][0]
     header = open(os.path.join(out, header_name)).read()
     baseline = verify(cli, model, scalar, os.path.join(out, header_name), scheme)
@@ -210,6 +256,7 @@ def main():
     parser.add_argument("--models", nargs="*")
     parser.add_argument("--scalars", nargs="*", default=["float", "double"])
     parser.add_argument("--scheme", help="every model under this scheme instead of its own")
+    parser.add_argument("--all-schemes", action="store_true", help="every model under every scheme it accepts")
     parser.add_argument("--sample", type=int, default=0, help="mutants per model and scalar (0: all)")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--min-score", type=float, default=90)
@@ -223,17 +270,22 @@ def main():
              "|---|---|---|---|---|---|---|---|---|"]
     survivors, stillborn, failing = [], [], []
     caught_all, live_all = 0, 0
-    runs = [(name, scalar) for name in names for scalar in a.scalars]
+    schemes = SCHEMES if a.all_schemes else (a.scheme,)
+    runs = [(name, scalar, scheme) for name in names for scheme in schemes for scalar in a.scalars]
+    refused = []
 
     def score_of(run):
-        name, scalar = run
+        name, scalar, scheme = run
         # With --pooled (a few mutants each) the models run side by side, each on one job.
         return model_score(a.cli, os.path.join(models_dir, name + ".yaml"), scalar, a.work_dir, a.sample, a.seed,
-                           1 if a.pooled else a.jobs, a.scheme)
+                           1 if a.pooled else a.jobs, scheme, a.all_schemes)
 
     with concurrent.futures.ThreadPoolExecutor(a.jobs if a.pooled else 1) as pool:
         scores = list(pool.map(score_of, runs))
-    for (name, scalar), r in zip(runs, scores):
+    for (name, scalar, scheme), r in zip(runs, scores):
+        if "refused" in r:
+            refused.append(f"{name} {scheme} {scalar}: {r['refused'].splitlines()[0][:160]}")
+            continue
         if "error" in r:
             lines.append(f"| {name} | | {scalar} | error: {r['error'][:120]} | | | | | |")
             failing.append(f"{name} {scalar}")
@@ -242,8 +294,8 @@ def main():
         score = 100.0 * r["caught"] / live if live else 100.0
         lines.append(f"| {name} | {r['scheme']} | {scalar} | {r['mutants']} ({r['run']}) | {r['equivalent']} | "
                      f"{len(r['stillborn'])} | {r['caught']} | {len(r['survivors'])} | {score:.0f}% |")
-        survivors += [f"{name} {scalar}: {s}" for s in r["survivors"]]
-        stillborn += [f"{name} {scalar}: {s}" for s in r["stillborn"]]
+        survivors += [f"{name} {r['scheme']} {scalar}: {s}" for s in r["survivors"]]
+        stillborn += [f"{name} {r['scheme']} {scalar}: {s}" for s in r["stillborn"]]
         caught_all += r["caught"]
         live_all += live
         if score < a.min_score and not a.pooled:
@@ -258,6 +310,8 @@ def main():
         table += "\nSurvivors (verify passed them):\n" + "".join(f"- {s}\n" for s in survivors)
     if stillborn:
         table += "\nStillborn (no verify result):\n" + "".join(f"- {s}\n" for s in stillborn)
+    if refused:
+        table += "\nRefused by generate (not scored):\n" + "".join(f"- {s}\n" for s in refused)
     print("\n" + table)
     if a.table:
         with open(a.table, "w") as f:

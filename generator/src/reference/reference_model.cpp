@@ -32,7 +32,7 @@ ReferenceModel::ReferenceModel(const Model& model) : model_(model) {
   for (const auto& p : model.parameters) slots_[p.symbol] = slot++;
   for (const auto& v : model.variables) slots_[v.symbol] = slot++;
   for (const auto& x : model.states) rhs_.emplace_back(model.with_time_terms(x.rhs), slots_);
-  for (const auto& y : model.outputs) outputs_.emplace_back(y.expr, slots_);
+  for (const auto& y : model.outputs) outputs_.emplace_back(model.with_time_terms(y.expr), slots_);
   if (model.simulation.schedule)
     for (const auto& e : model.simulation.schedule->by) scheduling_.emplace_back(e, slots_);
   for (const auto& v : model.variables) variables_.emplace_back(model.with_time_terms(v.expr), slots_);
@@ -153,6 +153,13 @@ ReferenceModel::Vector ReferenceModel::outputs(double t, const Vector& x, const 
   return y;
 }
 
+std::vector<float> ReferenceModel::float_outputs(double t, const std::vector<float>& x, const Vector& u) const {
+  const std::vector<float> env = environment(t, x, u);
+  std::vector<float> y;
+  for (const auto& o : outputs_) y.push_back(o(env.data(), t));
+  return y;
+}
+
 ReferenceModel::Vector ReferenceModel::scheduling_values(double t, const Vector& x, const Vector& u) const {
   const Vector env = environment(t, x, u);
   Vector s;
@@ -203,12 +210,13 @@ double sample_time(long i, double h, bool float_time) {
   return static_cast<double>(i) * static_cast<double>(static_cast<float>(h));
 }
 
-void ReferenceModel::march(long n, double h, double t_last, int every,
+void ReferenceModel::march(long n, double h, double t_last, int every, bool float_time,
                           const std::function<long(long, Vector&)>& advance, Trace& trace,
                           const std::function<const ReferenceModel&(long)>& at) const {
   const auto row_at = [&](long i, double t, const Vector& x) {
     const ReferenceModel& m = at ? at(i) : *this;
-    return m.row(t, x, m.inputs_at(t));
+    const bool on_grid = t == static_cast<double>(i) * h;
+    return m.row(t, x, on_grid ? m.inputs_of_step(i, h, float_time) : m.inputs_at(t));
   };
   Vector x = initial_state();
   check_state(0, x);

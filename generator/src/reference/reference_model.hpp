@@ -148,6 +148,9 @@ class ReferenceModel {
   // Throws SimulationError naming the derivatives (and model variables) that are not finite.
   void derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const;
   Vector outputs(double t, const Vector& x, const Vector& u) const;
+  // The outputs in float arithmetic, as a float build's outputs() computes them (Evaluator's
+  // float evaluation; the parameters rounded to float, time terms in double at t).
+  std::vector<float> float_outputs(double t, const std::vector<float>& x, const Vector& u) const;
   // The model's scheduling values (simulation: schedule: by) at (t, x, u); empty without a schedule.
   Vector scheduling_values(double t, const Vector& x, const Vector& u) const;
   std::vector<std::string> columns() const;
@@ -175,9 +178,12 @@ class ReferenceModel {
   // to the index it returns. The state is checked after each advance; a row is written at
   // t = 0, after each advance that reaches or passes a multiple of `every` steps, and at the end.
   // The last row's time is t_last (n h, or t_end after a shortened last step).
-  // With `at`, the row at grid index i is at(i)'s (RunOptions::calibration).
-  void march(long n, double h, double t_last, int every, const std::function<long(long, Vector&)>& advance,
-             Trace& trace, const std::function<const ReferenceModel&(long)>& at = {}) const;
+  // With `at`, the row at grid index i is at(i)'s (RunOptions::calibration). A row's outputs are
+  // at the inputs its step holds (inputs_of_step with `float_time`, as a trace program's row
+  // has them); the last row's after a shortened step at the inputs at t_last.
+  void march(long n, double h, double t_last, int every, bool float_time,
+             const std::function<long(long, Vector&)>& advance, Trace& trace,
+             const std::function<const ReferenceModel&(long)>& at = {}) const;
   // derivatives in float arithmetic (Evaluator's float evaluation).
   void float_derivatives(double t, const std::vector<float>& x, const Vector& u, std::vector<float>& dxdt) const;
   // The right-hand side with the inputs held at u (zero-order hold).

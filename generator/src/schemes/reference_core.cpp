@@ -102,7 +102,7 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   const std::vector<ReferenceStep> steps = prepared_steps(cores, *info, options, h);
   const std::vector<ReferenceStep> last_steps = shortened ? prepared_steps(cores, *info, options, last) : steps;
   march(
-      end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every,
+      end.steps, h, shortened ? options.t_end : static_cast<double>(end.steps) * h, options.every, options.float_time,
       [&](long i, Vector& x) {
         const bool final = i + 1 == end.steps;
         const std::size_t k = cores.index(i);
@@ -212,7 +212,7 @@ void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, 
   if (n % run.stride != 0)
     throw SimulationError("t_end must be a whole number of slow steps H = " + std::to_string(options.ratio) + " h");
   march(
-      n, h, static_cast<double>(n) * h, options.every,
+      n, h, static_cast<double>(n) * h, options.every, options.float_time,
       [&](long i, Vector& x) {
         *active = &cores->at(i);
         return run.advance(i, x);

@@ -109,6 +109,18 @@ std::string verdict_html(const VerifyResult& r) {
                  : fmt::format("; exact step check: {} of {} samples differ, the first at t = {:.6g} ({})",
                                r.exact_step->differing, r.exact_step->samples, r.exact_step->time,
                                html_escape(r.exact_step->state));
+  if (r.outputs) {
+    const OutputCheck& o = *r.outputs;
+    local += fmt::format("; outputs: {} at {:.3e} {} its tolerance {:.3e}", html_escape(o.worst_output), o.max_error,
+                         o.ratio <= 1 ? "&le;" : "&gt;", o.tolerance);
+    if (!o.exact_skipped.empty())
+      local += fmt::format(", from the generated state {:.3g} of the rounding bound", o.local_ratio);
+    else if (o.differing == 0)
+      local += fmt::format(", from the generated state {} rows equal bit for bit", o.samples);
+    else
+      local += fmt::format(", from the generated state {} of {} rows differ, the first at t = {:.6g} ({})",
+                           o.differing, o.samples, o.differing_time, html_escape(o.differing_output));
+  }
   return fmt::format("<p class=\"verdict {}\">{}: max_error {:.3e} {} tolerance {:.3e} ({}){}</p>\n",
                      r.pass ? "pass" : "fail", r.pass ? "PASS" : "FAIL", r.max_error,
                      r.max_error <= r.tolerance ? "&le;" : "&gt;", r.tolerance, html_escape(r.tolerance_basis), local);

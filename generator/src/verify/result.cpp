@@ -55,6 +55,27 @@ std::string calibration_text(const VerifyResult& r) {
   return s;
 }
 
+// The outputs' check: against the reference run, and from the generated state.
+std::string output_text(const OutputCheck& o, const std::string& scalar) {
+  std::string s = fmt::format("outputs (the states' tolerance carried through the output equations): max ratio "
+                              "{:.3g} at {}, t = {:.6g}: error {:.3e}, tolerance {:.3e}{}\n",
+                              o.ratio, o.worst_output, o.worst_time, o.max_error, o.tolerance,
+                              o.ratio <= 1 ? "" : " (FAIL)");
+  if (!o.exact_skipped.empty())
+    return s + fmt::format("outputs from the generated state: error {:.3e}, rounding bound {:.3e}: {:.3g} of it{} "
+                           "(not bit for bit: {})\n",
+                           o.local_error, o.local_tolerance, o.local_ratio, o.local_ratio <= 1 ? "" : " (FAIL)",
+                           o.exact_skipped);
+  const int digits = scalar == "float" ? 9 : 17;
+  if (o.differing == 0)
+    return s + fmt::format("outputs from the generated state, in {} arithmetic: {} rows, all equal bit for bit\n",
+                           scalar, o.samples);
+  return s + fmt::format("outputs from the generated state, in {} arithmetic: {} of {} rows differ (FAIL), the first "
+                         "at t = {:.6g}: {} = {:.{}g}, the model's {:.{}g}\n",
+                         scalar, o.differing, o.samples, o.differing_time, o.differing_output, o.generated, digits,
+                         o.expected, digits);
+}
+
 }  // namespace
 
 std::string VerifyResult::text() const {
@@ -85,6 +106,7 @@ std::string VerifyResult::text() const {
                            exact_step->generated, digits, exact_step->expected, digits);
   } else if (!exact_step_skipped.empty())
     s += "exact step check: not made, " + exact_step_skipped + "\n";
+  if (outputs) s += output_text(*outputs, scalar);
   if (relinearized_error >= 0)
     s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n", linearization,
                      relinearized_error, linearization == "scheduled" ? " (schedule_error)" : "");

@@ -10,6 +10,7 @@
 #include "model/model.hpp"
 #include "verify/budget.hpp"
 #include "verify/local_check.hpp"
+#include "verify/output_check.hpp"
 
 namespace dualrate {
 
@@ -53,6 +54,8 @@ struct VerifyResult {
   // The exact step check (verify/local_check.hpp), or why it was not made.
   std::optional<ExactStepCheck> exact_step;
   std::string exact_step_skipped;
+  // The outputs' check (verify/output_check.hpp), when the model has outputs and the run was compared.
+  std::optional<OutputCheck> outputs;
   std::string error;      // why the run could not be compared, if it could not
   std::string directory;  // where the kept files are (empty when not kept)
   // Frozen or scheduled sp_ll: max_error against the re-linearizing reference core, and which.

@@ -102,7 +102,51 @@ Budget read_budget(const Json& j) {
   return b;
 }
 
-// What was compared: the accumulated check, the local one and the exact step check.
+// The outputs' check (OutputCheck), its fields prefixed output_.
+void write_outputs(Json& j, const OutputCheck& o) {
+  j["output_ratio"] = significant7(o.ratio);
+  j["output_max_error"] = significant7(o.max_error);
+  j["output_tolerance"] = significant7(o.tolerance);
+  j["worst_output"] = o.worst_output;
+  j["worst_output_time"] = o.worst_time;
+  j["output_samples"] = o.samples;
+  if (!o.exact_skipped.empty()) {
+    j["output_exact_skipped"] = o.exact_skipped;
+    j["output_local_ratio"] = significant7(o.local_ratio);
+    j["output_local_error"] = significant7(o.local_error);
+    j["output_local_tolerance"] = significant7(o.local_tolerance);
+    return;
+  }
+  j["output_differing"] = o.differing;
+  if (o.differing == 0) return;
+  j["output_differing_time"] = o.differing_time;
+  j["output_differing_output"] = o.differing_output;
+  j["output_generated"] = o.generated;
+  j["output_expected"] = o.expected;
+}
+
+void read_outputs(const Json& j, VerifyResult& r) {
+  if (!j.contains("output_ratio")) return;
+  OutputCheck o;
+  read(j, "output_ratio", o.ratio);
+  read(j, "output_max_error", o.max_error);
+  read(j, "output_tolerance", o.tolerance);
+  read(j, "worst_output", o.worst_output);
+  read(j, "worst_output_time", o.worst_time);
+  read(j, "output_samples", o.samples);
+  read(j, "output_exact_skipped", o.exact_skipped);
+  read(j, "output_local_ratio", o.local_ratio);
+  read(j, "output_local_error", o.local_error);
+  read(j, "output_local_tolerance", o.local_tolerance);
+  read(j, "output_differing", o.differing);
+  read(j, "output_differing_time", o.differing_time);
+  read(j, "output_differing_output", o.differing_output);
+  read(j, "output_generated", o.generated);
+  read(j, "output_expected", o.expected);
+  r.outputs = o;
+}
+
+// What was compared: the accumulated check, the local one, the exact step check and the outputs'.
 void write_checks(Json& j, const VerifyResult& r) {
   j["steps"] = r.steps;
   j["t_end"] = printed(r.t_end, "{:.14e}");
@@ -138,6 +182,7 @@ void write_checks(Json& j, const VerifyResult& r) {
   } else if (!r.exact_step_skipped.empty()) {
     j["exact_step_skipped"] = r.exact_step_skipped;
   }
+  if (r.outputs) write_outputs(j, *r.outputs);
 }
 
 void read_checks(const Json& j, VerifyResult& r) {
@@ -170,6 +215,7 @@ void read_checks(const Json& j, VerifyResult& r) {
     r.exact_step = e;
   }
   read(j, "exact_step_skipped", r.exact_step_skipped);
+  read_outputs(j, r);
 }
 
 // The generated code's cost: operations, instructions and sizes.

@@ -314,9 +314,14 @@ void Verification::compare(const fs::path& dir) {
       stage("the local check");
       check_locally(c.scale, std::move(local), std::move(next), std::move(kept));
     }
+    if (!model_.outputs.empty()) {
+      stage("the outputs' check");
+      r_.outputs = check_outputs(generated, reference_, model_, core_, run_, request_.scalar == ScalarType::kFloat,
+                                 r_.tolerance, c.scale);
+    }
     r_.pass = r_.max_error <= r_.tolerance && r_.bit_exact_vs_host != 0 && r_.bit_exact_vs_single != 0 &&
               r_.overruns <= 0 && (!checked || (r_.local_ratio <= 1 && r_.local_bias_ratio <= 1)) &&
-              (!r_.exact_step || r_.exact_step->differing == 0);
+              (!r_.exact_step || r_.exact_step->differing == 0) && (!r_.outputs || r_.outputs->pass());
   } catch (const std::runtime_error& e) {
     r_.error = e.what();
   }
