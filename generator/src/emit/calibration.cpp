@@ -61,9 +61,9 @@ std::string calibration_struct(const Model& m, const std::string& scalar) {
       "// calibrate() has checked it and computed the constants that depend on it.\n"
       "struct Calibration {\n";
   for (const auto& p : m.parameters)
-    if (p.tunable) s += fmt::format("  {} {};  // {}\n", scalar, p.name, limits(p.min, p.max, p.unit));
+    if (p.tunable) s += fmt::format("  {} {};  // {}\n", scalar, p.cpp(), limits(p.min, p.max, p.unit));
   for (const Table* t : tunable_tables(m))
-    s += fmt::format("  {} {}[{}];  // table {}'s values, {}\n", scalar, t->name, t->values.size(), t->name,
+    s += fmt::format("  {} {}[{}];  // table {}'s values, {}\n", scalar, cpp_name(t->name), t->values.size(), t->name,
                      limits(t->min, t->max, ""));
   return s + "};\n";
 }
@@ -100,9 +100,9 @@ std::string constants_struct(const Model& m, const SchemeDesign& d, const std::s
       "  Calibration values;  // the values these constants were computed from\n"
       "  struct Parameters {\n";
   for (const Parameter* p : calibrated_parameters(m))
-    s += fmt::format("    {} {};{}\n", scalar, p->name, p->tunable ? "" : "  // " + cpp_expression(p->expr));
+    s += fmt::format("    {} {};{}\n", scalar, p->cpp(), p->tunable ? "" : "  // " + cpp_expression(p->expr));
   for (const Table* t : tunable_tables(m))
-    s += fmt::format("    {} {}_values_[{}];\n", scalar, t->name, t->values.size());
+    s += fmt::format("    {} {}[{}];\n", scalar, cpp_array(t->name, "values"), t->values.size());
   s += "  } parameters;\n";
   for (const Stored& st : stored_matrices(d))
     s += fmt::format("  {} {}[{}];  // {} x {}, row by row\n", scalar, st.name, st.rows * st.cols, st.rows, st.cols);
@@ -138,11 +138,11 @@ std::string value_checks(const Model& m) {
   for (const auto& p : m.parameters)
     if (p.tunable)
       s += fmt::format("  if (const Status s_ = check(v_.{}, {:a}, {:a}, {}); !s_.applied()) return s_;\n",
-                       p.name, p.min, p.max, index++);
+                       p.cpp(), p.min, p.max, index++);
   for (const Table* t : tunable_tables(m)) {
     s += fmt::format("  for (std::int32_t i_ = 0; i_ < {}; ++i_)\n", t->values.size());
     s += fmt::format("    if (const Status s_ = check(v_.{}[i_], {:a}, {:a}, {} + i_); !s_.applied()) return s_;\n",
-                     t->name, t->min, t->max, index);
+                     cpp_name(t->name), t->min, t->max, index);
     index += static_cast<std::int32_t>(t->values.size());
   }
   return s;
@@ -158,10 +158,10 @@ std::string parameter_locals(const Model& m) {
       if (!q.tunable && !depends_on_tunable(m, q) && p->expr.has(q.symbol)) fixed_used.insert(q.name);
   std::string s;
   for (const auto& q : m.parameters)
-    if (fixed_used.count(q.name)) s += fmt::format("  const Scalar {} = {};\n", q.name, scalar_literal(q.value));
+    if (fixed_used.count(q.name)) s += fmt::format("  const Scalar {} = {};\n", q.cpp(), scalar_literal(q.value));
   for (const Parameter* p : calibrated)
-    s += p->tunable ? fmt::format("  const Scalar {0} = Scalar(v_.{0});\n", p->name)
-                    : fmt::format("  const Scalar {} = {};\n", p->name, cpp_expression(p->expr));
+    s += p->tunable ? fmt::format("  const Scalar {0} = Scalar(v_.{0});\n", p->cpp())
+                    : fmt::format("  const Scalar {} = {};\n", p->cpp(), cpp_expression(p->expr));
   return s;
 }
 
@@ -220,10 +220,10 @@ std::string recompute_statements(const SchemeDesign& d) {
 std::string stores(const Model& m, const SchemeDesign& d) {
   std::string s = "  out_.values = v_;\n";
   for (const Parameter* p : calibrated_parameters(m))
-    s += fmt::format("  out_.parameters.{0} = Model::Scalar({0});\n", p->name);
+    s += fmt::format("  out_.parameters.{0} = Model::Scalar({0});\n", p->cpp());
   for (const Table* t : tunable_tables(m))
-    s += fmt::format("  for (int i_ = 0; i_ < {0}; ++i_) out_.parameters.{1}_values_[i_] = v_.{1}[i_];\n",
-                     t->values.size(), t->name);
+    s += fmt::format("  for (int i_ = 0; i_ < {0}; ++i_) out_.parameters.{1}[i_] = v_.{2}[i_];\n",
+                     t->values.size(), cpp_array(t->name, "values"), cpp_name(t->name));
   for (const Stored& st : stored_matrices(d))
     s += fmt::format("  for (int r_ = 0; r_ < {0}; ++r_)\n"
                      "    for (int c_ = 0; c_ < {1}; ++c_) out_.{2}[r_ * {1} + c_] = Model::Scalar({2}_(r_, c_));\n",
@@ -302,14 +302,14 @@ std::string calibration_declarations(const Model& m, const GenerateRequest& o, c
 std::string calibrated_parameter_member(const Parameter& p) {
   const std::string what = p.tunable ? "tunable, " + limits(p.min, p.max, p.unit)
                                      : "follows the calibration: " + cpp_expression(p.expr);
-  return fmt::format("  static constexpr const Scalar& {} = active_constants.parameters.{};  // {}\n", p.name, p.name,
+  return fmt::format("  static constexpr const Scalar& {} = active_constants.parameters.{};  // {}\n", p.cpp(), p.cpp(),
                      what);
 }
 
 std::string calibrated_table_values_member(const Table& t) {
   return fmt::format("  // {0}'s values are tunable, each {2}.\n"
-                     "  static constexpr const Scalar (&{0}_values_)[{1}] = active_constants.parameters.{0}_values_;",
-                     t.name, t.values.size(), limits(t.min, t.max, ""));
+                     "  static constexpr const Scalar (&{3})[{1}] = active_constants.parameters.{3};",
+                     t.name, t.values.size(), limits(t.min, t.max, ""), cpp_array(t.name, "values"));
 }
 
 std::string calibrated_schedule() {

@@ -129,12 +129,12 @@ Body emit_body(const Model& m, const std::vector<ex>& roots, const std::vector<E
   Code& out = b.code;
   for (std::size_t i = 0; i < m.states.size(); ++i)
     if (used(m.states[i].symbol)) {
-      out << fmt::format("    const Scalar {} = x_[{}];\n", m.states[i].name, i);
+      out << fmt::format("    const Scalar {} = x_[{}];\n", m.states[i].cpp(), i);
       b.uses_states = true;
     }
   for (std::size_t i = 0; i < m.inputs.size(); ++i)
     if (used(m.inputs[i].symbol)) {
-      out << fmt::format("    const Scalar {} = u_[{}];\n", m.inputs[i].name, i);
+      out << fmt::format("    const Scalar {} = u_[{}];\n", m.inputs[i].cpp(), i);
       b.uses_inputs = true;
     }
   bool solved = false;  // the accelerations share one solve
@@ -236,7 +236,7 @@ void table_definitions(const Model& m, ScalarType scalar, Code& h) {
     for (std::size_t d = 0; d < t.axes(); ++d) {
       shape += (d ? " x " : "") + std::to_string(t.breakpoints[d].size());
       params += fmt::format("{}Scalar x{}_", d ? ", " : "", d);
-      args += fmt::format(", {}_axis{}_, x{}_", t.name, d, d);
+      args += fmt::format(", {}, x{}_", cpp_array(t.name, "axis" + std::to_string(d)), d);
     }
     h << fmt::format("  // {}: {} breakpoints, {} interpolation, {} extrapolation.\n", t.name, shape,
                      Table::to_string(t.interpolation), Table::to_string(t.extrapolation));
@@ -247,7 +247,7 @@ void table_definitions(const Model& m, ScalarType scalar, Code& h) {
                          fmt::format("breakpoints {:.17g} and {:.17g} of axis {} of table '{}' are equal in {}", b[i - 1],
                                      b[i], d + 1, t.name, to_string(scalar)),
                          "space them further apart, or generate with --scalar double");
-      h.statement(axis_definition(fmt::format("{}_axis{}_", t.name, d), b, scalar), source);
+      h.statement(axis_definition(cpp_array(t.name, "axis" + std::to_string(d)), b, scalar), source);
     }
     const std::size_t row = t.breakpoints.back().size();
     if (!t.values_file.empty()) h << fmt::format("  // {}'s values: {}, next to the model file.\n", t.name, t.values_file);
@@ -257,7 +257,8 @@ void table_definitions(const Model& m, ScalarType scalar, Code& h) {
       h << member.substr(0, declaration);
       h.statement(member.substr(declaration), source);
     } else {
-      h.statement(fmt::format("  static constexpr Scalar {}_values_[{}] = {{", t.name, t.values.size()), source);
+      h.statement(fmt::format("  static constexpr Scalar {}[{}] = {{", cpp_array(t.name, "values"), t.values.size()),
+                  source);
       for (std::size_t i = 0; i < t.values.size(); i += row) {
         std::string line;
         for (std::size_t j = i; j < i + row; ++j) line += (j > i ? ", " : "") + scalar_literal(t.values[j]);
@@ -265,11 +266,12 @@ void table_definitions(const Model& m, ScalarType scalar, Code& h) {
       }
       h << "  };\n";
     }
-    h << fmt::format("  template <unsigned S = 0>\n  static Scalar {}({}) noexcept {{\n", t.name, params);
+    h << fmt::format("  template <unsigned S = 0>\n  static Scalar {}({}) noexcept {{\n", cpp_name(t.name), params);
     h << fmt::format("    return dualrate::lookup::table<dualrate::lookup::Interpolation::{}, "
-                     "dualrate::lookup::Extrapolation::{}, S>(\n        {}_values_{});\n  }}\n",
+                     "dualrate::lookup::Extrapolation::{}, S>(\n        {}{});\n  }}\n",
                      t.interpolation == Table::Interpolation::kLinear ? "kLinear" : "kFlat",
-                     t.extrapolation == Table::Extrapolation::kClamp ? "kClamp" : "kLinear", t.name, args);
+                     t.extrapolation == Table::Extrapolation::kClamp ? "kClamp" : "kLinear",
+                     cpp_array(t.name, "values"), args);
   }
 }
 
@@ -382,7 +384,7 @@ void parameter_definitions(const Model& m, Code& h) {
     if (p.tunable || depends_on_tunable(m, p))
       h << calibrated_parameter_member(p);
     else
-      h << fmt::format("  static constexpr Scalar {} = {};  // {:.17g}{}\n", p.name, scalar_literal(p.value), p.value,
+      h << fmt::format("  static constexpr Scalar {} = {};  // {:.17g}{}\n", p.cpp(), scalar_literal(p.value), p.value,
                      p.overridden ? " (--param)" : "");
 }
 

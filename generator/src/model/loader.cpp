@@ -205,19 +205,20 @@ void Loader::read_name(const KeyValue& kv) {
   const YAML::Node& node = kv.second;
   const std::string name = scalar(kv, "name");
   static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
-  if (!std::regex_match(name, identifier) || name.back() == '_')
+  if (!std::regex_match(name, identifier))
     throw ModelError(at(node), "invalid model name '" + name + "'",
                      "the name is the C++ namespace of the generated code: a letter, then letters, digits or '_'");
-  if (cpp_keywords().count(name) || reserved_names().count(name))
-    throw ModelError(at(node), "invalid model name '" + name + "': it is reserved in C++ or by dualrate");
+  if (cpp_keywords().count(name) || name == "std" || name == "Eigen" || name == "dualrate")
+    throw ModelError(at(node), "invalid model name '" + name + "': it is reserved in C++ or by dualrate",
+                     "the name is the C++ namespace of the generated code; choose another");
   model_.name = name;
 }
 
 Named Loader::define(const Entry& e, const std::string& kind) {
   const SourceLoc loc = at(e.key);
   static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
-  const std::string hint = "names are C identifiers: a letter, then letters, digits or '_', not ending in '_'";
-  if (!std::regex_match(e.name, identifier) || e.name.back() == '_')
+  const std::string hint = "names are C identifiers: a letter, then letters, digits or '_'";
+  if (!std::regex_match(e.name, identifier))
     throw ModelError(loc, "invalid " + kind + " name '" + e.name + "'", hint);
   if (cpp_keywords().count(e.name))
     throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': it is a C++ keyword", "choose another name");
@@ -226,9 +227,6 @@ Named Loader::define(const Entry& e, const std::string& kind) {
   if (auto r = reserved_names().find(e.name); r != reserved_names().end())
     throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': reserved because " + r->second,
                      "choose another name");
-  if (e.name.rfind("M_", 0) == 0 || e.name == "linux" || e.name == "unix")
-    throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': reserved because <cmath> or the compiler "
-                          "defines it as a macro", "choose another name");
   if (e.name == model_.name)
     throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': it is the model's name",
                      "the model name is the generated namespace; choose another name");
@@ -237,7 +235,7 @@ Named Loader::define(const Entry& e, const std::string& kind) {
                      "already defined as " + kind_.at(e.name) + " at line " + std::to_string(d->second.line));
   defined_[e.name] = loc;
   kind_[e.name] = kind;
-  return {e.name, loc, GiNaC::realsymbol(e.name)};
+  return {e.name, loc, GiNaC::realsymbol(cpp_name(e.name))};
 }
 
 ExpressionText Loader::text_of(const YAML::Node& key, const YAML::Node& node, const std::string& what) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/diagnostics.hpp"
+#include "model/cpp_names.hpp"
 #include "model/tables.hpp"
 
 namespace dualrate {
@@ -19,7 +20,8 @@ namespace dualrate {
 struct Named {
   std::string name;
   SourceLoc loc;             // where the name is defined
-  GiNaC::realsymbol symbol;  // stands for it in expressions
+  GiNaC::realsymbol symbol;  // stands for it in expressions; named cpp_name(name), as generated code prints it
+  std::string cpp() const { return cpp_name(name); }
 };
 
 struct Parameter : Named {

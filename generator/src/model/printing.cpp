@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "model/functions.hpp"
+#include "model/cpp_names.hpp"
 #include "model/tables.hpp"
 
 namespace dualrate {
@@ -203,7 +204,7 @@ Printed print_uncached(const ex& e) {
     const TableCall c = table_call_of(e);
     std::string args;
     for (const auto& a : c.args) args += (args.empty() ? "" : ", ") + print<A>(a).text;
-    return {c.table->name + (c.slope ? "<" + std::to_string(c.slope) + ">" : "") + "(" + args + ")", kAtom};
+    return {cpp_name(c.table->name) + (c.slope ? "<" + std::to_string(c.slope) + ">" : "") + "(" + args + ")", kAtom};
   }
   if (is_a<GiNaC::function>(e)) {
     return {call<A>(cpp_function(ex_to<GiNaC::function>(e).get_name()), e), kAtom};

@@ -65,7 +65,7 @@ std::vector<TraceCalibrationWrite> trace_writes(const Model& model, const RunOpt
     TraceCalibrationWrite w{e.step, {}};
     for (const auto& v : run.calibration[e.write].set)
       for (std::size_t i = 0; i < v.values.size(); ++i)
-        w.values.emplace_back(v.table ? fmt::format("{}[{}]", v.name, i) : v.name, v.values[i]);
+        w.values.emplace_back(v.table ? fmt::format("{}[{}]", cpp_name(v.name), i) : cpp_name(v.name), v.values[i]);
     writes.push_back(w);
   }
   return writes;
