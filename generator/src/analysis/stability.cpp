@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <functional>
@@ -99,34 +100,79 @@ MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t s
   }
 }
 
-double MapRadius::blocks_radius(double h, double up_to) const {
-  double radius = 0;
+std::vector<double> MapRadius::block_amplifications(double h) const {
+  std::vector<double> a;
   for (const Eigen::MatrixXd& block : eigen_blocks_)
-    if (block(0, 0) <= up_to)
-      radius = std::max(radius,
-                        eigenvalues(reference_step_map(scheme_, block, h, static_cast<std::size_t>(block.rows()), 1))
-                            .cwiseAbs()
-                            .maxCoeff());
-  return radius;
+    a.push_back(eigenvalues(reference_step_map(scheme_, block, h, static_cast<std::size_t>(block.rows()), 1))
+                    .cwiseAbs()
+                    .maxCoeff());
+  return a;
+}
+
+double MapRadius::map_step(double h) const {
+  const SchemeInfo* info = find_any_scheme(scheme_);
+  return info && info->dual_rate ? h * ratio_ : h;
 }
 
 double MapRadius::operator()(double h) const {
   try {
     if (!uniform_) return eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, options_)).cwiseAbs().maxCoeff();
-    return blocks_radius(h, std::numeric_limits<double>::infinity());
+    const std::vector<double> a = block_amplifications(h);
+    return a.empty() ? 0.0 : *std::max_element(a.begin(), a.end());
   } catch (const SchemeDesignError&) {
     return std::numeric_limits<double>::infinity();
   }
 }
 
-double MapRadius::stable_modes(double h, double spectral_radius) const {
-  if (!uniform_) return -1;
-  if (!(growth_rate(eigenvalues_) > 0)) return spectral_radius;
+namespace {
+
+// How far amplification a of a mode with real part `rate` over a step H lies outside what is
+// accepted (MapJudgement): a itself for a mode that does not grow, else the factor by which it
+// leaves [exp(z / 2), exp(3 z / 2)], z = H rate (at most 1 inside).
+double outside(double a, double rate, bool grows, double step) {
+  if (!grows) return a;
+  const double z = step * rate;
+  return std::max(a / std::exp(1.5 * z), std::exp(0.5 * z) / a);
+}
+
+}  // namespace
+
+MapJudgement MapRadius::judge(double h) const {
+  MapJudgement j;
+  const double threshold = growth_threshold(eigenvalues_);
+  j.growth = growth_rate(eigenvalues_);
+  const double step = map_step(h);
+  bool first = true;
+  const auto decide = [&](double relative, std::complex<double> mode, double a) {
+    if (relative > j.relative || first) {
+      first = false;
+      j.relative = relative;
+      j.mode = mode;
+      j.amplification = a;
+      j.model_growth = std::exp(step * mode.real());
+    }
+  };
   try {
-    return blocks_radius(h, growth_threshold(eigenvalues_));
+    if (uniform_) {
+      const std::vector<double> a = block_amplifications(h);
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        const std::complex<double> mode(eigen_blocks_[i](0, 0), eigen_blocks_[i].rows() > 1 ? eigen_blocks_[i](1, 0) : 0);
+        j.radius = std::max(j.radius, a[i]);
+        decide(outside(a[i], mode.real(), mode.real() > threshold, step), mode, a[i]);
+      }
+      return j;
+    }
+    j.radius = eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, options_)).cwiseAbs().maxCoeff();
   } catch (const SchemeDesignError&) {
-    return std::numeric_limits<double>::infinity();
+    j.radius = j.relative = std::numeric_limits<double>::infinity();
+    return j;
   }
+  const Eigen::VectorXcd growing = growing_modes(eigenvalues_);
+  std::complex<double> fastest{};
+  for (Eigen::Index i = 0; i < growing.size(); ++i)
+    if (growing[i].real() > fastest.real()) fastest = growing[i];
+  decide(outside(j.radius, j.growth, j.growth > 0, step), fastest, j.radius);
+  return j;
 }
 
 double growth_rate(const Eigen::VectorXcd& eigenvalues) {
@@ -135,6 +181,14 @@ double growth_rate(const Eigen::VectorXcd& eigenvalues) {
   for (Eigen::Index i = 0; i < eigenvalues.size(); ++i)
     if (eigenvalues[i].real() > threshold) rate = std::max(rate, eigenvalues[i].real());
   return rate;
+}
+
+Eigen::VectorXcd growing_modes(const Eigen::VectorXcd& eigenvalues) {
+  const double threshold = growth_threshold(eigenvalues);
+  std::vector<std::complex<double>> modes;
+  for (Eigen::Index i = 0; i < eigenvalues.size(); ++i)
+    if (eigenvalues[i].real() > threshold && eigenvalues[i].imag() >= 0) modes.push_back(eigenvalues[i]);
+  return Eigen::Map<const Eigen::VectorXcd>(modes.data(), static_cast<Eigen::Index>(modes.size()));
 }
 
 namespace {
@@ -168,9 +222,9 @@ double MapRadius::largest_stable_step(bool& bounded) const {
     return std::numeric_limits<double>::infinity();
   }
   double h = 1e-4 / rho, end = 1e4 / rho;
-  std::function<bool(double)> stable = [this](double s) { return (*this)(s) <= 1 + kStabilityMargin; };
+  std::function<bool(double)> stable = [this](double s) { return judge(s).relative <= 1 + kStabilityMargin; };
   const SchemeInfo* info = find_any_scheme(scheme_);
-  if (info && info->stable_step_scan) {
+  if (info && info->stable_step_scan && !(growth_rate(eigenvalues_) > 0)) {
     const StableStepScan scan = info->stable_step_scan(spectra(j_, slow_), options_, end);
     if (scan.result) {
       bounded = scan.bounded;
@@ -217,9 +271,9 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
   if (info && info->analyse) r.scheme_analysis = info->analyse(model, h, options);
   const MapRadius radius(scheme, j, model.slow_count, ratio, options, s.all);
-  r.spectral_radius = radius(h);
-  r.stable = r.spectral_radius <= 1 + kStabilityMargin;
-  r.stable_modes_radius = radius.stable_modes(h, r.spectral_radius);
+  r.judgement = radius.judge(h);
+  r.spectral_radius = r.judgement.radius;
+  r.stable = r.judgement.relative <= 1 + kStabilityMargin;
   if (reduced) r.full_jacobian_eigenvalues = eigenvalues(full);
   r.searched = search == StepSearch::kAlways || (search == StepSearch::kWhenUnstable && !r.stable);
   if (!r.searched) {
@@ -237,15 +291,6 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
 
 namespace {
 
-// The Jacobian's eigenvalues that grow (growth_rate), one of each conjugate pair.
-Eigen::VectorXcd growing_modes(const Eigen::VectorXcd& eigenvalues) {
-  const double threshold = growth_threshold(eigenvalues);
-  std::vector<std::complex<double>> modes;
-  for (Eigen::Index i = 0; i < eigenvalues.size(); ++i)
-    if (eigenvalues[i].real() > threshold && eigenvalues[i].imag() >= 0) modes.push_back(eigenvalues[i]);
-  return Eigen::Map<const Eigen::VectorXcd>(modes.data(), static_cast<Eigen::Index>(modes.size()));
-}
-
 // "the model itself grows: mode +0.135+2.72i 1/s (e-folding time 7.41 s), ..." or empty.
 std::string growth_text(const Eigen::VectorXcd& eigenvalues) {
   const Eigen::VectorXcd modes = growing_modes(eigenvalues);
@@ -257,6 +302,23 @@ std::string growth_text(const Eigen::VectorXcd& eigenvalues) {
   return s + "\n";
 }
 
+// For a model that grows, how the map at h treats the mode that decides MapJudgement: "; the
+// model grows: mode 0.135+2.72i 1/s by 1.000135 per step, the map by 1.000135 (growth rate
+// 1 of the model's): follows it" (empty for a model that does not grow).
+std::string judgement_text(const MapJudgement& j, bool stable) {
+  if (!(j.growth > 0)) return "";
+  const double rate = std::log(j.amplification) / std::log(j.model_growth);
+  const bool grows = j.mode.real() > 0 && std::log(j.model_growth) > 0;
+  if (!grows)
+    return fmt::format("; the model grows (fastest at +{:.6g} 1/s), but mode {:.6g}{:+.6g}i, which does not, is "
+                       "amplified by {:.12g} per step",
+                       j.growth, j.mode.real(), j.mode.imag(), j.amplification);
+  return fmt::format("; the model grows: mode {:.6g}{:+.6g}i 1/s by {:.12g} per step, the map by {:.12g} (a growth "
+                     "rate {:.6g} times the model's, accepted from 0.5 to 1.5): {}",
+                     j.mode.real(), j.mode.imag(), j.model_growth, j.amplification, rate,
+                     stable ? "follows it" : rate > 1 ? "grows faster than the model" : "does not follow its growth");
+}
+
 }  // namespace
 
 std::string StabilityReport::json() const {
@@ -264,13 +326,19 @@ std::string StabilityReport::json() const {
       "{{\"scheme\":\"{}\",\"step\":{:.17g},\"ratio\":{},\"spectral_radius\":{:.17g},\"stable\":{},"
       "\"max_stable_step\":{},\"max_stable_step_bounded\":{},"
       "\"jacobian_eigenvalues\":{},\"growing_modes\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},"
-      "\"separation\":{}{}{}}}",
+      "\"separation\":{}{}{}{}}}",
       scheme, step, ratio, spectral_radius, stable ? "true" : "false",
       std::isfinite(max_stable_step) ? fmt::format("{:.17g}", max_stable_step) : "null",
       max_stable_step_bounded ? "true" : "false", json_list(jacobian_eigenvalues),
       json_list(growing_modes(jacobian_eigenvalues)),
       json_list(fast_eigenvalues), json_list(slow_eigenvalues),
       std::isfinite(separation) ? fmt::format("{:.6g}", separation) : "null",
+      judgement.growth > 0 && std::isfinite(judgement.relative)
+          ? fmt::format(",\"growth_relative_radius\":{:.17g},\"deciding_mode\":[{:.17g},{:.17g}],"
+                        "\"mode_amplification\":{:.17g},\"model_growth_per_step\":{:.17g}",
+                        judgement.relative, judgement.mode.real(), judgement.mode.imag(), judgement.amplification,
+                        judgement.model_growth)
+          : "",
       scheme_analysis.json,
       full_rk4_max_stable_step
           ? fmt::format(",\"full_model_eigenvalues\":{},\"full_model_rk4_max_stable_step\":{:.17g},\"step_gain\":{:.6g}",
@@ -286,11 +354,12 @@ std::string StabilityReport::text() const {
       "reduced slow eigenvalues:  {}\n"
       "time-scale separation:     {:.6g}\n"
       "{}"
-      "{} at h = {:.6g}{}: spectral radius of the {} map {:.12g}: {}\n"
+      "{} at h = {:.6g}{}: spectral radius of the {} map {:.12g}{}: {}\n"
       "largest stable step of {}: {}\n",
       text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation,
       growth_text(jacobian_eigenvalues), scheme,
-      step, ratio > 1 ? fmt::format(", H = {} h", ratio) : "", ratio > 1 ? "macro-step" : "one-step", spectral_radius, stable ? "stable" : "UNSTABLE", scheme,
+      step, ratio > 1 ? fmt::format(", H = {} h", ratio) : "", ratio > 1 ? "macro-step" : "one-step", spectral_radius,
+      judgement_text(judgement, stable), stable ? "stable" : "UNSTABLE", scheme,
       !searched                        ? std::string("not searched")
       : max_stable_step_bounded        ? fmt::format("{:.6g}", max_stable_step)
       : std::isfinite(max_stable_step) ? fmt::format("none found up to {:.6g} (stable over the whole scan)", max_stable_step)
@@ -306,7 +375,6 @@ std::string StabilityReport::text() const {
 }
 
 Instability instability(const Model& model, const StabilityReport& r, double t_end) {
-  const bool model_unstable = r.jacobian_eigenvalues.size() > 0 && r.jacobian_eigenvalues.real().maxCoeff() > 0;
   const bool dual_rate = find_scheme(r.scheme)->dual_rate;
   const double steps = t_end / (r.step * r.ratio);
   Instability i;
@@ -318,10 +386,13 @@ Instability instability(const Model& model, const StabilityReport& r, double t_e
           ? fmt::format(" (a growth by {:.3g}% over t_end = {:.6g})", 100 * (std::pow(r.spectral_radius, steps) - 1),
                         t_end)
           : "");
-  i.hint = model_unstable ? "the model itself is unstable at its initial state (an eigenvalue has a positive real part)"
-                          : fmt::format("the largest stable step is {:.6g}: reduce the step (see 'dualrate analyze') or "
-                                        "choose another scheme",
-                                        r.max_stable_step);
+  if (r.judgement.growth > 0)
+    i.message = fmt::format("{} at h = {:.6g}{} does not follow {}, which grows at its initial state{}", r.scheme,
+                            r.step, dual_rate ? fmt::format(", H = {} h", r.ratio) : "", model.name,
+                            judgement_text(r.judgement, false));
+  i.hint = fmt::format("the largest step that {} is {:.6g}: reduce the step (see 'dualrate analyze') or choose "
+                       "another scheme",
+                       r.judgement.growth > 0 ? "follows the model's growth" : "is stable", r.max_stable_step);
   return i;
 }
 

@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <ginac/ginac.h>
 
+#include <complex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,29 @@
 #include "schemes/contract.hpp"
 
 namespace dualrate {
+
+// A scheme's one-step map against the model's own growth (docs/schemes.md#growing-models). A
+// mode lambda of J that does not grow (Re lambda at most growth_rate's threshold) must not grow
+// in the map either: amplification a <= 1. A mode that grows must grow in the map as in the
+// model, at a rate within half and one and a half times its own: with z = H Re lambda over the
+// map's step H (h, or the macro step of a dual-rate scheme),
+//   exp(z / 2) <= a <= exp(3 z / 2),
+// so that over the mode's e-folding time 1 / Re lambda the scheme's amplitude stays within a
+// factor e^(1/2) of the model's: growing faster is the scheme's instability, growing slower (or
+// decaying) misses the model's. `relative` measures how far outside that is: the largest over
+// the modes of a (modes that do not grow), a / exp(3 z / 2) and exp(z / 2) / a (modes that
+// grow), so that relative <= 1 accepts. A scheme checked per eigenvalue (SchemeInfo::uniform)
+// gives each mode its own a; the map of any other scheme is judged by its spectral radius
+// against the fastest growing mode (its eigenvalues are not paired with J's).
+struct MapJudgement {
+  double radius = 0;         // the map's spectral radius
+  double relative = 0;       // <= 1 + kStabilityMargin: acceptable
+  double growth = 0;         // growth_rate of J: 0 when the model does not grow
+  // The mode that decides `relative` (for a non-uniform map: the fastest growing mode, or the
+  // largest), its amplification by the map over one (macro) step and the model's own, |e^(H lambda)|.
+  std::complex<double> mode{};
+  double amplification = 0, model_growth = 1;
+};
 
 // Linear analysis at the initial state (t = 0, initial state, inputs of the scenario at 0),
 // for a scheme and step h.
@@ -26,10 +50,10 @@ struct StabilityReport {
   Eigen::VectorXcd slow_eigenvalues;      // of the reduced slow dynamics f_x - f_z g_z^-1 g_x
   double separation = 0;                  // min |fast| / max |reduced slow| (inf if no slow motion)
   double spectral_radius = 0;             // of the scheme's one-step map for the linearized model
-  bool stable = false;                    // spectral_radius <= 1 + kStabilityMargin
-  // The same over the modes of the Jacobian that do not grow (growth_rate), for the schemes
-  // whose map is checked per eigenvalue (SchemeInfo::uniform); -1 for the others.
-  double stable_modes_radius = -1;
+  // The map judged against the model's own growth (MapJudgement): `relative` <= 1 +
+  // kStabilityMargin is stable; for a model that does not grow, relative = spectral_radius.
+  MapJudgement judgement;
+  bool stable = false;                    // judgement.relative <= 1 + kStabilityMargin
   bool searched = true;                   // false: the two below were not searched (StepSearch)
   double max_stable_step = 0;             // largest stable h (max_stable_step() below)
   bool max_stable_step_bounded = true;    // false: stable over the whole scan
@@ -67,6 +91,7 @@ StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& 
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
                              int ratio = 1, const SchemeOptions& options = {});
 
+
 // The spectral radius of that map, as a function of h. For a scheme that treats every state
 // alike (SchemeInfo::uniform, and abm4), the map of J is similar to the direct sum of the maps
 // of J's eigenvalues (the real ones as 1x1 blocks, each complex pair as [[a, -b], [b, a]]),
@@ -79,15 +104,16 @@ class MapRadius {
   MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, const SchemeOptions& options,
             Eigen::VectorXcd eigenvalues);
   double operator()(double h) const;
-  // The spectral radius over the eigenvalues that do not grow (growth_rate), for a scheme
-  // checked per eigenvalue (`spectral_radius`, this map's at h, when none grows); -1 for the others.
-  double stable_modes(double h, double spectral_radius) const;
+  // The map at h judged against the model's growth (MapJudgement).
+  MapJudgement judge(double h) const;
   // max_stable_step() below, for this scheme and J.
   double largest_stable_step(bool& bounded) const;
 
  private:
-  // The spectral radius over the eigen blocks whose real part is at most `up_to` (uniform).
-  double blocks_radius(double h, double up_to) const;
+  // Each eigen block's amplification by the map at h (uniform), in eigen_blocks_' order.
+  std::vector<double> block_amplifications(double h) const;
+  // The map's step: h, or the macro step of a dual-rate scheme.
+  double map_step(double h) const;
 
   std::string scheme_;
   Eigen::MatrixXd j_;
@@ -102,11 +128,15 @@ class MapRadius {
 // The largest real part among `eigenvalues` that is positive beyond rounding (1e-9 of
 // 1 + their largest modulus): the rate at which the linearized model itself grows; 0 if none.
 double growth_rate(const Eigen::VectorXcd& eigenvalues);
+// The Jacobian's eigenvalues that grow (above growth_rate's threshold), one of each conjugate pair.
+Eigen::VectorXcd growing_modes(const Eigen::VectorXcd& eigenvalues);
 
 // The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable
-// (spectral radius <= 1 + kStabilityMargin). Stability regions need not be monotone in h, so
-// h is scanned upwards in steps of 2% from h rho(J) = 1e-4 and the first crossing bisected
-// to 1e-9 relative; 0 when the smallest step is already unstable (J itself unstable).
+// (MapJudgement::relative <= 1 + kStabilityMargin: for a model that does not grow, the
+// spectral radius). Stability regions need not be monotone in h, so h is scanned upwards in
+// steps of 2% from h rho(J) = 1e-4 and the first crossing bisected to 1e-9 relative; 0 when
+// the smallest step is already unstable. For a model that grows the scan is this generic one,
+// not the scheme's own (SchemeInfo::stable_step_scan, which bounds the radius alone).
 // `bounded` is false when every scanned step up to h rho(J) = 1e4 is stable (the result is
 // then that end of the scan). An island of stability or instability narrower than the 2%
 // grid can be missed.

@@ -97,18 +97,13 @@ class Search {
       values[tables_[i]->name] = pattern_values(*tables_[i], p.tables[i]);
     const StabilityReport r =
         analyze_stability(calibrated_model(m_, values), scheme_, h_, ratio_, options_, StepSearch::kNever);
-    double judged = r.spectral_radius;
-    const double growth = growth_rate(r.jacobian_eigenvalues);
+    const double judged = r.judgement.relative;
+    const double growth = r.judgement.growth;
     if (growth > 0) {
       ++result_.growing;
       if (growth > result_.growth) {
         result_.growth = growth;
         result_.growth_where = describe(p);
-      }
-      judged = r.stable_modes_radius;
-      if (judged < 0) {
-        ++result_.unjudged;
-        judged = -std::numeric_limits<double>::infinity();
       }
     }
     radii_.emplace(p, judged);

@@ -16,10 +16,9 @@
 //    1/64 of it, moving to a worse point when one is found (an interior maximum that the grid's
 //    points miss; several starts, as the radius has local maxima, e.g. 1 where a mode is 0).
 // A point is judged by the map's spectral radius, except where the linearized model itself
-// grows (growth_rate > 0): there a growing mode's amplification is the model's, not the
-// scheme's, so a scheme checked per eigenvalue is judged on the modes that do not grow
-// (StabilityReport::stable_modes_radius), and the map of any other scheme, which does not
-// separate them, is not judged (counted in `unjudged`). The search maximises the judged radius.
+// grows (growth_rate > 0): there the map is judged against the model's growth
+// (MapJudgement::relative: a growing mode must grow in the map at half to one and a half times
+// the model's rate). The search maximises the judged radius.
 #pragma once
 
 #include <cstddef>
@@ -32,11 +31,10 @@ namespace dualrate {
 
 struct RangeStability {
   bool stable = true;          // at every point judged
-  double spectral_radius = 0;  // the largest judged radius found
+  double spectral_radius = 0;  // the largest judged radius found (MapJudgement::relative)
   std::string where;           // its point: "Kt = 0.03, R = 2" (and "friction: alternating min/max")
   std::size_t points = 0;      // one-step maps computed
   std::size_t growing = 0;     // points at which the model itself grows
-  std::size_t unjudged = 0;    // of them, those whose map is not judged
   double growth = 0;           // the fastest growth rate there, 1/s (growth_rate)
   std::string growth_where;    // its point
 };

@@ -24,15 +24,13 @@ void check_stability_over_range(const Model& model, const Settings& s, const Sch
   if (r.growing > 0)
     std::cerr << fmt::format("note: the model itself grows at {} of the {} points of the calibration range checked "
                              "(fastest at {}: a mode at +{:.6g} 1/s), which a calibration there makes unstable "
-                             "whatever the scheme; {}\n",
-                             r.growing, r.points, r.growth_where, r.growth,
-                             r.unjudged > 0 ? fmt::format("{}'s map, which does not separate the modes, is not "
-                                                          "judged at {} of them", s.scheme, r.unjudged)
-                                            : s.scheme + " is checked there on the modes that do not grow");
+                             "whatever the scheme; {} is judged there against the model's growth\n",
+                             r.growing, r.points, r.growth_where, r.growth, s.scheme);
   if (r.stable) return;
   throw ModelError(calibration_range_loc(model),
                    fmt::format("{} at h = {} is unstable over the calibration range: the one-step map's spectral "
-                               "radius reaches {:.6g} > 1 at {} (the worst of the {} points checked: the model's "
+                               "radius (relative to the model's growth where it grows) reaches {:.6g} > 1 at {} (the "
+                               "worst of the {} points checked: the model's "
                                "values, a grid of the ranges and a search from its worst points, the tables' extreme "
                                "patterns)",
                                s.scheme, s.step, r.spectral_radius, r.where, r.points),

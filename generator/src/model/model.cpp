@@ -78,7 +78,12 @@ bool of_time_and_parameters(const GiNaC::ex& e, const Model& m) {
 
 GiNaC::ex marked(const GiNaC::ex& e, const Model& m) {
   if (!e.has(m.time) || is_time_term(e)) return e;
-  if (of_time_and_parameters(e, m)) return dr_time(e).hold();
+  if (of_time_and_parameters(e, m)) {
+    // The sign outside the term: -2 sin(3 t) and 2 sin(3 t) are one time term, shared by
+    // the expressions that use either, whichever sign GiNaC holds.
+    const GiNaC::ex u = unsigned_form(e);
+    return u.is_equal(e) ? dr_time(e).hold() : -dr_time(u).hold();
+  }
   struct Mark : GiNaC::map_function {
     const Model& m;
     explicit Mark(const Model& model) : m(model) {}

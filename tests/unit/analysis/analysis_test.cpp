@@ -68,6 +68,57 @@ TEST(Analysis, AModelThatGrowsIsSaidSo) {
   EXPECT_NE(stable.json().find("\"growing_modes\":[]"), std::string::npos);
 }
 
+// The growth rule (MapJudgement) on dx/dt = lambda x, lambda = 1 1/s: a growing mode is
+// accepted where the map grows at half to one and a half times the model's rate, z = h lambda.
+// rk4 at h = 0.1: R = 1.10517083 against e^0.1 = 1.10517092, accepted; at h = 2.5, R(2.5) = 8.65
+// against [e^1.25, e^3.75] = [3.49, 42.5], still accepted (the scheme grows as the model does);
+// euler at h = 3: R = 4 < e^1.5 = 4.48, its growth too slow: refused, relative 4.48 / 4 = 1.12.
+TEST(Analysis, AGrowingModeIsJudgedAgainstTheModelsGrowth) {
+  init_symbolic();
+  const Eigen::MatrixXd j = Eigen::MatrixXd::Constant(1, 1, 1.0);
+  const MapJudgement rk4 = MapRadius("rk4", j, 1, 1, {}).judge(0.1);
+  EXPECT_NEAR(rk4.amplification, 1 + 0.1 + 0.005 + 0.1 * 0.1 * 0.1 / 6 + 1e-4 / 24, 1e-15);
+  EXPECT_NEAR(rk4.model_growth, std::exp(0.1), 1e-15);
+  EXPECT_EQ(rk4.growth, 1.0);
+  EXPECT_NEAR(rk4.relative, std::exp(0.05) / rk4.amplification, 1e-15);  // within [e^0.05, e^0.15]
+  EXPECT_LE(rk4.relative, 1.0);
+  EXPECT_LE(MapRadius("rk4", j, 1, 1, {}).judge(2.5).relative, 1.0);
+  const MapJudgement euler = MapRadius("euler", j, 1, 1, {}).judge(3);
+  EXPECT_DOUBLE_EQ(euler.amplification, 4);
+  EXPECT_NEAR(euler.relative, std::exp(1.5) / 4, 1e-14);
+  // A mode that does not grow keeps |R| <= 1: with -100 beside it, euler at h = 0.03 amplifies
+  // it by |1 - 3| = 2, which decides.
+  Eigen::MatrixXd two = Eigen::MatrixXd::Zero(2, 2);
+  two << 1, 0, 0, -100;
+  const MapJudgement stiff = MapRadius("euler", two, 2, 1, {}).judge(0.03);
+  EXPECT_EQ(stiff.mode, std::complex<double>(-100, 0));
+  EXPECT_DOUBLE_EQ(stiff.relative, 2);
+}
+
+// A closed loop that grows at its initial state (models/relaxed_stability_pitch.yaml, +0.13 +-
+// 0.62i 1/s) is stable for rk4 and mrabm4 at its step, which follow its growth; analyze says
+// so and gives the largest step that does; generate accepts it without --allow-unstable.
+TEST(Analysis, AClosedLoopThatGrowsIsAcceptedWhereTheSchemeFollowsIt) {
+  const Model m = test::load(test::source_path("models/relaxed_stability_pitch.yaml"));
+  for (const char* scheme : {"rk4", "mrabm4"}) {
+    const StabilityReport r = analyze_stability(m, scheme, m.simulation.step.value(), 4);
+    EXPECT_GT(r.spectral_radius, 1.0) << scheme;
+    EXPECT_TRUE(r.stable) << r.text();
+    EXPECT_NEAR(r.judgement.growth, 0.1295, 1e-4);
+    EXPECT_GT(r.max_stable_step, m.simulation.step.value()) << r.text();
+    EXPECT_NE(r.text().find("follows it: stable"), std::string::npos) << r.text();
+    EXPECT_NE(r.json().find("\"growth_relative_radius\":"), std::string::npos) << r.json();
+  }
+  const StabilityReport coarse = analyze_stability(m, "euler", 0.2, 1, {}, StepSearch::kWhenUnstable);
+  EXPECT_FALSE(coarse.stable);
+  const Instability why = instability(m, coarse, 5);
+  EXPECT_NE(why.message.find("euler at h = 0.2 does not follow relaxed_stability_pitch, which grows at its initial "
+                             "state"),
+            std::string::npos)
+      << why.message;
+  EXPECT_NE(why.hint.find("the largest step that follows the model's growth is"), std::string::npos) << why.hint;
+}
+
 }  // namespace
 }  // namespace dualrate
 

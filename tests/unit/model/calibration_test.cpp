@@ -327,7 +327,8 @@ TEST(Calibration, GenerateChecksStabilityOverTheCalibrationRange) {
   const std::string out = make_temp_dir("dualrate-calibration");
   const ProcessResult r = generate(model, {"--scheme", "rk4", "--step", "2.7e-4"}, out);
   expect_refused(r, model + ":7:34: error: rk4 at h = 0.00027 is unstable over the calibration range: the "
-                           "one-step map's spectral radius reaches 19.3652 > 1 at R = 2, Kt = 0.03, friction: ");
+                           "one-step map's spectral radius (relative to the model's growth where it grows) reaches "
+                           "19.3652 > 1 at R = 2, Kt = 0.03, friction: ");
   EXPECT_TRUE(std::filesystem::is_empty(out));
   const ProcessResult anyway = generate(model, {"--scheme", "rk4", "--step", "2.7e-4", "--allow-unstable"}, out);
   EXPECT_EQ(anyway.exit_code, 0) << anyway.output;
@@ -362,8 +363,8 @@ TEST(Calibration, StabilityOverTheRangeVariesTheTables) {
   const ProcessResult r = generate(model, {}, out);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find(model + ":12:5: error: rk4 at h = 0.003 is unstable over the calibration range: the "
-                                  "one-step map's spectral radius reaches 1.375 > 1 at T: alternating min/max (the "
-                                  "worst of the 5 points checked"),
+                                  "one-step map's spectral radius (relative to the model's growth where it grows) "
+                                  "reaches 1.375 > 1 at T: alternating min/max (the worst of the 5 points checked"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("note: the model itself grows at 1 of the 5 points of the calibration range checked "
