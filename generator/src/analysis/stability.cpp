@@ -156,7 +156,8 @@ MapJudgement MapRadius::judge(double h) const {
     if (uniform_) {
       const std::vector<double> a = block_amplifications(h);
       for (std::size_t i = 0; i < a.size(); ++i) {
-        const std::complex<double> mode(eigen_blocks_[i](0, 0), eigen_blocks_[i].rows() > 1 ? eigen_blocks_[i](1, 0) : 0);
+        const Eigen::MatrixXd& block = eigen_blocks_[i];
+        const std::complex<double> mode(block(0, 0), block.rows() > 1 ? block(1, 0) : 0);
         j.radius = std::max(j.radius, a[i]);
         decide(outside(a[i], mode.real(), mode.real() > threshold, step), mode, a[i]);
       }
