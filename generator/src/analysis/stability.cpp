@@ -391,9 +391,9 @@ Instability instability(const Model& model, const StabilityReport& r, double t_e
     i.message = fmt::format("{} at h = {:.6g}{} does not follow {}, which grows at its initial state{}", r.scheme,
                             r.step, dual_rate ? fmt::format(", H = {} h", r.ratio) : "", model.name,
                             judgement_text(r.judgement, false));
-  i.hint = fmt::format("the largest step that {} is {:.6g}: reduce the step (see 'dualrate analyze') or choose "
-                       "another scheme",
-                       r.judgement.growth > 0 ? "follows the model's growth" : "is stable", r.max_stable_step);
+  i.hint = fmt::format("the largest {} is {:.6g}: reduce the step (see 'dualrate analyze') or choose another scheme",
+                       r.judgement.growth > 0 ? "step that follows the model's growth" : "stable step",
+                       r.max_stable_step);
   return i;
 }
 

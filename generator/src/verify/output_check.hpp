@@ -2,21 +2,24 @@
 // compared in every run beside the states, two ways.
 //  - Against the reference run, each output k relative to its scale s_k = max(1, max_t |y_ref,k|)
 //    (compare_traces' for a state), at every row, within
-//      tol_k = (sum_j max(|dy_k/dx_j (x_ref)|, |dy_k/dx_j (x_gen)|) tol s_j + rho_k) / s_k,
+//      tol_k = max over the rows (sum_j max(|dy_k/dx_j (x_ref)|, |dy_k/dx_j (x_gen)|) tol s_j + rho_k) / s_k,
 //    the states' tolerance tol (relative to their scales s_j, which the run's states are held
 //    to) carried through the output equation to first order. The larger of the Jacobians at
 //    either end bounds the mean-value Jacobian where it is monotone between them (exactly so
-//    for an output quadratic in the states).
+//    for an output quadratic in the states). The maximum is taken over at most 1000 rows evenly
+//    spaced and the last, as verify's float tolerance takes the parameters' rates (the
+//    derivatives are interpreted expression trees).
 //  - From the generated state: at each row the model's outputs at the row's own state, time and
 //    inputs (those of the step the row starts, with the calibration in effect there) in the
 //    build's arithmetic. Where output_exact_difference is empty both compute the same
 //    operations on the same values and must agree bit for bit (as the exact step check:
 //    -ffp-contract=off, the portable libm); otherwise within rho_k.
-// rho_k is the output's own rounding: rho_k = (m_k + 1) u (|y_k| + T_k), m_k the operations of its
-// expression (output_operations), u = 2^-24 (float) or 2^-53 (double), T_k = sum over the states,
-// inputs and parameters v of |dy_k/dv v| (OutputSensitivity): each rounding moves y by at most u
-// relative to the terms it combines, which T_k bounds to first order; the + 1 is the parameters'
-// rounding to the build's Scalar (u |dy/dp p| each).
+// rho_k is the output's own rounding, the largest over the same rows of (m_k + 1) u (|y_k| + T_k),
+// m_k the operations of its expression (output_operations), u = 2^-24 (float) or 2^-53
+// (double), T_k = sum over the states, inputs and parameters v of |dy_k/dv v|
+// (OutputSensitivity): each rounding moves y by at most u relative to the terms it combines,
+// which T_k bounds to first order; the + 1 is the parameters' rounding to the build's Scalar
+// (u |dy/dp p| each).
 #pragma once
 
 #include <string>

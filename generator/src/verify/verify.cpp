@@ -53,6 +53,12 @@ RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& 
   run.ratio = o.generate.ratio;
   run.float_time = o.generate.scalar == ScalarType::kFloat;
   run.calibration = o.calibration;
+  // A float build's Calibration holds floats: a write sets the float nearest its value, which
+  // the reference core takes too (a derived parameter then follows the same value).
+  if (run.float_time)
+    for (auto& write : run.calibration)
+      for (auto& value : write.set)
+        for (double& v : value.values) v = static_cast<double>(static_cast<float>(v));
   run.calibration_stride = calibration_stride(run, dual_rate);  // the high-accuracy run's too
   return run;
 }
