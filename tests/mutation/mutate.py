@@ -22,8 +22,8 @@ appears in derivatives(), slow_derivatives() and fast_derivatives() alike):
                         function (sp_ll's, quasistatic's) and of each scheduled array
 
 Usage: mutate.py CLI SOURCE_DIR WORK_DIR [--models M ...] [--scalars float double]
-                 [--scheme S | --all-schemes] [--sample N] [--seed S] [--min-score P] [--pooled]
-                 [--table FILE]
+                 [--scheme S | --all-schemes] [--alternate-scalars] [--sample N] [--seed S]
+                 [--min-score P] [--pooled] [--table FILE]
 --scheme: every model under scheme S instead of its own; --all-schemes: under every scheme it
 accepts (a model x scheme that generate refuses is listed as refused, not scored). The dual-rate
 task forms are verified with their sequential executive only (--tasks single).
@@ -257,6 +257,8 @@ def main():
     parser.add_argument("--scalars", nargs="*", default=["float", "double"])
     parser.add_argument("--scheme", help="every model under this scheme instead of its own")
     parser.add_argument("--all-schemes", action="store_true", help="every model under every scheme it accepts")
+    parser.add_argument("--alternate-scalars", action="store_true",
+                        help="each model in one of --scalars, taken in turn in the models' order")
     parser.add_argument("--sample", type=int, default=0, help="mutants per model and scalar (0: all)")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--min-score", type=float, default=90)
@@ -271,7 +273,8 @@ def main():
     survivors, stillborn, failing = [], [], []
     caught_all, live_all = 0, 0
     schemes = SCHEMES if a.all_schemes else (a.scheme,)
-    runs = [(name, scalar, scheme) for name in names for scheme in schemes for scalar in a.scalars]
+    runs = [(name, scalar, scheme) for i, name in enumerate(names) for scheme in schemes
+            for scalar in ([a.scalars[i % len(a.scalars)]] if a.alternate_scalars else a.scalars)]
     refused = []
 
     def score_of(run):
