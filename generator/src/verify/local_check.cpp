@@ -172,7 +172,7 @@ ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const
     for (std::size_t i = 0; i < n; ++i) {
       const double a = in_float ? static_cast<float>(next.rows[r][i]) : next.rows[r][i];
       const double b = in_float ? static_cast<float>(expected.rows[r][i]) : expected.rows[r][i];
-      if (in_float ? same_value(static_cast<float>(a), static_cast<float>(b)) : same_value(a, b)) continue;
+      if (same_bits(a, b, in_float)) continue;
       if (c.differing++ == 0) {
         c.time = generated.rows[r][0];
         c.state = generated.columns[i + 1];
@@ -183,6 +183,10 @@ ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const
     }
   }
   return c;
+}
+
+bool same_bits(double a, double b, bool in_float) {
+  return in_float ? same_value(static_cast<float>(a), static_cast<float>(b)) : same_value(a, b);
 }
 
 }  // namespace dualrate

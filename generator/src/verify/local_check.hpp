@@ -102,6 +102,9 @@ struct ExactStepCheck {
 // equals another.
 ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const ReferenceSteps& expected,
                                 bool in_float);
+// Whether two values of a trace are the same bits in the build's arithmetic (as floats with
+// `in_float`): zeros of either sign differ, any NaN equals another.
+bool same_bits(double a, double b, bool in_float);
 
 // The steps at which a trace program prints its rows: 0, every, 2 every, ... and the last.
 std::vector<long> sample_steps(long steps, long every);

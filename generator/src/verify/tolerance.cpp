@@ -86,18 +86,6 @@ double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Ei
 
 namespace {
 
-// The rows of `reference` the rates below are taken at: at most kRateRows, evenly spaced, and
-// the last (the parameter rates are interpreted expression trees, df/dp p of every parameter:
-// too costly at every row of a long run).
-constexpr std::size_t kRateRows = 1000;
-std::vector<std::size_t> sampled_rows(const Trace& reference) {
-  const std::size_t rows = reference.rows.size(), stride = (rows + kRateRows - 1) / kRateRows;
-  std::vector<std::size_t> sampled;
-  for (std::size_t r = 0; r < rows; r += stride) sampled.push_back(r);
-  if (rows > 0 && sampled.back() != rows - 1) sampled.push_back(rows - 1);
-  return sampled;
-}
-
 // The states of row r of `reference` (columns 1..n).
 std::vector<double> row_state(const Trace& reference, std::size_t r, std::size_t n) {
   const auto& row = reference.rows[r];
@@ -109,7 +97,7 @@ std::vector<double> row_state(const Trace& reference, std::size_t r, std::size_t
 Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, const Trace& reference) {
   const std::size_t n = model.states.size();
   Eigen::VectorXd result = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
-  for (const std::size_t r : sampled_rows(reference)) {
+  for (const std::size_t r : sampled_rows(reference.rows.size())) {
     const double t = reference.rows[r][0];
     const std::vector<double> rates = core.parameter_rates(t, row_state(reference, r, n), core.inputs_at(t, true));
     result = result.cwiseMax(Eigen::Map<const Eigen::VectorXd>(rates.data(), result.size()));
@@ -127,7 +115,7 @@ Eigen::VectorXd step_scaled_share(const ReferenceCore& core, const RunOptions& r
   const double h = run.step;
   const auto step = core.single_step_of_length(run);
   Eigen::VectorXd result = Eigen::VectorXd::Zero(n);
-  for (const std::size_t r : sampled_rows(reference)) {
+  for (const std::size_t r : sampled_rows(reference.rows.size())) {
     const long i = std::lround(reference.rows[r][0] / h);
     const std::vector<double> start = row_state(reference, r, static_cast<std::size_t>(n));
     const auto at = [&](double length) {
@@ -211,6 +199,14 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   }
   r.rounding = step_rounding(entry, terms, constants_share, parameter_step, r.substeps * (evaluations + 2));
   return r;
+}
+
+std::vector<std::size_t> sampled_rows(std::size_t rows) {
+  const std::size_t stride = (rows + kSampledRows - 1) / kSampledRows;
+  std::vector<std::size_t> sampled;
+  for (std::size_t r = 0; r < rows; r += stride) sampled.push_back(r);
+  if (rows > 0 && sampled.back() != rows - 1) sampled.push_back(rows - 1);
+  return sampled;
 }
 
 std::optional<double> step_map_tolerance(const MapRounding& r, long steps) {

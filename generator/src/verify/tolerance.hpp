@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 
 #include <optional>
+#include <vector>
 
 #include "base/trace.hpp"
 #include "model/model.hpp"
@@ -42,6 +43,12 @@ Eigen::VectorXd increment_share(const Eigen::MatrixXd& step_map, const Eigen::Ve
 // kRoundingLambda), the constants' added in absolute value (derivation in verify.cpp).
 double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Eigen::Index>& compared,
                            const StepRounding& rounding, const Eigen::VectorXd& scale, long steps);
+
+// The rows of a trace of `rows` rows that rates along a run are taken at: at most
+// kSampledRows, evenly spaced, and the last (rates from interpreted expression trees, such as
+// df/dp p of every parameter or an output's derivatives, are too costly at every row of a long run).
+constexpr std::size_t kSampledRows = 1000;
+std::vector<std::size_t> sampled_rows(std::size_t rows);
 
 // One float step's rounding on the vector the scheme's one-step map Phi acts on: the states
 // (single-rate schemes), or for a macro step H = r h everything mrabm4's tasks keep (states,
