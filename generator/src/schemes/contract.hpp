@@ -175,6 +175,9 @@ struct ReferenceSetup {
   // quasistatic's Newton steps): with `scheduled`, the schedule's; without, a run that
   // re-designs at every step what the schedule interpolates, with that count (0: neither).
   int iterations = 0;
+  // The generator's design at the step (verify's exact step check: float_reference confirms its
+  // constants with the reference core's own, confirmed_constants); null otherwise.
+  const SchemeDesign* design = nullptr;
 };
 
 // One step of size h from (t, x) on the right-hand side f (inputs held over the step).
@@ -297,10 +300,11 @@ struct SchemeInfo {
   SchemeDesign (*precompute)(const Model& model, bool frozen, const GenerateRequest& request) = nullptr;
   // The reference core's transcription of one step at step h (single-step schemes).
   ReferenceStep (*reference_step)(const ReferenceSetup& setup, double h) = nullptr;
-  // `reference_step` in float, when it is written in the runtime's order of operations with the
-  // runtime's constants (h, the tableau's weights rounded to float), for verify's exact step
+  // `reference_step` at step h in float, when it is written in the runtime's order of
+  // operations with the runtime's constants (h, the tableau's weights rounded to float; a
+  // scheme with `constants`, setup.design's confirmed by its own), for verify's exact step
   // check; null otherwise.
-  FloatStep (*float_reference)(const ReferenceSetup& setup) = nullptr;
+  FloatStep (*float_reference)(const ReferenceSetup& setup, double h) = nullptr;
   // The reference core's run of a grid-tied scheme (instead of `reference_step`).
   GridRun (*reference_run)(const GridSetup& setup) = nullptr;
   // Arithmetic of one step of the runtime's implementation and its lower bound (step_cost),

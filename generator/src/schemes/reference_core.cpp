@@ -136,6 +136,21 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)>
   };
 }
 
+namespace {
+
+// The generator's design for a float build of options' run (precompute_scheme).
+SchemeDesign float_design(const Model& model, const RunOptions& options) {
+  GenerateRequest request;
+  request.scheme = options.scheme;
+  request.step = options.step;
+  request.ratio = options.ratio;
+  request.scalar = ScalarType::kFloat;
+  request.scheme_options = options.scheme_options;
+  return precompute_scheme(model, options.frozen_linearization, request);
+}
+
+}  // namespace
+
 std::string ReferenceCore::exact_step_difference(const RunOptions& options) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
   if (!info || !info->float_reference)
@@ -147,6 +162,23 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
     if (v.solved)
       return "the model's mass matrix depends on the coordinates: the generated code factorizes it at run time, the "
              "reference core takes its symbolic inverse";
+  if (!info->constants) return "";
+  if (!options.float_time)
+    return "in double the reference core's own constants agree with the generator's only to the rounding of two "
+           "computations (a float build's exact step check confirms each to within its float rounding)";
+  const std::string scheduled = "the constants are scheduled: the generated code interpolates them at each step "
+                                "(dualrate::scheduling::interpolate), which the reference core does not transcribe";
+  if (options.schedule) return scheduled;
+  SchemeDesign design;
+  try {
+    design = float_design(model(), options);
+  } catch (const ModelError& e) {
+    return std::string("the generator has no design of the model: ") + e.what();
+  }
+  if (design.schedule) return scheduled;
+  if (!design.recompute.empty())
+    return "the constants depend on tunable values: the generated code holds them as calibration data, over every "
+           "entry their structure allows, and recomputes them on the target";
   return "";
 }
 
@@ -154,11 +186,18 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
     const RunOptions& options) const {
   const std::string why = exact_step_difference(options);
   if (!why.empty()) throw SimulationError("no float step of the reference core: " + why);
+  const SchemeInfo& info = *find_any_scheme(options.scheme);
   ReferenceSetup setup;
   setup.model = &model();
   setup.slow = model().slow_count;
-  const FloatStep step = find_any_scheme(options.scheme)->float_reference(setup);
+  // Where the generator linearizes (sp_ll_blocks: the initial state and inputs, in double).
+  setup.jacobian = [this](double, const std::vector<double>&) {
+    return jacobian_at(0, initial_state(), inputs_at(0));
+  };
+  const SchemeDesign design = info.constants ? float_design(model(), options) : SchemeDesign{};
+  if (info.constants) setup.design = &design;
   const double h = options.step;
+  const FloatStep step = info.float_reference(setup, h);
   auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
                                                       calibration_stride(options, false));
   return [cores, step, h](long i, const Vector& x) {

@@ -51,13 +51,16 @@ class ReferenceCore : public ReferenceModel {
   // Why generated code's step may round otherwise than the reference core's in the same
   // arithmetic (single_step in double, single_step_in_float in float): the scheme's reference
   // step is not written in the runtime's order of operations, or the model has tables or a
-  // mass matrix, which the generated code looks up or solves by another computation. Empty
-  // when both compute the same operations on the same values (verify's exact step check).
+  // mass matrix, which the generated code looks up or solves by another computation; for a
+  // scheme with precomputed matrices, in double (the reference's own constants agree only to
+  // rounding), scheduled or recomputed under calibration. Empty when both compute the same
+  // operations on the same values (verify's exact step check).
   std::string exact_step_difference(const RunOptions& options) const;
   // single_step of a float build's run in float arithmetic, operation for operation as the
   // generated code computes it (SchemeInfo::float_reference, Evaluator's float evaluation; the
   // state, parameters and held inputs in float, the inputs sampled at float times as
-  // RunOptions::float_time has them); returns the float result, exactly converted. Throws
+  // RunOptions::float_time has them; precomputed matrices the generator's design confirmed by
+  // the reference's own, ir/float_constants.hpp); returns the float result, exactly converted. Throws
   // SimulationError when exact_step_difference is not empty.
   std::function<Vector(long i, const Vector& x)> single_step_in_float(const RunOptions& options) const;
   // The dual-rate task forms' counterpart (GridRun::restore): one macro step of simulate's run

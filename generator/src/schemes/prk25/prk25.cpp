@@ -192,7 +192,7 @@ SchemeInfo prk25_scheme() {
       return prk_reference_step(prk25_tableau(), f, slow, t, h, x);
     };
   };
-  s.float_reference = [](const ReferenceSetup& setup) -> FloatStep {
+  s.float_reference = [](const ReferenceSetup& setup, double) -> FloatStep {
     return [slow = setup.slow](const RightHandSideIn<float>& f, double t, float h, const std::vector<float>& x) {
       return prk_step_in(prk25_tableau(), f, slow, t, h, x);
     };

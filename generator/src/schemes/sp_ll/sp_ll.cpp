@@ -12,6 +12,8 @@
 #include "constant_schedule/constant_schedule.hpp"
 #include "model/tunable.hpp"
 #include "schemes/sp_ll/calibration.hpp"
+#include "schemes/sp_ll/float_step.hpp"
+#include "ir/float_constants.hpp"
 
 namespace dualrate {
 
@@ -206,6 +208,34 @@ std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<Ma
   return {{"f_z", fz}, {"g_x", gx}, {"g_z", gz}};
 }
 
+namespace {
+
+// e^{hD} of eq. 34, D = [[0, I, 0], [0, g_z, W], [0, 0, 0]]: its block (1, 1) is e^{h g_z}
+// (F_2 of eq. 43), its block (0, 2) J_1 of eq. 44 for W = gamma, h^2 phi2(h g_z) for W = I.
+MatrixXd exponential34(const MatrixXd& gz, const MatrixXd& w, double h) {
+  const auto nf = gz.rows(), m = w.cols();
+  MatrixXd d34 = MatrixXd::Zero(2 * nf + m, 2 * nf + m);
+  d34.block(0, nf, nf, nf).setIdentity();
+  d34.block(nf, nf, nf, nf) = gz;
+  d34.block(nf, 2 * nf, nf, m) = w;
+  return (h * d34).exp();
+}
+
+// phi of eq. 47 for the forcing B + C s with B and C of m columns each: the block of
+// e^{hD}, D = [[A, C, B], [0, 0, I], [0, 0, 0]] (see the note on eq. 47 in the runtime), that
+// carries y(h) from y(0) = 0.
+MatrixXd phi47(const MatrixXd& a, const MatrixXd& bb, const MatrixXd& cc, double h) {
+  const auto nf = a.rows(), m = bb.cols();
+  MatrixXd d47 = MatrixXd::Zero(nf + 2 * m, nf + 2 * m);
+  d47.topLeftCorner(nf, nf) = a;
+  d47.block(0, nf, nf, m) = cc;
+  d47.block(0, nf + m, nf, m) = bb;
+  d47.block(nf, nf + m, m, m).setIdentity();
+  return (h * d47).exp().block(0, nf + m, nf, m);
+}
+
+}  // namespace
+
 std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& linearize, std::size_t slow, double t,
                                          double h, const std::vector<double>& x) {
   const auto ns = static_cast<Eigen::Index>(slow);
@@ -223,12 +253,8 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   };
   const auto f = [&](double ts, const VectorXd& xs) -> VectorXd { return split_rate(rhs, ts, xs, H(xs)).head(ns); };
 
-  // Step 1: e^{hD} of eq. 34 with D = [[0, I, 0], [0, g_z, gamma], [0, 0, 0]].
-  MatrixXd d34 = MatrixXd::Zero(2 * nf + 1, 2 * nf + 1);
-  d34.block(0, nf, nf, nf).setIdentity();
-  d34.block(nf, nf, nf, nf) = b.gz;
-  d34.block(nf, 2 * nf, nf, 1) = gamma;
-  const MatrixXd e34 = (h * d34).exp();
+  // Step 1 (eqs. 34, 43, 44).
+  const MatrixXd e34 = exponential34(b.gz, gamma, h);
   const MatrixXd f2 = e34.block(nf, nf, nf, nf);
   const VectorXd j1 = e34.block(0, 2 * nf, nf, 1);
   const VectorXd integral_y = gz.solve((f2 - MatrixXd::Identity(nf, nf)) * sigma) + j1;  // eq. 43
@@ -240,24 +266,34 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   const VectorXd k4 = f(t + h, xn + h * k3);
   const VectorXd x1 = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + b.fz * integral_y;
 
-  // Step 3: y' = A y + u(t) with u interpolated linearly (eqs. 38-41); phi from the block
-  // exponential of [[A, C, B], [0, 0, 1], [0, 0, 0]] (see the note on eq. 47 in the runtime).
+  // Step 3: y' = A y + u(t) with u interpolated linearly (eqs. 38-41, 47).
   const MatrixXd a = b.gz + gz.solve(b.gx * b.fz);
   const VectorXd f1 = f(t + h, x1);
   const VectorXd bb = a * sigma + gz.solve(b.gx * k1);
   const VectorXd cc = gz.solve(b.gx * (f1 - k1)) / h;
-  MatrixXd d47 = MatrixXd::Zero(nf + 2, nf + 2);
-  d47.topLeftCorner(nf, nf) = a;
-  d47.block(0, nf, nf, 1) = cc;
-  d47.block(0, nf + 1, nf, 1) = bb;
-  d47(nf, nf + 1) = 1;
-  const VectorXd phi = (h * d47).exp().block(0, nf + 1, nf, 1);
-  const VectorXd z1 = H(x1) + sigma + phi;  // eq. 46
+  const VectorXd z1 = H(x1) + sigma + phi47(a, bb, cc, h);  // eq. 46
 
   std::vector<double> out(static_cast<std::size_t>(n));
   // cppcheck-suppress constStatement ; Eigen's comma initializer
   Eigen::Map<VectorXd>(out.data(), n) << x1, z1;
   return out;
+}
+
+std::vector<NamedMatrix> sp_ll_reference_constants(const SpLlBlocks& b, double h) {
+  const auto nf = b.gz.rows();
+  const MatrixXd identity = MatrixXd::Identity(nf, nf), zero = MatrixXd::Zero(nf, nf);
+  const Eigen::FullPivLU<MatrixXd> gz(b.gz);
+  const MatrixXd a = b.gz + gz.solve(b.gx * b.fz);
+  const MatrixXd e34 = exponential34(b.gz, identity, h);
+  const MatrixXd p1 = gz.solve(e34.block(nf, nf, nf, nf) - identity);
+  return {{"gz_inv", gz.inverse(), "g_z^-1"},
+          {"k", gz.solve(b.gx), "g_z^-1 g_x"},
+          {"fz", b.fz, "f_z"},
+          {"a", a, "A (eq. 40)"},
+          {"p1", p1, "h phi1(h g_z) (eq. 43)"},
+          {"p2", e34.block(0, 2 * nf, nf, nf), "h^2 phi2(h g_z) (eq. 44)"},
+          {"q1", phi47(a, identity, zero, h), "h phi1(h A) (eq. 47)"},
+          {"q2", phi47(a, zero, identity, h), "h^2 phi2(h A) (eq. 47)"}};
 }
 
 std::vector<double> sp_ll_constants_step(const SplitRhs& rhs, const std::vector<NamedMatrix>& constants,
@@ -376,6 +412,16 @@ ReferenceStep reference(const ReferenceSetup& s, double) {
   };
 }
 
+// The design's constants confirmed by the reference core's own (sp_ll_reference_constants) at
+// the blocks of setup.jacobian, then the runtime's step in float (float_step.hpp).
+FloatStep float_reference(const ReferenceSetup& s, double h) {
+  if (!s.design || !s.model) throw SimulationError("sp_ll's float step needs the generator's design and the model");
+  std::vector<double> x0;
+  for (const auto& x : s.model->states) x0.push_back(x.initial_value);
+  const SpLlBlocks blocks = split_jacobian(s.jacobian(0, x0), s.slow);
+  return sp_ll_float_step(confirmed_constants(s.design->matrices, sp_ll_reference_constants(blocks, h)), s.slow);
+}
+
 // Term by term as runtime/include/dualrate/schemes/sp_ll.hpp computes them.
 StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& d) {
   const long n = static_cast<long>(model.states.size());
@@ -446,6 +492,7 @@ SchemeInfo sp_ll_scheme() {
   s.fast_states_solved = true;
   s.precompute = precompute;
   s.reference_step = reference;
+  s.float_reference = float_reference;
   s.cost = cost;
   s.step_map = sp_ll_step_map;
   s.linearization = true;

@@ -1,0 +1,18 @@
+// sp_ll's step in float, operation for operation as runtime/include/dualrate/schemes/sp_ll.hpp
+// computes it in a float build of generated code: verify's exact step check
+// (SchemeInfo::float_reference).
+#pragma once
+
+#include <vector>
+
+#include "ir/linear_map.hpp"
+#include "schemes/contract.hpp"
+
+namespace dualrate {
+
+// dualrate::SpLl::step in float with the constants `constants` (sp_ll_constants' names, each
+// applied as its emitted function: product_in_float), the model's right-hand side f in float
+// giving the slow rates too (generated code's slow_derivatives computes the same rows).
+FloatStep sp_ll_float_step(const std::vector<NamedMatrix>& constants, std::size_t slow);
+
+}  // namespace dualrate
