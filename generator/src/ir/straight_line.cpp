@@ -236,6 +236,40 @@ SharedTerms share_terms(std::vector<Statement>& statements) {
   }
 }
 
+// The shared symbols `e` uses, among `names`.
+std::set<ex, GiNaC::ex_is_less> shared_in(const ex& e, const std::set<ex, GiNaC::ex_is_less>& names) {
+  std::set<ex, GiNaC::ex_is_less> found;
+  for (auto node = e.preorder_begin(); node != e.preorder_end(); ++node)
+    if (is_a<GiNaC::symbol>(*node) && names.count(*node)) found.insert(*node);
+  return found;
+}
+
+// Drops the shared terms that neither a statement nor another shared term uses, the last first
+// (a term only a dropped one used goes too); whether it dropped any. Each value is searched
+// once: a Jacobian's thousands of statements times its hundreds of shared terms made a search
+// per term the generator's longest step.
+bool drop_unused(const std::vector<Statement>& statements, SharedTerms& shared) {
+  std::set<ex, GiNaC::ex_is_less> names;
+  for (const auto& t : shared) names.insert(t.first);
+  std::set<ex, GiNaC::ex_is_less> in_statements;
+  for (const auto& s : statements) in_statements.merge(shared_in(s.value, names));
+  std::vector<std::set<ex, GiNaC::ex_is_less>> uses;
+  std::map<ex, long, GiNaC::ex_is_less> users;
+  for (const auto& t : shared) {
+    uses.push_back(shared_in(t.second, names));
+    for (const ex& u : uses.back()) ++users[u];
+  }
+  bool dropped = false;
+  for (std::size_t k = shared.size(); k-- > 0;) {
+    const ex symbol = shared[k].first;
+    if (in_statements.count(symbol) || users[symbol] > 0) continue;
+    for (const ex& u : uses[k]) --users[u];
+    shared.erase(shared.begin() + static_cast<long>(k));
+    dropped = true;
+  }
+  return dropped;
+}
+
 // One round of keep_operation_order; whether it changed anything.
 bool keep_operation_order_once(std::vector<Statement>& statements, SharedTerms& shared,
                                const std::vector<Statement>& unshared, const std::vector<OperationOrder>& unshared_orders) {
@@ -262,16 +296,7 @@ bool keep_operation_order_once(std::vector<Statement>& statements, SharedTerms& 
       t.second = expansion[t.first];
       changed = true;
     }
-  for (std::size_t k = shared.size(); k-- > 0;) {
-    const ex& symbol = shared[k].first;
-    const auto uses = [&symbol](const ex& e) { return e.has(symbol); };
-    if (std::none_of(statements.begin(), statements.end(), [&](const Statement& s) { return uses(s.value); }) &&
-        std::none_of(shared.begin(), shared.end(), [&](const auto& t) { return uses(t.second); })) {
-      shared.erase(shared.begin() + static_cast<long>(k));
-      changed = true;
-    }
-  }
-  return changed;
+  return drop_unused(statements, shared) || changed;
 }
 
 // A statement where a shared term's name takes another place among a product's factors or a
