@@ -138,13 +138,13 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)>
 
 namespace {
 
-// The generator's design for a float build of options' run (precompute_scheme).
-SchemeDesign float_design(const Model& model, const RunOptions& options) {
+// The generator's design for the build options' run is compared with (precompute_scheme).
+SchemeDesign generator_design(const Model& model, const RunOptions& options) {
   GenerateRequest request;
   request.scheme = options.scheme;
   request.step = options.step;
   request.ratio = options.ratio;
-  request.scalar = ScalarType::kFloat;
+  request.scalar = options.float_time ? ScalarType::kFloat : ScalarType::kDouble;
   request.scheme_options = options.scheme_options;
   return precompute_scheme(model, options.frozen_linearization, request);
 }
@@ -163,22 +163,24 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
       return "the model's mass matrix depends on the coordinates: the generated code factorizes it at run time, the "
              "reference core takes its symbolic inverse";
   if (!info->constants) return "";
-  if (!options.float_time)
-    return "in double the reference core's own constants agree with the generator's only to the rounding of two "
-           "computations (a float build's exact step check confirms each to within its float rounding)";
   const std::string scheduled = "the constants are scheduled: the generated code interpolates them at each step "
                                 "(dualrate::scheduling::interpolate), which the reference core does not transcribe";
   if (options.schedule) return scheduled;
   SchemeDesign design;
   try {
-    design = float_design(model(), options);
+    design = generator_design(model(), options);
   } catch (const ModelError& e) {
+    return std::string("the generator has no design of the model: ") + e.what();
+  } catch (const SchemeDesignError& e) {
     return std::string("the generator has no design of the model: ") + e.what();
   }
   if (design.schedule) return scheduled;
   if (!design.recompute.empty())
     return "the constants depend on tunable values: the generated code holds them as calibration data, over every "
            "entry their structure allows, and recomputes them on the target";
+  if (!options.float_time && !design.matrices.empty())
+    return "in double the reference core's own matrices agree with the generator's only to the rounding of two "
+           "computations (a float build's exact step check confirms each to within its float rounding)";
   return "";
 }
 
@@ -194,7 +196,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   setup.jacobian = [this](double, const std::vector<double>&) {
     return jacobian_at(0, initial_state(), inputs_at(0));
   };
-  const SchemeDesign design = info.constants ? float_design(model(), options) : SchemeDesign{};
+  const SchemeDesign design = info.constants ? generator_design(model(), options) : SchemeDesign{};
   if (info.constants) setup.design = &design;
   const double h = options.step;
   const FloatStep step = info.float_reference(setup, h);

@@ -223,17 +223,22 @@ TEST(ReferenceCore, StepCountCoversTheInterval) {
 // generated code does (ReferenceCore::exact_step_difference); its float step then differs from
 // the double one by float's rounding of that step only.
 TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwise) {
-  const auto difference = [](const char* file, const char* scheme) {
+  const auto difference = [](const char* file, const char* scheme, double step = 1e-3, bool in_float = true) {
     const Model m = test::load(test::source_path(file));
-    RunOptions run{scheme, 1e-3, 0.01};
-    run.float_time = true;
+    RunOptions run{scheme, step, 0.01};
+    run.float_time = in_float;
     return ReferenceCore(m).exact_step_difference(run);
   };
   EXPECT_EQ(difference("tests/models/valid/van_der_pol.yaml", "rk4"), "");
   EXPECT_EQ(difference("tests/models/valid/van_der_pol.yaml", "euler"), "");
   EXPECT_EQ(difference("tests/models/valid/van_der_pol.yaml", "prk25"), "");
-  EXPECT_NE(difference("tests/models/valid/van_der_pol.yaml", "smfe").find("order of operations"), std::string::npos);
+  EXPECT_NE(difference("tests/models/valid/van_der_pol.yaml", "quasistatic").find("order of operations"),
+            std::string::npos);
   EXPECT_EQ(difference("models/dc_motor.yaml", "sp_ll"), "");
+  EXPECT_NE(difference("models/dc_motor.yaml", "sp_ll", 1e-3, false).find("in double"), std::string::npos);
+  EXPECT_EQ(difference("models/dc_motor.yaml", "smfe"), "");  // D = 1e-3: 5 inner steps and the rest
+  EXPECT_EQ(difference("models/dc_motor.yaml", "smfe", 1e-3, false), "");  // h_s and N: the generator's numbers
+  EXPECT_NE(difference("models/dc_motor.yaml", "smfe", 1e-4).find("no design"), std::string::npos);
   EXPECT_NE(difference("models/jet_acceleration.yaml", "sp_ll").find("scheduled"), std::string::npos);
   EXPECT_NE(difference("models/servo_actuator_lag.yaml", "sp_ll").find("tunable"), std::string::npos);
   EXPECT_NE(difference("models/f16_longitudinal.yaml", "rk4").find("tables"), std::string::npos);
@@ -260,8 +265,6 @@ TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwis
   for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(partitioned[i], exact[i], float_rounding(exact, i)) << i;
   run.scheme = "sp_ll";
   EXPECT_THROW(core.single_step_in_float(run), SimulationError);  // van der Pol's g_z varies: no design
-  run.float_time = false;
-  EXPECT_NE(ReferenceCore(m).exact_step_difference(run).find("in double"), std::string::npos);
 }
 
 // sp_ll's float step (its constants the generator's, confirmed by the reference core's own)

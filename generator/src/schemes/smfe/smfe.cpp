@@ -355,6 +355,27 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
   };
 }
 
+// The macro step of runtime/include/dualrate/schemes/smfe.hpp in float, operation for operation,
+// with h_s rounded to float as the header holds it and the design's N: the reference core's own
+// design (smfe_design_for, the computation the generator makes).
+FloatStep float_reference(const ReferenceSetup& s, double d) {
+  if (!s.model) throw SimulationError("smfe's float step needs the model");
+  const SmfeDesign design = smfe_design_for(*s.model, d, option_value(s.options, kInnerStepOption, 0));
+  const auto hs = static_cast<float>(design.inner_step);
+  return [hs, n = design.inner_steps](const RightHandSideIn<float>& f, double t, float macro_step,
+                                      const std::vector<float>& x0) {
+    std::vector<float> x = x0, k;
+    for (int i = 0; i < n; ++i) {
+      f(t + static_cast<double>(static_cast<float>(i) * hs), x, k);
+      for (std::size_t j = 0; j < x.size(); ++j) x[j] += hs * k[j];
+    }
+    const float done = static_cast<float>(n) * hs;
+    f(t + static_cast<double>(done), x, k);
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] += (macro_step - done) * k[j];
+    return x;
+  };
+}
+
 // As runtime/include/dualrate/schemes/smfe.hpp: per inner step its time and x += h_s k;
 // then N h_s, its time, D - N h_s and the last update.
 StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& design) {
@@ -464,6 +485,7 @@ SchemeInfo smfe_scheme() {
   s.constants = true;
   s.precompute = precompute;
   s.reference_step = reference;
+  s.float_reference = float_reference;
   s.cost = cost;
   s.stable_step_scan = stable_step_scan;
   s.analyse = analyse;
