@@ -184,9 +184,9 @@ T Evaluator::eval(const Node& n, const S& v) {
     case Op::kCall1: return n.unary.of(eval<T>(n.args[0], v));
     case Op::kCall2: return n.binary.of(eval<T>(n.args[0], v), eval<T>(n.args[1], v));
     case Op::kTable: {
-      double args[kMaxTableAxes];
-      for (std::size_t i = 0; i < n.args.size(); ++i) args[i] = static_cast<double>(eval<T>(n.args[i], v));
-      return static_cast<T>(n.table->evaluate(args, static_cast<unsigned>(n.index)));
+      T args[kMaxTableAxes];
+      for (std::size_t i = 0; i < n.args.size(); ++i) args[i] = eval<T>(n.args[i], v);
+      return n.table->evaluate_as_generated<T>(args, static_cast<unsigned>(n.index));
     }
   }
   throw std::logic_error("evaluator: unknown node");

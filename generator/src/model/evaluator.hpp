@@ -6,7 +6,8 @@
 // repeated multiplication, x^(1/2) as sqrt; the semantics of sign, step, min and max are
 // those of runtime/include/dualrate/math.hpp; the elementary functions are the portable
 // libm's (<dualrate/portable_math.h>), the same ones the generated code calls in verify;
-// tables by Table::evaluate (a linear scan, in double; the float evaluation rounds its result).
+// tables by Table::evaluate_as_generated (the runtime's interpolation arithmetic after the
+// table's own linear scan for the cell).
 // A time term (dr_time: Model::with_time_terms) is evaluated in double and rounded to float, as
 // the generated code computes it in its Time.
 #pragma once
@@ -30,7 +31,7 @@ class Evaluator {
   double operator()(const double* values) const;
   // The same in float arithmetic, as float generated code computes it: constants rounded to
   // float, every operation in float, the portable libm's float functions
-  // (dualrate_libm_NAMEf); tables by Table::evaluate in double on the float arguments, rounded;
+  // (dualrate_libm_NAMEf); tables in float (Table::evaluate_as_generated<float>);
   // time terms in double with t = `time` and the other slots' float values.
   float operator()(const float* values, double time) const;
 

@@ -61,6 +61,52 @@ double Table::evaluate(const double* args, unsigned slope) const {
   return corner.front();
 }
 
+template <class T>
+T Table::evaluate_as_generated(const T* args, unsigned slope) const {
+  const std::size_t n_axes = axes();
+  std::size_t index[kMaxTableAxes], stride[kMaxTableAxes];
+  T fraction[kMaxTableAxes], inverse_width[kMaxTableAxes];
+  std::size_t s = 1;
+  for (std::size_t d = n_axes; d-- > 0;) {
+    stride[d] = s;
+    s *= breakpoints[d].size();
+  }
+  const bool clamp = extrapolation == Extrapolation::kClamp || interpolation == Interpolation::kFlat;
+  for (std::size_t d = 0; d < n_axes; ++d) {
+    T x = args[d];
+    if (std::isnan(x)) return x;
+    const auto b = [this, d](std::size_t i) { return static_cast<T>(breakpoints[d][i]); };
+    const std::size_t last = breakpoints[d].size() - 1;
+    bool held = false;
+    if (clamp && (x < b(0) || x > b(last))) {
+      x = x < b(0) ? b(0) : b(last);
+      held = true;
+    }
+    std::size_t i = 0;
+    while (i + 1 < last && x >= b(i + 1)) ++i;
+    index[d] = i;
+    const T width = b(i + 1) - b(i);
+    fraction[d] = interpolation == Interpolation::kFlat ? (x >= b(i + 1) ? T(1) : T(0)) : (x - b(i)) / width;
+    inverse_width[d] = held || interpolation == Interpolation::kFlat ? T(0) : T(1) / width;
+  }
+  T sum = 0;
+  for (unsigned corner = 0; corner < (1u << n_axes); ++corner) {
+    std::size_t offset = 0;
+    T weight = 1;
+    for (std::size_t d = 0; d < n_axes; ++d) {
+      const bool upper = ((corner >> d) & 1u) != 0;
+      offset += (index[d] + (upper ? 1 : 0)) * stride[d];
+      if ((slope >> d) & 1u) weight *= upper ? inverse_width[d] : -inverse_width[d];
+      else weight *= upper ? fraction[d] : T(1) - fraction[d];
+    }
+    sum += weight * static_cast<T>(values.at(offset));
+  }
+  return sum;
+}
+
+template float Table::evaluate_as_generated<float>(const float*, unsigned) const;
+template double Table::evaluate_as_generated<double>(const double*, unsigned) const;
+
 namespace {
 
 // The id or slope mask of a call: an integer, which GiNaC's evalf hands over as a float.

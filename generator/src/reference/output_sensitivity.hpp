@@ -43,8 +43,8 @@ class OutputSensitivity {
 int output_operations(const GiNaC::ex& e);
 
 // Why the generated outputs() of a model may round otherwise than the reference core's Evaluator
-// in the same arithmetic: an output reads a table (interpolated by another computation) or a
-// solved acceleration (factorized at run time). Empty when both compute the same operations.
+// in the same arithmetic: an output reads a solved acceleration (factorized at run time). Empty
+// when both compute the same operations.
 std::string output_exact_difference(const Model& model);
 
 }  // namespace dualrate

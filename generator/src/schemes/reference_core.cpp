@@ -155,9 +155,6 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
   const SchemeInfo* info = find_any_scheme(options.scheme);
   if (!info || !info->float_reference)
     return "the reference core's " + options.scheme + " step is not written in the runtime's order of operations";
-  if (!model().tables.empty())
-    return "the model has tables, which the reference core interpolates by another computation (Table::evaluate) "
-           "than the generated code (dualrate::lookup::table)";
   for (const auto& v : model().variables)
     if (v.solved)
       return "the model's mass matrix depends on the coordinates: the generated code factorizes it at run time, the "

@@ -2,10 +2,13 @@
 // (1-D to 3-D, clamp and linear extrapolation, flat), derivatives through a table against
 // the cells' slopes, values_file against inline values and its errors at the CSV's own
 // line, and the float check of breakpoints. The model-file errors of the tables section are
-// files in tests/models/errors/ (table_*.yaml, errors_test.cpp).
+// files in tests/models/errors/ (table_*.yaml, errors_test.cpp). The reference core's
+// arithmetic of a table against the runtime's lookup, bit for bit.
+#include <dualrate/lookup.hpp>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -211,6 +214,65 @@ TEST_F(ValuesFile, MissingOrUnreadableIsReportedAtTheModelsKey) {
     }
     std::filesystem::remove(dir_ + "/map.csv");
   }
+}
+
+// The table of EvaluatedAsGeneratedIsTheRuntimesLookupBitForBit through the runtime's lookup
+// (dualrate/lookup.hpp) in S: a non-uniform axis of 4 breakpoints (binary search) and a
+// uniform one of 3 (index arithmetic), the generated code's forms.
+template <class S, lookup::Interpolation I, lookup::Extrapolation E, unsigned Slope>
+S runtime_lookup(const Table& t, S x0, S x1) {
+  S values[12];
+  for (std::size_t i = 0; i < 12; ++i) values[i] = static_cast<S>(t.values[i]);
+  const auto& b0 = t.breakpoints[0];
+  const auto& b1 = t.breakpoints[1];
+  const lookup::Axis<S, 4, false> a0{{S(b0[0]), S(b0[1]), S(b0[2]), S(b0[3])}, S(0)};
+  const lookup::Axis<S, 3, true> a1{{S(b1[0]), S(b1[1]), S(b1[2])}, S(1) / (S(b1[1]) - S(b1[0]))};
+  return lookup::table<I, E, Slope>(values, a0, x0, a1, x1);
+}
+
+template <class S>
+bool same_bits(S a, S b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// The reference core evaluates a table with the runtime's arithmetic after its own cell search
+// (Table::evaluate_as_generated), so that verify's exact step check covers models with tables:
+// bit for bit the runtime's lookup in float and double, at breakpoints (which belong to the
+// cell on their right), inside cells, on either side outside (clamped; extrapolated linearly),
+// at NaN, for the value and each slope, linear and flat.
+template <class S, lookup::Interpolation I, lookup::Extrapolation E>
+void expect_runtime_arithmetic(Table t) {
+  t.interpolation = I == lookup::Interpolation::kLinear ? Table::Interpolation::kLinear : Table::Interpolation::kFlat;
+  t.extrapolation = E == lookup::Extrapolation::kClamp ? Table::Extrapolation::kClamp : Table::Extrapolation::kLinear;
+  const S nan = std::numeric_limits<S>::quiet_NaN();
+  for (S x0 : {S(-2), S(-1), S(-0.5), S(0.3), S(0.31), S(0.7), S(1.9), S(2.5), S(3), nan})
+    for (S x1 : {S(-0.1), S(0), S(0.25), S(0.5), S(0.9999), S(1), S(1.5)}) {
+      const S args[2] = {x0, x1};
+      const S value = runtime_lookup<S, I, E, 0>(t, x0, x1);
+      const S d0 = runtime_lookup<S, I, E, 1>(t, x0, x1), d1 = runtime_lookup<S, I, E, 2>(t, x0, x1);
+      EXPECT_TRUE(same_bits(t.evaluate_as_generated<S>(args, 0), value)) << x0 << ", " << x1;
+      EXPECT_TRUE(same_bits(t.evaluate_as_generated<S>(args, 1), d0)) << x0 << ", " << x1;
+      EXPECT_TRUE(same_bits(t.evaluate_as_generated<S>(args, 2), d1)) << x0 << ", " << x1;
+    }
+}
+
+TEST(Tables, EvaluatedAsGeneratedIsTheRuntimesLookupBitForBit) {
+  Table t;
+  t.breakpoints = {{-1, 0.3, 0.7, 2.5}, {0, 0.5, 1}};
+  t.values = {0.1, -2.3, 4.7, 1.0 / 3, 5.5, -0.7, 2.2, 9.1, -4.4, 0.05, 1e3, -1e-3};
+  using lookup::Extrapolation;
+  using lookup::Interpolation;
+  expect_runtime_arithmetic<float, Interpolation::kLinear, Extrapolation::kClamp>(t);
+  expect_runtime_arithmetic<float, Interpolation::kLinear, Extrapolation::kLinear>(t);
+  expect_runtime_arithmetic<float, Interpolation::kFlat, Extrapolation::kClamp>(t);
+  expect_runtime_arithmetic<double, Interpolation::kLinear, Extrapolation::kClamp>(t);
+  expect_runtime_arithmetic<double, Interpolation::kLinear, Extrapolation::kLinear>(t);
+  expect_runtime_arithmetic<double, Interpolation::kFlat, Extrapolation::kClamp>(t);
+  // Table::evaluate, the generator's numeric evaluation, interpolates in another order (a line
+  // between two values): the same function, but not the same bits everywhere.
+  const double args[2] = {0.31, 0.9999};
+  EXPECT_NEAR(t.evaluate(args, 0), t.evaluate_as_generated<double>(args, 0), 1e-14);
 }
 
 TEST(Tables, BreakpointsThatFloatCannotSeparateAreRefusedForFloat) {

@@ -241,7 +241,7 @@ TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwis
   EXPECT_NE(difference("models/dc_motor.yaml", "smfe", 1e-4).find("no design"), std::string::npos);
   EXPECT_NE(difference("models/jet_acceleration.yaml", "sp_ll").find("scheduled"), std::string::npos);
   EXPECT_NE(difference("models/servo_actuator_lag.yaml", "sp_ll").find("tunable"), std::string::npos);
-  EXPECT_NE(difference("models/f16_longitudinal.yaml", "rk4").find("tables"), std::string::npos);
+  EXPECT_EQ(difference("models/f16_longitudinal.yaml", "rk4"), "");  // tables: the runtime's arithmetic
   EXPECT_NE(difference("models/light_double_pendulum.yaml", "rk4").find("mass matrix"), std::string::npos);
 
   const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));

@@ -25,10 +25,11 @@ TEST(OutputOperations, CountsTheRoundingsOfAnExpression) {
   EXPECT_EQ(output_operations(GiNaC::sqrt(x)), 2);
 }
 
-TEST(OutputExactDifference, OnlyTablesAndSolvedAccelerationsRoundOtherwise) {
+// Tables are evaluated with the runtime's arithmetic (Table::evaluate_as_generated): only a
+// solved acceleration rounds otherwise.
+TEST(OutputExactDifference, TablesRoundAsTheGeneratedCode) {
   EXPECT_EQ(output_exact_difference(test::load(test::source_path("models/dc_motor.yaml"))), "");
-  EXPECT_NE(output_exact_difference(test::load(test::source_path("models/f16_longitudinal.yaml"))).find("table"),
-            std::string::npos);
+  EXPECT_EQ(output_exact_difference(test::load(test::source_path("models/f16_longitudinal.yaml"))), "");
 }
 
 // The model's outputs at x = 0 and at a state: dy/dx and the terms rho_k is relative to, for
@@ -100,9 +101,9 @@ TEST(OutputCheck, AnOutputOffByATenthOfAPercentFails) {
   EXPECT_FALSE(r.pass) << r.json();
 }
 
-// With a table in an output the comparison from the generated state is within rho_k (a few u_f
-// of the output's terms, far below a defect of 0.1%): the F-16's outputs as generated are.
-TEST(OutputCheck, AnOutputThatReadsATableIsWithinItsRoundingBound) {
+// An output that reads tables is compared bit for bit too, and so is the step through them:
+// the F-16's outputs and states as generated, in float.
+TEST(OutputCheck, AnOutputThatReadsATableIsTheGeneratedOutputBitForBit) {
   const Model m = test::load(test::source_path("models/f16_longitudinal.yaml"));
   VerifyOptions o;
   o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
@@ -110,9 +111,10 @@ TEST(OutputCheck, AnOutputThatReadsATableIsWithinItsRoundingBound) {
   const VerifyResult r = verify(m, o);
   EXPECT_EQ(r.error, "");
   ASSERT_TRUE(r.outputs) << r.json();
-  EXPECT_FALSE(r.outputs->exact_skipped.empty());
-  EXPECT_GT(r.outputs->local_ratio, 0.0) << r.json();
-  EXPECT_LE(r.outputs->local_ratio, 1.0) << r.json();
+  EXPECT_EQ(r.outputs->exact_skipped, "");
+  EXPECT_EQ(r.outputs->differing, 0) << r.json();
+  ASSERT_TRUE(r.exact_step) << r.json();
+  EXPECT_EQ(r.exact_step->differing, 0) << r.json();
   EXPECT_TRUE(r.pass) << r.json();
 }
 
