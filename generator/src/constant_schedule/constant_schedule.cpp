@@ -398,6 +398,7 @@ void constants_on_grid(Designer& designer, ConstantSchedule& out) {
   for (const auto& p : grid_points(out.grid)) {
     const Designer::Point& point = designer.at(p);
     out.constants.push_back(point.constants);
+    out.jacobians.push_back(point.jacobian);
     for (std::size_t k = 0; k < dims; ++k) {
       const double width = std::max(out.covered[k].second - out.covered[k].first, 1e-300);
       out.largest_miss = std::max(out.largest_miss, std::fabs(point.op.reached[k] - p[k]) / width);

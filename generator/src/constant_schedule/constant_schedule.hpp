@@ -83,6 +83,9 @@ struct ConstantSchedule {
   std::vector<std::pair<double, double>> covered;    // by the reference trajectory
   // The constants at every grid point, the first value's points outermost.
   std::vector<std::vector<NamedMatrix>> constants;
+  // The Jacobian at each grid point's operating point, which its constants are computed from
+  // (verify's exact step check confirms them with the reference core's own computation).
+  std::vector<Eigen::MatrixXd> jacobians;
   bool refined = false;              // grid chosen by points: auto
   double tolerance = 0;              // of points: auto
   double interpolation_error = 0;    // largest midpoint error (as auto's criterion) over the cells

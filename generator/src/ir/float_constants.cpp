@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace dualrate {
 
@@ -23,23 +24,81 @@ std::vector<NamedMatrix> confirmed_constants(const std::vector<NamedMatrix>& des
   return confirmed;
 }
 
-Eigen::VectorXf product_in_float(const LinearMap& m, const Eigen::VectorXf& v) {
+Eigen::VectorXf product_in_float(const LinearMap& m, const Eigen::VectorXf& v, const std::vector<float>& scheduled) {
   Eigen::VectorXf r(m.rows);
   for (Eigen::Index i = 0; i < m.rows; ++i) {
     const auto& row = m.terms[static_cast<std::size_t>(i)];
-    const bool negated = !row.empty() && row.front().coefficient < 0;  // positive terms come first
+    // Scheduled entries come first, then the positive constants: all negative only when the first is.
+    const bool negated = !row.empty() && row.front().entry < 0 && row.front().coefficient < 0;
     float sum = 0;
     bool first = true;
     for (const LinearTerm& t : row) {
-      if (t.entry >= 0) throw std::logic_error("product_in_float: scheduled map '" + m.name + "'");
-      const float term = static_cast<float>(std::fabs(t.coefficient)) * v[t.column];  // 1 v is v, as emitted
+      if (t.entry >= static_cast<long>(scheduled.size()))
+        throw std::logic_error("product_in_float: no value of scheduled entry " + std::to_string(t.entry) + " of '" +
+                               m.name + "'");
+      const float factor = t.entry >= 0 ? scheduled[static_cast<std::size_t>(t.entry)]
+                                        : static_cast<float>(std::fabs(t.coefficient));  // 1 v is v, as emitted
+      const float term = factor * v[t.column];
       if (first) sum = term;
-      else sum = t.coefficient < 0 && !negated ? sum - term : sum + term;
+      else sum = t.entry < 0 && t.coefficient < 0 && !negated ? sum - term : sum + term;
       first = false;
     }
     r[i] = negated ? -sum : sum;
   }
   return r;
+}
+
+FloatCells locate_in_float(const std::vector<std::vector<double>>& grid, const std::vector<float>& values) {
+  FloatCells c;
+  std::size_t stride = 1;
+  c.stride.resize(grid.size());
+  for (std::size_t d = grid.size(); d-- > 0;) {
+    c.stride[d] = stride;
+    stride *= grid[d].size();
+  }
+  for (std::size_t d = 0; d < grid.size(); ++d) {
+    const auto b = [&grid, d](std::size_t i) { return static_cast<float>(grid[d][i]); };
+    const std::size_t last = grid[d].size() - 1;
+    float x = values.at(d);
+    if (std::isnan(x)) {
+      c.index.push_back(0);
+      c.fraction.push_back(x);
+      continue;
+    }
+    if (x < b(0) || x > b(last)) x = x < b(0) ? b(0) : b(last);
+    std::size_t i = 0;
+    while (i + 1 < last && x >= b(i + 1)) ++i;
+    c.index.push_back(i);
+    c.fraction.push_back((x - b(i)) / (b(i + 1) - b(i)));
+  }
+  return c;
+}
+
+float interpolate_in_float(const std::vector<double>& points, const FloatCells& cells) {
+  const auto value = [&points](std::size_t k) { return static_cast<float>(points.at(k)); };
+  const std::size_t dims = cells.index.size();
+  if (dims == 1) {
+    const std::size_t i = cells.index[0];
+    return value(i) + cells.fraction[0] * (value(i + 1) - value(i));
+  }
+  float sum = 0;
+  for (unsigned corner = 0; corner < (1u << dims); ++corner) {
+    std::size_t offset = 0;
+    float weight = 1;
+    for (std::size_t d = 0; d < dims; ++d) {
+      const bool upper = ((corner >> d) & 1u) != 0;
+      offset += (cells.index[d] + (upper ? 1 : 0)) * cells.stride[d];
+      weight *= upper ? cells.fraction[d] : 1.0F - cells.fraction[d];
+    }
+    sum += weight * value(offset);
+  }
+  return sum;
+}
+
+std::vector<float> scheduled_entries_in_float(const LinearMap& m, const FloatCells& cells) {
+  std::vector<float> entries;
+  for (const auto& table : m.tables) entries.push_back(interpolate_in_float(table, cells));
+  return entries;
 }
 
 }  // namespace dualrate

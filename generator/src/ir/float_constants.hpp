@@ -29,8 +29,26 @@ std::vector<NamedMatrix> confirmed_constants(const std::vector<NamedMatrix>& des
 
 // m v in float as a float build's generated function computes it (emit/constants.cpp,
 // matrix_function): each row's terms left to right in LinearMap's order, the coefficients
-// rounded to float, a row of negative terms as the negated sum of its magnitudes. Constant
-// maps only (std::logic_error for scheduled entries).
-Eigen::VectorXf product_in_float(const LinearMap& m, const Eigen::VectorXf& v);
+// rounded to float, a row of negative terms as the negated sum of its magnitudes; a scheduled
+// entry's term is scheduled[entry] v_col, added. Throws std::logic_error when m has scheduled
+// entries that `scheduled` lacks.
+Eigen::VectorXf product_in_float(const LinearMap& m, const Eigen::VectorXf& v,
+                                 const std::vector<float>& scheduled = {});
+
+// A step's place on a schedule's grid in float, as generated code's schedule() finds it
+// (dualrate::lookup::locate, linear interpolation, clamped): per scheduling value the cell
+// (here by a linear scan of the grid points rounded to float) and the fraction in it; the
+// strides of the grid's points (the first value's outermost).
+struct FloatCells {
+  std::vector<std::size_t> index, stride;
+  std::vector<float> fraction;
+};
+FloatCells locate_in_float(const std::vector<std::vector<double>>& grid, const std::vector<float>& values);
+// A scheduled value at the cells from its values at the grid points, rounded to float, as
+// dualrate::scheduling::interpolate: over one value t_i + f (t_{i+1} - t_i), over more the sum
+// over the cell's corners of the weights' product times the value (lookup::combine).
+float interpolate_in_float(const std::vector<double>& points, const FloatCells& cells);
+// Each scheduled entry of m at the cells (its `tables`).
+std::vector<float> scheduled_entries_in_float(const LinearMap& m, const FloatCells& cells);
 
 }  // namespace dualrate

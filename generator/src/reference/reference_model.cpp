@@ -167,6 +167,14 @@ ReferenceModel::Vector ReferenceModel::scheduling_values(double t, const Vector&
   return s;
 }
 
+std::vector<float> ReferenceModel::float_scheduling_values(double t, const std::vector<float>& x,
+                                                           const Vector& u) const {
+  const std::vector<float> env = environment(t, x, u);
+  std::vector<float> s;
+  for (const auto& e : scheduling_) s.push_back(e(env.data(), t));
+  return s;
+}
+
 std::vector<std::string> ReferenceModel::columns() const {
   std::vector<std::string> c{"t"};
   for (const auto& x : model_.states) c.push_back(x.name);

@@ -153,6 +153,8 @@ class ReferenceModel {
   std::vector<float> float_outputs(double t, const std::vector<float>& x, const Vector& u) const;
   // The model's scheduling values (simulation: schedule: by) at (t, x, u); empty without a schedule.
   Vector scheduling_values(double t, const Vector& x, const Vector& u) const;
+  // The same in float, as float generated code's Model::scheduling_values computes them.
+  std::vector<float> float_scheduling_values(double t, const std::vector<float>& x, const Vector& u) const;
   std::vector<std::string> columns() const;
   // The high-accuracy solution of options' scenario (options.scheme is not read): integrated
   // segment by segment over the grid t_i = i h of options.step, a row every options.every

@@ -184,10 +184,18 @@ struct ReferenceSetup {
 using ReferenceStep =
     std::function<std::vector<double>(const RightHandSide& f, double t, double h, const std::vector<double>& x)>;
 
+// What a float step evaluates of the model, in float as generated code does: the right-hand
+// side (inputs held over the step), and for scheduled constants the scheduling values
+// (Model::scheduling_values) with the same inputs.
+struct FloatModel {
+  RightHandSideIn<float> f;
+  std::function<std::vector<float>(double t, const std::vector<float>& x)> scheduling_values{};
+};
+
 // The same step in float arithmetic, operation for operation as the runtime's step computes
 // it in a float build (numeric/ode.hpp's *_step_in<float>, prk25's prk_step_in<float>).
 using FloatStep =
-    std::function<std::vector<float>(const RightHandSideIn<float>& f, double t, float h, const std::vector<float>& x)>;
+    std::function<std::vector<float>(const FloatModel& model, double t, float h, const std::vector<float>& x)>;
 
 // The multistep and dual-rate schemes' reference runs, tied to the grid t_i = i h.
 // dx/dt at grid time t_i = i h with the inputs sampled at t_i.

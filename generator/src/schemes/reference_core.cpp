@@ -160,9 +160,11 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
       return "the model's mass matrix depends on the coordinates: the generated code factorizes it at run time, the "
              "reference core takes its symbolic inverse";
   if (!info->constants) return "";
-  const std::string scheduled = "the constants are scheduled: the generated code interpolates them at each step "
-                                "(dualrate::scheduling::interpolate), which the reference core does not transcribe";
-  if (options.schedule) return scheduled;
+  if (options.schedule) {  // the run's schedule is the generator's design
+    if (options.float_time) return "";
+    return "in double the reference core interpolates the scheduled constants in its own order (interpolate) "
+           "and applies them as dense matrices (a float build's exact step check transcribes the generated code's)";
+  }
   SchemeDesign design;
   try {
     design = generator_design(model(), options);
@@ -171,7 +173,8 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
   } catch (const SchemeDesignError& e) {
     return std::string("the generator has no design of the model: ") + e.what();
   }
-  if (design.schedule) return scheduled;
+  if (design.schedule)
+    return "the run has no schedule of the constants (RunOptions::schedule), which the model's design schedules";
   if (!design.recompute.empty())
     return "the constants depend on tunable values: the generated code holds them as calibration data, over every "
            "entry their structure allows, and recomputes them on the target";
@@ -193,7 +196,9 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   setup.jacobian = [this](double, const std::vector<double>&) {
     return jacobian_at(0, initial_state(), inputs_at(0));
   };
-  const SchemeDesign design = info.constants ? generator_design(model(), options) : SchemeDesign{};
+  SchemeDesign design;
+  if (options.schedule) design.schedule = options.schedule;
+  else if (info.constants) design = generator_design(model(), options);
   if (info.constants) setup.design = &design;
   const double h = options.step;
   const FloatStep step = info.float_reference(setup, h);
@@ -202,10 +207,14 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   return [cores, step, h](long i, const Vector& x) {
     const ReferenceCore& core = cores->at(i);
     const Vector u = core.inputs_of_step(i, h, true);
-    const RightHandSideIn<float> f = [&core, &u](double t, const std::vector<float>& xs, std::vector<float>& dx) {
+    FloatModel m;
+    m.f = [&core, &u](double t, const std::vector<float>& xs, std::vector<float>& dx) {
       core.float_derivatives(t, xs, u, dx);
     };
-    const std::vector<float> next = step(f, sample_time(i, h, true), static_cast<float>(h),
+    m.scheduling_values = [&core, &u](double t, const std::vector<float>& xs) {
+      return core.float_scheduling_values(t, xs, u);
+    };
+    const std::vector<float> next = step(m, sample_time(i, h, true), static_cast<float>(h),
                                          std::vector<float>(x.begin(), x.end()));
     return Vector(next.begin(), next.end());
   };

@@ -185,6 +185,46 @@ TEST(FloatMutation, SpLlsConstantOneUlpOffFailsTheExactStepCheck) {
   EXPECT_FALSE(r.pass);
 }
 
+// The table of scheduled entry `row` of the constant `name` (NAME_points_, its values at the
+// schedule's grid points) with every value moved by `move`; "" when there is none.
+std::string with_scheduled_entry_moved(std::string header, const std::string& name, int row,
+                                       const std::function<double(double)>& move) {
+  std::size_t at = header.find("static constexpr Scalar " + name + "_points_[");
+  for (int r = 0; at != std::string::npos && r <= row; ++r) at = header.find("\n      {", at + 1);
+  if (at == std::string::npos) return "";
+  const std::size_t end = header.find('}', at);
+  for (std::size_t p = header.find("Scalar(0x", at); p < end; p = header.find("Scalar(0x", p + 1)) {
+    const std::size_t begin = p + 7, close = header.find(')', begin);
+    char literal[64];
+    std::snprintf(literal, sizeof literal, "%a", move(std::strtod(header.substr(begin, close - begin).c_str(), nullptr)));
+    header.replace(begin, close - begin, literal);
+  }
+  return header;
+}
+
+// Scheduled constants in the exact step check (the schedule's points confirmed by the reference
+// core's own computation at each point's Jacobian, the interpolation transcribed): the tyre-lag
+// vehicle under sp_ll, scheduled by speed, with one entry of g_z^-1 g_x 0.1% off at every grid
+// point passed the rounding checks before (README's mutation table); its steps now differ.
+TEST(FloatMutation, SpLlsScheduledConstantOffFailsTheExactStepCheck) {
+  const Model m = test::load(test::source_path("models/tire_lag_vehicle.yaml"));
+  VerifyOptions o;
+  o.generate = {"sp_ll", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
+  o.t_end = m.simulation.t_end;
+  o.every = 10;
+  const std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
+  const VerifyResult as_generated = verify_header(m, o, header);
+  ASSERT_TRUE(as_generated.exact_step) << as_generated.json();
+  EXPECT_EQ(as_generated.exact_step->differing, 0) << as_generated.json();
+  const VerifyResult r = verify_header(m, o, with_scheduled_entry_moved(header, "k", 1, [](double v) {
+                                         return 1.001 * v;
+                                       }));
+  EXPECT_EQ(r.error, "");
+  ASSERT_TRUE(r.exact_step) << r.json();
+  EXPECT_GT(r.exact_step->differing, 0) << r.json();
+  EXPECT_FALSE(r.pass);
+}
+
 TEST(FloatMutation, ThousandUlpsFail) {
   const VerifyResult r = verify_with_kt_moved(1024);
   EXPECT_EQ(r.error, "");

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -239,7 +240,18 @@ TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwis
   EXPECT_EQ(difference("models/dc_motor.yaml", "smfe"), "");  // D = 1e-3: 5 inner steps and the rest
   EXPECT_EQ(difference("models/dc_motor.yaml", "smfe", 1e-3, false), "");  // h_s and N: the generator's numbers
   EXPECT_NE(difference("models/dc_motor.yaml", "smfe", 1e-4).find("no design"), std::string::npos);
-  EXPECT_NE(difference("models/jet_acceleration.yaml", "sp_ll").find("scheduled"), std::string::npos);
+  EXPECT_NE(difference("models/jet_acceleration.yaml", "sp_ll").find("no schedule"), std::string::npos);
+  {  // with the generator's schedule, as verify runs it: in float the runtime's interpolation
+    const Model jet = test::load(test::source_path("models/jet_acceleration.yaml"));
+    const GenerateRequest request{"sp_ll", jet.simulation.step.value(), 1, ScalarType::kFloat, "test"};
+    RunOptions run{"sp_ll", request.step, 0.01};
+    run.schedule = precompute_scheme(jet, false, request).schedule;
+    ASSERT_TRUE(run.schedule);
+    run.float_time = true;
+    EXPECT_EQ(ReferenceCore(jet).exact_step_difference(run), "");
+    run.float_time = false;
+    EXPECT_NE(ReferenceCore(jet).exact_step_difference(run).find("in double"), std::string::npos);
+  }
   EXPECT_NE(difference("models/servo_actuator_lag.yaml", "sp_ll").find("tunable"), std::string::npos);
   EXPECT_EQ(difference("models/f16_longitudinal.yaml", "rk4"), "");  // tables: the runtime's arithmetic
   EXPECT_NE(difference("models/light_double_pendulum.yaml", "rk4").find("mass matrix"), std::string::npos);

@@ -193,8 +193,8 @@ SchemeInfo prk25_scheme() {
     };
   };
   s.float_reference = [](const ReferenceSetup& setup, double) -> FloatStep {
-    return [slow = setup.slow](const RightHandSideIn<float>& f, double t, float h, const std::vector<float>& x) {
-      return prk_step_in(prk25_tableau(), f, slow, t, h, x);
+    return [slow = setup.slow](const FloatModel& m, double t, float h, const std::vector<float>& x) {
+      return prk_step_in(prk25_tableau(), m.f, slow, t, h, x);
     };
   };
   s.cost = [](const Model& model, const GenerateRequest&, const SchemeDesign&) { return prk_step_cost(prk25_tableau(), model); };

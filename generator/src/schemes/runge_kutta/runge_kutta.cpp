@@ -30,24 +30,30 @@ StepCost cost(const Model& model, int stages, long add_per_state, long add, long
   return c;
 }
 
+// The float step of a textbook scheme on the model's right-hand side (SchemeInfo::float_reference).
+template <std::vector<float> (*Step)(const RightHandSideIn<float>&, double, float, const std::vector<float>&)>
+FloatStep float_step_of(const ReferenceSetup&, double) {
+  return [](const FloatModel& m, double t, float h, const std::vector<float>& x) { return Step(m.f, t, h, x); };
+}
+
 }  // namespace
 
 std::vector<SchemeInfo> runge_kutta_schemes() {
   SchemeInfo euler = runge_kutta("euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler");
   euler.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return euler_step; };
-  euler.float_reference = [](const ReferenceSetup&, double) -> FloatStep { return euler_step_in<float>; };
+  euler.float_reference = float_step_of<euler_step_in<float>>;
   // x += h k
   euler.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 1, 1, 0, 1, 0); };
   SchemeInfo rk2 = runge_kutta("rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2,
                                "Heun's method (explicit trapezoidal)");
   rk2.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return heun_step; };
-  rk2.float_reference = [](const ReferenceSetup&, double) -> FloatStep { return heun_step_in<float>; };
+  rk2.float_reference = float_step_of<heun_step_in<float>>;
   // x + h k1, t + h, x += (h/2) (k1 + k2)
   rk2.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 2, 3, 1, 2, 1); };
   SchemeInfo rk4 = runge_kutta("rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4,
                                "classical fourth-order Runge-Kutta");
   rk4.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return rk4_step; };
-  rk4.float_reference = [](const ReferenceSetup&, double) -> FloatStep { return rk4_step_in<float>; };
+  rk4.float_reference = float_step_of<rk4_step_in<float>>;
   // three stage inputs and times, h/2, h/6, weighted sum
   rk4.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 4, 7, 3, 6, 2); };
   return {euler, rk2, rk4};

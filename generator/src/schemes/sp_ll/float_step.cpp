@@ -2,6 +2,9 @@
 
 #include <Eigen/Dense>
 
+#include <map>
+#include <string>
+
 #include "ir/float_constants.hpp"
 
 namespace dualrate {
@@ -14,15 +17,31 @@ struct SpLlMaps {
   LinearMap gz_inv, k, fz, a, p1, p2, q1, q2;
 };
 
+// The scheduled entries of each map at the cells, by map name.
+std::map<std::string, std::vector<float>> scheduled_entries(const SpLlMaps& m, const FloatCells& cells) {
+  std::map<std::string, std::vector<float>> entries;
+  for (const LinearMap* c : {&m.gz_inv, &m.k, &m.fz, &m.a, &m.p1, &m.p2, &m.q1, &m.q2})
+    entries[c->name] = scheduled_entries_in_float(*c, cells);
+  return entries;
+}
+
 }  // namespace
 
-FloatStep sp_ll_float_step(const std::vector<NamedMatrix>& constants, std::size_t slow) {
+FloatStep sp_ll_float_step(const std::vector<NamedMatrix>& constants, std::size_t slow,
+                           const std::vector<std::vector<double>>& grid) {
   const auto map = [&](const char* name) { return linear_map(named(constants, name)); };
   const SpLlMaps m{map("gz_inv"), map("k"), map("fz"), map("a"), map("p1"), map("p2"), map("q1"), map("q2")};
   const auto ns = static_cast<Eigen::Index>(slow);
-  return [m, ns](const RightHandSideIn<float>& f, double t, float h, const std::vector<float>& x0) {
+  return [m, ns, grid](const FloatModel& model, double t, float h, const std::vector<float>& x0) {
+    const RightHandSideIn<float>& f = model.f;
+    const std::map<std::string, std::vector<float>> entries =
+        grid.empty() ? std::map<std::string, std::vector<float>>{}
+                     : scheduled_entries(m, locate_in_float(grid, model.scheduling_values(t, x0)));
+    const auto apply = [&entries](const LinearMap& c, const VectorXf& v) {
+      const auto it = entries.find(c.name);
+      return product_in_float(c, v, it == entries.end() ? std::vector<float>{} : it->second);
+    };
     const auto n = static_cast<Eigen::Index>(x0.size()), nf = n - ns;
-    const auto apply = [](const LinearMap& c, const VectorXf& v) { return product_in_float(c, v); };
     const VectorXf x = Eigen::Map<const VectorXf>(x0.data(), n);
     const VectorXf xn = x.head(ns), zn = x.tail(nf);
     std::vector<float> d;

@@ -12,7 +12,11 @@ namespace dualrate {
 
 // dualrate::SpLl::step in float with the constants `constants` (sp_ll_constants' names, each
 // applied as its emitted function: product_in_float), the model's right-hand side f in float
-// giving the slow rates too (generated code's slow_derivatives computes the same rows).
-FloatStep sp_ll_float_step(const std::vector<NamedMatrix>& constants, std::size_t slow);
+// giving the slow rates too (generated code's slow_derivatives computes the same rows). With a
+// `grid` (scheduled constants: each matrix's values at its points in NamedMatrix::scheduled),
+// the scheduled entries are interpolated in float at the scheduling values of the step's start,
+// as generated code's SchemeConstants::schedule does.
+FloatStep sp_ll_float_step(const std::vector<NamedMatrix>& constants, std::size_t slow,
+                           const std::vector<std::vector<double>>& grid = {});
 
 }  // namespace dualrate

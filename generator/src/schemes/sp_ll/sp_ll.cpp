@@ -413,9 +413,17 @@ ReferenceStep reference(const ReferenceSetup& s, double) {
 }
 
 // The design's constants confirmed by the reference core's own (sp_ll_reference_constants) at
-// the blocks of setup.jacobian, then the runtime's step in float (float_step.hpp).
+// the blocks of setup.jacobian, or scheduled at each grid point's Jacobian, then the runtime's
+// step in float (float_step.hpp).
 FloatStep float_reference(const ReferenceSetup& s, double h) {
   if (!s.design || !s.model) throw SimulationError("sp_ll's float step needs the generator's design and the model");
+  if (s.design->schedule) {
+    ConstantSchedule confirmed = *s.design->schedule;
+    for (std::size_t k = 0; k < confirmed.constants.size(); ++k)
+      confirmed.constants[k] = confirmed_constants(
+          confirmed.constants[k], sp_ll_reference_constants(split_jacobian(confirmed.jacobians.at(k), s.slow), h));
+    return sp_ll_float_step(scheduled_matrices(confirmed), s.slow, confirmed.grid);
+  }
   std::vector<double> x0;
   for (const auto& x : s.model->states) x0.push_back(x.initial_value);
   const SpLlBlocks blocks = split_jacobian(s.jacobian(0, x0), s.slow);
