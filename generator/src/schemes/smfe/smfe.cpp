@@ -8,9 +8,9 @@
 
 #include "numeric/linearization.hpp"
 #include "constant_schedule/constant_schedule.hpp"
-#include "ir/float_constants.hpp"
 #include "ir/function_cost.hpp"
 #include "model/tunable.hpp"
+#include "schemes/smfe/float_step.hpp"
 
 namespace dualrate {
 
@@ -356,39 +356,17 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
   };
 }
 
-// The macro step of runtime/include/dualrate/schemes/smfe.hpp in float, operation for operation,
-// with h_s rounded to float as the header holds it and the design's N: the reference core's own
-// design (smfe_design_for, the computation the generator makes); scheduled, h_s interpolated in
-// float at the macro step's start and the grid's N.
+// The macro step in float (float_step.hpp): h_s and N the reference core's own design
+// (smfe_design_for, the computation the generator makes), or the schedule's.
 FloatStep float_reference(const ReferenceSetup& s, double d) {
   if (!s.model) throw SimulationError("smfe's float step needs the model");
-  std::vector<std::vector<double>> grid;
-  std::vector<double> points;  // scheduled: h_s at the grid's points
-  int n = 0;
-  float constant_hs = 0;
   if (s.design && s.design->schedule) {
-    grid = s.design->schedule->grid;
-    n = s.design->schedule->iterations;
+    std::vector<double> points;
     for (const auto& point : s.design->schedule->constants) points.push_back(named(point, "inner_step").value(0, 0));
-  } else {
-    const SmfeDesign design = smfe_design_for(*s.model, d, option_value(s.options, kInnerStepOption, 0));
-    n = design.inner_steps;
-    constant_hs = static_cast<float>(design.inner_step);
+    return smfe_float_step(s.design->schedule->iterations, 0, s.design->schedule->grid, points);
   }
-  return [grid, points, n, constant_hs](const FloatModel& m, double t, float macro_step, const std::vector<float>& x0) {
-    const float hs =
-        grid.empty() ? constant_hs : interpolate_in_float(points, locate_in_float(grid, m.scheduling_values(t, x0)));
-    const RightHandSideIn<float>& f = m.f;
-    std::vector<float> x = x0, k;
-    for (int i = 0; i < n; ++i) {
-      f(t + static_cast<double>(static_cast<float>(i) * hs), x, k);
-      for (std::size_t j = 0; j < x.size(); ++j) x[j] += hs * k[j];
-    }
-    const float done = static_cast<float>(n) * hs;
-    f(t + static_cast<double>(done), x, k);
-    for (std::size_t j = 0; j < x.size(); ++j) x[j] += (macro_step - done) * k[j];
-    return x;
-  };
+  const SmfeDesign design = smfe_design_for(*s.model, d, option_value(s.options, kInnerStepOption, 0));
+  return smfe_float_step(design.inner_steps, design.inner_step);
 }
 
 // As runtime/include/dualrate/schemes/smfe.hpp: per inner step its time and x += h_s k;

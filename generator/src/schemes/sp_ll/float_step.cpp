@@ -5,7 +5,9 @@
 #include <map>
 #include <string>
 
+#include "constant_schedule/constant_schedule.hpp"
 #include "ir/float_constants.hpp"
+#include "schemes/sp_ll/sp_ll.hpp"
 
 namespace dualrate {
 
@@ -74,6 +76,24 @@ FloatStep sp_ll_float_step(const std::vector<NamedMatrix>& constants, std::size_
     Eigen::Map<VectorXf>(out.data(), n) << x_next, manifold(x_next) + y_next;
     return out;
   };
+}
+
+// The design's constants confirmed by the reference core's own (sp_ll_reference_constants) at
+// the blocks of setup.jacobian, or scheduled at each grid point's Jacobian, then the runtime's
+// step in float (float_step.hpp).
+FloatStep sp_ll_float_reference(const ReferenceSetup& s, double h) {
+  if (!s.design || !s.model) throw SimulationError("sp_ll's float step needs the generator's design and the model");
+  if (s.design->schedule) {
+    ConstantSchedule confirmed = *s.design->schedule;
+    for (std::size_t k = 0; k < confirmed.constants.size(); ++k)
+      confirmed.constants[k] = confirmed_constants(
+          confirmed.constants[k], sp_ll_reference_constants(split_jacobian(confirmed.jacobians.at(k), s.slow), h));
+    return sp_ll_float_step(scheduled_matrices(confirmed), s.slow, confirmed.grid);
+  }
+  std::vector<double> x0;
+  for (const auto& x : s.model->states) x0.push_back(x.initial_value);
+  const SpLlBlocks blocks = split_jacobian(s.jacobian(0, x0), s.slow);
+  return sp_ll_float_step(confirmed_constants(s.design->matrices, sp_ll_reference_constants(blocks, h)), s.slow);
 }
 
 }  // namespace dualrate

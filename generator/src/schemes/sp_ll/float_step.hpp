@@ -19,4 +19,9 @@ namespace dualrate {
 FloatStep sp_ll_float_step(const std::vector<NamedMatrix>& constants, std::size_t slow,
                            const std::vector<std::vector<double>>& grid = {});
 
+// sp_ll's SchemeInfo::float_reference: setup.design's constants (or its schedule's at each grid
+// point) confirmed by sp_ll_reference_constants, then sp_ll_float_step. Throws SimulationError
+// without the design or the model.
+FloatStep sp_ll_float_reference(const ReferenceSetup& setup, double h);
+
 }  // namespace dualrate

@@ -13,7 +13,6 @@
 #include "model/tunable.hpp"
 #include "schemes/sp_ll/calibration.hpp"
 #include "schemes/sp_ll/float_step.hpp"
-#include "ir/float_constants.hpp"
 
 namespace dualrate {
 
@@ -412,24 +411,6 @@ ReferenceStep reference(const ReferenceSetup& s, double) {
   };
 }
 
-// The design's constants confirmed by the reference core's own (sp_ll_reference_constants) at
-// the blocks of setup.jacobian, or scheduled at each grid point's Jacobian, then the runtime's
-// step in float (float_step.hpp).
-FloatStep float_reference(const ReferenceSetup& s, double h) {
-  if (!s.design || !s.model) throw SimulationError("sp_ll's float step needs the generator's design and the model");
-  if (s.design->schedule) {
-    ConstantSchedule confirmed = *s.design->schedule;
-    for (std::size_t k = 0; k < confirmed.constants.size(); ++k)
-      confirmed.constants[k] = confirmed_constants(
-          confirmed.constants[k], sp_ll_reference_constants(split_jacobian(confirmed.jacobians.at(k), s.slow), h));
-    return sp_ll_float_step(scheduled_matrices(confirmed), s.slow, confirmed.grid);
-  }
-  std::vector<double> x0;
-  for (const auto& x : s.model->states) x0.push_back(x.initial_value);
-  const SpLlBlocks blocks = split_jacobian(s.jacobian(0, x0), s.slow);
-  return sp_ll_float_step(confirmed_constants(s.design->matrices, sp_ll_reference_constants(blocks, h)), s.slow);
-}
-
 // Term by term as runtime/include/dualrate/schemes/sp_ll.hpp computes them.
 StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& d) {
   const long n = static_cast<long>(model.states.size());
@@ -500,7 +481,7 @@ SchemeInfo sp_ll_scheme() {
   s.fast_states_solved = true;
   s.precompute = precompute;
   s.reference_step = reference;
-  s.float_reference = float_reference;
+  s.float_reference = sp_ll_float_reference;
   s.cost = cost;
   s.step_map = sp_ll_step_map;
   s.linearization = true;
