@@ -153,6 +153,9 @@ class ReferenceModel {
   std::vector<float> float_outputs(double t, const std::vector<float>& x, const Vector& u) const;
   // The model's scheduling values (simulation: schedule: by) at (t, x, u); empty without a schedule.
   Vector scheduling_values(double t, const Vector& x, const Vector& u) const;
+  // derivatives in float arithmetic (Evaluator's float evaluation), as float generated code
+  // computes them.
+  void float_derivatives(double t, const std::vector<float>& x, const Vector& u, std::vector<float>& dxdt) const;
   // The same in float, as float generated code's Model::scheduling_values computes them.
   std::vector<float> float_scheduling_values(double t, const std::vector<float>& x, const Vector& u) const;
   std::vector<std::string> columns() const;
@@ -186,8 +189,6 @@ class ReferenceModel {
   void march(long n, double h, double t_last, int every, bool float_time,
              const std::function<long(long, Vector&)>& advance, Trace& trace,
              const std::function<const ReferenceModel&(long)>& at = {}) const;
-  // derivatives in float arithmetic (Evaluator's float evaluation).
-  void float_derivatives(double t, const std::vector<float>& x, const Vector& u, std::vector<float>& dxdt) const;
   // The right-hand side with the inputs held at u (zero-order hold).
   RightHandSide holding(Vector u) const;
   // The inputs step i of size h holds: inputs_at(sample_time(i, h, in_float), in_float).

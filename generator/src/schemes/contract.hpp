@@ -190,6 +190,7 @@ using ReferenceStep =
 struct FloatModel {
   RightHandSideIn<float> f;
   std::function<std::vector<float>(double t, const std::vector<float>& x)> scheduling_values{};
+  std::vector<double> inputs{};  // the step's held inputs (a scheme's reduced form evaluates at them)
 };
 
 // The same step in float arithmetic, operation for operation as the runtime's step computes
@@ -313,6 +314,9 @@ struct SchemeInfo {
   // scheme with `constants`, setup.design's confirmed by its own), for verify's exact step
   // check; null otherwise.
   FloatStep (*float_reference)(const ReferenceSetup& setup, double h) = nullptr;
+  // Why float_reference cannot reproduce the generated step of this design (with calibration
+  // writes in the run or not), or empty; null: it always can.
+  std::string (*float_reference_gap)(const SchemeDesign& design, bool calibration_writes) = nullptr;
   // The reference core's run of a grid-tied scheme (instead of `reference_step`).
   GridRun (*reference_run)(const GridSetup& setup) = nullptr;
   // Arithmetic of one step of the runtime's implementation and its lower bound (step_cost),

@@ -160,21 +160,25 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
       return "the model's mass matrix depends on the coordinates: the generated code factorizes it at run time, the "
              "reference core takes its symbolic inverse";
   if (!info->constants) return "";
+  SchemeDesign design;
   if (options.schedule) {  // the run's schedule is the generator's design
-    if (options.float_time) return "";
+    design.schedule = options.schedule;
+  } else {
+    try {
+      design = generator_design(model(), options);
+    } catch (const ModelError& e) {
+      return std::string("the generator has no design of the model: ") + e.what();
+    } catch (const SchemeDesignError& e) {
+      return std::string("the generator has no design of the model: ") + e.what();
+    }
+    if (design.schedule)
+      return "the run has no schedule of the constants (RunOptions::schedule), which the model's design schedules";
+  }
+  if (info->float_reference_gap)
+    if (std::string gap = info->float_reference_gap(design, !options.calibration.empty()); !gap.empty()) return gap;
+  if (options.schedule && !options.float_time)
     return "in double the reference core interpolates the scheduled constants in its own order (interpolate) "
            "and applies them as dense matrices (a float build's exact step check transcribes the generated code's)";
-  }
-  SchemeDesign design;
-  try {
-    design = generator_design(model(), options);
-  } catch (const ModelError& e) {
-    return std::string("the generator has no design of the model: ") + e.what();
-  } catch (const SchemeDesignError& e) {
-    return std::string("the generator has no design of the model: ") + e.what();
-  }
-  if (design.schedule)
-    return "the run has no schedule of the constants (RunOptions::schedule), which the model's design schedules";
   if (!design.recompute.empty())
     return "the constants depend on tunable values: the generated code holds them as calibration data, over every "
            "entry their structure allows, and recomputes them on the target";
@@ -214,6 +218,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
     m.scheduling_values = [&core, &u](double t, const std::vector<float>& xs) {
       return core.float_scheduling_values(t, xs, u);
     };
+    m.inputs = u;
     const std::vector<float> next = step(m, sample_time(i, h, true), static_cast<float>(h),
                                          std::vector<float>(x.begin(), x.end()));
     return Vector(next.begin(), next.end());

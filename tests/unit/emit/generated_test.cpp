@@ -225,6 +225,26 @@ TEST(FloatMutation, SpLlsScheduledConstantOffFailsTheExactStepCheck) {
   EXPECT_FALSE(r.pass);
 }
 
+// quasistatic's exact step check (G_z^-1 precomputed): the DC motor's header as generated
+// matches at every sample; its resistance 0.1% off passed verify in float before (issue 52),
+// within the rounding checks' bounds; its steps now differ from the first one on.
+TEST(FloatMutation, QuasistaticParameterOffFailsTheExactStepCheck) {
+  const Model m = test::load(test::source_path("models/dc_motor.yaml"));
+  VerifyOptions o;
+  o.generate = {"quasistatic", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
+  o.t_end = 0.1;
+  o.every = 10;
+  const std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
+  const VerifyResult as_generated = verify_header(m, o, header);
+  ASSERT_TRUE(as_generated.exact_step) << as_generated.json();
+  EXPECT_EQ(as_generated.exact_step->differing, 0) << as_generated.json();
+  const VerifyResult r = verify_header(m, o, with_constant(header, "R", [](double v) { return 1.001 * v; }));
+  EXPECT_EQ(r.error, "");
+  ASSERT_TRUE(r.exact_step) << r.json();
+  EXPECT_GT(r.exact_step->differing, 0) << r.json();
+  EXPECT_FALSE(r.pass);
+}
+
 TEST(FloatMutation, ThousandUlpsFail) {
   const VerifyResult r = verify_with_kt_moved(1024);
   EXPECT_EQ(r.error, "");

@@ -17,6 +17,7 @@
 #include "schemes/contract.hpp"
 #include "model/tunable.hpp"
 #include "schemes/quasistatic/calibration.hpp"
+#include "schemes/quasistatic/float_step.hpp"
 #include "ir/op_count.hpp"
 
 namespace dualrate {
@@ -508,6 +509,8 @@ SchemeInfo quasistatic_scheme() {
   s.fast_states_solved = true;
   s.precompute = precompute_corrected;
   s.reference_step = reference_corrected;
+  s.float_reference = quasistatic_float_reference;
+  s.float_reference_gap = quasistatic_float_gap;
   s.cost = cost_corrected;
   s.analysed_jacobian = analysed_jacobian;
   s.schedulable = true;
