@@ -1,24 +1,15 @@
 #include "schemes/quasistatic/float_step.hpp"
 
-#include <unsupported/Eigen/MatrixFunctions>
-
 #include <memory>
 
 #include "ir/float_constants.hpp"
-#include "schemes/quasistatic/quasistatic.hpp"
+#include "reference/reference_model.hpp"
 
 namespace dualrate {
 
 namespace {
 
-using Eigen::MatrixXd;
 using Eigen::VectorXf;
-
-long design_integer(const SchemeDesign& design, const std::string& name) {
-  for (const auto& i : design.integers)
-    if (i.name == name) return i.value;
-  throw SimulationError("quasistatic's design has no " + name);
-}
 
 bool has_matrix(const SchemeDesign& design, const std::string& name) {
   for (const auto& m : design.matrices)
@@ -39,23 +30,12 @@ std::string quasistatic_float_gap(const SchemeDesign& design, bool calibration_w
   return "";
 }
 
-FloatStep quasistatic_float_reference(const ReferenceSetup& s, double h) {
-  if (!s.model || !s.design) throw SimulationError("quasistatic's float step needs the model and the design");
-  const auto form = std::make_shared<const QuasistaticForm>(quasistatic_form(*s.model));
-  const auto core = std::make_shared<const ReferenceModel>(form->model);  // refers to form's model
-  const QuasistaticDesign d = quasistatic_design(*s.model, *form);
-  const MatrixXd half = (h / 2 * d.layer_rate).exp();
-  const std::vector<NamedMatrix> own = {
-      {"residual_jacobian_inverse", Eigen::FullPivLU<MatrixXd>(d.residual_jacobian).inverse(), "G_z^-1"},
-      {"layer_transition", half * half, "E"}};
-  const std::vector<NamedMatrix> confirmed = confirmed_constants(s.design->matrices, own);
-  const LinearMap inverse = linear_map(named(confirmed, "residual_jacobian_inverse"));
-  const bool layer = design_integer(*s.design, "boundary_layer") != 0;
-  const LinearMap transition = layer ? linear_map(named(confirmed, "layer_transition")) : LinearMap{};
-  const auto iterations = static_cast<int>(design_integer(*s.design, "newton_iterations"));
-  const auto ns = static_cast<Eigen::Index>(s.slow);
-  return [form, core, inverse, transition, layer, iterations, ns](const FloatModel& m, double t, float hs,
-                                                                   const std::vector<float>& x0) {
+FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, const LinearMap& inverse,
+                                 std::optional<LinearMap> transition, int iterations, std::size_t slow) {
+  const auto core = std::make_shared<const ReferenceModel>(*reduced);  // refers to *reduced
+  const auto ns = static_cast<Eigen::Index>(slow);
+  return [reduced, core, inverse, transition, iterations, ns](const FloatModel& m, double t, float hs,
+                                                               const std::vector<float>& x0) {
     const auto n = static_cast<Eigen::Index>(x0.size()), nf = n - ns;
     const auto rates = [&](double ts, const VectorXf& x) {
       std::vector<float> r;
@@ -87,7 +67,7 @@ FloatStep quasistatic_float_reference(const ReferenceSetup& s, double h) {
     next.head(ns) = s1.head(ns) + (hs / 6.0F) * (k1 + 2.0F * k2 + 2.0F * k3 + k4);
     next.tail(nf) = s4.tail(nf);
     project(t + static_cast<double>(hs), next);
-    if (layer) next.tail(nf) += product_in_float(transition, eta);
+    if (transition) next.tail(nf) += product_in_float(*transition, eta);
     return std::vector<float>(next.data(), next.data() + n);
   };
 }

@@ -18,6 +18,7 @@
 #include "model/tunable.hpp"
 #include "schemes/quasistatic/calibration.hpp"
 #include "schemes/quasistatic/float_step.hpp"
+#include "ir/float_constants.hpp"
 #include "ir/op_count.hpp"
 
 namespace dualrate {
@@ -488,6 +489,35 @@ MatrixXd analysed_jacobian(const Model& model) {
   return core.jacobian_at(0, x, core.inputs_at(0));
 }
 
+// The design's integer constant `name` (SchemeDesign::integers).
+long design_integer(const SchemeDesign& design, const std::string& name) {
+  for (const auto& i : design.integers)
+    if (i.name == name) return i.value;
+  throw SimulationError("quasistatic's design has no " + name);
+}
+
+// The design's G_z^-1 and E confirmed (confirmed_constants) with the reference core's own: G_z^-1
+// by a full-pivoting LU of G_z at the design point, E as the square of e^{h A_zz / 2}; then the
+// runtime's step in float (float_step.hpp). Throws SimulationError without the model or the
+// design.
+FloatStep float_reference(const ReferenceSetup& s, double h) {
+  if (!s.model || !s.design) throw SimulationError("quasistatic's float step needs the model and the design");
+  const QuasistaticForm form = quasistatic_form(*s.model);
+  const QuasistaticDesign d = quasistatic_design(*s.model, form);
+  const MatrixXd half = (h / 2 * d.layer_rate).exp();
+  const std::vector<NamedMatrix> own = {
+      {"residual_jacobian_inverse", Eigen::FullPivLU<MatrixXd>(d.residual_jacobian).inverse(), "G_z^-1"},
+      {"layer_transition", half * half, "E"}};
+  const std::vector<NamedMatrix> confirmed = confirmed_constants(s.design->matrices, own);
+  const std::optional<LinearMap> transition =
+      design_integer(*s.design, "boundary_layer") != 0
+          ? std::optional<LinearMap>(linear_map(named(confirmed, "layer_transition")))
+          : std::nullopt;
+  return quasistatic_float_step(std::make_shared<const Model>(form.model),
+                                linear_map(named(confirmed, "residual_jacobian_inverse")), transition,
+                                static_cast<int>(design_integer(*s.design, "newton_iterations")), s.slow);
+}
+
 }  // namespace
 
 // The generated step and the reference core solve G = 0 differently (a precomputed inverse or
@@ -509,7 +539,7 @@ SchemeInfo quasistatic_scheme() {
   s.fast_states_solved = true;
   s.precompute = precompute_corrected;
   s.reference_step = reference_corrected;
-  s.float_reference = quasistatic_float_reference;
+  s.float_reference = float_reference;
   s.float_reference_gap = quasistatic_float_gap;
   s.cost = cost_corrected;
   s.analysed_jacobian = analysed_jacobian;

@@ -7,7 +7,8 @@
 
 #include "constant_schedule/constant_schedule.hpp"
 #include "ir/float_constants.hpp"
-#include "schemes/sp_ll/sp_ll.hpp"
+#include "schemes/sp_ll/blocks.hpp"
+#include "schemes/sp_ll/reference_step.hpp"
 
 namespace dualrate {
 

@@ -31,11 +31,6 @@ void phi_blocks(const MatrixXd& z, double h, MatrixXd& e, MatrixXd& p1, MatrixXd
   p2 = ex.block(0, 2 * n, n, n);
 }
 
-SpLlBlocks split_jacobian(const MatrixXd& j, std::size_t slow) {
-  const auto s = static_cast<Eigen::Index>(slow), f = j.rows() - s;
-  return {j.topLeftCorner(s, s), j.topRightCorner(s, f), j.bottomLeftCorner(f, s), j.bottomRightCorner(f, f)};
-}
-
 namespace {
 
 struct Block {
@@ -70,16 +65,6 @@ SymbolSet block_symbols(const GiNaC::matrix& j, const Block& b, const SymbolSet&
         if (among.count(*node) && found.insert(*node).second && first_row && found.size() == 1) *first_row = r;
     }
   return found;
-}
-
-// rhs at (t, [xs; zs]), the slow and the fast part given apart.
-VectorXd split_rate(const SplitRhs& rhs, double t, const VectorXd& xs, const VectorXd& zs) {
-  const Eigen::Index n = xs.size() + zs.size();
-  std::vector<double> v(static_cast<std::size_t>(n)), d;
-  // cppcheck-suppress constStatement ; Eigen's comma initializer
-  Eigen::Map<VectorXd>(v.data(), n) << xs, zs;
-  rhs(t, v, d);
-  return Eigen::Map<const VectorXd>(d.data(), n);
 }
 
 }  // namespace
@@ -207,122 +192,6 @@ std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<Ma
   return {{"f_z", fz}, {"g_x", gx}, {"g_z", gz}};
 }
 
-namespace {
-
-// e^{hD} of eq. 34, D = [[0, I, 0], [0, g_z, W], [0, 0, 0]]: its block (1, 1) is e^{h g_z}
-// (F_2 of eq. 43), its block (0, 2) J_1 of eq. 44 for W = gamma, h^2 phi2(h g_z) for W = I.
-MatrixXd exponential34(const MatrixXd& gz, const MatrixXd& w, double h) {
-  const auto nf = gz.rows(), m = w.cols();
-  MatrixXd d34 = MatrixXd::Zero(2 * nf + m, 2 * nf + m);
-  d34.block(0, nf, nf, nf).setIdentity();
-  d34.block(nf, nf, nf, nf) = gz;
-  d34.block(nf, 2 * nf, nf, m) = w;
-  return (h * d34).exp();
-}
-
-// phi of eq. 47 for the forcing B + C s with B and C of m columns each: the block of
-// e^{hD}, D = [[A, C, B], [0, 0, I], [0, 0, 0]] (see the note on eq. 47 in the runtime), that
-// carries y(h) from y(0) = 0.
-MatrixXd phi47(const MatrixXd& a, const MatrixXd& bb, const MatrixXd& cc, double h) {
-  const auto nf = a.rows(), m = bb.cols();
-  MatrixXd d47 = MatrixXd::Zero(nf + 2 * m, nf + 2 * m);
-  d47.topLeftCorner(nf, nf) = a;
-  d47.block(0, nf, nf, m) = cc;
-  d47.block(0, nf + m, nf, m) = bb;
-  d47.block(nf, nf + m, m, m).setIdentity();
-  return (h * d47).exp().block(0, nf + m, nf, m);
-}
-
-}  // namespace
-
-std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& linearize, std::size_t slow, double t,
-                                         double h, const std::vector<double>& x) {
-  const auto ns = static_cast<Eigen::Index>(slow);
-  const auto n = static_cast<Eigen::Index>(x.size());
-  const auto nf = n - ns;
-  const SpLlBlocks b = linearize(t, x);
-  const VectorXd xn = Eigen::Map<const VectorXd>(x.data(), n).head(ns);
-  const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
-  const Eigen::FullPivLU<MatrixXd> gz(b.gz);
-  const VectorXd d0 = split_rate(rhs, t, xn, zn);
-  const VectorXd sigma = gz.solve(d0.tail(nf));                   // eq. 43
-  const VectorXd gamma = gz.solve(b.gx * d0.head(ns));            // eq. 43
-  const auto H = [&](const VectorXd& xs) -> VectorXd {             // eq. 22
-    return zn - gz.solve(b.gx * (xs - xn) + d0.tail(nf));
-  };
-  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd { return split_rate(rhs, ts, xs, H(xs)).head(ns); };
-
-  // Step 1 (eqs. 34, 43, 44).
-  const MatrixXd e34 = exponential34(b.gz, gamma, h);
-  const MatrixXd f2 = e34.block(nf, nf, nf, nf);
-  const VectorXd j1 = e34.block(0, 2 * nf, nf, 1);
-  const VectorXd integral_y = gz.solve((f2 - MatrixXd::Identity(nf, nf)) * sigma) + j1;  // eq. 43
-
-  // Step 2: RK4 on the slow manifold, then the boundary-layer correction (eq. 45).
-  const VectorXd k1 = f(t, xn);
-  const VectorXd k2 = f(t + h / 2, xn + h / 2 * k1);
-  const VectorXd k3 = f(t + h / 2, xn + h / 2 * k2);
-  const VectorXd k4 = f(t + h, xn + h * k3);
-  const VectorXd x1 = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + b.fz * integral_y;
-
-  // Step 3: y' = A y + u(t) with u interpolated linearly (eqs. 38-41, 47).
-  const MatrixXd a = b.gz + gz.solve(b.gx * b.fz);
-  const VectorXd f1 = f(t + h, x1);
-  const VectorXd bb = a * sigma + gz.solve(b.gx * k1);
-  const VectorXd cc = gz.solve(b.gx * (f1 - k1)) / h;
-  const VectorXd z1 = H(x1) + sigma + phi47(a, bb, cc, h);  // eq. 46
-
-  std::vector<double> out(static_cast<std::size_t>(n));
-  // cppcheck-suppress constStatement ; Eigen's comma initializer
-  Eigen::Map<VectorXd>(out.data(), n) << x1, z1;
-  return out;
-}
-
-std::vector<NamedMatrix> sp_ll_reference_constants(const SpLlBlocks& b, double h) {
-  const auto nf = b.gz.rows();
-  const MatrixXd identity = MatrixXd::Identity(nf, nf), zero = MatrixXd::Zero(nf, nf);
-  const Eigen::FullPivLU<MatrixXd> gz(b.gz);
-  const MatrixXd a = b.gz + gz.solve(b.gx * b.fz);
-  const MatrixXd e34 = exponential34(b.gz, identity, h);
-  const MatrixXd p1 = gz.solve(e34.block(nf, nf, nf, nf) - identity);
-  return {{"gz_inv", gz.inverse(), "g_z^-1"},
-          {"k", gz.solve(b.gx), "g_z^-1 g_x"},
-          {"fz", b.fz, "f_z"},
-          {"a", a, "A (eq. 40)"},
-          {"p1", p1, "h phi1(h g_z) (eq. 43)"},
-          {"p2", e34.block(0, 2 * nf, nf, nf), "h^2 phi2(h g_z) (eq. 44)"},
-          {"q1", phi47(a, identity, zero, h), "h phi1(h A) (eq. 47)"},
-          {"q2", phi47(a, zero, identity, h), "h^2 phi2(h A) (eq. 47)"}};
-}
-
-std::vector<double> sp_ll_constants_step(const SplitRhs& rhs, const std::vector<NamedMatrix>& constants,
-                                         std::size_t slow, double t, double h, const std::vector<double>& x) {
-  const auto ns = static_cast<Eigen::Index>(slow);
-  const auto n = static_cast<Eigen::Index>(x.size());
-  const auto nf = n - ns;
-  const auto c = [&](const char* name) -> const MatrixXd& { return named(constants, name).value; };
-  const MatrixXd& k = c("k");
-  const VectorXd xn = Eigen::Map<const VectorXd>(x.data(), n).head(ns);
-  const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
-  const VectorXd d0 = split_rate(rhs, t, xn, zn);
-  const VectorXd sigma = c("gz_inv") * d0.tail(nf);
-  const VectorXd integral_y = c("p1") * sigma + c("p2") * (k * d0.head(ns));
-  const auto manifold = [&](const VectorXd& xs) -> VectorXd { return zn - sigma - k * (xs - xn); };
-  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd {
-    return split_rate(rhs, ts, xs, manifold(xs)).head(ns);
-  };
-  const VectorXd k1 = f(t, xn);
-  const VectorXd k2 = f(t + h / 2, xn + h / 2 * k1);
-  const VectorXd k3 = f(t + h / 2, xn + h / 2 * k2);
-  const VectorXd k4 = f(t + h, xn + h * k3);
-  const VectorXd x1 = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + c("fz") * integral_y;
-  const VectorXd f1 = f(t + h, x1);
-  const VectorXd z1 = manifold(x1) + sigma + c("q1") * (c("a") * sigma + k * k1) + c("q2") * (k * (f1 - k1) / h);
-  std::vector<double> out(static_cast<std::size_t>(n));
-  // cppcheck-suppress constStatement ; Eigen's comma initializer
-  Eigen::Map<VectorXd>(out.data(), n) << x1, z1;
-  return out;
-}
 
 namespace {
 
