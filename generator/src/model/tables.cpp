@@ -14,53 +14,6 @@ DECLARE_FUNCTION_6P(dr_table4)
 using GiNaC::ex;
 using GiNaC::exvector;
 
-double Table::evaluate(const double* args, unsigned slope) const {
-  const std::size_t n_axes = axes();
-  std::vector<std::size_t> cell(n_axes), stride(n_axes);
-  std::vector<double> fraction(n_axes), inverse_width(n_axes);
-  std::size_t s = 1;
-  for (std::size_t d = n_axes; d-- > 0;) {
-    stride[d] = s;
-    s *= breakpoints[d].size();
-  }
-  const bool clamp = extrapolation == Extrapolation::kClamp || interpolation == Interpolation::kFlat;
-  for (std::size_t d = 0; d < n_axes; ++d) {
-    double x = args[d];
-    if (std::isnan(x)) return x;
-    const std::vector<double>& b = breakpoints[d];
-    bool held = false;
-    if (clamp && (x < b.front() || x > b.back())) {
-      x = x < b.front() ? b.front() : b.back();
-      held = true;
-    }
-    std::size_t i = 0;
-    while (i + 2 < b.size() && x >= b[i + 1]) ++i;
-    cell[d] = i;
-    const double width = b[i + 1] - b[i];
-    fraction[d] = interpolation == Interpolation::kFlat ? (x >= b[i + 1] ? 1.0 : 0.0) : (x - b[i]) / width;
-    inverse_width[d] = held || interpolation == Interpolation::kFlat ? 0.0 : 1.0 / width;
-  }
-  // The 2^D values at the cell's corners (axis d at bit D-1-d), then reduced one axis at a
-  // time from the last: a line between the two values along it, or its slope.
-  std::vector<double> corner(std::size_t{1} << n_axes);
-  for (std::size_t c = 0; c < corner.size(); ++c) {
-    std::size_t offset = 0;
-    for (std::size_t d = 0; d < n_axes; ++d) offset += (cell[d] + ((c >> (n_axes - 1 - d)) & 1u)) * stride[d];
-    corner[c] = values.at(offset);
-  }
-  for (std::size_t d = n_axes; d-- > 0;) {
-    const std::size_t half = corner.size() / 2;
-    for (std::size_t k = 0; k < half; ++k) {
-      const double lo = corner[2 * k], hi = corner[2 * k + 1];
-      if ((slope >> d) & 1u) corner[k] = (hi - lo) * inverse_width[d];
-      else if (interpolation == Interpolation::kFlat) corner[k] = fraction[d] == 1.0 ? hi : lo;
-      else corner[k] = lo + fraction[d] * (hi - lo);
-    }
-    corner.resize(half);
-  }
-  return corner.front();
-}
-
 template <class T>
 T Table::evaluate_as_generated(const T* args, unsigned slope) const {
   const std::size_t n_axes = axes();
@@ -106,6 +59,8 @@ T Table::evaluate_as_generated(const T* args, unsigned slope) const {
 
 template float Table::evaluate_as_generated<float>(const float*, unsigned) const;
 template double Table::evaluate_as_generated<double>(const double*, unsigned) const;
+
+double Table::evaluate(const double* args, unsigned slope) const { return evaluate_as_generated(args, slope); }
 
 namespace {
 

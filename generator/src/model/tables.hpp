@@ -47,16 +47,17 @@ struct Table {
   int id = -1;  // first argument of its calls; set by register_table
 
   std::size_t axes() const { return breakpoints.size(); }
-  // T(args) or, with slope bit d set, its partial derivative in args[d]: by a linear scan for
-  // each cell, the definition above written out.
-  double evaluate(const double* args, unsigned slope) const;
-  // The same in T's arithmetic as generated code computes it (runtime/include/dualrate/
-  // lookup.hpp): the breakpoints and values rounded to T, each argument's cell found by this
-  // linear scan, its fraction (x - b_i) / (b_{i+1} - b_i), then the sum over the 2^D corners, in
-  // the runtime's order (axis d at bit d), of the product of the axes' weights times the value.
-  // The reference core's evaluation (Evaluator), so that verify's exact step check covers tables.
+  // T(args) or, with slope bit d set, its partial derivative in args[d], in T's arithmetic as
+  // generated code computes it (runtime/include/dualrate/lookup.hpp): the breakpoints and values
+  // rounded to T, each argument's cell found by a linear scan (the definition above written
+  // out, not the runtime's search), its fraction (x - b_i) / (b_{i+1} - b_i), then the sum over
+  // the 2^D corners, in the runtime's order (axis d at bit d), of the product of the axes'
+  // weights times the value. The reference core's evaluation (Evaluator), so that verify's
+  // exact step check covers tables.
   template <class T>
   T evaluate_as_generated(const T* args, unsigned slope) const;
+  // evaluate_as_generated in double.
+  double evaluate(const double* args, unsigned slope) const;
   static const char* to_string(Interpolation i) { return i == Interpolation::kLinear ? "linear" : "flat"; }
   static const char* to_string(Extrapolation e) { return e == Extrapolation::kClamp ? "clamp" : "linear"; }
 };

@@ -158,6 +158,29 @@ std::string with_first_entry_moved(std::string header, const std::string& functi
   return header.replace(begin, end - begin, literal);
 }
 
+// The float header of `file` under `scheme` as generated passes the exact step check at every
+// sample over [0, t_end] (every 10th step compared); with `mutate` applied it differs there
+// (verify fails) with no error.
+void expect_exact_step_catches(const char* file, const char* scheme, double t_end,
+                               const std::function<std::string(const std::string&)>& mutate) {
+  const Model m = test::load(test::source_path(file));
+  VerifyOptions o;
+  o.generate = {scheme, m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
+  o.t_end = t_end;
+  o.every = 10;
+  o.generate.t_end = t_end;  // a schedule's operating points come from the run's trajectory, as verify designs it
+  const std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
+  const VerifyResult as_generated = verify_header(m, o, header);
+  ASSERT_TRUE(as_generated.exact_step) << as_generated.json();
+  EXPECT_EQ(as_generated.exact_step->differing, 0) << as_generated.json();
+  EXPECT_TRUE(as_generated.pass) << as_generated.json();
+  const VerifyResult r = verify_header(m, o, mutate(header));
+  EXPECT_EQ(r.error, "");
+  ASSERT_TRUE(r.exact_step) << r.json();
+  EXPECT_GT(r.exact_step->differing, 0) << r.json();
+  EXPECT_FALSE(r.pass);
+}
+
 // sp_ll's exact step check (ReferenceCore::single_step_in_float: the generator's constants
 // confirmed by the reference core's own computation): the DC motor's header as generated
 // matches at every sample; with g_z^-1 g_x (k: the slow manifold's slope, applied at every RK4
@@ -165,24 +188,11 @@ std::string with_first_entry_moved(std::string header, const std::string& functi
 // is compared), although the rounding checks pass it. A constant applied to small terms only
 // (f_z on the integral of y, p2, q2) may stay equivalent at one ulp: its product rounds alike.
 TEST(FloatMutation, SpLlsConstantOneUlpOffFailsTheExactStepCheck) {
-  const Model m = test::load(test::source_path("models/dc_motor.yaml"));
-  VerifyOptions o;
-  o.generate = {"sp_ll", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
-  o.t_end = 0.1;
-  o.every = 10;
-  const std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
-  const VerifyResult as_generated = verify_header(m, o, header);
-  ASSERT_TRUE(as_generated.exact_step) << as_generated.json();
-  EXPECT_EQ(as_generated.exact_step->differing, 0) << as_generated.json();
-  EXPECT_TRUE(as_generated.pass) << as_generated.json();
-  const VerifyResult r = verify_header(m, o, with_first_entry_moved(header, "k", [](double v) {
-                                         return static_cast<double>(std::nextafter(static_cast<float>(v), INFINITY));
-                                       }));
-  EXPECT_EQ(r.error, "");
-  EXPECT_LE(r.local_ratio, 1.0) << r.json();
-  ASSERT_TRUE(r.exact_step) << r.json();
-  EXPECT_GT(r.exact_step->differing, 0) << r.json();
-  EXPECT_FALSE(r.pass);
+  expect_exact_step_catches("models/dc_motor.yaml", "sp_ll", 0.1, [](const std::string& header) {
+    return with_first_entry_moved(header, "k", [](double v) {
+      return static_cast<double>(std::nextafter(static_cast<float>(v), INFINITY));
+    });
+  });
 }
 
 // The table of scheduled entry `row` of the constant `name` (NAME_points_, its values at the
@@ -207,42 +217,18 @@ std::string with_scheduled_entry_moved(std::string header, const std::string& na
 // vehicle under sp_ll, scheduled by speed, with one entry of g_z^-1 g_x 0.1% off at every grid
 // point passed the rounding checks before (README's mutation table); its steps now differ.
 TEST(FloatMutation, SpLlsScheduledConstantOffFailsTheExactStepCheck) {
-  const Model m = test::load(test::source_path("models/tire_lag_vehicle.yaml"));
-  VerifyOptions o;
-  o.generate = {"sp_ll", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
-  o.t_end = m.simulation.t_end;
-  o.every = 10;
-  const std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
-  const VerifyResult as_generated = verify_header(m, o, header);
-  ASSERT_TRUE(as_generated.exact_step) << as_generated.json();
-  EXPECT_EQ(as_generated.exact_step->differing, 0) << as_generated.json();
-  const VerifyResult r = verify_header(m, o, with_scheduled_entry_moved(header, "k", 1, [](double v) {
-                                         return 1.001 * v;
-                                       }));
-  EXPECT_EQ(r.error, "");
-  ASSERT_TRUE(r.exact_step) << r.json();
-  EXPECT_GT(r.exact_step->differing, 0) << r.json();
-  EXPECT_FALSE(r.pass);
+  expect_exact_step_catches("models/tire_lag_vehicle.yaml", "sp_ll", 3, [](const std::string& header) {
+    return with_scheduled_entry_moved(header, "k", 1, [](double v) { return 1.001 * v; });
+  });
 }
 
 // quasistatic's exact step check (G_z^-1 precomputed): the DC motor's header as generated
 // matches at every sample; its resistance 0.1% off passed verify in float before (issue 52),
 // within the rounding checks' bounds; its steps now differ from the first one on.
 TEST(FloatMutation, QuasistaticParameterOffFailsTheExactStepCheck) {
-  const Model m = test::load(test::source_path("models/dc_motor.yaml"));
-  VerifyOptions o;
-  o.generate = {"quasistatic", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
-  o.t_end = 0.1;
-  o.every = 10;
-  const std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
-  const VerifyResult as_generated = verify_header(m, o, header);
-  ASSERT_TRUE(as_generated.exact_step) << as_generated.json();
-  EXPECT_EQ(as_generated.exact_step->differing, 0) << as_generated.json();
-  const VerifyResult r = verify_header(m, o, with_constant(header, "R", [](double v) { return 1.001 * v; }));
-  EXPECT_EQ(r.error, "");
-  ASSERT_TRUE(r.exact_step) << r.json();
-  EXPECT_GT(r.exact_step->differing, 0) << r.json();
-  EXPECT_FALSE(r.pass);
+  expect_exact_step_catches("models/dc_motor.yaml", "quasistatic", 0.1, [](const std::string& header) {
+    return with_constant(header, "R", [](double v) { return 1.001 * v; });
+  });
 }
 
 TEST(FloatMutation, ThousandUlpsFail) {
