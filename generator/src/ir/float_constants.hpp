@@ -25,7 +25,8 @@ namespace dualrate {
 // (a defect of the generator or of the header) is further off, and the step computed with the
 // reference's value differs from the generated code's. The structure is the design's.
 // Throws std::logic_error when `own` lacks a matrix of the design or its size differs.
-std::vector<NamedMatrix> confirmed_constants(const std::vector<NamedMatrix>& design, const std::vector<NamedMatrix>& own);
+std::vector<NamedMatrix> confirmed_constants(const std::vector<NamedMatrix>& design,
+                                             const std::vector<NamedMatrix>& own);
 
 // m v in float as a float build's generated function computes it (emit/constants.cpp,
 // matrix_function): each row's terms left to right in LinearMap's order, the coefficients
