@@ -62,11 +62,6 @@ Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j
 
 namespace {
 
-// Real parts above it grow (growth_rate): 1e-9 of 1 + the largest modulus, above rounding.
-double growth_threshold(const Eigen::VectorXcd& eigenvalues) {
-  return 1e-9 * (1 + (eigenvalues.size() > 0 ? eigenvalues.cwiseAbs().maxCoeff() : 0.0));
-}
-
 bool uniform(const std::string& scheme) {
   const SchemeInfo* info = find_any_scheme(scheme);
   return info && info->uniform;
@@ -124,19 +119,6 @@ double MapRadius::operator()(double h) const {
   }
 }
 
-namespace {
-
-// How far amplification a of a mode with real part `rate` over a step H lies outside what is
-// accepted (MapJudgement): a itself for a mode that does not grow, else the factor by which it
-// leaves [exp(z / 2), exp(3 z / 2)], z = H rate (at most 1 inside).
-double outside(double a, double rate, bool grows, double step) {
-  if (!grows) return a;
-  const double z = step * rate;
-  return std::max(a / std::exp(1.5 * z), std::exp(0.5 * z) / a);
-}
-
-}  // namespace
-
 MapJudgement MapRadius::judge(double h) const {
   MapJudgement j;
   const double threshold = growth_threshold(eigenvalues_);
@@ -159,7 +141,7 @@ MapJudgement MapRadius::judge(double h) const {
         const Eigen::MatrixXd& block = eigen_blocks_[i];
         const std::complex<double> mode(block(0, 0), block.rows() > 1 ? block(1, 0) : 0);
         j.radius = std::max(j.radius, a[i]);
-        decide(outside(a[i], mode.real(), mode.real() > threshold, step), mode, a[i]);
+        decide(growth_relative(a[i], mode.real(), mode.real() > threshold, step), mode, a[i]);
       }
       return j;
     }
@@ -172,24 +154,8 @@ MapJudgement MapRadius::judge(double h) const {
   std::complex<double> fastest{};
   for (Eigen::Index i = 0; i < growing.size(); ++i)
     if (growing[i].real() > fastest.real()) fastest = growing[i];
-  decide(outside(j.radius, j.growth, j.growth > 0, step), fastest, j.radius);
+  decide(growth_relative(j.radius, j.growth, j.growth > 0, step), fastest, j.radius);
   return j;
-}
-
-double growth_rate(const Eigen::VectorXcd& eigenvalues) {
-  const double threshold = growth_threshold(eigenvalues);
-  double rate = 0;
-  for (Eigen::Index i = 0; i < eigenvalues.size(); ++i)
-    if (eigenvalues[i].real() > threshold) rate = std::max(rate, eigenvalues[i].real());
-  return rate;
-}
-
-Eigen::VectorXcd growing_modes(const Eigen::VectorXcd& eigenvalues) {
-  const double threshold = growth_threshold(eigenvalues);
-  std::vector<std::complex<double>> modes;
-  for (Eigen::Index i = 0; i < eigenvalues.size(); ++i)
-    if (eigenvalues[i].real() > threshold && eigenvalues[i].imag() >= 0) modes.push_back(eigenvalues[i]);
-  return Eigen::Map<const Eigen::VectorXcd>(modes.data(), static_cast<Eigen::Index>(modes.size()));
 }
 
 namespace {

@@ -125,12 +125,6 @@ class MapRadius {
   std::vector<Eigen::MatrixXd> eigen_blocks_;  // uniform: a 1x1 or 2x2 block per eigenvalue (pair)
 };
 
-// The largest real part among `eigenvalues` that is positive beyond rounding (1e-9 of
-// 1 + their largest modulus): the rate at which the linearized model itself grows; 0 if none.
-double growth_rate(const Eigen::VectorXcd& eigenvalues);
-// The Jacobian's eigenvalues that grow (above growth_rate's threshold), one of each conjugate pair.
-Eigen::VectorXcd growing_modes(const Eigen::VectorXcd& eigenvalues);
-
 // The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable
 // (MapJudgement::relative <= 1 + kStabilityMargin: for a model that does not grow, the
 // spectral radius). Stability regions need not be monotone in h, so h is scanned upwards in

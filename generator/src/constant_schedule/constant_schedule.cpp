@@ -415,8 +415,9 @@ void constants_on_grid(Designer& designer, ConstantSchedule& out) {
     }
 }
 
-// The proof: the map's spectral radius and the scheme's contraction with the interpolated
-// constants at the grid points and at points inside every cell; the largest of each.
+// The proof: the map's spectral radius, judged against the model's own growth there
+// (growth_relative), and the scheme's contraction with the interpolated constants at the grid
+// points and at points inside every cell; the largest of each.
 void prove(const SchedulableScheme& scheme, Designer& designer, ConstantSchedule& out) {
   const std::size_t dims = out.grid.size();
   std::vector<std::vector<double>> per_axis(dims);
@@ -428,17 +429,23 @@ void prove(const SchedulableScheme& scheme, Designer& designer, ConstantSchedule
       for (int k = 1; k <= inside; ++k)
         per_axis[d].push_back(out.grid[d][i] + (out.grid[d][i + 1] - out.grid[d][i]) * k / (inside + 1));
     }
-  out.worst_radius = -1;
+  out.worst_relative = -1;
   out.contraction_what = scheme.contraction_what;
   for (const auto& s : grid_points(per_axis)) {
     const Designer::Point& point = designer.at(s, false);
     const std::vector<NamedMatrix> interpolated = interpolate(out, s);
     const Eigen::VectorXcd lambda = eigenvalues(scheme.step_map(interpolated, point.op, point.jacobian));
     const double radius = lambda.size() ? lambda.cwiseAbs().maxCoeff() : 0;
+    const Eigen::VectorXcd modes = eigenvalues(point.jacobian);
+    const double growth = growth_rate(modes);
+    const double relative = growth_relative(radius, growth, growth > 0, scheme.step);
     ++out.proof_points;
-    if (radius > out.worst_radius) {
-      out.worst_radius = radius;
+    if (relative > out.worst_relative) {
+      out.worst_relative = relative;
       out.worst_at = s;
+      out.worst_radius = radius;
+      out.worst_mode = slowest_decaying_mode(modes);
+      out.worst_model_growth = std::exp(scheme.step * out.worst_mode.real());
     }
     if (scheme.contraction) {
       const double factor = scheme.contraction(interpolated, point.op);
@@ -461,11 +468,17 @@ void refuse_unproven(const SchedulableScheme& scheme, const SourceLoc& loc, cons
                                  out.worst_contraction, out.proof_points, out.points()),
                      "refine the grid there (more points, or points: auto with a smaller tolerance), or pass "
                      "--allow-unstable");
-  if (out.worst_radius > 1 + kStabilityMargin)
+  if (out.worst_relative > 1 + kStabilityMargin)
     throw ModelError(loc,
                      fmt::format("the scheduled constants are unstable at {}: the one-step map's spectral radius is "
-                                 "{:.9g} > 1 (checked at {} points of the {}-point grid and inside its cells)",
-                                 schedule_point_text(out.by, out.worst_at), out.worst_radius, out.proof_points, out.points()),
+                                 "{:.9g}, where the model's slowest-decaying mode {:.6g} {:+.6g}i {} by {:.9g} per "
+                                 "step{} (checked at {} points of the {}-point grid and inside its cells)",
+                                 schedule_point_text(out.by, out.worst_at), out.worst_radius, out.worst_mode.real(),
+                                 std::abs(out.worst_mode.imag()), out.worst_model_growth > 1 ? "grows" : "changes",
+                                 out.worst_model_growth,
+                                 out.worst_model_growth > 1 ? ": the map does not follow the model's growth"
+                                                             : ": the growth is the scheme's, not the model's",
+                                 out.proof_points, out.points()),
                      "refine the grid there (more points, or points: auto with a smaller tolerance), take a smaller "
                      "step, or pass --allow-unstable");
 }

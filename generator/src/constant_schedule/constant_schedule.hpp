@@ -26,6 +26,8 @@
 #pragma once
 
 #include <Eigen/Dense>
+
+#include <complex>
 #include <ginac/ginac.h>
 
 #include <functional>
@@ -65,6 +67,7 @@ struct SchedulableScheme {
                                 const Eigen::MatrixXd& j)>
       step_map;
   std::function<double(const std::vector<NamedMatrix>& constants, const OperatingPoint& op)> contraction{};
+  double step = 0;  // of the one-step map (a macro step for smfe): the model's growth over it
   std::string contraction_what{};  // names it in messages
   // points: auto also bisects a cell whose midpoint's contraction with the interpolated
   // constants exceeds this (0: no such criterion).
@@ -90,8 +93,15 @@ struct ConstantSchedule {
   double tolerance = 0;              // of points: auto
   double interpolation_error = 0;    // largest midpoint error (as auto's criterion) over the cells
   std::vector<double> interpolation_error_at;
-  double worst_radius = 0;           // of the proof
+  // The proof: the largest spectral radius judged against the model's own growth at its point
+  // (growth_relative, as analyze judges a map: <= 1 + kStabilityMargin holds), where, the
+  // map's radius there, the model's mode with the largest real part there and its growth
+  // e^{H Re lambda} over the map's step.
+  double worst_relative = 0;
   std::vector<double> worst_at;
+  double worst_radius = 0;
+  std::complex<double> worst_mode{};
+  double worst_model_growth = 0;
   long proof_points = 0;
   // The largest contraction factor over the proof's points (the scheme has one), and where.
   std::string contraction_what;

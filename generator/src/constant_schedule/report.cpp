@@ -32,8 +32,10 @@ std::string schedule_summary(const ConstantSchedule& schedule) {
                               schedule.refined ? fmt::format(", chosen by points: auto at tolerance {:.3g}", schedule.tolerance) : "");
   s += fmt::format("Interpolation error (one-step map at a cell's midpoint, relative): at most {:.3g}, at {}.\n",
                    schedule.interpolation_error, schedule_point_text(schedule.by, schedule.interpolation_error_at));
-  s += fmt::format("Stability over the grid: largest spectral radius {:.6g} at {} ({} points checked).\n",
-                   schedule.worst_radius, schedule_point_text(schedule.by, schedule.worst_at), schedule.proof_points);
+  s += fmt::format("Stability over the grid: at worst spectral radius {:.6g} at {}, judged against the model's "
+                   "growth there {:.6g} ({:.6g} relative; {} points checked).\n",
+                   schedule.worst_radius, schedule_point_text(schedule.by, schedule.worst_at),
+                   schedule.worst_model_growth, schedule.worst_relative, schedule.proof_points);
   if (schedule.worst_contraction >= 0)
     s += fmt::format("Contraction over the grid: {} at most {:.6g}, at {}.\n", schedule.contraction_what,
                      schedule.worst_contraction, schedule_point_text(schedule.by, schedule.worst_contraction_at));
@@ -59,11 +61,13 @@ std::string schedule_json(const ConstantSchedule& schedule) {
   for (const auto& u : schedule.uncovered) uncovered += (uncovered.empty() ? "" : ",") + json_string(u);
   return fmt::format(
       "{{\"by\":[{}],\"grid\":[{}],\"covered\":[{}],\"auto\":{},\"tolerance\":{:.6e},\"interpolation_error\":{:.6e},"
-      "\"interpolation_error_at\":{},\"worst_radius\":{:.17g},\"worst_at\":{},\"stable\":{},\"proof_points\":{},"
+      "\"interpolation_error_at\":{},\"worst_radius\":{:.17g},\"worst_relative\":{:.17g},"
+      "\"model_growth_per_step\":{:.17g},\"worst_at\":{},\"stable\":{},\"proof_points\":{},"
       "\"uncovered\":[{}]{}}}",
       by, grid, covered, schedule.refined ? "true" : "false", schedule.tolerance, schedule.interpolation_error,
-      numbers(schedule.interpolation_error_at), schedule.worst_radius, numbers(schedule.worst_at),
-      schedule.worst_radius <= 1 + kStabilityMargin ? "true" : "false", schedule.proof_points, uncovered,
+      numbers(schedule.interpolation_error_at), schedule.worst_radius, schedule.worst_relative,
+      schedule.worst_model_growth, numbers(schedule.worst_at),
+      schedule.worst_relative <= 1 + kStabilityMargin ? "true" : "false", schedule.proof_points, uncovered,
       schedule.worst_contraction >= 0
           ? fmt::format(",\"contraction\":{{\"what\":{},\"worst\":{:.17g},\"at\":{}}}",
                         json_string(schedule.contraction_what), schedule.worst_contraction,

@@ -1,5 +1,11 @@
 #include "numeric/linearization.hpp"
 
+#include <vector>
+
+#include <cmath>
+
+#include <algorithm>
+
 #include <stdexcept>
 
 namespace dualrate {
@@ -48,6 +54,39 @@ Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, c
 Eigen::VectorXcd eigenvalues(const Eigen::MatrixXd& m) {
   if (m.size() == 0) return {};
   return Eigen::EigenSolver<Eigen::MatrixXd>(m, false).eigenvalues();
+}
+
+double growth_threshold(const Eigen::VectorXcd& eigenvalues) {
+  return 1e-9 * (1 + (eigenvalues.size() > 0 ? eigenvalues.cwiseAbs().maxCoeff() : 0.0));
+}
+
+double growth_rate(const Eigen::VectorXcd& eigenvalues) {
+  const double threshold = growth_threshold(eigenvalues);
+  double rate = 0;
+  for (Eigen::Index i = 0; i < eigenvalues.size(); ++i)
+    if (eigenvalues[i].real() > threshold) rate = std::max(rate, eigenvalues[i].real());
+  return rate;
+}
+
+Eigen::VectorXcd growing_modes(const Eigen::VectorXcd& eigenvalues) {
+  const double threshold = growth_threshold(eigenvalues);
+  std::vector<std::complex<double>> modes;
+  for (Eigen::Index i = 0; i < eigenvalues.size(); ++i)
+    if (eigenvalues[i].real() > threshold && eigenvalues[i].imag() >= 0) modes.push_back(eigenvalues[i]);
+  return Eigen::Map<const Eigen::VectorXcd>(modes.data(), static_cast<Eigen::Index>(modes.size()));
+}
+
+std::complex<double> slowest_decaying_mode(const Eigen::VectorXcd& eigenvalues) {
+  std::complex<double> mode{};
+  for (Eigen::Index i = 0; i < eigenvalues.size(); ++i)
+    if (i == 0 || eigenvalues[i].real() > mode.real()) mode = eigenvalues[i];
+  return mode;
+}
+
+double growth_relative(double a, double rate, bool grows, double step) {
+  if (!grows) return a;
+  const double z = step * rate;
+  return std::max(a / std::exp(1.5 * z), std::exp(0.5 * z) / a);
 }
 
 Spectra spectra(const Eigen::MatrixXd& j, std::size_t slow) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <Eigen/Dense>
+
+#include <complex>
 #include <ginac/ginac.h>
 
 #include <vector>
@@ -36,5 +38,21 @@ constexpr double kStabilityMargin = 1e-9;
 
 // The eigenvalues of m (empty for an empty m).
 Eigen::VectorXcd eigenvalues(const Eigen::MatrixXd& m);
+
+// Real parts above it grow: 1e-9 of 1 + the largest modulus of `eigenvalues`, above rounding.
+double growth_threshold(const Eigen::VectorXcd& eigenvalues);
+// The largest real part among `eigenvalues` above growth_threshold: the rate at which the
+// linearized model itself grows; 0 if none.
+double growth_rate(const Eigen::VectorXcd& eigenvalues);
+// The Jacobian's eigenvalues that grow (above growth_rate's threshold), one of each conjugate pair.
+Eigen::VectorXcd growing_modes(const Eigen::VectorXcd& eigenvalues);
+// The eigenvalue with the largest real part (the first of equals; 0 for none): the mode that
+// decides whether and how fast the model grows.
+std::complex<double> slowest_decaying_mode(const Eigen::VectorXcd& eigenvalues);
+// How far a map's amplification a of a mode with real part `rate` over a (macro) step H lies
+// outside what is accepted (docs/schemes.md#growing-models): a itself for a mode that does not
+// grow (`grows` false), else the factor by which a leaves [exp(z / 2), exp(3 z / 2)],
+// z = H rate (at most 1 inside). Acceptable: at most 1 + kStabilityMargin.
+double growth_relative(double a, double rate, bool grows, double step);
 
 }  // namespace dualrate

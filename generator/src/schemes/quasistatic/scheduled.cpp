@@ -36,6 +36,7 @@ SchedulableScheme scheduled_design(const Model& model, const QuasistaticForm& fo
     return MatrixXd(reduced->jacobian_at(op.t, op.x, op.u).bottomRightCorner(nf, nf));
   };
   SchedulableScheme scheme;
+  scheme.step = h;
   scheme.constants = [=](const OperatingPoint& op, const MatrixXd& j) {
     const MatrixXd gz = residual_jacobian(op);
     if (!Eigen::FullPivLU<MatrixXd>(gz).isInvertible())
@@ -105,7 +106,7 @@ SchemeDesign quasistatic_precompute_scheduled(const Model& model, const Generate
     if (needed <= k || k == kQuasistaticMaxNewton) break;
     k = needed;
   }
-  if (!request.allow_unstable && (schedule.worst_radius > 1 + kStabilityMargin || !(schedule.worst_contraction < 1)))
+  if (!request.allow_unstable && (schedule.worst_relative > 1 + kStabilityMargin || !(schedule.worst_contraction < 1)))
     design_schedule(model, t_end, scheduled_design(model, form, d, request.step, layer, k), false);  // throws the refusal
   schedule.step = request.step;
   schedule.iterations = k;

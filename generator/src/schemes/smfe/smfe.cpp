@@ -196,6 +196,7 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
   const std::size_t slow = model.slow_count;
   const SourceLoc where = model.simulation.schedule->loc;
   SchedulableScheme scheme;
+  scheme.step = macro_step;
   scheme.constants = [=](const OperatingPoint&, const MatrixXd& j) {
     const Spectra e = spectra(j, slow);
     double hs = 0;
@@ -247,11 +248,11 @@ SchemeDesign precompute_scheduled(const Model& model, const GenerateRequest& req
       n = grid_needs;
       continue;
     }
-    if (schedule.worst_radius <= 1 + kStabilityMargin || raises == kSmfeScheduleRaises) break;
+    if (schedule.worst_relative <= 1 + kStabilityMargin || raises == kSmfeScheduleRaises) break;
     ++n;
     ++raises;
   }
-  if (schedule.worst_radius > 1 + kStabilityMargin && !request.allow_unstable)
+  if (schedule.worst_relative > 1 + kStabilityMargin && !request.allow_unstable)
     design_schedule(model, t_end, scheduled_design(model, d, n), false);  // throws the proof's refusal
   schedule.step = d;
   schedule.iterations = n;

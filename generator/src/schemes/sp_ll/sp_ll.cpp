@@ -237,6 +237,7 @@ SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& 
   const double h = request.step;
   const SourceLoc where = model.simulation.schedule->loc;
   SchedulableScheme scheme;
+  scheme.step = h;
   scheme.constants = [&](const OperatingPoint&, const MatrixXd& j) {
     SpLlBlocks b = split_jacobian(j, ns);
     if (!Eigen::FullPivLU<MatrixXd>(b.gz).isInvertible())
