@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/tables.hpp"
+
 namespace dualrate {
 
 std::vector<NamedMatrix> confirmed_constants(const std::vector<NamedMatrix>& design,
@@ -81,18 +83,10 @@ float interpolate_in_float(const std::vector<double>& points, const FloatCells& 
     const std::size_t i = cells.index[0];
     return value(i) + cells.fraction[0] * (value(i + 1) - value(i));
   }
-  float sum = 0;
-  for (unsigned corner = 0; corner < (1u << dims); ++corner) {
-    std::size_t offset = 0;
-    float weight = 1;
-    for (std::size_t d = 0; d < dims; ++d) {
-      const bool upper = ((corner >> d) & 1u) != 0;
-      offset += (cells.index[d] + (upper ? 1 : 0)) * cells.stride[d];
-      weight *= upper ? cells.fraction[d] : 1.0F - cells.fraction[d];
-    }
-    sum += weight * value(offset);
-  }
-  return sum;
+  const auto weight = [&cells](std::size_t d, bool upper) {
+    return upper ? cells.fraction[d] : 1.0F - cells.fraction[d];
+  };
+  return corner_sum<float>(dims, cells.index.data(), cells.stride.data(), weight, value);
 }
 
 std::vector<float> scheduled_entries_in_float(const LinearMap& m, const FloatCells& cells) {

@@ -113,9 +113,14 @@ LinearMap linear_map(const NamedMatrix& m) {
   return map;
 }
 
-const NamedMatrix& named(const std::vector<NamedMatrix>& matrices, const std::string& name) {
+const NamedMatrix* find_named(const std::vector<NamedMatrix>& matrices, const std::string& name) {
   for (const auto& m : matrices)
-    if (m.name == name) return m;
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+const NamedMatrix& named(const std::vector<NamedMatrix>& matrices, const std::string& name) {
+  if (const NamedMatrix* m = find_named(matrices, name)) return *m;
   throw std::logic_error("no precomputed matrix '" + name + "'");
 }
 

@@ -81,7 +81,9 @@ LinearMap linear_map(const NamedMatrix& m);
 // its structure allows (every entry without one), read from the constants at index
 // row * cols + col.
 LinearMap calibrated_linear_map(const NamedMatrix& m);
-// The matrix called `name` among `matrices` (std::logic_error when there is none).
+// The matrix called `name` among `matrices`: find_named null, named std::logic_error when there
+// is none.
+const NamedMatrix* find_named(const std::vector<NamedMatrix>& matrices, const std::string& name);
 const NamedMatrix& named(const std::vector<NamedMatrix>& matrices, const std::string& name);
 
 // The arithmetic of one product with the matrix called `name` among `matrices` as emitted.

@@ -42,19 +42,12 @@ T Table::evaluate_as_generated(const T* args, unsigned slope) const {
     fraction[d] = interpolation == Interpolation::kFlat ? (x >= b(i + 1) ? T(1) : T(0)) : (x - b(i)) / width;
     inverse_width[d] = held || interpolation == Interpolation::kFlat ? T(0) : T(1) / width;
   }
-  T sum = 0;
-  for (unsigned corner = 0; corner < (1u << n_axes); ++corner) {
-    std::size_t offset = 0;
-    T weight = 1;
-    for (std::size_t d = 0; d < n_axes; ++d) {
-      const bool upper = ((corner >> d) & 1u) != 0;
-      offset += (index[d] + (upper ? 1 : 0)) * stride[d];
-      if ((slope >> d) & 1u) weight *= upper ? inverse_width[d] : -inverse_width[d];
-      else weight *= upper ? fraction[d] : T(1) - fraction[d];
-    }
-    sum += weight * static_cast<T>(values.at(offset));
-  }
-  return sum;
+  const auto weight = [&](std::size_t d, bool upper) {
+    if ((slope >> d) & 1u) return upper ? inverse_width[d] : -inverse_width[d];
+    return upper ? fraction[d] : T(1) - fraction[d];
+  };
+  return corner_sum<T>(n_axes, index, stride, weight,
+                       [this](std::size_t offset) { return static_cast<T>(values.at(offset)); });
 }
 
 template float Table::evaluate_as_generated<float>(const float*, unsigned) const;

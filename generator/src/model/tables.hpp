@@ -62,6 +62,25 @@ struct Table {
   static const char* to_string(Extrapolation e) { return e == Extrapolation::kClamp ? "clamp" : "linear"; }
 };
 
+// lookup::combine's sum over a cell's 2^D corners, in its order (axis d at bit d): the product
+// of the axes' weights, weight(d, upper), times the value at the corner's offset. Shared by the
+// tables' and the scheduled constants' transcriptions of the runtime (verify's exact step check).
+template <class T, class Weight, class Value>
+T corner_sum(std::size_t axes, const std::size_t* index, const std::size_t* stride, Weight weight, Value value) {
+  T sum = 0;
+  for (unsigned corner = 0; corner < (1u << axes); ++corner) {
+    std::size_t offset = 0;
+    T product = 1;
+    for (std::size_t d = 0; d < axes; ++d) {
+      const bool upper = ((corner >> d) & 1u) != 0;
+      offset += (index[d] + (upper ? 1 : 0)) * stride[d];
+      product *= weight(d, upper);
+    }
+    sum += product * value(offset);
+  }
+  return sum;
+}
+
 // Makes the table callable in expressions: gives it its id and keeps it while the returned
 // pointer (held by the model) lives.
 std::shared_ptr<const Table> register_table(Table table);

@@ -27,6 +27,7 @@
 namespace dualrate {
 
 struct ConstantSchedule;
+struct SchemeDesign;
 
 // The name of the high-accuracy run (high_accuracy) where a scheme's name may stand
 // (RunOptions::scheme, `simulate --scheme`).
@@ -52,6 +53,10 @@ struct RunOptions {
   // Scheduled constants (linearization: scheduled, as generate designed them): interpolated at
   // each step's start instead of re-linearizing; null otherwise.
   std::shared_ptr<const ConstantSchedule> schedule{};
+  // The generator's design (precompute_scheme) of the build the run is compared with, where the
+  // caller holds it (verify); null: the reference core designs it where its exact step check
+  // needs it. Its schedule, if any, is `schedule`.
+  std::shared_ptr<const SchemeDesign> design{};
   int ratio = 1;                       // H = ratio h, for the multirate schemes
   SchemeOptions scheme_options{};      // the scheme's own options as given
   // Without `schedule`: the count a scheduled design fixed (ConstantSchedule::iterations), for

@@ -138,15 +138,41 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)>
 
 namespace {
 
-// The generator's design for the build options' run is compared with (precompute_scheme).
-SchemeDesign generator_design(const Model& model, const RunOptions& options) {
+// The generator's design of the build options' run is compared with: the one options carry,
+// else precompute_scheme's (throws its ModelError or SchemeDesignError). Without a scheme's
+// constants, none.
+std::shared_ptr<const SchemeDesign> generator_design(const Model& model, const SchemeInfo& info,
+                                                     const RunOptions& options) {
+  if (!info.constants) return nullptr;
+  if (options.design) return options.design;
+  if (options.schedule) {  // the run's schedule is the generator's design
+    auto design = std::make_shared<SchemeDesign>();
+    design->schedule = options.schedule;
+    return design;
+  }
   GenerateRequest request;
   request.scheme = options.scheme;
   request.step = options.step;
   request.ratio = options.ratio;
   request.scalar = options.float_time ? ScalarType::kFloat : ScalarType::kDouble;
   request.scheme_options = options.scheme_options;
-  return precompute_scheme(model, options.frozen_linearization, request);
+  return std::make_shared<const SchemeDesign>(precompute_scheme(model, options.frozen_linearization, request));
+}
+
+// Why the float step cannot reproduce the generated code's for this design (empty: it can).
+std::string design_difference(const SchemeInfo& info, const SchemeDesign& design, const RunOptions& options) {
+  if (design.schedule && !options.schedule)
+    return "the run has no schedule of the constants (RunOptions::schedule), which the model's design schedules";
+  if (info.float_reference_gap)
+    if (std::string gap = info.float_reference_gap(design, !options.calibration.empty()); !gap.empty()) return gap;
+  if (!design.recompute.empty())
+    return "the constants depend on tunable values: the generated code holds them as calibration data, over every "
+           "entry their structure allows, and recomputes them on the target";
+  if (!options.float_time && (design.schedule || !design.matrices.empty()))
+    return "in double the reference core's own constants agree with the generator's only to the rounding of two "
+           "computations, and it applies them as dense matrices (a float build's exact step check confirms each "
+           "entry to within its float rounding and applies it as the generated code does)";
+  return "";
 }
 
 }  // namespace
@@ -159,33 +185,15 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
     if (v.solved)
       return "the model's mass matrix depends on the coordinates: the generated code factorizes it at run time, the "
              "reference core takes its symbolic inverse";
-  if (!info->constants) return "";
-  SchemeDesign design;
-  if (options.schedule) {  // the run's schedule is the generator's design
-    design.schedule = options.schedule;
-  } else {
-    try {
-      design = generator_design(model(), options);
-    } catch (const ModelError& e) {
-      return std::string("the generator has no design of the model: ") + e.what();
-    } catch (const SchemeDesignError& e) {
-      return std::string("the generator has no design of the model: ") + e.what();
-    }
-    if (design.schedule)
-      return "the run has no schedule of the constants (RunOptions::schedule), which the model's design schedules";
+  std::shared_ptr<const SchemeDesign> design;
+  try {
+    design = generator_design(model(), *info, options);
+  } catch (const ModelError& e) {
+    return std::string("the generator has no design of the model: ") + e.what();
+  } catch (const SchemeDesignError& e) {
+    return std::string("the generator has no design of the model: ") + e.what();
   }
-  if (info->float_reference_gap)
-    if (std::string gap = info->float_reference_gap(design, !options.calibration.empty()); !gap.empty()) return gap;
-  if (options.schedule && !options.float_time)
-    return "in double the reference core interpolates the scheduled constants in its own order (interpolate) "
-           "and applies them as dense matrices (a float build's exact step check transcribes the generated code's)";
-  if (!design.recompute.empty())
-    return "the constants depend on tunable values: the generated code holds them as calibration data, over every "
-           "entry their structure allows, and recomputes them on the target";
-  if (!options.float_time && !design.matrices.empty())
-    return "in double the reference core's own matrices agree with the generator's only to the rounding of two "
-           "computations (a float build's exact step check confirms each to within its float rounding)";
-  return "";
+  return design ? design_difference(*info, *design, options) : "";
 }
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step_in_float(
@@ -200,15 +208,13 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   setup.jacobian = [this](double, const std::vector<double>&) {
     return jacobian_at(0, initial_state(), inputs_at(0));
   };
-  SchemeDesign design;
-  if (options.schedule) design.schedule = options.schedule;
-  else if (info.constants) design = generator_design(model(), options);
-  if (info.constants) setup.design = &design;
+  const std::shared_ptr<const SchemeDesign> design = generator_design(model(), info, options);
+  setup.design = design.get();
   const double h = options.step;
   const FloatStep step = info.float_reference(setup, h);
   auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
                                                       calibration_stride(options, false));
-  return [cores, step, h](long i, const Vector& x) {
+  return [cores, step, h, design](long i, const Vector& x) {
     const ReferenceCore& core = cores->at(i);
     const Vector u = core.inputs_of_step(i, h, true);
     FloatModel m;

@@ -50,6 +50,7 @@ RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& 
   run.scheme_options = o.generate.scheme_options;
   run.frozen_linearization = frozen;
   run.schedule = design.schedule;
+  run.design = std::make_shared<const SchemeDesign>(design);
   run.ratio = o.generate.ratio;
   run.float_time = o.generate.scalar == ScalarType::kFloat;
   run.calibration = o.calibration;
@@ -264,6 +265,7 @@ void Verification::compare_relinearized(const fs::path& dir) {
   relinearizing.frozen_linearization = false;
   if (relinearizing.schedule) relinearizing.iterations = relinearizing.schedule->iterations;
   relinearizing.schedule = nullptr;
+  relinearizing.design = nullptr;
   const Trace relinearized = core_.simulate(relinearizing);
   write_csv(relinearized, (dir / "reference_relinearized.csv").string());
   r_.relinearized_error = compare_traces(without_local_columns(read_csv((dir / "generated.csv").string())),

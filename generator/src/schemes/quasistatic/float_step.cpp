@@ -7,23 +7,13 @@
 
 namespace dualrate {
 
-namespace {
-
 using Eigen::VectorXf;
-
-bool has_matrix(const SchemeDesign& design, const std::string& name) {
-  for (const auto& m : design.matrices)
-    if (m.name == name) return true;
-  return false;
-}
-
-}  // namespace
 
 std::string quasistatic_float_gap(const SchemeDesign& design, bool calibration_writes) {
   if (design.schedule)
     return "the scheduled G_z^-1 and E are interpolated by the generated code; the reference core's float step "
            "does not transcribe quasistatic's schedule";
-  if (!has_matrix(design, "residual_jacobian_inverse"))
+  if (!find_named(design.matrices, "residual_jacobian_inverse"))
     return "G_z depends on the state: the generated code factorizes it at run time (Eigen's fixed-size "
            "PartialPivLU), which the reference core does not transcribe";
   if (calibration_writes) return "the reduced form's F and G are built from the model's values before the writes";
