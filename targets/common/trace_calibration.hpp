@@ -83,7 +83,7 @@ inline CalibrationWrites calibration_writer;
 // the writes that apply at release tick n are made during the macro step before it, once
 // tick n - Ratio has ended (its release took the constants before them), and must be
 // computed before tick n takes them. ticks_done() is the number of ticks whose fast task has
-// ended. Makes the writes that are due; false when their constants were not computed (the
+// ended. Makes the writes that are due; false, said on stderr, when their constants were not computed (the
 // release before did not take the set before them) or were computed after tick n had ended
 // (exact where the fast task preempts the background on its core: Cortex-M, one core or two;
 // on Linux, where they run in parallel, a write later than that shows as a run that differs
@@ -93,7 +93,9 @@ bool poll_release_writes(TicksDone ticks_done) {
   const long n = calibration_writer.next_step();
   if (n < 0 || static_cast<long>(ticks_done()) + Ratio < n + 1) return true;
   const bool computed = calibration_writer.before_step(n, nullptr);
-  return computed && static_cast<long>(ticks_done()) <= n;
+  if (computed && static_cast<long>(ticks_done()) <= n) return true;
+  std::fprintf(stderr, "a calibration write was computed after the release that should take it\n");
+  return false;
 }
 
 }  // namespace dualrate_trace

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace dualrate {
@@ -164,6 +165,13 @@ bool is_table_call(const ex& e) {
   for (std::size_t axes = 1; axes <= kMaxTableAxes; ++axes)
     if (serial == serial_of(axes)) return true;
   return false;
+}
+
+std::vector<ex> table_calls(const ex& e) {
+  std::set<ex, GiNaC::ex_is_less> calls;
+  for (auto node = e.preorder_begin(); node != e.preorder_end(); ++node)
+    if (is_table_call(*node)) calls.insert(*node);
+  return {calls.begin(), calls.end()};
 }
 
 TableCall table_call_of(const ex& e) {

@@ -93,6 +93,8 @@ struct TableCall {
 };
 bool is_table_call(const GiNaC::ex& e);
 TableCall table_call_of(const GiNaC::ex& e);
+// The distinct table calls in e, nested ones included, in GiNaC's canonical order.
+std::vector<GiNaC::ex> table_calls(const GiNaC::ex& e);
 
 // e with every call of the table whose id is `from` calling the table with id `to` instead (the
 // same slope mask and arguments; held, so that a call at numbers stays a call): a model

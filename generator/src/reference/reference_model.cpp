@@ -49,6 +49,12 @@ ReferenceModel::ReferenceModel(const Model& model) : model_(model) {
       const GiNaC::ex rate = f.diff(GiNaC::ex_to<GiNaC::symbol>(p.symbol)) * p.symbol;
       if (!rate.is_zero()) rates.emplace_back(rate, slots_);
     }
+    for (const GiNaC::ex& call : table_calls(f)) {
+      const GiNaC::symbol value;
+      const GiNaC::ex rate =
+          f.subs(call == value, GiNaC::subs_options::no_pattern).diff(value).subs(value == call) * call;
+      if (!rate.is_zero()) rates.emplace_back(rate, slots_);
+    }
   }
 }
 

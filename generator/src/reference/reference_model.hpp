@@ -177,7 +177,10 @@ class ReferenceModel {
   // Jacobian d(dx/dt)/dx at (t, x, u).
   Eigen::MatrixXd jacobian_at(double t, const Vector& x, const Vector& u) const;
   // Per state i, sum_j |df_i/dp_j p_j| at (t, x, u): how far a relative change of every
-  // parameter by one unit can move the derivative of state i (to first order).
+  // parameter by one unit can move the derivative of state i (to first order). A table call
+  // T_c in f_i counts as such a value, |df_i/dT_c T_c|: its data and its interpolation round
+  // relative to the table's values, and terms that cancel in f_i (the moments of a trimmed
+  // airframe) each carry their own rounding.
   Vector parameter_rates(double t, const Vector& x, const Vector& u) const;
 
  protected:
@@ -214,7 +217,7 @@ class ReferenceModel {
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables
   std::vector<Evaluator> rhs_, outputs_, variables_, signals_, scheduling_;
   std::vector<Evaluator> jacobian_;  // row-major, resolved entries
-  std::vector<std::vector<Evaluator>> parameter_rates_;  // per state: the nonzero df_i/dp_j p_j
+  std::vector<std::vector<Evaluator>> parameter_rates_;  // per state: the nonzero df_i/dp_j p_j and df_i/dT_c T_c
 };
 
 }  // namespace dualrate

@@ -228,6 +228,19 @@ struct GridRun {
   std::function<void(const std::vector<double>& kept)> restore{};
 };
 
+// A float build's grid, GridSetup's counterpart in float: dx/dt at t with the inputs sampled at
+// input_tick (TickRhs), one RK4 step of the whole state from tick i (StartStep).
+struct FloatGridSetup {
+  std::size_t slow = 0;
+  float h = 0;
+  int ratio = 1;
+  std::function<void(long input_tick, double t, const std::vector<float>& x, std::vector<float>& dxdt)> held;
+  std::function<std::vector<float>(long i, const std::vector<float>& x)> start;
+};
+// A dual-rate task form's macro step from tick i = k r: from the values the tasks keep at
+// release k (the runtime scheme's Kept) to the state at release k + 1.
+using FloatMacroStep = std::function<std::vector<float>(long i, const std::vector<float>& kept)>;
+
 // What an entry of a scheme's one-step map's vector is: a value of state `state`, or its
 // derivative; `compared` marks the entries that are the state a run reports.
 struct StepMapEntry {
@@ -319,6 +332,9 @@ struct SchemeInfo {
   std::string (*float_reference_gap)(const SchemeDesign& design, bool calibration_writes) = nullptr;
   // The reference core's run of a grid-tied scheme (instead of `reference_step`).
   GridRun (*reference_run)(const GridSetup& setup) = nullptr;
+  // A dual-rate task form's macro step in float, operation for operation as a float build's
+  // tasks (verify's exact step check); null: not transcribed.
+  FloatMacroStep (*float_macro_step)(const FloatGridSetup& setup) = nullptr;
   // Arithmetic of one step of the runtime's implementation and its lower bound (step_cost),
   // with the design's constants; of a dual-rate scheme, one macro step (request.ratio fast
   // ticks and one slow job) past the start-up.

@@ -179,7 +179,7 @@ std::string design_difference(const SchemeInfo& info, const SchemeDesign& design
 
 std::string ReferenceCore::exact_step_difference(const RunOptions& options) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || !info->float_reference)
+  if (!info || (info->dual_rate ? info->float_macro_step == nullptr : info->float_reference == nullptr))
     return "the reference core's " + options.scheme + " step is not written in the runtime's order of operations";
   for (const auto& v : model().variables)
     if (v.solved)
@@ -296,6 +296,39 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
     Vector x(kept.begin(), kept.begin() + static_cast<long>(n));
     run.advance(i, x);
     return x;
+  };
+}
+
+std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step_in_float(
+    const RunOptions& options) const {
+  const std::string why = exact_step_difference(options);
+  if (!why.empty()) throw SimulationError("no float macro step of the reference core: " + why);
+  const SchemeInfo& info = *find_any_scheme(options.scheme);
+  if (!info.float_macro_step) throw SimulationError("scheme '" + options.scheme + "' has no macro step");
+  const double h = options.step;
+  auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
+                                                      calibration_stride(options, true));
+  FloatGridSetup setup;
+  setup.slow = model().slow_count;
+  setup.h = static_cast<float>(h);
+  setup.ratio = options.ratio;
+  setup.held = [cores, h](long tick, double t, const std::vector<float>& x, std::vector<float>& dx) {
+    const ReferenceCore& core = cores->at(tick);
+    core.float_derivatives(t, x, core.inputs_of_step(tick, h, true), dx);
+  };
+  // The start-up's RK4 on the model in effect at its tick (the fast task's release).
+  setup.start = [cores, h](long i, const std::vector<float>& x) {
+    const ReferenceCore& core = cores->at(i);
+    const Vector u = core.inputs_of_step(i, h, true);
+    const RightHandSideIn<float> f = [&core, &u](double t, const std::vector<float>& xs, std::vector<float>& dx) {
+      core.float_derivatives(t, xs, u, dx);
+    };
+    return rk4_step_in<float>(f, sample_time(i, h, true), static_cast<float>(h), x);
+  };
+  const FloatMacroStep step = info.float_macro_step(setup);
+  return [step](long i, const Vector& kept) {
+    const std::vector<float> next = step(i, std::vector<float>(kept.begin(), kept.end()));
+    return Vector(next.begin(), next.end());
   };
 }
 

@@ -49,8 +49,8 @@ class ReferenceCore : public ReferenceModel {
   // tolerance of schemes whose constants scale the step, SchemeInfo::step_scaled_constants).
   std::function<Vector(long i, const Vector& x, double h)> single_step_of_length(const RunOptions& options) const;
   // Why generated code's step may round otherwise than the reference core's in the same
-  // arithmetic (single_step in double, single_step_in_float in float): the scheme's reference
-  // step is not written in the runtime's order of operations, or the model has tables or a
+  // arithmetic (single_step or macro_step in double, single_step_in_float or
+  // macro_step_in_float in float): the scheme's reference step is not written in the runtime's order of operations, or the model has tables or a
   // mass matrix, which the generated code looks up or solves by another computation; for a
   // scheme with precomputed matrices, in double (the reference's own constants agree only to
   // rounding), scheduled or recomputed under calibration. Empty when both compute the same
@@ -67,6 +67,11 @@ class ReferenceCore : public ReferenceModel {
   // from tick i = k r, restarted from `kept` (what the generated tasks keep at release k);
   // returns the state at release k + 1. Throws SimulationError for any other scheme.
   std::function<Vector(long i, const Vector& kept)> macro_step(const RunOptions& options) const;
+  // macro_step of a float build's run in float arithmetic, operation for operation as the
+  // generated tasks compute it (SchemeInfo::float_macro_step; the model evaluated in float as
+  // single_step_in_float evaluates it). Throws SimulationError when exact_step_difference is
+  // not empty.
+  std::function<Vector(long i, const Vector& kept)> macro_step_in_float(const RunOptions& options) const;
 
  private:
   void fixed_step(const RunOptions& options, Trace& trace) const;

@@ -45,7 +45,11 @@ namespace dualrate {
 //     step_scaled_constants, u_f (|h d step/dh| + |step - x|) from the reference core's steps
 //     along the run: |Phi - I| X is a worst case over each row's terms, which on a stiff
 //     spring cancel), and a parameter p_j moves the derivative by |df/dp_j p_j| u_f, over a
-//     step h u_f P with P_i = max over the reference rows of sum_j |df_i/dp_j p_j|.
+//     step h u_f P with P_i = max over the reference rows of sum_j |df_i/dp_j p_j| (a table's
+//     value counted as a parameter: ReferenceModel::parameter_rates). The same rounding of
+//     f_j in a stage moves the next stage's input x_j by h u_f P_j and so state i's step by
+//     h |J_ij| h u_f P_j: over a step h u_f (P + |h J| P). On a trimmed airframe the moment's
+//     table terms cancel in q' and q carries their rounding into a filtered q_f.
 //   The inputs are no rounding of this kind: the reference samples them as the float build
 //   does (RunOptions::float_time). The tolerance is max_i (bound_i / scale_i), scale_i the
 //   comparison's (compare_traces). For mrabm4 and mrabm4_parallel Phi is the map of a macro
@@ -186,6 +190,7 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
     entry[e] = kept.derivative ? derivative[i] : magnitude[i];
     terms[e] = kept.derivative ? 0.0 : big * derivative[i] + solved[i];
     parameter_step[e] = kept.derivative ? rate[i] : big * rate[i];
+    parameter_step[e] += (kept.derivative ? 1.0 : big) * big * j.row(i).cwiseAbs().dot(rate);
     if (kept.compared) r.compared[kept.state] = e;
   }
   if (std::find(r.compared.begin(), r.compared.end(), -1) != r.compared.end()) return std::nullopt;

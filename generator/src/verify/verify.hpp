@@ -15,6 +15,9 @@
 namespace dualrate {
 
 struct VerifyOptions {
+  // The header's request. A design along the reference trajectory (scheduled constants, smfe's
+  // h_s) follows it to generate.t_end (0: the model's simulation.t_end, as `generate` designs
+  // it), not to the run's t_end: verify --t-end checks the header generate emits, or --header's.
   GenerateRequest generate;
   double t_end = 0;
   int every = 1;

@@ -6,6 +6,7 @@
 #include <complex>
 
 #include "schemes/adams/adams.hpp"
+#include "schemes/adams/dual_rate_adams.hpp"
 #include "analysis/stability.hpp"
 #include "schemes/reference_core.hpp"
 #include "test_support.hpp"

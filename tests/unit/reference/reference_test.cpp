@@ -138,6 +138,21 @@ TEST(ReferenceCore, ParameterRatesThroughVariables) {
   EXPECT_EQ(rates[1], 0.0);
 }
 
+// A table's value rounds like a parameter (verify's float tolerance): each call T_c in f_i adds
+// |df_i/dT_c T_c|, so terms that cancel (k T(x) - k T(x) + ...) still carry their rounding.
+// At x = 0.5 the ramp 1 -> 3 -> -1 gives T = 2; f = 3 T(x) - 3 T(x/2 + 0.25) + x: the two calls
+// are the same cell's value 2, each 3 x 2 = 6, and x's own rate is 0 (no parameter).
+TEST(ReferenceCore, ParameterRatesCountTableValues) {
+  init_symbolic();
+  const Model m = load_model_text(
+      "name: rates\ntables:\n  T:\n    breakpoints: [[0, 1, 2]]\n    values: [1, 3, -1]\n"
+      "states: {slow: {x: 0.5}}\nequations: {x: 3*T(x) - 3*T(x/2 + 0.25) + x}\n",
+      "r.yaml");
+  const std::vector<double> rates = ReferenceCore(m).parameter_rates(0.0, {0.5}, {});
+  ASSERT_EQ(rates.size(), 1U);
+  EXPECT_EQ(rates[0], 12.0);
+}
+
 // The HIRES end time of the IVP test set on a millisecond grid: 321.8122 lies between the
 // grid times 321.812 and 321.813 (to rounding of 321,813 h, far below 1e-9 h).
 TEST(ReferenceCore, EndTimeOnTheGrid) {

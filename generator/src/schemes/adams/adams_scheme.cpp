@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "schemes/adams/adams.hpp"
+#include "schemes/adams/dual_rate_adams.hpp"
 
 #include "ir/function_cost.hpp"
 
@@ -28,6 +29,18 @@ GridRun run(AdamsScheme scheme, const GridSetup& s) {
             integrator->advance(i, x);
             return next;
           }};
+}
+
+// The task form's macro step in float from kept values (SchemeInfo::float_macro_step).
+template <bool Parallel>
+FloatMacroStep float_macro_step(const FloatGridSetup& s) {
+  auto tasks = std::make_shared<DualRateAdamsIn<float>>(Parallel, s.slow, s.h, s.ratio, s.held, s.start);
+  return [tasks](long i, const std::vector<float>& kept) {
+    tasks->restore(kept);
+    std::vector<float> x(kept.begin(), kept.begin() + static_cast<long>(tasks->state_size()));
+    tasks->advance(i, x);
+    return x;
+  };
 }
 
 // Calls use(tasks, tick, x) with the task form of mrabm4 (parallel or not) for dx/dt = J x,
@@ -142,6 +155,7 @@ std::vector<SchemeInfo> adams_schemes() {
   serial.dual_rate = true;
   serial.grid_tied = true;
   serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
+  serial.float_macro_step = float_macro_step<false>;
   serial.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) { return macro_step_cost(m, false, request.ratio); };
   serial.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(false, j, h, slow, ratio);
@@ -160,6 +174,7 @@ std::vector<SchemeInfo> adams_schemes() {
   parallel.parallel = true;
   parallel.grid_tied = true;
   parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
+  parallel.float_macro_step = float_macro_step<true>;
   parallel.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) { return macro_step_cost(m, true, request.ratio); };
   parallel.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(true, j, h, slow, ratio);

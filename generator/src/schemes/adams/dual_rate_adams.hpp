@@ -1,0 +1,85 @@
+// mrabm4 and mrabm4_parallel in the dual-rate task form of the generated code, run
+// sequentially: the formulas are stated in runtime/include/dualrate/schemes/mrabm4.hpp and
+// written here again, independently, on plain vectors. Per macro step k the slow job k + 1
+// runs after the fast ticks of macro step k (the sequential executive's order).
+//
+// In T = double it is the reference core's run; in T = float, restarted from what a float
+// build's tasks keep, verify's exact step check of the task forms. Either way every operation
+// is the runtime's, in its order and in T: the formulas (formulas.hpp), the interpolation
+// S + w (E - S) with w = j / r, H = h r, B' = A' + (B - A); times in double as Time holds them
+// where the model reads t, t_{n+1} = (n + 1) h and t_k = k H with h and H in T.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <vector>
+
+#include "schemes/contract.hpp"
+
+namespace dualrate {
+
+template <class T>
+class DualRateAdamsIn {
+ public:
+  using Vector = std::vector<T>;
+  // dx/dt at t with the inputs sampled at input_tick (TickRhs in T); one RK4 step of the whole
+  // state from tick i, inputs held (the start-up, StartStep in T).
+  using Rhs = std::function<void(long input_tick, double t, const Vector& x, Vector& dxdt)>;
+  using Start = std::function<Vector(long i, const Vector& x)>;
+  DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start);
+
+  // Advances x = [x_r(t_k); x_e(t_k)] from tick i = k r to t_{k+1} (r ticks); x at tick 0
+  // is the initial state.
+  void advance(long i, Vector& x);
+
+  // Every vector the fast ticks and the slow job keep between macro steps, concatenated.
+  // After the start-up (advance() from tick kStartupMacroSteps r on) one macro step of a
+  // linear, time-invariant system is a linear map of it: the linear stability analysis
+  // builds that map column by column with set_history().
+  Vector history() const;
+  void set_history(const Vector& all);
+  // set_history() at any macro step, the start-up's included (verify's local check restarts
+  // the run from what the generated tasks keep: dualrate::Mrabm4::kept, in history()'s order).
+  // Throws std::invalid_argument when `all` is no such vector for this split.
+  void restore(const Vector& all);
+  // The number of states (slow and fast) of the split, once set or restored.
+  std::size_t state_size() const { return x_.size(); }
+  // What each entry of history() is: a value of state `state`, or its derivative; `compared`
+  // marks the entries advance() returns as the state (x_r from the slow task, x_e carried).
+  using Kept = StepMapEntry;
+  std::vector<Kept> history_layout() const;
+  static constexpr long kStartupMacroSteps = 4;
+
+ private:
+  struct Ends {
+    Vector first_start, first_end, start, end;
+  };
+  void fast_tick(long n);
+  void slow_job(long k);
+  void substep(long n, const Vector& xr, Vector& xe, std::array<Vector, 4>& g) const;
+  Vector part(const Vector& x, bool fast) const;
+  Vector slow_rate(long k, double t, const Vector& xr, const Vector& xe) const;
+
+  // Pointers to the vectors history() concatenates (const or not with `self`).
+  template <class Self>
+  static auto kept(Self& self);
+  bool parallel_;
+  std::size_t slow_;
+  T h_;
+  int ratio_;
+  Rhs f_;
+  Start start_;
+  Vector x_;                           // fast task: [last interpolated x_r; carried x_e] (whole state in start-up)
+  Vector xe_first_;                    // fast task: round-1 fast state
+  std::array<Vector, 4> g_, g_first_;  // fast derivative histories, newest first
+  Ends ends_;                          // fast task: end points of the current macro step
+  Ends next_;                          // slow task: end points of the next macro step
+  Vector xr_, predicted_;              // slow task
+  std::array<Vector, 4> f_slow_;       // slow derivative history, newest first
+};
+
+extern template class DualRateAdamsIn<double>;
+extern template class DualRateAdamsIn<float>;
+using DualRateAdams = DualRateAdamsIn<double>;
+
+}  // namespace dualrate
