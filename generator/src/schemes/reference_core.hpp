@@ -50,11 +50,12 @@ class ReferenceCore : public ReferenceModel {
   std::function<Vector(long i, const Vector& x, double h)> single_step_of_length(const RunOptions& options) const;
   // Why generated code's step may round otherwise than the reference core's in the same
   // arithmetic (single_step or macro_step in double, single_step_in_float or
-  // macro_step_in_float in float): the scheme's reference step is not written in the runtime's order of operations, or the model has tables or a
-  // mass matrix, which the generated code looks up or solves by another computation; for a
-  // scheme with precomputed matrices, in double (the reference's own constants agree only to
-  // rounding), scheduled or recomputed under calibration. Empty when both compute the same
-  // operations on the same values (verify's exact step check).
+  // macro_step_in_float in float): the scheme's reference step (or macro step) is not written
+  // in the runtime's order of operations; the model's mass matrix depends on the coordinates,
+  // which the generated code factorizes; the scheme's float_reference_gap; its constants are
+  // recomputed under calibration; or, in double, they are precomputed matrices or a schedule
+  // (the reference's own agree only to rounding). Empty when both compute the same operations
+  // on the same values (verify's exact step check).
   std::string exact_step_difference(const RunOptions& options) const;
   // single_step of a float build's run in float arithmetic, operation for operation as the
   // generated code computes it (SchemeInfo::float_reference, Evaluator's float evaluation; the

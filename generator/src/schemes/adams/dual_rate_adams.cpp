@@ -148,7 +148,8 @@ void DualRateAdamsIn<T>::restore(const Vector& all) {
   // 15 slow-sized and 10 fast-sized vectors (kept()).
   const std::size_t rest = all.size() < 15 * slow_ ? 1 : all.size() - 15 * slow_;
   if (rest % 10 != 0 || rest == 0)
-    throw std::invalid_argument(fmt::format("{} kept values are not 15 x {} slow and 10 x n fast ones", all.size(), slow_));
+    throw std::invalid_argument(
+        fmt::format("{} kept values are not 15 x {} slow and 10 x n fast ones", all.size(), slow_));
   const std::size_t fast = rest / 10;
   for (Vector* v : kept(*this)) v->assign(slow_, T(0));
   x_.assign(slow_ + fast, T(0));
