@@ -198,48 +198,46 @@ struct FloatModel {
 using FloatStep =
     std::function<std::vector<float>(const FloatModel& model, double t, float h, const std::vector<float>& x)>;
 
-// The multistep and dual-rate schemes' reference runs, tied to the grid t_i = i h.
-// dx/dt at grid time t_i = i h with the inputs sampled at t_i.
-using GridRhs = std::function<void(long i, const std::vector<double>& x, std::vector<double>& dxdt)>;
+// The multistep and dual-rate schemes' reference runs, tied to the grid t_i = i h, in the
+// arithmetic T (double: the reference core's runs; float: a float build's, verify's exact step
+// check). dx/dt at grid time t_i = i h with the inputs sampled at t_i.
+template <class T>
+using GridRhsIn = std::function<void(long i, const std::vector<T>& x, std::vector<T>& dxdt)>;
 // One RK4 step of the whole state from grid time t_i (inputs held at t_i): the start-up.
-using StartStep = std::function<std::vector<double>(long i, const std::vector<double>& x)>;
+template <class T>
+using StartStepIn = std::function<std::vector<T>(long i, const std::vector<T>& x)>;
 // dx/dt at t with the inputs sampled at input_tick h (held over a task's release), on the model
 // in effect at that tick: the task that samples them runs on the constants of its release.
-using TickRhs = std::function<void(long input_tick, double t, const std::vector<double>& x, std::vector<double>& dxdt)>;
+template <class T>
+using TickRhsIn = std::function<void(long input_tick, double t, const std::vector<T>& x, std::vector<T>& dxdt)>;
+using GridRhs = GridRhsIn<double>;
+using StartStep = StartStepIn<double>;
+using TickRhs = TickRhsIn<double>;
 
 // What the reference core gives a grid-tied scheme's run (SchemeInfo::reference_run).
-struct GridSetup {
+template <class T>
+struct GridSetupIn {
   std::size_t slow = 0;  // states before the fast ones
-  double h = 0;          // the fast step
+  T h = 0;               // the fast step
   int ratio = 1;         // H = ratio h
-  GridRhs f;
-  TickRhs held;
-  StartStep start;
+  GridRhsIn<T> f;
+  TickRhsIn<T> held;
+  StartStepIn<T> start;
 };
+using GridSetup = GridSetupIn<double>;
 
 // The run: advance(i, x) moves x from grid index i to the index it returns; every index an
 // advance returns after the start-up is a multiple of `stride` (so must be the run's end).
 // Dual-rate task forms also `restore` the run from everything the generated tasks keep at a
 // macro boundary (the runtime scheme's Kept: verify's local check), so that the next advance
 // starts from it; null for the others.
-struct GridRun {
+template <class T>
+struct GridRunIn {
   int stride = 1;
-  std::function<long(long i, std::vector<double>& x)> advance;
-  std::function<void(const std::vector<double>& kept)> restore{};
+  std::function<long(long i, std::vector<T>& x)> advance;
+  std::function<void(const std::vector<T>& kept)> restore{};
 };
-
-// A float build's grid, GridSetup's counterpart in float: dx/dt at t with the inputs sampled at
-// input_tick (TickRhs), one RK4 step of the whole state from tick i (StartStep).
-struct FloatGridSetup {
-  std::size_t slow = 0;
-  float h = 0;
-  int ratio = 1;
-  std::function<void(long input_tick, double t, const std::vector<float>& x, std::vector<float>& dxdt)> held;
-  std::function<std::vector<float>(long i, const std::vector<float>& x)> start;
-};
-// A dual-rate task form's macro step from tick i = k r: from the values the tasks keep at
-// release k (the runtime scheme's Kept) to the state at release k + 1.
-using FloatMacroStep = std::function<std::vector<float>(long i, const std::vector<float>& kept)>;
+using GridRun = GridRunIn<double>;
 
 // What an entry of a scheme's one-step map's vector is: a value of state `state`, or its
 // derivative; `compared` marks the entries that are the state a run reports.
@@ -332,9 +330,10 @@ struct SchemeInfo {
   std::string (*float_reference_gap)(const SchemeDesign& design, bool calibration_writes) = nullptr;
   // The reference core's run of a grid-tied scheme (instead of `reference_step`).
   GridRun (*reference_run)(const GridSetup& setup) = nullptr;
-  // A dual-rate task form's macro step in float, operation for operation as a float build's
-  // tasks (verify's exact step check); null: not transcribed.
-  FloatMacroStep (*float_macro_step)(const FloatGridSetup& setup) = nullptr;
+  // `reference_run` in float, operation for operation as a float build's generated code (verify's
+  // exact step check restarts a dual-rate task form's from what its tasks keep); null: not
+  // transcribed.
+  GridRunIn<float> (*float_reference_run)(const GridSetupIn<float>& setup) = nullptr;
   // Arithmetic of one step of the runtime's implementation and its lower bound (step_cost),
   // with the design's constants; of a dual-rate scheme, one macro step (request.ratio fast
   // ticks and one slow job) past the start-up.

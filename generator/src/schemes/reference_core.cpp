@@ -179,7 +179,7 @@ std::string design_difference(const SchemeInfo& info, const SchemeDesign& design
 
 std::string ReferenceCore::exact_step_difference(const RunOptions& options) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || (info->dual_rate ? info->float_macro_step == nullptr : info->float_reference == nullptr))
+  if (!info || (info->dual_rate ? info->float_reference_run == nullptr : info->float_reference == nullptr))
     return "the reference core's " + options.scheme + " step is not written in the runtime's order of operations";
   for (const auto& v : model().variables)
     if (v.solved)
@@ -231,26 +231,45 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   };
 }
 
-GridSetup ReferenceCore::grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active,
-                                    std::shared_ptr<const ReferenceCores> cores) const {
+namespace {
+
+// dx/dt in T, as the reference core (double) or a float build (float) evaluates it.
+void derivatives_in(const ReferenceCore& core, double t, const Vector& x, const Vector& u, Vector& dx) {
+  core.derivatives(t, x, u, dx);
+}
+void derivatives_in(const ReferenceCore& core, double t, const std::vector<float>& x, const Vector& u,
+                    std::vector<float>& dx) {
+  core.float_derivatives(t, x, u, dx);
+}
+
+}  // namespace
+
+template <class T>
+GridSetupIn<T> ReferenceCore::grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active,
+                                         std::shared_ptr<const ReferenceCores> cores) const {
+  using Values = std::vector<T>;
   const double h = options.step;
   const bool in_float = options.float_time;
   if (!active) active = std::make_shared<const ReferenceCore*>(this);
-  GridSetup setup;
+  GridSetupIn<T> setup;
   setup.slow = model().slow_count;
-  setup.h = h;
+  setup.h = static_cast<T>(h);
   setup.ratio = options.ratio;
-  setup.f = [active, h, in_float](long i, const Vector& xs, Vector& dx) {
+  setup.f = [active, h, in_float](long i, const Values& xs, Values& dx) {
     const ReferenceCore& core = **active;
-    core.derivatives(sample_time(i, h, in_float), xs, core.inputs_of_step(i, h, in_float), dx);
+    derivatives_in(core, sample_time(i, h, in_float), xs, core.inputs_of_step(i, h, in_float), dx);
   };
-  setup.held = [active, cores, h, in_float](long tick, double t, const Vector& xs, Vector& dx) {
+  setup.held = [active, cores, h, in_float](long tick, double t, const Values& xs, Values& dx) {
     const ReferenceCore& core = cores ? cores->at(tick) : **active;
-    core.derivatives(t, xs, core.inputs_of_step(tick, h, in_float), dx);
+    derivatives_in(core, t, xs, core.inputs_of_step(tick, h, in_float), dx);
   };
-  setup.start = [active, h, in_float](long i, const Vector& xs) {
+  setup.start = [active, h, in_float](long i, const Values& xs) {
     const ReferenceCore& core = **active;
-    return rk4_step(core.holding(core.inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), h, xs);
+    const Vector u = core.inputs_of_step(i, h, in_float);
+    const RightHandSideIn<T> f = [&core, &u](double t, const Values& x, Values& dx) {
+      derivatives_in(core, t, x, u, dx);
+    };
+    return rk4_step_in<T>(f, sample_time(i, h, in_float), static_cast<T>(h), xs);
   };
   return setup;
 }
@@ -278,25 +297,32 @@ void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, 
       trace, [&cores](long i) -> const ReferenceModel& { return cores->at(i); });
 }
 
-std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step(
-    const RunOptions& options) const {
-  const SchemeInfo* info = find_any_scheme(options.scheme);
+template <class T>
+std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step_in(
+    const RunOptions& options, GridRunIn<T> (*reference_run)(const GridSetupIn<T>&)) const {
   auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, options.step,
-                                                      calibration_stride(options, info && info->dual_rate));
+                                                      calibration_stride(options, true));
   const auto active = std::make_shared<const ReferenceCore*>(this);
-  GridRun run;
-  if (info && info->reference_run) run = info->reference_run(grid_setup(options, active, cores));
+  GridRunIn<T> run;
+  if (reference_run) run = reference_run(grid_setup<T>(options, active, cores));
   if (!run.restore)
     throw SimulationError("the reference core has no macro step from kept values of scheme '" + options.scheme + "'");
   const std::size_t n = model().states.size();
   return [run, n, cores, active](long i, const Vector& kept) {
     if (kept.size() < n) throw SimulationError("fewer kept values than states");
     *active = &cores->at(i);
-    run.restore(kept);
-    Vector x(kept.begin(), kept.begin() + static_cast<long>(n));
+    const std::vector<T> kept_in(kept.begin(), kept.end());
+    run.restore(kept_in);
+    std::vector<T> x(kept_in.begin(), kept_in.begin() + static_cast<long>(n));
     run.advance(i, x);
-    return x;
+    return Vector(x.begin(), x.end());
   };
+}
+
+std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step(
+    const RunOptions& options) const {
+  const SchemeInfo* info = find_any_scheme(options.scheme);
+  return macro_step_in<double>(options, info ? info->reference_run : nullptr);
 }
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step_in_float(
@@ -304,32 +330,9 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   const std::string why = exact_step_difference(options);
   if (!why.empty()) throw SimulationError("no float macro step of the reference core: " + why);
   const SchemeInfo& info = *find_any_scheme(options.scheme);
-  if (!info.float_macro_step) throw SimulationError("scheme '" + options.scheme + "' has no macro step");
-  const double h = options.step;
-  auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
-                                                      calibration_stride(options, true));
-  FloatGridSetup setup;
-  setup.slow = model().slow_count;
-  setup.h = static_cast<float>(h);
-  setup.ratio = options.ratio;
-  setup.held = [cores, h](long tick, double t, const std::vector<float>& x, std::vector<float>& dx) {
-    const ReferenceCore& core = cores->at(tick);
-    core.float_derivatives(t, x, core.inputs_of_step(tick, h, true), dx);
-  };
-  // The start-up's RK4 on the model in effect at its tick (the fast task's release).
-  setup.start = [cores, h](long i, const std::vector<float>& x) {
-    const ReferenceCore& core = cores->at(i);
-    const Vector u = core.inputs_of_step(i, h, true);
-    const RightHandSideIn<float> f = [&core, &u](double t, const std::vector<float>& xs, std::vector<float>& dx) {
-      core.float_derivatives(t, xs, u, dx);
-    };
-    return rk4_step_in<float>(f, sample_time(i, h, true), static_cast<float>(h), x);
-  };
-  const FloatMacroStep step = info.float_macro_step(setup);
-  return [step](long i, const Vector& kept) {
-    const std::vector<float> next = step(i, std::vector<float>(kept.begin(), kept.end()));
-    return Vector(next.begin(), next.end());
-  };
+  if (!info.dual_rate)
+    throw SimulationError("scheme '" + options.scheme + "' is single-rate: its exact step is single_step_in_float's");
+  return macro_step_in<float>(options, info.float_reference_run);
 }
 
 }  // namespace dualrate

@@ -69,7 +69,7 @@ class ReferenceCore : public ReferenceModel {
   // returns the state at release k + 1. Throws SimulationError for any other scheme.
   std::function<Vector(long i, const Vector& kept)> macro_step(const RunOptions& options) const;
   // macro_step of a float build's run in float arithmetic, operation for operation as the
-  // generated tasks compute it (SchemeInfo::float_macro_step; the model evaluated in float as
+  // generated tasks compute it (SchemeInfo::float_reference_run; the model evaluated in float as
   // single_step_in_float evaluates it). Throws SimulationError when exact_step_difference is
   // not empty.
   std::function<Vector(long i, const Vector& kept)> macro_step_in_float(const RunOptions& options) const;
@@ -81,8 +81,13 @@ class ReferenceCore : public ReferenceModel {
   // The grid and right-hand sides of options' run (what a grid-tied scheme's run is built on),
   // evaluated on the core `*active` points to when it is called (this one without `active`);
   // with `cores`, GridSetup::held on the core in effect at its input tick.
-  GridSetup grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active = nullptr,
-                       std::shared_ptr<const ReferenceCores> cores = nullptr) const;
+  template <class T = double>
+  GridSetupIn<T> grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active = nullptr,
+                            std::shared_ptr<const ReferenceCores> cores = nullptr) const;
+  // macro_step of `reference_run` (the scheme's, in T), restarted from kept values.
+  template <class T>
+  std::function<Vector(long i, const Vector& kept)> macro_step_in(
+      const RunOptions& options, GridRunIn<T> (*reference_run)(const GridSetupIn<T>&)) const;
 };
 
 }  // namespace dualrate

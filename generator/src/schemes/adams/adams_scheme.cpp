@@ -11,36 +11,27 @@ namespace dualrate {
 
 namespace {
 
+// The run of a task form in T (mrabm4_parallel's or mrabm4's) on the reference core's grid.
+template <class T>
+GridRunIn<T> task_run(bool parallel, const GridSetupIn<T>& s) {
+  auto tasks = std::make_shared<DualRateAdamsIn<T>>(parallel, s.slow, s.h, s.ratio, s.held, s.start);
+  return {s.ratio,
+          [tasks, ratio = s.ratio](long i, std::vector<T>& x) {
+            tasks->advance(i, x);
+            return i + ratio;
+          },
+          [tasks](const std::vector<T>& kept) { tasks->restore(kept); }};
+}
+
 // The run of `scheme` on the reference core's grid.
 GridRun run(AdamsScheme scheme, const GridSetup& s) {
-  if (task_form(scheme)) {
-    auto tasks = std::make_shared<DualRateAdams>(scheme == AdamsScheme::kMrabm4Parallel, s.slow, s.h, s.ratio, s.held,
-                                                 s.start);
-    return {s.ratio,
-            [tasks, ratio = s.ratio](long i, std::vector<double>& x) {
-              tasks->advance(i, x);
-              return i + ratio;
-            },
-            [tasks](const std::vector<double>& kept) { tasks->restore(kept); }};
-  }
+  if (task_form(scheme)) return task_run(scheme == AdamsScheme::kMrabm4Parallel, s);
   auto integrator = std::make_shared<AdamsIntegrator>(scheme, s.slow, s.h, s.ratio, s.f, s.start);
   return {scheme == AdamsScheme::kAbm4 ? 1 : s.ratio, [integrator](long i, std::vector<double>& x) {
             const long next = i + integrator->stride(i);
             integrator->advance(i, x);
             return next;
           }};
-}
-
-// The task form's macro step in float from kept values (SchemeInfo::float_macro_step).
-template <bool Parallel>
-FloatMacroStep float_macro_step(const FloatGridSetup& s) {
-  auto tasks = std::make_shared<DualRateAdamsIn<float>>(Parallel, s.slow, s.h, s.ratio, s.held, s.start);
-  return [tasks](long i, const std::vector<float>& kept) {
-    tasks->restore(kept);
-    std::vector<float> x(kept.begin(), kept.begin() + static_cast<long>(tasks->state_size()));
-    tasks->advance(i, x);
-    return x;
-  };
 }
 
 // Calls use(tasks, tick, x) with the task form of mrabm4 (parallel or not) for dx/dt = J x,
@@ -155,7 +146,7 @@ std::vector<SchemeInfo> adams_schemes() {
   serial.dual_rate = true;
   serial.grid_tied = true;
   serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
-  serial.float_macro_step = float_macro_step<false>;
+  serial.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(false, s); };
   serial.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) { return macro_step_cost(m, false, request.ratio); };
   serial.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(false, j, h, slow, ratio);
@@ -174,7 +165,7 @@ std::vector<SchemeInfo> adams_schemes() {
   parallel.parallel = true;
   parallel.grid_tied = true;
   parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
-  parallel.float_macro_step = float_macro_step<true>;
+  parallel.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(true, s); };
   parallel.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) { return macro_step_cost(m, true, request.ratio); };
   parallel.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(true, j, h, slow, ratio);

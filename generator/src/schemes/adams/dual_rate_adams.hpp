@@ -42,8 +42,6 @@ class DualRateAdamsIn {
   // the run from what the generated tasks keep: dualrate::Mrabm4::kept, in history()'s order).
   // Throws std::invalid_argument when `all` is no such vector for this split.
   void restore(const Vector& all);
-  // The number of states (slow and fast) of the split, once set or restored.
-  std::size_t state_size() const { return x_.size(); }
   // What each entry of history() is: a value of state `state`, or its derivative; `compared`
   // marks the entries advance() returns as the state (x_r from the slow task, x_e carried).
   using Kept = StepMapEntry;
