@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <type_traits>
 
 #include "numeric/linearization.hpp"
+#include "numeric/fixed_size_solves.hpp"
 
 namespace dualrate {
 
@@ -36,6 +38,14 @@ ReferenceModel::ReferenceModel(const Model& model) : model_(model) {
   if (model.simulation.schedule)
     for (const auto& e : model.simulation.schedule->by) scheduling_.emplace_back(e, slots_);
   for (const auto& v : model.variables) variables_.emplace_back(model.with_time_terms(v.expr), slots_);
+  if (model.second_order && !model.second_order->constant_mass) {
+    static_assert(kMaxSolvedCoordinates <= kMaxUnrolledSolve, "the float solve transcribes Eigen's unrolled one");
+    const SecondOrder& so = *model.second_order;
+    for (const auto& row : so.mass)
+      for (const auto& entry : row) mass_.emplace_back(model.with_time_terms(entry), slots_);
+    for (const auto& f : so.forces) forces_.emplace_back(model.with_time_terms(f), slots_);
+    for (const auto& a : so.accelerations) acceleration_slots_.push_back(static_cast<std::size_t>(slots_.at(a)));
+  }
   for (std::size_t i = 0; i < model.inputs.size(); ++i)
     signals_.emplace_back(model.with_time_terms(model.input_signal(i)), slots_);
   const GiNaC::matrix j = jacobian(model, state_symbols(model));
@@ -103,11 +113,31 @@ std::vector<T> ReferenceModel::slot_values(double t, const std::vector<T>& x, co
   return env;
 }
 
+void ReferenceModel::solve_mass_in_float(double t, std::vector<float>& env) const {
+  const std::size_t n = forces_.size();
+  std::vector<float> mass(n * n, 0.0F), force;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j <= i; ++j) mass[i * n + j] = mass_[i * n + j](env.data(), t);
+  for (const auto& f : forces_) force.push_back(f(env.data(), t));
+  const std::vector<float> a = solve_llt_as_runtime(n, mass, force);
+  for (std::size_t i = 0; i < n; ++i) env[acceleration_slots_[i]] = a[i];
+}
+
 template <class T>
 std::vector<T> ReferenceModel::environment(double t, const std::vector<T>& x, const Vector& u) const {
   std::vector<T> env = slot_values(t, x, u);
-  std::size_t slot = env.size() - variables_.size();
-  for (const auto& v : variables_) env[slot++] = evaluate(v, env, t);
+  const std::size_t first = env.size() - variables_.size();
+  bool solved = false;
+  for (std::size_t k = 0; k < variables_.size(); ++k) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (model_.variables[k].solved) {
+        if (!solved) solve_mass_in_float(t, env);
+        solved = true;
+        continue;
+      }
+    }
+    env[first + k] = evaluate(variables_[k], env, t);
+  }
   return env;
 }
 
@@ -250,6 +280,18 @@ RightHandSide ReferenceModel::holding(Vector u) const {
 
 ReferenceModel::Vector ReferenceModel::inputs_of_step(long i, double h, bool in_float) const {
   return inputs_at(sample_time(i, h, in_float), in_float);
+}
+
+std::function<std::vector<float>(double, const std::vector<float>&, const ReferenceModel::Vector&)>
+ReferenceModel::float_function(const std::vector<GiNaC::ex>& expressions) const {
+  auto evaluators = std::make_shared<std::vector<Evaluator>>();
+  for (const auto& e : expressions) evaluators->emplace_back(model_.with_time_terms(e), slots_);
+  return [this, evaluators](double t, const std::vector<float>& x, const Vector& u) {
+    const std::vector<float> env = environment(t, x, u);
+    std::vector<float> values;
+    for (const Evaluator& e : *evaluators) values.push_back(e(env.data(), t));
+    return values;
+  };
 }
 
 void ReferenceModel::float_derivatives(double t, const std::vector<float>& x, const Vector& u,

@@ -161,6 +161,12 @@ class ReferenceModel {
   // derivatives in float arithmetic (Evaluator's float evaluation), as float generated code
   // computes them.
   void float_derivatives(double t, const std::vector<float>& x, const Vector& u, std::vector<float>& dxdt) const;
+  // `expressions` of the model's values (t, states, inputs, parameters, variables), prepared
+  // once, then evaluated in float at (t, x, u) as a float build's generated function of them
+  // computes them (Evaluator's float evaluation, time terms as emitted). The function refers to
+  // this model.
+  std::function<std::vector<float>(double t, const std::vector<float>& x, const Vector& u)> float_function(
+      const std::vector<GiNaC::ex>& expressions) const;
   // The same in float, as float generated code's Model::scheduling_values computes them.
   std::vector<float> float_scheduling_values(double t, const std::vector<float>& x, const Vector& u) const;
   std::vector<std::string> columns() const;
@@ -206,17 +212,26 @@ class ReferenceModel {
   Vector row(double t, const Vector& x, const Vector& u) const;
   void check_state(double t, const Vector& x) const;
   // Values of all slots in T's arithmetic: t, states, inputs, parameters, then the variables
-  // evaluated (their time terms at the double t).
+  // evaluated (their time terms at the double t). The accelerations of a coordinate-dependent
+  // mass matrix are its symbolic inverse times the forces in double; in float, the runtime's
+  // factorization and solves (solve_mass_in_float), as a float build computes them.
   template <class T>
   std::vector<T> environment(double t, const std::vector<T>& x, const Vector& u) const;
   // The same with the variables left at zero.
   template <class T>
   std::vector<T> slot_values(double t, const std::vector<T>& x, const Vector& u) const;
+  // The accelerations' slots of `env` from the mass matrix and forces at it, in float, by
+  // numeric/fixed_size_solves.hpp's transcription of dualrate::solve_mass.
+  void solve_mass_in_float(double t, std::vector<float>& env) const;
 
   const Model& model_;
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables
   std::vector<Evaluator> rhs_, outputs_, variables_, signals_, scheduling_;
   std::vector<Evaluator> jacobian_;  // row-major, resolved entries
+  // A coordinate-dependent mass matrix (row-major) and its forces, and the slots of the
+  // accelerations solved from them.
+  std::vector<Evaluator> mass_, forces_;
+  std::vector<std::size_t> acceleration_slots_;
   std::vector<std::vector<Evaluator>> parameter_rates_;  // per state: the nonzero df_i/dp_j p_j and df_i/dT_c T_c
 };
 

@@ -181,10 +181,12 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
   const SchemeInfo* info = find_any_scheme(options.scheme);
   if (!info || (info->dual_rate ? info->float_reference_run == nullptr : info->float_reference == nullptr))
     return "the reference core's " + options.scheme + " step is not written in the runtime's order of operations";
-  for (const auto& v : model().variables)
-    if (v.solved)
-      return "the model's mass matrix depends on the coordinates: the generated code factorizes it at run time, the "
-             "reference core takes its symbolic inverse";
+  if (!options.float_time)
+    for (const auto& v : model().variables)
+      if (v.solved)
+        return "the model's mass matrix depends on the coordinates: in double the reference core takes its symbolic "
+               "inverse, the generated code factorizes it at run time (a float build's exact step check solves it as "
+               "the generated code does)";
   std::shared_ptr<const SchemeDesign> design;
   try {
     design = generator_design(model(), *info, options);

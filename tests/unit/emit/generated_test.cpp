@@ -236,6 +236,16 @@ TEST(FloatMutation, QuasistaticParameterOffFailsTheExactStepCheck) {
   });
 }
 
+// quasistatic's exact step check where G_z depends on the state (the reference core's G_z in
+// float, solved as Eigen's fixed-size PartialPivLU solves it): the transport aircraft's pitch
+// loop, whose actuator saturates, as generated matches at every sample; with Z_delta 0.1% off
+// its steps differ. Before, a G_z factorized at run time left no exact step check.
+TEST(FloatMutation, QuasistaticFactorizingGzParameterOffFailsTheExactStepCheck) {
+  expect_exact_step_catches("models/aircraft_pitch.yaml", "quasistatic", 0.5, [](const std::string& header) {
+    return with_constant(header, "Zd", [](double v) { return 1.001 * v; });
+  });
+}
+
 // The dual-rate task forms' exact step check (ReferenceCore::macro_step_in_float: a macro step
 // from what the tasks keep, in float): the transport aircraft's pitch loop under mrabm4 (ratio
 // 10) with Z_delta 0.1% off passed verify in float before (issue 52; over 0.5 s the local check
@@ -243,6 +253,17 @@ TEST(FloatMutation, QuasistaticParameterOffFailsTheExactStepCheck) {
 TEST(FloatMutation, Mrabm4ParameterOffFailsTheExactStepCheck) {
   expect_exact_step_catches("models/aircraft_pitch.yaml", "mrabm4", 0.5, [](const std::string& header) {
     return with_constant(header, "Zd", [](double v) { return 1.001 * v; });
+  });
+}
+
+// A coordinate-dependent mass matrix in the exact step check (numeric/fixed_size_solves.hpp:
+// Eigen's fixed-size Cholesky factorization and triangular solves transcribed): the three-link
+// chain matches at every sample as generated; with the last link's mass 0.1% off (in the
+// matrix and the forces) its steps differ. Before, the mass matrix left no exact step check,
+// and such mutants of light_double_pendulum survived verify.
+TEST(FloatMutation, MassMatrixParameterOffFailsTheExactStepCheck) {
+  expect_exact_step_catches("tests/models/schemes/chain_pendulum.yaml", "rk4", 0.2, [](const std::string& header) {
+    return with_constant(header, "m3", [](double v) { return 1.001 * v; });
   });
 }
 

@@ -1,8 +1,12 @@
 #include "schemes/quasistatic/float_step.hpp"
 
+#include <fmt/format.h>
+
 #include <memory>
 
 #include "ir/float_constants.hpp"
+#include "numeric/fixed_size_solves.hpp"
+#include "numeric/linearization.hpp"
 #include "reference/reference_model.hpp"
 
 namespace dualrate {
@@ -13,27 +17,58 @@ std::string quasistatic_float_gap(const SchemeDesign& design, bool calibration_w
   if (design.schedule)
     return "the scheduled G_z^-1 and E are interpolated by the generated code; the reference core's float step "
            "does not transcribe quasistatic's schedule";
-  if (!find_named(design.matrices, "residual_jacobian_inverse"))
-    return "G_z depends on the state: the generated code factorizes it at run time (Eigen's fixed-size "
-           "PartialPivLU), which the reference core does not transcribe";
+  if (!find_named(design.matrices, "residual_jacobian_inverse") && design.function_model &&
+      design.function_model->fast_count() > kMaxUnrolledSolve)
+    return fmt::format("G_z depends on the state and has {} fast states: the generated code factorizes it with "
+                       "Eigen's PartialPivLU, whose triangular solves the reference core transcribes for at most {}",
+                       design.function_model->fast_count(), kMaxUnrolledSolve);
   if (calibration_writes) return "the reduced form's F and G are built from the model's values before the writes";
   return "";
 }
 
-FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, const LinearMap& inverse,
+namespace {
+
+// G_z of the reduced form (its fast rows' Jacobian in the fast states, row-major), from the
+// reference core's own derivation, in float.
+auto residual_jacobian_in_float(const Model& reduced, const ReferenceModel& core) {
+  std::vector<GiNaC::ex> fast;
+  for (std::size_t i = reduced.slow_count; i < reduced.states.size(); ++i) fast.push_back(reduced.states[i].symbol);
+  const GiNaC::matrix j = jacobian(reduced, fast);
+  std::vector<GiNaC::ex> entries;
+  for (std::size_t r = 0; r < fast.size(); ++r)
+    for (std::size_t c = 0; c < fast.size(); ++c)
+      entries.push_back(j(static_cast<unsigned>(reduced.slow_count + r), static_cast<unsigned>(c)));
+  return core.float_function(entries);
+}
+
+}  // namespace
+
+FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, std::optional<LinearMap> inverse,
                                  std::optional<LinearMap> transition, int iterations, std::size_t slow) {
   const auto core = std::make_shared<const ReferenceModel>(*reduced);  // refers to *reduced
   const auto ns = static_cast<Eigen::Index>(slow);
-  return [reduced, core, inverse, transition, iterations, ns](const FloatModel& m, double t, float hs,
-                                                               const std::vector<float>& x0) {
+  const auto residual_jacobian = residual_jacobian_in_float(*reduced, *core);
+  return [reduced, core, inverse, transition, iterations, ns, residual_jacobian](
+             const FloatModel& m, double t, float hs, const std::vector<float>& x0) {
     const auto n = static_cast<Eigen::Index>(x0.size()), nf = n - ns;
     const auto rates = [&](double ts, const VectorXf& x) {
       std::vector<float> r;
       core->float_derivatives(ts, std::vector<float>(x.data(), x.data() + n), m.inputs, r);
       return VectorXf(Eigen::Map<const VectorXf>(r.data(), n));
     };
+    // The Newton step G_z^-1 G: the precomputed inverse applied as emitted, or G_z at x solved
+    // as the runtime's PartialPivLU solves it.
+    const auto newton_step = [&](double ts, const VectorXf& x) -> VectorXf {
+      const VectorXf g = rates(ts, x).tail(nf);
+      if (inverse) return product_in_float(*inverse, g);
+      const std::vector<float> step =
+          solve_lu_as_runtime(static_cast<std::size_t>(nf),
+                              residual_jacobian(ts, std::vector<float>(x.data(), x.data() + n), m.inputs),
+                              std::vector<float>(g.data(), g.data() + nf));
+      return Eigen::Map<const VectorXf>(step.data(), nf);
+    };
     const auto project = [&](double ts, VectorXf& x) {
-      for (int i = 0; i < iterations; ++i) x.tail(nf) -= product_in_float(inverse, rates(ts, x).tail(nf));
+      for (int i = 0; i < iterations; ++i) x.tail(nf) -= newton_step(ts, x);
     };
     const auto slow_rate = [&](double ts, VectorXf& x) -> VectorXf {
       project(ts, x);

@@ -1,6 +1,7 @@
 // quasistatic's step in float, operation for operation as runtime/include/dualrate/schemes/
-// quasistatic.hpp computes it in a float build of generated code, where G_z^-1 is precomputed
-// (G_z constant): verify's exact step check (SchemeInfo::float_reference).
+// quasistatic.hpp computes it in a float build of generated code, with G_z^-1 precomputed (G_z
+// constant) or G_z factorized at each Newton step: verify's exact step check
+// (SchemeInfo::float_reference).
 #pragma once
 
 #include <memory>
@@ -14,16 +15,18 @@
 namespace dualrate {
 
 // The step: RK4 on F with each stage projected onto G = 0 by `iterations` Newton steps with
-// G_z^-1 (`inverse`, applied as emitted), then the end projected and, with a `transition`,
-// E eta added. F and G are the right-hand sides of `reduced` (the reduced form, fast rows G),
-// in float at the step's held inputs (the generated reduced_slow and residual compute the same
+// G_z^-1 (`inverse`, applied as emitted; without it, G_z at the Newton step's state, derived
+// by the reference core and solved as Eigen's fixed-size PartialPivLU solves it:
+// numeric/fixed_size_solves.hpp), then the end projected and, with a `transition`, E eta
+// added. F and G are the right-hand sides of `reduced` (the reduced form, fast rows G), in
+// float at the step's held inputs (the generated reduced_slow and residual compute the same
 // expressions).
-FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, const LinearMap& inverse,
+FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, std::optional<LinearMap> inverse,
                                  std::optional<LinearMap> transition, int iterations, std::size_t slow);
 
 // Why the float step cannot reproduce the design's generated step, or empty: G_z factorized at
-// run time, scheduled constants, or calibration writes (the reduced form is built from the
-// model's values before them).
+// run time over more fast states than the transcription covers, scheduled constants, or
+// calibration writes (the reduced form is built from the model's values before them).
 std::string quasistatic_float_gap(const SchemeDesign& design, bool calibration_writes);
 
 }  // namespace dualrate

@@ -496,25 +496,26 @@ long design_integer(const SchemeDesign& design, const std::string& name) {
   throw SimulationError("quasistatic's design has no " + name);
 }
 
-// The design's G_z^-1 and E confirmed (confirmed_constants) with the reference core's own: G_z^-1
-// by a full-pivoting LU of G_z at the design point, E as the square of e^{h A_zz / 2}; then the
-// runtime's step in float (float_step.hpp). Throws SimulationError without the model or the
+// The design's G_z^-1 (when G_z is constant) and E confirmed (confirmed_constants) with the
+// reference core's own: G_z^-1 by a full-pivoting LU of G_z at the design point, E as the square
+// of e^{h A_zz / 2}; then the runtime's step in float (float_step.hpp). Throws SimulationError without the model or the
 // design.
 FloatStep float_reference(const ReferenceSetup& s, double h) {
   if (!s.model || !s.design) throw SimulationError("quasistatic's float step needs the model and the design");
   const QuasistaticForm form = quasistatic_form(*s.model);
   const QuasistaticDesign d = quasistatic_design(*s.model, form);
   const MatrixXd half = (h / 2 * d.layer_rate).exp();
-  const std::vector<NamedMatrix> own = {
-      {"residual_jacobian_inverse", Eigen::FullPivLU<MatrixXd>(d.residual_jacobian).inverse(), "G_z^-1"},
-      {"layer_transition", half * half, "E"}};
+  const bool inverse_precomputed = find_named(s.design->matrices, "residual_jacobian_inverse") != nullptr;
+  std::vector<NamedMatrix> own = {{"layer_transition", half * half, "E"}};
+  if (inverse_precomputed)
+    own.push_back({"residual_jacobian_inverse", Eigen::FullPivLU<MatrixXd>(d.residual_jacobian).inverse(), "G_z^-1"});
   const std::vector<NamedMatrix> confirmed = confirmed_constants(s.design->matrices, own);
-  const std::optional<LinearMap> transition =
-      design_integer(*s.design, "boundary_layer") != 0
-          ? std::optional<LinearMap>(linear_map(named(confirmed, "layer_transition")))
-          : std::nullopt;
+  const auto confirmed_map = [&confirmed](bool present, const std::string& name) {
+    return present ? std::optional<LinearMap>(linear_map(named(confirmed, name))) : std::nullopt;
+  };
   return quasistatic_float_step(std::make_shared<const Model>(form.model),
-                                linear_map(named(confirmed, "residual_jacobian_inverse")), transition,
+                                confirmed_map(inverse_precomputed, "residual_jacobian_inverse"),
+                                confirmed_map(design_integer(*s.design, "boundary_layer") != 0, "layer_transition"),
                                 static_cast<int>(design_integer(*s.design, "newton_iterations")), s.slow);
 }
 
