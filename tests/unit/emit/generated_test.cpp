@@ -246,6 +246,17 @@ TEST(FloatMutation, QuasistaticFactorizingGzParameterOffFailsTheExactStepCheck) 
   });
 }
 
+// Scheduled quasistatic constants in the exact step check (each grid point's G_z^-1 and E
+// confirmed at that point's Jacobian, the interpolation transcribed): the tyre-lag vehicle
+// scheduled by speed, with one scheduled entry of the boundary layer's E 0.1% off at every grid
+// point, differs. (G_z^-1 off by as much leaves the steps as they are: the Newton steps it
+// takes converge to the same float fast states.)
+TEST(FloatMutation, QuasistaticScheduledConstantOffFailsTheExactStepCheck) {
+  expect_exact_step_catches("models/tire_lag_vehicle.yaml", "quasistatic", 3, [](const std::string& header) {
+    return with_scheduled_entry_moved(header, "layer_transition", 0, [](double v) { return 1.001 * v; });
+  });
+}
+
 // The dual-rate task forms' exact step check (ReferenceCore::macro_step_in_float: a macro step
 // from what the tasks keep, in float): the transport aircraft's pitch loop under mrabm4 (ratio
 // 10) with Z_delta 0.1% off passed verify in float before (issue 52; over 0.5 s the local check

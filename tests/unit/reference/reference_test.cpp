@@ -257,17 +257,19 @@ TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwis
   EXPECT_EQ(difference("models/dc_motor.yaml", "quasistatic", 1e-4), "");  // G_z = -R/L: its inverse precomputed
   EXPECT_EQ(difference("models/walking_robot.yaml", "quasistatic", 1e-3), "");  // G_z factorized: PartialPivLU's order
   EXPECT_NE(difference("models/jet_acceleration.yaml", "sp_ll").find("no schedule"), std::string::npos);
-  {  // with the generator's schedule, as verify runs it: in float the runtime's interpolation
-    const Model jet = test::load(test::source_path("models/jet_acceleration.yaml"));
-    const GenerateRequest request{"sp_ll", jet.simulation.step.value(), 1, ScalarType::kFloat, "test"};
-    RunOptions run{"sp_ll", request.step, 0.01};
-    run.schedule = precompute_scheme(jet, false, request).schedule;
-    ASSERT_TRUE(run.schedule);
-    run.float_time = true;
-    EXPECT_EQ(ReferenceCore(jet).exact_step_difference(run), "");
-    run.float_time = false;
-    EXPECT_NE(ReferenceCore(jet).exact_step_difference(run).find("in double"), std::string::npos);
-  }
+  // With the generator's schedule, as verify runs it: in float each grid point confirmed and
+  // the runtime's interpolation; in double a reason.
+  const auto scheduled_difference = [](const char* file, const char* scheme, bool in_float) {
+    const Model m = test::load(test::source_path(file));
+    const GenerateRequest request{scheme, m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
+    RunOptions run{scheme, request.step, 0.01};
+    run.schedule = precompute_scheme(m, false, request).schedule;
+    run.float_time = in_float;
+    return run.schedule ? ReferenceCore(m).exact_step_difference(run) : "no schedule designed";
+  };
+  EXPECT_EQ(scheduled_difference("models/jet_acceleration.yaml", "sp_ll", true), "");
+  EXPECT_NE(scheduled_difference("models/jet_acceleration.yaml", "sp_ll", false).find("in double"), std::string::npos);
+  EXPECT_EQ(scheduled_difference("models/tire_lag_vehicle.yaml", "quasistatic", true), "");
   EXPECT_NE(difference("models/servo_actuator_lag.yaml", "sp_ll").find("tunable"), std::string::npos);
   EXPECT_EQ(difference("models/f16_longitudinal.yaml", "rk4"), "");  // tables: the runtime's arithmetic
   // A coordinate-dependent mass matrix: in float the runtime's factorization (numeric/fixed_size_solves.hpp).

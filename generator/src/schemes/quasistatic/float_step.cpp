@@ -14,9 +14,9 @@ namespace dualrate {
 using Eigen::VectorXf;
 
 std::string quasistatic_float_gap(const SchemeDesign& design, bool calibration_writes) {
-  if (design.schedule)
-    return "the scheduled G_z^-1 and E are interpolated by the generated code; the reference core's float step "
-           "does not transcribe quasistatic's schedule";
+  if (design.schedule && design.function_model && design.function_model->second_order)
+    return "the scheduled G_z^-1 is the reduced form's of a second-order model, which the schedule's Jacobians are "
+           "not: the reference core does not confirm it";
   if (!find_named(design.matrices, "residual_jacobian_inverse") && design.function_model &&
       design.function_model->fast_count() > kMaxUnrolledSolve)
     return fmt::format("G_z depends on the state and has {} fast states: the generated code factorizes it with "
@@ -44,13 +44,21 @@ auto residual_jacobian_in_float(const Model& reduced, const ReferenceModel& core
 }  // namespace
 
 FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, std::optional<LinearMap> inverse,
-                                 std::optional<LinearMap> transition, int iterations, std::size_t slow) {
+                                 std::optional<LinearMap> transition, int iterations, std::size_t slow,
+                                 const std::vector<std::vector<double>>& grid) {
   const auto core = std::make_shared<const ReferenceModel>(*reduced);  // refers to *reduced
   const auto ns = static_cast<Eigen::Index>(slow);
   const auto residual_jacobian = residual_jacobian_in_float(*reduced, *core);
-  return [reduced, core, inverse, transition, iterations, ns, residual_jacobian](
+  return [reduced, core, inverse, transition, iterations, ns, residual_jacobian, grid](
              const FloatModel& m, double t, float hs, const std::vector<float>& x0) {
     const auto n = static_cast<Eigen::Index>(x0.size()), nf = n - ns;
+    // The step's scheduled entries, interpolated at its start as the generated schedule() does.
+    std::vector<float> inverse_entries, transition_entries;
+    if (!grid.empty()) {
+      const FloatCells cells = locate_in_float(grid, m.scheduling_values(t, x0));
+      if (inverse) inverse_entries = scheduled_entries_in_float(*inverse, cells);
+      if (transition) transition_entries = scheduled_entries_in_float(*transition, cells);
+    }
     const auto rates = [&](double ts, const VectorXf& x) {
       std::vector<float> r;
       core->float_derivatives(ts, std::vector<float>(x.data(), x.data() + n), m.inputs, r);
@@ -60,7 +68,7 @@ FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, std::opti
     // as the runtime's PartialPivLU solves it.
     const auto newton_step = [&](double ts, const VectorXf& x) -> VectorXf {
       const VectorXf g = rates(ts, x).tail(nf);
-      if (inverse) return product_in_float(*inverse, g);
+      if (inverse) return product_in_float(*inverse, g, inverse_entries);
       const std::vector<float> step =
           solve_lu_as_runtime(static_cast<std::size_t>(nf),
                               residual_jacobian(ts, std::vector<float>(x.data(), x.data() + n), m.inputs),
@@ -92,7 +100,7 @@ FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, std::opti
     next.head(ns) = s1.head(ns) + (hs / 6.0F) * (k1 + 2.0F * k2 + 2.0F * k3 + k4);
     next.tail(nf) = s4.tail(nf);
     project(t + static_cast<double>(hs), next);
-    if (transition) next.tail(nf) += product_in_float(*transition, eta);
+    if (transition) next.tail(nf) += product_in_float(*transition, eta, transition_entries);
     return std::vector<float>(next.data(), next.data() + n);
   };
 }

@@ -20,13 +20,16 @@ namespace dualrate {
 // numeric/fixed_size_solves.hpp), then the end projected and, with a `transition`, E eta
 // added. F and G are the right-hand sides of `reduced` (the reduced form, fast rows G), in
 // float at the step's held inputs (the generated reduced_slow and residual compute the same
-// expressions).
+// expressions). With a schedule's `grid`, the maps' scheduled entries are interpolated at the
+// step's start (locate_in_float, scheduled_entries_in_float) as the generated schedule() does.
 FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, std::optional<LinearMap> inverse,
-                                 std::optional<LinearMap> transition, int iterations, std::size_t slow);
+                                 std::optional<LinearMap> transition, int iterations, std::size_t slow,
+                                 const std::vector<std::vector<double>>& grid = {});
 
 // Why the float step cannot reproduce the design's generated step, or empty: G_z factorized at
-// run time over more fast states than the transcription covers, scheduled constants, or
-// calibration writes (the reduced form is built from the model's values before them).
+// run time over more fast states than the transcription covers, a second-order model's
+// scheduled constants, or calibration writes (the reduced form is built from the model's
+// values before them).
 std::string quasistatic_float_gap(const SchemeDesign& design, bool calibration_writes);
 
 }  // namespace dualrate

@@ -496,12 +496,40 @@ long design_integer(const SchemeDesign& design, const std::string& name) {
   throw SimulationError("quasistatic's design has no " + name);
 }
 
+// The scheduled design's G_z^-1 and E at each grid point confirmed (confirmed_constants) with
+// the reference core's own at that point's Jacobian J (a first-order model's reduced form is
+// the model: G_z is J's fast block A_zz): G_z^-1 by a full-pivoting LU, E as the square of
+// e^{h A_zz / 2}; then the runtime's step in float with the schedule's interpolation.
+FloatStep scheduled_float_reference(const ReferenceSetup& s, double h) {
+  ConstantSchedule confirmed = *s.design->schedule;
+  const auto nf = static_cast<Eigen::Index>(s.model->fast_count());
+  const bool layer = design_integer(*s.design, "boundary_layer") != 0;
+  for (std::size_t k = 0; k < confirmed.constants.size(); ++k) {
+    const MatrixXd fast = confirmed.jacobians.at(k).bottomRightCorner(nf, nf);
+    std::vector<NamedMatrix> own = {
+        {"residual_jacobian_inverse", Eigen::FullPivLU<MatrixXd>(fast).inverse(), "G_z^-1"}};
+    if (layer) {
+      const MatrixXd half = (h / 2 * fast).exp();
+      own.push_back({"layer_transition", half * half, "E"});
+    }
+    confirmed.constants[k] = confirmed_constants(confirmed.constants[k], own);
+  }
+  const std::vector<NamedMatrix> maps = scheduled_matrices(confirmed);
+  std::optional<LinearMap> transition;
+  if (layer) transition = linear_map(named(maps, "layer_transition"));
+  return quasistatic_float_step(std::make_shared<const Model>(*s.model),
+                                linear_map(named(maps, "residual_jacobian_inverse")), transition,
+                                static_cast<int>(design_integer(*s.design, "newton_iterations")), s.slow,
+                                confirmed.grid);
+}
+
 // The design's G_z^-1 (when G_z is constant) and E confirmed (confirmed_constants) with the
 // reference core's own: G_z^-1 by a full-pivoting LU of G_z at the design point, E as the square
 // of e^{h A_zz / 2}; then the runtime's step in float (float_step.hpp). Throws SimulationError without the model or the
 // design.
 FloatStep float_reference(const ReferenceSetup& s, double h) {
   if (!s.model || !s.design) throw SimulationError("quasistatic's float step needs the model and the design");
+  if (s.design->schedule) return scheduled_float_reference(s, h);
   const QuasistaticForm form = quasistatic_form(*s.model);
   const QuasistaticDesign d = quasistatic_design(*s.model, form);
   const MatrixXd half = (h / 2 * d.layer_rate).exp();
