@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <memory>
 
 #include "ir/float_constants.hpp"
@@ -48,7 +49,8 @@ FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, std::opti
                                  const std::vector<std::vector<double>>& grid) {
   const auto core = std::make_shared<const ReferenceModel>(*reduced);  // refers to *reduced
   const auto ns = static_cast<Eigen::Index>(slow);
-  const auto residual_jacobian = residual_jacobian_in_float(*reduced, *core);
+  std::function<std::vector<float>(double, const std::vector<float>&, const std::vector<double>&)> residual_jacobian;
+  if (!inverse) residual_jacobian = residual_jacobian_in_float(*reduced, *core);
   return [reduced, core, inverse, transition, iterations, ns, residual_jacobian, grid](
              const FloatModel& m, double t, float hs, const std::vector<float>& x0) {
     const auto n = static_cast<Eigen::Index>(x0.size()), nf = n - ns;
