@@ -496,23 +496,27 @@ long design_integer(const SchemeDesign& design, const std::string& name) {
   throw SimulationError("quasistatic's design has no " + name);
 }
 
+// The reference core's own G_z^-1 (with `inverse`: by a full-pivoting LU of gz) and E (the
+// square of e^{h A_zz / 2}, also without the boundary layer: confirmed_constants takes only
+// what the design has), for confirmed_constants.
+std::vector<NamedMatrix> own_constants(const MatrixXd& gz, const MatrixXd& fast_block, double h, bool inverse) {
+  const MatrixXd half = (h / 2 * fast_block).exp();
+  std::vector<NamedMatrix> own = {{"layer_transition", half * half, "E"}};
+  if (inverse) own.push_back({"residual_jacobian_inverse", Eigen::FullPivLU<MatrixXd>(gz).inverse(), "G_z^-1"});
+  return own;
+}
+
 // The scheduled design's G_z^-1 and E at each grid point confirmed (confirmed_constants) with
 // the reference core's own at that point's Jacobian J (a first-order model's reduced form is
-// the model: G_z is J's fast block A_zz): G_z^-1 by a full-pivoting LU, E as the square of
-// e^{h A_zz / 2}; then the runtime's step in float with the schedule's interpolation.
+// the model: G_z is J's fast block A_zz); then the runtime's step in float with the schedule's
+// interpolation.
 FloatStep scheduled_float_reference(const ReferenceSetup& s, double h) {
   ConstantSchedule confirmed = *s.design->schedule;
   const auto nf = static_cast<Eigen::Index>(s.model->fast_count());
   const bool layer = design_integer(*s.design, "boundary_layer") != 0;
   for (std::size_t k = 0; k < confirmed.constants.size(); ++k) {
     const MatrixXd fast = confirmed.jacobians.at(k).bottomRightCorner(nf, nf);
-    std::vector<NamedMatrix> own = {
-        {"residual_jacobian_inverse", Eigen::FullPivLU<MatrixXd>(fast).inverse(), "G_z^-1"}};
-    if (layer) {
-      const MatrixXd half = (h / 2 * fast).exp();
-      own.push_back({"layer_transition", half * half, "E"});
-    }
-    confirmed.constants[k] = confirmed_constants(confirmed.constants[k], own);
+    confirmed.constants[k] = confirmed_constants(confirmed.constants[k], own_constants(fast, fast, h, true));
   }
   const std::vector<NamedMatrix> maps = scheduled_matrices(confirmed);
   std::optional<LinearMap> transition;
@@ -524,20 +528,16 @@ FloatStep scheduled_float_reference(const ReferenceSetup& s, double h) {
 }
 
 // The design's G_z^-1 (when G_z is constant) and E confirmed (confirmed_constants) with the
-// reference core's own: G_z^-1 by a full-pivoting LU of G_z at the design point, E as the square
-// of e^{h A_zz / 2}; then the runtime's step in float (float_step.hpp). Throws SimulationError without the model or the
-// design.
+// reference core's own at the design point (own_constants); then the runtime's step in float
+// (float_step.hpp). Throws SimulationError without the model or the design.
 FloatStep float_reference(const ReferenceSetup& s, double h) {
   if (!s.model || !s.design) throw SimulationError("quasistatic's float step needs the model and the design");
   if (s.design->schedule) return scheduled_float_reference(s, h);
   const QuasistaticForm form = quasistatic_form(*s.model);
   const QuasistaticDesign d = quasistatic_design(*s.model, form);
-  const MatrixXd half = (h / 2 * d.layer_rate).exp();
   const bool inverse_precomputed = find_named(s.design->matrices, "residual_jacobian_inverse") != nullptr;
-  std::vector<NamedMatrix> own = {{"layer_transition", half * half, "E"}};
-  if (inverse_precomputed)
-    own.push_back({"residual_jacobian_inverse", Eigen::FullPivLU<MatrixXd>(d.residual_jacobian).inverse(), "G_z^-1"});
-  const std::vector<NamedMatrix> confirmed = confirmed_constants(s.design->matrices, own);
+  const std::vector<NamedMatrix> confirmed = confirmed_constants(
+      s.design->matrices, own_constants(d.residual_jacobian, d.layer_rate, h, inverse_precomputed));
   const auto confirmed_map = [&confirmed](bool present, const std::string& name) {
     return present ? std::optional<LinearMap>(linear_map(named(confirmed, name))) : std::nullopt;
   };
