@@ -23,10 +23,13 @@ appears in derivatives(), slow_derivatives() and fast_derivatives() alike):
 
 Usage: mutate.py CLI SOURCE_DIR WORK_DIR [--models M ...] [--scalars float double]
                  [--scheme S | --all-schemes] [--alternate-scalars] [--sample N] [--seed S]
-                 [--min-score P] [--pooled] [--table FILE]
+                 [--min-score P] [--pooled] [--table FILE] [--kinds K ...]
 --scheme: every model under scheme S instead of its own; --all-schemes: under every scheme it
 accepts (a model x scheme that generate refuses is listed as refused, not scored). The dual-rate
-task forms are verified with their sequential executive only (--tasks single).
+task forms are verified with their sequential executive only (--tasks single). --kinds: only
+these kinds of defect (the issue 52 criterion: param+0.1% output+0.1% constant+0.1% table+0.1%).
+With --table the table is rewritten after each model x scalar x scheme, marked partial until
+the last, so a long run stopped early keeps what it measured.
 Prints a table (markdown) of the scores and the surviving mutants; exits 1 when a model's
 score (caught / non-equivalent) is below --min-score (percent), or with --pooled when the score
 over all models is (a sample of a few mutants per model gives each model's score in steps too
@@ -50,6 +53,8 @@ CONSTANT_ROW = re.compile(r"^    r_\[\d+\] = ")
 # The generated Model's own functions; any other function of a header holds a scheme's constants.
 MODEL_FUNCTIONS = ("derivatives", "slow_derivatives", "fast_derivatives", "outputs", "scenario_inputs",
                    "initial_state", "default_inputs", "schedule")
+KINDS = ("param+1%", "param+0.1%", "digits", "step+0.1%", "flip", "drop", "index", "table+1%", "table+0.1%",
+         "output+0.1%", "constant+0.1%")
 SCHEMES = ("euler", "rk2", "rk4", "prk25", "sp_ll", "smfe", "quasistatic", "mrabm4", "mrabm4_parallel")
 STATE_READ = re.compile(r"^    const Scalar (\w+) = x_\[(\d+)\];$")
 TABLE_VALUE = re.compile(r"(-?)Scalar\((0x[0-9a-fp.+-]+|[0-9.eE+-]+)\)")
@@ -203,7 +208,7 @@ def signature(r):
             r.get("output_differing"), r.get("output_local_error"))
 
 
-def model_score(cli, model, scalar, work, sample, seed, jobs, scheme, refusable=False):
+def model_score(cli, model, scalar, work, sample, seed, jobs, scheme, refusable=False, kinds=None):
     """The scores of one model, scalar and scheme (None: the model's own); with `refusable` a
     header that generate refuses is a refusal, not an error."""
     name = os.path.splitext(os.path.basename(model))[0]
@@ -218,7 +223,7 @@ def model_score(cli, model, scalar, work, sample, seed, jobs, scheme, refusable=
     baseline = verify(cli, model, scalar, os.path.join(out, header_name), scheme)
     if not baseline.get("pass"):
         return {"model": name, "scalar": scalar, "error": "the header as generated fails: " + json.dumps(baseline)[:300]}
-    all_mutants = mutants(header)
+    all_mutants = [m for m in mutants(header) if not kinds or m[0] in kinds]
     chosen = all_mutants
     if sample and len(all_mutants) > sample:
         chosen = random.Random(f"{seed}:{name}:{scalar}").sample(all_mutants, sample)
@@ -265,6 +270,7 @@ def main():
     parser.add_argument("--pooled", action="store_true", help="hold the score over all models to --min-score")
     parser.add_argument("--table", help="also write the table here")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--kinds", nargs="*", choices=KINDS, help="only these kinds of defect (default: all)")
     a = parser.parse_args()
     models_dir = os.path.join(a.source_dir, "models")
     names = a.models or sorted(f[:-5] for f in os.listdir(models_dir) if f.endswith(".yaml"))
@@ -281,44 +287,47 @@ def main():
         name, scalar, scheme = run
         # With --pooled (a few mutants each) the models run side by side, each on one job.
         return model_score(a.cli, os.path.join(models_dir, name + ".yaml"), scalar, a.work_dir, a.sample, a.seed,
-                           1 if a.pooled else a.jobs, scheme, a.all_schemes)
+                           1 if a.pooled else a.jobs, scheme, a.all_schemes, a.kinds)
+
+    def table(done):
+        pooled = 100.0 * caught_all / live_all if live_all else 100.0
+        text = "\n".join(lines + [f"| all | | | | | | {caught_all} | {live_all - caught_all} | {pooled:.1f}% |"]) + "\n"
+        if done < len(runs):
+            text = f"Partial: {done} of {len(runs)} model x scalar x scheme runs.\n\n" + text
+        if survivors:
+            text += "\nSurvivors (verify passed them):\n" + "".join(f"- {s}\n" for s in survivors)
+        if stillborn:
+            text += "\nStillborn (no verify result):\n" + "".join(f"- {s}\n" for s in stillborn)
+        if refused:
+            text += "\nRefused by generate (not scored):\n" + "".join(f"- {s}\n" for s in refused)
+        return text, pooled
 
     with concurrent.futures.ThreadPoolExecutor(a.jobs if a.pooled else 1) as pool:
-        scores = list(pool.map(score_of, runs))
-    for (name, scalar, scheme), r in zip(runs, scores):
-        if "refused" in r:
-            refused.append(f"{name} {scheme} {scalar}: {r['refused'].splitlines()[0][:160]}")
-            continue
-        if "error" in r:
-            lines.append(f"| {name} | | {scalar} | error: {r['error'][:120]} | | | | | |")
-            failing.append(f"{name} {scalar}")
-            continue
-        live = r["caught"] + len(r["survivors"])
-        score = 100.0 * r["caught"] / live if live else 100.0
-        lines.append(f"| {name} | {r['scheme']} | {scalar} | {r['mutants']} ({r['run']}) | {r['equivalent']} | "
-                     f"{len(r['stillborn'])} | {r['caught']} | {len(r['survivors'])} | {score:.0f}% |")
-        survivors += [f"{name} {r['scheme']} {scalar}: {s}" for s in r["survivors"]]
-        stillborn += [f"{name} {r['scheme']} {scalar}: {s}" for s in r["stillborn"]]
-        caught_all += r["caught"]
-        live_all += live
-        if score < a.min_score and not a.pooled:
-            failing.append(f"{name} {scalar} ({score:.0f}%)")
-        print(lines[-1], flush=True)
-    pooled = 100.0 * caught_all / live_all if live_all else 100.0
-    lines.append(f"| all | | | | | | {caught_all} | {live_all - caught_all} | {pooled:.1f}% |")
+        for done, ((name, scalar, scheme), r) in enumerate(zip(runs, pool.map(score_of, runs)), 1):
+            if "refused" in r:
+                refused.append(f"{name} {scheme} {scalar}: {r['refused'].splitlines()[0][:160]}")
+            elif "error" in r:
+                lines.append(f"| {name} | {scheme or ''} | {scalar} | error: {r['error'][:120]} | | | | | |")
+                failing.append(f"{name} {scalar}")
+            else:
+                live = r["caught"] + len(r["survivors"])
+                score = 100.0 * r["caught"] / live if live else 100.0
+                lines.append(f"| {name} | {r['scheme']} | {scalar} | {r['mutants']} ({r['run']}) | {r['equivalent']} | "
+                             f"{len(r['stillborn'])} | {r['caught']} | {len(r['survivors'])} | {score:.0f}% |")
+                survivors += [f"{name} {r['scheme']} {scalar}: {s}" for s in r["survivors"]]
+                stillborn += [f"{name} {r['scheme']} {scalar}: {s}" for s in r["stillborn"]]
+                caught_all += r["caught"]
+                live_all += live
+                if score < a.min_score and not a.pooled:
+                    failing.append(f"{name} {scalar} ({score:.0f}%)")
+            print(lines[-1] if "refused" not in r else f"refused: {refused[-1]}", flush=True)
+            if a.table:
+                with open(a.table, "w") as f:
+                    f.write(table(done)[0])
+    text, pooled = table(len(runs))
     if a.pooled and pooled < a.min_score:
         failing.append(f"all models ({pooled:.1f}%)")
-    table = "\n".join(lines) + "\n"
-    if survivors:
-        table += "\nSurvivors (verify passed them):\n" + "".join(f"- {s}\n" for s in survivors)
-    if stillborn:
-        table += "\nStillborn (no verify result):\n" + "".join(f"- {s}\n" for s in stillborn)
-    if refused:
-        table += "\nRefused by generate (not scored):\n" + "".join(f"- {s}\n" for s in refused)
-    print("\n" + table)
-    if a.table:
-        with open(a.table, "w") as f:
-            f.write(table)
+    print("\n" + text)
     if failing:
         print(f"below {a.min_score:.0f}%: " + ", ".join(failing))
         return 1

@@ -124,6 +124,8 @@ MapJudgement MapRadius::judge(double h) const {
   const double threshold = growth_threshold(eigenvalues_);
   j.growth = growth_rate(eigenvalues_);
   const double step = map_step(h);
+  const SchemeInfo* info = find_any_scheme(scheme_);
+  const int order = info ? info->order : 1;
   bool first = true;
   const auto decide = [&](double relative, std::complex<double> mode, double a) {
     if (relative > j.relative || first) {
@@ -141,7 +143,9 @@ MapJudgement MapRadius::judge(double h) const {
         const Eigen::MatrixXd& block = eigen_blocks_[i];
         const std::complex<double> mode(block(0, 0), block.rows() > 1 ? block(1, 0) : 0);
         j.radius = std::max(j.radius, a[i]);
-        decide(growth_relative(a[i], mode.real(), mode.real() > threshold, step), mode, a[i]);
+        decide(growth_relative(a[i], mode.real(), mode.real() > threshold, step,
+                               scheme_accuracy(order, step * std::abs(mode))),
+               mode, a[i]);
       }
       return j;
     }
@@ -154,7 +158,8 @@ MapJudgement MapRadius::judge(double h) const {
   std::complex<double> fastest{};
   for (Eigen::Index i = 0; i < growing.size(); ++i)
     if (growing[i].real() > fastest.real()) fastest = growing[i];
-  decide(growth_relative(j.radius, j.growth, j.growth > 0, step), fastest, j.radius);
+  decide(growth_relative(j.radius, j.growth, j.growth > 0, step, scheme_accuracy(order, step * std::abs(fastest))),
+         fastest, j.radius);
   return j;
 }
 
@@ -269,9 +274,8 @@ std::string growth_text(const Eigen::VectorXcd& eigenvalues) {
   return s + "\n";
 }
 
-// For a model that grows, how the map at h treats the mode that decides MapJudgement: "; the
-// model grows: mode 0.135+2.72i 1/s by 1.000135 per step, the map by 1.000135 (growth rate
-// 1 of the model's): follows it" (empty for a model that does not grow).
+}  // namespace
+
 std::string judgement_text(const MapJudgement& j, bool stable) {
   if (!(j.growth > 0)) return "";
   const double rate = std::log(j.amplification) / std::log(j.model_growth);
@@ -285,8 +289,6 @@ std::string judgement_text(const MapJudgement& j, bool stable) {
                      j.mode.real(), j.mode.imag(), j.model_growth, j.amplification, rate,
                      stable ? "follows it" : rate > 1 ? "grows faster than the model" : "does not follow its growth");
 }
-
-}  // namespace
 
 std::string StabilityReport::json() const {
   return fmt::format(

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "analysis/stability.hpp"
+#include "analysis/stability_along_trajectory.hpp"
 #include "cli/commands.hpp"
 #include "schemes/registry.hpp"
 
@@ -21,6 +22,10 @@ int AnalyzeCommand::run(const Model& model) {
         "With scheduled constants (the lines above are the unscheduled scheme's at the initial state):\n" +
         schedule_summary(*design.schedule);
   }
+  const TrajectoryStability along =
+      stability_along_trajectory(model, s.scheme, s.step, s.ratio, o_.scheme_options, s.t_end);
+  r.scheme_analysis.json += trajectory_json(along);
+  r.scheme_analysis.text += trajectory_text(along, s.scheme);
   std::cout << (json_ ? r.json() + "\n" : r.text());
   return 0;
 }

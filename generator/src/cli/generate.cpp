@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "analysis/stability.hpp"
+#include "analysis/stability_along_trajectory.hpp"
 #include "analysis/stability_over_range.hpp"
 #include "cli/commands.hpp"
 #include "emit/cpp_emitter.hpp"
@@ -54,6 +55,14 @@ int GenerateCommand::run(const Model& model) {
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
     if (!allow_unstable_) check_stability_over_range(model, s, o_.scheme_options);
+    if (!allow_unstable_) {
+      const TrajectoryStability along =
+          stability_along_trajectory(model, s.scheme, s.step, s.ratio, o_.scheme_options, s.t_end);
+      if (!along.stable) {
+        const Instability why = trajectory_instability(model, s.scheme, s.step, s.ratio, along);
+        throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
+      }
+    }
   }
   GenerateRequest g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
   g.name_space = name_space_;

@@ -83,10 +83,17 @@ std::complex<double> slowest_decaying_mode(const Eigen::VectorXcd& eigenvalues) 
   return mode;
 }
 
-double growth_relative(double a, double rate, bool grows, double step) {
+double growth_relative(double a, double rate, bool grows, double step, double accuracy) {
   if (!grows) return a;
   const double z = step * rate;
-  return std::max(a / std::exp(1.5 * z), std::exp(0.5 * z) / a);
+  const double least = std::min(std::exp(0.5 * z), std::exp(z) - accuracy);
+  return std::max(a / std::exp(1.5 * z), least / a);
+}
+
+double scheme_accuracy(int order, double step_modulus) {
+  double term = 1;
+  for (int k = 1; k <= order + 1; ++k) term *= step_modulus / k;
+  return term;
 }
 
 Spectra spectra(const Eigen::MatrixXd& j, std::size_t slow) {

@@ -51,8 +51,14 @@ Eigen::VectorXcd growing_modes(const Eigen::VectorXcd& eigenvalues);
 std::complex<double> slowest_decaying_mode(const Eigen::VectorXcd& eigenvalues);
 // How far a map's amplification a of a mode with real part `rate` over a (macro) step H lies
 // outside what is accepted (docs/schemes.md#growing-models): a itself for a mode that does not
-// grow (`grows` false), else the factor by which a leaves [exp(z / 2), exp(3 z / 2)],
-// z = H rate (at most 1 inside). Acceptable: at most 1 + kStabilityMargin.
-double growth_relative(double a, double rate, bool grows, double step);
+// grow (`grows` false), else the factor by which a leaves [min(exp(z / 2), exp(z) - accuracy),
+// exp(3 z / 2)], z = H rate (at most 1 inside): `accuracy` is the scheme's own error on the
+// mode over the step (scheme_accuracy), within which a map that falls short of the model's
+// growth still follows it. Acceptable: at most 1 + kStabilityMargin.
+double growth_relative(double a, double rate, bool grows, double step, double accuracy = 0);
+// The leading term of a scheme of order p's error on a mode over one step, |H lambda|^(p+1) /
+// (p+1)!: that of the Taylor polynomial of e^(H lambda) of degree p, which an explicit
+// Runge-Kutta scheme of up to four stages has as its stability function.
+double scheme_accuracy(int order, double step_modulus);
 
 }  // namespace dualrate

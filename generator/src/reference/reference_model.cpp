@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <set>
 #include <type_traits>
 
 #include "numeric/linearization.hpp"
@@ -49,8 +50,16 @@ ReferenceModel::ReferenceModel(const Model& model) : model_(model) {
   for (std::size_t i = 0; i < model.inputs.size(); ++i)
     signals_.emplace_back(model.with_time_terms(model.input_signal(i)), slots_);
   const GiNaC::matrix j = jacobian(model, state_symbols(model));
+  std::set<GiNaC::ex, GiNaC::ex_is_less> moving{model.time};
+  for (const auto& x : model.states) moving.insert(x.symbol);
+  for (const auto& u : model.inputs) moving.insert(u.symbol);
+  for (const auto& v : model.variables) moving.insert(v.symbol);
   for (unsigned r = 0; r < j.rows(); ++r)
-    for (unsigned c = 0; c < j.cols(); ++c) jacobian_.emplace_back(j(r, c), slots_);
+    for (unsigned c = 0; c < j.cols(); ++c) {
+      jacobian_.emplace_back(j(r, c), slots_);
+      for (auto e = j(r, c).preorder_begin(); e != j(r, c).preorder_end() && !jacobian_varies_; ++e)
+        jacobian_varies_ = GiNaC::is_a<GiNaC::symbol>(*e) && moving.count(*e) > 0;
+    }
   const GiNaC::exmap variables = model.variable_definitions();
   for (const auto& x : model.states) {
     const GiNaC::ex f = x.rhs.subs(variables);

@@ -182,6 +182,9 @@ class ReferenceModel {
   Trace with_inputs(const Trace& trace, const RunOptions& options) const;
   // Jacobian d(dx/dt)/dx at (t, x, u).
   Eigen::MatrixXd jacobian_at(double t, const Vector& x, const Vector& u) const;
+  // Whether that Jacobian depends on t, a state or an input (false: the model is linear with
+  // constant coefficients, and its linearization anywhere is the initial state's).
+  bool jacobian_varies() const { return jacobian_varies_; }
   // Per state i, sum_j |df_i/dp_j p_j| at (t, x, u): how far a relative change of every
   // parameter by one unit can move the derivative of state i (to first order). A table call
   // T_c in f_i counts as such a value, |df_i/dT_c T_c|: its data and its interpolation round
@@ -228,6 +231,7 @@ class ReferenceModel {
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables
   std::vector<Evaluator> rhs_, outputs_, variables_, signals_, scheduling_;
   std::vector<Evaluator> jacobian_;  // row-major, resolved entries
+  bool jacobian_varies_ = false;
   // A coordinate-dependent mass matrix (row-major) and its forces, and the slots of the
   // accelerations solved from them.
   std::vector<Evaluator> mass_, forces_;

@@ -288,5 +288,22 @@ TEST(Analysis, SpLlMapFromItsConstantsIsTheReferenceCoresMap) {
   }
 }
 
+// A mode that grows by less per step than the scheme resolves: lambda = 1e-3 + 100i 1/s at
+// h = 1e-3 grows by e^z, z = 1e-6, per step, and a scheme of order 2 errs on it by about
+// |h lambda|^3 / 3! = 0.1^3 / 6 = 1.67e-4 (scheme_accuracy). A neutral map (a = 1) falls short
+// of exp(z / 2) by 5e-7, well inside that, and follows the model; one that damps by 1e-3
+// falls short by more than the scheme's error, (exp(z) - 1.67e-4) / 0.999 = 1.00083: refused.
+// Without the accuracy (0: the bare rule) the neutral map is refused by exp(z / 2) = 1 + 5e-7.
+TEST(Analysis, AGrowthBelowTheSchemesAccuracyIsFollowedByANeutralMap) {
+  const double h = 1e-3, rate = 1e-3, modulus = std::abs(std::complex<double>(rate, 100));
+  const double accuracy = scheme_accuracy(2, h * modulus);
+  EXPECT_NEAR(accuracy, std::pow(h * modulus, 3) / 6, 1e-18);
+  EXPECT_LE(growth_relative(1.0, rate, true, h, accuracy), 1 + kStabilityMargin);
+  EXPECT_NEAR(growth_relative(0.999, rate, true, h, accuracy), (std::exp(h * rate) - accuracy) / 0.999, 1e-12);
+  EXPECT_GT(growth_relative(0.999, rate, true, h, accuracy), 1.0008);
+  EXPECT_NEAR(growth_relative(1.0, rate, true, h), std::exp(0.5 * h * rate), 1e-15);
+  EXPECT_GT(growth_relative(1.0, rate, true, h), 1 + kStabilityMargin);
+}
+
 }  // namespace
 }  // namespace dualrate

@@ -1,0 +1,86 @@
+#include "analysis/stability_along_trajectory.hpp"
+
+#include <fmt/format.h>
+
+#include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
+
+namespace dualrate {
+
+TrajectoryStability stability_along_trajectory(const Model& model, const std::string& scheme, double h, int ratio,
+                                               const SchemeOptions& options, double t_end) {
+  TrajectoryStability r;
+  const SchemeInfo* info = find_any_scheme(scheme);
+  if (info && info->constants) {
+    r.not_judged = "its constants are the initial state's: a map from the local Jacobian would not be its own";
+    return r;
+  }
+  const ReferenceCore core(model);
+  if (!core.jacobian_varies()) {
+    r.not_judged = "the Jacobian is constant";
+    return r;
+  }
+  RunOptions run{kHighAccuracy, t_end / static_cast<double>(kTrajectoryPoints), t_end, 1};
+  // The points need the state to a few digits: where the linearization is taken, not a result.
+  run.reference_tolerance = 1e-8;
+  Trace trace;
+  try {
+    trace = core.high_accuracy(run);
+  } catch (const SimulationError& e) {
+    r.not_judged = std::string("the reference solution fails: ") + e.what();
+    return r;
+  }
+  r.judged = true;
+  const auto n = static_cast<long>(model.states.size());
+  for (std::size_t i = 1; i < trace.rows.size(); ++i) {
+    const auto& row = trace.rows[i];
+    const ReferenceCore::Vector x(row.begin() + 1, row.begin() + 1 + n);
+    const Eigen::MatrixXd j = core.jacobian_at(row[0], x, core.inputs_at(row[0]));
+    const MapJudgement judged = MapRadius(scheme, j, model.slow_count, ratio, options).judge(h);
+    ++r.points;
+    if (r.points == 1 || judged.relative > r.worst.relative) {
+      r.worst = judged;
+      r.t = row[0];
+    }
+  }
+  r.stable = r.worst.relative <= 1 + kStabilityMargin;
+  return r;
+}
+
+Instability trajectory_instability(const Model& model, const std::string& scheme, double h, int ratio,
+                                   const TrajectoryStability& r) {
+  const bool dual_rate = find_scheme(scheme)->dual_rate;
+  const std::string at =
+      fmt::format("{} at h = {:.6g}{}", scheme, h, dual_rate ? fmt::format(", H = {} h", ratio) : "");
+  Instability i;
+  i.message = r.worst.growth > 0
+                  ? fmt::format("{} does not follow {} along the scenario's trajectory, at t = {:.6g}, where the model "
+                                "grows{}",
+                                at, model.name, r.t, judgement_text(r.worst, false))
+                  : fmt::format("{} is stable at the initial state of {} but not along the scenario's trajectory: at "
+                                "t = {:.6g} the spectral radius of its {} map at the model's linearization is {:.12g} "
+                                "> 1 (the worst of {} points to t_end)",
+                                at, model.name, r.t, dual_rate ? "macro-step" : "one-step", r.worst.radius, r.points);
+  i.hint = fmt::format("take a smaller step, or another scheme ('dualrate analyze' reports the worst point along the "
+                       "trajectory); mode {:.6g}{:+.6g}i 1/s decides it there",
+                       r.worst.mode.real(), r.worst.mode.imag());
+  return i;
+}
+
+std::string trajectory_json(const TrajectoryStability& r) {
+  if (!r.judged) return fmt::format(",\"along_trajectory\":{{\"judged\":false,\"why\":\"{}\"}}", r.not_judged);
+  return fmt::format(",\"along_trajectory\":{{\"judged\":true,\"points\":{},\"stable\":{},\"worst_t\":{:.17g},"
+                     "\"worst_spectral_radius\":{:.17g},\"worst_relative\":{:.17g},\"worst_mode\":[{:.17g},{:.17g}]}}",
+                     r.points, r.stable ? "true" : "false", r.t, r.worst.radius, r.worst.relative, r.worst.mode.real(),
+                     r.worst.mode.imag());
+}
+
+std::string trajectory_text(const TrajectoryStability& r, const std::string& scheme) {
+  if (!r.judged) return fmt::format("along the scenario's trajectory: not judged ({})\n", r.not_judged);
+  return fmt::format("along the scenario's trajectory ({} points to t_end): worst at t = {:.6g}, spectral radius "
+                     "{:.12g}{}: {}\n",
+                     r.points, r.t, r.worst.radius, judgement_text(r.worst, r.stable),
+                     r.stable ? "stable" : fmt::format("UNSTABLE (generate refuses {} at this step)", scheme));
+}
+
+}  // namespace dualrate

@@ -1,0 +1,51 @@
+// A scheme's stability at its step along the scenario's trajectory (docs/schemes.md#along-the-trajectory):
+// the initial state's linearization (analyze_stability) does not bound a nonlinear model's, and a
+// scheme stable there can leave its stability region later (a tyre's lag that stiffens with
+// speed, an engine's spool-up). The model is linearized at kTrajectoryPoints points of the
+// scenario's high-accuracy solution to t_end, evenly spaced in time after t = 0, and the
+// scheme's one-step map for each linearization is judged as analyze judges the initial
+// state's (MapJudgement: |R| <= 1 on modes that do not grow, the model's own growth followed on
+// those that do).
+//
+// Judged for schemes whose one-step map is a function of the local Jacobian and the step alone
+// (no precomputed constants: the Runge-Kutta schemes, prk25, the Adams forms). A scheme with
+// constants applies the initial state's (or the schedule's) to every later point, which a map
+// rebuilt from the local Jacobian does not describe; its scheduled form has its own proof along
+// the trajectory (constant_schedule.hpp). Not judged either where the Jacobian is constant (a
+// linear model: the initial state's judgement holds everywhere) or where the reference
+// solution fails (the run reports that itself).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "analysis/stability.hpp"
+#include "model/model.hpp"
+#include "schemes/contract.hpp"
+
+namespace dualrate {
+
+constexpr std::size_t kTrajectoryPoints = 200;
+
+struct TrajectoryStability {
+  bool judged = false;
+  std::string not_judged;  // why, when not judged
+  bool stable = true;      // at every point judged
+  std::size_t points = 0;
+  double t = 0;            // the worst point (the largest MapJudgement::relative)
+  MapJudgement worst;      // there
+};
+
+TrajectoryStability stability_along_trajectory(const Model& model, const std::string& scheme, double h, int ratio,
+                                               const SchemeOptions& options, double t_end);
+
+// Why generate refuses an unstable result r: the message (the time, the map's radius and, for a
+// model that grows there, its mode and growth against the map's) and a hint.
+Instability trajectory_instability(const Model& model, const std::string& scheme, double h, int ratio,
+                                   const TrajectoryStability& r);
+
+// For analyze: a JSON member (starting with a comma) and a text line.
+std::string trajectory_json(const TrajectoryStability& r);
+std::string trajectory_text(const TrajectoryStability& r, const std::string& scheme);
+
+}  // namespace dualrate
