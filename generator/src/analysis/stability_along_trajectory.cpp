@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/text_io.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
 
@@ -12,7 +13,9 @@ TrajectoryStability stability_along_trajectory(const Model& model, const std::st
   TrajectoryStability r;
   const SchemeInfo* info = find_any_scheme(scheme);
   if (info && info->constants) {
-    r.not_judged = "its constants are the initial state's: a map from the local Jacobian would not be its own";
+    r.not_judged = info->schedulable && model.simulation.linearization == "scheduled"
+                       ? "its scheduled constants have their own proof along the trajectory (the schedule's)"
+                       : "its constants are the initial state's: a map from the local Jacobian would not be its own";
     return r;
   }
   const ReferenceCore core(model);
@@ -68,7 +71,7 @@ Instability trajectory_instability(const Model& model, const std::string& scheme
 }
 
 std::string trajectory_json(const TrajectoryStability& r) {
-  if (!r.judged) return fmt::format(",\"along_trajectory\":{{\"judged\":false,\"why\":\"{}\"}}", r.not_judged);
+  if (!r.judged) return fmt::format(",\"along_trajectory\":{{\"judged\":false,\"why\":{}}}", json_string(r.not_judged));
   return fmt::format(",\"along_trajectory\":{{\"judged\":true,\"points\":{},\"stable\":{},\"worst_t\":{:.17g},"
                      "\"worst_spectral_radius\":{:.17g},\"worst_relative\":{:.17g},\"worst_mode\":[{:.17g},{:.17g}]}}",
                      r.points, r.stable ? "true" : "false", r.t, r.worst.radius, r.worst.relative, r.worst.mode.real(),

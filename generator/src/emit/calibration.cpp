@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "model/printing.hpp"
@@ -245,8 +246,12 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
       "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v_, Constants& out_) "
       "noexcept {\n"
       "  using dualrate::calibration::Result;\n  using dualrate::calibration::Status;\n"
-      "  using dualrate::calibration::check;\n  using Scalar = double;\n";
-  s += value_checks(m) + parameter_locals(m) + recompute_statements(design) + stores(m, design);
+      "  using dualrate::calibration::check;\n";
+  const std::string body = value_checks(m) + parameter_locals(m) + recompute_statements(design) + stores(m, design);
+  // The body's own arithmetic is in double; tunable tables alone compute nothing, and an unused
+  // alias would fail the build's -Werror (Model::Scalar, the stores' type, is another name).
+  if (std::regex_search(body, std::regex("(^|[^:\\w])Scalar\\b"))) s += "  using Scalar = double;\n";
+  s += body;
   s += "  return {Result::kApplied, -1};\n}\n\n";
   s += "// The spare constants set and its hand-over to the step; the values last checked; the last status.\n"
        "inline dualrate::calibration::Handoff<Constants> constants_handoff;\n"

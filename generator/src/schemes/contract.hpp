@@ -325,9 +325,9 @@ struct SchemeInfo {
   // scheme with `constants`, setup.design's confirmed by its own), for verify's exact step
   // check; null otherwise.
   FloatStep (*float_reference)(const ReferenceSetup& setup, double h) = nullptr;
-  // Why float_reference cannot reproduce the generated step of this design (with calibration
-  // writes in the run or not), or empty; null: it always can.
-  std::string (*float_reference_gap)(const SchemeDesign& design, bool calibration_writes) = nullptr;
+  // Why float_reference cannot reproduce the generated step of this design, or empty; null: it
+  // always can. A run with calibration writes steps each segment with the design at its values.
+  std::string (*float_reference_gap)(const SchemeDesign& design) = nullptr;
   // The reference core's run of a grid-tied scheme (instead of `reference_step`).
   GridRun (*reference_run)(const GridSetup& setup) = nullptr;
   // `reference_run` in float, operation for operation as a float build's generated code (verify's

@@ -164,10 +164,7 @@ std::string design_difference(const SchemeInfo& info, const SchemeDesign& design
   if (design.schedule && !options.schedule)
     return "the run has no schedule of the constants (RunOptions::schedule), which the model's design schedules";
   if (info.float_reference_gap)
-    if (std::string gap = info.float_reference_gap(design, !options.calibration.empty()); !gap.empty()) return gap;
-  if (!design.recompute.empty())
-    return "the constants depend on tunable values: the generated code holds them as calibration data, over every "
-           "entry their structure allows, and recomputes them on the target";
+    if (std::string gap = info.float_reference_gap(design); !gap.empty()) return gap;
   if (!options.float_time && (design.schedule || !design.matrices.empty()))
     return "in double the reference core's own constants agree with the generator's only to the rounding of two "
            "computations, and it applies them as dense matrices (a float build's exact step check confirms each "
@@ -204,20 +201,30 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   if (!why.empty()) throw SimulationError("no float step of the reference core: " + why);
   const SchemeInfo& info = *find_any_scheme(options.scheme);
   ReferenceSetup setup;
-  setup.model = &model();
   setup.slow = model().slow_count;
-  // Where the generator linearizes (sp_ll_blocks: the initial state and inputs, in double).
-  setup.jacobian = [this](double, const std::vector<double>&) {
-    return jacobian_at(0, initial_state(), inputs_at(0));
-  };
-  const std::shared_ptr<const SchemeDesign> design = generator_design(model(), info, options);
-  setup.design = design.get();
   const double h = options.step;
-  const FloatStep step = info.float_reference(setup, h);
   auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
                                                       calibration_stride(options, false));
-  return [cores, step, h, design](long i, const Vector& x) {
+  // A segment after a calibration write steps with the design at its values: the constants the
+  // target recomputes in double and stores as Scalar, which the generator's design at those
+  // values rounds alike but where the two doubles straddle a Scalar's rounding boundary.
+  std::vector<std::shared_ptr<const SchemeDesign>> designs;
+  std::vector<FloatStep> steps;
+  for (std::size_t k = 0; k < cores->size(); ++k) {
+    RunOptions segment = options;
+    if (k > 0) segment.design = nullptr;
+    designs.push_back(generator_design(cores->model(k), info, segment));
+    setup.model = &cores->model(k);
+    setup.design = designs.back().get();
+    // Where the generator linearizes (sp_ll_blocks: the initial state and inputs, in double).
+    setup.jacobian = [core = &cores->core(k)](double, const std::vector<double>&) {
+      return core->jacobian_at(0, core->initial_state(), core->inputs_at(0));
+    };
+    steps.push_back(info.float_reference(setup, h));
+  }
+  return [cores, steps, h, designs](long i, const Vector& x) {
     const ReferenceCore& core = cores->at(i);
+    const FloatStep& step = steps[cores->index(i)];
     const Vector u = core.inputs_of_step(i, h, true);
     FloatModel m;
     m.f = [&core, &u](double t, const std::vector<float>& xs, std::vector<float>& dx) {

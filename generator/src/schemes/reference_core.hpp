@@ -52,17 +52,19 @@ class ReferenceCore : public ReferenceModel {
   // arithmetic (single_step or macro_step in double, single_step_in_float or
   // macro_step_in_float in float): the scheme's reference step (or macro step) is not written
   // in the runtime's order of operations; the model's mass matrix depends on the coordinates,
-  // which the generated code factorizes; the scheme's float_reference_gap; its constants are
-  // recomputed under calibration; or, in double, they are precomputed matrices or a schedule
-  // (the reference's own agree only to rounding). Empty when both compute the same operations
-  // on the same values (verify's exact step check).
+  // which the generated code factorizes (in double); the scheme's float_reference_gap; or, in
+  // double, they are precomputed matrices or a schedule (the reference's own agree only to
+  // rounding). Empty when both compute the same operations on the same values (verify's exact
+  // step check).
   std::string exact_step_difference(const RunOptions& options) const;
   // single_step of a float build's run in float arithmetic, operation for operation as the
   // generated code computes it (SchemeInfo::float_reference, Evaluator's float evaluation; the
   // state, parameters and held inputs in float, the inputs sampled at float times as
   // RunOptions::float_time has them; precomputed matrices the generator's design confirmed by
-  // the reference's own, ir/float_constants.hpp); returns the float result, exactly converted. Throws
-  // SimulationError when exact_step_difference is not empty.
+  // the reference's own, ir/float_constants.hpp; after a calibration write, the design at the
+  // written values, as the target recomputes it in double and stores it in float); returns the
+  // float result, exactly converted. Throws SimulationError when exact_step_difference is not
+  // empty.
   std::function<Vector(long i, const Vector& x)> single_step_in_float(const RunOptions& options) const;
   // The dual-rate task forms' counterpart (GridRun::restore): one macro step of simulate's run
   // from tick i = k r, restarted from `kept` (what the generated tasks keep at release k);

@@ -130,7 +130,8 @@ LocalCheck local_check(const Trace& generated, const Trace& next, const Referenc
       sum[k] += signed_error;
       double error = std::fabs(signed_error);
       if (std::isnan(error)) error = std::numeric_limits<double>::infinity();
-      const double ratio = error / step_tolerance[k];
+      // No error is within any bound, a zero one too (a state the scenario holds at exactly 0).
+      const double ratio = error == 0 ? 0.0 : error / step_tolerance[k];
       worst = std::max(worst, ratio);
       if (ratio > c.ratio || (r == 0 && i == 0)) {
         c.ratio = ratio;
@@ -148,7 +149,7 @@ LocalCheck local_check(const Trace& generated, const Trace& next, const Referenc
     const auto k = static_cast<Eigen::Index>(i);
     const double bound =
         kRoundingLambda * std::sqrt(samples_taken) * tolerance.operations[k] + samples_taken * tolerance.constants[k];
-    double ratio = std::fabs(sum[k]) / bound;
+    double ratio = sum[k] == 0 ? 0.0 : std::fabs(sum[k]) / bound;
     if (std::isnan(ratio)) ratio = std::numeric_limits<double>::infinity();
     if (ratio > c.bias_ratio || i == 0) {
       c.bias_ratio = ratio;

@@ -200,6 +200,43 @@ TEST(FloatMutation, SpLlsConstantOneUlpOffFailsTheExactStepCheck) {
   });
 }
 
+// Constants recomputed under calibration (servo_actuator_lag: sp_ll's phi blocks follow the
+// tunable gains Kp and Kd; its scenario writes Kp at 1 s and Kd at 2 s): the exact step check
+// steps each segment with the design at its written values, which the target's recalibrate()
+// computes in double and stores in float. The header as generated matches at every sample;
+// with the step of recalibrate()'s first exponential 0.1% off (e^{h g_z} and its phi blocks
+// p1, p2 recomputed wrong at each write) the steps differ from the first write on, and not
+// before it (without the writes the mutant changes nothing: the constants are the generator's).
+TEST(FloatMutation, ConstantsRecomputedUnderCalibrationAreChecked) {
+  const Model m = test::load(test::source_path("models/servo_actuator_lag.yaml"));
+  VerifyOptions o;
+  o.generate = {"sp_ll", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
+  o.t_end = 3;
+  o.calibration = m.simulation.calibration;
+  ASSERT_EQ(o.calibration.size(), 3U);
+  std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
+  const VerifyResult as_generated = verify_header(m, o, header);
+  ASSERT_TRUE(as_generated.exact_step) << as_generated.json();
+  EXPECT_EQ(as_generated.exact_step->differing, 0) << as_generated.json();
+  EXPECT_TRUE(as_generated.pass) << as_generated.json();
+  const std::size_t call = header.find("checked_phi_blocks<");
+  ASSERT_NE(call, std::string::npos);
+  const std::size_t begin = header.find("Scalar(0x", call) + 7, end = header.find(')', begin);
+  char literal[64];
+  std::snprintf(literal, sizeof literal, "%a", 1.001 * std::strtod(header.substr(begin, end - begin).c_str(), nullptr));
+  header.replace(begin, end - begin, literal);
+  const VerifyResult r = verify_header(m, o, header);
+  EXPECT_EQ(r.error, "");
+  ASSERT_TRUE(r.exact_step) << r.json();
+  EXPECT_GT(r.exact_step->differing, 0) << r.json();
+  EXPECT_GE(r.exact_step->time, 1) << r.json();
+  EXPECT_FALSE(r.pass);
+  o.calibration.clear();
+  const VerifyResult unwritten = verify_header(m, o, header);
+  ASSERT_TRUE(unwritten.exact_step) << unwritten.json();
+  EXPECT_EQ(unwritten.exact_step->differing, 0) << unwritten.json();
+}
+
 // The table of scheduled entry `row` of the constant `name` (NAME_points_, its values at the
 // schedule's grid points) with every value moved by `move`; "" when there is none.
 std::string with_scheduled_entry_moved(std::string header, const std::string& name, int row,

@@ -14,7 +14,7 @@ namespace dualrate {
 
 using Eigen::VectorXf;
 
-std::string quasistatic_float_gap(const SchemeDesign& design, bool calibration_writes) {
+std::string quasistatic_float_gap(const SchemeDesign& design) {
   if (design.schedule && design.function_model && design.function_model->second_order)
     return "the scheduled G_z^-1 is the reduced form's of a second-order model, which the schedule's Jacobians are "
            "not: the reference core does not confirm it";
@@ -23,7 +23,6 @@ std::string quasistatic_float_gap(const SchemeDesign& design, bool calibration_w
     return fmt::format("G_z depends on the state and has {} fast states: the generated code factorizes it with "
                        "Eigen's PartialPivLU, whose triangular solves the reference core transcribes for at most {}",
                        design.function_model->fast_count(), kMaxUnrolledSolve);
-  if (calibration_writes) return "the reduced form's F and G are built from the model's values before the writes";
   return "";
 }
 

@@ -27,9 +27,8 @@ FloatStep quasistatic_float_step(std::shared_ptr<const Model> reduced, std::opti
                                  const std::vector<std::vector<double>>& grid = {});
 
 // Why the float step cannot reproduce the design's generated step, or empty: G_z factorized at
-// run time over more fast states than the transcription covers, a second-order model's
-// scheduled constants, or calibration writes (the reduced form is built from the model's
-// values before them).
-std::string quasistatic_float_gap(const SchemeDesign& design, bool calibration_writes);
+// run time over more fast states than the transcription covers, or a second-order model's
+// scheduled constants.
+std::string quasistatic_float_gap(const SchemeDesign& design);
 
 }  // namespace dualrate
