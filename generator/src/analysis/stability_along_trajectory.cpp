@@ -18,6 +18,10 @@ TrajectoryStability stability_along_trajectory(const Model& model, const std::st
                        : "its constants are the initial state's: a map from the local Jacobian would not be its own";
     return r;
   }
+  if (!(t_end > 0)) {
+    r.not_judged = "the scenario has no duration";
+    return r;
+  }
   const ReferenceCore core(model);
   if (!core.jacobian_varies()) {
     r.not_judged = "the Jacobian is constant";

@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "analysis/stability.hpp"
+#include "analysis/stability_along_trajectory.hpp"
 #include "base/data_paths.hpp"
 #include "base/process.hpp"
 #include "schemes/reference_core.hpp"
@@ -154,6 +155,12 @@ SystemModels load_models(const SystemSpec& spec) {
         analyze_stability(model, m.scheme, s.steps.back(), s.ratios.back(), {}, StepSearch::kWhenUnstable);
     if (!stability.stable) {
       const Instability why = instability(model, stability, spec.t_end);
+      throw ModelError(m.scheme_loc, why.message, why.hint);
+    }
+    const TrajectoryStability along =
+        stability_along_trajectory(model, m.scheme, s.steps.back(), s.ratios.back(), {}, spec.t_end);
+    if (!along.stable) {
+      const Instability why = trajectory_instability(model, m.scheme, s.steps.back(), s.ratios.back(), along);
       throw ModelError(m.scheme_loc, why.message, why.hint);
     }
   }

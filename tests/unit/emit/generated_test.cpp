@@ -212,6 +212,7 @@ TEST(FloatMutation, ConstantsRecomputedUnderCalibrationAreChecked) {
   VerifyOptions o;
   o.generate = {"sp_ll", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
   o.t_end = 3;
+  o.every = 10;
   o.calibration = m.simulation.calibration;
   ASSERT_EQ(o.calibration.size(), 3U);
   std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
