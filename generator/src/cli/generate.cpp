@@ -54,8 +54,8 @@ int GenerateCommand::run(const Model& model) {
       const Instability why = instability(model, stability, s.t_end);
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
-    if (!allow_unstable_) check_stability_over_range(model, s, o_.scheme_options);
     if (!allow_unstable_) {
+      check_stability_over_range(model, s, o_.scheme_options);
       const TrajectoryStability along =
           stability_along_trajectory(model, s.scheme, s.step, s.ratio, o_.scheme_options, s.t_end);
       if (!along.stable) {

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <map>
-#include <regex>
 #include <set>
 
 #include "model/printing.hpp"
@@ -247,11 +246,10 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
       "noexcept {\n"
       "  using dualrate::calibration::Result;\n  using dualrate::calibration::Status;\n"
       "  using dualrate::calibration::check;\n";
-  const std::string body = value_checks(m) + parameter_locals(m) + recompute_statements(design) + stores(m, design);
-  // The body's own arithmetic is in double; tunable tables alone compute nothing, and an unused
-  // alias would fail the build's -Werror (Model::Scalar, the stores' type, is another name).
-  if (std::regex_search(body, std::regex("(^|[^:\\w])Scalar\\b"))) s += "  using Scalar = double;\n";
-  s += body;
+  // The locals are double; tunable tables alone have none, and an unused alias fails -Werror.
+  const std::string locals = parameter_locals(m) + recompute_statements(design);
+  if (!locals.empty()) s += "  using Scalar = double;\n";
+  s += value_checks(m) + locals + stores(m, design);
   s += "  return {Result::kApplied, -1};\n}\n\n";
   s += "// The spare constants set and its hand-over to the step; the values last checked; the last status.\n"
        "inline dualrate::calibration::Handoff<Constants> constants_handoff;\n"

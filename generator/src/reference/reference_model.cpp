@@ -97,6 +97,18 @@ Eigen::MatrixXd ReferenceModel::jacobian_at(double t, const Vector& x, const Vec
   return j;
 }
 
+Eigen::MatrixXd ReferenceModel::trailing_jacobian_at(double t, const Vector& x, const Vector& u,
+                                                     Eigen::Index size) const {
+  const Vector env = environment(t, x, u);
+  const auto n = static_cast<Eigen::Index>(x.size());
+  const Eigen::Index first = n - size;
+  Eigen::MatrixXd j(size, size);
+  for (Eigen::Index r = 0; r < size; ++r)
+    for (Eigen::Index c = 0; c < size; ++c)
+      j(r, c) = jacobian_[static_cast<std::size_t>((first + r) * n + first + c)](env.data());
+  return j;
+}
+
 ReferenceModel::Vector ReferenceModel::initial_state() const {
   Vector x;
   for (const auto& s : model_.states) x.push_back(s.initial_value);

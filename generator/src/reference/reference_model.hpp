@@ -182,6 +182,9 @@ class ReferenceModel {
   Trace with_inputs(const Trace& trace, const RunOptions& options) const;
   // Jacobian d(dx/dt)/dx at (t, x, u).
   Eigen::MatrixXd jacobian_at(double t, const Vector& x, const Vector& u) const;
+  // Its block of the last `size` rows and columns (the fast states' G_z), evaluating only those
+  // entries: a quasistatic Newton step needs no more, and a reduced model's slow rows are large.
+  Eigen::MatrixXd trailing_jacobian_at(double t, const Vector& x, const Vector& u, Eigen::Index size) const;
   // Whether that Jacobian depends on t, a state or an input (false: the model is linear with
   // constant coefficients, and its linearization anywhere is the initial state's).
   bool jacobian_varies() const { return jacobian_varies_; }

@@ -205,9 +205,9 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   const double h = options.step;
   auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
                                                       calibration_stride(options, false));
-  // A segment after a calibration write steps with the design at its values: the constants the
-  // target recomputes in double and stores as Scalar, which the generator's design at those
-  // values rounds alike but where the two doubles straddle a Scalar's rounding boundary.
+  // A segment after a calibration write steps with the generator's design at its values: the
+  // target recomputes those constants in double and stores them as Scalar, which rounds them
+  // alike unless the two doubles straddle a Scalar's rounding boundary.
   std::vector<std::shared_ptr<const SchemeDesign>> designs;
   std::vector<FloatStep> steps;
   for (std::size_t k = 0; k < cores->size(); ++k) {

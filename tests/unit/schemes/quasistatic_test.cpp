@@ -112,6 +112,33 @@ TEST(Quasistatic, NonlinearResidualTakesMoreNewtonStepsThanTheStartNeeds) {
   EXPECT_NEAR(d.consistent[0] + std::pow(d.consistent[0], 3), 1.0, 1e-14);
 }
 
+// A fast state behind a rate limit: G = sat(50 (r - z)) is flat in z wherever it saturates.
+// r steps from 0 to 1 at t = 1, so Newton there starts 50 from the solution, on the flat part.
+std::string rate_limited(const std::string& fast_equation) {
+  return "name: rate_limited\ninputs:\n  r: 0\nstates:\n  slow: {x: 0}\n  fast: {z: 0}\n"
+         "equations:\n  x: -x + z\n  z: " + fast_equation + "\n"
+         "simulation:\n  t_end: 2\n  step: 0.01\n  inputs:\n    r: step(t - 1)\n";
+}
+
+TEST(Quasistatic, NewtonAlongTheTrajectoryRefusesASaturatedFastEquation) {
+  const Model m = text_model(rate_limited("min(max(50*(r - z), -10), 10)"));
+  const QuasistaticForm form = quasistatic_form(m);
+  const QuasistaticDesign d = quasistatic_design(m, form);  // unsaturated at the design point
+  try {
+    check_newton_along_trajectory(m, form, d, 2);
+    FAIL() << "accepted";
+  } catch (const ModelError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("at t = 1,"), std::string::npos) << what;
+    EXPECT_NE(what.find("the equation of z is flat"), std::string::npos) << what;
+  }
+  // Before the input's step the trajectory stays where Newton has a step.
+  EXPECT_NO_THROW(check_newton_along_trajectory(m, form, d, 0.9));
+  const Model linear = text_model(rate_limited("50*(r - z)"));
+  const QuasistaticForm linear_form = quasistatic_form(linear);
+  EXPECT_NO_THROW(check_newton_along_trajectory(linear, linear_form, quasistatic_design(linear, linear_form), 2));
+}
+
 struct Case {
   std::string model;
   std::string scheme;

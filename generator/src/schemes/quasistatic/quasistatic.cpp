@@ -137,7 +137,7 @@ void residual_jacobian_structure(const Model& model, const QuasistaticForm& form
 // G_z at state x and inputs u (t = 0), from the reduced form's core.
 MatrixXd residual_jacobian_at(const ReferenceModel& core, const std::vector<double>& x, const std::vector<double>& u,
                               Eigen::Index nf) {
-  return MatrixXd(core.jacobian_at(0, x, u).bottomRightCorner(nf, nf));
+  return core.trailing_jacobian_at(0, x, u, nf);
 }
 
 // Newton on G = 0 at the design point (inputs u0), into d: the steps the runtime takes, the
@@ -236,6 +236,74 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
   return d;
 }
 
+namespace {
+
+// The fast states whose equations are flat in every fast state (zero rows of gz), as a clause.
+std::string flat_equations(const Model& model, const MatrixXd& gz) {
+  std::string names;
+  for (Eigen::Index r = 0; r < gz.rows(); ++r)
+    if (gz.row(r).isZero(0)) names += (names.empty() ? "" : ", ") + model.states[model.slow_count + r].name;
+  return names.empty() ? "" : fmt::format(" (the equation of {} is flat in the fast states there)", names);
+}
+
+}  // namespace
+
+void check_newton_along_trajectory(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
+                                   double t_end) {
+  if (!(t_end > 0)) return;
+  const ReferenceModel full(model);
+  RunOptions run{kHighAccuracy, t_end / static_cast<double>(kTrajectoryNewtonPoints), t_end, 1};
+  run.reference_tolerance = 1e-8;  // where Newton is tried, not a result
+  Trace trace;
+  try {
+    trace = full.high_accuracy(run);
+  } catch (const SimulationError&) {
+    return;
+  }
+  const ReferenceModel core(form.model);
+  const std::size_t ns = model.slow_count;
+  const auto nf = static_cast<Eigen::Index>(model.fast_count());
+  std::vector<double> z = d.consistent;
+  double solved_at = 0;
+  for (std::size_t i = 1; i < trace.rows.size(); ++i) {
+    const double t = trace.rows[i][0];
+    std::vector<double> x(trace.rows[i].begin() + 1, trace.rows[i].begin() + 1 + static_cast<long>(ns));
+    x.insert(x.end(), z.begin(), z.end());
+    const std::vector<double> u = core.inputs_at(t);
+    std::string failure = fmt::format("it does not converge in {} steps", kQuasistaticMaxNewton);
+    for (int step = 0; step < kQuasistaticMaxNewton; ++step) {
+      std::vector<double> g;
+      core.derivatives(t, x, u, g);
+      const MatrixXd gz = core.trailing_jacobian_at(t, x, u, nf);
+      const VectorXd dz = gz.partialPivLu().solve(Eigen::Map<const VectorXd>(g.data() + ns, nf));
+      if (!dz.allFinite()) {
+        failure = fmt::format("G_z is singular at its step {}{}", step + 1, flat_equations(model, gz));
+        break;
+      }
+      // Converged to well within the solve's own rounding: the question is divergence, not the count.
+      double size = 0;
+      for (Eigen::Index k = 0; k < nf; ++k) {
+        double& zk = x[ns + static_cast<std::size_t>(k)];
+        zk -= dz[k];
+        size = std::max(size, std::abs(dz[k]) / (1 + std::abs(zk)));
+      }
+      if (size <= 1e-10) {
+        failure.clear();
+        break;
+      }
+    }
+    if (!failure.empty())
+      throw ModelError(residual_loc(model),
+                       fmt::format("quasistatic: Newton on {} = 0 fails along the scenario's trajectory at t = {:.6g}, "
+                                   "from the fast states solved at t = {:.6g}: {}",
+                                   form.residual, t, solved_at, failure),
+                       "a fast equation that saturates (a rate or position limit) leaves Newton no step on its flat "
+                       "part: integrate the fast states (rk4, prk25, sp_ll); --allow-unstable generates it anyway");
+    z = fast_part(x, ns);
+    solved_at = t;
+  }
+}
+
 std::vector<double> quasistatic_reference_step(const StackedRates& rates, const NewtonCorrection& newton,
                                                std::size_t slow, int newton_iterations, const MatrixXd& layer,
                                                double t, double h, const std::vector<double>& x) {
@@ -319,6 +387,7 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
   SchemeDesign design;
   const QuasistaticForm form = quasistatic_form(model);
   const QuasistaticDesign d = quasistatic_design(model, form);
+  if (!request.allow_unstable) check_newton_along_trajectory(model, form, d, request.t_end);
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
   QuasistaticCalibration calibration{{}, d.newton_iterations};
   if (has_tunable(model)) {
@@ -428,7 +497,7 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
              const RightHandSide&, double t, double hs, const std::vector<double>& x) {
     const std::vector<double> u = inputs(t);
     const NewtonCorrection solve = [&](double ts, const std::vector<double>& xs, const VectorXd& g) {
-      return VectorXd(MatrixXd(core->jacobian_at(ts, xs, u).bottomRightCorner(nf, nf)).partialPivLu().solve(g));
+      return VectorXd(core->trailing_jacobian_at(ts, xs, u, nf).partialPivLu().solve(g));
     };
     const MatrixXd layer_now =
         redesigned && layer ? MatrixXd((hs * MatrixXd(jacobian(t, x).bottomRightCorner(nf, nf))).exp()) : e;

@@ -33,7 +33,7 @@ SchedulableScheme scheduled_design(const Model& model, const QuasistaticForm& fo
   const auto n = static_cast<unsigned>(nf);
   const Pattern inverse_structure = pattern_closure(symbolic_structure(d.residual_jacobian_symbolic, 0, 0, n, n));
   const auto residual_jacobian = [reduced, nf](const OperatingPoint& op) {
-    return MatrixXd(reduced->jacobian_at(op.t, op.x, op.u).bottomRightCorner(nf, nf));
+    return reduced->trailing_jacobian_at(op.t, op.x, op.u, nf);
   };
   SchedulableScheme scheme;
   scheme.step = h;
