@@ -9,17 +9,22 @@ change what verify sees: a table cell the trajectory never visits) and left out;
 not compile is stillborn and left out; the others are caught (verify fails) or survive (verify
 passes). The kinds of defect, each applied to every identical line of the header (an equation
 appears in derivatives(), slow_derivatives() and fast_derivatives() alike):
-  param+1%, param+0.1%  a model parameter off by 1% or 0.1%
+  param+1%, param+0.1%  a model parameter off by 1% or 0.1% (a tunable one in every copy of the
+                        calibration data)
   digits                a model parameter rounded to 4 significant digits
   step+0.1%             the step kStep off by 0.1%
   flip                  a subtracted term of an equation added (or a negation dropped)
   drop                  a subtracted term of an equation dropped
   index                 a state read from the wrong index (x_[i] for x_[i+1] or x_[i-1])
-  table+1%, table+0.1%  a value of a lookup table off by 1% or 0.1%
+  table+1%, table+0.1%  a value of a lookup table off by 1% or 0.1% (of a tunable table, its
+                        middle value in every copy of the calibration data)
   output+0.1%           an output equation off by 0.1%
   constant+0.1%         one entry of each precomputed matrix of the scheme off by 0.1% (a wrong
                         exponential or phi-function): the first nonzero of each constant
-                        function (sp_ll's, quasistatic's) and of each scheduled array
+                        function (sp_ll's, quasistatic's) and of each scheduled array; and
+                        of what recalibrate() recomputes on the target after a calibration
+                        write: the first nonzero literal of each matrix it assembles, and
+                        each exponential's step
 
 Usage: mutate.py CLI SOURCE_DIR WORK_DIR [--models M ...] [--scalars float double]
                  [--scheme S | --all-schemes] [--alternate-scalars] [--sample N] [--seed S]
@@ -57,6 +62,14 @@ KINDS = ("param+1%", "param+0.1%", "digits", "step+0.1%", "flip", "drop", "index
          "output+0.1%", "constant+0.1%")
 SCHEMES = ("euler", "rk2", "rk4", "prk25", "sp_ll", "smfe", "quasistatic", "mrabm4", "mrabm4_parallel")
 STATE_READ = re.compile(r"^    const Scalar (\w+) = x_\[(\d+)\];$")
+# A tunable parameter's value in the calibration data (`    float(20),  // Kp`).
+TUNABLE_VALUE = re.compile(r"^( +)(double|float)\(([^)]+)\),  // (\w+)$", re.M)
+# A tunable table's values there (`    {float(1), -float(2)},  // MAP`), and one of them.
+TUNABLE_TABLE = re.compile(r"^( +)\{(.*)\},  // (\w+)$", re.M)
+TUNABLE_CELL = re.compile(r"(-?)(double|float)\(([^)]+)\)")
+# An entry of a matrix recalibrate() assembles, or an exponential's step there: the literals
+# of the constants the target recomputes after a calibration write.
+RECOMPUTED = re.compile(r"^  (\w+_)\(\d+, \d+\) = |^  if \(!dualrate::expm::checked_phi_blocks<\d+, \d+>\((\w+_)")
 TABLE_VALUE = re.compile(r"(-?)Scalar\((0x[0-9a-fp.+-]+|[0-9.eE+-]+)\)")
 
 
@@ -106,7 +119,35 @@ def mutants(header):
                 return line[:c.start()] + f"Scalar({value * factor!r})" + line[c.end():], value
         return None, 0
 
-    in_model_data = in_points = False
+    # A tunable parameter's value stands in each copy of the calibration data (the values a tool
+    # writes, the active constants, the values last checked): all copies off alike.
+    for name in dict.fromkeys(m.group(4) for m in TUNABLE_VALUE.finditer(header)):
+        for factor, kind in ((1.01, "param+1%"), (1.001, "param+0.1%")):
+            text = TUNABLE_VALUE.sub(
+                lambda m: (f"{m.group(1)}{m.group(2)}({number(m.group(3)) * factor!r}),  // {m.group(4)}"
+                           if m.group(4) == name else m.group(0)), header)
+            if text not in seen:
+                seen.add(text)
+                found.append((kind, f"{name} (tunable)", text))
+
+    # A tunable table's values, likewise: the middle one of every copy.
+    for name in dict.fromkeys(m.group(3) for m in TUNABLE_TABLE.finditer(header)):
+        def middle_scaled(m, factor):
+            if m.group(3) != name:
+                return m.group(0)
+            cells = list(TUNABLE_CELL.finditer(m.group(2)))
+            c = cells[len(cells) // 2]
+            value = number(c.group(3)) * (-1 if c.group(1) else 1)
+            body = m.group(2)[:c.start()] + f"{c.group(2)}({value * factor!r})" + m.group(2)[c.end():]
+            return f"{m.group(1)}{{{body}}},  // {m.group(3)}"
+        for factor, kind in ((1.01, "table+1%"), (1.001, "table+0.1%")):
+            text = TUNABLE_TABLE.sub(lambda m: middle_scaled(m, factor), header)
+            if text not in seen:
+                seen.add(text)
+                found.append((kind, f"{name} (tunable): its middle value", text))
+
+    in_model_data = in_points = in_recalibrate = False
+    recomputed = set()
     states = 0
     function = ""
     mutated_functions = set()
@@ -149,6 +190,17 @@ def mutants(header):
             if new:
                 mutated_functions.add(function)
                 replace_all(line, new, "constant+0.1%", f"{function}: {value:.6g}")
+        if line.startswith("[[nodiscard]] inline dualrate::calibration::Status recalibrate("):
+            in_recalibrate = True
+        elif in_recalibrate and line == "}":
+            in_recalibrate = False
+        m = RECOMPUTED.match(line) if in_recalibrate else None
+        what = m and (m.group(1) or f"the exponential of {m.group(2)}")
+        if m and what not in recomputed:
+            new, value = scaled_literal(line, 1.001, m.end())
+            if new:
+                recomputed.add(what)
+                replace_all(line, new, "constant+0.1%", f"recalibrate: {what} {value:.6g}")
         if "_points_[" in line and "constexpr" in line:
             in_points = line.split("static constexpr Scalar ")[-1].split("[")[0]
             continue

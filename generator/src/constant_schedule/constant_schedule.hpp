@@ -68,6 +68,10 @@ struct SchedulableScheme {
       step_map;
   std::function<double(const std::vector<NamedMatrix>& constants, const OperatingPoint& op)> contraction{};
   double step = 0;  // of the one-step map (a macro step for smfe): the model's growth over it
+  // The scheme's order: on a growing mode its map may fall short of the model's growth by the
+  // scheme's accuracy over the step (scheme_accuracy), as analyze judges a map; 0: not given,
+  // no relaxation.
+  int order = 0;
   std::string contraction_what{};  // names it in messages
   // points: auto also bisects a cell whose midpoint's contraction with the interpolated
   // constants exceeds this (0: no such criterion).

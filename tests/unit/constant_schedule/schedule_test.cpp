@@ -175,6 +175,36 @@ TEST(Schedule, TheProofAcceptsAMapThatFollowsTheModelsGrowth) {
   EXPECT_NE(schedule_json(*g.schedule).find("\"stable\":true"), std::string::npos) << schedule_json(*g.schedule);
 }
 
+// A slow oscillator that grows slowly (+0.01 +- 10i 1/s) and a fast state: over h = 0.05 the
+// model grows by e^0.0005 while a neutral map (radius 1) falls short of that by 5e-4, far less
+// than a first-order scheme's own error on the mode, (h |lambda|)^2 / 2 = 0.125. The proof
+// accepts that map from a scheme of order 1 (scheme_accuracy, as analyze judges a map) and
+// refuses it where the scheme's order is not given (no accuracy to relax by).
+TEST(Schedule, TheProofRelaxesTheModelsGrowthByTheSchemesAccuracy) {
+  init_symbolic();
+  const Model m = load_model_text(
+      "name: growing_oscillator\nparameters: {s: 0.01, w: 10, a: 50}\n"
+      "states:\n  slow: {x: 1, v: 0}\n  fast: {z: 0}\n"
+      "equations:\n  x: v\n  v: -w^2*x + 2*s*v\n  z: -a*(1 + x^2)*(z - x)\n"
+      "simulation:\n  t_end: 1\n  step: 0.05\n  scheme: sp_ll\n  linearization: scheduled\n"
+      "  schedule: {by: [x], points: 3}\n",
+      "inline.yaml");
+  SchedulableScheme neutral;
+  neutral.step = 0.05;
+  neutral.constants = [](const OperatingPoint& op, const Eigen::MatrixXd&) {
+    return std::vector<NamedMatrix>{{"s", Eigen::MatrixXd::Constant(1, 1, op.s[0]), "s"}};
+  };
+  neutral.step_map = [](const std::vector<NamedMatrix>&, const OperatingPoint&, const Eigen::MatrixXd& j) {
+    return Eigen::MatrixXd(Eigen::MatrixXd::Identity(j.rows(), j.cols()));
+  };
+  neutral.order = 1;
+  const ConstantSchedule accepted = design_schedule(m, 1, neutral, false);
+  EXPECT_NEAR(accepted.worst_radius, 1, 1e-12);
+  EXPECT_LE(accepted.worst_relative, 1 + kStabilityMargin);
+  neutral.order = 0;
+  EXPECT_THROW(design_schedule(m, 1, neutral, false), ModelError);
+}
+
 // smfe schedules its inner step h_s (from g_z's fastest eigenvalue at each grid point, N fixed
 // for the grid) on jet_acceleration at D = 0.3 s and tire_lag_vehicle at D = 0.05 s, where
 // smfe's design at the initial state alone is unstable further along the trajectory (eq. 14's

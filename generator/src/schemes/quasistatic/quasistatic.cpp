@@ -628,7 +628,7 @@ SchemeInfo quasistatic_scheme() {
   s.name = "quasistatic";
   s.runtime_class = "dualrate::Quasistatic";
   s.header = "dualrate/schemes/quasistatic.hpp";
-  s.order = 4;
+  s.order = kQuasistaticOrder;
   s.summary = "quasistatic approximation with the boundary-layer correction, seed 002";
   s.evaluations = 9;
   s.constants = true;

@@ -77,6 +77,9 @@ constexpr long kTrajectoryNewtonPoints = 200;
 // The smallest damping ratio -Re(lambda)/|lambda| the fast block's eigenvalues may have.
 constexpr double kQuasistaticMinDamping = 0.01;
 
+// RK4 on the reduced slow dynamics (SchemeInfo::order; its O(eps) is the approximation's).
+constexpr int kQuasistaticOrder = 4;
+
 // The most Newton steps a design may take.
 constexpr int kQuasistaticMaxNewton = 20;
 

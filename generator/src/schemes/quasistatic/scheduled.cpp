@@ -37,6 +37,7 @@ SchedulableScheme scheduled_design(const Model& model, const QuasistaticForm& fo
   };
   SchedulableScheme scheme;
   scheme.step = h;
+  scheme.order = kQuasistaticOrder;
   scheme.constants = [=](const OperatingPoint& op, const MatrixXd& j) {
     const MatrixXd gz = residual_jacobian(op);
     if (!Eigen::FullPivLU<MatrixXd>(gz).isInvertible())

@@ -23,6 +23,9 @@ double smfe_factor(std::complex<double> lambda, double macro_step, double inner_
 
 namespace {
 
+// Forward Euler's order, which the stabilized inner steps keep (SchemeInfo::order).
+constexpr int kSmfeOrder = 1;
+
 // The largest eq. 14 factor over `lambdas` at N, and the eigenvalue that has it.
 double worst(const Eigen::VectorXcd& lambdas, double d, double hs, int n, std::complex<double>& which) {
   double w = 0;
@@ -197,6 +200,7 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
   const SourceLoc where = model.simulation.schedule->loc;
   SchedulableScheme scheme;
   scheme.step = macro_step;
+  scheme.order = kSmfeOrder;
   scheme.constants = [=](const OperatingPoint&, const MatrixXd& j) {
     const Spectra e = spectra(j, slow);
     double hs = 0;
@@ -473,7 +477,7 @@ SchemeInfo smfe_scheme() {
   s.name = "smfe";
   s.runtime_class = "dualrate::Smfe";
   s.header = "dualrate/schemes/smfe.hpp";
-  s.order = 1;
+  s.order = kSmfeOrder;
   s.summary = "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001";
   s.evaluations = 2;
   s.constants = true;

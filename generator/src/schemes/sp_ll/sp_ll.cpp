@@ -33,6 +33,9 @@ void phi_blocks(const MatrixXd& z, double h, MatrixXd& e, MatrixXd& p1, MatrixXd
 
 namespace {
 
+// Seed 000's local linearization: first order in the slow step (SchemeInfo::order).
+constexpr int kSpLlOrder = 1;
+
 struct Block {
   const char* name;
   std::size_t row0, rows, col0, cols;
@@ -238,6 +241,7 @@ SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& 
   const SourceLoc where = model.simulation.schedule->loc;
   SchedulableScheme scheme;
   scheme.step = h;
+  scheme.order = kSpLlOrder;
   scheme.constants = [&](const OperatingPoint&, const MatrixXd& j) {
     SpLlBlocks b = split_jacobian(j, ns);
     if (!Eigen::FullPivLU<MatrixXd>(b.gz).isInvertible())
@@ -343,7 +347,7 @@ SchemeInfo sp_ll_scheme() {
   s.name = "sp_ll";
   s.runtime_class = "dualrate::SpLl";
   s.header = "dualrate/schemes/sp_ll.hpp";
-  s.order = 1;
+  s.order = kSpLlOrder;
   s.summary = "singular-perturbation local linearization, seed 000";
   s.evaluations = 6;
   s.constants = true;
