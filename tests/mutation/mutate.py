@@ -357,7 +357,9 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(a.jobs if a.pooled else 1) as pool:
         for done, ((name, scalar, scheme), r) in enumerate(zip(runs, pool.map(score_of, runs)), 1):
             if "refused" in r:
-                refused.append(f"{name} {scheme} {scalar}: {r['refused'].splitlines()[0][:160]}")
+                lines = r["refused"].splitlines()
+                why = next((line for line in lines if ": error: " in line), lines[0])  # not a note before it
+                refused.append(f"{name} {scheme} {scalar}: {why[:160]}")
             elif "error" in r:
                 lines.append(f"| {name} | {scheme or ''} | {scalar} | error: {r['error'][:120]} | | | | | |")
                 failing.append(f"{name} {scalar}")
