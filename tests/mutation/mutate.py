@@ -105,11 +105,17 @@ def mutants(header):
     lines = header.split("\n")
     found, seen = [], set()
 
-    def replace_all(old, new, kind, what):
-        text = "\n".join(new if line == old else line for line in lines)
-        if old != new and text not in seen:
+    def add(kind, what, text):
+        if text != header and text not in seen:
             seen.add(text)
             found.append((kind, what, text))
+
+    def replace_all(old, new, kind, what):
+        add(kind, what, "\n".join(new if line == old else line for line in lines))
+
+    def by_name(pattern, group, name, rewrite):
+        """header with every match of pattern whose `group` is name rewritten, the others kept."""
+        return pattern.sub(lambda m: rewrite(m) if m.group(group) == name else m.group(0), header)
 
     def scaled_literal(line, factor, nonzero_from=0):
         """line with its first nonzero Scalar literal (at or after nonzero_from) times factor, and that value."""
@@ -119,32 +125,26 @@ def mutants(header):
                 return line[:c.start()] + f"Scalar({value * factor!r})" + line[c.end():], value
         return None, 0
 
+    def middle_scaled(m, factor):
+        """A tunable table's line with its middle value times factor."""
+        cells = list(TUNABLE_CELL.finditer(m.group(2)))
+        c = cells[len(cells) // 2]
+        value = number(c.group(3)) * (-1 if c.group(1) else 1)
+        body = m.group(2)[:c.start()] + f"{c.group(2)}({value * factor!r})" + m.group(2)[c.end():]
+        return f"{m.group(1)}{{{body}}},  // {m.group(3)}"
+
     # A tunable parameter's value stands in each copy of the calibration data (the values a tool
-    # writes, the active constants, the values last checked): all copies off alike.
+    # writes, the active constants, the values last checked): all copies off alike. A tunable
+    # table's values likewise: the middle one of every copy.
     for name in dict.fromkeys(m.group(4) for m in TUNABLE_VALUE.finditer(header)):
         for factor, kind in ((1.01, "param+1%"), (1.001, "param+0.1%")):
-            text = TUNABLE_VALUE.sub(
-                lambda m: (f"{m.group(1)}{m.group(2)}({number(m.group(3)) * factor!r}),  // {m.group(4)}"
-                           if m.group(4) == name else m.group(0)), header)
-            if text not in seen:
-                seen.add(text)
-                found.append((kind, f"{name} (tunable)", text))
-
-    # A tunable table's values, likewise: the middle one of every copy.
+            add(kind, f"{name} (tunable)", by_name(
+                TUNABLE_VALUE, 4, name,
+                lambda m: f"{m.group(1)}{m.group(2)}({number(m.group(3)) * factor!r}),  // {m.group(4)}"))
     for name in dict.fromkeys(m.group(3) for m in TUNABLE_TABLE.finditer(header)):
-        def middle_scaled(m, factor):
-            if m.group(3) != name:
-                return m.group(0)
-            cells = list(TUNABLE_CELL.finditer(m.group(2)))
-            c = cells[len(cells) // 2]
-            value = number(c.group(3)) * (-1 if c.group(1) else 1)
-            body = m.group(2)[:c.start()] + f"{c.group(2)}({value * factor!r})" + m.group(2)[c.end():]
-            return f"{m.group(1)}{{{body}}},  // {m.group(3)}"
         for factor, kind in ((1.01, "table+1%"), (1.001, "table+0.1%")):
-            text = TUNABLE_TABLE.sub(lambda m: middle_scaled(m, factor), header)
-            if text not in seen:
-                seen.add(text)
-                found.append((kind, f"{name} (tunable): its middle value", text))
+            add(kind, f"{name} (tunable): its middle value",
+                by_name(TUNABLE_TABLE, 3, name, lambda m: middle_scaled(m, factor)))
 
     in_model_data = in_points = in_recalibrate = False
     recomputed = set()

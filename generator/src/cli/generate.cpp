@@ -55,6 +55,7 @@ int GenerateCommand::run(const Model& model) {
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
     if (!allow_unstable_) {
+      if (info->check_trajectory) info->check_trajectory(model, s.t_end);
       check_stability_over_range(model, s, o_.scheme_options);
       const TrajectoryStability along =
           stability_along_trajectory(model, s.scheme, s.step, s.ratio, o_.scheme_options, s.t_end);

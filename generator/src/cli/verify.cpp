@@ -16,6 +16,7 @@
 #include "emit/cpp_emitter.hpp"
 #include "model/calibration.hpp"
 #include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
 #include "targets/build.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/local_check.hpp"
@@ -83,6 +84,8 @@ int VerifyCommand::run(const Model& model) {
     throw UsageError("--slow-core places the slow task of the preemptive run: it needs --tasks multi");
   if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;
   warn_about_clock(target_, cpu_hz_);
+  if (const SchemeInfo* info = find_scheme(s.scheme); info->check_trajectory)
+    info->check_trajectory(model, s.t_end);
   VerifyOptions v;
   v.generate = {s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
   v.generate.scheme_options = o_.scheme_options;

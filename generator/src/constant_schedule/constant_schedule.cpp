@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <map>
 
@@ -438,18 +439,15 @@ void prove(const SchedulableScheme& scheme, Designer& designer, ConstantSchedule
     const double radius = lambda.size() ? lambda.cwiseAbs().maxCoeff() : 0;
     const Eigen::VectorXcd modes = eigenvalues(point.jacobian);
     const double growth = growth_rate(modes);
-    const Eigen::VectorXcd growing = growing_modes(modes);
-    double fastest = 0;
-    for (Eigen::Index i = 0; i < growing.size(); ++i)
-      if (growing[i].real() >= growth) fastest = std::abs(growing[i]);
-    const double accuracy = scheme.order > 0 ? scheme_accuracy(scheme.order, scheme.step * fastest) : 0;
+    const std::complex<double> leading = slowest_decaying_mode(modes);
+    const double accuracy = scheme.order > 0 ? scheme_accuracy(scheme.order, scheme.step * std::abs(leading)) : 0;
     const double relative = growth_relative(radius, growth, growth > 0, scheme.step, accuracy);
     ++out.proof_points;
     if (relative > out.worst_relative) {
       out.worst_relative = relative;
       out.worst_at = s;
       out.worst_radius = radius;
-      out.worst_mode = slowest_decaying_mode(modes);
+      out.worst_mode = leading;
       out.worst_model_growth = std::exp(scheme.step * out.worst_mode.real());
     }
     if (scheme.contraction) {

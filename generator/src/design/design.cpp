@@ -378,6 +378,7 @@ Candidate candidate_or_refusal(const Model& m, const SchemeInfo& info, const Des
   const bool linearized = info.linearization || info.schedulable;
   std::string lin = linearized ? m.simulation.linearization : "";
   try {
+    if (info.check_trajectory) info.check_trajectory(m, d.t_end);
     try {
       c = scheme_candidate(m, info, lin, d.t_end, accurate, r);
     } catch (const ModelError&) {

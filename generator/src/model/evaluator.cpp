@@ -78,10 +78,32 @@ struct Evaluator::Slots<float> {
 
 using GiNaC::ex;
 
-Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots)
-    : root_(build(canonical_form(e), slots, time_slot_)) {}
+// Builds the nodes of expressions into an Evaluator's, one node per distinct subexpression.
+class Evaluator::Builder {
+ public:
+  Builder(Evaluator& into, const std::map<ex, int, GiNaC::ex_is_less>& slots) : into_(into), slots_(slots) {}
+  int add(const ex& e) {
+    const auto known = memo_.find(e);
+    if (known != memo_.end()) return known->second;
+    Node n = node(e);
+    into_.nodes_.push_back(std::move(n));
+    const int i = static_cast<int>(into_.nodes_.size()) - 1;
+    memo_.emplace(e, i);
+    return i;
+  }
 
-Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots, int& time_slot) {
+ private:
+  Node node(const ex& e);
+  Evaluator& into_;
+  const std::map<ex, int, GiNaC::ex_is_less>& slots_;
+  std::map<ex, int, GiNaC::ex_is_less> memo_;
+};
+
+Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) {
+  root_ = Builder(*this, slots).add(canonical_form(e));
+}
+
+Evaluator::Node Evaluator::Builder::node(const ex& e) {
   Node n;
   if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
     n.op = Op::kConst;
@@ -90,23 +112,24 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
     n.op = Op::kConst;
     n.value = GiNaC::ex_to<GiNaC::numeric>(e.evalf()).to_double();
   } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
-    auto it = slots.find(e);
-    if (it == slots.end()) throw std::logic_error("evaluator: unbound symbol " + GiNaC::ex_to<GiNaC::symbol>(e).get_name());
+    auto it = slots_.find(e);
+    if (it == slots_.end())
+      throw std::logic_error("evaluator: unbound symbol " + GiNaC::ex_to<GiNaC::symbol>(e).get_name());
     n.op = Op::kSlot;
     n.index = it->second;
-    if (GiNaC::ex_to<GiNaC::symbol>(e).get_name() == "t") time_slot = n.index;
+    if (GiNaC::ex_to<GiNaC::symbol>(e).get_name() == "t") into_.time_slot_ = n.index;
   } else if (GiNaC::is_a<GiNaC::add>(e)) {
     n.op = Op::kAdd;
-    for (const auto& term : sum_terms(e)) n.args.push_back(build(term, slots, time_slot));
+    for (const auto& term : sum_terms(e)) n.args.push_back(add(term));
   } else if (GiNaC::is_a<GiNaC::mul>(e)) {
     const ProductParts parts = product_parts(e);
     n.op = Op::kDiv;
     n.value = parts.coefficient.to_double();
-    for (const auto& f : parts.up) n.args.push_back(build(f, slots, time_slot));
-    for (const auto& f : parts.down) n.args.push_back(build(f, slots, time_slot));
+    for (const auto& f : parts.up) n.args.push_back(add(f));
+    for (const auto& f : parts.down) n.args.push_back(add(f));
     n.index = static_cast<int>(parts.down.size());
   } else if (GiNaC::is_a<GiNaC::power>(e)) {
-    n.args.push_back(build(even_power_base(e.op(0), e.op(1)), slots, time_slot));
+    n.args.push_back(add(even_power_base(e.op(0), e.op(1))));
     const ex exponent = e.op(1);
     const bool numeric_exponent = GiNaC::is_exactly_a<GiNaC::numeric>(exponent);
     if (numeric_exponent && GiNaC::ex_to<GiNaC::numeric>(exponent).is_integer() &&
@@ -119,20 +142,20 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
     } else {
       n.op = Op::kPow;
       n.binary = binary_functions().at("pow");
-      n.args.push_back(build(exponent, slots, time_slot));
+      n.args.push_back(add(exponent));
     }
   } else if (is_time_term(e)) {
     n.op = Op::kTime;
-    n.args.push_back(build(e.op(0), slots, time_slot));
+    n.args.push_back(add(e.op(0)));
   } else if (is_table_call(e)) {
     TableCall c = table_call_of(e);
     n.op = Op::kTable;
     n.table = std::move(c.table);
     n.index = static_cast<int>(c.slope);
-    for (const auto& arg : c.args) n.args.push_back(build(arg, slots, time_slot));
+    for (const auto& arg : c.args) n.args.push_back(add(arg));
   } else if (GiNaC::is_a<GiNaC::function>(e)) {
     const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
-    for (const auto& arg : e) n.args.push_back(build(arg, slots, time_slot));
+    for (const auto& arg : e) n.args.push_back(add(arg));
     const auto unary = unary_functions().find(name);
     const auto binary = binary_functions().find(name);
     if (n.args.size() == 1 && unary != unary_functions().end()) {
@@ -150,46 +173,54 @@ Evaluator::Node Evaluator::build(const ex& e, const std::map<ex, int, GiNaC::ex_
   return n;
 }
 
-template <class T, class S>
-T Evaluator::eval(const Node& n, const S& v) {
+template <class T, class Slot, class Arg, class Wide>
+T Evaluator::apply(const Node& n, const Slot& slot, const Arg& arg, const Wide& wide) {
   switch (n.op) {
     case Op::kConst: return static_cast<T>(n.value);
-    case Op::kSlot: return v(n.index);
-    case Op::kTime: return static_cast<T>(eval<double>(n.args[0], v.wide()));
+    case Op::kSlot: return slot(n.index);
+    case Op::kTime: return static_cast<T>(wide(0));
     case Op::kAdd: {
-      T s = eval<T>(n.args[0], v);  // not 0 + ...: -0 + -0 is -0, 0 + -0 is 0
-      for (std::size_t i = 1; i < n.args.size(); ++i) s += eval<T>(n.args[i], v);
+      T s = arg(0);  // not 0 + ...: -0 + -0 is -0, 0 + -0 is 0
+      for (std::size_t i = 1; i < n.args.size(); ++i) s += arg(i);
       return s;
     }
     case Op::kDiv: {
       const std::size_t ups = n.args.size() - static_cast<std::size_t>(n.index);
       T num = static_cast<T>(n.value);
-      for (std::size_t i = 0; i < ups; ++i) num = (i == 0 && n.value == 1) ? eval<T>(n.args[i], v) : num * eval<T>(n.args[i], v);
+      for (std::size_t i = 0; i < ups; ++i) num = (i == 0 && n.value == 1) ? arg(i) : num * arg(i);
       if (n.index == 0) return num;
-      T den = eval<T>(n.args[ups], v);
-      for (std::size_t i = ups + 1; i < n.args.size(); ++i) den *= eval<T>(n.args[i], v);
+      T den = arg(ups);
+      for (std::size_t i = ups + 1; i < n.args.size(); ++i) den *= arg(i);
       return num / den;
     }
     case Op::kSqrt: {
-      const T r = std::sqrt(eval<T>(n.args[0], v));
+      const T r = std::sqrt(arg(0));
       return n.index < 0 ? 1 / r : r;
     }
     case Op::kPowInt: {
-      const T b = eval<T>(n.args[0], v);
+      const T b = arg(0);
       T p = 1;
       for (int i = 0; i < std::abs(n.index); ++i) p *= b;
       return n.index < 0 ? 1 / p : p;
     }
-    case Op::kPow: return n.binary.of(eval<T>(n.args[0], v), eval<T>(n.args[1], v));
-    case Op::kCall1: return n.unary.of(eval<T>(n.args[0], v));
-    case Op::kCall2: return n.binary.of(eval<T>(n.args[0], v), eval<T>(n.args[1], v));
+    case Op::kPow: return n.binary.of(arg(0), arg(1));
+    case Op::kCall1: return n.unary.of(arg(0));
+    case Op::kCall2: return n.binary.of(arg(0), arg(1));
     case Op::kTable: {
       T args[kMaxTableAxes];
-      for (std::size_t i = 0; i < n.args.size(); ++i) args[i] = eval<T>(n.args[i], v);
+      for (std::size_t i = 0; i < n.args.size(); ++i) args[i] = arg(i);
       return n.table->evaluate_as_generated<T>(args, static_cast<unsigned>(n.index));
     }
   }
   throw std::logic_error("evaluator: unknown node");
+}
+
+template <class T, class S>
+T Evaluator::eval(int node, const S& v) const {
+  const Node& n = nodes_[static_cast<std::size_t>(node)];
+  return apply<T>(
+      n, v, [&](std::size_t k) { return eval<T>(n.args[k], v); },
+      [&](std::size_t k) { return eval<double>(n.args[k], v.wide()); });
 }
 
 double Evaluator::operator()(const double* values) const { return eval<double>(root_, Slots<double>{values}); }
@@ -198,5 +229,21 @@ float Evaluator::operator()(const float* values, double time) const {
   return eval<float>(root_, Slots<float>{values, time, time_slot_});
 }
 
+EvaluatorSet::EvaluatorSet(const std::vector<ex>& es, const std::map<ex, int, GiNaC::ex_is_less>& slots) {
+  Evaluator::Builder build(graph_, slots);
+  for (const ex& e : es) roots_.push_back(build.add(canonical_form(e)));
+}
+
+void EvaluatorSet::operator()(const double* values, double* out) const {
+  const std::vector<Evaluator::Node>& nodes = graph_.nodes_;
+  std::vector<double> at(nodes.size());
+  const auto slot = [values](int i) { return values[i]; };
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const Evaluator::Node& n = nodes[i];
+    const auto arg = [&](std::size_t k) { return at[static_cast<std::size_t>(n.args[k])]; };
+    at[i] = Evaluator::apply<double>(n, slot, arg, arg);
+  }
+  for (std::size_t r = 0; r < roots_.size(); ++r) out[r] = at[static_cast<std::size_t>(roots_[r])];
+}
 
 }  // namespace dualrate

@@ -54,12 +54,17 @@ ReferenceModel::ReferenceModel(const Model& model) : model_(model) {
   for (const auto& x : model.states) moving.insert(x.symbol);
   for (const auto& u : model.inputs) moving.insert(u.symbol);
   for (const auto& v : model.variables) moving.insert(v.symbol);
+  std::vector<GiNaC::ex> entries, fast_entries;
+  const unsigned first_fast = j.rows() - static_cast<unsigned>(model.fast_count());
   for (unsigned r = 0; r < j.rows(); ++r)
     for (unsigned c = 0; c < j.cols(); ++c) {
-      jacobian_.emplace_back(j(r, c), slots_);
+      entries.push_back(j(r, c));
+      if (r >= first_fast && c >= first_fast) fast_entries.push_back(j(r, c));
       for (auto e = j(r, c).preorder_begin(); e != j(r, c).preorder_end() && !jacobian_varies_; ++e)
         jacobian_varies_ = GiNaC::is_a<GiNaC::symbol>(*e) && moving.count(*e) > 0;
     }
+  jacobian_ = EvaluatorSet(entries, slots_);
+  fast_jacobian_ = EvaluatorSet(fast_entries, slots_);
   const GiNaC::exmap variables = model.variable_definitions();
   for (const auto& x : model.states) {
     const GiNaC::ex f = x.rhs.subs(variables);
@@ -89,24 +94,18 @@ ReferenceModel::Vector ReferenceModel::parameter_rates(double t, const Vector& x
 }
 
 Eigen::MatrixXd ReferenceModel::jacobian_at(double t, const Vector& x, const Vector& u) const {
-  const Vector env = environment(t, x, u);
-  const auto n = static_cast<Eigen::Index>(x.size());
-  Eigen::MatrixXd j(n, n);
-  for (Eigen::Index r = 0; r < n; ++r)
-    for (Eigen::Index c = 0; c < n; ++c) j(r, c) = jacobian_[static_cast<std::size_t>(r * n + c)](env.data());
-  return j;
+  return trailing_jacobian_at(t, x, u, static_cast<Eigen::Index>(x.size()));
 }
 
 Eigen::MatrixXd ReferenceModel::trailing_jacobian_at(double t, const Vector& x, const Vector& u,
                                                      Eigen::Index size) const {
   const Vector env = environment(t, x, u);
   const auto n = static_cast<Eigen::Index>(x.size());
-  const Eigen::Index first = n - size;
-  Eigen::MatrixXd j(size, size);
-  for (Eigen::Index r = 0; r < size; ++r)
-    for (Eigen::Index c = 0; c < size; ++c)
-      j(r, c) = jacobian_[static_cast<std::size_t>((first + r) * n + first + c)](env.data());
-  return j;
+  const bool fast_block = static_cast<std::size_t>(size * size) == fast_jacobian_.size();
+  const Eigen::Index rows = fast_block ? size : n;
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> j(rows, rows);
+  (fast_block ? fast_jacobian_ : jacobian_)(env.data(), j.data());
+  return j.bottomRightCorner(size, size);
 }
 
 ReferenceModel::Vector ReferenceModel::initial_state() const {

@@ -233,7 +233,8 @@ class ReferenceModel {
   const Model& model_;
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables
   std::vector<Evaluator> rhs_, outputs_, variables_, signals_, scheduling_;
-  std::vector<Evaluator> jacobian_;  // row-major, resolved entries
+  // The Jacobian's resolved entries, row-major, and those of its trailing fast_count() block.
+  EvaluatorSet jacobian_, fast_jacobian_;
   bool jacobian_varies_ = false;
   // A coordinate-dependent mass matrix (row-major) and its forces, and the slots of the
   // accelerations solved from them.

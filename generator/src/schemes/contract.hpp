@@ -350,6 +350,11 @@ struct SchemeInfo {
   StepMapLayout (*step_map_layout)(const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) = nullptr;
   // The search of the largest stable step, when it is not the map's radius's (above).
   StableStepScan (*stable_step_scan)(const Spectra& spectra, const SchemeOptions& options, double to) = nullptr;
+  // Checks, independent of the step, that the scheme can follow the scenario's trajectory to
+  // t_end (quasistatic: Newton's solve at each of its points); throws ModelError when it
+  // cannot. generate (without --allow-unstable), verify, verify-system and design run it once
+  // per model; precompute, which design repeats at each step it tries, does not.
+  void (*check_trajectory)(const Model& model, double t_end) = nullptr;
   // Checks the model suits the scheme at h and what it adds to the stability report; throws
   // ModelError when it does not suit.
   SchemeAnalysis (*analyse)(const Model& model, double h, const SchemeOptions& options) = nullptr;

@@ -157,6 +157,8 @@ SystemModels load_models(const SystemSpec& spec) {
       const Instability why = instability(model, stability, spec.t_end);
       throw ModelError(m.scheme_loc, why.message, why.hint);
     }
+    if (const SchemeInfo* info = find_scheme(m.scheme); info && info->check_trajectory)
+      info->check_trajectory(model, spec.t_end);
     const TrajectoryStability along =
         stability_along_trajectory(model, m.scheme, s.steps.back(), s.ratios.back(), {}, spec.t_end);
     if (!along.stable) {

@@ -7,6 +7,7 @@
 
 #include "model/functions.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
+#include "schemes/registry.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 
@@ -134,6 +135,11 @@ TEST(Quasistatic, NewtonAlongTheTrajectoryRefusesASaturatedFastEquation) {
   }
   // Before the input's step the trajectory stays where Newton has a step.
   EXPECT_NO_THROW(check_newton_along_trajectory(m, form, d, 0.9));
+  // Both forms register it as their trajectory check, which generate, verify and design run.
+  for (const char* scheme : {"quasistatic", "quasistatic_outer"}) {
+    EXPECT_THROW(find_scheme(scheme)->check_trajectory(m, 2), ModelError) << scheme;
+    EXPECT_NO_THROW(find_scheme(scheme)->check_trajectory(m, 0.9)) << scheme;
+  }
   const Model linear = text_model(rate_limited("50*(r - z)"));
   const QuasistaticForm linear_form = quasistatic_form(linear);
   EXPECT_NO_THROW(check_newton_along_trajectory(linear, linear_form, quasistatic_design(linear, linear_form), 2));

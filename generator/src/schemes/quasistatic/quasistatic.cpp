@@ -134,10 +134,52 @@ void residual_jacobian_structure(const Model& model, const QuasistaticForm& form
     }
 }
 
-// G_z at state x and inputs u (t = 0), from the reduced form's core.
-MatrixXd residual_jacobian_at(const ReferenceModel& core, const std::vector<double>& x, const std::vector<double>& u,
-                              Eigen::Index nf) {
-  return core.trailing_jacobian_at(0, x, u, nf);
+// The fast states whose equations are flat in every fast state (zero rows of gz), as a clause.
+std::string flat_equations(const Model& model, const MatrixXd& gz) {
+  std::string names;
+  for (Eigen::Index r = 0; r < gz.rows(); ++r)
+    if (gz.row(r).isZero(0)) names += (names.empty() ? "" : ", ") + model.states[model.slow_count + r].name;
+  return names.empty() ? "" : fmt::format(" (the equation of {} is flat in the fast states there)", names);
+}
+
+// Newton on G = 0 for the fast states of x at (t, inputs u), from the reduced form's core.
+struct NewtonRun {
+  int taken = 0;  // steps applied
+  bool converged = false;
+  std::string why;  // not converged: why, as a clause
+};
+
+// Takes up to kQuasistaticMaxNewton steps on x in place, stopping when a step's correction is
+// at most `tolerance` relative to each fast state, or after the first step of an affine G
+// (which that step solves exactly).
+NewtonRun newton_on_fast_states(const Model& model, const ReferenceModel& core, double t,
+                                const std::vector<double>& u, double tolerance, bool affine, std::vector<double>& x) {
+  const std::size_t ns = model.slow_count;
+  const auto nf = static_cast<Eigen::Index>(model.fast_count());
+  NewtonRun run;
+  while (run.taken < kQuasistaticMaxNewton) {
+    std::vector<double> g;
+    core.derivatives(t, x, u, g);
+    const MatrixXd gz = core.trailing_jacobian_at(t, x, u, nf);
+    const VectorXd dz = gz.partialPivLu().solve(Eigen::Map<const VectorXd>(g.data() + ns, nf));
+    if (!dz.allFinite()) {
+      run.why = fmt::format("G_z is singular at its step {}{}", run.taken + 1, flat_equations(model, gz));
+      return run;
+    }
+    ++run.taken;
+    double size = 0;
+    for (Eigen::Index k = 0; k < nf; ++k) {
+      double& zk = x[ns + static_cast<std::size_t>(k)];
+      zk -= dz[k];
+      size = std::max(size, std::abs(dz[k]) / (1 + std::abs(zk)));
+    }
+    if (size <= tolerance || affine) {
+      run.converged = true;
+      return run;
+    }
+  }
+  run.why = fmt::format("it does not converge in {} steps", kQuasistaticMaxNewton);
+  return run;
 }
 
 // Newton on G = 0 at the design point (inputs u0), into d: the steps the runtime takes, the
@@ -145,33 +187,16 @@ MatrixXd residual_jacobian_at(const ReferenceModel& core, const std::vector<doub
 void consistent_fast_states(const Model& model, const QuasistaticForm& form, const ReferenceModel& core,
                             const std::vector<double>& u0, QuasistaticDesign& d) {
   const std::size_t ns = model.slow_count;
-  const auto nf = static_cast<Eigen::Index>(model.fast_count());
   std::vector<double> x = core.initial_state();
   // Newton from the file's fast states: the worst start the runtime meets (later steps start
   // from the last solution).
-  int taken = 0;
-  for (; taken < kQuasistaticMaxNewton; ++taken) {
-    std::vector<double> g;
-    core.derivatives(0, x, u0, g);
-    const VectorXd dz =
-        residual_jacobian_at(core, x, u0, nf).partialPivLu().solve(Eigen::Map<const VectorXd>(g.data() + ns, nf));
-    double size = 0;
-    for (Eigen::Index i = 0; i < nf; ++i) {
-      x[ns + static_cast<std::size_t>(i)] -= dz[i];
-      size = std::max(size, std::abs(dz[i]) / (1 + std::abs(x[ns + static_cast<std::size_t>(i)])));
-    }
-    if (size <= 1e-13 || (d.affine && taken == 0)) {
-      ++taken;
-      break;
-    }
-  }
-  if (taken == kQuasistaticMaxNewton && !d.affine)
+  const NewtonRun run = newton_on_fast_states(model, core, 0, u0, 1e-13, d.affine, x);
+  if (!run.converged)
     throw ModelError(residual_loc(model),
-                     fmt::format("quasistatic: Newton on {} = 0 does not converge in {} steps at the design point",
-                                 form.residual, kQuasistaticMaxNewton),
+                     fmt::format("quasistatic: Newton on {} = 0 fails at the design point: {}", form.residual, run.why),
                      "start the fast states closer to their quasi-steady values");
   // Affine: one step is exact. Otherwise one more than the start needed, at least two.
-  d.newton_iterations = d.affine ? 1 : std::max(2, taken + 1);
+  d.newton_iterations = d.affine ? 1 : std::max(2, run.taken + 1);
   d.consistent = fast_part(x, ns);
   std::vector<double> g;
   core.derivatives(0, x, u0, g);
@@ -219,7 +244,7 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
   const ReferenceModel core(form.model);
   const std::vector<double> u0 = core.inputs_at(0);
   d.residual_jacobian =
-      residual_jacobian_at(core, core.initial_state(), u0, static_cast<Eigen::Index>(model.fast_count()));
+      core.trailing_jacobian_at(0, core.initial_state(), u0, static_cast<Eigen::Index>(model.fast_count()));
   const Eigen::JacobiSVD<MatrixXd> svd(d.residual_jacobian);
   const VectorXd& sv = svd.singularValues();
   if (!(sv.minCoeff() > 1e-12 * sv.maxCoeff()))
@@ -236,18 +261,6 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
   return d;
 }
 
-namespace {
-
-// The fast states whose equations are flat in every fast state (zero rows of gz), as a clause.
-std::string flat_equations(const Model& model, const MatrixXd& gz) {
-  std::string names;
-  for (Eigen::Index r = 0; r < gz.rows(); ++r)
-    if (gz.row(r).isZero(0)) names += (names.empty() ? "" : ", ") + model.states[model.slow_count + r].name;
-  return names.empty() ? "" : fmt::format(" (the equation of {} is flat in the fast states there)", names);
-}
-
-}  // namespace
-
 void check_newton_along_trajectory(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
                                    double t_end) {
   if (!(t_end > 0)) return;
@@ -262,41 +275,20 @@ void check_newton_along_trajectory(const Model& model, const QuasistaticForm& fo
   }
   const ReferenceModel core(form.model);
   const std::size_t ns = model.slow_count;
-  const auto nf = static_cast<Eigen::Index>(model.fast_count());
   std::vector<double> z = d.consistent;
   double solved_at = 0;
   for (std::size_t i = 1; i < trace.rows.size(); ++i) {
     const double t = trace.rows[i][0];
     std::vector<double> x(trace.rows[i].begin() + 1, trace.rows[i].begin() + 1 + static_cast<long>(ns));
     x.insert(x.end(), z.begin(), z.end());
-    const std::vector<double> u = core.inputs_at(t);
-    std::string failure = fmt::format("it does not converge in {} steps", kQuasistaticMaxNewton);
-    for (int step = 0; step < kQuasistaticMaxNewton; ++step) {
-      std::vector<double> g;
-      core.derivatives(t, x, u, g);
-      const MatrixXd gz = core.trailing_jacobian_at(t, x, u, nf);
-      const VectorXd dz = gz.partialPivLu().solve(Eigen::Map<const VectorXd>(g.data() + ns, nf));
-      if (!dz.allFinite()) {
-        failure = fmt::format("G_z is singular at its step {}{}", step + 1, flat_equations(model, gz));
-        break;
-      }
-      // Converged to well within the solve's own rounding: the question is divergence, not the count.
-      double size = 0;
-      for (Eigen::Index k = 0; k < nf; ++k) {
-        double& zk = x[ns + static_cast<std::size_t>(k)];
-        zk -= dz[k];
-        size = std::max(size, std::abs(dz[k]) / (1 + std::abs(zk)));
-      }
-      if (size <= 1e-10) {
-        failure.clear();
-        break;
-      }
-    }
-    if (!failure.empty())
+    // A convergence test, not an accuracy claim: the question is whether Newton finds the root
+    // from there, not in how many steps.
+    const NewtonRun newton = newton_on_fast_states(model, core, t, core.inputs_at(t), 1e-10, d.affine, x);
+    if (!newton.converged)
       throw ModelError(residual_loc(model),
                        fmt::format("quasistatic: Newton on {} = 0 fails along the scenario's trajectory at t = {:.6g}, "
                                    "from the fast states solved at t = {:.6g}: {}",
-                                   form.residual, t, solved_at, failure),
+                                   form.residual, t, solved_at, newton.why),
                        "a fast equation that saturates (a rate or position limit) leaves Newton no step on its flat "
                        "part: integrate the fast states (rk4, prk25, sp_ll); --allow-unstable generates it anyway");
     z = fast_part(x, ns);
@@ -387,7 +379,6 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
   SchemeDesign design;
   const QuasistaticForm form = quasistatic_form(model);
   const QuasistaticDesign d = quasistatic_design(model, form);
-  if (!request.allow_unstable) check_newton_along_trajectory(model, form, d, request.t_end);
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
   QuasistaticCalibration calibration{{}, d.newton_iterations};
   if (has_tunable(model)) {
@@ -434,6 +425,14 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
       d.newton_iterations > 1 ? "s" : "", values(model, d.consistent), d.consistent_residual,
       layer ? " and carries the difference as the boundary layer" : "");
   return design;
+}
+
+// The unscheduled form's Newton along the trajectory (the scheduled one has its contraction
+// proof over its grid).
+void check_trajectory(const Model& model, double t_end) {
+  if (model.simulation.linearization == "scheduled") return;
+  const QuasistaticForm form = quasistatic_form(model);
+  check_newton_along_trajectory(model, form, quasistatic_design(model, form), t_end);
 }
 
 SchemeDesign precompute_corrected(const Model& model, bool, const GenerateRequest& request) {
@@ -636,6 +635,7 @@ SchemeInfo quasistatic_scheme() {
   s.local_step_map = false;
   s.fast_states_solved = true;
   s.precompute = precompute_corrected;
+  s.check_trajectory = check_trajectory;
   s.reference_step = reference_corrected;
   s.float_reference = float_reference;
   s.float_reference_gap = quasistatic_float_gap;

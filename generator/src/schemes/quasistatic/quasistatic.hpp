@@ -65,11 +65,12 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
 // Newton on G = 0 along the scenario's trajectory, to t_end: at each of kTrajectoryNewtonPoints
 // points of the full model's high-accuracy solution (its slow states and the scenario's
 // inputs), from the fast states solved at the point before, Newton must converge within
-// kQuasistaticMaxNewton steps through a nonsingular G_z. The run starts each solve from the
-// last step's solution, nearer than the point before, so a model that passes meets no harder
-// start; a fast equation that saturates (a rate limit) has G_z = 0 on its flat part, where an
-// input step takes Newton and no Newton step exists. Throws ModelError at the first failure;
-// returns without judging when the high-accuracy solution fails (the run reports that itself).
+// kQuasistaticMaxNewton steps through a nonsingular G_z. It finds where Newton has no step or
+// diverges: a fast equation that saturates (a rate limit) has G_z = 0 on its flat part, where
+// an input step takes Newton and no Newton step exists. Whether the run's fixed count of steps
+// (QuasistaticDesign::newton_iterations, from its last step's solution) suffices is verify's
+// to judge. Throws ModelError at the first failure; returns without judging when the
+// high-accuracy solution fails (the run reports that itself).
 void check_newton_along_trajectory(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
                                    double t_end);
 constexpr long kTrajectoryNewtonPoints = 200;
