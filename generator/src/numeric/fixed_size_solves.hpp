@@ -21,19 +21,32 @@
 //    forward for a lower and backward for an upper factor, b_d = (b_d - s_d) / diag_d with s_d
 //    the sum of the row's products, summed as Eigen's unrolled reduction does: in halves,
 //    s[0, n) = s[0, n/2) + s[n/2, n).
+//  - Above 8 entries, with a column-major factor (the LU's; Eigen/src/Core/products/
+//    TriangularSolverVector.h, panels of EIGEN_TUNE_TRIANGULAR_PANEL_WIDTH = 8 columns, in the
+//    order of the solve): inside a panel, column by column, unless b_d is zero, b_d /= diag_d
+//    and the panel's later entries b_e -= b_d a_ed; then every entry beyond the panel less the
+//    panel's matrix-vector product, b_e = (0 + a_ep b_p + a_ep+1 b_p+1 + ...)(-1) + b_e
+//    (general_matrix_vector_product, column-major: each row accumulated from zero over the
+//    panel's columns in order, scaled by alpha = -1 and added).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace dualrate {
 
-// The right-hand side size up to which Eigen unrolls the triangular solves (SolveTriangular.h).
+// The right-hand side size up to which Eigen unrolls the triangular solves (SolveTriangular.h),
+// the width of its panels above that (TriangularSolverVector.h), and the size up to which
+// PartialPivLU factorizes unblocked (PartialPivLU.h, UnBlockedBound).
 constexpr std::size_t kMaxUnrolledSolve = 8;
+constexpr std::size_t kTriangularPanel = 8;
+constexpr std::size_t kMaxUnblockedLu = 16;
 
 namespace fixed_size_solves {
 
@@ -59,10 +72,38 @@ void triangular_solve(std::size_t n, At at, bool lower, bool unit, std::vector<T
   }
 }
 
+// triangular_solve above kMaxUnrolledSolve entries, for a column-major factor.
+template <class T, class At>
+void panel_solve(std::size_t n, At at, bool lower, bool unit, std::vector<T>& b) {
+  const auto n_signed = static_cast<long>(n);
+  const auto panel = static_cast<long>(kTriangularPanel);
+  for (long pi = lower ? 0 : n_signed; lower ? pi < n_signed : pi > 0; pi += lower ? panel : -panel) {
+    const long width = std::min(lower ? n_signed - pi : pi, panel);
+    const long first = lower ? pi : pi - width;  // the panel's columns: [first, first + width)
+    for (long k = 0; k < width; ++k) {
+      const auto d = static_cast<std::size_t>(lower ? pi + k : pi - k - 1);
+      if (b[d] == T(0)) continue;
+      if (!unit) b[d] /= at(d, d);
+      const long rest = width - k - 1;
+      const auto from = static_cast<std::size_t>(lower ? static_cast<long>(d) + 1 : static_cast<long>(d) - rest);
+      for (std::size_t e = from; e < from + static_cast<std::size_t>(rest); ++e) b[e] -= b[d] * at(e, d);
+    }
+    const auto begin = static_cast<std::size_t>(lower ? first + width : 0);
+    const auto end = static_cast<std::size_t>(lower ? n_signed : first);
+    for (std::size_t e = begin; e < end; ++e) {
+      T c = T(0);
+      for (auto p = static_cast<std::size_t>(first); p < static_cast<std::size_t>(first + width); ++p)
+        c = at(e, p) * b[p] + c;
+      b[e] = c * T(-1) + b[e];
+    }
+  }
+}
+
 template <class T>
-void check_sizes(std::size_t n, const std::vector<T>& a, const std::vector<T>& b) {
-  if (n == 0 || n > kMaxUnrolledSolve || a.size() != n * n || b.size() != n)
-    throw std::invalid_argument("fixed-size solve: a matrix of 1 to 8 rows and a right-hand side entry per row");
+void check_sizes(std::size_t n, std::size_t most, const std::vector<T>& a, const std::vector<T>& b) {
+  if (n == 0 || n > most || a.size() != n * n || b.size() != n)
+    throw std::invalid_argument("fixed-size solve: a matrix of 1 to " + std::to_string(most) +
+                                " rows and a right-hand side entry per row");
 }
 
 }  // namespace fixed_size_solves
@@ -71,7 +112,7 @@ void check_sizes(std::size_t n, const std::vector<T>& a, const std::vector<T>& b
 // read), as dualrate::solve_mass computes it.
 template <class T>
 std::vector<T> solve_llt_as_runtime(std::size_t n, std::vector<T> mass, std::vector<T> force) {
-  fixed_size_solves::check_sizes(n, mass, force);
+  fixed_size_solves::check_sizes(n, kMaxUnrolledSolve, mass, force);
   const auto at = [&mass, n](std::size_t i, std::size_t j) -> T& { return mass[i * n + j]; };
   for (std::size_t k = 0; k < n; ++k) {
     T x = at(k, k);
@@ -96,10 +137,11 @@ std::vector<T> solve_llt_as_runtime(std::size_t n, std::vector<T> mass, std::vec
   return force;
 }
 
-// x = A^-1 b for the n x n `a` (row-major), as Eigen's fixed-size PartialPivLU solves it.
+// x = A^-1 b for the n x n `a` (row-major, n <= kMaxUnblockedLu), as Eigen's fixed-size
+// PartialPivLU of a column-major matrix solves it.
 template <class T>
 std::vector<T> solve_lu_as_runtime(std::size_t n, std::vector<T> a, std::vector<T> b) {
-  fixed_size_solves::check_sizes(n, a, b);
+  fixed_size_solves::check_sizes(n, kMaxUnblockedLu, a, b);
   const auto at = [&a, n](std::size_t i, std::size_t j) -> T& { return a[i * n + j]; };
   std::vector<std::size_t> pivots(n);
   for (std::size_t k = 0; k < n; ++k) {
@@ -115,8 +157,10 @@ std::vector<T> solve_lu_as_runtime(std::size_t n, std::vector<T> a, std::vector<
       for (std::size_t i = k + 1; i < n; ++i) at(i, j) -= at(k, j) * at(i, k);
   }
   for (std::size_t k = 0; k < n; ++k) std::swap(b[k], b[pivots[k]]);
-  fixed_size_solves::triangular_solve(n, at, true, true, b);
-  fixed_size_solves::triangular_solve(n, at, false, false, b);
+  const auto solve = n <= kMaxUnrolledSolve ? fixed_size_solves::triangular_solve<T, decltype(at)>
+                                            : fixed_size_solves::panel_solve<T, decltype(at)>;
+  solve(n, at, true, true, b);
+  solve(n, at, false, false, b);
   return b;
 }
 

@@ -19,10 +19,10 @@ std::string quasistatic_float_gap(const SchemeDesign& design) {
     return "the scheduled G_z^-1 is the reduced form's of a second-order model, which the schedule's Jacobians are "
            "not: the reference core does not confirm it";
   if (!find_named(design.matrices, "residual_jacobian_inverse") && design.function_model &&
-      design.function_model->fast_count() > kMaxUnrolledSolve)
+      design.function_model->fast_count() > kMaxUnblockedLu)
     return fmt::format("G_z depends on the state and has {} fast states: the generated code factorizes it with "
-                       "Eigen's PartialPivLU, whose triangular solves the reference core transcribes for at most {}",
-                       design.function_model->fast_count(), kMaxUnrolledSolve);
+                       "Eigen's PartialPivLU, blocked above {}, where the reference core does not transcribe it",
+                       design.function_model->fast_count(), kMaxUnblockedLu);
   return "";
 }
 
