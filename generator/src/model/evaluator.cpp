@@ -34,34 +34,40 @@ T max_of(T a, T b) {
 }
 
 // The functions of model expressions by their GiNaC names, in double and in float.
-const std::map<std::string, Evaluator::Unary>& unary_functions() {
+const std::map<std::string, UnaryFunction>& unary_functions() {
 #define DUALRATE_EVALUATOR_ENTRY(name) {#name, {dualrate_libm_##name, dualrate_libm_##name##f}},
-  static const std::map<std::string, Evaluator::Unary> table = {
+  static const std::map<std::string, UnaryFunction> table = {
       DUALRATE_LIBM_UNARY(DUALRATE_EVALUATOR_ENTRY){"dr_abs", {abs_of<double>, abs_of<float>}},
       {"dr_sign", {sign_of<double>, sign_of<float>}},
       {"dr_step", {step_of<double>, step_of<float>}}};
   return table;
 }
 
-const std::map<std::string, Evaluator::Binary>& binary_functions() {
-  static const std::map<std::string, Evaluator::Binary> table = {
+const std::map<std::string, BinaryFunction>& binary_functions() {
+  static const std::map<std::string, BinaryFunction> table = {
       DUALRATE_LIBM_BINARY(DUALRATE_EVALUATOR_ENTRY){"dr_min", {min_of<double>, min_of<float>}},
       {"dr_max", {max_of<double>, max_of<float>}}};
 #undef DUALRATE_EVALUATOR_ENTRY
   return table;
 }
 
-}  // namespace
+using GiNaC::ex;
+using Node = ExpressionGraph::Node;
+using Op = ExpressionGraph::Op;
+
+// Slot values in T's arithmetic; wide(): the same in double, time's slot holding the double time.
+template <class T>
+struct Slots;
 
 template <>
-struct Evaluator::Slots<double> {
+struct Slots<double> {
   const double* values;
   double operator()(int i) const { return values[i]; }
   Slots<double> wide() const { return *this; }
 };
 
 template <>
-struct Evaluator::Slots<float> {
+struct Slots<float> {
   const float* values;
   double time;
   int time_slot;
@@ -76,34 +82,28 @@ struct Evaluator::Slots<float> {
   Wide wide() const { return {values, time, time_slot}; }
 };
 
-using GiNaC::ex;
-
-// Builds the nodes of expressions into an Evaluator's, one node per distinct subexpression.
-class Evaluator::Builder {
+// Adds the nodes of expressions to a graph, one node per distinct subexpression.
+class Builder {
  public:
-  Builder(Evaluator& into, const std::map<ex, int, GiNaC::ex_is_less>& slots) : into_(into), slots_(slots) {}
+  Builder(ExpressionGraph& into, const std::map<ex, int, GiNaC::ex_is_less>& slots) : into_(into), slots_(slots) {}
   int add(const ex& e) {
     const auto known = memo_.find(e);
     if (known != memo_.end()) return known->second;
     Node n = node(e);
-    into_.nodes_.push_back(std::move(n));
-    const int i = static_cast<int>(into_.nodes_.size()) - 1;
+    into_.nodes.push_back(std::move(n));
+    const int i = static_cast<int>(into_.nodes.size()) - 1;
     memo_.emplace(e, i);
     return i;
   }
 
  private:
   Node node(const ex& e);
-  Evaluator& into_;
+  ExpressionGraph& into_;
   const std::map<ex, int, GiNaC::ex_is_less>& slots_;
   std::map<ex, int, GiNaC::ex_is_less> memo_;
 };
 
-Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) {
-  root_ = Builder(*this, slots).add(canonical_form(e));
-}
-
-Evaluator::Node Evaluator::Builder::node(const ex& e) {
+Node Builder::node(const ex& e) {
   Node n;
   if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
     n.op = Op::kConst;
@@ -117,7 +117,7 @@ Evaluator::Node Evaluator::Builder::node(const ex& e) {
       throw std::logic_error("evaluator: unbound symbol " + GiNaC::ex_to<GiNaC::symbol>(e).get_name());
     n.op = Op::kSlot;
     n.index = it->second;
-    if (GiNaC::ex_to<GiNaC::symbol>(e).get_name() == "t") into_.time_slot_ = n.index;
+    if (GiNaC::ex_to<GiNaC::symbol>(e).get_name() == "t") into_.time_slot = n.index;
   } else if (GiNaC::is_a<GiNaC::add>(e)) {
     n.op = Op::kAdd;
     for (const auto& term : sum_terms(e)) n.args.push_back(add(term));
@@ -173,8 +173,10 @@ Evaluator::Node Evaluator::Builder::node(const ex& e) {
   return n;
 }
 
+// n's value in T from its slots' values slot(i) and its operands' arg(k) in T, and wide(k)
+// in double with time's slot at the double time (the operand of a time term).
 template <class T, class Slot, class Arg, class Wide>
-T Evaluator::apply(const Node& n, const Slot& slot, const Arg& arg, const Wide& wide) {
+T apply(const Node& n, const Slot& slot, const Arg& arg, const Wide& wide) {
   switch (n.op) {
     case Op::kConst: return static_cast<T>(n.value);
     case Op::kSlot: return slot(n.index);
@@ -216,34 +218,55 @@ T Evaluator::apply(const Node& n, const Slot& slot, const Arg& arg, const Wide& 
 }
 
 template <class T, class S>
-T Evaluator::eval(int node, const S& v) const {
-  const Node& n = nodes_[static_cast<std::size_t>(node)];
+T eval(const std::vector<Node>& nodes, int node, const S& v) {
+  const Node& n = nodes[static_cast<std::size_t>(node)];
   return apply<T>(
-      n, v, [&](std::size_t k) { return eval<T>(n.args[k], v); },
-      [&](std::size_t k) { return eval<double>(n.args[k], v.wide()); });
+      n, v, [&](std::size_t k) { return eval<T>(nodes, n.args[k], v); },
+      [&](std::size_t k) { return eval<double>(nodes, n.args[k], v.wide()); });
 }
 
-double Evaluator::operator()(const double* values) const { return eval<double>(root_, Slots<double>{values}); }
+}  // namespace
+
+Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& slots) {
+  root_ = Builder(graph_, slots).add(canonical_form(e));
+}
+
+double Evaluator::operator()(const double* values) const {
+  return eval<double>(graph_.nodes, root_, Slots<double>{values});
+}
 
 float Evaluator::operator()(const float* values, double time) const {
-  return eval<float>(root_, Slots<float>{values, time, time_slot_});
+  return eval<float>(graph_.nodes, root_, Slots<float>{values, time, graph_.time_slot});
 }
 
-EvaluatorSet::EvaluatorSet(const std::vector<ex>& es, const std::map<ex, int, GiNaC::ex_is_less>& slots) {
-  Evaluator::Builder build(graph_, slots);
-  for (const ex& e : es) roots_.push_back(build.add(canonical_form(e)));
-}
-
-void EvaluatorSet::operator()(const double* values, double* out) const {
-  const std::vector<Evaluator::Node>& nodes = graph_.nodes_;
-  std::vector<double> at(nodes.size());
-  const auto slot = [values](int i) { return values[i]; };
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const Evaluator::Node& n = nodes[i];
-    const auto arg = [&](std::size_t k) { return at[static_cast<std::size_t>(n.args[k])]; };
-    at[i] = Evaluator::apply<double>(n, slot, arg, arg);
+EvaluatorSet::EvaluatorSet(const std::vector<std::vector<ex>>& lists,
+                           const std::map<ex, int, GiNaC::ex_is_less>& slots) {
+  Builder build(graph_, slots);
+  for (const auto& es : lists) {
+    List& list = lists_.emplace_back();
+    for (const ex& e : es) list.roots.push_back(build.add(canonical_form(e)));
   }
-  for (std::size_t r = 0; r < roots_.size(); ++r) out[r] = at[static_cast<std::size_t>(roots_[r])];
+  // A node's operands come before it: marking from the last node down reaches every operand.
+  for (List& list : lists_) {
+    std::vector<bool> needed(graph_.nodes.size(), false);
+    for (const int r : list.roots) needed[static_cast<std::size_t>(r)] = true;
+    for (std::size_t i = graph_.nodes.size(); i-- > 0;)
+      if (needed[i])
+        for (const int a : graph_.nodes[i].args) needed[static_cast<std::size_t>(a)] = true;
+    for (std::size_t i = 0; i < needed.size(); ++i)
+      if (needed[i]) list.reached.push_back(static_cast<int>(i));
+  }
+}
+
+void EvaluatorSet::evaluate(std::size_t list, const double* values, double* scratch, double* out) const {
+  const List& l = lists_[list];
+  const auto slot = [values](int i) { return values[i]; };
+  for (const int i : l.reached) {
+    const Node& n = graph_.nodes[static_cast<std::size_t>(i)];
+    const auto arg = [&](std::size_t k) { return scratch[n.args[k]]; };
+    scratch[i] = apply<double>(n, slot, arg, arg);
+  }
+  for (std::size_t r = 0; r < l.roots.size(); ++r) out[r] = scratch[l.roots[r]];
 }
 
 }  // namespace dualrate

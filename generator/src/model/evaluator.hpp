@@ -14,14 +14,45 @@
 
 #include <ginac/ginac.h>
 
+#include <cstddef>
 #include <map>
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "model/tables.hpp"
 
 namespace dualrate {
+
+// An elementary function in double and in float (the portable libm's NAME and NAMEf).
+struct UnaryFunction {
+  double (*in_double)(double) = nullptr;
+  float (*in_float)(float) = nullptr;
+  double of(double x) const { return in_double(x); }
+  float of(float x) const { return in_float(x); }
+};
+struct BinaryFunction {
+  double (*in_double)(double, double) = nullptr;
+  float (*in_float)(float, float) = nullptr;
+  double of(double x, double y) const { return in_double(x, y); }
+  float of(float x, float y) const { return in_float(x, y); }
+};
+
+// The nodes of one or more expressions, each distinct subexpression once and after its
+// operands: evaluating them in order evaluates every shared subexpression once.
+struct ExpressionGraph {
+  enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall1, kCall2, kTable, kTime };
+  struct Node {
+    Op op = Op::kConst;
+    double value = 0;
+    int index = 0;          // slot, integer exponent
+    UnaryFunction unary;    // kCall1, resolved from the name when built
+    BinaryFunction binary;  // kCall2, kPow
+    std::shared_ptr<const Table> table;  // kTable (index: its slope mask)
+    std::vector<int> args;  // kDiv: numerator factors, then index = count of denominator factors
+  };
+  std::vector<Node> nodes;
+  int time_slot = -1;  // time's slot, where an expression reads time (its time terms then take the double t)
+};
 
 class Evaluator {
  public:
@@ -35,65 +66,37 @@ class Evaluator {
   // time terms in double with t = `time` and the other slots' float values.
   float operator()(const float* values, double time) const;
 
-  // An elementary function in double and in float (the portable libm's NAME and NAMEf).
-  struct Unary {
-    double (*in_double)(double) = nullptr;
-    float (*in_float)(float) = nullptr;
-    double of(double x) const { return in_double(x); }
-    float of(float x) const { return in_float(x); }
-  };
-  struct Binary {
-    double (*in_double)(double, double) = nullptr;
-    float (*in_float)(float, float) = nullptr;
-    double of(double x, double y) const { return in_double(x, y); }
-    float of(float x, float y) const { return in_float(x, y); }
-  };
-
  private:
-  friend class EvaluatorSet;
-  enum class Op { kConst, kSlot, kAdd, kDiv, kPowInt, kSqrt, kPow, kCall1, kCall2, kTable, kTime };
-  // The nodes of one or more expressions, each distinct subexpression once, after its operands.
-  struct Node {
-    Op op = Op::kConst;
-    double value = 0;
-    int index = 0;       // slot, integer exponent
-    Unary unary;    // kCall1, resolved from the name when built
-    Binary binary;  // kCall2, kPow
-    std::shared_ptr<const Table> table;          // kTable (index: its slope mask)
-    std::vector<int> args;  // kDiv: numerator factors, then index = count of denominator factors
-  };
-  class Builder;
-  // Slot values in T's arithmetic; wide(): the same in double, time's slot holding the double time.
-  template <class T>
-  struct Slots;
-  // n's value in T from its slots' values slot(i) and its operands' arg(k) in T, and wide(k)
-  // in double with time's slot at the double time (the operand of a time term).
-  template <class T, class Slot, class Arg, class Wide>
-  static T apply(const Node& n, const Slot& slot, const Arg& arg, const Wide& wide);
-  template <class T, class S>
-  T eval(int node, const S& v) const;
-  Evaluator() = default;
-  std::vector<Node> nodes_;
-  int time_slot_ = -1;  // time's slot, where the expression reads time (its time terms then take the double t)
+  ExpressionGraph graph_;
   int root_ = 0;
 };
 
-// Many expressions over the same slots, evaluated in double as one: a subexpression they share
-// (the chain rule repeats a variable's definition across a Jacobian's entries) is evaluated once.
-// Each value is bit for bit the one its own Evaluator gives.
+// Lists of expressions over the same slots, each list evaluated in double as one: a
+// subexpression shared within or across the lists (the chain rule repeats a variable's
+// definition across a Jacobian's entries) has one node, and a list's evaluation computes each
+// node it reaches once. Each value is bit for bit the one its own Evaluator gives.
 class EvaluatorSet {
  public:
   EvaluatorSet() = default;
-  EvaluatorSet(const std::vector<GiNaC::ex>& es, const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
-  std::size_t size() const { return roots_.size(); }
-  // out[i] = the value of es[i]; out holds size() values.
-  void operator()(const double* values, double* out) const;
-  // Its distinct nodes (what one evaluation costs).
-  std::size_t nodes() const { return graph_.nodes_.size(); }
+  EvaluatorSet(const std::vector<std::vector<GiNaC::ex>>& lists,
+               const std::map<GiNaC::ex, int, GiNaC::ex_is_less>& slots);
+  // The number of values of list `list`.
+  std::size_t size(std::size_t list) const { return lists_[list].roots.size(); }
+  // The nodes one evaluation of list `list` computes.
+  std::size_t nodes(std::size_t list) const { return lists_[list].reached.size(); }
+  // The scratch an evaluation needs, in doubles.
+  std::size_t scratch_size() const { return graph_.nodes.size(); }
+  // out[i] = the value of the list's i-th expression; out holds size(list) values and
+  // scratch (the caller's, reused across evaluations) scratch_size().
+  void evaluate(std::size_t list, const double* values, double* scratch, double* out) const;
 
  private:
-  Evaluator graph_;  // all the nodes; root_ unused
-  std::vector<int> roots_;
+  struct List {
+    std::vector<int> roots;
+    std::vector<int> reached;  // the nodes the roots depend on, in the graph's order
+  };
+  ExpressionGraph graph_;
+  std::vector<List> lists_;
 };
 
 }  // namespace dualrate

@@ -54,17 +54,16 @@ ReferenceModel::ReferenceModel(const Model& model) : model_(model) {
   for (const auto& x : model.states) moving.insert(x.symbol);
   for (const auto& u : model.inputs) moving.insert(u.symbol);
   for (const auto& v : model.variables) moving.insert(v.symbol);
-  std::vector<GiNaC::ex> entries, fast_entries;
+  std::vector<std::vector<GiNaC::ex>> entries(2);  // column-major: the full Jacobian, its fast block
   const unsigned first_fast = j.rows() - static_cast<unsigned>(model.fast_count());
-  for (unsigned r = 0; r < j.rows(); ++r)
-    for (unsigned c = 0; c < j.cols(); ++c) {
-      entries.push_back(j(r, c));
-      if (r >= first_fast && c >= first_fast) fast_entries.push_back(j(r, c));
+  for (unsigned c = 0; c < j.cols(); ++c)
+    for (unsigned r = 0; r < j.rows(); ++r) {
+      entries[kFullJacobian].push_back(j(r, c));
+      if (r >= first_fast && c >= first_fast) entries[kFastBlock].push_back(j(r, c));
       for (auto e = j(r, c).preorder_begin(); e != j(r, c).preorder_end() && !jacobian_varies_; ++e)
         jacobian_varies_ = GiNaC::is_a<GiNaC::symbol>(*e) && moving.count(*e) > 0;
     }
   jacobian_ = EvaluatorSet(entries, slots_);
-  fast_jacobian_ = EvaluatorSet(fast_entries, slots_);
   const GiNaC::exmap variables = model.variable_definitions();
   for (const auto& x : model.states) {
     const GiNaC::ex f = x.rhs.subs(variables);
@@ -101,11 +100,13 @@ Eigen::MatrixXd ReferenceModel::trailing_jacobian_at(double t, const Vector& x, 
                                                      Eigen::Index size) const {
   const Vector env = environment(t, x, u);
   const auto n = static_cast<Eigen::Index>(x.size());
-  const bool fast_block = static_cast<std::size_t>(size * size) == fast_jacobian_.size();
+  const bool fast_block = static_cast<std::size_t>(size * size) == jacobian_.size(kFastBlock);
   const Eigen::Index rows = fast_block ? size : n;
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> j(rows, rows);
-  (fast_block ? fast_jacobian_ : jacobian_)(env.data(), j.data());
-  return j.bottomRightCorner(size, size);
+  // One buffer: the nodes' values, then the Jacobian (column-major, as MatrixXd stores it).
+  Vector scratch(jacobian_.scratch_size() + static_cast<std::size_t>(rows * rows));
+  double* const values = scratch.data() + jacobian_.scratch_size();
+  jacobian_.evaluate(fast_block ? kFastBlock : kFullJacobian, env.data(), scratch.data(), values);
+  return Eigen::Map<const Eigen::MatrixXd>(values, rows, rows).bottomRightCorner(size, size);
 }
 
 ReferenceModel::Vector ReferenceModel::initial_state() const {

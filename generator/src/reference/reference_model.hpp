@@ -233,8 +233,10 @@ class ReferenceModel {
   const Model& model_;
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables
   std::vector<Evaluator> rhs_, outputs_, variables_, signals_, scheduling_;
-  // The Jacobian's resolved entries, row-major, and those of its trailing fast_count() block.
-  EvaluatorSet jacobian_, fast_jacobian_;
+  // The Jacobian's resolved entries (list kFullJacobian) and those of its trailing fast_count()
+  // block (kFastBlock), column-major.
+  enum : std::size_t { kFullJacobian, kFastBlock };
+  EvaluatorSet jacobian_;
   bool jacobian_varies_ = false;
   // A coordinate-dependent mass matrix (row-major) and its forces, and the slots of the
   // accelerations solved from them.

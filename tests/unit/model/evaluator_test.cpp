@@ -36,13 +36,18 @@ TEST(EvaluatorSet, GivesEachEntryItsOwnEvaluatorsBitsWithSharedNodesOnce) {
     values.push_back(p.value);
   }
   const GiNaC::matrix j = jacobian(m, state_symbols(m));
-  std::vector<GiNaC::ex> entries;
+  std::vector<GiNaC::ex> entries, last_row;
   for (unsigned r = 0; r < j.rows(); ++r)
     for (unsigned c = 0; c < j.cols(); ++c) entries.push_back(j(r, c));
-  const EvaluatorSet set(entries, slots);
-  ASSERT_EQ(set.size(), entries.size());
-  std::vector<double> out(set.size());
-  set(values.data(), out.data());
+  for (unsigned c = 0; c < j.cols(); ++c) last_row.push_back(j(j.rows() - 1, c));
+  const EvaluatorSet set({entries, last_row}, slots);
+  ASSERT_EQ(set.size(0), entries.size());
+  ASSERT_EQ(set.size(1), last_row.size());
+  // Scratch left from an earlier evaluation, as the caller reuses it.
+  std::vector<double> scratch(set.scratch_size(), 1e300);
+  std::vector<double> out(set.size(0)), row(set.size(1));
+  set.evaluate(1, values.data(), scratch.data(), row.data());
+  set.evaluate(0, values.data(), scratch.data(), out.data());
   int nonzero = 0;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const double own = Evaluator(entries[i], slots)(values.data());
@@ -50,8 +55,13 @@ TEST(EvaluatorSet, GivesEachEntryItsOwnEvaluatorsBitsWithSharedNodesOnce) {
     nonzero += own != 0;
   }
   EXPECT_GT(nonzero, 100);
-  // The 784 entries (zeros and repeated constants among them) as fewer distinct nodes.
-  EXPECT_LT(set.nodes(), entries.size());
+  for (std::size_t c = 0; c < last_row.size(); ++c)
+    EXPECT_EQ(std::memcmp(&row[c], &out[entries.size() - last_row.size() + c], sizeof(double)), 0) << c;
+  // The 784 entries (zeros and repeated constants among them) as fewer distinct nodes; the
+  // last row's evaluation computes only the nodes it reaches, its shared ones among them.
+  EXPECT_LT(set.nodes(0), entries.size());
+  EXPECT_EQ(set.scratch_size(), set.nodes(0));
+  EXPECT_LT(set.nodes(1), set.nodes(0));
 }
 
 // The reference core's fast block is the full Jacobian's trailing block, bit for bit.
