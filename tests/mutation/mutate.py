@@ -329,7 +329,7 @@ def main():
     lines = ["| model | scheme | scalar | mutants (run) | equivalent | stillborn | caught | survived | score |",
              "|---|---|---|---|---|---|---|---|---|"]
     survivors, stillborn, failing = [], [], []
-    caught_all, live_all = 0, 0
+    totals = {scalar: [0, 0] for scalar in a.scalars}  # caught, live
     schemes = SCHEMES if a.all_schemes else (a.scheme,)
     runs = [(name, scalar, scheme) for i, name in enumerate(names) for scheme in schemes
             for scalar in ([a.scalars[i % len(a.scalars)]] if a.alternate_scalars else a.scalars)]
@@ -342,8 +342,11 @@ def main():
                            1 if a.pooled else a.jobs, scheme, a.all_schemes, a.kinds)
 
     def table(done):
+        caught_all, live_all = (sum(t[k] for t in totals.values()) for k in (0, 1))
         pooled = 100.0 * caught_all / live_all if live_all else 100.0
-        text = "\n".join(lines + [f"| all | | | | | | {caught_all} | {live_all - caught_all} | {pooled:.1f}% |"]) + "\n"
+        alls = [f"| all | | {scalar} | | | | {c} | {live - c} | {100.0 * c / live if live else 100.0:.1f}% |"
+                for scalar, (c, live) in totals.items() if live]
+        text = "\n".join(lines + alls) + "\n"
         if done < len(runs):
             text = f"Partial: {done} of {len(runs)} model x scalar x scheme runs.\n\n" + text
         if survivors:
@@ -357,8 +360,8 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(a.jobs if a.pooled else 1) as pool:
         for done, ((name, scalar, scheme), r) in enumerate(zip(runs, pool.map(score_of, runs)), 1):
             if "refused" in r:
-                lines = r["refused"].splitlines()
-                why = next((line for line in lines if ": error: " in line), lines[0])  # not a note before it
+                said = r["refused"].splitlines()
+                why = next((line for line in said if ": error: " in line), said[0])  # not a note before it
                 refused.append(f"{name} {scheme} {scalar}: {why[:160]}")
             elif "error" in r:
                 lines.append(f"| {name} | {scheme or ''} | {scalar} | error: {r['error'][:120]} | | | | | |")
@@ -370,8 +373,8 @@ def main():
                              f"{len(r['stillborn'])} | {r['caught']} | {len(r['survivors'])} | {score:.0f}% |")
                 survivors += [f"{name} {r['scheme']} {scalar}: {s}" for s in r["survivors"]]
                 stillborn += [f"{name} {r['scheme']} {scalar}: {s}" for s in r["stillborn"]]
-                caught_all += r["caught"]
-                live_all += live
+                totals[scalar][0] += r["caught"]
+                totals[scalar][1] += live
                 if score < a.min_score and not a.pooled:
                     failing.append(f"{name} {scalar} ({score:.0f}%)")
             print(lines[-1] if "refused" not in r else f"refused: {refused[-1]}", flush=True)
