@@ -149,17 +149,26 @@ MapJudgement MapRadius::judge(double h) const {
       }
       return j;
     }
-    j.radius = eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, options_)).cwiseAbs().maxCoeff();
+    return judge_radius(eigenvalues(one_step_map(scheme_, j_, h, slow_, ratio_, options_)).cwiseAbs().maxCoeff(),
+                        eigenvalues_, step, order);
   } catch (const SchemeDesignError&) {
     j.radius = j.relative = std::numeric_limits<double>::infinity();
     return j;
   }
-  const Eigen::VectorXcd growing = growing_modes(eigenvalues_);
+}
+
+MapJudgement judge_radius(double radius, const Eigen::VectorXcd& modes, double step, int order) {
+  MapJudgement j;
+  j.radius = radius;
+  j.growth = growth_rate(modes);
+  const Eigen::VectorXcd growing = growing_modes(modes);
   std::complex<double> fastest{};
   for (Eigen::Index i = 0; i < growing.size(); ++i)
     if (growing[i].real() > fastest.real()) fastest = growing[i];
-  decide(growth_relative(j.radius, j.growth, j.growth > 0, step, scheme_accuracy(order, step * std::abs(fastest))),
-         fastest, j.radius);
+  j.relative = growth_relative(radius, j.growth, j.growth > 0, step, scheme_accuracy(order, step * std::abs(fastest)));
+  j.mode = fastest;
+  j.amplification = radius;
+  j.model_growth = std::exp(step * fastest.real());
   return j;
 }
 

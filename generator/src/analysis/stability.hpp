@@ -126,6 +126,12 @@ class MapRadius {
   std::vector<Eigen::MatrixXd> eigen_blocks_;  // uniform: a 1x1 or 2x2 block per eigenvalue (pair)
 };
 
+// A map over `step` whose spectral radius is `radius`, judged against the model's growth at a
+// linearization whose eigenvalues are `modes`, as MapRadius::judge judges a scheme's map that is
+// not checked per eigenvalue: the radius against the fastest growing mode, within the accuracy
+// of a scheme of order `order` on it.
+MapJudgement judge_radius(double radius, const Eigen::VectorXcd& modes, double step, int order);
+
 // The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable
 // (MapJudgement::relative <= 1 + kStabilityMargin: for a model that does not grow, the
 // spectral radius). Stability regions need not be monotone in h, so h is scanned upwards in

@@ -2,22 +2,57 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <memory>
+
 #include "base/text_io.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
 
 namespace dualrate {
 
+namespace {
+
+// The judgement of the scheme's map at a point's Jacobian, or empty with why not in r.not_judged.
+using PointJudge = std::function<MapJudgement(const Eigen::MatrixXd& j)>;
+
+PointJudge point_judge(const Model& model, const std::string& scheme, double h, int ratio,
+                       const SchemeOptions& options, double t_end, TrajectoryStability& r) {
+  const SchemeInfo* info = find_any_scheme(scheme);
+  if (!info || !info->constants)
+    return [=](const Eigen::MatrixXd& j) { return MapRadius(scheme, j, model.slow_count, ratio, options).judge(h); };
+  if (info->schedulable && model.simulation.linearization == "scheduled") {
+    r.not_judged = "its scheduled constants have their own proof along the trajectory (the schedule's)";
+    return {};
+  }
+  if (!info->design_step_map) {
+    r.not_judged = "its constants are the initial state's and its map at another point is not built";
+    return {};
+  }
+  GenerateRequest request{scheme, h, ratio, ScalarType::kDouble, {}};  // the constants alone, no header
+  request.scheme_options = options;
+  request.t_end = t_end;
+  request.allow_unstable = true;  // judged here
+  const bool frozen = model.simulation.linearization == "frozen";
+  r.advisory = frozen || !info->linearization;  // sp_ll's exact constants are every point's own
+  std::shared_ptr<const SchemeDesign> design;
+  try {
+    design = std::make_shared<const SchemeDesign>(precompute_scheme(model, frozen, request));
+  } catch (const ModelError& e) {
+    r.not_judged = std::string("the scheme has no design here: ") + e.what();
+    return {};
+  }
+  return [design, info, h, slow = model.slow_count](const Eigen::MatrixXd& j) {
+    const Eigen::MatrixXd map = info->design_step_map(*design, j, slow, h);
+    return judge_radius(eigenvalues(map).cwiseAbs().maxCoeff(), eigenvalues(j), h, info->order);
+  };
+}
+
+}  // namespace
+
 TrajectoryStability stability_along_trajectory(const Model& model, const std::string& scheme, double h, int ratio,
                                                const SchemeOptions& options, double t_end) {
   TrajectoryStability r;
-  const SchemeInfo* info = find_any_scheme(scheme);
-  if (info && info->constants) {
-    r.not_judged = info->schedulable && model.simulation.linearization == "scheduled"
-                       ? "its scheduled constants have their own proof along the trajectory (the schedule's)"
-                       : "its constants are the initial state's: a map from the local Jacobian would not be its own";
-    return r;
-  }
   if (!(t_end > 0)) {
     r.not_judged = "the scenario has no duration";
     return r;
@@ -27,6 +62,8 @@ TrajectoryStability stability_along_trajectory(const Model& model, const std::st
     r.not_judged = "the Jacobian is constant";
     return r;
   }
+  const PointJudge judge = point_judge(model, scheme, h, ratio, options, t_end, r);
+  if (!judge) return r;
   RunOptions run{kHighAccuracy, t_end / static_cast<double>(kTrajectoryPoints), t_end, 1};
   // The points need the state to a few digits: where the linearization is taken, not a result.
   run.reference_tolerance = 1e-8;
@@ -42,8 +79,7 @@ TrajectoryStability stability_along_trajectory(const Model& model, const std::st
   for (std::size_t i = 1; i < trace.rows.size(); ++i) {
     const auto& row = trace.rows[i];
     const ReferenceCore::Vector x(row.begin() + 1, row.begin() + 1 + n);
-    const Eigen::MatrixXd j = core.jacobian_at(row[0], x, core.inputs_at(row[0]));
-    const MapJudgement judged = MapRadius(scheme, j, model.slow_count, ratio, options).judge(h);
+    const MapJudgement judged = judge(core.jacobian_at(row[0], x, core.inputs_at(row[0])));
     ++r.points;
     if (r.points == 1 || judged.relative > r.worst.relative) {
       r.worst = judged;
@@ -76,10 +112,11 @@ Instability trajectory_instability(const Model& model, const std::string& scheme
 
 std::string trajectory_json(const TrajectoryStability& r) {
   if (!r.judged) return fmt::format(",\"along_trajectory\":{{\"judged\":false,\"why\":{}}}", json_string(r.not_judged));
-  return fmt::format(",\"along_trajectory\":{{\"judged\":true,\"points\":{},\"stable\":{},\"worst_t\":{:.17g},"
-                     "\"worst_spectral_radius\":{:.17g},\"worst_relative\":{:.17g},\"worst_mode\":[{:.17g},{:.17g}]}}",
-                     r.points, r.stable ? "true" : "false", r.t, r.worst.radius, r.worst.relative, r.worst.mode.real(),
-                     r.worst.mode.imag());
+  return fmt::format(",\"along_trajectory\":{{\"judged\":true,\"points\":{},\"stable\":{},\"advisory\":{},"
+                     "\"worst_t\":{:.17g},\"worst_spectral_radius\":{:.17g},\"worst_relative\":{:.17g},"
+                     "\"worst_mode\":[{:.17g},{:.17g}]}}",
+                     r.points, r.stable ? "true" : "false", r.advisory ? "true" : "false", r.t, r.worst.radius,
+                     r.worst.relative, r.worst.mode.real(), r.worst.mode.imag());
 }
 
 std::string trajectory_text(const TrajectoryStability& r, const std::string& scheme) {
@@ -87,7 +124,9 @@ std::string trajectory_text(const TrajectoryStability& r, const std::string& sch
   return fmt::format("along the scenario's trajectory ({} points to t_end): worst at t = {:.6g}, spectral radius "
                      "{:.12g}{}: {}\n",
                      r.points, r.t, r.worst.radius, judgement_text(r.worst, r.stable),
-                     r.stable ? "stable" : fmt::format("UNSTABLE (generate refuses {} at this step)", scheme));
+                     r.stable     ? "stable"
+                     : r.advisory ? std::string("UNSTABLE (the initial state's constants; generate warns)")
+                                  : fmt::format("UNSTABLE (generate refuses {} at this step)", scheme));
 }
 
 }  // namespace dualrate

@@ -34,6 +34,10 @@ struct TrajectoryStability {
   std::size_t points = 0;
   double t = 0;            // the worst point (the largest MapJudgement::relative)
   MapJudgement worst;      // there
+  // The map has the initial state's constants at every point (sp_ll with its linearization
+  // frozen, smfe's h_s and N from the initial eigenvalues): an instability is the file's
+  // choice of a frozen design, reported (analyze; generate warns), not refused.
+  bool advisory = false;
 };
 
 TrajectoryStability stability_along_trajectory(const Model& model, const std::string& scheme, double h, int ratio,

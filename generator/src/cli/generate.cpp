@@ -61,7 +61,9 @@ int GenerateCommand::run(const Model& model) {
           stability_along_trajectory(model, s.scheme, s.step, s.ratio, o_.scheme_options, s.t_end);
       if (!along.stable) {
         const Instability why = trajectory_instability(model, s.scheme, s.step, s.ratio, along);
-        throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
+        if (!along.advisory)
+          throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
+        std::cerr << "warning: " << why.message << " (with the initial state's constants)\n";
       }
     }
   }

@@ -344,6 +344,11 @@ struct SchemeInfo {
   // The one-step map for dx/dt = J x split after `slow` states, when the scheme builds it
   // faster than analysis's n reference steps (one_step_map); null otherwise.
   Eigen::MatrixXd (*step_map)(const Eigen::MatrixXd& j, std::size_t slow, double h) = nullptr;
+  // A scheme with constants: the one-step map of its generated code for dx/dt = J x split after
+  // `slow` states, with the design's constants (computed at the initial state) whatever J is, at
+  // step h (smfe: the macro step). stability_along_trajectory judges it at each point's J.
+  Eigen::MatrixXd (*design_step_map)(const SchemeDesign& design, const Eigen::MatrixXd& j, std::size_t slow,
+                                     double h) = nullptr;
   // Grid-tied schemes: the map of one step (abm4) or macro step (the dual-rate ones) after the
   // start-up on everything the run keeps, and what each of its entries is.
   Eigen::MatrixXd (*grid_step_map)(const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) = nullptr;

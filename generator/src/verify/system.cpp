@@ -161,7 +161,7 @@ SystemModels load_models(const SystemSpec& spec) {
       info->check_trajectory(model, spec.t_end);
     const TrajectoryStability along =
         stability_along_trajectory(model, m.scheme, s.steps.back(), s.ratios.back(), {}, spec.t_end);
-    if (!along.stable) {
+    if (!along.stable && !along.advisory) {
       const Instability why = trajectory_instability(model, m.scheme, s.steps.back(), s.ratios.back(), along);
       throw ModelError(m.scheme_loc, why.message, why.hint);
     }

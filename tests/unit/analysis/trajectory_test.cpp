@@ -2,8 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "analysis/stability_along_trajectory.hpp"
+#include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -51,7 +55,49 @@ TEST(StabilityAlongTrajectory, NotJudgedWhereTheInitialStateDecides) {
   EXPECT_FALSE(constant.judged);
   EXPECT_EQ(constant.not_judged, "the Jacobian is constant");
   const Model m = stiffening();
-  EXPECT_FALSE(stability_along_trajectory(m, "sp_ll", 0.04, 1, {}, 5).judged);
+  const TrajectoryStability no_design = stability_along_trajectory(m, "sp_ll", 0.04, 1, {}, 5);
+  EXPECT_FALSE(no_design.judged);
+  EXPECT_NE(no_design.not_judged.find("sp_ll needs both slow and fast states"), std::string::npos)
+      << no_design.not_judged;
+}
+
+// A scheme with constants is judged with the design's constants at every point: the map at the
+// initial state's Jacobian is the scheme's own map there, built from that Jacobian (sp_ll's
+// constants from its blocks; smfe's h_s and N from its eigenvalues). The two computations take
+// the same blocks, once evaluated symbolically and once split from the numeric Jacobian, so
+// they agree to the exponentials' rounding: 1e-12 on maps of norm about 1.
+TEST(StabilityAlongTrajectory, TheDesignsMapAtTheInitialStateIsTheSchemesOwn) {
+  for (const auto& [file, scheme] : {std::pair<std::string, std::string>{"pendulum_particle", "sp_ll"},
+                                     {"quarter_car_c", "sp_ll"}, {"quarter_car_c", "smfe"}}) {
+    const Model m = test::load(test::source_path("models/" + file + ".yaml"));
+    const double h = *m.simulation.step;
+    GenerateRequest request{scheme, h, 1, ScalarType::kDouble, {}};
+    const SchemeDesign design = precompute_scheme(m, m.simulation.linearization == "frozen", request);
+    const ReferenceCore core(m);
+    const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
+    const Eigen::MatrixXd own = one_step_map(scheme, j, h, m.slow_count);
+    const Eigen::MatrixXd map = find_scheme(scheme)->design_step_map(design, j, m.slow_count, h);
+    const double difference = (map - own).cwiseAbs().maxCoeff();
+    EXPECT_LT(difference, 1e-12) << file << " " << scheme << ": " << difference;
+  }
+}
+
+// pendulum_particle under sp_ll with its linearization frozen at the initial state (the file's
+// choice): undamped, its modes are on the imaginary axis everywhere, and the initial state's
+// constants give a map of radius 1 + 4.6e-9 at t = 4.825, where the swing has moved f_z and g_x
+// by 96%: above 1 + kStabilityMargin, reported as advisory (generate warns, analyze says so).
+TEST(StabilityAlongTrajectory, TheFrozenDesignIsJudgedAndReported) {
+  const Model m = test::load(test::source_path("models/pendulum_particle.yaml"));
+  ASSERT_EQ(m.simulation.linearization, "frozen");
+  const TrajectoryStability r = stability_along_trajectory(m, "sp_ll", *m.simulation.step, 1, {}, 5);
+  ASSERT_TRUE(r.judged);
+  EXPECT_TRUE(r.advisory);
+  EXPECT_FALSE(r.stable);
+  EXPECT_GT(r.worst.radius, 1 + kStabilityMargin);
+  EXPECT_LT(r.worst.radius, 1 + 1e-8);
+  EXPECT_NE(trajectory_text(r, "sp_ll").find("UNSTABLE (the initial state's constants; generate warns)"),
+            std::string::npos);
+  EXPECT_NE(trajectory_json(r).find("\"advisory\":true"), std::string::npos);
 }
 
 }  // namespace

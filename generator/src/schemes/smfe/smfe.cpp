@@ -1,3 +1,5 @@
+// Size: seed 001 whole: the design by eq. 14 at the initial state, over a calibration range and
+// along the trajectory, its schedule, the reference step and the analysis hooks.
 #include "schemes/smfe/smfe.hpp"
 
 #include <fmt/format.h>
@@ -192,9 +194,17 @@ double fitted_inner_step(const Eigen::VectorXcd& fast, double macro_step, int in
   return std::min(smfe_default_inner_step(fast), macro_step / (inner_steps + 1));
 }
 
+// The one-step map (I + (D - N h_s) J) (I + h_s J)^N of Algorithm 1 on x' = J x.
+MatrixXd algorithm_map(const MatrixXd& j, double macro_step, double inner_step, int inner_steps) {
+  const MatrixXd identity = MatrixXd::Identity(j.rows(), j.cols());
+  MatrixXd map = identity + (macro_step - inner_steps * inner_step) * j;
+  for (int i = 0; i < inner_steps; ++i) map *= identity + inner_step * j;
+  return map;
+}
+
 // What the schedule interpolates for N inner steps of macro step D: at a Jacobian, h_s =
 // fitted_inner_step and beside it that point's own N (not emitted); the one-step map
-// (I + (D - N h_s) J) (I + h_s J)^N of Algorithm 1 on x' = J x.
+// algorithm_map.
 SchedulableScheme scheduled_design(const Model& model, double macro_step, int inner_steps) {
   const std::size_t slow = model.slow_count;
   const SourceLoc where = model.simulation.schedule->loc;
@@ -216,11 +226,7 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
          {}, {}}};
   };
   scheme.step_map = [=](const std::vector<NamedMatrix>& c, const OperatingPoint&, const MatrixXd& j) {
-    const double hs = named(c, "inner_step").value(0, 0);
-    const MatrixXd identity = MatrixXd::Identity(j.rows(), j.cols());
-    MatrixXd map = identity + (macro_step - inner_steps * hs) * j;
-    for (int i = 0; i < inner_steps; ++i) map *= identity + hs * j;
-    return map;
+    return algorithm_map(j, macro_step, named(c, "inner_step").value(0, 0), inner_steps);
   };
   scheme.depends_on = jacobian_dependencies(model);
   return scheme;
@@ -488,6 +494,9 @@ SchemeInfo smfe_scheme() {
   s.stable_step_scan = stable_step_scan;
   s.analyse = analyse;
   s.generate_note = generate_note;
+  s.design_step_map = [](const SchemeDesign& design, const MatrixXd& j, std::size_t, double macro_step) {
+    return algorithm_map(j, macro_step, design.reals.front().value, designed_inner_steps(design));
+  };
   s.schedulable = true;
   s.options = {{kInnerStepOption, "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it "
                                   "is real)"}};

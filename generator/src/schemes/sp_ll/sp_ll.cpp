@@ -358,6 +358,9 @@ SchemeInfo sp_ll_scheme() {
   s.float_reference = sp_ll_float_reference;
   s.cost = cost;
   s.step_map = sp_ll_step_map;
+  s.design_step_map = [](const SchemeDesign& design, const Eigen::MatrixXd& j, std::size_t slow, double h) {
+    return sp_ll_step_map_with(design.matrices, j, slow, h);
+  };
   s.linearization = true;
   s.schedulable = true;
   s.analyse = analyse;
