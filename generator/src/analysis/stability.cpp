@@ -167,8 +167,14 @@ MapJudgement judge_radius(double radius, const Eigen::VectorXcd& modes, double s
     if (growing[i].real() > fastest.real()) fastest = growing[i];
   j.relative = growth_relative(radius, j.growth, j.growth > 0, step, scheme_accuracy(order, step * std::abs(fastest)));
   j.mode = fastest;
+  if (growing.size() == 0 && modes.size() > 0) {
+    Eigen::Index largest = 0;
+    modes.cwiseAbs().maxCoeff(&largest);
+    j.mode = modes[largest];
+    j.mode_decides = false;
+  }
   j.amplification = radius;
-  j.model_growth = std::exp(step * fastest.real());
+  j.model_growth = std::exp(step * j.mode.real());
   return j;
 }
 

@@ -38,6 +38,9 @@ struct MapJudgement {
   // largest), its amplification by the map over one (macro) step and the model's own, |e^(H lambda)|.
   std::complex<double> mode{};
   double amplification = 0, model_growth = 1;
+  // `mode` is the one whose amplification decides `relative` (false: judge_radius's stiffest
+  // mode, where no mode grows and the map's radius is not traced to one).
+  bool mode_decides = true;
 };
 
 // Linear analysis at the initial state (t = 0, initial state, inputs of the scenario at 0),
@@ -129,7 +132,8 @@ class MapRadius {
 // A map over `step` whose spectral radius is `radius`, judged against the model's growth at a
 // linearization whose eigenvalues are `modes`, as MapRadius::judge judges a scheme's map that is
 // not checked per eigenvalue: the radius against the fastest growing mode, within the accuracy
-// of a scheme of order `order` on it.
+// of a scheme of order `order` on it. Its `mode`: the fastest growing one, or, where none grows,
+// the one of largest modulus (the stiffest).
 MapJudgement judge_radius(double radius, const Eigen::VectorXcd& modes, double step, int order);
 
 // The largest step h for which `scheme`'s one-step map for dx/dt = J x stays stable

@@ -17,7 +17,8 @@ namespace {
 using PointJudge = std::function<MapJudgement(const Eigen::MatrixXd& j)>;
 
 PointJudge point_judge(const Model& model, const std::string& scheme, double h, int ratio,
-                       const SchemeOptions& options, double t_end, TrajectoryStability& r) {
+                       const SchemeOptions& options, double t_end, const SchemeDesign* given,
+                       TrajectoryStability& r) {
   const SchemeInfo* info = find_any_scheme(scheme);
   if (!info || !info->constants)
     return [=](const Eigen::MatrixXd& j) { return MapRadius(scheme, j, model.slow_count, ratio, options).judge(h); };
@@ -29,21 +30,24 @@ PointJudge point_judge(const Model& model, const std::string& scheme, double h, 
     r.not_judged = "its constants are the initial state's and its map at another point is not built";
     return {};
   }
-  GenerateRequest request{scheme, h, ratio, ScalarType::kDouble, {}};  // the constants alone, no header
-  request.scheme_options = options;
-  request.t_end = t_end;
-  request.allow_unstable = true;  // judged here
   const bool frozen = model.simulation.linearization == "frozen";
   r.advisory = frozen || !info->linearization;  // sp_ll's exact constants are every point's own
-  std::shared_ptr<const SchemeDesign> design;
-  try {
-    design = std::make_shared<const SchemeDesign>(precompute_scheme(model, frozen, request));
-  } catch (const ModelError& e) {
-    r.not_judged = std::string("the scheme has no design here: ") + e.what();
-    return {};
+  std::shared_ptr<const SchemeDesign> owned;
+  if (!given) {
+    GenerateRequest request{scheme, h, ratio, ScalarType::kDouble, {}};  // the constants alone, no header
+    request.scheme_options = options;
+    request.t_end = t_end;
+    request.allow_unstable = true;  // judged here
+    try {
+      owned = std::make_shared<const SchemeDesign>(precompute_scheme(model, frozen, request));
+    } catch (const ModelError& e) {
+      r.not_judged = std::string("the scheme has no design here: ") + e.what();
+      return {};
+    }
+    given = owned.get();
   }
-  return [design, info, h, slow = model.slow_count](const Eigen::MatrixXd& j) {
-    const Eigen::MatrixXd map = info->design_step_map(*design, j, slow, h);
+  return [owned, given, info, h, slow = model.slow_count](const Eigen::MatrixXd& j) {
+    const Eigen::MatrixXd map = info->design_step_map(*given, j, slow, h);
     return judge_radius(eigenvalues(map).cwiseAbs().maxCoeff(), eigenvalues(j), h, info->order);
   };
 }
@@ -51,7 +55,8 @@ PointJudge point_judge(const Model& model, const std::string& scheme, double h, 
 }  // namespace
 
 TrajectoryStability stability_along_trajectory(const Model& model, const std::string& scheme, double h, int ratio,
-                                               const SchemeOptions& options, double t_end) {
+                                               const SchemeOptions& options, double t_end,
+                                               const SchemeDesign* design) {
   TrajectoryStability r;
   if (!(t_end > 0)) {
     r.not_judged = "the scenario has no duration";
@@ -62,7 +67,7 @@ TrajectoryStability stability_along_trajectory(const Model& model, const std::st
     r.not_judged = "the Jacobian is constant";
     return r;
   }
-  const PointJudge judge = point_judge(model, scheme, h, ratio, options, t_end, r);
+  const PointJudge judge = point_judge(model, scheme, h, ratio, options, t_end, design, r);
   if (!judge) return r;
   RunOptions run{kHighAccuracy, t_end / static_cast<double>(kTrajectoryPoints), t_end, 1};
   // The points need the state to a few digits: where the linearization is taken, not a result.
@@ -95,18 +100,32 @@ Instability trajectory_instability(const Model& model, const std::string& scheme
   const bool dual_rate = find_scheme(scheme)->dual_rate;
   const std::string at =
       fmt::format("{} at h = {:.6g}{}", scheme, h, dual_rate ? fmt::format(", H = {} h", ratio) : "");
+  const std::string map = dual_rate ? "macro-step" : "one-step";
   Instability i;
-  i.message = r.worst.growth > 0
-                  ? fmt::format("{} does not follow {} along the scenario's trajectory, at t = {:.6g}, where the model "
-                                "grows{}",
-                                at, model.name, r.t, judgement_text(r.worst, false))
-                  : fmt::format("{} is stable at the initial state of {} but not along the scenario's trajectory: at "
-                                "t = {:.6g} the spectral radius of its {} map at the model's linearization is {:.12g} "
-                                "> 1 (the worst of {} points to t_end)",
-                                at, model.name, r.t, dual_rate ? "macro-step" : "one-step", r.worst.radius, r.points);
-  i.hint = fmt::format("take a smaller step, or another scheme ('dualrate analyze' reports the worst point along the "
-                       "trajectory); mode {:.6g}{:+.6g}i 1/s decides it there",
-                       r.worst.mode.real(), r.worst.mode.imag());
+  if (r.worst.growth > 0)
+    i.message = fmt::format("{} does not follow {} along the scenario's trajectory, at t = {:.6g}, where the model "
+                            "grows{}",
+                            at, model.name, r.t, judgement_text(r.worst, false));
+  else if (r.advisory)
+    i.message = fmt::format("{} with the initial state's constants is not stable along the scenario's trajectory "
+                            "of {}: at t = {:.6g} the spectral radius of its {} map (those constants, the model's "
+                            "linearization there) is {:.12g} > 1 (the worst of {} points to t_end)",
+                            at, model.name, r.t, map, r.worst.radius, r.points);
+  else
+    i.message = fmt::format("{} is stable at the initial state of {} but not along the scenario's trajectory: at "
+                            "t = {:.6g} the spectral radius of its {} map at the model's linearization is {:.12g} > 1 "
+                            "(the worst of {} points to t_end)",
+                            at, model.name, r.t, map, r.worst.radius, r.points);
+  const std::string mode =
+      r.worst.mode_decides
+          ? fmt::format("mode {:.6g}{:+.6g}i 1/s decides it there", r.worst.mode.real(), r.worst.mode.imag())
+          : fmt::format("its stiffest mode there is {:.6g}{:+.6g}i 1/s", r.worst.mode.real(), r.worst.mode.imag());
+  i.hint = r.advisory ? fmt::format("scheduled constants (linearization: scheduled) follow the trajectory, or take a "
+                                    "smaller step; {}",
+                                    mode)
+                      : fmt::format("take a smaller step, or another scheme ('dualrate analyze' reports the worst "
+                                    "point along the trajectory); {}",
+                                    mode);
   return i;
 }
 

@@ -40,11 +40,15 @@ struct TrajectoryStability {
   bool advisory = false;
 };
 
+// For a scheme with constants, `design` is the one generate emits (precompute_scheme's for the
+// model and the same step, ratio, options and t_end); null: computed here.
 TrajectoryStability stability_along_trajectory(const Model& model, const std::string& scheme, double h, int ratio,
-                                               const SchemeOptions& options, double t_end);
+                                               const SchemeOptions& options, double t_end,
+                                               const SchemeDesign* design = nullptr);
 
-// Why generate refuses an unstable result r: the message (the time, the map's radius and, for a
-// model that grows there, its mode and growth against the map's) and a hint.
+// Why generate refuses an unstable result r (or, advisory, warns): the message (the time, the
+// map's radius and, for a model that grows there, its mode and growth against the map's) and a
+// hint.
 Instability trajectory_instability(const Model& model, const std::string& scheme, double h, int ratio,
                                    const TrajectoryStability& r);
 

@@ -38,6 +38,18 @@ void check_stability_over_range(const Model& model, const Settings& s, const Sch
                    "narrow the tunable values' ranges, or take a smaller step; --allow-unstable generates it anyway");
 }
 
+// The scheme along the scenario's trajectory, with the constants the header will have.
+void check_along_trajectory(const Model& model, const Settings& s, const SchemeOptions& options,
+                            const SchemeDesign& design) {
+  const TrajectoryStability along =
+      stability_along_trajectory(model, s.scheme, s.step, s.ratio, options, s.t_end, &design);
+  if (along.stable) return;
+  const Instability why = trajectory_instability(model, s.scheme, s.step, s.ratio, along);
+  if (!along.advisory)
+    throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
+  std::cerr << "warning: " << why.message << " (hint: " << why.hint << ")\n";
+}
+
 }  // namespace
 
 int GenerateCommand::run(const Model& model) {
@@ -46,7 +58,9 @@ int GenerateCommand::run(const Model& model) {
   // Scheduled constants are proven stable by the schedule's check over its grid (precompute
   // refuses them above 1); the initial state's analysis is of the unscheduled constants.
   const SchemeInfo* info = find_scheme(s.scheme);
-  if (!(info->schedulable && model.simulation.linearization == "scheduled")) {
+  const bool scheduled = info->schedulable && model.simulation.linearization == "scheduled";
+  const bool judged = !allow_unstable_ && !scheduled;
+  if (!scheduled) {
     const StabilityReport stability =
         analyze_stability(model, s.scheme, s.step, s.ratio, o_.scheme_options,
                           allow_unstable_ ? StepSearch::kNever : StepSearch::kWhenUnstable);
@@ -54,18 +68,10 @@ int GenerateCommand::run(const Model& model) {
       const Instability why = instability(model, stability, s.t_end);
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
-    if (!allow_unstable_) {
-      if (info->check_trajectory) info->check_trajectory(model, s.t_end);
-      check_stability_over_range(model, s, o_.scheme_options);
-      const TrajectoryStability along =
-          stability_along_trajectory(model, s.scheme, s.step, s.ratio, o_.scheme_options, s.t_end);
-      if (!along.stable) {
-        const Instability why = trajectory_instability(model, s.scheme, s.step, s.ratio, along);
-        if (!along.advisory)
-          throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
-        std::cerr << "warning: " << why.message << " (with the initial state's constants)\n";
-      }
-    }
+  }
+  if (judged) {
+    if (info->check_trajectory) info->check_trajectory(model, s.t_end);
+    check_stability_over_range(model, s, o_.scheme_options);
   }
   GenerateRequest g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
   g.name_space = name_space_;
@@ -75,6 +81,7 @@ int GenerateCommand::run(const Model& model) {
   g.t_end = s.t_end;
   g.allow_unstable = allow_unstable_;
   const SchemeDesign design = precompute_scheme(model, frozen(model, o_), g);
+  if (judged) check_along_trajectory(model, s, o_.scheme_options, design);
   refuse_lost_tunability(model, frozen(model, o_), g, design);
   if (design.schedule) std::cerr << "note: " << schedule_summary(*design.schedule);
   if (info->generate_note) std::cerr << info->generate_note(model, g, design, frozen(model, o_), s.t_end);

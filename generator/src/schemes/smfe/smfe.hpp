@@ -69,16 +69,6 @@ SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow
 // positioned at the simulation section, when no design exists.
 SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_step = 0);
 
-// The design point's proof covers the Jacobian at the initial state only. Along the
-// high-accuracy trajectory to t_end (200 samples) this is eq. 14's largest factor with the
-// design's h_s and N, where it occurs, and the range of the fastest eigenvalue's modulus.
-struct SmfeAlongTrajectory {
-  double worst_factor = 0;
-  double worst_time = 0;
-  double fastest_min = 0, fastest_max = 0;  // min and max over samples of max |lambda|
-};
-SmfeAlongTrajectory smfe_along_trajectory(const Model& model, const SmfeDesign& design, double t_end);
-
 // smfe's registry entry: the design as constants (h_s and N; h_s given as the option inner-step or
 // chosen), the reference step (smfe_reference_step with the design), the runtime step's cost.
 SchemeInfo smfe_scheme();
