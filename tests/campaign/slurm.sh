@@ -86,9 +86,9 @@ done
 [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] || fail "the array job $job has not ended after 15 minutes: $(squeue -j "$job")"
 for k in 1 2 3; do
   n=$(ls "$slurm/shard_$k/results" | wc -l)
-  [ "$n" -eq 8 ] || fail "Slurm task $k wrote $n results, expected 8: $(tail -5 "$slurm/shard_$k.out")"
+  [ "$n" -eq 4 ] || fail "Slurm task $k wrote $n results, expected 4: $(tail -5 "$slurm/shard_$k.out")"
   [ -f "$slurm/shard_$k/junit.xml" ] || fail "Slurm task $k left no junit.xml"
 done
 "$dualrate" campaign report "$project" "$slurm"/shard_{1,2,3} --json >"$slurm/merged.json"
 same_summary "$work/whole.json" "$slurm/merged.json" || fail "the Slurm array's summary differs from the whole run's"
-echo "slurm: array job $job, 3 tasks of 8 points, merged = the whole run"
+echo "slurm: array job $job, 3 tasks of 4 points, merged = the whole run"

@@ -77,12 +77,12 @@ TEST(Campaign, HugeGridIsCountedNotBuilt) {
 TEST(Campaign, ExpandsEveryPointInOrder) {
   init_symbolic();
   const Campaign c = load_campaign(test::source_path("tests/campaign/three_models.yaml"));
-  ASSERT_EQ(c.points.size(), 24u);
+  ASSERT_EQ(c.points.size(), 12u);
   EXPECT_EQ(c.name, "three_models");
   EXPECT_EQ(c.t_end, 0.3);
-  EXPECT_EQ(c.points.front().id, "quarter_car/rk4/h=default/host/double/ms=250,kt=160000");
-  EXPECT_EQ(c.points[1].id, "quarter_car/rk4/h=default/host/double/ms=250,kt=200000");
-  EXPECT_EQ(c.points[4].id, "quarter_car/rk4/h=default/cortex-m4f/float/ms=250,kt=160000");  // its FPU's scalar
+  EXPECT_EQ(c.points.front().id, "quarter_car/rk4/h=default/host/double/ms=250,kt=200000");
+  EXPECT_EQ(c.points[1].id, "quarter_car/rk4/h=default/host/double/ms=350,kt=200000");
+  EXPECT_EQ(c.points[2].id, "quarter_car/rk4/h=default/cortex-m4f/float/ms=250,kt=200000");  // its FPU's scalar
   EXPECT_EQ(c.points.back().id, "aircraft_pitch/sp_ll/h=default/cortex-m4f/float/Ma=-6,tau_act=0.003");
   for (std::size_t i = 0; i < c.points.size(); ++i) {
     EXPECT_EQ(c.points[i].index, i + 1);
@@ -90,6 +90,20 @@ TEST(Campaign, ExpandsEveryPointInOrder) {
     EXPECT_EQ(c.points[i].params.size(), 2u);
     EXPECT_TRUE(std::filesystem::path(c.points[i].model_file).is_absolute());
   }
+}
+
+// A grid over two parameters: every combination, the last parameter varying fastest.
+TEST(Campaign, GridVariesTheLastParameterFastest) {
+  const std::string dir = make_temp_dir("dualrate-campaign-grid");
+  write(dir + "/grid.yaml", "campaign: grid\nmodels: [" + test::source_path("models/quarter_car.yaml") +
+                                "]\nschemes: [rk4]\nparams:\n  quarter_car: {ms: [250, 350], kt: [160000, 200000]}\n");
+  init_symbolic();
+  const Campaign c = load_campaign(dir + "/grid.yaml");
+  ASSERT_EQ(c.points.size(), 4u);
+  const char* expected[] = {"ms=250,kt=160000", "ms=250,kt=200000", "ms=350,kt=160000", "ms=350,kt=200000"};
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(c.points[i].id, std::string("quarter_car/rk4/h=default/host/double/") + expected[i]);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Campaign, ProjectIsTheSameTwiceAndReadsBack) {
@@ -103,7 +117,7 @@ TEST(Campaign, ProjectIsTheSameTwiceAndReadsBack) {
     EXPECT_EQ(read_file(dir + "/a/" + file), read_file(dir + "/b/" + file)) << file;
   const std::string cmake = read_file(dir + "/a/CMakeLists.txt");
   EXPECT_TRUE(contains(cmake, "set(DUALRATE \"/opt/dualrate/bin/dualrate\" CACHE FILEPATH"));
-  EXPECT_TRUE(contains(cmake, "LABELS \"campaign=three_models;model=dc_motor;scheme=sp_ll;target=cortex-m4f;scalar=float\""));
+  EXPECT_TRUE(contains(cmake, "LABELS \"campaign=three_models;model=quarter_car;scheme=sp_ll;target=cortex-m4f;scalar=float\""));
   const Campaign back = read_campaign_project(dir + "/a");
   ASSERT_EQ(back.points.size(), c.points.size());
   EXPECT_EQ(back.t_end, c.t_end);
