@@ -303,17 +303,27 @@ ReferenceModel::Vector ReferenceModel::inputs_of_step(long i, double h, bool in_
   return inputs_at(sample_time(i, h, in_float), in_float);
 }
 
-std::function<std::vector<float>(double, const std::vector<float>&, const ReferenceModel::Vector&)>
-ReferenceModel::float_function(const std::vector<GiNaC::ex>& expressions) const {
+template <class T>
+std::function<std::vector<T>(double, const std::vector<T>&, const ReferenceModel::Vector&)>
+ReferenceModel::function_in(const std::vector<GiNaC::ex>& expressions) const {
   auto evaluators = std::make_shared<std::vector<Evaluator>>();
   for (const auto& e : expressions) evaluators->emplace_back(model_.with_time_terms(e), slots_);
-  return [this, evaluators](double t, const std::vector<float>& x, const Vector& u) {
-    const std::vector<float> env = environment(t, x, u);
-    std::vector<float> values;
-    for (const Evaluator& e : *evaluators) values.push_back(e(env.data(), t));
+  return [this, evaluators](double t, const std::vector<T>& x, const Vector& u) {
+    const std::vector<T> env = environment(t, x, u);
+    std::vector<T> values;
+    for (const Evaluator& e : *evaluators) {
+      if constexpr (std::is_same_v<T, float>)
+        values.push_back(e(env.data(), t));
+      else
+        values.push_back(e(env.data()));
+    }
     return values;
   };
 }
+template std::function<std::vector<float>(double, const std::vector<float>&, const ReferenceModel::Vector&)>
+ReferenceModel::function_in<float>(const std::vector<GiNaC::ex>&) const;
+template std::function<std::vector<double>(double, const std::vector<double>&, const ReferenceModel::Vector&)>
+ReferenceModel::function_in<double>(const std::vector<GiNaC::ex>&) const;
 
 void ReferenceModel::float_derivatives(double t, const std::vector<float>& x, const Vector& u,
                                       std::vector<float>& dxdt) const {

@@ -162,10 +162,11 @@ class ReferenceModel {
   // computes them.
   void float_derivatives(double t, const std::vector<float>& x, const Vector& u, std::vector<float>& dxdt) const;
   // `expressions` of the model's values (t, states, inputs, parameters, variables), prepared
-  // once, then evaluated in float at (t, x, u) as a float build's generated function of them
-  // computes them (Evaluator's float evaluation, time terms as emitted). The function refers to
-  // this model.
-  std::function<std::vector<float>(double t, const std::vector<float>& x, const Vector& u)> float_function(
+  // once, then evaluated in T (float or double) at (t, x, u) as a build in T's generated
+  // function of them computes them (Evaluator's evaluation in T, time terms as emitted). The
+  // function refers to this model.
+  template <class T>
+  std::function<std::vector<T>(double t, const std::vector<T>& x, const Vector& u)> function_in(
       const std::vector<GiNaC::ex>& expressions) const;
   // The same in float, as float generated code's Model::scheduling_values computes them.
   std::vector<float> float_scheduling_values(double t, const std::vector<float>& x, const Vector& u) const;

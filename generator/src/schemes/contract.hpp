@@ -184,19 +184,22 @@ struct ReferenceSetup {
 using ReferenceStep =
     std::function<std::vector<double>(const RightHandSide& f, double t, double h, const std::vector<double>& x)>;
 
-// What a float step evaluates of the model, in float as generated code does: the right-hand
-// side (inputs held over the step), and for scheduled constants the scheduling values
+// What a step in the build's arithmetic T evaluates of the model, as generated code does: the
+// right-hand side (inputs held over the step), and for scheduled constants the scheduling values
 // (Model::scheduling_values) with the same inputs.
-struct FloatModel {
-  RightHandSideIn<float> f;
-  std::function<std::vector<float>(double t, const std::vector<float>& x)> scheduling_values{};
+template <class T>
+struct ModelIn {
+  RightHandSideIn<T> f;
+  std::function<std::vector<T>(double t, const std::vector<T>& x)> scheduling_values{};
   std::vector<double> inputs{};  // the step's held inputs (a scheme's reduced form evaluates at them)
 };
+using FloatModel = ModelIn<float>;
 
-// The same step in float arithmetic, operation for operation as the runtime's step computes
-// it in a float build (numeric/ode.hpp's *_step_in<float>, prk25's prk_step_in<float>).
-using FloatStep =
-    std::function<std::vector<float>(const FloatModel& model, double t, float h, const std::vector<float>& x)>;
+// The same step in T's arithmetic, operation for operation as the runtime's step computes it
+// in a build of that Scalar (numeric/ode.hpp's *_step_in<T>, prk25's prk_step_in<T>).
+template <class T>
+using StepIn = std::function<std::vector<T>(const ModelIn<T>& model, double t, T h, const std::vector<T>& x)>;
+using FloatStep = StepIn<float>;
 
 // The multistep and dual-rate schemes' reference runs, tied to the grid t_i = i h, in the
 // arithmetic T (double: the reference core's runs; float: a float build's, verify's exact step
@@ -328,6 +331,12 @@ struct SchemeInfo {
   // Why float_reference cannot reproduce the generated step of this design, or empty; null: it
   // always can. A run with calibration writes steps each segment with the design at its values.
   std::string (*float_reference_gap)(const SchemeDesign& design) = nullptr;
+  // float_reference's step in double, for a scheme whose reference_step applies constants of its
+  // own, which agree with the design's only to the rounding of two computations: the design's
+  // constants confirmed by the reference core's (confirmed_constants in double) and applied as a
+  // double build's generated code applies them; float_reference_gap applies. Null: a double
+  // build of a design with matrices has no exact step check.
+  StepIn<double> (*double_reference)(const ReferenceSetup& setup, double h) = nullptr;
   // The reference core's run of a grid-tied scheme (instead of `reference_step`).
   GridRun (*reference_run)(const GridSetup& setup) = nullptr;
   // `reference_run` in float, operation for operation as a float build's generated code (verify's

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <type_traits>
 
 #include "constant_schedule/constant_schedule.hpp"
 #include "schemes/registry.hpp"
@@ -165,7 +166,11 @@ std::string design_difference(const SchemeInfo& info, const SchemeDesign& design
     return "the run has no schedule of the constants (RunOptions::schedule), which the model's design schedules";
   if (info.float_reference_gap)
     if (std::string gap = info.float_reference_gap(design); !gap.empty()) return gap;
-  if (!options.float_time && (design.schedule || !design.matrices.empty()))
+  if (!options.float_time && !options.calibration.empty() && !design.recompute.empty())
+    return "after a calibration write a double build's target recomputes the design's matrices with the runtime's "
+           "exponential, which agrees with the generator's only to rounding (a float build stores both rounded "
+           "alike, and its exact step check confirms them)";
+  if (!options.float_time && (design.schedule || !design.matrices.empty()) && !info.double_reference)
     return "in double the reference core's own constants agree with the generator's only to the rounding of two "
            "computations, and it applies them as dense matrices (a float build's exact step check confirms each "
            "entry to within its float rounding and applies it as the generated code does)";
@@ -195,11 +200,10 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
   return design ? design_difference(*info, *design, options) : "";
 }
 
-std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step_in_float(
-    const RunOptions& options) const {
-  const std::string why = exact_step_difference(options);
-  if (!why.empty()) throw SimulationError("no float step of the reference core: " + why);
-  const SchemeInfo& info = *find_any_scheme(options.scheme);
+template <class T>
+std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step_in(
+    const RunOptions& options, StepIn<T> (*reference)(const ReferenceSetup&, double)) const {
+  constexpr bool in_float = std::is_same_v<T, float>;
   ReferenceSetup setup;
   setup.slow = model().slow_count;
   const double h = options.step;
@@ -209,35 +213,59 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   // target recomputes those constants in double and stores them as Scalar, which rounds them
   // alike unless the two doubles straddle a Scalar's rounding boundary.
   std::vector<std::shared_ptr<const SchemeDesign>> designs;
-  std::vector<FloatStep> steps;
+  std::vector<StepIn<T>> steps;
   for (std::size_t k = 0; k < cores->size(); ++k) {
     RunOptions segment = options;
     if (k > 0) segment.design = nullptr;
-    designs.push_back(generator_design(cores->model(k), info, segment));
+    designs.push_back(generator_design(cores->model(k), *find_any_scheme(options.scheme), segment));
     setup.model = &cores->model(k);
     setup.design = designs.back().get();
     // Where the generator linearizes (sp_ll_blocks: the initial state and inputs, in double).
     setup.jacobian = [core = &cores->core(k)](double, const std::vector<double>&) {
       return core->jacobian_at(0, core->initial_state(), core->inputs_at(0));
     };
-    steps.push_back(info.float_reference(setup, h));
+    steps.push_back(reference(setup, h));
   }
   return [cores, steps, h, designs](long i, const Vector& x) {
     const ReferenceCore& core = cores->at(i);
-    const FloatStep& step = steps[cores->index(i)];
-    const Vector u = core.inputs_of_step(i, h, true);
-    FloatModel m;
-    m.f = [&core, &u](double t, const std::vector<float>& xs, std::vector<float>& dx) {
-      core.float_derivatives(t, xs, u, dx);
+    const StepIn<T>& step = steps[cores->index(i)];
+    const Vector u = core.inputs_of_step(i, h, in_float);
+    ModelIn<T> m;
+    m.f = [&core, &u](double t, const std::vector<T>& xs, std::vector<T>& dx) {
+      if constexpr (in_float)
+        core.float_derivatives(t, xs, u, dx);
+      else
+        core.derivatives(t, xs, u, dx);
     };
-    m.scheduling_values = [&core, &u](double t, const std::vector<float>& xs) {
-      return core.float_scheduling_values(t, xs, u);
+    m.scheduling_values = [&core, &u](double t, const std::vector<T>& xs) {
+      if constexpr (in_float)
+        return core.float_scheduling_values(t, xs, u);
+      else
+        return core.scheduling_values(t, xs, u);
     };
     m.inputs = u;
-    const std::vector<float> next = step(m, sample_time(i, h, true), static_cast<float>(h),
-                                         std::vector<float>(x.begin(), x.end()));
+    const std::vector<T> next =
+        step(m, sample_time(i, h, in_float), static_cast<T>(h), std::vector<T>(x.begin(), x.end()));
     return Vector(next.begin(), next.end());
   };
+}
+
+std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step_in_float(
+    const RunOptions& options) const {
+  const std::string why = exact_step_difference(options);
+  if (!why.empty()) throw SimulationError("no float step of the reference core: " + why);
+  return single_step_in<float>(options, find_any_scheme(options.scheme)->float_reference);
+}
+
+std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::exact_single_step(
+    const RunOptions& options) const {
+  if (options.float_time) return single_step_in_float(options);
+  const std::string why = exact_step_difference(options);
+  if (!why.empty()) throw SimulationError("no exact step of the reference core: " + why);
+  const SchemeInfo& info = *find_any_scheme(options.scheme);
+  const std::shared_ptr<const SchemeDesign> design = generator_design(model(), info, options);
+  if (!design || (design->matrices.empty() && !design->schedule)) return single_step(options);
+  return single_step_in<double>(options, info.double_reference);
 }
 
 namespace {

@@ -52,10 +52,11 @@ class ReferenceCore : public ReferenceModel {
   // arithmetic (single_step or macro_step in double, single_step_in_float or
   // macro_step_in_float in float): the scheme's reference step (or macro step) is not written
   // in the runtime's order of operations; the model's mass matrix depends on the coordinates,
-  // which the generated code factorizes (in double); the scheme's float_reference_gap; or, in
-  // double, they are precomputed matrices or a schedule (the reference's own agree only to
-  // rounding). Empty when both compute the same operations on the same values (verify's exact
-  // step check).
+  // which the generated code factorizes (in double); the scheme's float_reference_gap; in
+  // double, constants recomputed after a calibration write (the runtime's exponential), or
+  // precomputed matrices or a schedule of a scheme without double_reference (the reference's
+  // own agree only to rounding). Empty when both compute the same operations on the same values
+  // (verify's exact step check).
   std::string exact_step_difference(const RunOptions& options) const;
   // single_step of a float build's run in float arithmetic, operation for operation as the
   // generated code computes it (SchemeInfo::float_reference, Evaluator's float evaluation; the
@@ -66,6 +67,12 @@ class ReferenceCore : public ReferenceModel {
   // float result, exactly converted. Throws SimulationError when exact_step_difference is not
   // empty.
   std::function<Vector(long i, const Vector& x)> single_step_in_float(const RunOptions& options) const;
+  // The step the exact step check compares with, in the build's arithmetic: single_step_in_float
+  // (options.float_time), else single_step, or for a design with matrices or a schedule the
+  // scheme's double_reference (its confirmed constants applied as the generated code applies
+  // them, as single_step_in_float does in float). Throws SimulationError when
+  // exact_step_difference is not empty.
+  std::function<Vector(long i, const Vector& x)> exact_single_step(const RunOptions& options) const;
   // The dual-rate task forms' counterpart (GridRun::restore): one macro step of simulate's run
   // from tick i = k r, restarted from `kept` (what the generated tasks keep at release k);
   // returns the state at release k + 1. Throws SimulationError for any other scheme.
@@ -77,6 +84,11 @@ class ReferenceCore : public ReferenceModel {
   std::function<Vector(long i, const Vector& kept)> macro_step_in_float(const RunOptions& options) const;
 
  private:
+  // single_step in T with the scheme's transcription `reference` (float_reference,
+  // double_reference) on the generator's design.
+  template <class T>
+  std::function<Vector(long i, const Vector& x)> single_step_in(
+      const RunOptions& options, StepIn<T> (*reference)(const ReferenceSetup&, double)) const;
   void fixed_step(const RunOptions& options, Trace& trace) const;
   // The run of a scheme tied to its grid (SchemeInfo::reference_run: the Adams schemes).
   void grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const;

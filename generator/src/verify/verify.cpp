@@ -386,13 +386,16 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
   r_.exact_step_skipped = core_.exact_step_difference(run_);
   if (!r_.exact_step_skipped.empty()) return;
   const bool in_float = request_.scalar == ScalarType::kFloat;
-  // In double the local check's reference steps are the build's arithmetic already.
+  // In double the local check's reference steps are the build's arithmetic already, but for a
+  // design with matrices or a schedule, which the exact step takes confirmed from the design.
+  const bool own_constants = !design_.matrices.empty() || design_.schedule;
   r_.exact_step = exact_step_check(
       generated, next,
-      in_float ? reference_steps(generated, next, samples,
-                                 tasks ? core_.macro_step_in_float(run_) : core_.single_step_in_float(run_),
-                                 tasks ? &kept : nullptr)
-               : expected,
+      in_float || (own_constants && !tasks)
+          ? reference_steps(generated, next, samples,
+                            tasks ? core_.macro_step_in_float(run_) : core_.exact_single_step(run_),
+                            tasks ? &kept : nullptr)
+          : expected,
       in_float);
 }
 

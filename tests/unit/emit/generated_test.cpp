@@ -161,15 +161,16 @@ std::string with_first_entry_moved(std::string header, const std::string& functi
   return header.replace(begin, end - begin, literal);
 }
 
-// The float header of `file` under `scheme` as generated passes the exact step check at every
-// sample over [0, t_end] (every 10th step compared); with `mutate` applied it differs there
-// (verify fails) with no error.
+// The header of `file` under `scheme` in `scalar` as generated passes the exact step check at
+// every sample over [0, t_end] (every 10th step compared); with `mutate` applied it differs
+// there (verify fails) with no error.
 void expect_exact_step_catches(const char* file, const char* scheme, double t_end,
-                               const std::function<std::string(const std::string&)>& mutate) {
+                               const std::function<std::string(const std::string&)>& mutate,
+                               ScalarType scalar = ScalarType::kFloat) {
   const Model m = test::load(test::source_path(file));
   VerifyOptions o;
   const bool dual_rate = find_scheme(scheme)->dual_rate;
-  o.generate = {scheme, m.simulation.step.value(), dual_rate ? m.simulation.ratio : 1, ScalarType::kFloat, "test"};
+  o.generate = {scheme, m.simulation.step.value(), dual_rate ? m.simulation.ratio : 1, scalar, "test"};
   o.t_end = t_end;
   o.every = 10;
   if (dual_rate) o.tasks = "single";
@@ -198,6 +199,21 @@ TEST(FloatMutation, SpLlsConstantOneUlpOffFailsTheExactStepCheck) {
       return static_cast<double>(std::nextafter(static_cast<float>(v), INFINITY));
     });
   });
+}
+
+// The same in double (SchemeInfo::double_reference: the design's constants confirmed within
+// 2^-53 |entry| + 2^-40 max |entry|, applied as emitted): the DC motor's k under sp_ll and its
+// G_z^-1 under quasistatic (the Newton step's only constant) one double ulp larger each differ,
+// where the accumulated check in double holds the run to the scheme's fixed 1e-10.
+TEST(DoubleMutation, ConstantsOneUlpOffFailTheExactStepCheckInDouble) {
+  const auto one_ulp_larger = [](const char* function) {
+    return [function](const std::string& header) {
+      return with_first_entry_moved(header, function, [](double v) { return std::nextafter(v, INFINITY); });
+    };
+  };
+  expect_exact_step_catches("models/dc_motor.yaml", "sp_ll", 0.1, one_ulp_larger("k"), ScalarType::kDouble);
+  expect_exact_step_catches("models/dc_motor.yaml", "quasistatic", 0.1, one_ulp_larger("residual_jacobian_inverse"),
+                            ScalarType::kDouble);
 }
 
 // Constants recomputed under calibration (servo_actuator_lag: sp_ll's phi blocks follow the

@@ -576,40 +576,43 @@ std::vector<NamedMatrix> own_constants(const MatrixXd& gz, const MatrixXd& fast_
 
 // The scheduled design's G_z^-1 and E at each grid point confirmed (confirmed_constants) with
 // the reference core's own at that point's Jacobian J (a first-order model's reduced form is
-// the model: G_z is J's fast block A_zz); then the runtime's step in float with the schedule's
+// the model: G_z is J's fast block A_zz); then the runtime's step in T with the schedule's
 // interpolation.
-FloatStep scheduled_float_reference(const ReferenceSetup& s, double h) {
+template <class T>
+StepIn<T> scheduled_reference_in(const ReferenceSetup& s, double h) {
   ConstantSchedule confirmed = *s.design->schedule;
   const auto nf = static_cast<Eigen::Index>(s.model->fast_count());
   const bool layer = design_integer(*s.design, "boundary_layer") != 0;
   for (std::size_t k = 0; k < confirmed.constants.size(); ++k) {
     const MatrixXd fast = confirmed.jacobians.at(k).bottomRightCorner(nf, nf);
-    confirmed.constants[k] = confirmed_constants(confirmed.constants[k], own_constants(fast, fast, h, true));
+    confirmed.constants[k] = confirmed_constants<T>(confirmed.constants[k], own_constants(fast, fast, h, true));
   }
   const std::vector<NamedMatrix> maps = scheduled_matrices(confirmed);
   std::optional<LinearMap> transition;
   if (layer) transition = linear_map(named(maps, "layer_transition"));
-  return quasistatic_float_step(std::make_shared<const Model>(*s.model),
+  return quasistatic_step_in<T>(std::make_shared<const Model>(*s.model),
                                 linear_map(named(maps, "residual_jacobian_inverse")), transition,
                                 static_cast<int>(design_integer(*s.design, "newton_iterations")), s.slow,
                                 confirmed.grid);
 }
 
 // The design's G_z^-1 (when G_z is constant) and E confirmed (confirmed_constants) with the
-// reference core's own at the design point (own_constants); then the runtime's step in float
-// (float_step.hpp). Throws SimulationError without the model or the design.
-FloatStep float_reference(const ReferenceSetup& s, double h) {
-  if (!s.model || !s.design) throw SimulationError("quasistatic's float step needs the model and the design");
-  if (s.design->schedule) return scheduled_float_reference(s, h);
+// reference core's own at the design point (own_constants); then the runtime's step in T
+// (float_step.hpp): float_reference and double_reference. Throws SimulationError without the
+// model or the design.
+template <class T>
+StepIn<T> reference_in(const ReferenceSetup& s, double h) {
+  if (!s.model || !s.design) throw SimulationError("quasistatic's exact step needs the model and the design");
+  if (s.design->schedule) return scheduled_reference_in<T>(s, h);
   const QuasistaticForm form = quasistatic_form(*s.model);
   const QuasistaticDesign d = quasistatic_design(*s.model, form);
   const bool inverse_precomputed = find_named(s.design->matrices, "residual_jacobian_inverse") != nullptr;
-  const std::vector<NamedMatrix> confirmed = confirmed_constants(
+  const std::vector<NamedMatrix> confirmed = confirmed_constants<T>(
       s.design->matrices, own_constants(d.residual_jacobian, d.layer_rate, h, inverse_precomputed));
   const auto confirmed_map = [&confirmed](bool present, const std::string& name) {
     return present ? std::optional<LinearMap>(linear_map(named(confirmed, name))) : std::nullopt;
   };
-  return quasistatic_float_step(std::make_shared<const Model>(form.model),
+  return quasistatic_step_in<T>(std::make_shared<const Model>(form.model),
                                 confirmed_map(inverse_precomputed, "residual_jacobian_inverse"),
                                 confirmed_map(design_integer(*s.design, "boundary_layer") != 0, "layer_transition"),
                                 static_cast<int>(design_integer(*s.design, "newton_iterations")), s.slow);
@@ -637,7 +640,8 @@ SchemeInfo quasistatic_scheme() {
   s.precompute = precompute_corrected;
   s.check_trajectory = check_trajectory;
   s.reference_step = reference_corrected;
-  s.float_reference = float_reference;
+  s.float_reference = reference_in<float>;
+  s.double_reference = reference_in<double>;
   s.float_reference_gap = quasistatic_float_gap;
   s.cost = cost_corrected;
   s.analysed_jacobian = analysed_jacobian;

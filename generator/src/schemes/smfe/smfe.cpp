@@ -346,17 +346,18 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
   };
 }
 
-// The macro step in float (float_step.hpp): h_s and N the reference core's own design
+// The macro step in T (float_step.hpp): h_s and N the reference core's own design
 // (smfe_design_for, the computation the generator makes), or the schedule's.
-FloatStep float_reference(const ReferenceSetup& s, double d) {
-  if (!s.model) throw SimulationError("smfe's float step needs the model");
+template <class T>
+StepIn<T> reference_in(const ReferenceSetup& s, double d) {
+  if (!s.model) throw SimulationError("smfe's exact step needs the model");
   if (s.design && s.design->schedule) {
     std::vector<double> points;
     for (const auto& point : s.design->schedule->constants) points.push_back(named(point, "inner_step").value(0, 0));
-    return smfe_float_step(s.design->schedule->iterations, 0, s.design->schedule->grid, points);
+    return smfe_step_in<T>(s.design->schedule->iterations, 0, s.design->schedule->grid, points);
   }
   const SmfeDesign design = smfe_design_for(*s.model, d, option_value(s.options, kInnerStepOption, 0));
-  return smfe_float_step(design.inner_steps, design.inner_step);
+  return smfe_step_in<T>(design.inner_steps, design.inner_step);
 }
 
 // As runtime/include/dualrate/schemes/smfe.hpp: per inner step its time and x += h_s k;
@@ -459,7 +460,8 @@ SchemeInfo smfe_scheme() {
   s.constants = true;
   s.precompute = precompute;
   s.reference_step = reference;
-  s.float_reference = float_reference;
+  s.float_reference = reference_in<float>;
+  s.double_reference = reference_in<double>;
   s.cost = cost;
   s.stable_step_scan = stable_step_scan;
   s.analyse = analyse;

@@ -24,7 +24,8 @@ VectorXd split_rate(const SplitRhs& rhs, double t, const VectorXd& xs, const Vec
 namespace {
 
 // e^{hD} of eq. 34, D = [[0, I, 0], [0, g_z, W], [0, 0, 0]]: its block (1, 1) is e^{h g_z}
-// (F_2 of eq. 43), its block (0, 2) J_1 of eq. 44 for W = gamma, h^2 phi2(h g_z) for W = I.
+// (F_2 of eq. 43), its block (0, 1) the integral of e^{s g_z} over [0, h], h phi1(h g_z) =
+// g_z^-1 (F_2 - I), its block (0, 2) J_1 of eq. 44 for W = gamma, h^2 phi2(h g_z) for W = I.
 MatrixXd exponential34(const MatrixXd& gz, const MatrixXd& w, double h) {
   const auto nf = gz.rows(), m = w.cols();
   MatrixXd d34 = MatrixXd::Zero(2 * nf + m, 2 * nf + m);
@@ -98,12 +99,11 @@ std::vector<NamedMatrix> sp_ll_reference_constants(const SpLlBlocks& b, double h
   const Eigen::FullPivLU<MatrixXd> gz(b.gz);
   const MatrixXd a = b.gz + gz.solve(b.gx * b.fz);
   const MatrixXd e34 = exponential34(b.gz, identity, h);
-  const MatrixXd p1 = gz.solve(e34.block(nf, nf, nf, nf) - identity);
   return {{"gz_inv", gz.inverse(), "g_z^-1"},
           {"k", gz.solve(b.gx), "g_z^-1 g_x"},
           {"fz", b.fz, "f_z"},
           {"a", a, "A (eq. 40)"},
-          {"p1", p1, "h phi1(h g_z) (eq. 43)"},
+          {"p1", e34.block(0, nf, nf, nf), "h phi1(h g_z) (eq. 43)"},
           {"p2", e34.block(0, 2 * nf, nf, nf), "h^2 phi2(h g_z) (eq. 44)"},
           {"q1", phi47(a, identity, zero, h), "h phi1(h A) (eq. 47)"},
           {"q2", phi47(a, zero, identity, h), "h^2 phi2(h A) (eq. 47)"}};

@@ -355,7 +355,8 @@ SchemeInfo sp_ll_scheme() {
   s.fast_states_solved = true;
   s.precompute = precompute;
   s.reference_step = reference;
-  s.float_reference = sp_ll_float_reference;
+  s.float_reference = sp_ll_reference_in<float>;
+  s.double_reference = sp_ll_reference_in<double>;
   s.cost = cost;
   s.step_map = sp_ll_step_map;
   s.design_step_map = [](const SchemeDesign& design, const Eigen::MatrixXd& j, std::size_t slow, double h) {
