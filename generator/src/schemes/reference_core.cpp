@@ -200,6 +200,19 @@ std::string ReferenceCore::exact_step_difference(const RunOptions& options) cons
   return design ? design_difference(*info, *design, options) : "";
 }
 
+namespace {
+
+// dx/dt in T, as the reference core (double) or a float build (float) evaluates it.
+void derivatives_in(const ReferenceCore& core, double t, const Vector& x, const Vector& u, Vector& dx) {
+  core.derivatives(t, x, u, dx);
+}
+void derivatives_in(const ReferenceCore& core, double t, const std::vector<float>& x, const Vector& u,
+                    std::vector<float>& dx) {
+  core.float_derivatives(t, x, u, dx);
+}
+
+}  // namespace
+
 template <class T>
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step_in(
     const RunOptions& options, StepIn<T> (*reference)(const ReferenceSetup&, double)) const {
@@ -231,12 +244,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
     const StepIn<T>& step = steps[cores->index(i)];
     const Vector u = core.inputs_of_step(i, h, in_float);
     ModelIn<T> m;
-    m.f = [&core, &u](double t, const std::vector<T>& xs, std::vector<T>& dx) {
-      if constexpr (in_float)
-        core.float_derivatives(t, xs, u, dx);
-      else
-        core.derivatives(t, xs, u, dx);
-    };
+    m.f = [&core, &u](double t, const std::vector<T>& xs, std::vector<T>& dx) { derivatives_in(core, t, xs, u, dx); };
     m.scheduling_values = [&core, &u](double t, const std::vector<T>& xs) {
       if constexpr (in_float)
         return core.float_scheduling_values(t, xs, u);
@@ -267,19 +275,6 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   if (!design || (design->matrices.empty() && !design->schedule)) return single_step(options);
   return single_step_in<double>(options, info.double_reference);
 }
-
-namespace {
-
-// dx/dt in T, as the reference core (double) or a float build (float) evaluates it.
-void derivatives_in(const ReferenceCore& core, double t, const Vector& x, const Vector& u, Vector& dx) {
-  core.derivatives(t, x, u, dx);
-}
-void derivatives_in(const ReferenceCore& core, double t, const std::vector<float>& x, const Vector& u,
-                    std::vector<float>& dx) {
-  core.float_derivatives(t, x, u, dx);
-}
-
-}  // namespace
 
 template <class T>
 GridSetupIn<T> ReferenceCore::grid_setup(const RunOptions& options, std::shared_ptr<const ReferenceCore*> active,
