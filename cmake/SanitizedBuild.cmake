@@ -21,6 +21,8 @@ if(DUALRATE_CLANG AND DUALRATE_CLANGXX)
                -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only"
                "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only"
                -DDUALRATE_SANITIZE=ON -DDUALRATE_CROSS_TARGETS=OFF
+               -DCMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER}
+               -DCMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER}
     BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target dualrate dualrate_runtime_tests
                                 fuzz_expression fuzz_model fuzz_pipeline fuzz_campaign
     INSTALL_COMMAND ""

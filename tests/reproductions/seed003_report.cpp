@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 
+#include "numeric/linearization.hpp"
 #include "schemes/prk25/prk25.hpp"
 #include "report.hpp"
 #include "seed003.hpp"
@@ -128,8 +129,8 @@ std::string eigenvalue_section(const fs::path& dir, Claims& claims) {
   for (const auto& row : tr.rows) {
     const std::vector<double> x(row.begin() + 1, row.begin() + 1 + ns + nf);
     const Eigen::MatrixXd j = core.jacobian_at(row[0], x, core.inputs_at(row[0]));
-    const Eigen::VectorXcd es = Eigen::EigenSolver<Eigen::MatrixXd>(j.topLeftCorner(ns, ns), false).eigenvalues();
-    const Eigen::VectorXcd ef = Eigen::EigenSolver<Eigen::MatrixXd>(j.bottomRightCorner(nf, nf), false).eigenvalues();
+    const Eigen::VectorXcd es = eigenvalues(j.topLeftCorner(ns, ns));
+    const Eigen::VectorXcd ef = eigenvalues(j.bottomRightCorner(nf, nf));
     for (const auto& e : es) {
       slow_csv += fmt::format("{:.3f},{:.9g},{:.9g}\n", row[0], e.real(), e.imag());
       slow_max = std::max(slow_max, std::abs(e));

@@ -17,7 +17,12 @@
 
 namespace dualrate::test {
 
-inline std::string source_path(const std::string& relative) { return std::string(DUALRATE_SOURCE_DIR) + "/" + relative; }
+// The source tree and the CLI under test (defined in test_support.cpp alone, whose definitions
+// name this clone's paths: the other sources stay the same in every clone, for ccache).
+const char* source_dir();
+const char* cli();
+
+inline std::string source_path(const std::string& relative) { return std::string(source_dir()) + "/" + relative; }
 
 // The .yaml files directly under each of `dirs` (relative to the source tree), sorted.
 inline std::vector<std::string> yaml_files(std::initializer_list<const char*> dirs) {

@@ -83,6 +83,12 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
                    "FPUs are single precision)")
       ->check(CLI::IsMember({"float", "double"}));
   cmd_->add_flag("--json", json_, "Print the result as one JSON object");
+  cmd_->add_option("--tolerance", tolerance_,
+                   "The accuracy asked of the answer: the generated trace's largest error against the high-accuracy "
+                   "solution, |x - x_accurate| / max(1, max_t |x_accurate|) as design measures it; above it verify "
+                   "fails with 'NOT ACCURATE' (default: the model's simulation: tolerance:, else the error is "
+                   "reported and not judged)")
+      ->check(CLI::PositiveNumber);
   add_overrun(cmd_, o_);
   cmd_->add_option("--report", report_dir_,
                    "Write DIR/report.html: the model, analysis, plots of every state and of the error against "
@@ -135,8 +141,8 @@ DesignCommand::DesignCommand(CLI::App& app) {
       ->required();
   cmd_->add_option("--tolerance", tolerance_,
                    "The largest error allowed over the model's scenario, against the high-accuracy solution, "
-                   "normalized as verify does: |x - x_accurate| / max(1, max_t |x_accurate|)")
-      ->required();
+                   "normalized as verify does: |x - x_accurate| / max(1, max_t |x_accurate|) (default: the "
+                   "model's simulation: tolerance:)");
   cmd_->add_option("--target", target_,
                    fmt::format("Also measure each candidate on {} under QEMU (instructions per step, cycles, "
                                "utilization, response times) and rank by cycles (default: the host's operation counts "

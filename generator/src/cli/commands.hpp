@@ -71,6 +71,7 @@ class VerifyCommand : public ModelCommand {
   int slow_core_ = -1;  // -1: the target's (1 where it has two cores)
   int icount_shift_ = -1;
   double cpu_hz_ = 0, cpi_ = 0;
+  std::optional<double> tolerance_;  // the accuracy verdict's (else the model's simulation.tolerance)
   bool json_ = false;
 };
 
@@ -81,7 +82,8 @@ class DesignCommand : public ModelCommand {
   int run(const Model& model) override;
 
  private:
-  double tolerance_ = 0, cpu_hz_ = 0, cpi_ = 0;
+  std::optional<double> tolerance_;  // else the model's simulation.tolerance
+  double cpu_hz_ = 0, cpi_ = 0;
   std::optional<double> period_;
   std::string target_, out_file_;
   bool json_ = false;

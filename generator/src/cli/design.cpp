@@ -14,14 +14,19 @@
 namespace dualrate::cli {
 
 int DesignCommand::run(const Model& model) {
-  if (!(tolerance_ > 0) || !std::isfinite(tolerance_))
-    throw UsageError(fmt::format("--tolerance must be a positive number, as in --tolerance 1e-3 (given {})", tolerance_));
+  if (!tolerance_ && !model.simulation.tolerance)
+    throw UsageError(fmt::format("design needs the accuracy to design for: --tolerance TOL (as in --tolerance 1e-3), "
+                                 "or simulation: tolerance: in {}",
+                                 model.file));
+  const double tolerance = tolerance_.value_or(model.simulation.tolerance.value_or(0));
+  if (!(tolerance > 0) || !std::isfinite(tolerance))
+    throw UsageError(fmt::format("--tolerance must be a positive number, as in --tolerance 1e-3 (given {})", tolerance));
   const std::string target = target_ == "host" ? "" : target_;
   if (!target.empty() && !find_cross_target(target)) throw UsageError(unknown_target_message(target));
   if (target.empty() && (cpu_hz_ > 0 || cpi_ > 0)) throw UsageError("--cpu-hz and --cpi are for --target");
   warn_about_clock(target, cpu_hz_);
   DesignRequest r;
-  r.tolerance = tolerance_;
+  r.tolerance = tolerance;
   r.generator_version = DUALRATE_VERSION;
   r.target = target;
   r.cpu_hz = cpu_hz_;

@@ -130,6 +130,9 @@ struct Simulation {
   // simulation: calibration: the writes of the model's calibration scenario (replaced by
   // --calibration FILE), in file order.
   std::vector<CalibrationWrite> calibration;
+  // The accuracy the model's user asks of a run: verify judges the generated trace against the
+  // high-accuracy solution with it (verify --tolerance overrides it), design designs for it.
+  std::optional<double> tolerance;
   SourceLoc loc;               // of the simulation section, or the file start
 };
 

@@ -163,6 +163,7 @@ void Loader::read_simulation(const KeyValue& section) {
   const auto k = keys(section.second, kSimulationKeys, "simulation", section.first);
   if (k.count("t_end")) sim.t_end = positive(k.at("t_end"), "simulation.t_end");
   if (k.count("step")) sim.step = positive(k.at("step"), "simulation.step");
+  if (k.count("tolerance")) sim.tolerance = positive(k.at("tolerance"), "simulation.tolerance");
   if (k.count("ratio")) {
     const auto& node = k.at("ratio").second;
     const std::string s = scalar(k.at("ratio"), "simulation.ratio");

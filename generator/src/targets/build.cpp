@@ -38,6 +38,14 @@ std::string portable_math_library(const std::string& target, const std::string& 
   return (data_paths().portable_math / target / "lib" / ("libdualrate_" + name + ".a")).string();
 }
 
+std::string missing_portable_math(const std::string& target) {
+  const std::string libm = portable_math_library(target, "libm");
+  if (fs::exists(libm)) return "";
+  return fmt::format("the portable libm for {} is not built ({} is missing): build it with `cmake --build build "
+                     "--target portable_math_{}`, or everything with scripts/build",
+                     target, libm, target);
+}
+
 // Why the Cortex-M binary `elf` breaks the heap ban (it names a heap function), or empty.
 std::string heap_function(const fs::path& elf) {
   const ProcessResult symbols = run_process({"arm-none-eabi-nm", "-C", elf.string()});

@@ -16,6 +16,9 @@ namespace dualrate {
 std::vector<std::string> program_flags(const std::vector<std::filesystem::path>& include_dirs);
 // The portable math library `name` (libm, softfp) built for `target`.
 std::string portable_math_library(const std::string& target, const std::string& name);
+// Why programs cannot be built for `target` (host or a cross target's name) here: its portable
+// libm was not built (a build of the CLI alone builds the host's only); empty when it can.
+std::string missing_portable_math(const std::string& target);
 // Why the Cortex-M binary `elf` breaks the heap ban (it names a heap function), or empty.
 std::string heap_function(const std::filesystem::path& elf);
 // The qemu-system-arm command that runs `elf` on `target` with the semihosting command line `args`.

@@ -4,7 +4,23 @@
 
 #include <sstream>
 
+#include "model/calibration.hpp"
+#include "model/cpp_names.hpp"
+#include "reference/reference_model.hpp"
+
 namespace dualrate {
+
+std::vector<TraceCalibrationWrite> trace_writes(const Model& model, const RunOptions& run) {
+  std::vector<TraceCalibrationWrite> writes;
+  for (const auto& e : calibration_events(model, run.calibration, run.step, run.calibration_stride)) {
+    TraceCalibrationWrite w{e.step, {}};
+    for (const auto& v : run.calibration[e.write].set)
+      for (std::size_t i = 0; i < v.values.size(); ++i)
+        w.values.emplace_back(v.table ? fmt::format("{}[{}]", cpp_name(v.name), i) : cpp_name(v.name), v.values[i]);
+    writes.push_back(w);
+  }
+  return writes;
+}
 
 std::string calibration_writes_header(const std::vector<TraceCalibrationWrite>& writes) {
   std::string s = "// Calibration writes of a dualrate verify run (targets/common/trace_calibration.hpp).\n"

@@ -18,6 +18,12 @@ struct TraceCalibrationWrite {
   std::vector<std::pair<std::string, double>> values;
 };
 
+struct RunOptions;
+
+// The writes of `run`'s scenario as the trace programs make them: each at the step it applies
+// from, a table's values one by one.
+std::vector<TraceCalibrationWrite> trace_writes(const Model& model, const RunOptions& run);
+
 // The header that defines dualrate_trace::calibration_writes[] for writes in step order,
 // ended by {-1, nullptr}; values as exact literals.
 std::string calibration_writes_header(const std::vector<TraceCalibrationWrite>& writes);

@@ -79,10 +79,12 @@ std::string output_text(const OutputCheck& o, const std::string& scalar) {
 }  // namespace
 
 std::string VerifyResult::text() const {
-  std::string s = fmt::format("{} {} on {} ({}), {} steps: max_error {:.3e}, tolerance {:.3e}{}: {}\n", model, scheme,
-                              target, scalar, steps, max_error, tolerance,
+  std::string s = fmt::format("{} {} on {} ({}), {} steps: the code against the scheme's reference core: max_error "
+                              "{:.3e}, tolerance {:.3e}{}: {}\n",
+                              model, scheme, target, scalar, steps, max_error, tolerance,
                               worst_state.empty() ? "" : fmt::format(" (worst: {} at t = {:.6g})", worst_state, worst_time),
                               pass ? "PASS" : "FAIL");
+  if (accuracy) s += accuracy_text(*accuracy, linearization);
   if (local_ratio >= 0)
     s += fmt::format("local check (one step from the generated state at each sample): error {:.3e}, tolerance "
                      "{:.3e} ({}) at {}, t = {:.6g}: {:.3g} of the tolerance{}\n",
@@ -107,7 +109,7 @@ std::string VerifyResult::text() const {
   } else if (!exact_step_skipped.empty())
     s += "exact step check: not made, " + exact_step_skipped + "\n";
   if (outputs) s += output_text(*outputs, scalar);
-  if (relinearized_error >= 0)
+  if (relinearized_error >= 0 && !accuracy)
     s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n", linearization,
                      relinearized_error, linearization == "scheduled" ? " (schedule_error)" : "");
   if (bit_exact_vs_host >= 0)

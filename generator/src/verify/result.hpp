@@ -8,6 +8,7 @@
 
 #include "base/trace.hpp"
 #include "model/model.hpp"
+#include "verify/accuracy.hpp"
 #include "verify/budget.hpp"
 #include "verify/local_check.hpp"
 #include "verify/output_check.hpp"
@@ -61,6 +62,9 @@ struct VerifyResult {
   // Frozen or scheduled sp_ll: max_error against the re-linearizing reference core, and which.
   double relinearized_error = -1;
   std::string linearization{};
+  // The generated trace against the high-accuracy solution, and the second verdict (accurate
+  // or not) where a tolerance is given; absent when the run was not compared.
+  std::optional<AccuracyCheck> accuracy;
   long ops_per_step = 0;           // arithmetic operations of one step, counted by the generator
   long ops_bound = 0;              // its lower bound (StepCost::bound)
   std::vector<std::string> portable_math_functions;  // elementary functions the generated header
@@ -102,6 +106,8 @@ struct VerifyResult {
   long calibration_instructions = -1, calibration_stack_bytes = -1;
 
   double instructions_per_op() const;  // 0 without an op count
+  // Both verdicts: the code is the scheme (pass), and the answer is accurate where judged.
+  bool pass_all() const { return pass && (!accuracy || accuracy->pass()); }
 
   // The object `dualrate verify --json` prints, on one line (its schema: result_json.hpp).
   std::string json() const;

@@ -367,6 +367,39 @@ void read_calibrations(const Json& j, VerifyResult& r) {
 
 }  // namespace
 
+// The accuracy check (verify/accuracy.hpp) as one object.
+Json accuracy_json(const AccuracyCheck& a) {
+  if (!a.error.empty()) return {{"error", a.error}};
+  Json j = {{"max_error", significant7(a.max_error)},
+            {"worst_state", a.worst_state},
+            {"worst_time", a.worst_time},
+            {"relative_to", significant7(a.worst_scale)},
+            {"tolerance", a.tolerance ? Json(significant7(*a.tolerance)) : Json(nullptr)},
+            {"tolerance_source", a.tolerance_source},
+            {"accurate", a.judged() ? Json(a.pass()) : Json(nullptr)}};
+  Json states = Json::object();
+  for (const auto& [name, e] : a.states) states[name] = significant7(e);
+  j["states"] = states;
+  if (a.relinearized_error >= 0) j["relinearized_error"] = significant7(a.relinearized_error);
+  return j;
+}
+
+AccuracyCheck read_accuracy(const Json& j) {
+  AccuracyCheck a;
+  read(j, "error", a.error);
+  read(j, "max_error", a.max_error);
+  read(j, "worst_state", a.worst_state);
+  read(j, "worst_time", a.worst_time);
+  read(j, "relative_to", a.worst_scale);
+  if (j.contains("tolerance") && !j.at("tolerance").is_null()) a.tolerance = j.at("tolerance").get<double>();
+  read(j, "tolerance_source", a.tolerance_source);
+  if (j.contains("states"))
+    for (const auto& item : j.at("states").items())
+      a.states.emplace_back(item.key(), number(j.at("states"), item.key().c_str(), 0));
+  read(j, "relinearized_error", a.relinearized_error);
+  return a;
+}
+
 void to_json(Json& j, const VerifyResult& r) {
   j = Json::object();
   j["model"] = r.model;
@@ -374,6 +407,7 @@ void to_json(Json& j, const VerifyResult& r) {
   j["target"] = r.target;
   j["scalar"] = r.scalar;
   write_checks(j, r);
+  if (r.accuracy) j["accuracy"] = accuracy_json(*r.accuracy);
   if (!r.error.empty()) j["error"] = r.error;
   if (!r.directory.empty()) j["directory"] = r.directory;
   if (r.relinearized_error >= 0) {
@@ -396,6 +430,7 @@ void from_json(const Json& j, VerifyResult& r) {
   read(j, "target", r.target);
   read(j, "scalar", r.scalar);
   read_checks(j, r);
+  if (j.contains("accuracy")) r.accuracy = read_accuracy(j.at("accuracy"));
   read(j, "error", r.error);
   read(j, "directory", r.directory);
   read(j, "linearization", r.linearization);

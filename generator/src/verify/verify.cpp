@@ -17,6 +17,7 @@
 #include "targets/build.hpp"
 #include "targets/cross_target.hpp"
 #include "model/calibration.hpp"
+#include "verify/accuracy.hpp"
 #include "verify/calibration_writes.hpp"
 #include "verify/local_check.hpp"
 #include "verify/programs.hpp"
@@ -57,20 +58,6 @@ RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& 
   return run;
 }
 
-// The scenario's writes as the trace programs make them: each at the step it applies from, a
-// table's values one by one.
-std::vector<TraceCalibrationWrite> trace_writes(const Model& model, const RunOptions& run) {
-  std::vector<TraceCalibrationWrite> writes;
-  for (const auto& e : calibration_events(model, run.calibration, run.step, run.calibration_stride)) {
-    TraceCalibrationWrite w{e.step, {}};
-    for (const auto& v : run.calibration[e.write].set)
-      for (std::size_t i = 0; i < v.values.size(); ++i)
-        w.values.emplace_back(v.table ? fmt::format("{}[{}]", cpp_name(v.name), i) : cpp_name(v.name), v.values[i]);
-    writes.push_back(w);
-  }
-  return writes;
-}
-
 // One verify run of a known scheme on a known target: its stages, in the order verify_or_throw
 // runs them, and what they share. Each stage records into the result.
 class Verification {
@@ -91,6 +78,9 @@ class Verification {
   std::string overrun_error() const;
   // The generated trace against the reference core's, the local checks, and the verdict.
   void compare(const fs::path& dir);
+  // The generated trace against the high-accuracy solution (verify/accuracy.hpp), judged
+  // with the user's tolerance where there is one (dir/accurate.csv).
+  void check_accuracy(const fs::path& dir);
 
  private:
   void stage(const std::string& what) const;
@@ -117,6 +107,7 @@ class Verification {
   const RunOptions run_;
   VerifyResult& r_;
   Trace reference_;
+  Trace relinearized_;  // frozen or scheduled: the re-linearizing reference core's run
   std::optional<MapRounding> rounding_;  // float only
 };
 
@@ -259,10 +250,10 @@ void Verification::compare_relinearized(const fs::path& dir) {
   if (relinearizing.schedule) relinearizing.iterations = relinearizing.schedule->iterations;
   relinearizing.schedule = nullptr;
   relinearizing.design = nullptr;
-  const Trace relinearized = core_.simulate(relinearizing);
-  write_csv(relinearized, (dir / "reference_relinearized.csv").string());
+  relinearized_ = core_.simulate(relinearizing);
+  write_csv(relinearized_, (dir / "reference_relinearized.csv").string());
   r_.relinearized_error = compare_traces(without_local_columns(read_csv((dir / "generated.csv").string())),
-                                         relinearized, model_.states.size())
+                                         relinearized_, model_.states.size())
                               .max_error;
 }
 
@@ -399,6 +390,14 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
       in_float);
 }
 
+void Verification::check_accuracy(const fs::path& dir) {
+  stage("the high-accuracy solution");
+  r_.accuracy = measure_accuracy(core_, run_, without_local_columns(read_csv((dir / "generated.csv").string())),
+                                 relinearized_, model_, (dir / "accurate.csv").string());
+  r_.accuracy->tolerance = o_.tolerance ? o_.tolerance : model_.simulation.tolerance;
+  if (r_.accuracy->tolerance) r_.accuracy->tolerance_source = o_.tolerance ? "--tolerance" : "simulation.tolerance";
+}
+
 void Verification::check_calibrations(const fs::path& dir) {
   if (o_.calibration.empty()) return;
   const std::vector<CalibrationEvent> events =
@@ -445,6 +444,8 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
     r.error = unknown_target_message(o.target);
     return r;
   }
+  r.error = missing_portable_math(target.cross ? target.cross->name : "host");
+  if (!r.error.empty()) return r;
   Verification v(model, o, *info, target, r);
   const WorkDirectory dir(o.keep_dir, "dualrate-verify");
   r.directory = dir.kept();
@@ -453,6 +454,7 @@ VerifyResult verify_or_throw(const Model& model, const VerifyOptions& o) {
   v.run_reference(dir.path());
   if (r.error.empty()) r.error = v.overrun_error();
   if (r.error.empty()) v.compare(dir.path());
+  if (r.error.empty()) v.check_accuracy(dir.path());
   return r;
 }
 

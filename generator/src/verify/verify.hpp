@@ -41,6 +41,9 @@ struct VerifyOptions {
   // calibration:): the generated code makes them in its trace programs, the reference core in
   // its runs, and both must decide each alike.
   std::vector<CalibrationWrite> calibration;
+  // The accuracy the generated trace is judged with against the high-accuracy solution
+  // (verify/accuracy.hpp): verify --tolerance; unset, the model's simulation.tolerance.
+  std::optional<double> tolerance;
   // Told each stage as it starts ("building for cortex-m4f", ...): the CLI shows it on a
   // terminal. Null: quiet.
   std::function<void(const std::string& stage)> progress;

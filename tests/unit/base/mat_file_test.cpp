@@ -37,7 +37,7 @@ TEST(MatFile, MissingDirectoryIsAnError) {
 TEST(MatFile, ShortWriteIsAnError) {
   const std::string dir = make_temp_dir("dualrate-mat");
   const std::string path = dir + "/trace.mat";
-  const ProcessResult r = run_process({"/bin/sh", "-c", "ulimit -f 2; trap '' XFSZ; exec \"$0\" \"$@\"", DUALRATE_CLI,
+  const ProcessResult r = run_process({"/bin/sh", "-c", "ulimit -f 2; trap '' XFSZ; exec \"$0\" \"$@\"", test::cli(),
                                        "simulate", test::source_path("models/dc_motor.yaml"), "--t-end", "0.01", "-o",
                                        path});
   EXPECT_EQ(r.exit_code, 1);
@@ -88,7 +88,7 @@ TEST(MatFile, CliReportsAnUnwritablePath) {
   const std::string dir = make_temp_dir("dualrate-mat");
   const std::string path = dir + "/missing/trace.mat";
   const ProcessResult r = run_process(
-      {DUALRATE_CLI, "simulate", test::source_path("models/dc_motor.yaml"), "--t-end", "0.001", "-o", path});
+      {test::cli(), "simulate", test::source_path("models/dc_motor.yaml"), "--t-end", "0.001", "-o", path});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.output, "error: cannot create " + path + ": No such file or directory\n");
   std::filesystem::remove_all(dir);

@@ -44,7 +44,7 @@ TEST_P(CampaignErrorFile, CliExitsWithStatus1AndWritesNothing) {
   const test::Expectation e = test::read_expectation(path);
   ASSERT_GT(e.line, 0);
   const std::string out = make_temp_dir("dualrate-campaign-errors");
-  const ProcessResult r = run_process({DUALRATE_CLI, "campaign", path, "-o", out + "/project"});
+  const ProcessResult r = run_process({test::cli(), "campaign", path, "-o", out + "/project"});
   test::expect_cli_error_as_stated(r.exit_code, r.output, path, e);
   EXPECT_FALSE(std::filesystem::exists(out + "/project"));
   std::filesystem::remove_all(out);
@@ -154,22 +154,22 @@ TEST(CampaignPoint, FactorStepAndRefusal) {
   write(dir + "/c.yaml", "campaign: point\nmodels: [" + test::source_path("models/quarter_car.yaml") + ", " +
                              test::source_path("models/aircraft_pitch.yaml") +
                              "]\nschemes: [sp_ll]\nsteps: [0.5x]\nt_end: 0.05\n");
-  ASSERT_EQ(run_process({DUALRATE_CLI, "campaign", dir + "/c.yaml", "-o", dir + "/p"}).exit_code, 0);
+  ASSERT_EQ(run_process({test::cli(), "campaign", dir + "/c.yaml", "-o", dir + "/p"}).exit_code, 0);
 
-  const ProcessResult ok = run_process({DUALRATE_CLI, "campaign", "point", dir + "/p",
+  const ProcessResult ok = run_process({test::cli(), "campaign", "point", dir + "/p",
                                         "quarter_car/sp_ll/h=0.5x/host/double", "--results", dir + "/r"});
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
   const auto pass = nlohmann::json::parse(read_file(dir + "/r/000001.json"));
   EXPECT_EQ(pass.at("status"), "pass") << pass.dump(1);
   const ProcessResult analysis =
-      run_process({DUALRATE_CLI, "analyze", test::source_path("models/quarter_car.yaml"), "--scheme", "sp_ll", "--json"});
+      run_process({test::cli(), "analyze", test::source_path("models/quarter_car.yaml"), "--scheme", "sp_ll", "--json"});
   const double largest = nlohmann::json::parse(analysis.output).at("max_stable_step").get<double>();
   const double h = std::stod(pass.at("step_seconds").get<std::string>());
   EXPECT_LE(h, 0.5 * largest);
   EXPECT_GT(h, 0.5 * largest * (1 - 1e-2));  // 3 significant digits
   EXPECT_EQ(pass.at("verify").at("steps").get<double>(), std::ceil(0.05 / h - 1e-9)) << pass.dump(1);
 
-  const ProcessResult refused = run_process({DUALRATE_CLI, "campaign", "point", dir + "/p",
+  const ProcessResult refused = run_process({test::cli(), "campaign", "point", dir + "/p",
                                              "aircraft_pitch/sp_ll/h=0.5x/host/double", "--results", dir + "/r"});
   EXPECT_EQ(refused.exit_code, kPointRefused) << refused.output;
   const auto r = nlohmann::json::parse(read_file(dir + "/r/000002.json"));

@@ -29,7 +29,7 @@ std::vector<std::string> value_options(const std::string& help) {
 
 TEST(Cli, EveryOptionStatesItsDefault) {
   for (const char* command : {"generate", "analyze", "simulate", "verify", "verify-system", "design", "a2l"}) {
-    const ProcessResult r = run_process({DUALRATE_CLI, command, "--help"});
+    const ProcessResult r = run_process({test::cli(), command, "--help"});
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::vector<std::string> options = value_options(r.output);
     EXPECT_GE(options.size(), 3U) << command << ": help not parsed:\n" << r.output;
@@ -44,18 +44,18 @@ TEST(Cli, EveryOptionStatesItsDefault) {
 
 TEST(Cli, UnknownOptionsGetTheNearestOne) {
   const ProcessResult r = run_process(
-      {DUALRATE_CLI, "verify", test::source_path("models/dc_motor.yaml"), "--t-ned", "3", "--targte", "host"});
+      {test::cli(), "verify", test::source_path("models/dc_motor.yaml"), "--t-ned", "3", "--targte", "host"});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("--t-ned: did you mean --t-end?"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("--targte: did you mean --target?"), std::string::npos) << r.output;
-  const ProcessResult far = run_process({DUALRATE_CLI, "simulate", test::source_path("models/dc_motor.yaml"), "--zzzzzz"});
+  const ProcessResult far = run_process({test::cli(), "simulate", test::source_path("models/dc_motor.yaml"), "--zzzzzz"});
   EXPECT_EQ(far.exit_code, 1) << far.output;
   EXPECT_EQ(far.output.find("did you mean"), std::string::npos) << far.output;
   EXPECT_NE(far.output.find("dualrate simulate --help"), std::string::npos) << far.output;
 }
 
 TEST(Cli, VersionNamesWhereItLooks) {
-  const ProcessResult r = run_process({DUALRATE_CLI, "--version"});
+  const ProcessResult r = run_process({test::cli(), "--version"});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output.rfind("dualrate " DUALRATE_VERSION_STRING, 0), 0U) << r.output;
   for (const char* field : {"runtime headers: ", "target support: ", "portable math: "})
@@ -71,14 +71,14 @@ TEST(Cli, ProgressOnATerminalOnly) {
   if (!std::filesystem::exists(portable_math_library("cortex-m4f", "libm")))
     GTEST_SKIP() << "this CLI has no portable math for cortex-m4f";
   const std::string model = test::source_path("models/pendulum_particle.yaml");
-  const std::string command = std::string(DUALRATE_CLI) + " verify " + model + " --target cortex-m4f --t-end 0.01";
+  const std::string command = std::string(test::cli()) + " verify " + model + " --target cortex-m4f --t-end 0.01";
   const ProcessResult terminal = run_process({"timeout", "300", "script", "-qec", command, "/dev/null"});
   EXPECT_EQ(terminal.exit_code, 0) << terminal.output;
   EXPECT_NE(terminal.output.find("verify pendulum_particle: building the trace program for cortex-m4f"),
             std::string::npos)
       << terminal.output;
   EXPECT_NE(terminal.output.find("PASS"), std::string::npos) << terminal.output;
-  const ProcessResult quiet = run_process({DUALRATE_CLI, "verify", model, "--t-end", "0.01"});
+  const ProcessResult quiet = run_process({test::cli(), "verify", model, "--t-end", "0.01"});
   EXPECT_EQ(quiet.exit_code, 0) << quiet.output;
   EXPECT_EQ(quiet.output.find("verify pendulum_particle:"), std::string::npos) << quiet.output;
 }

@@ -383,7 +383,7 @@ TEST(Schedule, AFailingReferenceTrajectoryIsAModelError) {
 
 TEST(Schedule, AnalyzeReportsTheGridTheRangeAndTheProof) {
   const ProcessResult r =
-      run_process({DUALRATE_CLI, "analyze", test::source_path("models/jet_acceleration.yaml"), "--json"});
+      run_process({test::cli(), "analyze", test::source_path("models/jet_acceleration.yaml"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   for (const char* part : {"\"schedule\":{\"by\":[\"V\"]", "\"grid\":[[", "\"covered\":[[100,",
                            "\"interpolation_error\":", "\"worst_radius\":", "\"stable\":true"})
@@ -394,7 +394,7 @@ TEST(Schedule, AnalyzeReportsTheGridTheRangeAndTheProof) {
 // between two and says so (jet_acceleration: h = 0.1).
 TEST(Schedule, SimulateTakesWholeStepsPastAnEndOffTheGrid) {
   const ProcessResult r = run_process(
-      {DUALRATE_CLI, "simulate", test::source_path("models/jet_acceleration.yaml"), "--t-end", "1.05"});
+      {test::cli(), "simulate", test::source_path("models/jet_acceleration.yaml"), "--t-end", "1.05"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("the run takes whole steps and ends at 1.1"), std::string::npos) << r.output;
   const std::size_t last = r.output.rfind("\n", r.output.size() - 2) + 1;
@@ -405,21 +405,21 @@ TEST(Schedule, SimulateTakesWholeStepsPastAnEndOffTheGrid) {
 TEST(Schedule, TheCommandLineRefusesAScheduleWithoutConstantsOrValues) {
   const std::string vehicle = test::source_path("models/tire_lag_vehicle.yaml");
   const std::string out = make_temp_dir("dualrate-schedule");
-  ProcessResult r = run_process({DUALRATE_CLI, "generate", vehicle, "--scheme", "rk4", "--schedule-by", "V", "-o", out});
+  ProcessResult r = run_process({test::cli(), "generate", vehicle, "--scheme", "rk4", "--schedule-by", "V", "-o", out});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("rk4 precomputes no constants to schedule"), std::string::npos) << r.output;
-  r = run_process({DUALRATE_CLI, "generate", test::source_path("models/dc_motor.yaml"), "--scheme", "sp_ll",
+  r = run_process({test::cli(), "generate", test::source_path("models/dc_motor.yaml"), "--scheme", "sp_ll",
                    "--linearization", "scheduled", "-o", out});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("needs the scheduling values"), std::string::npos) << r.output;
-  r = run_process({DUALRATE_CLI, "generate", vehicle, "--schedule-by", "Vx", "-o", out});
+  r = run_process({test::cli(), "generate", vehicle, "--schedule-by", "Vx", "-o", out});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("--schedule-by:1:1: error: undefined name 'Vx'"), std::string::npos) << r.output;
   // The file's schedule does not apply to a scheme asked for that has no constants.
-  r = run_process({DUALRATE_CLI, "generate", vehicle, "--scheme", "rk4", "-o", out});
+  r = run_process({test::cli(), "generate", vehicle, "--scheme", "rk4", "-o", out});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   // smfe schedules h_s, which --inner-step would fix.
-  r = run_process({DUALRATE_CLI, "generate", vehicle, "--scheme", "smfe", "--step", "0.05", "--inner-step", "0.01",
+  r = run_process({test::cli(), "generate", vehicle, "--scheme", "smfe", "--step", "0.05", "--inner-step", "0.01",
                    "-o", out});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("tire_lag_vehicle.yaml:54:3: error: smfe's scheduled constant is its inner step h_s, but "
@@ -436,7 +436,7 @@ ProcessResult generate_scheduled_by_x(const std::string& dir, const std::string&
   std::ofstream(model) << "name: follower\nparameters: {v: 0.1, c: 0.01}\nstates: {slow: {x: 0}, fast: {z: 0}}\n"
                           "equations:\n  x: v - c*(z - x)\n  z: -(" << rate << ")*(z - x)\n"
                           "simulation: {t_end: 10, step: 0.05, scheme: rk4}\n";
-  return run_process({DUALRATE_CLI, "generate", model, "--scheme", "sp_ll", "--linearization", "scheduled",
+  return run_process({test::cli(), "generate", model, "--scheme", "sp_ll", "--linearization", "scheduled",
                       "--schedule-by", "x", "-o", dir});
 }
 

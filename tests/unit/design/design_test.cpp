@@ -53,7 +53,7 @@ TEST(Unpartitioned, SchemesThatNeedThePartitionPointToDesign) {
   const std::string file = dir + "/dc_motor.yaml";
   write_file(file, without_partition(test::source_path("models/dc_motor.yaml")));
   for (const char* scheme : {"sp_ll", "mrabm4", "quasistatic", "smfe", "prk25"}) {
-    const ProcessResult r = run_process({DUALRATE_CLI, "generate", file, "--scheme", scheme, "-o", dir});
+    const ProcessResult r = run_process({test::cli(), "generate", file, "--scheme", scheme, "-o", dir});
     EXPECT_EQ(r.exit_code, 1) << scheme << r.output;
     // Positioned at the first state (line of theta under states:).
     EXPECT_TRUE(std::regex_search(r.output, std::regex(file + ":[0-9]+:3: error: " + scheme +
@@ -61,7 +61,7 @@ TEST(Unpartitioned, SchemesThatNeedThePartitionPointToDesign) {
         << r.output;
     EXPECT_NE(r.output.find("dualrate design " + file + " --tolerance TOL"), std::string::npos) << r.output;
   }
-  const ProcessResult rk4 = run_process({DUALRATE_CLI, "verify", file, "--scheme", "rk4"});
+  const ProcessResult rk4 = run_process({test::cli(), "verify", file, "--scheme", "rk4"});
   EXPECT_EQ(rk4.exit_code, 0) << rk4.output;
   std::filesystem::remove_all(dir);
 }
@@ -231,7 +231,7 @@ INSTANTIATE_TEST_SUITE_P(Models, DesignSweep,
 
 // --period P: every candidate's step is P / k for a whole k; the JSON names the choice.
 TEST(DesignCli, PeriodFixesTheSteps) {
-  const ProcessResult r = run_process({DUALRATE_CLI, "design", test::source_path("models/flexible_joint.yaml"),
+  const ProcessResult r = run_process({test::cli(), "design", test::source_path("models/flexible_joint.yaml"),
                                        "--tolerance", "1e-2", "--period", "0.01", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::smatch step;
@@ -250,14 +250,18 @@ TEST(DesignCli, PeriodFixesTheSteps) {
 TEST(DesignCli, BadRequestsAndNothingToChoose) {
   const std::string motor = test::source_path("models/dc_motor.yaml");
   for (const char* tol : {"-1", "0", "nan"}) {
-    const ProcessResult r = run_process({DUALRATE_CLI, "design", motor, "--tolerance", tol});
+    const ProcessResult r = run_process({test::cli(), "design", motor, "--tolerance", tol});
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_NE(r.output.find("--tolerance must be a positive number"), std::string::npos) << r.output;
   }
-  const ProcessResult tiny = run_process({DUALRATE_CLI, "design", motor, "--tolerance", "1e-15"});
+  const ProcessResult unasked = run_process({test::cli(), "design", motor});
+  EXPECT_EQ(unasked.exit_code, 1) << unasked.output;
+  EXPECT_NE(unasked.output.find("--tolerance TOL (as in --tolerance 1e-3), or simulation: tolerance:"), std::string::npos)
+      << unasked.output;
+  const ProcessResult tiny = run_process({test::cli(), "design", motor, "--tolerance", "1e-15"});
   EXPECT_EQ(tiny.exit_code, 1) << tiny.output;
   EXPECT_NE(tiny.output.find("below what the high-accuracy solution resolves"), std::string::npos) << tiny.output;
-  const ProcessResult target = run_process({DUALRATE_CLI, "design", motor, "--tolerance", "1e-2", "--target", "m4"});
+  const ProcessResult target = run_process({test::cli(), "design", motor, "--tolerance", "1e-2", "--target", "m4"});
   EXPECT_EQ(target.exit_code, 1) << target.output;
   EXPECT_NE(target.output.find("unknown target 'm4'"), std::string::npos) << target.output;
   // A lag of 1e-7 s: every scheme that takes a model without a partition needs more than
@@ -266,7 +270,7 @@ TEST(DesignCli, BadRequestsAndNothingToChoose) {
   write_file(dir + "/stiff_lag.yaml",
              "name: stiff_lag\ninputs:\n  u: 1\nstates:\n  x: 0\nequations:\n  x: -1e7*(x - u)\nsimulation:\n  "
              "t_end: 1\n");
-  const ProcessResult none = run_process({DUALRATE_CLI, "design", dir + "/stiff_lag.yaml", "--tolerance", "1e-3", "-o",
+  const ProcessResult none = run_process({test::cli(), "design", dir + "/stiff_lag.yaml", "--tolerance", "1e-3", "-o",
                                           dir + "/out.yaml"});
   EXPECT_EQ(none.exit_code, 2) << none.output;
   EXPECT_NE(none.output.find("no scheme meets the request; the closest: "), std::string::npos) << none.output;
@@ -277,12 +281,12 @@ TEST(DesignCli, BadRequestsAndNothingToChoose) {
   write_file(dir + "/late_switch.yaml",
              "name: late_switch\ninputs:\n  u: 0\nstates:\n  x: 0\n  y: 0\nequations:\n  x: -x + u\n  y: -100*y + x\n"
              "simulation:\n  t_end: 1\n  inputs:\n    u: step(t - pi/10)\n");
-  const ProcessResult floor = run_process({DUALRATE_CLI, "design", dir + "/late_switch.yaml", "--tolerance", "1e-7"});
+  const ProcessResult floor = run_process({test::cli(), "design", dir + "/late_switch.yaml", "--tolerance", "1e-7"});
   EXPECT_EQ(floor.exit_code, 1) << floor.output;
   EXPECT_NE(floor.output.find("below what the high-accuracy solution resolves"), std::string::npos) << floor.output;
   // x' = x^2 from 1 reaches infinity at t = 1: no scenario to design against.
   write_file(dir + "/blow_up.yaml", "name: blow_up\nstates:\n  x: 1\nequations:\n  x: x^2\nsimulation:\n  t_end: 2\n");
-  const ProcessResult blow = run_process({DUALRATE_CLI, "design", dir + "/blow_up.yaml", "--tolerance", "1e-3"});
+  const ProcessResult blow = run_process({test::cli(), "design", dir + "/blow_up.yaml", "--tolerance", "1e-3"});
   EXPECT_EQ(blow.exit_code, 1) << blow.output;
   EXPECT_NE(blow.output.find("cannot be integrated, so there is nothing to design against"), std::string::npos)
       << blow.output;

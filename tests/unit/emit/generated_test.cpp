@@ -501,7 +501,7 @@ TEST(Emission, RegenerationIsByteIdentical) {
   for (const auto& file : test::all_model_files()) {
     const std::string a = make_temp_dir("dualrate-regen"), b = make_temp_dir("dualrate-regen");
     for (const auto& dir : {a, b}) {
-      const ProcessResult r = run_process({DUALRATE_CLI, "generate", file, "--scalar", "float", "-o", dir});
+      const ProcessResult r = run_process({test::cli(), "generate", file, "--scalar", "float", "-o", dir});
       ASSERT_EQ(r.exit_code, 0) << r.output;
     }
     const std::string name = test::load(file).name + ".hpp";
@@ -524,7 +524,7 @@ TEST(Emission, ConstantsAreExact) {
 // A generated header refuses a runtime with another generated-code interface.
 TEST(Emission, VersionGuardRefusesAMismatchedRuntime) {
   const std::string dir = make_temp_dir("dualrate-guard");
-  ASSERT_EQ(run_process({DUALRATE_CLI, "generate", test::source_path("tests/models/valid/van_der_pol.yaml"), "-o", dir})
+  ASSERT_EQ(run_process({test::cli(), "generate", test::source_path("tests/models/valid/van_der_pol.yaml"), "-o", dir})
                 .exit_code,
             0);
   std::ofstream(dir + "/probe.cpp") << "#include <dualrate/version.hpp>\n"

@@ -30,9 +30,9 @@ TEST(GenerateNamespace, NamesTheNamespaceAndTheHeaderAndChangesNothingElse) {
   const std::string model = test::source_path("models/dc_motor.yaml");
   const std::string dir = (std::filesystem::temp_directory_path() / "dualrate-namespace-test").string();
   std::filesystem::remove_all(dir);
-  const ProcessResult plain = run_process({DUALRATE_CLI, "generate", model, "--scheme", "sp_ll", "-o", dir});
+  const ProcessResult plain = run_process({test::cli(), "generate", model, "--scheme", "sp_ll", "-o", dir});
   const ProcessResult named =
-      run_process({DUALRATE_CLI, "generate", model, "--scheme", "sp_ll", "--namespace", "motor_at_1ms", "-o", dir});
+      run_process({test::cli(), "generate", model, "--scheme", "sp_ll", "--namespace", "motor_at_1ms", "-o", dir});
   ASSERT_EQ(plain.exit_code, 0) << plain.output;
   ASSERT_EQ(named.exit_code, 0) << named.output;
   EXPECT_EQ(named.output, dir + "/motor_at_1ms.hpp\n");
@@ -47,7 +47,7 @@ TEST(GenerateNamespace, NamesTheNamespaceAndTheHeaderAndChangesNothingElse) {
 TEST(GenerateNamespace, RefusesWhatIsNotAnIdentifier) {
   const std::string model = test::source_path("models/dc_motor.yaml");
   for (const char* bad : {"9lives", "a-b", "a::b", ""}) {
-    const ProcessResult r = run_process({DUALRATE_CLI, "generate", model, "--namespace", bad, "-o", "/tmp"});
+    const ProcessResult r = run_process({test::cli(), "generate", model, "--namespace", bad, "-o", "/tmp"});
     EXPECT_EQ(r.exit_code, 1) << bad << ": " << r.output;
     EXPECT_NE(r.output.find("--namespace"), std::string::npos) << r.output;
   }
@@ -65,7 +65,7 @@ namespace {
 TEST(DualRateSchemes, RefuseAModelWithoutFastStates) {
   const std::string model = test::source_path("models/quarter_car_a.yaml");
   for (const char* scheme : {"mrabm4", "mrabm4_parallel"}) {
-    const ProcessResult r = run_process({DUALRATE_CLI, "generate", model, "--scheme", scheme, "-o", "/tmp"});
+    const ProcessResult r = run_process({test::cli(), "generate", model, "--scheme", scheme, "-o", "/tmp"});
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_EQ(r.output.rfind(model + ":", 0), 0u) << r.output;
     EXPECT_NE(r.output.find(std::string(scheme) + " needs both slow and fast states (2 slow, 0 fast)"),

@@ -146,7 +146,7 @@ TEST(SourceMap, TheTraceIsTheSameFromEveryGeneration) {
     for (const char* run : {"a", "b"}) {
       const std::string trace = dir + "/" + test::stem(path) + "." + run + ".json";
       const ProcessResult r =
-          run_process({DUALRATE_CLI, "generate", path, "--allow-unstable", "-o", dir, "--trace", trace});
+          run_process({test::cli(), "generate", path, "--allow-unstable", "-o", dir, "--trace", trace});
       ASSERT_EQ(r.exit_code, 0) << r.output;
       std::ifstream in(trace, std::ios::binary);
       std::stringstream text;

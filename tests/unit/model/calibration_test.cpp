@@ -45,7 +45,7 @@ void expect_refused(const ProcessResult& r, const std::string& message) {
 
 // dualrate generate MODEL OPTIONS... -o OUT.
 ProcessResult generate(const std::string& model, std::vector<std::string> options, const std::string& out) {
-  options.insert(options.begin(), {DUALRATE_CLI, "generate", model});
+  options.insert(options.begin(), {test::cli(), "generate", model});
   options.insert(options.end(), {"-o", out});
   return run_process(options);
 }
@@ -215,13 +215,13 @@ TEST(Calibration, SimulateAndAnalyzeRunATunableModelAtItsValues) {
   const std::string text = folded(read(tunable));
   ASSERT_EQ(text.find("tunable: true"), std::string::npos) << text;
   std::ofstream(plain, std::ios::binary) << text;
-  const ProcessResult a = run_process({DUALRATE_CLI, "simulate", tunable, "-o", dir + "/tunable.csv"});
-  const ProcessResult b = run_process({DUALRATE_CLI, "simulate", plain, "-o", dir + "/plain.csv"});
+  const ProcessResult a = run_process({test::cli(), "simulate", tunable, "-o", dir + "/tunable.csv"});
+  const ProcessResult b = run_process({test::cli(), "simulate", plain, "-o", dir + "/plain.csv"});
   ASSERT_EQ(a.exit_code, 0) << a.output;
   ASSERT_EQ(b.exit_code, 0) << b.output;
   EXPECT_EQ(read(dir + "/tunable.csv"), read(dir + "/plain.csv"));
-  const ProcessResult c = run_process({DUALRATE_CLI, "analyze", tunable, "--json"});
-  const ProcessResult d = run_process({DUALRATE_CLI, "analyze", plain, "--json"});
+  const ProcessResult c = run_process({test::cli(), "analyze", tunable, "--json"});
+  const ProcessResult d = run_process({test::cli(), "analyze", plain, "--json"});
   ASSERT_EQ(c.exit_code, 0) << c.output;
   ASSERT_EQ(d.exit_code, 0) << d.output;
   EXPECT_EQ(c.output, d.output);
@@ -296,7 +296,7 @@ TEST(Calibration, JacobianFollowsAndAConstantMassMatrixIsRefused) {
 TEST(Calibration, ModelNamesDoNotClashWithTheGeneratedOnes) {
   for (const char* scheme : {"sp_ll", "quasistatic"}) {
     const ProcessResult r = run_process(
-        {DUALRATE_CLI, "verify", test::source_path("tests/models/calibration/names.yaml"), "--scheme", scheme});
+        {test::cli(), "verify", test::source_path("tests/models/calibration/names.yaml"), "--scheme", scheme});
     EXPECT_EQ(r.exit_code, 0) << scheme << ": " << r.output;
     EXPECT_NE(r.output.find("calibration at 0.05 (step 50): a = 150, k = 3: applied"), std::string::npos) << r.output;
   }
@@ -380,7 +380,7 @@ TEST(Calibration, StabilityOverTheRangeVariesTheTables) {
 // range's stability, which generate refuses above).
 TEST(Calibration, TunableTablesAloneCompileInFloat) {
   const std::string model = test::source_path("tests/models/calibration/table_slope.yaml");
-  const ProcessResult r = run_process({DUALRATE_CLI, "verify", model, "--scalar", "float"});
+  const ProcessResult r = run_process({test::cli(), "verify", model, "--scalar", "float"});
   EXPECT_EQ(r.output.find("did not compile"), std::string::npos) << r.output;
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }

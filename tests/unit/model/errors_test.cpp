@@ -43,7 +43,7 @@ TEST_P(ModelErrorFile, CliExitsWithStatus1AndThePosition) {
   const test::Expectation e = test::read_expectation(path);
   ASSERT_GT(e.line, 0);
   const std::string out = make_temp_dir("dualrate-errors");
-  const ProcessResult r = run_process({DUALRATE_CLI, "generate", path, "-o", out});
+  const ProcessResult r = run_process({test::cli(), "generate", path, "-o", out});
   test::expect_cli_error_as_stated(r.exit_code, r.output, path, e);
   EXPECT_TRUE(std::filesystem::is_empty(out));
   std::filesystem::remove_all(out);
@@ -200,7 +200,7 @@ TEST(ModelErrors, OddNamesAreOrdinarySymbols) {
   }
   const std::string out = make_temp_dir("dualrate-odd-names");
   const ProcessResult r =
-      run_process({DUALRATE_CLI, "generate", test::source_path("tests/models/valid/odd_names.yaml"), "-o", out});
+      run_process({test::cli(), "generate", test::source_path("tests/models/valid/odd_names.yaml"), "-o", out});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   std::filesystem::remove_all(out);
 }

@@ -94,7 +94,7 @@ TEST(ParamOverride, CliMatchesAnEditedFile) {
 
   const std::vector<std::string> sim = {"simulate", "--scheme", "rk4", "--step", "5e-5", "--t-end", "0.05", "-o"};
   auto args = [&](std::vector<std::string> a, std::vector<std::string> tail) {
-    a.insert(a.begin(), DUALRATE_CLI);
+    a.insert(a.begin(), test::cli());
     a.insert(a.end(), tail.begin(), tail.end());
     return a;
   };
@@ -107,7 +107,7 @@ TEST(ParamOverride, CliMatchesAnEditedFile) {
   EXPECT_EQ(read(dir + "/param.csv"), read(dir + "/file.csv"));
   EXPECT_NE(read(dir + "/param.csv"), read(dir + "/original.csv"));
 
-  const ProcessResult analyzed = run_process({DUALRATE_CLI, "analyze", original, "--param", "L=1e-4", "--json"});
+  const ProcessResult analyzed = run_process({test::cli(), "analyze", original, "--param", "L=1e-4", "--json"});
   ASSERT_EQ(analyzed.exit_code, 0) << analyzed.output;
   std::smatch fast;
   ASSERT_TRUE(std::regex_search(analyzed.output, fast, std::regex("\"fast_eigenvalues\":\\[\\[([-0-9.e+]+),0\\]\\]")))
@@ -116,7 +116,7 @@ TEST(ParamOverride, CliMatchesAnEditedFile) {
   EXPECT_NEAR(std::stod(fast[1].str()), -1.2 / 1e-4, 1e-12 * 12000);
 
   const ProcessResult generated =
-      run_process({DUALRATE_CLI, "generate", original, "--param", "L=1e-4", "--param", "R=2", "-o", dir});
+      run_process({test::cli(), "generate", original, "--param", "L=1e-4", "--param", "R=2", "-o", dir});
   ASSERT_EQ(generated.exit_code, 0) << generated.output;
   const std::string header = read(dir + "/dc_motor.hpp");
   EXPECT_NE(header.find("static constexpr Scalar L = Scalar(0x1.a36e2eb1c432dp-14);  // 0.0001 (--param)"),
@@ -130,13 +130,13 @@ TEST(ParamOverride, MalformedOrRepeatedOverridesAreUsageErrors) {
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"--param", "L"}, {"--param", "=1"}, {"--param", "L=abc"}, {"--param", "L=inf"},
         {"--param", "L=1e-4", "--param", "L=2e-4"}}) {
-    std::vector<std::string> argv = {DUALRATE_CLI, "analyze", model};
+    std::vector<std::string> argv = {test::cli(), "analyze", model};
     argv.insert(argv.end(), bad.begin(), bad.end());
     const ProcessResult r = run_process(argv);
     EXPECT_EQ(r.exit_code, 1) << bad.back() << ": " << r.output;
     EXPECT_EQ(r.output.rfind("error: --param", 0), 0u) << r.output;
   }
-  const ProcessResult unknown = run_process({DUALRATE_CLI, "analyze", model, "--param", "Lx=1"});
+  const ProcessResult unknown = run_process({test::cli(), "analyze", model, "--param", "Lx=1"});
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_EQ(unknown.output.rfind(model + ":", 0), 0u) << unknown.output;
   EXPECT_NE(unknown.output.find("did you mean 'L'?"), std::string::npos) << unknown.output;

@@ -10,6 +10,7 @@
 #include <complex>
 
 #include "analysis/stability.hpp"
+#include "numeric/linearization.hpp"
 #include "schemes/reference_core.hpp"
 #include "test_support.hpp"
 
@@ -137,7 +138,7 @@ std::vector<std::complex<double>> modes(const Eigen::Matrix2d& mass, const Eigen
   a.topRightCorner<2, 2>().setIdentity();
   a.bottomLeftCorner<2, 2>() = -mass.inverse() * stiffness;
   a.bottomRightCorner<2, 2>() = -mass.inverse() * damping;
-  const Eigen::Vector4cd ev = Eigen::EigenSolver<Eigen::Matrix4d>(a).eigenvalues();
+  const Eigen::VectorXcd ev = eigenvalues(a);
   return {ev.data(), ev.data() + 4};
 }
 
@@ -183,7 +184,7 @@ TEST(Spacecraft, JacobianAtRestMatchesTheHandDerivedModes) {
   for (double gains : {0.0, 1.0}) {
     const Model m = spacecraft(gains, gains);
     const ReferenceCore core(m);
-    const Eigen::VectorXcd ev = Eigen::EigenSolver<Eigen::MatrixXd>(core.jacobian_at(0, std::vector<double>(10, 0.0), {})).eigenvalues();
+    const Eigen::VectorXcd ev = eigenvalues(core.jacobian_at(0, std::vector<double>(10, 0.0), {}));
     const std::vector<std::complex<double>> expected = hand_derived(m);
     expect_match({ev.data(), ev.data() + ev.size()}, expected, 1e-5, 1e-8);
     if (gains == 0) {
@@ -236,7 +237,7 @@ TEST(Spacecraft, PanelModesAreTenTimesFasterThanTheBody) {
 TEST(Spacecraft, Rk4AtTheSlowStepDampsThePanelsAway) {
   const Model m = spacecraft(0, 0);
   const ReferenceCore core(m);
-  const Eigen::VectorXcd at_rest = Eigen::EigenSolver<Eigen::MatrixXd>(core.jacobian_at(0, std::vector<double>(10, 0.0), {})).eigenvalues();
+  const Eigen::VectorXcd at_rest = eigenvalues(core.jacobian_at(0, std::vector<double>(10, 0.0), {}));
   std::vector<double> w;
   for (const auto& l : at_rest)
     if (l.imag() > 1) w.push_back(l.imag());

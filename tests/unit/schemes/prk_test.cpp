@@ -8,6 +8,7 @@
 #include <complex>
 
 #include "analysis/stability.hpp"
+#include "numeric/linearization.hpp"
 #include "schemes/prk25/prk25.hpp"
 #include "base/process.hpp"
 #include "test_support.hpp"
@@ -91,7 +92,7 @@ TEST(Prk25, OneStepMapOfADecoupledSystemIsEachTableausPolynomial) {
   EXPECT_NEAR(m(0, 0), std::real(stability_function(t.a, t.b, -2 * h)), 1e-14);
   EXPECT_NEAR(std::abs(stability_function(t.a, t.b, -2 * h) - (1 - 2 * h + 2 * h * h)), 0, 2e-9);
   const std::complex<double> fast = stability_function(t.a_fast, t.b_fast, {-5 * h, 300 * h});
-  const double radius = Eigen::EigenSolver<Eigen::MatrixXd>(m.bottomRightCorner(2, 2)).eigenvalues().cwiseAbs().maxCoeff();
+  const double radius = eigenvalues(m.bottomRightCorner(2, 2)).cwiseAbs().maxCoeff();
   EXPECT_NEAR(radius, std::abs(fast), 1e-12);
   EXPECT_NEAR(m(0, 1), 0, 1e-15);
   EXPECT_NEAR(m(1, 0), 0, 1e-15);
@@ -120,16 +121,16 @@ TEST(Prk25, MaxStableStepOfALightlyDampedFastModeIsAbout4OverOmega) {
 // its stability limit, naming the limit, which analyze --json reports.
 TEST(Prk25, CliRefusesTasksAndAnUnstableStep) {
   const std::string model = test::source_path("models/quarter_car.yaml");
-  const ProcessResult tasks = run_process({DUALRATE_CLI, "verify", model, "--scheme", "prk25", "--tasks", "multi"});
+  const ProcessResult tasks = run_process({test::cli(), "verify", model, "--scheme", "prk25", "--tasks", "multi"});
   EXPECT_EQ(tasks.exit_code, 1) << tasks.output;
   EXPECT_NE(tasks.output.find("--tasks applies to the dual-rate schemes"), std::string::npos) << tasks.output;
   const std::string dir = (std::filesystem::temp_directory_path() / "dualrate-prk-cli").string();
   const ProcessResult unstable =
-      run_process({DUALRATE_CLI, "generate", model, "--scheme", "prk25", "--step", "0.05", "-o", dir});
+      run_process({test::cli(), "generate", model, "--scheme", "prk25", "--step", "0.05", "-o", dir});
   EXPECT_EQ(unstable.exit_code, 1) << unstable.output;
   EXPECT_NE(unstable.output.find("the largest stable step is 0.0477926"), std::string::npos) << unstable.output;
   EXPECT_FALSE(std::filesystem::exists(dir + "/quarter_car.hpp"));
-  const ProcessResult analyze = run_process({DUALRATE_CLI, "analyze", model, "--scheme", "prk25", "--json"});
+  const ProcessResult analyze = run_process({test::cli(), "analyze", model, "--scheme", "prk25", "--json"});
   EXPECT_EQ(analyze.exit_code, 0) << analyze.output;
   EXPECT_NE(analyze.output.find("\"max_stable_step\":0.04779258"), std::string::npos) << analyze.output;
   EXPECT_NE(analyze.output.find("\"max_stable_step_bounded\":true"), std::string::npos) << analyze.output;
@@ -142,17 +143,17 @@ TEST(Multistep, GenerateRefusesAnUnstableMacroStepUnlessAllowed) {
   const std::string model = test::source_path("models/planar_spacecraft.yaml");
   const std::string dir = (std::filesystem::temp_directory_path() / "dualrate-mrabm4-cli").string();
   std::filesystem::remove_all(dir);
-  const ProcessResult refused = run_process({DUALRATE_CLI, "generate", model, "--scheme", "mrabm4", "-o", dir});
+  const ProcessResult refused = run_process({test::cli(), "generate", model, "--scheme", "mrabm4", "-o", dir});
   EXPECT_EQ(refused.exit_code, 1) << refused.output;
   EXPECT_NE(refused.output.find("planar_spacecraft.yaml:218:1: error: mrabm4 is unstable"), std::string::npos)
       << refused.output;
   EXPECT_NE(refused.output.find("macro-step map"), std::string::npos) << refused.output;
   EXPECT_FALSE(std::filesystem::exists(dir + "/planar_spacecraft.hpp"));
   const ProcessResult allowed =
-      run_process({DUALRATE_CLI, "generate", model, "--scheme", "mrabm4", "--allow-unstable", "-o", dir});
+      run_process({test::cli(), "generate", model, "--scheme", "mrabm4", "--allow-unstable", "-o", dir});
   EXPECT_EQ(allowed.exit_code, 0) << allowed.output;
   EXPECT_TRUE(std::filesystem::exists(dir + "/planar_spacecraft.hpp"));
-  const ProcessResult abm4 = run_process({DUALRATE_CLI, "analyze", test::source_path("models/dc_motor.yaml"), "--scheme",
+  const ProcessResult abm4 = run_process({test::cli(), "analyze", test::source_path("models/dc_motor.yaml"), "--scheme",
                                           "abm4", "--step", "0.0003", "--json"});
   EXPECT_EQ(abm4.exit_code, 0) << abm4.output;
   EXPECT_NE(abm4.output.find("\"stable\":false"), std::string::npos) << abm4.output;

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "analysis/stability.hpp"
+#include "numeric/linearization.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "ir/function_cost.hpp"
 #include "schemes/registry.hpp"
@@ -17,7 +18,7 @@
 namespace dualrate {
 namespace {
 
-double radius(const Eigen::MatrixXd& m) { return Eigen::EigenSolver<Eigen::MatrixXd>(m).eigenvalues().cwiseAbs().maxCoeff(); }
+double radius(const Eigen::MatrixXd& m) { return eigenvalues(m).cwiseAbs().maxCoeff(); }
 
 // Eq. 14 is exact for linear systems: the macro-step map is (I + (D - N h_s) J)(I + h_s J)^N,
 // whose eigenvalues are eq. 14's products. On random coupled systems (2 slow states with
@@ -67,7 +68,7 @@ TEST(Smfe, ChosenNIsTheSmallestThatHoldsForEveryEigenvalue) {
 
 // analyze prints both: the extremes-only N and its failure, and the exact N.
 TEST(Smfe, AnalyzeRefusesTheExtremesOnlyNAndGivesTheExactOne) {
-  const ProcessResult r = run_process({DUALRATE_CLI, "analyze", test::source_path("tests/models/schemes/smfe_gap.yaml"),
+  const ProcessResult r = run_process({test::cli(), "analyze", test::source_path("tests/models/schemes/smfe_gap.yaml"),
                                        "--scheme", "smfe", "--step", "0.1", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("\"inner_steps\":15,"), std::string::npos) << r.output;
@@ -80,12 +81,12 @@ TEST(Smfe, AnalyzeRefusesTheExtremesOnlyNAndGivesTheExactOne) {
 // says so at the model's simulation section with exit status 1.
 TEST(Smfe, RefusesWithAPositionedMessage) {
   const std::string gap = test::source_path("tests/models/schemes/smfe_gap.yaml");
-  const ProcessResult short_d = run_process({DUALRATE_CLI, "generate", gap, "--scheme", "smfe", "--step", "0.001", "-o",
+  const ProcessResult short_d = run_process({test::cli(), "generate", gap, "--scheme", "smfe", "--step", "0.001", "-o",
                                              (std::filesystem::temp_directory_path() / "dualrate-smfe").string()});
   EXPECT_EQ(short_d.exit_code, 1) << short_d.output;
   EXPECT_EQ(short_d.output.rfind(gap + ":", 0), 0u) << short_d.output;
   EXPECT_NE(short_d.output.find("is not shorter than the macro step"), std::string::npos) << short_d.output;
-  const ProcessResult undamped = run_process({DUALRATE_CLI, "analyze", test::source_path("models/planar_spacecraft.yaml"),
+  const ProcessResult undamped = run_process({test::cli(), "analyze", test::source_path("models/planar_spacecraft.yaml"),
                                               "--scheme", "smfe", "--step", "0.05"});
   EXPECT_EQ(undamped.exit_code, 1) << undamped.output;
   EXPECT_NE(undamped.output.find("undamped"), std::string::npos) << undamped.output;

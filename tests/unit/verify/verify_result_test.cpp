@@ -57,6 +57,16 @@ VerifyResult dual_rate_result() {
   r.directory = "/tmp/kept";
   r.relinearized_error = 3.5e-9;
   r.linearization = "frozen";
+  AccuracyCheck a;
+  a.max_error = 2.5e-3;
+  a.worst_state = "alpha";
+  a.worst_time = 0.75;
+  a.worst_scale = 1.25;
+  a.states = {{"alpha", 2.5e-3}, {"q", 1.5e-5}};
+  a.relinearized_error = 1.5e-4;
+  a.tolerance = 1e-3;
+  a.tolerance_source = "simulation.tolerance";
+  r.accuracy = a;
   r.ops_per_step = 120;
   r.ops_bound = 100;
   r.bit_exact_vs_host = 1;
@@ -131,6 +141,15 @@ TEST(VerifyResultJson, EveryFieldReadsBackEqual) {
   EXPECT_EQ(back.outputs->generated, 1.0009765625);
   EXPECT_EQ(back.outputs->worst_output, "rpm");
   EXPECT_EQ(back.relinearized_error, 3.5e-9);
+  ASSERT_TRUE(back.accuracy);
+  EXPECT_EQ(back.accuracy->max_error, 2.5e-3);
+  EXPECT_EQ(back.accuracy->worst_scale, 1.25);
+  EXPECT_EQ(back.accuracy->states, r.accuracy->states);
+  EXPECT_EQ(back.accuracy->relinearized_error, 1.5e-4);
+  EXPECT_EQ(back.accuracy->tolerance, 1e-3);
+  EXPECT_FALSE(back.accuracy->pass());
+  EXPECT_EQ(j.at("accuracy").at("accurate"), false);
+  EXPECT_FALSE(back.pass_all());
   EXPECT_EQ(back.bit_exact_vs_host, 1);
   EXPECT_EQ(back.bit_exact_vs_single, 0);
   EXPECT_EQ(back.max_latency_ns, 123400);
@@ -215,6 +234,7 @@ TEST(VerifyResultJson, AbsentGroupsReadAsNotMeasured) {
   EXPECT_EQ(r.overruns, -1);
   EXPECT_EQ(r.fast_job.instructions_max, -1);
   EXPECT_FALSE(r.budget);
+  EXPECT_FALSE(r.accuracy);
   EXPECT_EQ(r.json(), text);
 }
 

@@ -212,7 +212,7 @@ void boundary_layer(const Model& model, const QuasistaticForm& form, Quasistatic
   // Theorem 1 needs an exponentially stable boundary layer; a damping ratio below 1% (Re
   // lambda >= -0.01 |lambda|) leaves the fast states ringing for dozens of periods around the
   // manifold the scheme puts them on.
-  const Eigen::VectorXcd layer = Eigen::EigenSolver<MatrixXd>(d.layer_rate, false).eigenvalues();
+  const Eigen::VectorXcd layer = eigenvalues(d.layer_rate);
   for (const auto& l : layer)
     if (!(l.real() < -kQuasistaticMinDamping * std::abs(l)))
       throw ModelError(residual_loc(model),

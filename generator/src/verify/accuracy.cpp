@@ -1,0 +1,102 @@
+#include "verify/accuracy.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "base/text_io.hpp"
+#include "schemes/reference_core.hpp"
+
+namespace dualrate {
+
+Trace accurate_on_grid(const ReferenceCore& core, const RunOptions& run, const Trace& rows) {
+  RunOptions accurate = run;
+  accurate.scheme = kHighAccuracy;
+  accurate.every = 1;
+  accurate.float_time = false;  // the inputs as the model states them, not as float code samples them
+  accurate.schedule = nullptr;
+  accurate.design = nullptr;
+  Trace all = core.simulate(accurate);
+  Trace picked;
+  picked.columns = all.columns;
+  for (const auto& row : rows.rows) {
+    const long i = std::lround(row[0] / run.step);
+    if (i < 0 || i >= static_cast<long>(all.rows.size()))
+      throw std::runtime_error(fmt::format("the run has a row at t = {:.9g}, past the high-accuracy solution's end {:.9g}",
+                                           row[0], all.rows.back()[0]));
+    picked.rows.push_back(all.rows[static_cast<std::size_t>(i)]);
+  }
+  return picked;
+}
+
+AccuracyCheck check_accuracy(const Trace& trace, const Trace& accurate, const Model& model) {
+  const std::size_t n = model.states.size();
+  if (trace.rows.size() != accurate.rows.size() || trace.columns.size() < n + 1 || accurate.columns.size() < n + 1)
+    throw std::runtime_error(fmt::format("the run's trace ({} rows) and the high-accuracy solution's ({} rows) differ "
+                                         "in shape",
+                                         trace.rows.size(), accurate.rows.size()));
+  AccuracyCheck a;
+  a.max_error = -1;
+  for (std::size_t j = 0; j < n; ++j) {
+    double scale = 1, error = 0, when = 0;
+    for (const auto& row : accurate.rows) scale = std::max(scale, std::fabs(row[1 + j]));
+    for (std::size_t i = 0; i < trace.rows.size(); ++i) {
+      const double e = std::fabs(trace.rows[i][1 + j] - accurate.rows[i][1 + j]) / scale;
+      if (!(e <= error)) {  // NaN counts as infinitely far
+        error = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
+        when = accurate.rows[i][0];
+      }
+    }
+    a.states.emplace_back(model.states[j].name, error);
+    if (error > a.max_error) {
+      a.max_error = error;
+      a.worst_state = model.states[j].name;
+      a.worst_time = when;
+      a.worst_scale = scale;
+    }
+  }
+  a.max_error = std::max(a.max_error, 0.0);
+  return a;
+}
+
+AccuracyCheck measure_accuracy(const ReferenceCore& core, const RunOptions& run, const Trace& generated,
+                               const Trace& relinearized, const Model& model, const std::string& csv) {
+  try {
+    const Trace accurate = accurate_on_grid(core, run, generated);
+    if (!csv.empty()) write_csv(accurate, csv);
+    AccuracyCheck a = check_accuracy(generated, accurate, model);
+    if (!relinearized.rows.empty()) a.relinearized_error = check_accuracy(relinearized, accurate, model).max_error;
+    return a;
+  } catch (const std::runtime_error& e) {  // SimulationError, or traces of another shape
+    AccuracyCheck a;
+    a.error = e.what();
+    return a;
+  }
+}
+
+std::string accuracy_text(const AccuracyCheck& a, const std::string& linearization) {
+  if (!a.error.empty()) return "accuracy: not measured, " + a.error + "\n";
+  std::string s = fmt::format("accuracy (against the high-accuracy solution): max error {:.3e}", a.max_error);
+  if (!a.worst_state.empty())
+    s += fmt::format(" at {}, t = {:.6g}, relative to {:.4g} (max(1, max_t |{}|))", a.worst_state, a.worst_time,
+                     a.worst_scale, a.worst_state);
+  s += a.tolerance ? fmt::format("; tolerance {:.3e} ({}): {}\n", *a.tolerance, a.tolerance_source,
+                                 a.pass() ? "ACCURATE" : "NOT ACCURATE")
+                   : "; not judged (no --tolerance or simulation: tolerance:)\n";
+  if (a.states.size() > 1) {
+    s += "accuracy per state:";
+    for (const auto& [name, e] : a.states) s += fmt::format(" {} {:.2e}", name, e);
+    s += "\n";
+  }
+  if (a.relinearized_error >= 0)
+    s += fmt::format("{} linearization: the scheme re-linearized at every step is {:.3e} off the same solution, so "
+                     "the {} constants cost {:.3e}\n",
+                     linearization, a.relinearized_error, linearization,
+                     std::max(0.0, a.max_error - a.relinearized_error));
+  return s;
+}
+
+}  // namespace dualrate

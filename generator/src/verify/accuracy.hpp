@@ -1,0 +1,63 @@
+// verify's second question. Its other checks prove that the generated code is the scheme
+// (the same steps as the reference core's, to rounding); they cannot tell whether the scheme's
+// answer is right, and a stable scheme at a step or linearization too coarse for the model
+// passes them. This check measures that answer: the generated trace against the scenario's
+// high-accuracy solution (ReferenceModel::high_accuracy: Odeint's Runge-Kutta-Fehlberg 7(8) at
+// absolute and relative tolerance 1e-12, the inputs continuous in time) on the same rows, each
+// state relative to max(1, max_t |x_accurate|), as verify's max_error is relative to the
+// reference core's. Where the user gives an accuracy (verify --tolerance, or the model's
+// simulation: tolerance:), the error is judged against it: a second verdict beside the code's.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/trace.hpp"
+#include "model/model.hpp"
+#include "reference/reference_model.hpp"
+
+namespace dualrate {
+
+class ReferenceCore;
+
+struct AccuracyCheck {
+  double max_error = 0;
+  std::string worst_state;
+  double worst_time = 0;
+  double worst_scale = 1;  // max(1, max_t |x_accurate|) of the worst state: what max_error is relative to
+  // Each state's largest error, so measured, in the model's order of states.
+  std::vector<std::pair<std::string, double>> states;
+  // Frozen or scheduled linearizations: the same scheme re-linearized at every step (the
+  // reference core's run), against the same solution; what freezing or scheduling costs is
+  // max_error beside it. -1: not run.
+  double relinearized_error = -1;
+  std::optional<double> tolerance;
+  std::string tolerance_source;  // "--tolerance" or "simulation.tolerance"
+  std::string error;             // why the high-accuracy solution could not be had (then nothing is judged)
+
+  bool judged() const { return tolerance.has_value() && error.empty(); }
+  bool pass() const { return !judged() || max_error <= *tolerance; }
+};
+
+// The high-accuracy solution of `run`'s scenario (its step's grid, end and calibration writes)
+// at the times of `rows`' rows, each a point of that grid (a single-rate run's rows, or a
+// dual-rate run's at its macro steps). Throws SimulationError as ReferenceCore::simulate, and
+// std::runtime_error for a row past the run's end.
+Trace accurate_on_grid(const ReferenceCore& core, const RunOptions& run, const Trace& rows);
+
+// `trace` (a run's first 1 + states columns) against `accurate`, rows of the same times; a NaN
+// is infinitely far. Throws std::runtime_error when the shapes differ.
+AccuracyCheck check_accuracy(const Trace& trace, const Trace& accurate, const Model& model);
+
+// The generated trace of `run` against the high-accuracy solution on its rows (written to `csv`
+// unless empty), with `relinearized` (a frozen or scheduled run's re-linearizing counterpart,
+// or empty) against it too; a solution that cannot be had is the check's error.
+AccuracyCheck measure_accuracy(const ReferenceCore& core, const RunOptions& run, const Trace& generated,
+                               const Trace& relinearized, const Model& model, const std::string& csv);
+
+// The lines verify prints for it; `linearization` names a frozen or scheduled one (or is empty).
+std::string accuracy_text(const AccuracyCheck& a, const std::string& linearization);
+
+}  // namespace dualrate
