@@ -93,6 +93,20 @@ std::string plot_script(const std::string& title, const std::string& ylabel, con
   return script + "\n";
 }
 
+// The second verdict (verify/accuracy.hpp): the answer against the high-accuracy solution.
+std::string accuracy_html(const VerifyResult& r) {
+  if (!r.accuracy || !r.error.empty()) return "";
+  const AccuracyCheck& a = *r.accuracy;
+  if (!a.error.empty()) return "<p>Accuracy: not measured, " + html_escape(a.error) + "</p>\n";
+  const std::string error =
+      fmt::format("max error {:.3e} against the high-accuracy solution at {}, t = {:.6g}, relative to {:.4g}",
+                  a.max_error, html_escape(a.worst_state), a.worst_time, a.worst_scale);
+  if (!a.judged()) return "<p>Accuracy: " + error + " (not judged: no tolerance given)</p>\n";
+  return fmt::format("<p class=\"verdict {}\">{}: {} {} tolerance {:.3e} ({})</p>\n", a.pass() ? "pass" : "fail",
+                     a.pass() ? "ACCURATE" : "NOT ACCURATE", error, a.pass() ? "&le;" : "&gt;", *a.tolerance,
+                     html_escape(a.tolerance_source));
+}
+
 std::string verdict_html(const VerifyResult& r) {
   if (!r.error.empty())
     return fmt::format("<p class=\"verdict fail\">FAIL: {}</p>\n", html_escape(r.error));
@@ -374,7 +388,7 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
       "<style>{}</style>\n</head>\n<body>\n<h1>Verification of {}: {} on {} ({})</h1>\n",
       html_escape(m.name), html_escape(r.scheme), html_escape(r.target), kReportStyle, html_escape(m.name), html_escape(r.scheme), html_escape(r.target),
       html_escape(r.scalar));
-  html += verdict_html(r);
+  html += verdict_html(r) + accuracy_html(r);
   html += "<h2>Model</h2>\n" + table(model_rows(m));
   html += "<h2>Scheme and options</h2>\n" + table(option_rows(*d.options, r));
   html += "<h2>Analysis at the initial state</h2>\n";

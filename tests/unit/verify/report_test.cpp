@@ -72,6 +72,12 @@ TEST(Report, PageHasEverySectionAndEscapesTheModel) {
   o.target = "host";
   VerifyResult r = passed_result("decay", "rk4", "host");
   r.tolerance = 1e-12;
+  AccuracyCheck a;
+  a.max_error = 2e-2;
+  a.worst_state = "z";
+  a.tolerance = 1e-2;
+  a.tolerance_source = "--tolerance";
+  r.accuracy = a;
   ReportData d;
   d.model = &m;
   d.model_source = "name: decay # <b>not bold</b>\n";
@@ -94,7 +100,9 @@ TEST(Report, PageHasEverySectionAndEscapesTheModel) {
   EXPECT_EQ(data.rows[1], (std::vector<double>{0.01, 0.99, 0.5, 0.99, 0.5, 0.99, 0.5}));
   for (const char* section : {"<h2>Model</h2>", "<h2>Scheme and options</h2>", "<h2>Analysis at the initial state</h2>",
                               "<h2>Results on host</h2>", "<h2>Error over time</h2>", "<h2>States over time</h2>",
-                              "<h2>Model source</h2>", "class=\"verdict pass\">PASS"})
+                              "<h2>Model source</h2>", "class=\"verdict pass\">PASS",
+                              "class=\"verdict fail\">NOT ACCURATE: max error 2.000e-02 against the high-accuracy "
+                              "solution at z"})
     EXPECT_NE(html.find(section), std::string::npos) << section;
   EXPECT_NE(html.find("x &lt; 1 &amp; falls"), std::string::npos);
   EXPECT_NE(html.find("&lt;b&gt;not bold&lt;/b&gt;"), std::string::npos);
