@@ -78,7 +78,7 @@ class Verification {
   std::string overrun_error() const;
   // The generated trace against the reference core's, the local checks, and the verdict.
   void compare(const fs::path& dir);
-  // The generated trace against the high-accuracy solution (verify/accuracy.hpp), judged
+  // compare's generated trace against the high-accuracy solution (verify/accuracy.hpp), judged
   // with the user's tolerance where there is one (dir/accurate.csv).
   void check_accuracy(const fs::path& dir);
 
@@ -107,6 +107,7 @@ class Verification {
   const RunOptions run_;
   VerifyResult& r_;
   Trace reference_;
+  Trace generated_;     // the generated code's trace (states and outputs), once compare read it
   Trace relinearized_;  // frozen or scheduled: the re-linearizing reference core's run
   std::optional<MapRounding> rounding_;  // float only
 };
@@ -291,7 +292,8 @@ std::string Verification::overrun_error() const {
 
 void Verification::compare(const fs::path& dir) {
   try {
-    const Trace generated = without_local_columns(read_csv((dir / "generated.csv").string()));
+    generated_ = without_local_columns(read_csv((dir / "generated.csv").string()));
+    const Trace& generated = generated_;
     const Comparison c = compare_traces(generated, reference_, model_.states.size());
     r_.max_error = c.max_error;
     if (c.worst_column > 0) r_.worst_state = model_.states[c.worst_column - 1].name;
@@ -392,8 +394,7 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
 
 void Verification::check_accuracy(const fs::path& dir) {
   stage("the high-accuracy solution");
-  r_.accuracy = measure_accuracy(core_, run_, without_local_columns(read_csv((dir / "generated.csv").string())),
-                                 relinearized_, model_, (dir / "accurate.csv").string());
+  r_.accuracy = measure_accuracy(core_, run_, generated_, relinearized_, model_, (dir / "accurate.csv").string());
   r_.accuracy->tolerance = o_.tolerance ? o_.tolerance : model_.simulation.tolerance;
   if (r_.accuracy->tolerance) r_.accuracy->tolerance_source = o_.tolerance ? "--tolerance" : "simulation.tolerance";
 }
