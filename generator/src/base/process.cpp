@@ -34,8 +34,9 @@ std::string read_and_remove(const char* path) {
 
 // In the child: no input (a program that touches a terminal from a background process group,
 // as QEMU's stdio chardev under `timeout` does, would be stopped by SIGTTIN/SIGTTOU), the given
-// output and error, then `argv`.
-[[noreturn]] void exec_child(const std::vector<std::string>& argv, int out, int err) {
+// output and error, the working directory `dir` (unless empty), then `argv`.
+[[noreturn]] void exec_child(const std::vector<std::string>& argv, int out, int err, const std::string& dir = {}) {
+  if (!dir.empty() && chdir(dir.c_str()) != 0) _exit(127);
   const int nothing = open("/dev/null", O_RDONLY);
   if (nothing >= 0) dup2(nothing, STDIN_FILENO);
   dup2(out, STDOUT_FILENO);
@@ -50,7 +51,7 @@ std::string read_and_remove(const char* path) {
 
 }  // namespace
 
-ProcessResult run_process(const std::vector<std::string>& argv) {
+ProcessResult run_process(const std::vector<std::string>& argv, const std::string& dir) {
   ProcessResult result;
   char log_template[] = "/tmp/dualrate-log-XXXXXX";
   const int log = temp_file(log_template);
@@ -59,7 +60,7 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     close(log);
     throw std::runtime_error("cannot start " + argv.at(0));
   }
-  if (pid == 0) exec_child(argv, log, log);
+  if (pid == 0) exec_child(argv, log, log, dir);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
   }

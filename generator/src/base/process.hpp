@@ -11,7 +11,8 @@ struct ProcessResult {
   std::string output;  // stdout and stderr, interleaved
 };
 
-ProcessResult run_process(const std::vector<std::string>& argv);
+// Runs `argv` in the working directory `dir` (empty: this process's).
+ProcessResult run_process(const std::vector<std::string>& argv, const std::string& dir = {});
 
 // A program's standard output and error apart, and whether it ran out of time.
 struct CapturedProcess {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -104,6 +105,56 @@ std::vector<std::string> cortex_m_build(const CrossTarget& target, const std::ve
   if (fs::exists(softfp)) argv.insert(argv.end(), {"-Wl,--whole-archive", softfp, "-Wl,--no-whole-archive"});
   argv.insert(argv.end(), {"-o", elf.string()});
   return argv;
+}
+
+namespace {
+
+bool is_source(const std::string& arg) {
+  const auto ends_with = [&](const std::string& suffix) {
+    return arg.size() > suffix.size() && arg.compare(arg.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return arg[0] != '-' && (ends_with(".cpp") || ends_with(".c"));
+}
+
+bool is_link_only(const std::string& arg) {
+  return arg.rfind("-Wl,", 0) == 0 || arg.rfind("--oslib=", 0) == 0 || arg == "-static" || arg == "-nostartfiles" ||
+         (arg.size() > 2 && arg.compare(arg.size() - 2, 2, ".a") == 0);
+}
+
+}  // namespace
+
+ProcessResult build_program(const std::vector<std::string>& argv, const fs::path& dir) {
+  const char* launcher = std::getenv("DUALRATE_COMPILER_LAUNCHER");
+  if (!launcher || !*launcher) return run_process(argv);
+  const std::string inside = dir.string() + "/";
+  const auto relative = [&](const std::string& arg) {
+    if (arg == dir.string()) return std::string(".");
+    if (arg == "-I" + dir.string()) return std::string("-I.");
+    if (arg.rfind("-I" + inside, 0) == 0) return "-I" + arg.substr(2 + inside.size());
+    if (arg.rfind(inside, 0) == 0) return arg.substr(inside.size());
+    return arg;
+  };
+  std::vector<std::string> compile = {launcher, argv.at(0)}, link = {argv.at(0)}, sources;
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    const std::string& arg = argv[i];
+    if ((arg == "-o" || arg == "-T") && i + 1 < argv.size()) {
+      link.insert(link.end(), {arg, argv[++i]});
+    } else if (is_source(arg)) {
+      const std::string object = fmt::format("{}_{}.o", sources.size(), fs::path(arg).stem().string());
+      sources.push_back(arg);
+      link.push_back((dir / object).string());
+    } else {
+      link.push_back(arg);
+      if (!is_link_only(arg)) compile.push_back(relative(arg));
+    }
+  }
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    std::vector<std::string> one = compile;
+    one.insert(one.end(), {"-c", relative(sources[k]), "-o", fmt::format("{}_{}.o", k, fs::path(sources[k]).stem().string())});
+    ProcessResult compiled = run_process(one, dir.string());
+    if (compiled.exit_code != 0) return compiled;
+  }
+  return run_process(link);
 }
 
 long emulated_tick_cycles(const CrossTarget& target, double seconds, double cpu_hz, double cpi, int& shift,

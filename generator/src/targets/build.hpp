@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/process.hpp"
 #include "base/text_io.hpp"
 #include "targets/cross_target.hpp"
 
@@ -29,6 +30,14 @@ std::vector<std::string> qemu_system(const CrossTarget& target, int shift, const
 std::vector<std::string> cortex_m_build(const CrossTarget& target, const std::vector<std::string>& flags,
                                         const std::vector<std::string>& defines, const std::string& main_source,
                                         const std::filesystem::path& elf);
+
+// Runs `argv`, one command that compiles a program's sources (.c, .cpp) and links them with its
+// libraries into its -o output, for a program of generated code written into `dir`. Where the
+// environment names a compiler launcher (DUALRATE_COMPILER_LAUNCHER, e.g. ccache), each source
+// is first compiled alone through it, in `dir` with the paths inside `dir` made relative to it
+// (so that a cache's key does not hold the temporary directory's name), then the objects are
+// linked.
+ProcessResult build_program(const std::vector<std::string>& argv, const std::filesystem::path& dir);
 
 // What a program printed: its CSV trace, its '#' lines split into words, and the rest
 // (messages; qemu-system-arm mixes them with the trace).

@@ -103,7 +103,7 @@ std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& 
   argv.insert(argv.end(), {(data_paths().targets / "host" / "trace_main.cpp").string(), portable_math_library("host", "libm"), "-o",
                            (dir / name).string()});
   script += command_line(argv) + "\n";
-  const ProcessResult built = run_process(argv);
+  const ProcessResult built = build_program(argv, dir);
   if (built.exit_code != 0) return "the generated code did not compile:\n" + built.output;
   const std::vector<std::string> run = {(dir / name).string(), std::to_string(steps), std::to_string(every),
                                         (dir / csv).string()};
@@ -119,7 +119,7 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
       cortex_m_build(target, flags, {fmt::format("-DDUALRATE_ICOUNT_SHIFT={}", kIcountShift)},
                      (data_paths().targets / "cortex-m" / "trace_main.cpp").string(), dir / "trace.elf");
   script += command_line(argv) + "\n";
-  const ProcessResult built = run_process(argv);
+  const ProcessResult built = build_program(argv, dir);
   if (built.exit_code != 0) return "the generated code did not cross-build for " + std::string(target.name) + ":\n" + built.output;
 
   std::string heap = heap_function(dir / "trace.elf");
@@ -228,7 +228,7 @@ std::string build_tasks(const TaskPlan& plan, const std::vector<std::string>& fl
     argv = linux_build(t, flags, defines, "tasks_main.cpp", exe);
   }
   script += command_line(argv) + "\n";
-  const ProcessResult built = run_process(argv);
+  const ProcessResult built = build_program(argv, exe.parent_path());
   if (built.exit_code != 0)
     return fmt::format("the task program did not build for {}:\n{}", t ? t->name : "host", built.output);
   return t && !t->linux_user ? heap_function(exe) : "";
@@ -319,7 +319,7 @@ std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, cons
   const fs::path exe = dir / "trace_target";
   const std::vector<std::string> argv = linux_build(&target, flags, {"-DDUALRATE_TRACE_HEX"}, "trace_main.cpp", exe);
   script += command_line(argv) + "\n";
-  const ProcessResult built = run_process(argv);
+  const ProcessResult built = build_program(argv, dir);
   if (built.exit_code != 0)
     return fmt::format("the trace program did not build for {}:\n{}", target.name, built.output);
   std::string error = run_linux_trace_mode(target, exe, "single", steps, every, dir / "generated.csv", r, script);

@@ -297,7 +297,7 @@ std::string build_and_run(const SystemSpec& spec, const SystemModels& s, const R
   const std::vector<std::string> build =
       cortex_m_build(cross, flags, defines, (data_paths().targets / "cortex-m" / "system_main.cpp").string(), elf);
   std::string script = "#!/bin/sh\n" + command_line(build) + "\n";
-  const ProcessResult built = run_process(build);
+  const ProcessResult built = build_program(build, dir);
   if (built.exit_code != 0) {
     write_file(dir / "build.sh", script);
     return "the system program did not build:\n" + built.output;
