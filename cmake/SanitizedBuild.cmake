@@ -21,6 +21,10 @@ if(DUALRATE_CLANG AND DUALRATE_CLANGXX)
                -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only"
                "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only"
                -DDUALRATE_SANITIZE=ON -DDUALRATE_CROSS_TARGETS=OFF
+               # clang's precompiled header is named by its absolute path in every compilation,
+               # which ccache does not make relative: with it no compilation of this tree would
+               # be taken from the cache in another clone (scripts/ccache-env).
+               -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON
                -DCMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER}
                -DCMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER}
     BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target dualrate dualrate_runtime_tests

@@ -37,6 +37,7 @@
 #include "servo_actuator_lag.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"
 #include "sp_ll_at_step.hpp"
+#include "source_tree.hpp"
 
 namespace {
 
@@ -141,11 +142,11 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   dualrate::init_symbolic();
-  Case<dc_motor::Model, dc_motor::SchemeConstants> dc("dc_motor", DUALRATE_SOURCE_DIR "/models/dc_motor.yaml");
+  Case<dc_motor::Model, dc_motor::SchemeConstants> dc("dc_motor", dualrate::test::source_path("models/dc_motor.yaml").c_str());
   Case<servo_actuator_lag::Model, servo_actuator_lag::SchemeConstants> servo(
-      "servo_actuator_lag", DUALRATE_SOURCE_DIR "/models/servo_actuator_lag.yaml");
+      "servo_actuator_lag", dualrate::test::source_path("models/servo_actuator_lag.yaml").c_str());
   Case<flexible_joint::Model, flexible_joint::SchemeConstants> joint("flexible_joint",
-                                                            DUALRATE_SOURCE_DIR "/models/flexible_joint.yaml");
+                                                            dualrate::test::source_path("models/flexible_joint.yaml").c_str());
   dc.add_benchmarks();
   servo.add_benchmarks();
   joint.add_benchmarks();

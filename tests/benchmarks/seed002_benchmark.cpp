@@ -25,6 +25,7 @@
 #include "ratio_reporter.hpp"
 #include "schemes/reference_core.hpp"
 #include "walking_robot.hpp"
+#include "source_tree.hpp"
 
 namespace {
 
@@ -35,7 +36,7 @@ constexpr int kMaxSubsteps = 200;
 class Robot {
  public:
   Robot() {
-    const dualrate::Model m = dualrate::load_model_file(DUALRATE_SOURCE_DIR "/models/walking_robot.yaml");
+    const dualrate::Model m = dualrate::load_model_file(dualrate::test::source_path("models/walking_robot.yaml"));
     macro_ = std::lround(m.simulation.t_end / kPeriod);
     exact_ = dualrate::ReferenceCore(m).simulate({dualrate::kHighAccuracy, kPeriod, m.simulation.t_end, 1}).rows;
     quasistatic_error = error<walking_robot::Scheme>(1);

@@ -24,6 +24,7 @@
 #include "ratio_reporter.hpp"
 #include "schemes/reference_core.hpp"
 #include "seed003.hpp"
+#include "source_tree.hpp"
 
 namespace {
 
@@ -74,7 +75,7 @@ const Setup& setup() {
   static const Setup s = [] {
     Setup r;
     dualrate::init_symbolic();
-    const dualrate::Model m = dualrate::load_model_file(DUALRATE_SOURCE_DIR "/models/planar_vehicle.yaml");
+    const dualrate::Model m = dualrate::load_model_file(dualrate::test::source_path("models/planar_vehicle.yaml"));
     const std::vector<double> exact = dualrate::ReferenceCore(m).simulate({dualrate::kHighAccuracy, 1e-3, kEnd, 1000}).rows.back();
     const dualrate::Model held = dualrate::seed003::frozen_inputs(m, 2.0);
     const dualrate::ReferenceCore held_core(held);

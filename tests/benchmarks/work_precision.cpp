@@ -28,6 +28,7 @@
 #include "ratio_reporter.hpp"
 #include "verify/verify.hpp"
 #include "work_precision.hpp"
+#include "source_tree.hpp"
 
 namespace work_precision {
 
@@ -201,7 +202,7 @@ int main(int argc, char** argv) {
     if (!only.empty() && !only.count(c.model)) continue;
     models.push_back(c.model);
     std::fprintf(stderr, "work_precision: sweeping %s\n", c.model.c_str());
-    for (Point& p : sweep(c, DUALRATE_SOURCE_DIR)) points.push_back(std::move(p));
+    for (Point& p : sweep(c, dualrate::test::source_dir())) points.push_back(std::move(p));
   }
   if (models.empty()) {
     std::fprintf(stderr, "work_precision: no model matches --models\n");

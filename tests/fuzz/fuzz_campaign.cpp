@@ -9,12 +9,13 @@
 #include "campaign/campaign.hpp"
 #include "base/diagnostics.hpp"
 #include "model/functions.hpp"
+#include "source_tree.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   dualrate::init_symbolic();
   try {
     dualrate::load_campaign_text(std::string(reinterpret_cast<const char*>(data), size),
-                                 DUALRATE_SOURCE_DIR "/tests/campaign/fuzz.yaml");
+                                 dualrate::test::source_path("tests/campaign/fuzz.yaml"));
   } catch (const dualrate::ModelError&) {
   }
   return 0;

@@ -12,6 +12,7 @@
 #include "generated_run.hpp"
 #include "model/model.hpp"
 #include "schemes/reference_core.hpp"
+#include "source_tree.hpp"
 
 namespace {
 
@@ -22,7 +23,7 @@ TEST(LongMission, FloatRunOfTenToTheEightStepsFollowsTheDoubleReferenceAtTheSame
   const long_mission_test::Samples run = long_mission_test::run_generated(kSteps, kKept);
   ASSERT_TRUE(run.all_ok);
   ASSERT_EQ(run.states.size(), kKept + 1);
-  const dualrate::Model model = dualrate::load_model_file(DUALRATE_SOURCE_DIR "/tests/models/runtime/long_mission.yaml");
+  const dualrate::Model model = dualrate::load_model_file(dualrate::test::source_path("tests/models/runtime/long_mission.yaml"));
   const dualrate::ReferenceCore core(model);
 
   // The double reference from the generated state at step kSteps - kKept, stepping with the

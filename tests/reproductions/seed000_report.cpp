@@ -14,6 +14,7 @@
 #include "report.hpp"
 #include "seed000.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"
+#include "source_tree.hpp"
 
 namespace fs = std::filesystem;
 using namespace dualrate;
@@ -233,7 +234,7 @@ int main(int argc, char** argv) {
   return report::main(argc, argv, [](const fs::path& dir, Claims& claims) {
     const StabilityFigures st = stability(dir);
     const std::string errors = local_errors(dir, claims);
-    const PendulumFigures p = pendulum(dir, DUALRATE_SOURCE_DIR);
+    const PendulumFigures p = pendulum(dir, test::source_dir());
     check_claims(st, p, claims);
     return fmt::format(
         "## Measured by seed000_report\n\n"

@@ -13,6 +13,7 @@
 #include "model/model.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/smfe/smfe.hpp"
+#include "source_tree.hpp"
 
 namespace dualrate::seed001 {
 
@@ -47,7 +48,7 @@ inline NPoint n_for(double eps) {
 
 // The adaptive example (models/adaptive_parasitic.yaml) and its reduced model (eps = 0,
 // z = u = -k y: eq. 23).
-inline Model adaptive() { return load_model_file(std::string(DUALRATE_SOURCE_DIR) + "/models/adaptive_parasitic.yaml"); }
+inline Model adaptive() { return load_model_file(test::source_path("models/adaptive_parasitic.yaml")); }
 inline Model adaptive_reduced() {
   return load_model_text("name: reduced\nparameters:\n  a: 1\n  y0: 1\n  k0: 1.5\nstates:\n  slow:\n    y: y0\n"
                          "    k: k0\nequations:\n  y: (a - k)*y\n  k: y^2\nsimulation:\n  t_end: 10\n  step: 0.1\n",

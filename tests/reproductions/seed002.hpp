@@ -14,10 +14,11 @@
 #include "analysis/stability.hpp"
 #include "model/model.hpp"
 #include "schemes/reference_core.hpp"
+#include "source_tree.hpp"
 
 namespace dualrate::seed002 {
 
-inline std::string robot_file() { return std::string(DUALRATE_SOURCE_DIR) + "/models/walking_robot.yaml"; }
+inline std::string robot_file() { return test::source_path("models/walking_robot.yaml"); }
 
 inline Model robot(double foot_mass) { return load_model_file(robot_file(), {{"m_N", foot_mass}}); }
 

@@ -12,6 +12,7 @@
 #include "analysis/stability.hpp"
 #include "model/model.hpp"
 #include "schemes/reference_core.hpp"
+#include "source_tree.hpp"
 
 namespace dualrate::seed003 {
 
@@ -35,7 +36,7 @@ inline const std::vector<PaperCase>& paper_cases() {
 }
 
 inline std::string model_path(const std::string& name) {
-  return std::string(DUALRATE_SOURCE_DIR) + "/models/" + name + ".yaml";
+  return test::source_path("models/" + name + ".yaml");
 }
 
 // The largest stable step of `scheme` from the analysis at the initial state, and runs of

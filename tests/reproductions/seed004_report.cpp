@@ -20,6 +20,7 @@
 #include "report.hpp"
 #include "schemes/reference_core.hpp"
 #include "seed004.hpp"
+#include "source_tree.hpp"
 
 namespace fs = std::filesystem;
 using namespace dualrate;
@@ -110,7 +111,7 @@ std::string tables(const std::vector<StateErrors>& e) {
 
 int main(int argc, char** argv) {
   return report::main(argc, argv, [](const fs::path& dir, Claims& claims) {
-    const Model model = load_model_file(DUALRATE_SOURCE_DIR "/models/planar_spacecraft.yaml");
+    const Model model = load_model_file(test::source_path("models/planar_spacecraft.yaml"));
     const ReferenceCore core(model);
     const double t_end = model.simulation.t_end;
     const Trace abm4 = run(core, "abm4", kStep, 1, t_end);

@@ -17,6 +17,7 @@
 #include "model/model.hpp"
 #include "schemes/reference_core.hpp"
 #include "seed004.hpp"
+#include "source_tree.hpp"
 
 namespace dualrate::seed004 {
 namespace {
@@ -32,7 +33,7 @@ class Seed004 : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     init_symbolic();
-    model_ = new Model(load_model_file(DUALRATE_SOURCE_DIR "/models/planar_spacecraft.yaml"));
+    model_ = new Model(load_model_file(test::source_path("models/planar_spacecraft.yaml")));
   }
   static void TearDownTestSuite() { delete model_; }
   static Model* model_;

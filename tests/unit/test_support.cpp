@@ -2,7 +2,6 @@
 
 namespace dualrate::test {
 
-const char* source_dir() { return DUALRATE_SOURCE_DIR; }
 const char* cli() { return DUALRATE_CLI; }
 
 }  // namespace dualrate::test

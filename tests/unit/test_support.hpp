@@ -14,15 +14,14 @@
 #include "base/diagnostics.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
+#include "source_tree.hpp"
 
 namespace dualrate::test {
 
-// The source tree and the CLI under test (defined in test_support.cpp alone, whose definitions
-// name this clone's paths: the other sources stay the same in every clone, for ccache).
-const char* source_dir();
+// The CLI under test (defined in test_support.cpp alone, which names this clone's paths: the
+// other sources stay the same in every clone, for ccache); source_dir() and source_path() are
+// source_tree.hpp's.
 const char* cli();
-
-inline std::string source_path(const std::string& relative) { return std::string(source_dir()) + "/" + relative; }
 
 // The .yaml files directly under each of `dirs` (relative to the source tree), sorted.
 inline std::vector<std::string> yaml_files(std::initializer_list<const char*> dirs) {
