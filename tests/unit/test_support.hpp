@@ -8,6 +8,7 @@
 #include <fstream>
 #include <regex>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,12 +34,41 @@ inline std::vector<std::string> yaml_files(std::initializer_list<const char*> di
   return files;
 }
 
+// The calibration tests' model (tunable parameters with limits), relative to the source tree.
+inline const std::string kCalibrationMotor = "tests/models/calibration/motor.yaml";
+
+// The parameter of `m` named `name`; std::invalid_argument when there is none.
+inline const Parameter& parameter(const Model& m, const std::string& name) {
+  for (const auto& p : m.parameters)
+    if (p.name == name) return p;
+  throw std::invalid_argument("no parameter " + name);
+}
+
+// The ModelError that loading `text` (as the file m.yaml, with `overrides`) raises; a test
+// failure when it loads (any other exception escapes to the test).
+inline ModelError model_error(const std::string& text, const std::vector<ParameterOverride>& overrides = {}) {
+  init_symbolic();
+  try {
+    load_model_text(text, "m.yaml", overrides);
+  } catch (const ModelError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "loaded without error";
+  return ModelError({}, "");
+}
+
 // Every model file under models/ and tests/models/valid/.
 inline std::vector<std::string> all_model_files() { return yaml_files({"models", "tests/models/valid"}); }
 
 inline Model load(const std::string& path) {
   init_symbolic();
   return load_model_file(path);
+}
+
+// The model a model file's `text` describes, read as the file `file`.
+inline Model load_text(const std::string& text, const std::string& file = "m.yaml") {
+  init_symbolic();
+  return load_model_text(text, file);
 }
 
 // What an error file expects: "# expect: LINE:COL: <substring of the message>" on the first

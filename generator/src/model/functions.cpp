@@ -8,11 +8,12 @@ namespace dualrate {
 using GiNaC::ex;
 using GiNaC::numeric;
 
+bool is_real_number(const ex& e) {
+  return GiNaC::is_exactly_a<numeric>(e) && GiNaC::ex_to<numeric>(e).is_real();
+}
+
 namespace {
 
-bool is_real_number(const ex& x) {
-  return GiNaC::is_exactly_a<numeric>(x) && GiNaC::ex_to<numeric>(x).is_real();
-}
 const numeric& num(const ex& x) { return GiNaC::ex_to<numeric>(x); }
 
 ex abs_eval(const ex& x) {

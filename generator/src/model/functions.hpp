@@ -28,6 +28,9 @@ DECLARE_FUNCTION_2P(dr_max)
 // subexpressions (with_time_terms, model/model.hpp); nothing else makes them.
 DECLARE_FUNCTION_1P(dr_time)
 bool is_time_term(const GiNaC::ex& e);
+// Whether e is a real number (a numeric whose imaginary part is zero): a function's value is
+// folded only for such arguments.
+bool is_real_number(const GiNaC::ex& e);
 
 struct FunctionInfo {
   const char* name;  // as written in a model file

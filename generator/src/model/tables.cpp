@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "model/functions.hpp"
+
 namespace dualrate {
 
 DECLARE_FUNCTION_3P(dr_table1)
@@ -75,10 +77,6 @@ std::shared_ptr<const Table> table_of(const ex& id) {
   std::shared_ptr<const Table> t = it == registry().end() ? nullptr : it->second.lock();
   if (!t) throw std::logic_error("table call of a table no longer loaded (id " + std::to_string(key) + ")");
   return t;
-}
-
-bool is_real_number(const ex& x) {
-  return GiNaC::is_exactly_a<GiNaC::numeric>(x) && GiNaC::ex_to<GiNaC::numeric>(x).is_real();
 }
 
 unsigned serial_of(std::size_t axes) {

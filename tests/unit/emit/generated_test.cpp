@@ -14,6 +14,7 @@
 #include "emit/cpp_emitter.hpp"
 #include "model/printing.hpp"
 #include "base/process.hpp"
+#include "base/text_io.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
 #include "test_support.hpp"
@@ -489,13 +490,6 @@ TEST(GeneratedVsReference, DetectsADifferentScheme) {
   EXPECT_GT(c.max_error, 1e-6);
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Two separate generator processes give the same bytes.
 TEST(Emission, RegenerationIsByteIdentical) {
   for (const auto& file : test::all_model_files()) {
@@ -505,9 +499,9 @@ TEST(Emission, RegenerationIsByteIdentical) {
       ASSERT_EQ(r.exit_code, 0) << r.output;
     }
     const std::string name = test::load(file).name + ".hpp";
-    const std::string first = slurp(a + "/" + name);
+    const std::string first = read_file(a + "/" + name);
     EXPECT_FALSE(first.empty());
-    EXPECT_EQ(first, slurp(b + "/" + name)) << file;
+    EXPECT_EQ(first, read_file(b + "/" + name)) << file;
   }
 }
 

@@ -8,17 +8,11 @@
 #include <sstream>
 
 #include "base/process.hpp"
+#include "base/text_io.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
 namespace {
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
@@ -36,11 +30,11 @@ TEST(GenerateNamespace, NamesTheNamespaceAndTheHeaderAndChangesNothingElse) {
   ASSERT_EQ(plain.exit_code, 0) << plain.output;
   ASSERT_EQ(named.exit_code, 0) << named.output;
   EXPECT_EQ(named.output, dir + "/motor_at_1ms.hpp\n");
-  const std::string header = read(dir + "/motor_at_1ms.hpp");
+  const std::string header = read_file(dir + "/motor_at_1ms.hpp");
   EXPECT_NE(header.find("namespace motor_at_1ms {"), std::string::npos);
   EXPECT_NE(header.find("}  // namespace motor_at_1ms"), std::string::npos);
   EXPECT_EQ(header.find("dc_motor.hpp"), std::string::npos);
-  EXPECT_EQ(replace_all(header, "motor_at_1ms", "dc_motor"), read(dir + "/dc_motor.hpp"));
+  EXPECT_EQ(replace_all(header, "motor_at_1ms", "dc_motor"), read_file(dir + "/dc_motor.hpp"));
   std::filesystem::remove_all(dir);
 }
 

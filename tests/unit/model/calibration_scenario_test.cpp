@@ -11,27 +11,20 @@
 #include "model/calibration.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
+#include "test_support.hpp"
 
 namespace dualrate {
 namespace {
 
-const std::string kMotor = "tests/models/calibration/motor.yaml";
-
 const Model& motor() {
   static const Model m = [] {
     init_symbolic();
-    return load_model_file(kMotor);
+    return load_model_file(test::kCalibrationMotor);
   }();
   return m;
 }
 
-const Parameter& parameter(const Model& m, const std::string& name) {
-  for (const auto& p : m.parameters)
-    if (p.name == name) return p;
-  throw std::invalid_argument("no parameter " + name);
-}
-
-ModelError error_of(const std::string& text) {
+ModelError scenario_error(const std::string& text) {
   try {
     load_calibration_text(motor(), text, "c.yaml");
   } catch (const ModelError& e) {
@@ -43,7 +36,7 @@ ModelError error_of(const std::string& text) {
 
 void expect_error(const std::string& text, int line, int column, const std::string& message,
                   const std::string& hint = "") {
-  const ModelError e = error_of(text);
+  const ModelError e = scenario_error(text);
   EXPECT_EQ(e.loc().file, "c.yaml") << e.format();
   EXPECT_EQ(e.loc().line, line) << e.format();
   EXPECT_EQ(e.loc().column, column) << e.format();
@@ -227,10 +220,10 @@ TEST(CalibratedModel, DerivedParametersAndTablesFollow) {
   v["Kt"] = {0.07};
   v["friction"] = {0.1, 0.12, 0.16, 0.25};
   const Model c = calibrated_model(motor(), v);
-  EXPECT_EQ(parameter(c, "R").value, 1.6);
-  EXPECT_EQ(parameter(c, "tau").value, 1.0e-4 / 1.6);
-  EXPECT_EQ(parameter(c, "Ke").value, 0.07);
-  EXPECT_EQ(parameter(c, "J").value, 0.01);
+  EXPECT_EQ(test::parameter(c, "R").value, 1.6);
+  EXPECT_EQ(test::parameter(c, "tau").value, 1.0e-4 / 1.6);
+  EXPECT_EQ(test::parameter(c, "Ke").value, 0.07);
+  EXPECT_EQ(test::parameter(c, "J").value, 0.01);
   EXPECT_EQ(c.tables[0]->values, v["friction"]);
   EXPECT_EQ(motor().tables[0]->values, (std::vector<double>{0.08, 0.1, 0.13, 0.2}));  // the model's own stays
   // The equations call the new table: d(omega)/dt at omega = 100, I = 0 is -0.001 friction(100) / J.

@@ -14,6 +14,7 @@
 
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
+#include "base/text_io.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
@@ -21,21 +22,6 @@
 
 namespace dualrate {
 namespace {
-
-const std::string kMotor = "tests/models/calibration/motor.yaml";
-
-const Parameter& parameter(const Model& m, const std::string& name) {
-  for (const auto& p : m.parameters)
-    if (p.name == name) return p;
-  throw std::invalid_argument("no parameter " + name);
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // A refusal: exit status 1 and the output starting with `message` (FILE:LINE:COL: error: ...).
 void expect_refused(const ProcessResult& r, const std::string& message) {
@@ -48,17 +34,6 @@ ProcessResult generate(const std::string& model, std::vector<std::string> option
   options.insert(options.begin(), {test::cli(), "generate", model});
   options.insert(options.end(), {"-o", out});
   return run_process(options);
-}
-
-ModelError error_of(const std::string& text, const std::vector<ParameterOverride>& overrides = {}) {
-  init_symbolic();
-  try {
-    load_model_text(text, "m.yaml", overrides);
-  } catch (const ModelError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "loaded without error";
-  return ModelError({}, "");
 }
 
 void expect_error(const ModelError& e, const std::string& file, int line, int column, const std::string& message) {
@@ -76,15 +51,15 @@ std::string with_parameters(const std::string& parameters) {
 // The error of a model whose parameters section is `parameters` (one entry, on line 3 of
 // m.yaml): at that line, `column`, saying `message`.
 void expect_parameter_error(const std::string& parameters, int column, const std::string& message) {
-  expect_error(error_of(with_parameters(parameters)), "m.yaml", 3, column, message);
+  expect_error(test::model_error(with_parameters(parameters)), "m.yaml", 3, column, message);
 }
 
 TEST(Calibration, MappingFormTunableParametersAndTables) {
-  const Model m = test::load(test::source_path(kMotor));
-  const Parameter& j = parameter(m, "J");
+  const Model m = test::load(test::source_path(test::kCalibrationMotor));
+  const Parameter& j = test::parameter(m, "J");
   EXPECT_FALSE(j.tunable);
   EXPECT_EQ(j.unit, "");
-  const Parameter& r = parameter(m, "R");
+  const Parameter& r = test::parameter(m, "R");
   EXPECT_TRUE(r.tunable);
   EXPECT_EQ(r.value, 1.0);
   EXPECT_EQ(r.min, 0.5);
@@ -92,14 +67,14 @@ TEST(Calibration, MappingFormTunableParametersAndTables) {
   EXPECT_EQ(r.unit, "ohm");
   EXPECT_EQ(r.range_loc.line, 7);
   EXPECT_EQ(r.range_loc.column, 34);
-  EXPECT_EQ(parameter(m, "Kt").unit, "N*m/A");
-  const Parameter& l = parameter(m, "L");
+  EXPECT_EQ(test::parameter(m, "Kt").unit, "N*m/A");
+  const Parameter& l = test::parameter(m, "L");
   EXPECT_FALSE(l.tunable);
   EXPECT_EQ(l.value, 1.0e-4);
   EXPECT_EQ(l.unit, "H");
   EXPECT_EQ(l.description, "armature inductance");
-  EXPECT_DOUBLE_EQ(parameter(m, "tau").value, 1.0e-4);
-  EXPECT_EQ(parameter(m, "Ke").value, 0.05);  // value: Kt, an expression in the mapping form
+  EXPECT_DOUBLE_EQ(test::parameter(m, "tau").value, 1.0e-4);
+  EXPECT_EQ(test::parameter(m, "Ke").value, 0.05);  // value: Kt, an expression in the mapping form
   ASSERT_EQ(m.tables.size(), 1u);
   const Table& friction = *m.tables[0];
   EXPECT_TRUE(friction.tunable);
@@ -110,37 +85,37 @@ TEST(Calibration, MappingFormTunableParametersAndTables) {
 }
 
 TEST(Calibration, DerivedParametersDependOnTunableOnes) {
-  const Model m = test::load(test::source_path(kMotor));
-  for (const std::string name : {"J", "R", "Kt", "L"}) EXPECT_FALSE(depends_on_tunable(m, parameter(m, name))) << name;
-  EXPECT_TRUE(depends_on_tunable(m, parameter(m, "tau")));  // L/R
-  EXPECT_TRUE(depends_on_tunable(m, parameter(m, "Ke")));   // value: Kt
+  const Model m = test::load(test::source_path(test::kCalibrationMotor));
+  for (const std::string name : {"J", "R", "Kt", "L"}) EXPECT_FALSE(depends_on_tunable(m, test::parameter(m, name))) << name;
+  EXPECT_TRUE(depends_on_tunable(m, test::parameter(m, "tau")));  // L/R
+  EXPECT_TRUE(depends_on_tunable(m, test::parameter(m, "Ke")));   // value: Kt
   init_symbolic();
   const Model n = load_model_text(
       "name: n\ntables:\n  T: {breakpoints: [[0, 1]], values: [1, 2], tunable: true, min: 0, max: 3}\n"
       "  F: {breakpoints: [[0, 1]], values: [1, 2]}\nparameters:\n  a: T(0.5)\n  b: 2*a\n  c: F(0.5)\n"
       "  g: {value: 1, tunable: false}\n  k: c*g\nstates:\n  slow:\n    x: 1\nequations:\n  x: -k*x\n",
       "n.yaml");
-  EXPECT_TRUE(depends_on_tunable(n, parameter(n, "a")));   // calls a tunable table: the call stays in its expression
-  EXPECT_EQ(parameter(n, "a").value, 1.5);
-  EXPECT_EQ(parameter(n, "c").value, 1.5);
-  EXPECT_TRUE(depends_on_tunable(n, parameter(n, "b")));   // through a
-  EXPECT_FALSE(depends_on_tunable(n, parameter(n, "c")));  // a table that is not tunable
-  EXPECT_FALSE(parameter(n, "g").tunable);
-  EXPECT_FALSE(depends_on_tunable(n, parameter(n, "k")));
+  EXPECT_TRUE(depends_on_tunable(n, test::parameter(n, "a")));   // calls a tunable table: the call stays in its expression
+  EXPECT_EQ(test::parameter(n, "a").value, 1.5);
+  EXPECT_EQ(test::parameter(n, "c").value, 1.5);
+  EXPECT_TRUE(depends_on_tunable(n, test::parameter(n, "b")));   // through a
+  EXPECT_FALSE(depends_on_tunable(n, test::parameter(n, "c")));  // a table that is not tunable
+  EXPECT_FALSE(test::parameter(n, "g").tunable);
+  EXPECT_FALSE(depends_on_tunable(n, test::parameter(n, "k")));
 }
 
 TEST(Calibration, ParamOverrideOfATunableParameterStaysWithinItsLimits) {
   init_symbolic();
-  const std::string text = read(test::source_path(kMotor));
+  const std::string text = read_file(test::source_path(test::kCalibrationMotor));
   const Model m = load_model_text(text, "motor.yaml", {{"R", 2.0}});
-  EXPECT_TRUE(parameter(m, "R").tunable);
-  EXPECT_TRUE(parameter(m, "R").overridden);
-  EXPECT_EQ(parameter(m, "R").value, 2.0);
-  EXPECT_DOUBLE_EQ(parameter(m, "tau").value, 0.5e-4);
-  expect_error(error_of(text, {{"R", 2.5}}), "m.yaml", 7, 34, "--param R=2.5: outside the limits [0.5, 2] of tunable");
+  EXPECT_TRUE(test::parameter(m, "R").tunable);
+  EXPECT_TRUE(test::parameter(m, "R").overridden);
+  EXPECT_EQ(test::parameter(m, "R").value, 2.0);
+  EXPECT_DOUBLE_EQ(test::parameter(m, "tau").value, 0.5e-4);
+  expect_error(test::model_error(text, {{"R", 2.5}}), "m.yaml", 7, 34, "--param R=2.5: outside the limits [0.5, 2] of tunable");
   // A derived parameter given a number is no longer derived.
   const Model n = load_model_text(text, "motor.yaml", {{"tau", 1e-3}});
-  EXPECT_FALSE(depends_on_tunable(n, parameter(n, "tau")));
+  EXPECT_FALSE(depends_on_tunable(n, test::parameter(n, "tau")));
 }
 
 TEST(Calibration, TunableIsTheWordTrueOrFalse) {
@@ -148,7 +123,7 @@ TEST(Calibration, TunableIsTheWordTrueOrFalse) {
                          "tunable of parameter 'k' must be true or false, not 'true'");
   expect_parameter_error("  k: {value: 1, tunable: True, min: 0, max: 2}\n", 26, "must be true or false, not 'True'");
   init_symbolic();
-  EXPECT_FALSE(parameter(load_model_text(with_parameters("  k: {value: 1, tunable: false}\n"), "m.yaml"), "k").tunable);
+  EXPECT_FALSE(test::parameter(load_model_text(with_parameters("  k: {value: 1, tunable: false}\n"), "m.yaml"), "k").tunable);
 }
 
 TEST(Calibration, ATunableValueIsANumberWithinItsLimits) {
@@ -156,7 +131,7 @@ TEST(Calibration, ATunableValueIsANumberWithinItsLimits) {
   init_symbolic();
   const Model m =
       load_model_text(with_parameters("  k: {value: -2.5e-1, tunable: true, min: -0.25, max: 1e3}\n"), "m.yaml");
-  EXPECT_EQ(parameter(m, "k").value, -0.25);
+  EXPECT_EQ(test::parameter(m, "k").value, -0.25);
   expect_parameter_error("  k: {value: 3, tunable: true, min: 0, max: 2}\n", 14,
                          "the value 3 of tunable parameter 'k' is outside its limits [0, 2]");
   expect_parameter_error("  k: {value: pi/2, tunable: true, min: 0, max: 2}\n", 14,
@@ -211,15 +186,15 @@ std::string folded(const std::string& text) {
 
 TEST(Calibration, SimulateAndAnalyzeRunATunableModelAtItsValues) {
   const std::string dir = make_temp_dir("dualrate-calibration");
-  const std::string tunable = test::source_path(kMotor), plain = dir + "/motor.yaml";
-  const std::string text = folded(read(tunable));
+  const std::string tunable = test::source_path(test::kCalibrationMotor), plain = dir + "/motor.yaml";
+  const std::string text = folded(read_file(tunable));
   ASSERT_EQ(text.find("tunable: true"), std::string::npos) << text;
   std::ofstream(plain, std::ios::binary) << text;
   const ProcessResult a = run_process({test::cli(), "simulate", tunable, "-o", dir + "/tunable.csv"});
   const ProcessResult b = run_process({test::cli(), "simulate", plain, "-o", dir + "/plain.csv"});
   ASSERT_EQ(a.exit_code, 0) << a.output;
   ASSERT_EQ(b.exit_code, 0) << b.output;
-  EXPECT_EQ(read(dir + "/tunable.csv"), read(dir + "/plain.csv"));
+  EXPECT_EQ(read_file(dir + "/tunable.csv"), read_file(dir + "/plain.csv"));
   const ProcessResult c = run_process({test::cli(), "analyze", tunable, "--json"});
   const ProcessResult d = run_process({test::cli(), "analyze", plain, "--json"});
   ASSERT_EQ(c.exit_code, 0) << c.output;
@@ -233,7 +208,7 @@ TEST(Calibration, SimulateAndAnalyzeRunATunableModelAtItsValues) {
 // tunable range and that generated code does not recompute (quasistatic's scheduled constants)
 // is refused at the range (loss of tunability is an error). The dual-rate tasks take calibration.
 TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
-  const std::string model = test::source_path(kMotor);
+  const std::string model = test::source_path(test::kCalibrationMotor);
   const std::string out = make_temp_dir("dualrate-calibration");
   const auto at_step = [&](const std::string& file, const std::string& scheme) {
     return generate(file, {"--scheme", scheme, "--step", "1e-5"}, out);
@@ -241,7 +216,7 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
   for (const char* scheme : {"rk4", "sp_ll", "quasistatic"}) {
     const ProcessResult r = at_step(model, scheme);
     ASSERT_EQ(r.exit_code, 0) << scheme << ": " << r.output;
-    const std::string header = read(out + "/motor.hpp");
+    const std::string header = read_file(out + "/motor.hpp");
     EXPECT_NE(header.find("struct Calibration {"), std::string::npos) << scheme;
     if (std::string(scheme) != "rk4") {  // g_z = -R/L: an exponential recomputed on the target
       EXPECT_NE(header.find("dualrate::expm::checked_"), std::string::npos) << scheme;
@@ -250,12 +225,12 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
   }
   const ProcessResult tasks = at_step(model, "mrabm4");  // the tasks take a computed set at a release
   ASSERT_EQ(tasks.exit_code, 0) << tasks.output;
-  EXPECT_NE(read(out + "/motor.hpp").find("using Tasks = dualrate::DualRate<Scheme, dualrate::OverrunPolicy::kSkip, "
+  EXPECT_NE(read_file(out + "/motor.hpp").find("using Tasks = dualrate::DualRate<Scheme, dualrate::OverrunPolicy::kSkip, "
                                           "TakeConstants>;"),
             std::string::npos);
   std::filesystem::remove(out + "/motor.hpp");
   const std::string scheduled = out + "/scheduled.yaml";
-  std::ofstream(scheduled) << std::regex_replace(read(model), std::regex("  scheme: rk4\n"),
+  std::ofstream(scheduled) << std::regex_replace(read_file(model), std::regex("  scheme: rk4\n"),
                                                  "  scheme: quasistatic\n  linearization: scheduled\n"
                                                  "  schedule:\n    by: [omega]\n");
   const ProcessResult lost = at_step(scheduled, "quasistatic");
@@ -271,14 +246,14 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
 // [[ms + mu, mu], [mu, mu]] with ms tunable) is refused.
 TEST(Calibration, JacobianFollowsAndAConstantMassMatrixIsRefused) {
   const std::string out = make_temp_dir("dualrate-calibration");
-  const ProcessResult jacobian = generate(test::source_path(kMotor), {"--scheme", "rk4", "--jacobian"}, out);
+  const ProcessResult jacobian = generate(test::source_path(test::kCalibrationMotor), {"--scheme", "rk4", "--jacobian"}, out);
   ASSERT_EQ(jacobian.exit_code, 0) << jacobian.output;
-  const std::string header = read(out + "/motor.hpp");
+  const std::string header = read_file(out + "/motor.hpp");
   EXPECT_NE(header.find("static void jacobian("), std::string::npos);
   // d(I')/dI = -R/L: the tunable R by name, the fixed L = 1e-4 folded.
   EXPECT_NE(header.find("= -Scalar(10000)*R;"), std::string::npos) << header;
   std::filesystem::remove(out + "/motor.hpp");
-  const std::string text = read(test::source_path("models/quarter_car_relative.yaml"));
+  const std::string text = read_file(test::source_path("models/quarter_car_relative.yaml"));
   const std::string model = out + "/quarter_car_relative.yaml";
   std::ofstream(model) << std::regex_replace(text, std::regex("\n  ms: 300\n"),
                                              "\n  ms: {value: 300, tunable: true, min: 200, max: 400}\n");
@@ -307,9 +282,9 @@ TEST(Calibration, ModelNamesDoNotClashWithTheGeneratedOnes) {
 // R = 1 alone it would be 1e-4 s).
 TEST(Calibration, SmfeDesignHoldsOverTheCalibrationRange) {
   const std::string out = make_temp_dir("dualrate-calibration");
-  const ProcessResult r = generate(test::source_path(kMotor), {"--scheme", "smfe", "--step", "1e-3"}, out);
+  const ProcessResult r = generate(test::source_path(test::kCalibrationMotor), {"--scheme", "smfe", "--step", "1e-3"}, out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const std::string header = read(out + "/motor.hpp");
+  const std::string header = read_file(out + "/motor.hpp");
   std::smatch h_s;
   ASSERT_TRUE(std::regex_search(header, h_s, std::regex(R"(static constexpr Scalar inner_step = [^;]*;  // (\S+))")))
       << header;
@@ -323,7 +298,7 @@ TEST(Calibration, SmfeDesignHoldsOverTheCalibrationRange) {
 // g_z = -R/L = -10^4) but not where R is larger: the worst point of the range is named (the
 // friction curve, which barely reaches the fast mode, at one of its extreme patterns).
 TEST(Calibration, GenerateChecksStabilityOverTheCalibrationRange) {
-  const std::string model = test::source_path(kMotor);
+  const std::string model = test::source_path(test::kCalibrationMotor);
   const std::string out = make_temp_dir("dualrate-calibration");
   const ProcessResult r = generate(model, {"--scheme", "rk4", "--step", "2.7e-4"}, out);
   expect_refused(r, model + ":7:34: error: rk4 at h = 0.00027 is unstable over the calibration range: the "
@@ -348,7 +323,7 @@ TEST(Calibration, StabilityOverTheRangeFindsAnInteriorMaximum) {
       << r.output;
   EXPECT_NEAR(std::stod(k[1]), 1.0, 3.0 / 64);
   const std::string narrowed = out + "/narrowed.yaml";
-  std::ofstream(narrowed) << std::regex_replace(read(model), std::regex("min: 0,"), "min: 1.5,");
+  std::ofstream(narrowed) << std::regex_replace(read_file(model), std::regex("min: 0,"), "min: 1.5,");
   const ProcessResult stable = generate(narrowed, {}, out);
   EXPECT_EQ(stable.exit_code, 0) << stable.output;
   std::filesystem::remove_all(out);

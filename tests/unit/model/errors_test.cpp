@@ -56,24 +56,6 @@ INSTANTIATE_TEST_SUITE_P(Files, ModelErrorFile, ::testing::ValuesIn(test::yaml_f
   return name;
 });
 
-// The ModelError that loading `text` raises; a test failure when it loads (and any other
-// exception escapes to the test).
-ModelError error_of(const std::string& text) {
-  init_symbolic();
-  try {
-    load_model_text(text, "hostile.yaml");
-  } catch (const ModelError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "loaded without error";
-  return ModelError({}, "");
-}
-
-Model loaded(const std::string& text) {
-  init_symbolic();
-  return load_model_text(text, "test.yaml");
-}
-
 // A model whose one equation, x: ..., starts at line 6, column 6.
 std::string with_equation(const std::string& expression) {
   return "name: m\nstates:\n  slow:\n    x: 1\nequations:\n  x: " + expression + "\n";
@@ -93,35 +75,35 @@ void expect_error(const ModelError& e, int line, int column, const std::string& 
 }
 
 TEST(ModelErrors, DeepParentheses) {
-  expect_error(error_of(with_equation(repeat("(", 100000) + "x" + repeat(")", 100000))), 6, 6, "is too long");
+  expect_error(test::model_error(with_equation(repeat("(", 100000) + "x" + repeat(")", 100000))), 6, 6, "is too long");
   // Within the length limit: the 65th '(' is one level too deep.
-  expect_error(error_of(with_equation(repeat("(", 9000) + "x" + repeat(")", 9000))), 6, 6 + 64, "nests deeper than 64 levels");
-  expect_error(error_of(with_equation(repeat("sin(", 3000) + "x" + repeat(")", 3000))), 6, 6 + 64 * 4 + 3,
+  expect_error(test::model_error(with_equation(repeat("(", 9000) + "x" + repeat(")", 9000))), 6, 6 + 64, "nests deeper than 64 levels");
+  expect_error(test::model_error(with_equation(repeat("sin(", 3000) + "x" + repeat(")", 3000))), 6, 6 + 64 * 4 + 3,
                "nests deeper than 64 levels");
-  expect_error(error_of(with_equation(repeat("(", 9000))), 6, 6 + 64, "nests deeper than 64 levels");
-  expect_error(error_of(with_equation(repeat(")", 9000))), 6, 6, "unmatched ')'");
+  expect_error(test::model_error(with_equation(repeat("(", 9000))), 6, 6 + 64, "nests deeper than 64 levels");
+  expect_error(test::model_error(with_equation(repeat(")", 9000))), 6, 6, "unmatched ')'");
 }
 
 TEST(ModelErrors, LongChainsOfSigns) {
-  expect_error(error_of(with_equation(repeat("-", 100000) + "x")), 6, 6, "is too long");
-  expect_error(error_of(with_equation(repeat("-", 9000) + "x")), 6, 6 + 8, "too many operators in a row");
-  expect_error(error_of(with_equation("0" + repeat(" -", 9000) + " x")), 6, 6 + 18, "too many operators in a row");
-  expect_error(error_of(with_equation(repeat("-(", 5000) + "x" + repeat(")", 5000))), 6, 6 + 64 * 2 + 1,
+  expect_error(test::model_error(with_equation(repeat("-", 100000) + "x")), 6, 6, "is too long");
+  expect_error(test::model_error(with_equation(repeat("-", 9000) + "x")), 6, 6 + 8, "too many operators in a row");
+  expect_error(test::model_error(with_equation("0" + repeat(" -", 9000) + " x")), 6, 6 + 18, "too many operators in a row");
+  expect_error(test::model_error(with_equation(repeat("-(", 5000) + "x" + repeat(")", 5000))), 6, 6 + 64 * 2 + 1,
                "nests deeper than 64 levels");
   // A sign after an operator nests (x^(-x^(-x ...))): bounded like parentheses.
-  expect_error(error_of(with_equation("x" + repeat("^-x", 5000))), 6, 6 + 2 + 64 * 3, "nests deeper than 64 levels");
+  expect_error(test::model_error(with_equation("x" + repeat("^-x", 5000))), 6, 6 + 2 + 64 * 3, "nests deeper than 64 levels");
   // ... but does not accumulate along a product: x*(-x)*(-x)... is flat.
-  const Model m = loaded(with_equation("x" + repeat("*-x", 5000)));
+  const Model m = test::load_text(with_equation("x" + repeat("*-x", 5000)));
   EXPECT_TRUE((m.states[0].rhs - GiNaC::pow(m.states[0].symbol, 5001)).is_zero()) << m.states[0].rhs;
 }
 
 TEST(ModelErrors, DeeplyNestedYaml) {
-  expect_error(error_of(repeat("[", 100000)), 1, 1, "invalid YAML: nested more than");
-  expect_error(error_of(repeat("{", 100000)), 1, 1, "invalid YAML: nested more than");
-  EXPECT_TRUE(contains(error_of(with_equation(repeat("[", 100000))).what(), "invalid YAML: nested more than"));
+  expect_error(test::model_error(repeat("[", 100000)), 1, 1, "invalid YAML: nested more than");
+  expect_error(test::model_error(repeat("{", 100000)), 1, 1, "invalid YAML: nested more than");
+  EXPECT_TRUE(contains(test::model_error(with_equation(repeat("[", 100000))).what(), "invalid YAML: nested more than"));
   std::string blocks;
   for (int i = 0; i < 3000; ++i) blocks += std::string(i, ' ') + "a:\n";
-  EXPECT_TRUE(contains(error_of(blocks).what(), "invalid YAML: nested more than"));
+  EXPECT_TRUE(contains(test::model_error(blocks).what(), "invalid YAML: nested more than"));
 }
 
 TEST(ModelErrors, BinaryGarbage) {
@@ -130,30 +112,30 @@ TEST(ModelErrors, BinaryGarbage) {
     std::string garbage(1 + random() % 500, '\0');
     for (char& c : garbage) c = static_cast<char>(random());
     SCOPED_TRACE(i);
-    error_of(garbage);
-    error_of("name: m\n" + garbage);
-    error_of(with_equation(garbage));
+    test::model_error(garbage);
+    test::model_error("name: m\n" + garbage);
+    test::model_error(with_equation(garbage));
   }
   const char nul[] = "name: m\0\nstates: {slow: {x: 1}}\nequations: {x: -x}\n";
-  error_of(std::string(nul, sizeof nul - 1));
-  expect_error(error_of(with_equation("x +\x01 1")), 6, 9, "unexpected character U+0001");
-  expect_error(error_of(with_equation("x\xc2\xa0+ 1")), 6, 7, "unexpected character U+00A0");
-  expect_error(error_of(with_equation("x \xff 1")), 6, 8, "unexpected byte 0xFF");
+  test::model_error(std::string(nul, sizeof nul - 1));
+  expect_error(test::model_error(with_equation("x +\x01 1")), 6, 9, "unexpected character U+0001");
+  expect_error(test::model_error(with_equation("x\xc2\xa0+ 1")), 6, 7, "unexpected character U+00A0");
+  expect_error(test::model_error(with_equation("x \xff 1")), 6, 8, "unexpected byte 0xFF");
 }
 
 TEST(ModelErrors, HugeExpressions) {
-  expect_error(error_of(with_equation("x" + repeat(" + x", 262144))), 6, 6, "is too long (1048577 characters, at most 20000)");
-  expect_error(error_of(with_equation(repeat("1", 1000000))), 6, 6, "is too long");
+  expect_error(test::model_error(with_equation("x" + repeat(" + x", 262144))), 6, 6, "is too long (1048577 characters, at most 20000)");
+  expect_error(test::model_error(with_equation(repeat("1", 1000000))), 6, 6, "is too long");
   // Within the length limit: a huge number is out of range, a long sum loads.
-  expect_error(error_of(with_equation(repeat("9", 19999))), 6, 6, "number out of range");
+  expect_error(test::model_error(with_equation(repeat("9", 19999))), 6, 6, "number out of range");
   // Exact arithmetic that would take GiNaC minutes or all memory is refused at once.
-  expect_error(error_of(with_equation("x*9^(9^9)")), 6, 6, "a power of numbers with more than 1048576 bits");
-  expect_error(error_of(with_equation("x*(1/3)^(-2000000)")), 6, 6, "a power of numbers");
-  expect_error(error_of(with_equation("x*0.82^(-387E8^2.)")), 6, 6, "a power of numbers");
-  expect_error(error_of(with_equation("x + 1e22222222222")), 6, 10, "number out of range: '1e22222222222'");
-  const Model exact = loaded(with_equation("x*2^10*(2/3)^2*(-1)^(9^9)"));
+  expect_error(test::model_error(with_equation("x*9^(9^9)")), 6, 6, "a power of numbers with more than 1048576 bits");
+  expect_error(test::model_error(with_equation("x*(1/3)^(-2000000)")), 6, 6, "a power of numbers");
+  expect_error(test::model_error(with_equation("x*0.82^(-387E8^2.)")), 6, 6, "a power of numbers");
+  expect_error(test::model_error(with_equation("x + 1e22222222222")), 6, 10, "number out of range: '1e22222222222'");
+  const Model exact = test::load_text(with_equation("x*2^10*(2/3)^2*(-1)^(9^9)"));
   EXPECT_TRUE((exact.states[0].rhs + GiNaC::numeric(4096, 9) * exact.states[0].symbol).is_zero()) << exact.states[0].rhs;
-  const Model m = loaded(with_equation("x" + repeat("+x", 9999)));
+  const Model m = test::load_text(with_equation("x" + repeat("+x", 9999)));
   EXPECT_TRUE((m.states[0].rhs - 10000 * m.states[0].symbol).is_zero());
 }
 
@@ -165,11 +147,11 @@ TEST(ModelErrors, SignAfterOperatorBindsToItsOperand) {
       {"2*-3+4", -2}, {"2^-1+1", 1.5}, {"2/-2*4", -4}, {"1 - -2 - 1", 2}, {"-2^2", -4}, {"2*-3^2", -18},
       {"2^-(1+1)*4", 1}, {"-(2+3)*-2", 10}, {"2*--3", 6}, {"min(-1+2, -3)", -3}, {"2^-3^2", 1.0 / 512}};
   for (const auto& [text, value] : cases) {
-    const Model m = loaded("name: m\nparameters:\n  p: " + text + "\nstates:\n  slow:\n    x: 1\nequations:\n  x: -x\n");
+    const Model m = test::load_text("name: m\nparameters:\n  p: " + text + "\nstates:\n  slow:\n    x: 1\nequations:\n  x: -x\n");
     EXPECT_DOUBLE_EQ(m.parameters[0].value, value) << text;
   }
-  expect_error(error_of(with_equation("x^2^x")), 6, 9, "ambiguous power");
-  loaded(with_equation("(x^2)^x + x^(2^x)"));
+  expect_error(test::model_error(with_equation("x^2^x")), 6, 9, "ambiguous power");
+  test::load_text(with_equation("(x^2)^x + x^(2^x)"));
 }
 
 // User names that are GiNaC built-ins (I the imaginary unit, E, D, Pi, gamma, beta, lambda,

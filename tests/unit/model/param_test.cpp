@@ -13,6 +13,7 @@
 #include "model/functions.hpp"
 #include "model/model.hpp"
 #include "base/process.hpp"
+#include "base/text_io.hpp"
 #include "schemes/reference_core.hpp"
 #include "test_support.hpp"
 
@@ -75,21 +76,14 @@ TEST(ParamOverride, AnUnknownNameIsAPositionedErrorWithTheClosestName) {
   }
 }
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The DC motor with L = 1e-4 H from --param and from an edited copy of the file: the same
 // trace bit for bit (17 significant digits), and analyze finds g_z = -R/L.
 TEST(ParamOverride, CliMatchesAnEditedFile) {
   const std::string dir = make_temp_dir("dualrate-param");
   const std::string original = test::source_path("models/dc_motor.yaml");
   const std::string edited = dir + "/dc_motor.yaml";
-  const std::string text = std::regex_replace(read(original), std::regex("\n  L: 2.0e-4\n"), "\n  L: 1.0e-4\n");
-  ASSERT_NE(text, read(original));
+  const std::string text = std::regex_replace(read_file(original), std::regex("\n  L: 2.0e-4\n"), "\n  L: 1.0e-4\n");
+  ASSERT_NE(text, read_file(original));
   std::ofstream(edited, std::ios::binary) << text;
 
   const std::vector<std::string> sim = {"simulate", "--scheme", "rk4", "--step", "5e-5", "--t-end", "0.05", "-o"};
@@ -104,8 +98,8 @@ TEST(ParamOverride, CliMatchesAnEditedFile) {
   ASSERT_EQ(by_param.exit_code, 0) << by_param.output;
   ASSERT_EQ(by_file.exit_code, 0) << by_file.output;
   ASSERT_EQ(unchanged.exit_code, 0) << unchanged.output;
-  EXPECT_EQ(read(dir + "/param.csv"), read(dir + "/file.csv"));
-  EXPECT_NE(read(dir + "/param.csv"), read(dir + "/original.csv"));
+  EXPECT_EQ(read_file(dir + "/param.csv"), read_file(dir + "/file.csv"));
+  EXPECT_NE(read_file(dir + "/param.csv"), read_file(dir + "/original.csv"));
 
   const ProcessResult analyzed = run_process({test::cli(), "analyze", original, "--param", "L=1e-4", "--json"});
   ASSERT_EQ(analyzed.exit_code, 0) << analyzed.output;
@@ -118,7 +112,7 @@ TEST(ParamOverride, CliMatchesAnEditedFile) {
   const ProcessResult generated =
       run_process({test::cli(), "generate", original, "--param", "L=1e-4", "--param", "R=2", "-o", dir});
   ASSERT_EQ(generated.exit_code, 0) << generated.output;
-  const std::string header = read(dir + "/dc_motor.hpp");
+  const std::string header = read_file(dir + "/dc_motor.hpp");
   EXPECT_NE(header.find("static constexpr Scalar L = Scalar(0x1.a36e2eb1c432dp-14);  // 0.0001 (--param)"),
             std::string::npos);
   EXPECT_NE(header.find("static constexpr Scalar R = Scalar(2);  // 2 (--param)"), std::string::npos);

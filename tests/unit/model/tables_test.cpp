@@ -24,11 +24,6 @@
 namespace dualrate {
 namespace {
 
-Model loaded(const std::string& text, const std::string& file = "tables.yaml") {
-  init_symbolic();
-  return load_model_text(text, file);
-}
-
 // x' = the table expression `rate` (of t), from x(0) = 0, integrated on a grid that holds
 // every breakpoint: rk4 (Simpson's rule on each step here) integrates a continuous piecewise
 // linear function of t exactly, euler (left end points) a piecewise constant one, so x(t_end)
@@ -36,7 +31,7 @@ Model loaded(const std::string& text, const std::string& file = "tables.yaml") {
 // rounded to 1.1e-16 relative, far below the 1e-11 (1e-9 for the 3-D table's ~500) used.
 double integral(const std::string& tables, const std::string& rate, double t_end, const std::string& scheme = "rk4") {
   const double h = 0.125;
-  const Model m = loaded("name: m\ntables:\n" + tables + "states:\n  slow:\n    x: 0\nequations:\n  x: " + rate + "\n");
+  const Model m = test::load_text("name: m\ntables:\n" + tables + "states:\n  slow:\n    x: 0\nequations:\n  x: " + rate + "\n");
   const ReferenceCore core(m);
   const Trace trace = core.simulate(RunOptions{scheme, h, t_end, 1});
   EXPECT_NEAR(trace.rows.back()[0], t_end, 1e-12);
@@ -91,7 +86,7 @@ TEST(Tables, IntegralOfTwoAndThreeDimensionalTables) {
 // The Jacobian through a table is the cell's slope (the right cell at a breakpoint), 0 where
 // the argument is clamped; the analysis evaluates it at a point.
 TEST(Tables, JacobianIsTheCellsSlope) {
-  const Model m = loaded("name: m\ntables:\n" + kRamp +
+  const Model m = test::load_text("name: m\ntables:\n" + kRamp +
                          "states:\n  slow:\n    x: 0.5\n    y: 0\nequations:\n  x: R(x)\n  y: R(2*x + y)\n");
   const GiNaC::matrix j = jacobian(m, state_symbols(m));
   const auto at = [&](double x, double y) { return evaluate(m, j, 0, {x, y}, {}); };
@@ -116,7 +111,7 @@ TEST(Tables, JacobianIsTheCellsSlope) {
 // seeds' reproductions): 10% of x(2) = 1.88, where smfe's first-order error at D = 0.1 is 0.064
 // and frozen sp_ll's and quasistatic's are below 0.05.
 TEST(Tables, SchemesThatPrecomputeAcceptATableModel) {
-  const Model m = loaded("name: m\ntables:\n" + kRamp +
+  const Model m = test::load_text("name: m\ntables:\n" + kRamp +
                          "  G:\n    breakpoints: [[0, 1, 2], [-1, 1]]\n    values: [[0, 1], [2, 4], [1, -1]]\n"
                          "states:\n  slow:\n    x: 0.5\n  fast:\n    z: 0\nequations:\n  x: R(t) - 0.5*x + z\n"
                          "  z: (G(x, z) - 20*z)\n");
@@ -272,7 +267,7 @@ TEST(Tables, EvaluatedAsGeneratedIsTheRuntimesLookupBitForBit) {
 }
 
 TEST(Tables, BreakpointsThatFloatCannotSeparateAreRefusedForFloat) {
-  const Model m = loaded("name: m\ntables:\n  T:\n    breakpoints: [[1, 1.00000001, 2]]\n    values: [1, 2, 3]\n"
+  const Model m = test::load_text("name: m\ntables:\n  T:\n    breakpoints: [[1, 1.00000001, 2]]\n    values: [1, 2, 3]\n"
                          "states:\n  slow:\n    x: 0\nequations:\n  x: T(x)\n");
   GenerateRequest o;
   o.scheme = "rk4";

@@ -20,12 +20,11 @@
 namespace dualrate {
 namespace {
 
-const std::string kMotor = "tests/models/calibration/motor.yaml";
 constexpr double kNewR = 1.6;
 
 Model motor(const std::vector<ParameterOverride>& overrides = {}) {
   init_symbolic();
-  return load_model_file(kMotor, overrides);
+  return load_model_file(test::kCalibrationMotor, overrides);
 }
 
 CalibrationWrite set_r(double at, double r) { return {at, {}, {{"R", {r}, {}, false}}}; }
@@ -131,7 +130,7 @@ TEST(CalibratedRunGridTied, SwitchesAtTheWritesStep) {
 
 // The model file with its states starting at x and R at r.
 std::string motor_text_from(const std::vector<double>& x, double r) {
-  std::string text = read_file(kMotor);
+  std::string text = read_file(test::kCalibrationMotor);
   const auto replace = [&text](const std::string& from, const std::string& to) {
     const auto at = text.find(from);
     ASSERT_NE(at, std::string::npos) << from;
@@ -155,7 +154,7 @@ TEST(CalibratedRunHighAccuracy, ContinuesFromTheStateAtTheWrite) {
   const long n = first_step_at(at, h);
   const std::vector<double> x = states_of(with.rows[n], base);
   init_symbolic();
-  const Model fresh = load_model_text(motor_text_from(x, kNewR), kMotor);
+  const Model fresh = load_model_text(motor_text_from(x, kNewR), test::kCalibrationMotor);
   const Trace after = ReferenceCore(fresh).simulate({kHighAccuracy, h, 0.01 - at, 1});
   ASSERT_EQ(static_cast<long>(after.rows.size()) + n, static_cast<long>(with.rows.size()));
   for (std::size_t j = 0; j < after.rows.size(); ++j)
@@ -171,7 +170,7 @@ TEST(CalibrationCli, SimulateTakesAScenarioFile) {
   const std::string scenario = "tests/models/calibration/motor_scenario.yaml";
   const std::string dir = make_temp_dir("dualrate-calibration");
   const ProcessResult r = run_process(
-      {test::cli(), "simulate", kMotor, "--calibration", scenario, "--every", "100", "-o", dir + "/trace.csv"});
+      {test::cli(), "simulate", test::kCalibrationMotor, "--calibration", scenario, "--every", "100", "-o", dir + "/trace.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("calibration: at 0.005 (step 500): R = 1.6 applied\n"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("calibration: at 0.01 (step 1000): Kt = 0.07, friction = [0.1, 0.12, 0.16, 0.25] applied"),
@@ -191,7 +190,7 @@ TEST(CalibrationCli, SimulateTakesAScenarioFile) {
             std::string::npos);
 
   write_file(dir + "/bad.yaml", "- at: 0.005\n  set: {Rr: 1.6}\n");
-  const ProcessResult bad = run_process({test::cli(), "simulate", kMotor, "--calibration", dir + "/bad.yaml"});
+  const ProcessResult bad = run_process({test::cli(), "simulate", test::kCalibrationMotor, "--calibration", dir + "/bad.yaml"});
   EXPECT_EQ(bad.exit_code, 1) << bad.output;
   EXPECT_EQ(bad.output.rfind(dir + "/bad.yaml:2:9: error: model 'motor' has no parameter or table 'Rr'", 0), 0U)
       << bad.output;

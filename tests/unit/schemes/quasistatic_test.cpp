@@ -145,7 +145,7 @@ TEST(Quasistatic, NewtonAlongTheTrajectoryRefusesASaturatedFastEquation) {
   EXPECT_NO_THROW(check_newton_along_trajectory(linear, linear_form, quasistatic_design(linear, linear_form), 2));
 }
 
-struct Case {
+struct QuasistaticCase {
   std::string model;
   std::string scheme;
   double step;
@@ -155,10 +155,10 @@ struct Case {
 // (precomputed inverse or fixed-size LU against a dynamic LU), bound 1e-10 (SchemeInfo).
 TEST(Quasistatic, GeneratedAgreesWithTheReferenceCore) {
   const Model cubic = text_model(kCubic);
-  for (const Case& c : {Case{"models/walking_robot.yaml", "quasistatic", 0.01},
-                        Case{"models/walking_robot.yaml", "quasistatic_outer", 0.01},
-                        Case{"models/quarter_car_relative.yaml", "quasistatic", 0.002},
-                        Case{"models/adaptive_parasitic.yaml", "quasistatic", 0.05}, Case{"", "quasistatic", 0.01}}) {
+  for (const QuasistaticCase& c : {QuasistaticCase{"models/walking_robot.yaml", "quasistatic", 0.01},
+                        QuasistaticCase{"models/walking_robot.yaml", "quasistatic_outer", 0.01},
+                        QuasistaticCase{"models/quarter_car_relative.yaml", "quasistatic", 0.002},
+                        QuasistaticCase{"models/adaptive_parasitic.yaml", "quasistatic", 0.05}, QuasistaticCase{"", "quasistatic", 0.01}}) {
     const Model m = c.model.empty() ? cubic : test::load(test::source_path(c.model));
     VerifyOptions o;
     o.generate = {c.scheme, c.step, 1, ScalarType::kDouble, "test"};

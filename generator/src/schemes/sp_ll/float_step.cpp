@@ -12,11 +12,13 @@
 
 namespace dualrate {
 
-namespace {
-
+// Outside the anonymous namespace: the step's closure, a template instantiated with external
+// linkage, holds one.
 struct SpLlMaps {
   LinearMap gz_inv, k, fz, a, p1, p2, q1, q2;
 };
+
+namespace {
 
 // The scheduled entries of each map at the cells, by map name.
 template <class T>
