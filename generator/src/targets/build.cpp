@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "base/data_paths.hpp"
 #include "base/process.hpp"
@@ -134,23 +135,23 @@ ProcessResult build_program(const std::vector<std::string>& argv, const fs::path
     if (arg.rfind(inside, 0) == 0) return arg.substr(inside.size());
     return arg;
   };
-  std::vector<std::string> compile = {launcher, argv.at(0)}, link = {argv.at(0)}, sources;
+  std::vector<std::string> compile = {launcher, argv.at(0)}, link = {argv.at(0)};
+  std::vector<std::pair<std::string, std::string>> objects;  // (source, object in dir)
   for (std::size_t i = 1; i < argv.size(); ++i) {
     const std::string& arg = argv[i];
     if ((arg == "-o" || arg == "-T") && i + 1 < argv.size()) {
       link.insert(link.end(), {arg, argv[++i]});
     } else if (is_source(arg)) {
-      const std::string object = fmt::format("{}_{}.o", sources.size(), fs::path(arg).stem().string());
-      sources.push_back(arg);
-      link.push_back((dir / object).string());
+      objects.emplace_back(arg, fmt::format("{}_{}.o", objects.size(), fs::path(arg).stem().string()));
+      link.push_back((dir / objects.back().second).string());
     } else {
       link.push_back(arg);
       if (!is_link_only(arg)) compile.push_back(relative(arg));
     }
   }
-  for (std::size_t k = 0; k < sources.size(); ++k) {
+  for (const auto& [source, object] : objects) {
     std::vector<std::string> one = compile;
-    one.insert(one.end(), {"-c", relative(sources[k]), "-o", fmt::format("{}_{}.o", k, fs::path(sources[k]).stem().string())});
+    one.insert(one.end(), {"-c", relative(source), "-o", object});
     ProcessResult compiled = run_process(one, dir.string());
     if (compiled.exit_code != 0) return compiled;
   }
