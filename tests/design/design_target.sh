@@ -2,10 +2,12 @@
 # CTest driver (label qemu): `dualrate design` on MODEL with its partition removed (states: as
 # one plain mapping), measured on TARGET: --json is one JSON object whose choice is within the
 # tolerance and schedulable there, its candidates ranked by cycles; the chosen design written
-# with -o must then verify on the host and on TARGET.
-# Usage: design_target.sh CLI MODEL TARGET TOLERANCE
+# with -o must then verify on the host and on TARGET. DESIGN_OPTION...: passed on to design
+# (as --schemes LIST).
+# Usage: design_target.sh CLI MODEL TARGET TOLERANCE [DESIGN_OPTION...]
 set -euo pipefail
 cli=$1 model=$2 target=$3 tolerance=$4
+shift 4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 name=$(basename "$model")
@@ -19,7 +21,7 @@ plain = "states:\n" + "".join(f"  {n}:{v}\n" for n, v in names)
 open(sys.argv[2], "w").write(text[:block.start()] + plain + text[block.end():])
 PY
 grep -q '^  slow:' "$work/$name" && { echo "partition not removed"; exit 1; }
-"$cli" design "$work/$name" --tolerance "$tolerance" --target "$target" --json -o "$work/designed.yaml" \
+"$cli" design "$work/$name" --tolerance "$tolerance" --target "$target" "$@" --json -o "$work/designed.yaml" \
   >"$work/design.json"
 /usr/bin/python3 - "$work/design.json" "$work/designed.yaml" "$target" <<'PY'
 import json, sys

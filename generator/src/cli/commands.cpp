@@ -156,6 +156,9 @@ DesignCommand::DesignCommand(CLI::App& app) {
                    "The ECU task's fixed period P: steps are P/k for whole k (dual-rate: the fast step) (default: "
                    "none, steps from the R10 preferred numbers)")
       ->check(CLI::PositiveNumber);
+  cmd_->add_option("--schemes", schemes_,
+                   "Consider only these schemes, as in --schemes rk4,sp_ll (default: every scheme)")
+      ->delimiter(',');
   cmd_->add_option("--param", o_.params,
                    "NAME=VALUE: replaces the value of parameter NAME (repeatable; not written into -o's file; "
                    "default: the file's values)");

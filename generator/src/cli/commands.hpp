@@ -85,6 +85,7 @@ class DesignCommand : public ModelCommand {
   std::optional<double> tolerance_;  // else the model's simulation.tolerance
   double cpu_hz_ = 0, cpi_ = 0;
   std::optional<double> period_;
+  std::vector<std::string> schemes_;
   std::string target_, out_file_;
   bool json_ = false;
 };

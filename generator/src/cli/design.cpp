@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "base/text_io.hpp"
 #include "cli/commands.hpp"
 #include "design/design.hpp"
 #include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
 #include "targets/cross_target.hpp"
 
 namespace dualrate::cli {
@@ -32,6 +34,11 @@ int DesignCommand::run(const Model& model) {
   r.cpu_hz = cpu_hz_;
   r.cpi = cpi_;
   r.period = period_;
+  const std::vector<std::string> known = scheme_names();
+  for (const std::string& s : schemes_)
+    if (std::find(known.begin(), known.end(), s) == known.end())
+      throw UsageError(fmt::format("--schemes: unknown scheme '{}' (known: {})", s, fmt::join(known, " ")));
+  r.schemes = schemes_;
   r.parameters = parameter_overrides(o_.params);
   const bool terminal = isatty(STDERR_FILENO) != 0;
   if (terminal)

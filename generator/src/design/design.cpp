@@ -446,6 +446,7 @@ Design design(const Model& model, const std::string& text, const DesignRequest& 
   d.t_end = model.simulation.t_end;
   d.target = r.target;
   d.period = r.period;
+  d.schemes = r.schemes;
   const auto say = [&r](const std::string& what) {
     if (r.progress) r.progress(what);
   };
@@ -456,6 +457,7 @@ Design design(const Model& model, const std::string& text, const DesignRequest& 
   const ReferenceCore partitioned_core(m);
   Accurate accurate(partitioned_core, d.t_end);
   for (const SchemeInfo* info : schemes()) {
+    if (!r.schemes.empty() && std::find(r.schemes.begin(), r.schemes.end(), info->name) == r.schemes.end()) continue;
     say(info->name);
     d.candidates.push_back(candidate_or_refusal(m, *info, d, accurate, r));
   }

@@ -52,6 +52,7 @@ struct DesignRequest {
   std::string target;          // empty: the host's operation counts only
   double cpu_hz = 0, cpi = 0;  // the part at the target (0: its default part)
   std::optional<double> period;  // the ECU task's period: steps P/k
+  std::vector<std::string> schemes;  // the schemes to consider (empty: every scheme)
   std::vector<ParameterOverride> parameters;  // --param, as the model was loaded with
   // Told what runs ("sp_ll: step 0.0125") on the way; null: quiet.
   std::function<void(const std::string&)> progress;
@@ -98,6 +99,7 @@ struct Design {
   double accurate_error = 0;  // the high-accuracy solution's own error, estimated
   std::string target;
   std::optional<double> period;
+  std::vector<std::string> schemes;  // those asked for (--schemes; empty: every scheme)
   PartitionProposal partition;
   bool partitioned = false;    // the candidates run on a partition (proposed or declared)
   std::vector<std::string> fast;  // its fast states

@@ -40,7 +40,8 @@ std::string Design::text() const {
   if (!states_block.empty()) out += "proposed:\n" + states_block;
   out += "\n";
   const bool on_target = !target.empty();
-  out += fmt::format("candidates, cheapest first ({}):\n",
+  out += fmt::format("candidates{}, cheapest first ({}):\n",
+                     schemes.empty() ? "" : fmt::format(" (only {}, as asked)", fmt::join(schemes, ", ")),
                      on_target ? "cost: cycles per simulated second on " + target
                                : "cost: arithmetic operations per simulated second, as generated");
   out += fmt::format("  {:<24} {:>10} {:>5} {:>9} {:>10} {:>12} {:>12}{}  {}\n", "scheme", "step", "ratio", "error",
@@ -102,13 +103,14 @@ std::string Design::json() const {
     }
     return s + "}";
   };
-  std::string list;
+  std::string list, asked;
   for (const Candidate& c : candidates) list += (list.empty() ? "" : ", ") + candidate(c);
+  for (const std::string& s : schemes) asked += (asked.empty() ? "" : ", ") + json_string(s);
   return fmt::format("{{\"model\": {}, \"tolerance\": {}, \"t_end\": {}, \"accurate_error\": {}, \"target\": {}, "
-                     "\"period\": {}, \"partition\": {}, \"candidates\": [{}], \"choice\": {}}}",
+                     "\"period\": {}, \"schemes\": {}, \"partition\": {}, \"candidates\": [{}], \"choice\": {}}}",
                      json_string(model), json_number(tolerance), json_number(t_end), json_number(accurate_error),
                      target.empty() ? "null" : json_string(target), period ? json_number(*period) : "null",
-                     partition.json(), list,
+                     schemes.empty() ? "null" : "[" + asked + "]", partition.json(), list,
                      choice < 0 ? "null" : candidate(candidates[static_cast<std::size_t>(choice)]));
 }
 

@@ -247,6 +247,25 @@ TEST(DesignCli, PeriodFixesTheSteps) {
   }
 }
 
+// --schemes: the candidates are those asked for, in the JSON and the table; an unknown name
+// is a usage error that lists the known ones.
+TEST(DesignCli, SchemesLimitTheCandidates) {
+  const std::string joint = test::source_path("models/flexible_joint.yaml");
+  const ProcessResult r = run_process({test::cli(), "design", joint, "--tolerance", "1e-2", "--schemes", "rk4,euler", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(R"("schemes": ["rk4", "euler"])"), std::string::npos) << r.output;
+  std::set<std::string> seen;
+  const std::regex candidate(R"re(\{"scheme": "(\w+)")re");
+  for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), candidate); it != std::sregex_iterator(); ++it)
+    seen.insert((*it)[1].str());
+  EXPECT_EQ(seen, (std::set<std::string>{"rk4", "euler"})) << r.output;
+  const ProcessResult text = run_process({test::cli(), "design", joint, "--tolerance", "1e-2", "--schemes", "rk4"});
+  EXPECT_NE(text.output.find("candidates (only rk4, as asked), cheapest first"), std::string::npos) << text.output;
+  const ProcessResult bad = run_process({test::cli(), "design", joint, "--tolerance", "1e-2", "--schemes", "rk4,rk5"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.output;
+  EXPECT_NE(bad.output.find("--schemes: unknown scheme 'rk5' (known: euler rk2 rk4"), std::string::npos) << bad.output;
+}
+
 TEST(DesignCli, BadRequestsAndNothingToChoose) {
   const std::string motor = test::source_path("models/dc_motor.yaml");
   for (const char* tol : {"-1", "0", "nan"}) {
