@@ -259,6 +259,10 @@ case $mode in
       [ "$(grep -o '"bit_exact_vs_own":true' <<<"$json" | wc -l)" = 3 ] || { echo "FAIL: $hz Hz: not every model bit-exact"; status=1; }
       [ "$(grep -o '"slow_overruns":0,"fast_overruns":0' <<<"$json" | wc -l)" -ge 3 ] || { echo "FAIL: $hz Hz: overruns"; status=1; }
       [ "$(grep -o '"name":"[a-z_]*\.\(fast\|slow\)"' <<<"$json" | wc -l)" = 6 ] || { echo "FAIL: $hz Hz: task set incomplete"; status=1; }
+      # Each model's answer against the high-accuracy solution; none of the three has a
+      # simulation: tolerance:, so the system's accuracy verdict is not given.
+      [ "$(grep -o '"accuracy":{"max_error":[0-9.e+-]*' <<<"$json" | wc -l)" = 3 ] && [ "$(field accurate "$json")" = null ] ||
+        { echo "FAIL: $hz Hz: not every model's accuracy measured, or a verdict without a tolerance"; status=1; }
     done
     preempted=$(grep -o '"preempted_ticks":[0-9]*' <<<"$json" | cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }')
     [ "$preempted" -gt 100 ] || { echo "FAIL: at 13 MHz the slow jobs were preempted only $preempted times"; status=1; }

@@ -35,6 +35,7 @@ struct Campaign {
   std::string file;  // the campaign file, absolute
   std::string version;  // of the dualrate that wrote the project; a point refuses another's
   std::optional<double> t_end;
+  std::optional<double> tolerance;  // verify --tolerance for every point (else each model's own)
   std::string tasks = "multi";     // verify --tasks for the dual-rate schemes
   double timeout_seconds = 1800;   // per point
   std::vector<CampaignPoint> points;

@@ -23,8 +23,8 @@ namespace dualrate {
 
 namespace {
 
-const std::vector<std::string> kKeys = {"campaign", "models", "schemes", "steps", "targets",
-                                        "scalar",   "params", "t_end",   "tasks", "timeout"};
+const std::vector<std::string> kKeys = {"campaign", "models", "schemes", "steps",     "targets", "scalar",
+                                        "params",   "t_end",  "tasks",   "tolerance", "timeout"};
 
 std::string joined(const std::vector<std::string>& items, const char* separator = ", ") {
   std::string s;
@@ -394,6 +394,7 @@ Campaign CampaignReader::read() {
   if (keys.count("scalar")) dims.scalars = read_scalars(keys.at("scalar").second);
   if (keys.count("params")) read_params(keys.at("params").second);
   if (keys.count("t_end")) c.t_end = positive(keys.at("t_end").second, "t_end");
+  if (keys.count("tolerance")) c.tolerance = positive(keys.at("tolerance").second, "tolerance");
   if (keys.count("timeout")) c.timeout_seconds = positive(keys.at("timeout").second, "timeout");
   if (keys.count("tasks")) c.tasks = read_tasks(keys.at("tasks").second);
   // Counted before anything is expanded: a grid of millions is refused, not built.

@@ -87,6 +87,7 @@ void write_campaign_project(const Campaign& c, const std::string& dir, const std
                                      {"dualrate", c.version},
                                      {"file", c.file},
                                      {"t_end", c.t_end ? nlohmann::ordered_json(*c.t_end) : nullptr},
+                                     {"tolerance", c.tolerance ? nlohmann::ordered_json(*c.tolerance) : nullptr},
                                      {"tasks", c.tasks},
                                      {"timeout", c.timeout_seconds},
                                      {"points", nlohmann::ordered_json::array()}};
@@ -106,6 +107,7 @@ Campaign read_campaign_project(const std::string& dir) {
     c.version = m.at("dualrate").get<std::string>();
     c.file = m.at("file").get<std::string>();
     if (!m.at("t_end").is_null()) c.t_end = m.at("t_end").get<double>();
+    if (!m.at("tolerance").is_null()) c.tolerance = m.at("tolerance").get<double>();
     c.tasks = m.at("tasks").get<std::string>();
     c.timeout_seconds = m.at("timeout").get<double>();
     for (const auto& j : m.at("points")) {
@@ -135,6 +137,7 @@ std::vector<std::string> verify_arguments(const Campaign& c, const CampaignPoint
                                    p.scalar};
   if (p.step != "default") args.insert(args.end(), {"--step", step_seconds.empty() ? p.step : step_seconds});
   if (c.t_end) args.insert(args.end(), {"--t-end", fmt::format("{:.17g}", *c.t_end)});
+  if (c.tolerance) args.insert(args.end(), {"--tolerance", fmt::format("{:.17g}", *c.tolerance)});
   if (p.dual_rate) args.insert(args.end(), {"--tasks", c.tasks});
   for (const auto& [name, value] : p.params) args.insert(args.end(), {"--param", name + "=" + value});
   args.emplace_back("--json");

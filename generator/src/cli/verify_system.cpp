@@ -18,7 +18,10 @@ int VerifySystemCommand::run() {
   const SystemResult r = verify_system(spec, so);
   std::cout << (json_ ? r.json() + "\n" : r.text());
   if (!r.error.empty()) std::cerr << "error: " << r.error << "\n";
-  return r.pass ? 0 : 2;
+  if (r.pass && !r.pass_all())
+    std::cerr << "error: the code is the scheme and the tasks keep their deadlines, but a model's answer is not within "
+                 "its tolerance (see its accuracy line)\n";
+  return r.pass_all() ? 0 : 2;
 }
 
 }  // namespace dualrate::cli

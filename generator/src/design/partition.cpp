@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
 #include "base/text_io.hpp"
+#include "numeric/decompositions.hpp"
 #include "schemes/reference_core.hpp"
 
 namespace dualrate {
@@ -24,12 +24,12 @@ struct Modes {
 
 Modes modes_at(double t, const Eigen::MatrixXd& j) {
   const Eigen::Index n = j.rows();
-  Eigen::EigenSolver<Eigen::MatrixXd> es(j, true);
-  Eigen::MatrixXcd right = es.eigenvectors();
-  const Eigen::MatrixXcd left = right.fullPivLu().inverse();
+  const EigenPairs es = eigen_pairs(j);
+  const Eigen::MatrixXcd& right = es.vectors;
+  const Eigen::MatrixXcd left = full_pivot_inverse(right);
   std::vector<Eigen::Index> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), 0);
-  const Eigen::VectorXcd& lambda = es.eigenvalues();
+  const Eigen::VectorXcd& lambda = es.values;
   std::stable_sort(order.begin(), order.end(),
                    [&](Eigen::Index a, Eigen::Index b) { return std::abs(lambda(a)) < std::abs(lambda(b)); });
   Modes m;

@@ -1,5 +1,7 @@
 #include "numeric/linearization.hpp"
 
+#include "numeric/decompositions.hpp"
+
 #include <vector>
 
 #include <cmath>
@@ -105,8 +107,8 @@ Spectra spectra(const Eigen::MatrixXd& j, std::size_t slow) {
   s.fast = eigenvalues(gz);
   Eigen::MatrixXd reduced = j.topLeftCorner(ns, ns);
   if (nf > 0 && ns > 0) {
-    Eigen::FullPivLU<Eigen::MatrixXd> lu(gz);
-    if (lu.isInvertible()) reduced -= j.topRightCorner(ns, nf) * lu.solve(j.bottomLeftCorner(nf, ns));
+    const FullPivotLu lu(gz);
+    if (lu.invertible()) reduced -= j.topRightCorner(ns, nf) * lu.solve_matrix(j.bottomLeftCorner(nf, ns));
   }
   s.slow = eigenvalues(reduced);
   return s;

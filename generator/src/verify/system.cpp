@@ -401,6 +401,13 @@ SystemResult verify_system(const SystemSpec& spec, const SystemOptions& o) {
   return r;
 }
 
+std::optional<bool> SystemResult::accurate() const {
+  std::optional<bool> all;
+  for (const VerifyResult& m : models)
+    if (m.accuracy && m.accuracy->judged()) all = all.value_or(true) && m.accuracy->pass();
+  return all;
+}
+
 std::string SystemResult::text() const {
   std::string s = fmt::format("system {} on {}, base tick {:.6g} s: {}\n", name, target, base_tick, pass ? "PASS" : "FAIL");
   for (std::size_t i = 0; i < models.size(); ++i) {
@@ -412,6 +419,10 @@ std::string SystemResult::text() const {
                        runs[i].bit_exact_vs_single == 1 ? "equals bit for bit" : "DIFFERS from", runs[i].preempted_ticks,
                        runs[i].slow_overruns, runs[i].fast_overruns);
     s += "\n";
+    if (m.accuracy) {
+      const std::string lines = accuracy_text(*m.accuracy, "");
+      s += "    " + lines.substr(0, lines.find('\n') + 1);
+    }
   }
   if (budget) {
     s += fmt::format("  budget on {} at {:.6g} MHz, CPI {:.3g} (an estimate), rate-monotonic:\n", budget->part,

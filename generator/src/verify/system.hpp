@@ -15,7 +15,9 @@
 // largest step that divides every h), and each model's trace must equal its own sequential
 // run's bit for bit. The combined response-time analysis (verify/budget.hpp's schedule_task_set) is
 // made from the jobs counted in the sequential runs and the handlers and dispatcher counted in
-// the preemptive one.
+// the preemptive one. Each model's answer is measured as verify measures it (verify/accuracy.hpp:
+// its sequential run on the target against the high-accuracy solution, which the system run
+// equals bit for bit) and judged against its simulation: tolerance: where it has one.
 #pragma once
 
 #include <optional>
@@ -68,6 +70,9 @@ struct SystemResult {
   std::string error;
   std::string directory;
 
+  // Every model whose accuracy is judged is within its tolerance (none judged: nullopt).
+  std::optional<bool> accurate() const;
+  bool pass_all() const { return pass && accurate().value_or(true); }
   std::string json() const;
   std::string text() const;
 };

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "analysis/stability.hpp"
+#include "numeric/decompositions.hpp"
 #include "schemes/registry.hpp"
 
 namespace dualrate {
@@ -147,8 +148,8 @@ Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, cons
   if (!info || !info->fast_states_solved || fast <= 0) return terms;
   const Eigen::MatrixXd j = info->analysed_jacobian ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0))
                                                     : analysed;
-  const Eigen::FullPivLU<Eigen::MatrixXd> gz(j.bottomRightCorner(fast, fast));
-  if (!gz.isInvertible()) return terms;
+  const FullPivotLu gz(j.bottomRightCorner(fast, fast));
+  if (!gz.invertible()) return terms;
   const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
   terms.tail(fast) = gz.inverse().cwiseAbs() * (derivative.tail(fast) + rate.tail(fast));
   terms.head(slow) = generate.step * j.topRightCorner(slow, fast).cwiseAbs() * terms.tail(fast);

@@ -80,6 +80,7 @@ TEST(Campaign, ExpandsEveryPointInOrder) {
   ASSERT_EQ(c.points.size(), 12u);
   EXPECT_EQ(c.name, "three_models");
   EXPECT_EQ(c.t_end, 0.3);
+  EXPECT_EQ(c.tolerance, std::nullopt);  // each model's own
   EXPECT_EQ(c.points.front().id, "quarter_car/rk4/h=default/host/double/ms=250,kt=200000");
   EXPECT_EQ(c.points[1].id, "quarter_car/rk4/h=default/host/double/ms=350,kt=200000");
   EXPECT_EQ(c.points[2].id, "quarter_car/rk4/h=default/cortex-m4f/float/ms=250,kt=200000");  // its FPU's scalar
@@ -121,6 +122,7 @@ TEST(Campaign, ProjectIsTheSameTwiceAndReadsBack) {
   const Campaign back = read_campaign_project(dir + "/a");
   ASSERT_EQ(back.points.size(), c.points.size());
   EXPECT_EQ(back.t_end, c.t_end);
+  EXPECT_EQ(back.tolerance, c.tolerance);
   for (std::size_t i = 0; i < c.points.size(); ++i) {
     EXPECT_EQ(back.points[i].id, c.points[i].id);
     EXPECT_EQ(back.points[i].params, c.points[i].params);  // in the file's order
@@ -131,6 +133,7 @@ TEST(Campaign, ProjectIsTheSameTwiceAndReadsBack) {
 TEST(Campaign, VerifyArgumentsOfAPoint) {
   Campaign c;
   c.t_end = 0.25;
+  c.tolerance = 0.001;
   c.tasks = "single";
   CampaignPoint p;
   p.model_file = "/m/aircraft_pitch.yaml";
@@ -142,7 +145,7 @@ TEST(Campaign, VerifyArgumentsOfAPoint) {
   p.dual_rate = true;
   const std::vector<std::string> expected = {"verify",  "/m/aircraft_pitch.yaml", "--scheme", "mrabm4", "--target",
                                              "cortex-m7", "--scalar", "double", "--step", "0.00125", "--t-end",
-                                             "0.25",    "--tasks",  "single", "--param", "Ma=-6",
+                                             "0.25",    "--tolerance", "0.001", "--tasks",  "single", "--param", "Ma=-6",
                                              "--param", "tau_act=0.003", "--json"};
   EXPECT_EQ(verify_arguments(c, p, "0.00125"), expected);
 }

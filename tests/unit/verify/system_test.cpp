@@ -63,5 +63,39 @@ TEST(SystemFile, MistakesArePositioned) {
   EXPECT_NE(std::string(e.what()).find("t_end must be a positive number"), std::string::npos) << e.what();
 }
 
+// The second verdict: each model's answer against the high-accuracy solution, judged where
+// the model gives a tolerance; the system passes as code and tasks but is not accurate when one
+// judged model is off, and "accurate" is null when none is judged.
+TEST(SystemResult, AccuracyIsJudgedPerModel) {
+  SystemResult r;
+  r.name = "two";
+  r.target = "cortex-m7";
+  r.pass = true;
+  VerifyResult judged, unjudged;
+  judged.model = "a";
+  judged.accuracy = AccuracyCheck{};
+  judged.accuracy->max_error = 2e-3;
+  judged.accuracy->worst_state = "x";
+  judged.accuracy->tolerance = 1e-3;
+  judged.accuracy->tolerance_source = "simulation.tolerance";
+  unjudged.model = "b";
+  unjudged.accuracy = AccuracyCheck{};
+  unjudged.accuracy->max_error = 0.5;
+  r.models = {unjudged};
+  EXPECT_EQ(r.accurate(), std::nullopt);
+  EXPECT_TRUE(r.pass_all());
+  EXPECT_NE(r.json().find("\"accurate\":null"), std::string::npos) << r.json();
+  EXPECT_NE(r.text().find("max error 5.000e-01; not judged"), std::string::npos) << r.text();
+  r.models = {unjudged, judged};
+  EXPECT_EQ(r.accurate(), false);
+  EXPECT_FALSE(r.pass_all());
+  EXPECT_NE(r.json().find("\"accurate\":false"), std::string::npos) << r.json();
+  EXPECT_NE(r.text().find("tolerance 1.000e-03 (simulation.tolerance): NOT ACCURATE"), std::string::npos) << r.text();
+  r.models[1].accuracy->max_error = 5e-4;
+  EXPECT_EQ(r.accurate(), true);
+  EXPECT_TRUE(r.pass_all());
+  EXPECT_NE(r.json().find("\"accurate\":true"), std::string::npos) << r.json();
+}
+
 }  // namespace
 }  // namespace dualrate

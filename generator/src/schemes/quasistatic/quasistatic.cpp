@@ -3,7 +3,6 @@
 #include "schemes/quasistatic/quasistatic.hpp"
 
 #include <fmt/format.h>
-#include <unsupported/Eigen/MatrixFunctions>
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "numeric/decompositions.hpp"
 #include "numeric/linearization.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "schemes/contract.hpp"
@@ -161,7 +161,7 @@ NewtonRun newton_on_fast_states(const Model& model, const ReferenceModel& core, 
     std::vector<double> g;
     core.derivatives(t, x, u, g);
     const MatrixXd gz = core.trailing_jacobian_at(t, x, u, nf);
-    const VectorXd dz = gz.partialPivLu().solve(Eigen::Map<const VectorXd>(g.data() + ns, nf));
+    const VectorXd dz = partial_pivot_solve(gz, Eigen::Map<const VectorXd>(g.data() + ns, nf));
     if (!dz.allFinite()) {
       run.why = fmt::format("G_z is singular at its step {}{}", run.taken + 1, flat_equations(model, gz));
       return run;
@@ -393,11 +393,11 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
   if (d.jacobian_constant) {
     const auto n = static_cast<unsigned>(nf);
     const Pattern structure = symbolic_structure(d.residual_jacobian_symbolic, 0, 0, n, n);
-    design.matrices.push_back({"residual_jacobian_inverse", d.residual_jacobian.inverse(), "G_z^-1 (constant)",
+    design.matrices.push_back({"residual_jacobian_inverse", partial_pivot_inverse(d.residual_jacobian), "G_z^-1 (constant)",
                           pattern_closure(structure), "quasistatic: inverse of G_z, constant (quasistatic_design)"});
   }
   if (layer)
-    design.matrices.push_back({"layer_transition", (request.step * d.layer_rate).exp(),
+    design.matrices.push_back({"layer_transition", matrix_exponential(request.step * d.layer_rate),
                           "E = e^{h A_zz}, A_zz the fast block of the Jacobian at the design point", {},
                           "quasistatic: expm of h A_zz, the Jacobian's fast block at the design point (quasistatic_design)"});
   const int newton = calibration.newton_iterations;
@@ -448,14 +448,14 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
     const MatrixXd j = s.jacobian(0, {});
     const auto nf = j.rows() - static_cast<Eigen::Index>(slow);
     const MatrixXd gz = j.bottomRightCorner(nf, nf);
-    const MatrixXd e = layer ? MatrixXd((h * gz).exp()) : MatrixXd();
+    const MatrixXd e = layer ? matrix_exponential(h * gz) : MatrixXd();
     return [j, gz, e, slow](const RightHandSide&, double t, double hs, const std::vector<double>& x) {
       const StackedRates rates = [&j](double, const std::vector<double>& xs) {
         const VectorXd r = j * Eigen::Map<const VectorXd>(xs.data(), j.cols());
         return std::vector<double>(r.data(), r.data() + r.size());
       };
       const NewtonCorrection solve = [&gz](double, const std::vector<double>&, const VectorXd& g) {
-        return VectorXd(gz.partialPivLu().solve(g));
+        return partial_pivot_solve(gz, g);
       };
       return quasistatic_reference_step(rates, solve, slow, 1, e, t, hs, x);
     };
@@ -463,7 +463,7 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
   const auto form = std::make_shared<const QuasistaticForm>(quasistatic_form(*s.model));
   const auto core = std::make_shared<const ReferenceModel>(form->model);
   const QuasistaticDesign d = quasistatic_design(*s.model, *form);
-  const MatrixXd e = layer ? MatrixXd((h * d.layer_rate).exp()) : MatrixXd();
+  const MatrixXd e = layer ? matrix_exponential(h * d.layer_rate) : MatrixXd();
   const auto nf = static_cast<Eigen::Index>(s.model->fast_count());
   const auto rates_at = [form, core](const std::vector<double>& u) -> StackedRates {
     return [form, core, u](double ts, const std::vector<double>& xs) {  // core refers to form's model
@@ -496,10 +496,10 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
              const RightHandSide&, double t, double hs, const std::vector<double>& x) {
     const std::vector<double> u = inputs(t);
     const NewtonCorrection solve = [&](double ts, const std::vector<double>& xs, const VectorXd& g) {
-      return VectorXd(core->trailing_jacobian_at(ts, xs, u, nf).partialPivLu().solve(g));
+      return partial_pivot_solve(core->trailing_jacobian_at(ts, xs, u, nf), g);
     };
     const MatrixXd layer_now =
-        redesigned && layer ? MatrixXd((hs * MatrixXd(jacobian(t, x).bottomRightCorner(nf, nf))).exp()) : e;
+        redesigned && layer ? matrix_exponential(hs * MatrixXd(jacobian(t, x).bottomRightCorner(nf, nf))) : e;
     return quasistatic_reference_step(rates_at(u), solve, slow, iterations, layer_now, t, hs, x);
   };
 }
@@ -568,9 +568,9 @@ long design_integer(const SchemeDesign& design, const std::string& name) {
 // square of e^{h A_zz / 2}, also without the boundary layer: confirmed_constants takes only
 // what the design has), for confirmed_constants.
 std::vector<NamedMatrix> own_constants(const MatrixXd& gz, const MatrixXd& fast_block, double h, bool inverse) {
-  const MatrixXd half = (h / 2 * fast_block).exp();
+  const MatrixXd half = matrix_exponential(h / 2 * fast_block);
   std::vector<NamedMatrix> own = {{"layer_transition", half * half, "E"}};
-  if (inverse) own.push_back({"residual_jacobian_inverse", Eigen::FullPivLU<MatrixXd>(gz).inverse(), "G_z^-1"});
+  if (inverse) own.push_back({"residual_jacobian_inverse", FullPivotLu(gz).inverse(), "G_z^-1"});
   return own;
 }
 

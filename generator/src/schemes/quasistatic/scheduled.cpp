@@ -1,12 +1,12 @@
 // Seed 002's quasistatic scheme with scheduled constants (linearization: scheduled): its
 // Newton matrix and boundary-layer transition over the schedule's grid (quasistatic.hpp).
 #include <fmt/format.h>
-#include <unsupported/Eigen/MatrixFunctions>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
 
+#include "numeric/decompositions.hpp"
 #include "numeric/linearization.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
 #include "constant_schedule/constant_schedule.hpp"
@@ -40,14 +40,14 @@ SchedulableScheme scheduled_design(const Model& model, const QuasistaticForm& fo
   scheme.order = kQuasistaticOrder;
   scheme.constants = [=](const OperatingPoint& op, const MatrixXd& j) {
     const MatrixXd gz = residual_jacobian(op);
-    if (!Eigen::FullPivLU<MatrixXd>(gz).isInvertible())
+    if (!FullPivotLu(gz).invertible())
       throw ModelError(where, "quasistatic needs an invertible G_z, but it is singular at an operating point of the "
                               "schedule",
                        "narrow the schedule's range to where the fast states are solvable");
-    std::vector<NamedMatrix> c = {{"residual_jacobian_inverse", gz.inverse(), "G_z^-1 (scheduled)", inverse_structure,
+    std::vector<NamedMatrix> c = {{"residual_jacobian_inverse", partial_pivot_inverse(gz), "G_z^-1 (scheduled)", inverse_structure,
                                    "quasistatic: inverse of G_z of the reduced form at each operating point"}};
     if (layer)
-      c.push_back({"layer_transition", (h * j.bottomRightCorner(nf, nf)).exp(),
+      c.push_back({"layer_transition", matrix_exponential(h * j.bottomRightCorner(nf, nf)),
                    "E = e^{h A_zz}, A_zz the fast block of the Jacobian (scheduled)", {},
                    "quasistatic: expm of h A_zz, the Jacobian's fast block at each operating point"});
     return c;

@@ -8,6 +8,7 @@
 
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"
+#include "numeric/decompositions.hpp"
 
 namespace dualrate {
 
@@ -27,11 +28,11 @@ expm::Plan exponential_plan(const Model& m, const std::vector<std::vector<GiNaC:
       return evaluate_block(blocks[b], shapes[b].rows, shapes[b].cols, values);
     };
     const MatrixXd gz = block(0), gx = block(1), fz = block(2);
-    if (!Eigen::FullPivLU<MatrixXd>(gz).isInvertible())
+    if (!FullPivotLu(gz).invertible())
       throw ModelError(calibration_range_loc(m),
                        "sp_ll needs an invertible g_z, but g_z is singular at a point of the calibration range",
                        "narrow the tunable parameters' ranges");
-    const MatrixXd a = gz + gz.inverse() * gx * fz;
+    const MatrixXd a = gz + partial_pivot_inverse(gz) * gx * fz;
     largest = std::max({largest, h * gz.cwiseAbs().colwise().sum().maxCoeff(),
                         h * a.cwiseAbs().colwise().sum().maxCoeff()});
   }

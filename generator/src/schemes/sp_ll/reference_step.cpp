@@ -1,6 +1,6 @@
 #include "schemes/sp_ll/reference_step.hpp"
 
-#include <unsupported/Eigen/MatrixFunctions>
+#include "numeric/decompositions.hpp"
 
 namespace dualrate {
 
@@ -32,7 +32,7 @@ MatrixXd exponential34(const MatrixXd& gz, const MatrixXd& w, double h) {
   d34.block(0, nf, nf, nf).setIdentity();
   d34.block(nf, nf, nf, nf) = gz;
   d34.block(nf, 2 * nf, nf, m) = w;
-  return (h * d34).exp();
+  return matrix_exponential(h * d34);
 }
 
 // phi of eq. 47 for the forcing B + C s with B and C of m columns each: the block of
@@ -45,7 +45,7 @@ MatrixXd phi47(const MatrixXd& a, const MatrixXd& bb, const MatrixXd& cc, double
   d47.block(0, nf, nf, m) = cc;
   d47.block(0, nf + m, nf, m) = bb;
   d47.block(nf, nf + m, m, m).setIdentity();
-  return (h * d47).exp().block(0, nf + m, nf, m);
+  return matrix_exponential(h * d47).block(0, nf + m, nf, m);
 }
 
 }  // namespace
@@ -58,7 +58,7 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   const SpLlBlocks b = linearize(t, x);
   const VectorXd xn = Eigen::Map<const VectorXd>(x.data(), n).head(ns);
   const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
-  const Eigen::FullPivLU<MatrixXd> gz(b.gz);
+  const FullPivotLu gz(b.gz);
   const VectorXd d0 = split_rate(rhs, t, xn, zn);
   const VectorXd sigma = gz.solve(d0.tail(nf));                   // eq. 43
   const VectorXd gamma = gz.solve(b.gx * d0.head(ns));            // eq. 43
@@ -81,7 +81,7 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   const VectorXd x1 = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + b.fz * integral_y;
 
   // Step 3: y' = A y + u(t) with u interpolated linearly (eqs. 38-41, 47).
-  const MatrixXd a = b.gz + gz.solve(b.gx * b.fz);
+  const MatrixXd a = b.gz + gz.solve_matrix(b.gx * b.fz);
   const VectorXd f1 = f(t + h, x1);
   const VectorXd bb = a * sigma + gz.solve(b.gx * k1);
   const VectorXd cc = gz.solve(b.gx * (f1 - k1)) / h;
@@ -96,11 +96,11 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
 std::vector<NamedMatrix> sp_ll_reference_constants(const SpLlBlocks& b, double h) {
   const auto nf = b.gz.rows();
   const MatrixXd identity = MatrixXd::Identity(nf, nf), zero = MatrixXd::Zero(nf, nf);
-  const Eigen::FullPivLU<MatrixXd> gz(b.gz);
-  const MatrixXd a = b.gz + gz.solve(b.gx * b.fz);
+  const FullPivotLu gz(b.gz);
+  const MatrixXd a = b.gz + gz.solve_matrix(b.gx * b.fz);
   const MatrixXd e34 = exponential34(b.gz, identity, h);
   return {{"gz_inv", gz.inverse(), "g_z^-1"},
-          {"k", gz.solve(b.gx), "g_z^-1 g_x"},
+          {"k", gz.solve_matrix(b.gx), "g_z^-1 g_x"},
           {"fz", b.fz, "f_z"},
           {"a", a, "A (eq. 40)"},
           {"p1", e34.block(0, nf, nf, nf), "h phi1(h g_z) (eq. 43)"},

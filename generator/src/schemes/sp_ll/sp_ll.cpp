@@ -1,11 +1,11 @@
 #include "schemes/sp_ll/sp_ll.hpp"
 
 #include <fmt/format.h>
-#include <unsupported/Eigen/MatrixFunctions>
 
 #include <set>
 
 #include "numeric/linearization.hpp"
+#include "numeric/decompositions.hpp"
 #include "schemes/contract.hpp"
 #include "ir/function_cost.hpp"
 #include "reference/reference_model.hpp"
@@ -25,7 +25,7 @@ void phi_blocks(const MatrixXd& z, double h, MatrixXd& e, MatrixXd& p1, MatrixXd
   big.topLeftCorner(n, n) = z;
   big.block(0, n, n, n).setIdentity();
   big.block(n, 2 * n, n, n).setIdentity();
-  const MatrixXd ex = (h * big).exp();
+  const MatrixXd ex = matrix_exponential(h * big);
   e = ex.topLeftCorner(n, n);
   p1 = ex.block(0, n, n, n);
   p2 = ex.block(0, 2 * n, n, n);
@@ -114,14 +114,14 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
   out.gz_structure = structure(blocks[0]);
   out.gx_structure = structure(blocks[1]);
   out.fz_structure = structure(blocks[2]);
-  if (!Eigen::FullPivLU<MatrixXd>(out.gz).isInvertible())
+  if (!FullPivotLu(out.gz).invertible())
     throw ModelError(m.states[ns].rhs_loc, "sp_ll needs an invertible g_z, but g_z is singular at the initial state",
                      "every fast state must appear in the fast equations so that g(x, z) = 0 defines the slow manifold");
   return out;
 }
 
 std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
-  const MatrixXd gz_inv = b.gz.inverse();
+  const MatrixXd gz_inv = partial_pivot_inverse(b.gz);
   const MatrixXd k = gz_inv * b.gx;
   const MatrixXd a = b.gz + k * b.fz;
   MatrixXd e_gz, p1, p2, e_a, q1, q2;
@@ -244,7 +244,7 @@ SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& 
   scheme.order = kSpLlOrder;
   scheme.constants = [&](const OperatingPoint&, const MatrixXd& j) {
     SpLlBlocks b = split_jacobian(j, ns);
-    if (!Eigen::FullPivLU<MatrixXd>(b.gz).isInvertible())
+    if (!FullPivotLu(b.gz).invertible())
       throw ModelError(where, "sp_ll needs an invertible g_z, but g_z is singular at an operating point of the schedule",
                        "narrow the schedule's range to where the fast dynamics are well defined");
     b.fz_structure = initial.fz_structure;
