@@ -1,6 +1,6 @@
 // Eigen's dense decompositions of dynamic-size double matrices, instantiated in one unit
 // (decompositions.cpp) and called through these functions: each costs the unit that
-// instantiates it 3 to 16 s of compilation (g++ -O2; clang with the sanitizers about twice),
+// instantiates it 2.6 to 16 s of compilation (g++ -O2; clang with the sanitizers about twice),
 // and several folders use each. The results are Eigen's, operation for operation: a vector
 // right-hand side is solved as a vector (Eigen's matrix-vector kernels), a matrix as a matrix.
 #pragma once
