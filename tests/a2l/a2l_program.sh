@@ -4,8 +4,10 @@
 # 32-bit ARM ELF, Scalar float; generated code with the trace harness's data objects). The A2L file must pass the
 # checker (check_a2l.py), every address and size in it must match the program's `nm -S -C`
 # (check_addresses.py against motor_objects.txt), and each mutant of it must fail the checker
-# (check_a2l_test.py). The errors: a program without the model's objects (wrong --namespace) and a
-# model without tunable values exit 1 and write nothing.
+# (check_a2l_test.py). The errors: a program without the model's objects (wrong --namespace), a
+# model without tunable values, and a program whose header is of another calibration layout than
+# the model's and options' (another scheme; the model with a limit changed; its tunable
+# parameters declared in the other order) exit 1, say what differs and write nothing.
 # Usage: a2l_program.sh CLI SOURCE_DIR WORK_DIR host|cortex-m4f. Exit 77 (skipped) when the
 # target's compiler or QEMU is not installed.
 set -uo pipefail
@@ -49,4 +51,14 @@ expect_error "another namespace" "no object other::calibration in its symbol tab
   "$model" --elf "$work/motor.elf" --namespace other
 expect_error "a model without tunable values" "has no tunable parameter or table" \
   "$src/models/dc_motor.yaml" --elf "$work/motor.elf"
+expect_error "another scheme" "generated for another calibration layout: scheme rk4 (the model's: sp_ll)" \
+  "$model" --elf "$work/motor.elf" --scheme sp_ll
+sed 's/min: 0.03, max: 0.08/min: 0.03, max: 0.09/' "$model" >"$work/relimited.yaml"
+cmp -s "$model" "$work/relimited.yaml" && fail "the model's Kt limits were not found to change"
+expect_error "another limit" "a tunable value's name, position, size or limits, or the step, differ" \
+  "$work/relimited.yaml" --elf "$work/motor.elf"
+awk '/^  R: /{r=$0; next} {print} /^  Kt: /{print r}' "$model" >"$work/reordered.yaml"
+cmp -s "$model" "$work/reordered.yaml" && fail "the model's tunable parameters were not reordered"
+expect_error "tunable values in another order" "a tunable value's name, position, size or limits, or the step" \
+  "$work/reordered.yaml" --elf "$work/motor.elf"
 echo "dualrate a2l on $target: the checker passes the file, $(wc -l <"$work/objects.txt") addresses match $nm"

@@ -32,7 +32,7 @@ EOF
 "$cli" verify "$model" "${common[@]}" --keep "$work/program" >"$work/program.log" 2>&1 ||
   { cat "$work/program.log"; fail "verify without writes did not pass"; }
 elf=$work/program/trace.elf
-"$cli" a2l "$model" --elf "$elf" -o "$work/motor.a2l" || fail "dualrate a2l failed"
+"$cli" a2l "$model" --scheme sp_ll --step 1e-4 --elf "$elf" -o "$work/motor.a2l" || fail "dualrate a2l failed"
 python3 "$src/tests/a2l/check_a2l.py" "$work/motor.a2l" --objects >"$work/objects.txt" || fail "the A2L file is invalid"
 address() { awk -v n="$1" '$1 == "CHARACTERISTIC" && $2 == n { print $3 }' "$work/objects.txt"; }
 symbol() {

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/scalar_type.hpp"
+
 namespace dualrate {
 
 std::string a2l_string(const std::string& text) {
@@ -76,6 +78,11 @@ struct Writer {
   std::string out;
 
   const char* datatype() const { return layout.scalar_bytes == 4 ? "FLOAT32_IEEE" : "FLOAT64_IEEE"; }
+  // A value's limits as the program checks them: rounded inward to its scalar.
+  std::string limits(double min, double max) const {
+    const ScalarLimits l = scalar_limits(min, max, layout.scalar_bytes == 4 ? ScalarType::kFloat : ScalarType::kDouble);
+    return number(l.min) + " " + number(l.max);
+  }
   std::string value_layout() const { return fmt::format("RL_VALUE_{}", datatype()); }
   std::string array_layout() const { return fmt::format("RL_ARRAY_{}", datatype()); }
 
@@ -138,8 +145,8 @@ void Writer::parameter(const CalibrationMember& member) {
   const Parameter& p = *member.parameter;
   line(2, "/begin CHARACTERISTIC {} {}", p.name,
        a2l_string(p.description.empty() ? "tunable parameter " + p.name : p.description));
-  line(3, "VALUE {} {} 0 {} {} {}", address(layout.address(member)), value_layout(), units.method(p.unit),
-       number(p.min), number(p.max));
+  line(3, "VALUE {} {} 0 {} {}", address(layout.address(member)), value_layout(), units.method(p.unit),
+       limits(p.min, p.max));
   if (!p.unit.empty()) line(3, "PHYS_UNIT {}", a2l_string(p.unit));
   line(2, "/end CHARACTERISTIC");
 }
@@ -161,8 +168,7 @@ void Writer::table(const CalibrationMember& member) {
   line(2, "/begin CHARACTERISTIC {} {}", t.name,
        a2l_string(fmt::format("tunable table {}: {} values, {} fixed {}", t.name, t.values.size(), t.axes(),
                               t.axes() == 1 ? "axis" : "axes")));
-  line(3, "{} {} {} 0 {} {} {}", kind, address(layout.address(member)), array_layout(), kNoUnit, number(t.min),
-       number(t.max));
+  line(3, "{} {} {} 0 {} {}", kind, address(layout.address(member)), array_layout(), kNoUnit, limits(t.min, t.max));
   if (t.axes() <= 2)
     for (const std::vector<double>& breakpoints : t.breakpoints) axis(breakpoints);
   else

@@ -94,6 +94,33 @@ std::uint64_t trace_array(const ProgramImage& program, const std::string& name, 
 
 }  // namespace
 
+void require_identity(const CalibrationIdentity& expected, const std::string& epk, const std::string& program_file) {
+  const std::string hint = "generate the header again from this model with the options given here, and rebuild "
+                           "the program; or give a2l the options the header was generated with (--scheme, --step, "
+                           "--namespace)";
+  const std::optional<CalibrationIdentity> found = parse_calibration_identity(epk);
+  if (!found)
+    throw ProgramError(fmt::format("{}: its EPK \"{}\" is not one that dualrate's generated code carries",
+                                   program_file, epk),
+                       hint);
+  std::vector<std::string> differ;
+  if (found->name_space != expected.name_space)
+    differ.push_back(fmt::format("namespace {} (the model's: {})", found->name_space, expected.name_space));
+  if (found->scheme != expected.scheme)
+    differ.push_back(fmt::format("scheme {} (the model's: {})", found->scheme, expected.scheme));
+  if (found->scalar != expected.scalar)
+    differ.push_back(fmt::format("scalar {} (its calibration object's: {})", found->scalar, expected.scalar));
+  if (differ.empty() && found->hash != expected.hash)
+    differ.push_back(fmt::format("calibration layout {} (the model's: {}): a tunable value's name, position, size "
+                                 "or limits, or the step, differ from the model's",
+                                 found->hash, expected.hash));
+  if (differ.empty()) return;
+  std::string list;
+  for (const std::string& d : differ) list += (list.empty() ? "" : "; ") + d;
+  throw ProgramError(fmt::format("{}: its header was generated for another calibration layout: {}", program_file, list),
+                     hint);
+}
+
 ProgramLayout locate(const Model& m, const ProgramImage& program, const std::string& name_space) {
   ProgramLayout layout;
   layout.little_endian = program.little_endian;

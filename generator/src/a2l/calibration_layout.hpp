@@ -21,6 +21,7 @@
 
 #include "a2l/elf.hpp"
 #include "model/model.hpp"
+#include "model/tunable.hpp"
 
 namespace dualrate {
 
@@ -61,6 +62,12 @@ struct ProgramLayout {
 
   std::uint64_t address(const CalibrationMember& member) const { return calibration + member.index * scalar_bytes; }
 };
+
+// Throws a ProgramError, naming what differs, when the program's EPK (`epk`, of `program_file`)
+// is not `expected` (calibration_identity of the model and the options): another namespace,
+// scheme or scalar, or another calibration layout (a value's name, position, size or limits, the
+// step). A program built by another dualrate version with the same layout passes.
+void require_identity(const CalibrationIdentity& expected, const std::string& epk, const std::string& program_file);
 
 // The layout of `m`'s objects in `program`, whose header has namespace `name_space`. A missing or
 // mis-sized object, an EPK that is not a NUL-terminated string in initialised data, or an address

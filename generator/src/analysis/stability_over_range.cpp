@@ -92,7 +92,12 @@ class Search {
     const auto known = radii_.find(p);
     if (known != radii_.end()) return known->second;
     CalibrationValues values;
-    for (std::size_t i = 0; i < parameters_.size(); ++i) values[parameters_[i]->name] = {p.parameters[i]};
+    TunablePoint point;
+    for (std::size_t i = 0; i < parameters_.size(); ++i) {
+      values[parameters_[i]->name] = {p.parameters[i]};
+      point[parameters_[i]->name] = p.parameters[i];
+    }
+    require_finite_derived_at(m_, point, ScalarType::kDouble);
     for (std::size_t i = 0; i < tables_.size(); ++i)
       values[tables_[i]->name] = pattern_values(*tables_[i], p.tables[i]);
     const StabilityReport r =

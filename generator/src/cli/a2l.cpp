@@ -6,7 +6,9 @@
 #include "a2l/calibration_layout.hpp"
 #include "a2l/elf.hpp"
 #include "base/text_io.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "model/tunable.hpp"
 
 namespace dualrate::cli {
 
@@ -17,6 +19,10 @@ int A2lCommand::run(const Model& model) {
   try {
     const ProgramImage program = read_elf(elf_file_);
     const ProgramLayout layout = locate(model, program, name_space);
+    const Settings s = resolve(model, o_, Use::kGenerate);
+    const ScalarType scalar = layout.scalar_bytes == 4 ? ScalarType::kFloat : ScalarType::kDouble;
+    require_identity(calibration_identity(model, name_space, s.scheme, s.step, scalar, DUALRATE_VERSION), layout.epk,
+                     program.file);
     const A2lSources sources{DUALRATE_VERSION, std::filesystem::path(model.file).filename().string(),
                              std::filesystem::path(elf_file_).filename().string()};
     text = a2l_file(model, layout, sources);

@@ -172,7 +172,7 @@ A2lCommand::A2lCommand(CLI::App& app) {
   cmd_ = app.add_subcommand("a2l",
                             "Write the ASAM MCD-2 MC (ASAP2 1.71) file of a program built with the model's header, "
                             "for a calibration tool");
-  cmd_->add_option("model", o_.model_path, "Model file (YAML) with tunable parameters or tables")->required();
+  add_common(cmd_, o_);
   cmd_->add_option("--elf", elf_file_,
                    "The linked program (ELF) built with the model's generated header: the addresses, byte order "
                    "and EPK come from it")

@@ -60,6 +60,7 @@ int GenerateCommand::run(const Model& model) {
   const SchemeInfo* info = find_scheme(s.scheme);
   const bool scheduled = info->schedulable && model.simulation.linearization == "scheduled";
   const bool judged = !allow_unstable_ && !scheduled;
+  if (has_tunable(model)) require_finite_derived(model, scalar_type(o_.scalar));
   if (!scheduled) {
     const StabilityReport stability =
         analyze_stability(model, s.scheme, s.step, s.ratio, o_.scheme_options,

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "model/printing.hpp"
+#include "model/scalar_type.hpp"
 #include "model/tunable.hpp"
 
 namespace dualrate {
@@ -24,6 +26,28 @@ std::vector<const Table*> tunable_tables(const Model& m) {
 
 std::string limits(double min, double max, const std::string& unit) {
   return fmt::format("in [{}, {}]{}", min, max, unit.empty() ? "" : " " + unit);
+}
+
+// A tunable parameter's or table's value as the header's scalar holds it within its limits.
+double initial_value(double v, double min, double max, ScalarType s) {
+  return in_scalar_limits(v, scalar_limits(min, max, s), s);
+}
+
+// Everything recalibrate() recomputes, in its order: the derived parameters, then each output
+// of the design's recomputation. Status::value of kNotComputable and kRecomputedNotFinite is an
+// index into this list.
+std::vector<std::string> recomputed(const Model& m, const SchemeDesign& d) {
+  std::vector<std::string> names;
+  for (const Parameter* p : calibrated_parameters(m))
+    if (!p->tunable) names.push_back(p->name);
+  for (const auto& st : d.recompute) names.insert(names.end(), st.out.begin(), st.out.end());
+  return names;
+}
+
+std::int32_t recomputed_index(const std::vector<std::string>& names, const std::string& name) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<std::int32_t>(i);
+  throw std::logic_error("recalibration: no recomputed value " + name);
 }
 
 // The matrices a recomputation writes into the constants, with their sizes.
@@ -68,28 +92,22 @@ std::string calibration_struct(const Model& m, const std::string& scalar) {
   return s + "};\n";
 }
 
-// The brace-enclosed values of a Calibration, its lines indented by `indent`.
-std::string calibration_initializer(const Model& m, const std::string& scalar, const std::string& indent = "") {
+// The brace-enclosed values of a Calibration (each as the scalar holds it within its limits),
+// its lines indented by `indent`.
+std::string calibration_initializer(const Model& m, ScalarType scalar, const std::string& indent = "") {
+  const std::string type = to_string(scalar);
   std::string s = "{\n";
   for (const auto& p : m.parameters)
-    if (p.tunable) s += fmt::format("{}    {},  // {}\n", indent, typed_literal(p.value, scalar), p.name);
+    if (p.tunable)
+      s += fmt::format("{}    {},  // {}\n", indent, typed_literal(initial_value(p.value, p.min, p.max, scalar), type),
+                       p.name);
   for (const Table* t : tunable_tables(m)) {
     s += indent + "    {";
-    for (std::size_t i = 0; i < t->values.size(); ++i) s += (i ? ", " : "") + typed_literal(t->values[i], scalar);
+    for (std::size_t i = 0; i < t->values.size(); ++i)
+      s += (i ? ", " : "") + typed_literal(initial_value(t->values[i], t->min, t->max, scalar), type);
     s += fmt::format("}},  // {}\n", t->name);
   }
   return s + indent + "}";
-}
-
-// A short identification of the generated code's calibration layout, for the A2L's EPK.
-std::string epk_text(const Model& m, const GenerateRequest& o, const std::string& ns) {
-  std::string layout;
-  for (const auto& p : m.parameters)
-    if (p.tunable) layout += p.name + ";";
-  for (const Table* t : tunable_tables(m)) layout += fmt::format("{}[{}];", t->name, t->values.size());
-  std::uint32_t hash = 2166136261u;  // FNV-1a
-  for (unsigned char c : layout) hash = (hash ^ c) * 16777619u;
-  return fmt::format("{} {} {} dualrate {} {:08x}", ns, o.scheme, scalar_name(o), o.generator_version, hash);
 }
 
 std::string constants_struct(const Model& m, const SchemeDesign& d, const std::string& scalar) {
@@ -109,14 +127,18 @@ std::string constants_struct(const Model& m, const SchemeDesign& d, const std::s
   return s + "};\n";
 }
 
-std::string constants_initializer(const Model& m, const SchemeDesign& d, const std::string& scalar) {
+std::string constants_initializer(const Model& m, const SchemeDesign& d, ScalarType type) {
+  const std::string scalar = to_string(type);
   std::string s =
-      "inline Constants active_constants = {\n    " + calibration_initializer(m, scalar, "    ") + ",\n    {\n";
-  for (const Parameter* p : calibrated_parameters(m))
-    s += fmt::format("        {},  // {}\n", typed_literal(p->value, scalar), p->name);
+      "inline Constants active_constants = {\n    " + calibration_initializer(m, type, "    ") + ",\n    {\n";
+  for (const Parameter* p : calibrated_parameters(m)) {
+    const double v = p->tunable ? initial_value(p->value, p->min, p->max, type) : p->value;
+    s += fmt::format("        {},  // {}\n", typed_literal(v, scalar), p->name);
+  }
   for (const Table* t : tunable_tables(m)) {
     s += "        {";
-    for (std::size_t i = 0; i < t->values.size(); ++i) s += (i ? ", " : "") + typed_literal(t->values[i], scalar);
+    for (std::size_t i = 0; i < t->values.size(); ++i)
+      s += (i ? ", " : "") + typed_literal(initial_value(t->values[i], t->min, t->max, type), scalar);
     s += fmt::format("}},  // {}\n", t->name);
   }
   s += "    },\n";
@@ -131,20 +153,36 @@ std::string constants_initializer(const Model& m, const SchemeDesign& d, const s
 }
 
 // `if (const auto s_ = check(...); !s_.applied()) return s_;` for each tunable value, its
-// index among the Calibration's values.
-std::string value_checks(const Model& m) {
+// limits rounded inward to the scalar, its index among the Calibration's values.
+std::string value_checks(const Model& m, ScalarType scalar) {
+  const std::string type = to_string(scalar);
+  const auto bounds = [&](double min, double max) {
+    const ScalarLimits l = scalar_limits(min, max, scalar);
+    return typed_literal(l.min, type) + ", " + typed_literal(l.max, type);
+  };
   std::string s;
   std::int32_t index = 0;
   for (const auto& p : m.parameters)
     if (p.tunable)
-      s += fmt::format("  if (const Status s_ = check(v_.{}, {:a}, {:a}, {}); !s_.applied()) return s_;\n",
-                       p.cpp(), p.min, p.max, index++);
+      s += fmt::format("  if (const Status s_ = check(v_.{}, {}, {}); !s_.applied()) return s_;\n", p.cpp(),
+                       bounds(p.min, p.max), index++);
   for (const Table* t : tunable_tables(m)) {
     s += fmt::format("  for (std::int32_t i_ = 0; i_ < {}; ++i_)\n", t->values.size());
-    s += fmt::format("    if (const Status s_ = check(v_.{}[i_], {:a}, {:a}, {} + i_); !s_.applied()) return s_;\n",
-                     cpp_name(t->name), t->min, t->max, index);
+    s += fmt::format("    if (const Status s_ = check(v_.{}[i_], {}, {} + i_); !s_.applied()) return s_;\n",
+                     cpp_name(t->name), bounds(t->min, t->max), index);
     index += static_cast<std::int32_t>(t->values.size());
   }
+  return s;
+}
+
+// Refuses the set when a derived parameter (a double local) is not finite in the header's scalar.
+std::string derived_checks(const Model& m, const std::vector<std::string>& names) {
+  std::string s;
+  for (const Parameter* p : calibrated_parameters(m))
+    if (!p->tunable)
+      s += fmt::format("  if (!dualrate::calibration::finite_in<Model::Scalar>({})) "
+                       "return {{Result::kRecomputedNotFinite, {}}};\n",
+                       p->cpp(), recomputed_index(names, p->name));
   return s;
 }
 
@@ -170,8 +208,9 @@ std::string matrix_type(std::pair<long, long> size) {
                      size.second > 1 && size.first == 1 ? ", Eigen::RowMajor" : "");
 }
 
-// The design's recomputation, each step's matrices as double locals.
-std::string recompute_statements(const SchemeDesign& d) {
+// The design's recomputation, each step's matrices as double locals, each output refused when
+// not finite in the header's scalar; `names` indexes the refusals (recomputed()).
+std::string recompute_statements(const SchemeDesign& d, const std::vector<std::string>& names) {
   const auto size = recompute_sizes(d);
   // Each matrix a local named NAME_: no model name ends in '_', so none is shadowed.
   const auto local = [](const std::string& name) { return name + "_"; };
@@ -180,6 +219,8 @@ std::string recompute_statements(const SchemeDesign& d) {
   for (const auto& st : d.recompute) {
     const std::string out = local(st.out.at(0));
     const std::string type = matrix_type(size.at(st.out.at(0)));
+    const std::string not_computable =
+        fmt::format("    return {{Result::kNotComputable, {}}};\n", recomputed_index(names, st.out.at(0)));
     switch (st.kind) {
       case K::kEvaluate:
         s += fmt::format("  {} {};\n", type, out);
@@ -188,9 +229,9 @@ std::string recompute_statements(const SchemeDesign& d) {
                            cpp_expression(st.entries[static_cast<std::size_t>(k)]));
         break;
       case K::kInverse:
-        s += fmt::format("  {} {};\n"
-                         "  if (!dualrate::calibration::invert({}, {})) return {{Result::kNotComputable, -1}};\n",
-                         type, out, local(st.in.at(0)), out);
+        s += fmt::format("  {} {};\n  if (!dualrate::calibration::invert({}, {}))\n", type, out,
+                         local(st.in.at(0)), out) +
+             not_computable;
         break;
       case K::kProduct:
         s += fmt::format("  const {} {} = {}.lazyProduct({});\n", type, out, local(st.in.at(0)), local(st.in.at(1)));
@@ -200,18 +241,22 @@ std::string recompute_statements(const SchemeDesign& d) {
         break;
       case K::kExponential:
         s += fmt::format("  {} {};\n", type, out);
-        s += fmt::format("  if (!dualrate::expm::checked_exponential<{}, {}>({}({} * {}), {}))\n"
-                         "    return {{Result::kNotComputable, -1}};\n",
-                         st.degree, st.squarings, type, scalar_literal(st.step), local(st.in.at(0)), out);
+        s += fmt::format("  if (!dualrate::expm::checked_exponential<{}, {}>({}({} * {}), {}))\n", st.degree,
+                         st.squarings, type, scalar_literal(st.step), local(st.in.at(0)), out) +
+             not_computable;
         break;
       case K::kPhiBlocks:
         s += fmt::format("  {} {}, {}, {};\n", type, out, local(st.out.at(1)), local(st.out.at(2)));
-        s += fmt::format("  if (!dualrate::expm::checked_phi_blocks<{}, {}>({}, {}, {}, {}, {}))\n"
-                         "    return {{Result::kNotComputable, -1}};\n",
-                         st.degree, st.squarings, local(st.in.at(0)), scalar_literal(st.step), out,
-                         local(st.out.at(1)), local(st.out.at(2)));
+        s += fmt::format("  if (!dualrate::expm::checked_phi_blocks<{}, {}>({}, {}, {}, {}, {}))\n", st.degree,
+                         st.squarings, local(st.in.at(0)), scalar_literal(st.step), out, local(st.out.at(1)),
+                         local(st.out.at(2))) +
+             not_computable;
         break;
     }
+    for (const std::string& o : st.out)
+      s += fmt::format("  if (!dualrate::calibration::all_finite_in<Model::Scalar>({})) "
+                       "return {{Result::kRecomputedNotFinite, {}}};\n",
+                       local(o), recomputed_index(names, o));
   }
   return s;
 }
@@ -235,11 +280,22 @@ std::string stores(const Model& m, const SchemeDesign& d) {
 
 std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
                                     const SchemeInfo& scheme) {
-  std::string s =
+  std::string s;
+  const std::vector<std::string> names = recomputed(m, design);
+  if (!names.empty()) {
+    s += "\n// What recalibrate() recomputes, in its order: Status::value of kNotComputable and\n"
+         "// kRecomputedNotFinite is an index into this list.\n"
+         "inline constexpr const char* recomputed_names[] = {";
+    for (std::size_t i = 0; i < names.size(); ++i) s += fmt::format("{}\"{}\"", i ? ", " : "", names[i]);
+    s += "};\n";
+  }
+  s +=
       "\n// Checks the calibration values v_ (finite, within their limits) and computes from them, in\n"
       "// double, every constant that follows them into out_: the derived parameters, the tables'\n"
-      "// values and the scheme's recomputed matrices. Refused values leave out_ as it was; the status\n"
-      "// names the first refused value by its index among Calibration's values. No heap, and a\n"
+      "// values and the scheme's recomputed matrices, each refused when not finite in the header's\n"
+      "// scalar. Refused values leave out_ as it was; the status names the first refused value by its\n"
+      "// index among Calibration's values, or the recomputed one by its index among\n"
+      "// recomputed_names. No heap, and a\n"
       "// fixed number of operations (the exponentials' degree and squarings fixed by the generator\n"
       "// over the calibration range, docs/calibration.md).\n"
       "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v_, Constants& out_) "
@@ -247,13 +303,13 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
       "  using dualrate::calibration::Result;\n  using dualrate::calibration::Status;\n"
       "  using dualrate::calibration::check;\n";
   // The locals are double; tunable tables alone have none, and an unused alias fails -Werror.
-  const std::string locals = parameter_locals(m) + recompute_statements(design);
+  const std::string locals = parameter_locals(m) + derived_checks(m, names) + recompute_statements(design, names);
   if (!locals.empty()) s += "  using Scalar = double;\n";
-  s += value_checks(m) + locals + stores(m, design);
+  s += value_checks(m, request.scalar) + locals + stores(m, design);
   s += "  return {Result::kApplied, -1};\n}\n\n";
   s += "// The spare constants set and its hand-over to the step; the values last checked; the last status.\n"
        "inline dualrate::calibration::Handoff<Constants> constants_handoff;\n"
-       "inline Calibration calibration_checked = " + calibration_initializer(m, scalar_name(request)) + ";\n"
+       "inline Calibration calibration_checked = " + calibration_initializer(m, request.scalar) + ";\n"
        "inline dualrate::calibration::Status calibration_status __attribute__((used)) = "
        "{dualrate::calibration::Result::kApplied, -1};\n\n";
   const bool tasks = scheme.dual_rate;
@@ -290,15 +346,15 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
 std::string calibration_declarations(const Model& m, const GenerateRequest& o, const SchemeDesign& d,
                                      const std::string& ns) {
   const std::string scalar = scalar_name(o);
-  std::string s = "#if !defined(DUALRATE_CALIBRATION_API) || DUALRATE_CALIBRATION_API != 1\n";
-  s += fmt::format("#error \"{}.hpp takes calibration through dualrate/calibration.hpp's API 1\"\n#endif\n\n", ns);
+  std::string s = "#if !defined(DUALRATE_CALIBRATION_API) || DUALRATE_CALIBRATION_API != 2\n";
+  s += fmt::format("#error \"{}.hpp takes calibration through dualrate/calibration.hpp's API 2\"\n#endif\n\n", ns);
   s += calibration_struct(m, scalar);
   s += "// In its own linker section, for a linker script that places it in the calibration RAM.\n";
   s += "inline Calibration calibration __attribute__((section(\".data.dualrate.calibration\"), used)) = " +
-       calibration_initializer(m, scalar) + ";\n";
+       calibration_initializer(m, o.scalar) + ";\n";
   s += "// Identifies the calibration layout of this code (the A2L file's EPK).\n";
-  s += fmt::format("inline const char epk[] __attribute__((used)) = \"{}\";\n\n", epk_text(m, o, ns));
-  s += constants_struct(m, d, scalar) + constants_initializer(m, d, scalar) + "\n";
+  s += fmt::format("inline const char epk[] __attribute__((used)) = \"{}\";\n\n", calibration_identity(m, ns, o.scheme, o.step, o.scalar, o.generator_version).text());
+  s += constants_struct(m, d, scalar) + constants_initializer(m, d, o.scalar) + "\n";
   return s;
 }
 
@@ -327,8 +383,18 @@ std::string take_constants_statement() {
   return "  constants_handoff.take(active_constants);  // a set calibrate() computed takes effect here, whole\n";
 }
 
-void check_calibratable(const Model& m) {
+void check_calibratable(const Model& m, ScalarType scalar) {
   if (!has_tunable(m)) return;
+  const auto require_value_within = [scalar](double min, double max, const SourceLoc& loc, const std::string& name) {
+    if (scalar_limits(min, max, scalar).empty())
+      throw ModelError(loc,
+                       fmt::format("no {} lies within the limits [{}, {}] of {}: generated code holds its values in {}",
+                                   to_string(scalar), min, max, name, to_string(scalar)),
+                       "widen the limits, or generate with --scalar double");
+  };
+  for (const auto& p : m.parameters)
+    if (p.tunable) require_value_within(p.min, p.max, p.range_loc, "parameter '" + p.name + "'");
+  for (const Table* t : tunable_tables(m)) require_value_within(t->min, t->max, t->range_loc, "table '" + t->name + "'");
   const SecondOrder* so = m.second_order ? &*m.second_order : nullptr;
   if (!so || !(so->constant_mass || so->diagonal)) return;
   for (const Parameter* p : calibrated_parameters(m))

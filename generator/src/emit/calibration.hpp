@@ -9,6 +9,7 @@
 
 #include "ir/linear_map.hpp"
 #include "model/model.hpp"
+#include "model/scalar_type.hpp"
 #include "schemes/contract.hpp"
 
 namespace dualrate {
@@ -35,8 +36,9 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
 // The step's first statement: takes a set that calibrate() handed over.
 std::string take_constants_statement();
 
-// Throws a ModelError when generated code could not follow a calibration of m (a calibrated
-// parameter in a constant or diagonal mass matrix, whose inverse is folded).
-void check_calibratable(const Model& m);
+// Throws a ModelError when generated code in `scalar` could not follow a calibration of m: no
+// value of the scalar lies within a tunable value's limits, or a calibrated parameter is in a
+// constant or diagonal mass matrix, whose inverse is folded.
+void check_calibratable(const Model& m, ScalarType scalar);
 
 }  // namespace dualrate

@@ -10,17 +10,10 @@
 
 #include "base/diagnostics.hpp"
 #include "model/printing.hpp"
+#include "model/scalar_type.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
-
-namespace {
-
-double in_scalar(double v, ScalarType scalar) {
-  return scalar == ScalarType::kFloat ? static_cast<double>(static_cast<float>(v)) : v;
-}
-
-}  // namespace
 
 std::size_t equal_in_scalar(const std::vector<double>& b, ScalarType scalar) {
   for (std::size_t i = 1; i < b.size(); ++i)

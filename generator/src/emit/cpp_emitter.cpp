@@ -546,7 +546,7 @@ HeaderBanner read_header_banner(const std::string& text) {
 TracedHeader generate_traced_header(const Model& m, const GenerateRequest& o, const SchemeDesign& design) {
   const SchemeInfo* scheme = find_scheme(o.scheme);
   if (!scheme) throw std::invalid_argument("unknown scheme '" + o.scheme + "'");
-  check_calibratable(m);
+  check_calibratable(m, o.scalar);
   const bool calibrated = has_tunable(m);
   const std::string ns = generated_namespace(m, o);
   Code h(comment_file(m));

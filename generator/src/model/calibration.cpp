@@ -99,7 +99,15 @@ WriteCheck check_write(const Model& m, const CalibrationValues& current, const C
       if (!c.reason.empty()) return c;
     }
   }
-  for (const auto& v : write.set) c.values[v.name] = v.values;
+  CalibrationValues after = current;
+  for (const auto& v : write.set) after[v.name] = v.values;
+  const Model calibrated = calibrated_model(m, after);
+  for (const auto& p : calibrated.parameters)
+    if (!p.tunable && depends_on_tunable(m, p) && !std::isfinite(p.value)) {
+      c.reason = fmt::format("derived parameter {} is not finite at these values", p.name);
+      return c;
+    }
+  c.values = std::move(after);
   c.applied = true;
   return c;
 }

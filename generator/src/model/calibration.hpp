@@ -11,7 +11,12 @@
 //  - Writes are taken in file order; several applying at the same step are applied one after
 //    the other, each checked against the values the ones before left.
 //  - A write is applied whole or not at all: when any of its values is not finite or lies
-//    outside its parameter's or table's [min, max], nothing of it changes (check_write).
+//    outside its parameter's or table's [min, max], or a parameter derived from them is not
+//    finite at the values it leaves, nothing of it changes (check_write). A float build's
+//    writes are taken as the floats nearest their values (verify's run options): a float lies
+//    within [min, max] exactly when it lies within the limits rounded inward to float, which
+//    the generated code checks (model/scalar_type.hpp). A derived parameter is judged finite
+//    in double here; the generated code judges it in its scalar.
 //  - A write changes the tunable values; parameters derived from them follow (calibrated_model);
 //    initial values do not (they are used at t = 0 only).
 #pragma once
@@ -55,7 +60,8 @@ long first_step_at(double at, double h, int stride = 1);
 // Whether `write` may be applied to the values `current`: `applied`, and `values` the values
 // after it; or refused, `values` equal to `current`, and `reason` naming the first value that
 // is refused, as in "R = 3 is above its max 2", "friction[2] = -1 is below its min 0" or
-// "R = nan is not finite" (values in file order, a table's from index 0).
+// "R = nan is not finite" (values in file order, a table's from index 0), or "derived parameter
+// gain is not finite at these values".
 struct WriteCheck {
   bool applied = false;
   std::string reason;

@@ -1,6 +1,14 @@
 #include "model/tunable.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
+
+#include "base/diagnostics.hpp"
 
 namespace dualrate {
 
@@ -106,6 +114,73 @@ std::vector<TunablePoint> tunable_box_points(const Model& m) {
       points.push_back(p);
     }
   return points;
+}
+
+std::string CalibrationIdentity::text() const {
+  return fmt::format("{} {} {} dualrate {} {}", name_space, scheme, scalar, version, hash);
+}
+
+CalibrationIdentity calibration_identity(const Model& m, const std::string& name_space, const std::string& scheme,
+                                         double step, ScalarType scalar, const std::string& version) {
+  const auto bounds = [scalar](double min, double max) {
+    const ScalarLimits l = scalar_limits(min, max, scalar);
+    return fmt::format("[{:a},{:a}]", l.min, l.max);
+  };
+  std::string layout = fmt::format("{} h={:a};", to_string(scalar), step);
+  for (const auto& p : m.parameters)
+    if (p.tunable) layout += p.name + bounds(p.min, p.max) + ";";
+  for (const auto& t : m.tables)
+    if (t->tunable) layout += fmt::format("{}[{}]{};", t->name, t->values.size(), bounds(t->min, t->max));
+  std::uint32_t hash = 2166136261u;  // FNV-1a
+  for (const unsigned char c : layout) hash = (hash ^ c) * 16777619u;
+  return {name_space, scheme, to_string(scalar), version, fmt::format("{:08x}", hash)};
+}
+
+std::optional<CalibrationIdentity> parse_calibration_identity(const std::string& text) {
+  std::istringstream words(text);
+  CalibrationIdentity id;
+  std::string tool, rest;
+  if (!(words >> id.name_space >> id.scheme >> id.scalar >> tool >> id.version >> id.hash) || (words >> rest) ||
+      tool != "dualrate")
+    return std::nullopt;
+  return id;
+}
+
+void require_finite_derived_at(const Model& m, const TunablePoint& point, ScalarType scalar) {
+  GiNaC::exmap values;
+  std::string where;
+  for (const auto& p : m.parameters) {
+    if (!p.tunable) continue;
+    const auto given = point.find(p.name);
+    const double v = given == point.end() ? p.value : given->second;
+    values[p.symbol] = GiNaC::numeric(v);
+    where += fmt::format("{}{} = {}", where.empty() ? "" : ", ", p.name, v);
+  }
+  for (const auto& p : m.parameters) {
+    if (p.tunable) continue;
+    if (!depends_on_tunable(m, p)) {
+      values[p.symbol] = GiNaC::numeric(p.value);
+      continue;
+    }
+    double v = std::numeric_limits<double>::quiet_NaN();
+    try {
+      const GiNaC::ex e = p.expr.subs(values, GiNaC::subs_options::no_pattern).evalf();
+      if (GiNaC::is_a<GiNaC::numeric>(e) && GiNaC::ex_to<GiNaC::numeric>(e).is_real())
+        v = GiNaC::ex_to<GiNaC::numeric>(e).to_double();
+    } catch (const std::exception&) {  // a pole (division by zero), an argument outside a function's domain
+    }
+    if (!std::isfinite(in_scalar(v, scalar)))
+      throw ModelError(p.loc,
+                       fmt::format("derived parameter '{}' is not finite in {} at {}, a point of the calibration "
+                                   "range that generate examines: generated code would refuse a calibration there",
+                                   p.name, to_string(scalar), where),
+                       "keep its expression finite over the tunable values' limits (narrow them)");
+    values[p.symbol] = GiNaC::numeric(v);
+  }
+}
+
+void require_finite_derived(const Model& m, ScalarType scalar) {
+  for (const TunablePoint& point : tunable_box_points(m)) require_finite_derived_at(m, point, scalar);
 }
 
 }  // namespace dualrate

@@ -6,10 +6,12 @@
 #include <ginac/ginac.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/model.hpp"
+#include "model/scalar_type.hpp"
 
 namespace dualrate {
 
@@ -50,5 +52,26 @@ Model model_at(const Model& m, const TunablePoint& point);
 constexpr std::size_t kMaxGridParameters = 4;
 constexpr std::size_t kMaxCornerParameters = 6;
 std::vector<TunablePoint> tunable_box_points(const Model& m);
+
+// The identification of a calibration layout that generated code carries as its EPK and the A2L
+// file states: "NS SCHEME SCALAR dualrate VERSION HASH", HASH (8 hex digits) a 32-bit FNV-1a of
+// the scalar, the step and the tunable values' names, order, sizes and limits as checked in the
+// scalar (scalar_limits). A program whose values were re-ordered, re-sized or re-limited, or whose
+// step or scalar changed, carries another.
+struct CalibrationIdentity {
+  std::string name_space, scheme, scalar, version, hash;
+  std::string text() const;
+};
+CalibrationIdentity calibration_identity(const Model& m, const std::string& name_space, const std::string& scheme,
+                                         double step, ScalarType scalar, const std::string& version);
+// The fields of an EPK text of that form, or nullopt.
+std::optional<CalibrationIdentity> parse_calibration_identity(const std::string& text);
+
+// Throws a ModelError at a derived parameter's expression when its value at `point` is not
+// finite in `scalar` (a pole, a value beyond the scalar's range, not a real number), naming the
+// point: generated code refuses such a calibration (recalibrate's kRecomputedNotFinite).
+void require_finite_derived_at(const Model& m, const TunablePoint& point, ScalarType scalar);
+// The same at every point of tunable_box_points(m).
+void require_finite_derived(const Model& m, ScalarType scalar);
 
 }  // namespace dualrate

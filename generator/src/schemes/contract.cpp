@@ -4,10 +4,6 @@
 
 namespace dualrate {
 
-const char* to_string(ScalarType s) { return s == ScalarType::kFloat ? "float" : "double"; }
-
-ScalarType scalar_type(const std::string& name) { return name == "float" ? ScalarType::kFloat : ScalarType::kDouble; }
-
 double option_value(const SchemeOptions& options, const std::string& name, double otherwise) {
   const auto found = options.find(name);
   return found != options.end() ? found->second : otherwise;

@@ -20,16 +20,13 @@
 #include "ir/linear_map.hpp"
 #include "ir/op_count.hpp"
 #include "model/model.hpp"
+#include "model/scalar_type.hpp"
 #include "numeric/linearization.hpp"
 #include "numeric/ode.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "reference/reference_model.hpp"
 
 namespace dualrate {
-
-enum class ScalarType { kFloat, kDouble };
-const char* to_string(ScalarType s);
-ScalarType scalar_type(const std::string& name);  // "float", else double
 
 // An integer or boolean constant of a scheme (C++ type `type`: int or bool).
 struct SchemeInteger {

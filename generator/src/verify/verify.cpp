@@ -53,7 +53,7 @@ RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& 
   if (run.float_time)
     for (auto& write : run.calibration)
       for (auto& value : write.set)
-        for (double& v : value.values) v = static_cast<double>(static_cast<float>(v));
+        for (double& v : value.values) v = in_scalar(v, ScalarType::kFloat);
   run.calibration_stride = calibration_stride(run, dual_rate);  // the high-accuracy run's too
   return run;
 }

@@ -8,9 +8,11 @@
 //   background:  status = recalibrate(values, *handoff.spare()); if applied: handoff.publish()
 //   step:        handoff.take(active); then the step reads `active` only
 //
-// A refused set of values (not finite, outside its limits, or beyond what the constants' fixed
-// algorithm covers) changes nothing; its Status names the value by its index among the
-// Calibration's values (its members in order, a table's values one by one).
+// A refused set of values (not finite, outside its limits, a derived value or constant that is
+// not finite in the scalar type, or beyond what the constants' fixed algorithm covers) changes
+// nothing; its Status names the value by its index among the Calibration's values (its members
+// in order, a table's values one by one), or the recomputed value by its index among the
+// header's `recomputed_names`.
 #pragma once
 
 #include <atomic>
@@ -24,7 +26,7 @@
 #include "expm.hpp"
 
 // Version of this header's interface that generated calibration code is written for.
-#define DUALRATE_CALIBRATION_API 1
+#define DUALRATE_CALIBRATION_API 2
 
 namespace dualrate {
 namespace calibration {
@@ -37,6 +39,7 @@ enum class Result : std::int32_t {
   kAboveMax = 4,       // a value is above its declared max
   kNotComputable = 5,  // a constant's algorithm refused (a singular matrix, a norm beyond its plan)
   kChanged = 6,        // the values changed while the constants were computed; computed again later
+  kRecomputedNotFinite = 7,  // a derived parameter or recomputed constant is not finite in the scalar type
 };
 
 inline const char* to_string(Result r) noexcept {
@@ -48,25 +51,50 @@ inline const char* to_string(Result r) noexcept {
     case Result::kAboveMax: return "above its max";
     case Result::kNotComputable: return "constants not computable";
     case Result::kChanged: return "changed while computed";
+    case Result::kRecomputedNotFinite: return "a recomputed value is not finite";
   }
   return "unknown";
 }
 
-// What the last calibration did; `value` is the refused value's index, -1 for none.
+// What the last calibration did. `value`: for kNotFinite, kBelowMin and kAboveMax the refused
+// value's index among the Calibration's values; for kNotComputable and kRecomputedNotFinite the
+// recomputed value's index among the header's `recomputed_names`; else -1.
 struct Status {
   Result result;
   std::int32_t value;
   constexpr bool applied() const noexcept { return result == Result::kApplied; }
 };
 
-// The value at `index` checked against [min, max] (limits in double, as declared).
+// The value at `index` checked against its limits in its own type: the declared [min, max]
+// rounded inward to Scalar by the generator, so that a value of Scalar lies within these exactly
+// when it lies within the declared ones, and a write of a limit as the A2L file states it is
+// applied.
 template <class Scalar>
-constexpr Status check(Scalar value, double min, double max, std::int32_t index) noexcept {
-  const double v = static_cast<double>(value);
-  if (!std::isfinite(v)) return {Result::kNotFinite, index};
-  if (v < min) return {Result::kBelowMin, index};
-  if (v > max) return {Result::kAboveMax, index};
+constexpr Status check(Scalar value, Scalar min, Scalar max, std::int32_t index) noexcept {
+  if (!std::isfinite(value)) return {Result::kNotFinite, index};
+  if (value < min) return {Result::kBelowMin, index};
+  if (value > max) return {Result::kAboveMax, index};
   return {Result::kApplied, -1};
+}
+
+// Whether x, computed in double, is finite once stored as Scalar (float or double): in float,
+// below the magnitude from which the conversion rounds to infinity, FLT_MAX plus half its unit
+// in the last place (0x1.fffffep127 + 0x1p103).
+template <class Scalar>
+bool finite_in(double x) noexcept {
+  static_assert(std::is_same<Scalar, float>::value || std::is_same<Scalar, double>::value, "float or double");
+  if (!std::isfinite(x)) return false;
+  if constexpr (std::is_same<Scalar, float>::value) return std::fabs(x) < 0x1.ffffffp127;
+  return true;
+}
+
+// finite_in for every entry of a matrix.
+template <class Scalar, class Matrix>
+bool all_finite_in(const Matrix& m) noexcept {
+  for (Eigen::Index r = 0; r < m.rows(); ++r)
+    for (Eigen::Index c = 0; c < m.cols(); ++c)
+      if (!finite_in<Scalar>(static_cast<double>(m(r, c)))) return false;
+  return true;
 }
 
 // Whether two sets of values are the same bits (a Calibration has no padding: scalars only).
