@@ -61,4 +61,34 @@ awk '/^  R: /{r=$0; next} {print} /^  Kt: /{print r}' "$model" >"$work/reordered
 cmp -s "$model" "$work/reordered.yaml" && fail "the model's tunable parameters were not reordered"
 expect_error "tunable values in another order" "a tunable value's name, position, size or limits, or the step" \
   "$work/reordered.yaml" --elf "$work/motor.elf"
+
+# A program of the user's own (host only: not a trace program), with a model instance of its own:
+# the file describes the calibration object and the instance's states at nm's addresses.
+if [ "$target" = host ]; then
+  "$cli" generate "$model" -o "$work/user" >/dev/null || fail "generate failed"
+  cat >"$work/user/main.cpp" <<'EOF'
+#include "motor.hpp"
+motor::Data plant;
+int main(int argc, char**) {
+  for (int i = 0; i < 100 * argc; ++i) {
+    motor::calibrate();
+    if (motor::step(plant, motor::Model::scenario_inputs(plant.time(motor::kStep))) != dualrate::Status::kOk) return 1;
+  }
+  return 0;
+}
+EOF
+  eigen=$(pkg-config --cflags-only-I eigen3 | sed 's/^ *-I//; s/ *$//')
+  g++ -std=c++17 -O1 -I"$work/user" -I"$src/runtime/include" -isystem "$eigen" "$work/user/main.cpp" \
+    -o "$work/user/program" || fail "the user's program did not build"
+  "$work/user/program" || fail "the user's program failed"
+  "$cli" a2l "$model" --elf "$work/user/program" --instance plant -o "$work/user.a2l" ||
+    fail "dualrate a2l failed on the user's program"
+  python3 "$here/check_a2l.py" "$work/user.a2l" >/dev/null || fail "the user's program's A2L file is invalid"
+  plant=$(nm -C "$work/user/program" | awk '$3 == "plant" {print toupper($1)}')
+  [ -n "$plant" ] || fail "no symbol plant in the user's program"
+  grep -A3 "MEASUREMENT plant.omega" "$work/user.a2l" | grep -q "ECU_ADDRESS 0x$(printf '%08X' "0x$plant")" ||
+    fail "plant.omega is not at plant's address 0x$plant"
+  expect_error "an object that is no model instance" "not a model instance" \
+    "$model" --elf "$work/user/program" --instance motor::calibration
+fi
 echo "dualrate a2l on $target: the checker passes the file, $(wc -l <"$work/objects.txt") addresses match $nm"

@@ -215,12 +215,19 @@ std::string a2l_file(const Model& m, const ProgramLayout& layout, const A2lSourc
   w.record_layouts();
   for (const CalibrationMember& member : layout.members) member.parameter ? w.parameter(member) : w.table(member);
   const std::size_t s = layout.scalar_bytes;
-  for (std::size_t i = 0; i < m.states.size(); ++i)
-    w.measurement(m.states[i].name, !m.partitioned ? "state" : m.states[i].fast ? "fast state" : "slow state",
-                  layout.states + i * s);
-  for (std::size_t i = 0; i < m.inputs.size(); ++i) w.measurement(m.inputs[i].name, "input", layout.inputs + i * s);
-  for (std::size_t i = 0; i < m.outputs.size(); ++i)
-    w.measurement(m.outputs[i].name, "output", layout.outputs + i * s);
+  const auto state_kind = [&m](std::size_t i) {
+    return !m.partitioned ? "state" : m.states[i].fast ? "fast state" : "slow state";
+  };
+  if (layout.trace) {
+    for (std::size_t i = 0; i < m.states.size(); ++i) w.measurement(m.states[i].name, state_kind(i), layout.states + i * s);
+    for (std::size_t i = 0; i < m.inputs.size(); ++i) w.measurement(m.inputs[i].name, "input", layout.inputs + i * s);
+    for (std::size_t i = 0; i < m.outputs.size(); ++i)
+      w.measurement(m.outputs[i].name, "output", layout.outputs + i * s);
+  }
+  for (const ProgramLayout::Instance& instance : layout.instances)
+    for (std::size_t i = 0; i < m.states.size(); ++i)
+      w.measurement(instance.symbol + "." + m.states[i].name,
+                    fmt::format("{} of model instance {}", state_kind(i), instance.symbol), instance.states + i * s);
   if (layout.status) w.status_measurements();
   w.line(1, "/end MODULE");
   w.line(0, "/end PROJECT");

@@ -121,7 +121,8 @@ void require_identity(const CalibrationIdentity& expected, const std::string& ep
                      hint);
 }
 
-ProgramLayout locate(const Model& m, const ProgramImage& program, const std::string& name_space) {
+ProgramLayout locate(const Model& m, const ProgramImage& program, const std::string& name_space,
+                     const std::vector<std::string>& instances) {
   ProgramLayout layout;
   layout.little_endian = program.little_endian;
   layout.members = calibration_members(m);
@@ -139,9 +140,29 @@ ProgramLayout locate(const Model& m, const ProgramImage& program, const std::str
     layout.status = object(program, name_space + "::calibration_status", 8, true, missing_hint(name_space, false))
                         .address;
   const std::size_t s = layout.scalar_bytes;
-  layout.states = trace_array(program, "dualrate_trace::data", m.states.size(), s, false);
-  layout.inputs = trace_array(program, "dualrate_trace::inputs", m.inputs.size(), s, true);
-  layout.outputs = trace_array(program, "dualrate_trace::outputs", m.outputs.size(), s, true);
+  layout.trace = program.find("dualrate_trace::data") != nullptr;
+  if (layout.trace) {
+    layout.states = trace_array(program, "dualrate_trace::data", m.states.size(), s, false);
+    layout.inputs = trace_array(program, "dualrate_trace::inputs", m.inputs.size(), s, true);
+    layout.outputs = trace_array(program, "dualrate_trace::outputs", m.outputs.size(), s, true);
+  }
+  for (const std::string& symbol : instances) {
+    const std::string hint = fmt::format("name a global of type {}::Data (dualrate/data.hpp) that the program "
+                                         "defines, as its symbol table spells it",
+                                         name_space);
+    if (!program.find(symbol))
+      throw ProgramError(fmt::format("{}: no object {} in its symbol table", program.file, symbol), hint);
+    // A Data holds the State (kStates Scalars, padded to 8 bytes) and two 64-bit counters; a State
+    // that Eigen aligns to 16 bytes is a multiple of 16 long, so that no more padding follows.
+    const std::uint64_t data_bytes = (m.states.size() * s + 7) / 8 * 8 + 16;
+    const ProgramSymbol& found = *program.find(symbol);
+    if (found.size != data_bytes)
+      throw ProgramError(fmt::format("{}: {} is {} bytes, not a model instance: a {}::Data of the model's {} states "
+                                     "is {} bytes",
+                                     program.file, symbol, found.size, name_space, m.states.size(), data_bytes),
+                         hint);
+    layout.instances.push_back({symbol, object(program, symbol, data_bytes, true, hint).address});
+  }
   return layout;
 }
 

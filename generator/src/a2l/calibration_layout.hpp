@@ -9,8 +9,10 @@
 //   inline const char epk[] = "...";        // NS::epk, NUL-terminated
 //   struct CalibrationStatus { std::int32_t result; std::int32_t value; };
 //   inline CalibrationStatus calibration_status;   // NS::calibration_status (optional here)
-// and the trace programs (targets/): dualrate_trace::data (its first member the states,
-// Scalar[kStates]), dualrate_trace::inputs (Scalar[kInputs]), dualrate_trace::outputs (Scalar[kOutputs]).
+// and, where the program is a trace program (targets/; any other program has none of them):
+// dualrate_trace::data (its first member the states, Scalar[kStates]), dualrate_trace::inputs
+// (Scalar[kInputs]), dualrate_trace::outputs (Scalar[kOutputs]). A model instance the user names
+// (a global NS::Data, dualrate/data.hpp) holds its states first too, then two 64-bit counters.
 #pragma once
 
 #include <cstddef>
@@ -57,7 +59,13 @@ struct ProgramLayout {
   std::vector<CalibrationMember> members;
   std::uint64_t epk_address = 0;  // NS::epk
   std::string epk;                // without its NUL
+  bool trace = false;                                  // a trace program: the arrays below
   std::uint64_t states = 0, inputs = 0, outputs = 0;  // 0 for an empty array
+  struct Instance {
+    std::string symbol;
+    std::uint64_t states = 0;  // its State, at its start
+  };
+  std::vector<Instance> instances;  // the model instances named (--instance)
   std::optional<std::uint64_t> status;                // NS::calibration_status, when the program holds it
 
   std::uint64_t address(const CalibrationMember& member) const { return calibration + member.index * scalar_bytes; }
@@ -69,9 +77,12 @@ struct ProgramLayout {
 // step). A program built by another dualrate version with the same layout passes.
 void require_identity(const CalibrationIdentity& expected, const std::string& epk, const std::string& program_file);
 
-// The layout of `m`'s objects in `program`, whose header has namespace `name_space`. A missing or
-// mis-sized object, an EPK that is not a NUL-terminated string in initialised data, or an address
-// beyond 32 bits (A2L addresses are 32-bit) is a ProgramError naming the object.
-ProgramLayout locate(const Model& m, const ProgramImage& program, const std::string& name_space);
+// The layout of `m`'s objects in `program`, whose header has namespace `name_space`, with the
+// model instances `instances` (symbols of NS::Data objects). A missing or mis-sized object (an
+// instance smaller than a Data of the model's states), an EPK that is not a NUL-terminated string
+// in initialised data, or an address beyond 32 bits (A2L addresses are 32-bit) is a ProgramError
+// naming the object.
+ProgramLayout locate(const Model& m, const ProgramImage& program, const std::string& name_space,
+                     const std::vector<std::string>& instances = {});
 
 }  // namespace dualrate

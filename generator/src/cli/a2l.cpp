@@ -18,7 +18,7 @@ int A2lCommand::run(const Model& model) {
   std::string text;
   try {
     const ProgramImage program = read_elf(elf_file_);
-    const ProgramLayout layout = locate(model, program, name_space);
+    const ProgramLayout layout = locate(model, program, name_space, instances_);
     const Settings s = resolve(model, o_, Use::kGenerate);
     const ScalarType scalar = layout.scalar_bytes == 4 ? ScalarType::kFloat : ScalarType::kDouble;
     require_identity(calibration_identity(model, name_space, s.scheme, s.step, scalar, DUALRATE_VERSION), layout.epk,

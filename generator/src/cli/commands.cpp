@@ -182,6 +182,10 @@ A2lCommand::A2lCommand(CLI::App& app) {
   cmd_->add_option("--namespace", name_space_,
                    "The namespace the header was generated with (generate --namespace) (default: the model's name)")
       ->check(identifier_check);
+  cmd_->add_option("--instance", instances_,
+                   "SYMBOL: a model instance of the program (a global NS::Data, as its symbol table spells it, e.g. "
+                   "plant or app::plant) whose states the file describes as MEASUREMENTs SYMBOL.STATE (repeatable; "
+                   "default: none)");
 }
 
 VerifySystemCommand::VerifySystemCommand(CLI::App& app) {

@@ -99,6 +99,7 @@ class A2lCommand : public ModelCommand {
 
  private:
   std::string elf_file_, out_file_, name_space_;
+  std::vector<std::string> instances_;
 };
 
 // dualrate verify-system: several models' tasks on one Cortex-M core.

@@ -99,13 +99,43 @@ TEST(A2l, AMissingObjectIsNamed) {
                                                              "table | build the program with the header generated "
                                                              "from this model"),
             std::string::npos);
-  for (const char* name : {"motor::epk", "dualrate_trace::data", "dualrate_trace::outputs"}) {
+  // A trace program's arrays go together: one missing beside dualrate_trace::data is an error.
+  for (const char* name : {"motor::epk", "dualrate_trace::inputs", "dualrate_trace::outputs"}) {
     ProgramImage p = motor_program(4);
     p.objects.erase(std::remove_if(p.objects.begin(), p.objects.end(),
                                    [&](const ProgramSymbol& s) { return s.name == name; }),
                     p.objects.end());
     EXPECT_NE(program_error(m, p).find(std::string("no object ") + name), std::string::npos) << name;
   }
+}
+
+// A program that is not a trace program (none of dualrate_trace's objects): the calibration
+// objects alone, and the states of the model instances named.
+TEST(A2l, AnyProgramWithTheCalibrationObjectAndItsInstances) {
+  const Model m = motor();
+  ProgramImage p = motor_program(4);
+  p.objects.resize(2);  // motor::calibration and motor::epk
+  p.objects.push_back({"plant", 0x20000100, 2 * 4 + 16});  // a motor::Data: 2 float states, 2 counters
+  p.objects.push_back({"small", 0x20000200, 8});
+  const ProgramLayout layout = locate(m, p, "motor", {"plant"});
+  EXPECT_FALSE(layout.trace);
+  ASSERT_EQ(layout.instances.size(), 1U);
+  EXPECT_EQ(layout.instances[0].states, 0x20000100U);
+  const std::string text = a2l_file(m, layout, {"1.0", "motor.yaml", "p.elf"});
+  EXPECT_NE(text.find("/begin MEASUREMENT plant.omega \"slow state of model instance plant\""), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("ECU_ADDRESS 0x20000104"), std::string::npos) << "plant.I, the second state";
+  EXPECT_EQ(text.find("MEASUREMENT omega"), std::string::npos) << "no trace arrays in this program";
+  try {
+    locate(m, p, "motor", {"small"});
+    FAIL() << "an 8-byte object taken as a model instance";
+  } catch (const ProgramError& e) {
+    EXPECT_NE(std::string(e.what()).find("small is 8 bytes, not a model instance: a motor::Data of the model's 2 "
+                                         "states is 24 bytes"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(locate(m, p, "motor", {"nowhere"}), ProgramError);
 }
 
 TEST(A2l, ObjectsOfTheWrongSizeAreRefused) {
