@@ -150,16 +150,14 @@ ProgramLayout locate(const Model& m, const ProgramImage& program, const std::str
     const std::string hint = fmt::format("name a global of type {}::Data (dualrate/data.hpp) that the program "
                                          "defines, as its symbol table spells it",
                                          name_space);
-    if (!program.find(symbol))
-      throw ProgramError(fmt::format("{}: no object {} in its symbol table", program.file, symbol), hint);
     // A Data holds the State (kStates Scalars, padded to 8 bytes) and two 64-bit counters; a State
     // that Eigen aligns to 16 bytes is a multiple of 16 long, so that no more padding follows.
     const std::uint64_t data_bytes = (m.states.size() * s + 7) / 8 * 8 + 16;
-    const ProgramSymbol& found = *program.find(symbol);
-    if (found.size != data_bytes)
+    const ProgramSymbol* found = program.find(symbol);
+    if (found && found->size != data_bytes)
       throw ProgramError(fmt::format("{}: {} is {} bytes, not a model instance: a {}::Data of the model's {} states "
                                      "is {} bytes",
-                                     program.file, symbol, found.size, name_space, m.states.size(), data_bytes),
+                                     program.file, symbol, found->size, name_space, m.states.size(), data_bytes),
                          hint);
     layout.instances.push_back({symbol, object(program, symbol, data_bytes, true, hint).address});
   }

@@ -92,6 +92,14 @@ std::string calibration_struct(const Model& m, const std::string& scalar) {
   return s + "};\n";
 }
 
+// A tunable table's values as the scalar holds them within its limits: "{v0, v1, ...}".
+std::string table_values(const Table& t, ScalarType scalar) {
+  std::string s = "{";
+  for (std::size_t i = 0; i < t.values.size(); ++i)
+    s += (i ? ", " : "") + typed_literal(initial_value(t.values[i], t.min, t.max, scalar), to_string(scalar));
+  return s + "}";
+}
+
 // The brace-enclosed values of a Calibration (each as the scalar holds it within its limits),
 // its lines indented by `indent`.
 std::string calibration_initializer(const Model& m, ScalarType scalar, const std::string& indent = "") {
@@ -101,12 +109,8 @@ std::string calibration_initializer(const Model& m, ScalarType scalar, const std
     if (p.tunable)
       s += fmt::format("{}    {},  // {}\n", indent, typed_literal(initial_value(p.value, p.min, p.max, scalar), type),
                        p.name);
-  for (const Table* t : tunable_tables(m)) {
-    s += indent + "    {";
-    for (std::size_t i = 0; i < t->values.size(); ++i)
-      s += (i ? ", " : "") + typed_literal(initial_value(t->values[i], t->min, t->max, scalar), type);
-    s += fmt::format("}},  // {}\n", t->name);
-  }
+  for (const Table* t : tunable_tables(m))
+    s += fmt::format("{}    {},  // {}\n", indent, table_values(*t, scalar), t->name);
   return s + indent + "}";
 }
 
@@ -135,12 +139,7 @@ std::string constants_initializer(const Model& m, const SchemeDesign& d, ScalarT
     const double v = p->tunable ? initial_value(p->value, p->min, p->max, type) : p->value;
     s += fmt::format("        {},  // {}\n", typed_literal(v, scalar), p->name);
   }
-  for (const Table* t : tunable_tables(m)) {
-    s += "        {";
-    for (std::size_t i = 0; i < t->values.size(); ++i)
-      s += (i ? ", " : "") + typed_literal(initial_value(t->values[i], t->min, t->max, type), scalar);
-    s += fmt::format("}},  // {}\n", t->name);
-  }
+  for (const Table* t : tunable_tables(m)) s += fmt::format("        {},  // {}\n", table_values(*t, type), t->name);
   s += "    },\n";
   for (const Stored& st : stored_matrices(d)) {
     const Eigen::MatrixXd& v = named(d.matrices, st.name).value;

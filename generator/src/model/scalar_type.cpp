@@ -10,8 +10,9 @@ namespace {
 
 constexpr double kFloatMax = std::numeric_limits<float>::max();
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-// Half a unit in the last place of FLT_MAX above it: from there on a double rounds to infinity.
-const double kFloatOverflow = kFloatMax + std::ldexp(1.0, 103);
+// FLT_MAX plus half its unit in the last place (0x1.fffffep127 + 0x1p103): from there on a
+// double rounds to infinity (the runtime's calibration::finite_in takes the same bound).
+constexpr double kFloatOverflow = 0x1.ffffffp127;
 
 // The smallest float at or above v (finite), +inf when none is finite.
 double float_at_or_above(double v) {
