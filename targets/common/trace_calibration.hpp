@@ -19,8 +19,8 @@ struct CalibrationWrite {
 
 namespace dualrate_trace {
 
-// Where a debugger writes into model::calibration as a calibration tool would (the gdb test,
-// tests/target/calibration_gdb.sh): before step calibration_window_step (set by the debugger;
+// Where a debugger writes into model::calibration and commits as a calibration tool would (the
+// gdb test, tests/target/calibration_gdb.sh): before step calibration_window_step (set by the debugger;
 // -1: never) the program calls calibration_window(), on which the debugger breaks.
 inline volatile long calibration_window_step = -1;
 [[gnu::noinline]] inline void calibration_window() { __asm__ volatile(""); }
@@ -39,9 +39,9 @@ struct Unmeasured {};
 
 // The background before step i (a dual-rate run: before release tick i): the scenario's writes
 // of that step, each checked by the generated recalibrate() against the values applied so far
-// (a refused one changes nothing), the accepted values written to model::calibration, and then
-// calibrate(), which also finds what a debugger wrote; the step (the release) takes what it
-// computed. Each write's result goes to `log` (when not null) as
+// (a refused one changes nothing), the accepted values written to model::calibration and
+// committed, and then calibrate(), which also takes what a debugger wrote and committed; the step
+// (the release) takes what it computed. Each write's result goes to `log` (when not null) as
 // "# calibration INDEX STEP RESULT VALUE". False when accepted writes' constants were not
 // computed (calibrate() did not apply them: reported as "# calibration_failed STEP RESULT").
 class CalibrationWrites {
@@ -62,9 +62,12 @@ class CalibrationWrites {
         accepted = true;
       }
     }
-    if (accepted) model::calibration = applied_;
+    if (accepted) {
+      model::calibration = applied_;
+      ++model::calibration_requests.commit;
+    }
     const dualrate::calibration::Status s = calibrate_through(measure, 0);
-    if (s.applied()) applied_ = model::calibration_checked;
+    if (s.applied()) applied_ = model::calibration_applied;
     if (!accepted || s.applied()) return true;
     if (log) std::fprintf(log, "# calibration_failed %ld %d\n", i, static_cast<int>(s.result));
     return false;

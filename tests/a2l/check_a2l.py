@@ -3,12 +3,13 @@
 
 Reads the file into tokens (strings, identifiers, numbers, /begin, /end; comments skipped), parses
 ASAP2_VERSION and the PROJECT block with the positional fields and optional keywords of PROJECT,
-HEADER, MODULE, MOD_COMMON, MOD_PAR, COMPU_METHOD, RECORD_LAYOUT, CHARACTERISTIC, AXIS_DESCR,
-FIX_AXIS_PAR_LIST and MEASUREMENT (IF_DATA and A2ML are skipped whole; any other block or keyword
+HEADER, MODULE, MOD_COMMON, MOD_PAR, COMPU_METHOD, COMPU_VTAB, RECORD_LAYOUT, CHARACTERISTIC,
+AXIS_DESCR, FIX_AXIS_PAR_LIST and MEASUREMENT (IF_DATA and A2ML are skipped whole; any other block or keyword
 is an error), then checks: ASAP2_VERSION 1 71; identifier syntax; names unique (CHARACTERISTIC,
 MEASUREMENT and AXIS_PTS share one name space, COMPU_METHOD and RECORD_LAYOUT have their own);
 every reference resolves (a CHARACTERISTIC's record layout and conversion, a MEASUREMENT's and an
-AXIS_DESCR's conversion and input quantity); lower limit <= upper limit; a CHARACTERISTIC has the
+AXIS_DESCR's conversion and input quantity, a verbal conversion's COMPU_VTAB); a COMPU_VTAB has the
+number of pairs it states, each input value once; lower limit <= upper limit; a CHARACTERISTIC has the
 axes its type needs (VALUE 0, CURVE 1, MAP 2, VAL_BLK 0 with NUMBER or MATRIX_DIM); a fixed axis
 lists MaxAxisPoints strictly increasing points within its limits; EPK and ADDR_EPK go together.
 Usage: check_a2l.py FILE [--objects]. Prints each problem as FILE:LINE: what, exit 1 if any;
@@ -37,8 +38,8 @@ COMMON = {"FORMAT": ["string"], "PHYS_UNIT": ["string"], "DISPLAY_IDENTIFIER": [
 BLOCKS = {
     "PROJECT": (["ident", "string"], {}, {"HEADER", "MODULE"}),
     "HEADER": (["string"], {"VERSION": ["string"], "PROJECT_NO": ["ident"]}, set()),
-    "MODULE": (["ident", "string"], {}, {"A2ML", "MOD_COMMON", "MOD_PAR", "COMPU_METHOD", "RECORD_LAYOUT",
-                                         "CHARACTERISTIC", "MEASUREMENT", "IF_DATA"}),
+    "MODULE": (["ident", "string"], {}, {"A2ML", "MOD_COMMON", "MOD_PAR", "COMPU_METHOD", "COMPU_VTAB",
+                                         "RECORD_LAYOUT", "CHARACTERISTIC", "MEASUREMENT", "IF_DATA"}),
     "MOD_COMMON": (["string"], dict(ALIGNMENTS, BYTE_ORDER=[BYTE_ORDERS], DATA_SIZE=["uint"],
                                     DEPOSIT=[{"ABSOLUTE", "DIFFERENCE"}]), set()),
     "MOD_PAR": (["string"], {"ADDR_EPK": ["ulong"], "EPK": ["string"], "VERSION": ["string"],
@@ -47,6 +48,7 @@ BLOCKS = {
     "COMPU_METHOD": (["ident", "string", CONVERSIONS, "string", "string"],
                      {"COEFFS": ["float"] * 6, "COEFFS_LINEAR": ["float"] * 2, "COMPU_TAB_REF": ["ident"],
                       "REF_UNIT": ["ident"], "STATUS_STRING_REF": ["ident"]}, {"FORMULA"}),
+    "COMPU_VTAB": (["ident", "string", {"TAB_VERB"}, "uint", "pairs"], {"DEFAULT_VALUE": ["string"]}, set()),
     "FORMULA": (["string"], {"FORMULA_INV": ["string"]}, set()),
     "RECORD_LAYOUT": (["ident"], dict(ALIGNMENTS, FNC_VALUES=["uint", DATATYPES, INDEX_MODES, ADDRESS_TYPES]),
                       set()),
@@ -176,7 +178,12 @@ class Parser:
     def fields(self, specs, where):
         values = []
         for spec in specs:
-            if isinstance(spec, str) and spec.endswith("+"):
+            if spec == "pairs":  # (number, string) while a number follows
+                pairs = []
+                while self.peek()[0] == "word" and NUMBER.match(self.peek()[1]):
+                    pairs.append((self.field("float", where), self.field("string", where)))
+                values.append(pairs)
+            elif isinstance(spec, str) and spec.endswith("+"):
                 values.append(self.field(spec[:-1], where))
                 while self.peek()[0] == "word" and NUMBER.match(self.peek()[1]):
                     values.append(self.field(spec[:-1], where))
@@ -308,6 +315,14 @@ def check_module(module, problems):
         if len(module.children(block)) > 1:
             problems.append((module.children(block)[1].line, f"MODULE {module.fields[0]}: {block} given twice"))
     conversions = unique(module.children("COMPU_METHOD"), "COMPU_METHOD", problems)
+    tables = unique(module.children("COMPU_VTAB"), "COMPU_VTAB", problems)
+    for table in tables.values():
+        pairs = table.fields[4]
+        if len(pairs) != table.fields[3]:
+            problems.append((table.line, f"COMPU_VTAB {table.fields[0]}: {len(pairs)} pairs, NumberValuePairs is "
+                                         f"{table.fields[3]:g}"))
+        if len({value for value, _ in pairs}) != len(pairs):
+            problems.append((table.line, f"COMPU_VTAB {table.fields[0]}: an input value is given twice"))
     layouts = unique(module.children("RECORD_LAYOUT"), "RECORD_LAYOUT", problems)
     names = unique(module.children("CHARACTERISTIC") + module.children("MEASUREMENT"), "object", problems)
     for method in conversions.values():
@@ -316,6 +331,10 @@ def check_module(module, problems):
                  "TAB_NOINTP": "COMPU_TAB_REF", "TAB_VERB": "COMPU_TAB_REF"}.get(kind)
         if needs and not method.keyword(needs):
             problems.append((method.line, f"COMPU_METHOD {method.fields[0]}: {kind} needs {needs}"))
+        for ref in method.keyword("COMPU_TAB_REF"):
+            if kind == "TAB_VERB" and ref[1][0] not in tables:
+                problems.append((ref[2], f"COMPU_METHOD {method.fields[0]}: COMPU_TAB_REF {ref[1][0]} is not a "
+                                         "COMPU_VTAB"))
         if not re.match(r"%[0-9]+\.[0-9]+$", method.fields[3]):
             problems.append((method.line, f"COMPU_METHOD {method.fields[0]}: format '{method.fields[3]}' is not "
                                           "%Length.Layout"))
@@ -344,8 +363,12 @@ def objects(module):
         size = DATATYPES[layouts[deposit].keyword("FNC_VALUES")[0][1][1]]
         out.append(("CHARACTERISTIC", name, int(address), count * size))
     for m in module.children("MEASUREMENT"):
+        count = 1
+        for dims in m.keyword("MATRIX_DIM") + m.keyword("ARRAY_SIZE"):
+            for d in dims[1]:
+                count *= int(d)
         for address in m.keyword("ECU_ADDRESS"):
-            out.append(("MEASUREMENT", m.fields[0], int(address[1][0]), DATATYPES[m.fields[2]]))
+            out.append(("MEASUREMENT", m.fields[0], int(address[1][0]), count * DATATYPES[m.fields[2]]))
     for par in module.children("MOD_PAR"):
         for epk, address in zip(par.keyword("EPK"), par.keyword("ADDR_EPK")):
             out.append(("EPK", "EPK", int(address[1][0]), len(epk[1][0]) + 1))

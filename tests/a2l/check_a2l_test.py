@@ -50,6 +50,13 @@ MUTATIONS = [
      lambda t: re.sub(r"\n *\/begin AXIS_DESCR.*?/end AXIS_DESCR", "", t, count=1, flags=re.S),
      "a CURVE has 1 AXIS_DESCR, found 0"),
     ("a string not closed", lambda t: re.sub(r'(EPK "[^"\n]*)"\n', r'\1\n', t, count=1), "string not closed"),
+    ("a verbal conversion without its table",
+     lambda t: t.replace("COMPU_TAB_REF CM_CALIBRATION_RESULT_TABLE", "COMPU_TAB_REF CM_RESULT_TABLE", 1),
+     "COMPU_TAB_REF CM_RESULT_TABLE is not a COMPU_VTAB"),
+    ("a verbal table a pair short", lambda t: re.sub(r'\n *1 "a computed set waits for the step"', "", t, count=1),
+     "7 pairs, NumberValuePairs is 8"),
+    ("a verbal table's input value twice", lambda t: t.replace('  1 "a computed set', '  0 "a computed set', 1),
+     "an input value is given twice"),
     ("an EPK without its address", lambda t: re.sub(r"\n *ADDR_EPK \S+", "", t), "EPK and ADDR_EPK go together"),
 ]
 

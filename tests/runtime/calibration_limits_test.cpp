@@ -21,6 +21,7 @@ namespace model = derived_limits;
 Status calibrate_with(float r, float kt) {
   model::calibration.R = r;
   model::calibration.Kt = kt;
+  ++model::calibration_requests.commit;
   Eigen::internal::set_is_malloc_allowed(false);
   const Status s = model::calibrate();
   Eigen::internal::set_is_malloc_allowed(true);
@@ -63,18 +64,18 @@ TEST(CalibrationLimits, WritesAtTheLimitsAreAppliedAndBeyondRefused) {
 }
 
 TEST(CalibrationLimits, ADerivedValueNotFiniteInFloatIsRefusedByName) {
-  ASSERT_STREQ(model::recomputed_names[0], "gain");
-  ASSERT_STREQ(model::recomputed_names[1], "big");
+  ASSERT_STREQ(model::status_value_names[2], "gain");  // after the values R and Kt
+  ASSERT_STREQ(model::status_value_names[3], "big");
   ASSERT_EQ(calibrate_with(2.0F, 0.05F).result, Result::kApplied);
   const float gain_before = model::active_constants.parameters.gain;
   const Status pole = calibrate_with(1.0F, 0.05F);  // gain = 1/(R - 1)
   EXPECT_EQ(pole.result, Result::kRecomputedNotFinite);
-  EXPECT_EQ(pole.value, 0);
+  EXPECT_EQ(pole.value, 2);
   // big = 1e38/(R - 0.9) = 1e39 at R = 1.0009766 (a float): finite in double, beyond float's range;
   // gain = 1024 there is finite.
   const Status overflow = calibrate_with(1.0F + 0x1p-10F, 0.05F);
   EXPECT_EQ(overflow.result, Result::kRecomputedNotFinite);
-  EXPECT_EQ(overflow.value, 1);
+  EXPECT_EQ(overflow.value, 3);
   EXPECT_TRUE(same_bits(model::active_constants.parameters.gain, gain_before)) << "refused writes change nothing";
   // Just beyond the pole and away from big's overflow both are finite.
   EXPECT_EQ(calibrate_with(1.25F, 0.05F).result, Result::kApplied);

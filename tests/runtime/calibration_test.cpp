@@ -1,7 +1,8 @@
 // Calibration of generated code (dualrate/calibration.hpp, docs/calibration.md) on the model of
-// tests/models/calibration/motor.yaml, with rk4 and sp_ll: a write to `calibration` is checked
-// and computed by calibrate() and taken whole by the next step; the trajectory then equals
-// that of the same model generated with the new values fixed; refused writes change nothing.
+// tests/models/calibration/motor.yaml, with rk4 and sp_ll: writes to `calibration` and a commit
+// are checked and computed by calibrate() and taken whole by the next step; the trajectory then
+// equals that of the same model generated with the new values fixed; refused writes, and writes
+// not committed, change nothing; a reset sets the values back to the applied ones.
 // Every calibrate() and step runs with Eigen's heap forbidden.
 #include <gtest/gtest.h>
 
@@ -40,6 +41,12 @@ Status calibrate_rk4() {
   return s;
 }
 
+// What a calibration tool does once it has written a set's values: a new commit number.
+Status commit_rk4() {
+  ++motor::calibration_requests.commit;
+  return calibrate_rk4();
+}
+
 struct RK4 {
   using Data = motor::Data;
   using Model = motor::Model;
@@ -68,8 +75,9 @@ TEST(Calibration, WriteTakesEffectAtTheNextStepBitForBit) {
   ASSERT_EQ(d.x, fixed.x);
 
   motor::calibration.R = 1.6;
-  const Status s = calibrate_rk4();
+  const Status s = commit_rk4();
   EXPECT_EQ(s.result, Result::kApplied);
+  EXPECT_EQ(motor::calibration_handled.commit, motor::calibration_requests.commit);
   EXPECT_EQ(motor::Model::R, 1.0) << "the step takes the new set, not calibrate()";
   motor_r16::Data r16;
   r16.x = d.x;
@@ -81,37 +89,90 @@ TEST(Calibration, WriteTakesEffectAtTheNextStepBitForBit) {
 
   // Outside [0.5, 2]: refused, named, and the step goes on with R = 1.6.
   motor::calibration.R = 3.0;
-  const Status refused = calibrate_rk4();
+  const Status refused = commit_rk4();
   EXPECT_EQ(refused.result, Result::kAboveMax);
   EXPECT_EQ(refused.value, 0);
+  EXPECT_STREQ(motor::status_value_names[refused.value], "R");
   EXPECT_EQ(motor::calibration_status.result, Result::kAboveMax);
-  EXPECT_EQ(calibrate_rk4().result, Result::kAboveMax) << "the same refused values are not computed again";
+  EXPECT_EQ(calibrate_rk4().result, Result::kAboveMax) << "no new commit: nothing is computed again";
   step_both<RK4, R16>(d, r16, 50);
   EXPECT_EQ(d.x, r16.x);
 
   // A table value below its min, then a NaN: refused, each by its index (R, Kt, friction[0..3]).
   motor::calibration.R = 1.6;
   motor::calibration.friction[2] = -0.5;
-  EXPECT_EQ(calibrate_rk4().result, Result::kBelowMin);
+  EXPECT_EQ(commit_rk4().result, Result::kBelowMin);
   EXPECT_EQ(motor::calibration_status.value, 4);
+  EXPECT_STREQ(motor::status_value_names[4], "friction[2]");
   motor::calibration.friction[2] = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(calibrate_rk4().result, Result::kNotFinite);
+  EXPECT_EQ(commit_rk4().result, Result::kNotFinite);
   motor::calibration.friction[2] = 0.13;
-  EXPECT_EQ(calibrate_rk4().result, Result::kApplied);
+  EXPECT_EQ(commit_rk4().result, Result::kApplied);
   step_both<RK4, R16>(d, r16, 20);
   EXPECT_EQ(d.x, r16.x);
 
-  // A second change before the step took the first: calibrate() waits for the step.
+  // A second commit before the step took the first: calibrate() waits for the step, and the
+  // commit stays unhandled until then.
   motor::calibration.Kt = 0.06;
-  EXPECT_EQ(calibrate_rk4().result, Result::kApplied);
+  EXPECT_EQ(commit_rk4().result, Result::kApplied);
   motor::calibration.Kt = 0.07;
-  EXPECT_EQ(calibrate_rk4().result, Result::kPending);
+  EXPECT_EQ(commit_rk4().result, Result::kPending);
+  EXPECT_NE(motor::calibration_handled.commit, motor::calibration_requests.commit);
   step_both<RK4, R16>(d, r16, 1);
   EXPECT_EQ(motor::Model::Kt, 0.06);
   EXPECT_EQ(calibrate_rk4().result, Result::kApplied);
+  EXPECT_EQ(motor::calibration_handled.commit, motor::calibration_requests.commit);
   step_both<RK4, R16>(d, r16, 1);
   EXPECT_EQ(motor::Model::Kt, 0.07);
   EXPECT_EQ(motor::Model::Ke, 0.07) << "Ke: {value: Kt} follows Kt";
+}
+
+// Writes commit whole: a map written in parts and two coupled gains are taken together at the
+// commit, never in part; a refused set stays in the working values until a reset sets them back
+// to the active ones, which the tool can read (active_constants.values).
+TEST(Calibration, WritesCommitWholeAndAResetRestoresTheActiveValues) {
+  motor::Data d;
+  motor::calibration = motor::calibration_applied;
+  ASSERT_EQ(commit_rk4().result, Result::kApplied);
+  ASSERT_EQ(motor::step(d, motor::Model::scenario_inputs(0)), dualrate::Status::kOk);
+  const motor::Calibration before = motor::active_constants.values;
+
+  // Without a commit, writes change nothing, however many calibrate() calls and steps follow.
+  motor::calibration.Kt = 0.05;
+  motor::calibration.friction[0] = 0.2;
+  motor::calibration.friction[1] = 0.25;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(calibrate_rk4().result, Result::kApplied);
+    ASSERT_EQ(motor::step(d, motor::Model::scenario_inputs(0)), dualrate::Status::kOk);
+  }
+  EXPECT_TRUE(dualrate::calibration::same(motor::active_constants.values, before));
+  EXPECT_EQ(motor::Model::Kt, before.Kt);
+
+  // The rest of the map, then the commit: all of it in the step after.
+  motor::calibration.friction[2] = 0.3;
+  motor::calibration.friction[3] = 0.35;
+  ASSERT_EQ(commit_rk4().result, Result::kApplied);
+  ASSERT_EQ(motor::step(d, motor::Model::scenario_inputs(0)), dualrate::Status::kOk);
+  EXPECT_TRUE(dualrate::calibration::same(motor::active_constants.values, motor::calibration));
+  EXPECT_EQ(motor::Model::Kt, 0.05);
+  EXPECT_EQ(motor::Model::friction_values_[3], 0.35);
+
+  // A refused set stays in the working values, the active ones unchanged; a reset sets the
+  // working values back to them, and the next commit is applied.
+  const motor::Calibration active = motor::active_constants.values;
+  motor::calibration.R = 2.5;
+  motor::calibration.Kt = 0.06;
+  EXPECT_EQ(commit_rk4().result, Result::kAboveMax);
+  EXPECT_EQ(motor::calibration.R, 2.5);
+  ++motor::calibration_requests.reset;
+  EXPECT_EQ(calibrate_rk4().result, Result::kAboveMax) << "a reset alone commits nothing";
+  EXPECT_EQ(motor::calibration_handled.reset, motor::calibration_requests.reset);
+  EXPECT_TRUE(dualrate::calibration::same(motor::calibration, active));
+  motor::calibration.Kt = 0.06;
+  EXPECT_EQ(commit_rk4().result, Result::kApplied);
+  ASSERT_EQ(motor::step(d, motor::Model::scenario_inputs(0)), dualrate::Status::kOk);
+  EXPECT_EQ(motor::Model::Kt, 0.06);
+  EXPECT_EQ(motor::Model::R, active.R);
 }
 
 // sp_ll's matrices recomputed by recalibrate() (the runtime's expm, in double) against the
@@ -121,6 +182,7 @@ TEST(Calibration, WriteTakesEffectAtTheNextStepBitForBit) {
 // the evaluation of the entries of g_z, g_x, f_z (a product and a division each).
 TEST(Calibration, SpLlConstantsRecomputedOnTheTarget) {
   motor_sp_ll::calibration.R = 1.6;
+  ++motor_sp_ll::calibration_requests.commit;
   Eigen::internal::set_is_malloc_allowed(false);
   const Status s = motor_sp_ll::calibrate();
   motor_sp_ll::Data d;
@@ -146,6 +208,7 @@ TEST(Calibration, SpLlConstantsRecomputedOnTheTarget) {
 // same trajectory bit for bit.
 TEST(Calibration, SpLlUnwrittenEqualsFixed) {
   motor_sp_ll::calibration.R = 1.0;
+  ++motor_sp_ll::calibration_requests.commit;
   Eigen::internal::set_is_malloc_allowed(false);
   EXPECT_EQ(motor_sp_ll::calibrate().result, Result::kApplied);
   Eigen::internal::set_is_malloc_allowed(true);

@@ -39,11 +39,15 @@ symbol() {
   arm-none-eabi-nm -C "$elf" |
     awk -v s="$1" '{ name = $0; sub(/^[0-9a-f]+ [A-Za-z] /, "", name) } name == s { print "0x" $1 }'
 }
-r=$(address R) friction=$(address friction)
+r=$(address R) friction=$(address friction) kt=$(address Kt) commit=$(address calibration_requests.commit)
+measurement() { awk -v n="$1" '$1 == "MEASUREMENT" && $2 == n { print $3 }' "$work/objects.txt"; }
+handled=$(measurement calibration_handled.commit) active_r=$(measurement active.R) active_kt=$(measurement active.Kt)
 window=$(symbol "dualrate_trace::calibration_window()") step=$(symbol "dualrate_trace::calibration_window_step")
 status=$(symbol "motor::calibration_status")
-[ -n "$r" ] && [ -n "$friction" ] && [ -n "$window" ] && [ -n "$step" ] && [ -n "$status" ] ||
-  fail "missing addresses: R '$r', friction '$friction', window '$window', window step '$step', status '$status'"
+[ -n "$r" ] && [ -n "$friction" ] && [ -n "$kt" ] && [ -n "$commit" ] && [ -n "$handled" ] && [ -n "$active_r" ] &&
+  [ -n "$active_kt" ] && [ -n "$window" ] && [ -n "$step" ] && [ -n "$status" ] ||
+  fail "missing addresses: R '$r', friction '$friction', Kt '$kt', commit '$commit', handled '$handled'," \
+    "active R '$active_r', active Kt '$active_kt', window '$window', window step '$step', status '$status'"
 friction1=$(printf '0x%x' $((friction + 4)))  # friction[1]: the CURVE's second float
 
 port=$((20000 + $$ % 10000))
@@ -63,15 +67,22 @@ set {long}$step = 50
 break *$window
 continue
 set {float}$r = 1.6
+set {int}$commit = 1
 set {long}$step = 100
 continue
 set {float}$friction1 = 0.12
+set {int}$commit = 2
+set {long}$step = 120
+continue
+set {float}$kt = 0.07
 set {long}$step = 150
 continue
 set {float}$r = 3.0
+set {int}$commit = 3
 set {long}$step = 151
 continue
-printf "calibration_status %d %d\n", {int}$status, {int}($status + 4)
+printf "calibration_status %d %d handled %d\n", {int}$status, {int}($status + 4), {int}$handled
+printf "active %.9g %.9g\n", {float}$active_r, {float}$active_kt
 delete
 continue
 EOF
@@ -81,12 +92,15 @@ wait $qemu_pid
 qemu_rc=$?
 [ $gdb_rc -eq 0 ] || { cat "$work/gdb.log"; fail "gdb-multiarch exited with $gdb_rc"; }
 [ $qemu_rc -eq 0 ] || { cat "$work/qemu.err"; fail "the program under QEMU exited with $qemu_rc"; }
-grep -q "^calibration_status 4 0$" "$work/gdb.log" ||
-  { cat "$work/gdb.log"; fail "after R = 3 the status is not 'above its max' (4) for R (0)"; }
+grep -q "^calibration_status 4 0 handled 3$" "$work/gdb.log" ||
+  { cat "$work/gdb.log"; fail "after R = 3 and commit 3 the status is not 'above its max' (4) for R (0), handled 3"; }
+grep -q "^active 1.60000002 0.0500000007$" "$work/gdb.log" ||
+  { cat "$work/gdb.log"; fail "the active values are not R = 1.6 and the model's Kt = 0.05 (in float)"; }
 grep -E '^(t,|0x|-0x)' "$work/gdb_run.txt" >"$work/gdb_run.csv"
 cmp -s "$work/gdb_run.csv" "$work/expected/generated.csv" ||
   fail "the trace with gdb's writes differs from the one with the harness's writes ($work/gdb_run.csv)"
 cmp -s "$work/gdb_run.csv" "$work/program/generated.csv" &&
   fail "the writes changed nothing: the trace equals the one without writes"
-echo "gdb-multiarch wrote R, friction[1] and a refused R at the A2L's addresses while the program ran:" \
-  "$(wc -l <"$work/gdb_run.csv") trace lines equal the harness's run bit for bit; status 'above its max' for R"
+echo "gdb-multiarch wrote and committed R, friction[1] and a refused R, and Kt without commit, at the A2L's" \
+  "addresses while the program ran: $(wc -l <"$work/gdb_run.csv") trace lines equal the harness's run bit for" \
+  "bit; status 'above its max' for R at commit 3; active R 1.6, Kt 0.05"

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include <dualrate/calibration.hpp>
 #include "model/scalar_type.hpp"
 
 namespace dualrate {
@@ -99,9 +100,18 @@ struct Writer {
   void parameter(const CalibrationMember& member);
   void table(const CalibrationMember& member);
   void axis(const std::vector<double>& breakpoints);
-  void measurement(const std::string& name, const std::string& what, std::uint64_t at);
+  void measurement(const std::string& name, const std::string& what, std::uint64_t at,
+                   const std::string& conversion = kNoUnit, std::size_t count = 1);
+  void verbal_table(const std::string& name, const std::string& what,
+                    const std::vector<std::pair<long, std::string>>& entries);
+  void status_conversions(const std::vector<std::string>& value_names);
+  void handshake();
   void status_measurements();
+  void active_values();
 };
+
+constexpr const char* kResultConversion = "CM_CALIBRATION_RESULT";
+constexpr const char* kValueConversion = "CM_CALIBRATION_VALUE";
 
 void Writer::module_parameters() {
   line(2, "/begin MOD_COMMON {}", a2l_string("the program's byte order and alignments"));
@@ -130,6 +140,9 @@ void Writer::conversions() {
 void Writer::record_layouts() {
   line(2, "/begin RECORD_LAYOUT {}", value_layout());
   line(3, "FNC_VALUES 1 {} ROW_DIR DIRECT", datatype());
+  line(2, "/end RECORD_LAYOUT");
+  line(2, "/begin RECORD_LAYOUT RL_VALUE_ULONG");
+  line(3, "FNC_VALUES 1 ULONG ROW_DIR DIRECT");
   line(2, "/end RECORD_LAYOUT");
   bool tables = false;
   for (const CalibrationMember& member : layout.members) tables = tables || member.table;
@@ -176,25 +189,79 @@ void Writer::table(const CalibrationMember& member) {
   line(2, "/end CHARACTERISTIC");
 }
 
-void Writer::measurement(const std::string& name, const std::string& what, std::uint64_t at) {
+void Writer::measurement(const std::string& name, const std::string& what, std::uint64_t at,
+                         const std::string& conversion, std::size_t count) {
   const double limit = layout.scalar_bytes == 4 ? double{std::numeric_limits<float>::max()}
                                                 : std::numeric_limits<double>::max();
   line(2, "/begin MEASUREMENT {} {}", name, a2l_string(what));
-  line(3, "{} {} 0 0 {} {}", datatype(), kNoUnit, number(-limit), number(limit));
+  line(3, "{} {} 0 0 {} {}", datatype(), conversion, number(-limit), number(limit));
+  if (count > 1) line(3, "MATRIX_DIM {}", count);
   line(3, "ECU_ADDRESS {}", address(at));
   line(2, "/end MEASUREMENT");
 }
 
+void Writer::verbal_table(const std::string& name, const std::string& what,
+                          const std::vector<std::pair<long, std::string>>& entries) {
+  line(2, "/begin COMPU_METHOD {} {} TAB_VERB \"%4.0\" \"\"", name, a2l_string(what));
+  line(3, "COMPU_TAB_REF {}_TABLE", name);
+  line(2, "/end COMPU_METHOD");
+  line(2, "/begin COMPU_VTAB {}_TABLE {} TAB_VERB {}", name, a2l_string(what), entries.size());
+  for (const auto& [value, text] : entries) line(3, "{} {}", value, a2l_string(text));
+  line(3, "DEFAULT_VALUE {}", a2l_string("unknown"));
+  line(2, "/end COMPU_VTAB");
+}
+
+// The calibration status in words: its result (dualrate/calibration.hpp's texts) and the value it
+// names (the header's status_value_names).
+void Writer::status_conversions(const std::vector<std::string>& value_names) {
+  using calibration::Result;
+  std::vector<std::pair<long, std::string>> results;
+  for (long r = 0; std::string(to_string(static_cast<Result>(r))) != "unknown"; ++r)
+    results.emplace_back(r, to_string(static_cast<Result>(r)));
+  verbal_table(kResultConversion, "the result of the last commit handled", results);
+  std::vector<std::pair<long, std::string>> values{{-1, "none"}};
+  for (std::size_t i = 0; i < value_names.size(); ++i) values.emplace_back(static_cast<long>(i), value_names[i]);
+  verbal_table(kValueConversion, "the value the last commit handled refused", values);
+}
+
+// The requests that make writes commit whole (the tool writes them) and those handled.
+void Writer::handshake() {
+  const std::pair<const char*, const char*> requests[] = {
+      {"commit", "a new number once a set of values is written: the program checks them and takes them whole"},
+      {"reset", "a new number sets the written values back to the active ones"}};
+  for (std::size_t i = 0; i < 2; ++i) {
+    line(2, "/begin CHARACTERISTIC calibration_requests.{} {}", requests[i].first, a2l_string(requests[i].second));
+    line(3, "VALUE {} RL_VALUE_ULONG 0 {} 0 4294967295", address(layout.requests + 4 * i), kNoUnit);
+    line(2, "/end CHARACTERISTIC");
+  }
+  if (!layout.handled) return;
+  for (std::size_t i = 0; i < 2; ++i) {
+    line(2, "/begin MEASUREMENT calibration_handled.{} {}", requests[i].first,
+         a2l_string(fmt::format("the last {} request the program handled", requests[i].first)));
+    line(3, "ULONG {} 0 0 0 4294967295", kNoUnit);
+    line(3, "ECU_ADDRESS {}", address(*layout.handled + 4 * i));
+    line(2, "/end MEASUREMENT");
+  }
+}
+
 void Writer::status_measurements() {
   const std::pair<const char*, const char*> fields[] = {
-      {"result", "status of the last recalibration"},
-      {"value", "index of the calibration value the last recalibration refused, -1 for none"}};
+      {"result", "the result of the last commit handled"},
+      {"value", "the value the last commit handled refused, by its index in status_value_names; -1 for none"}};
+  const char* conversions[] = {kResultConversion, kValueConversion};
   for (std::size_t i = 0; i < 2; ++i) {
     line(2, "/begin MEASUREMENT calibration_status.{} {}", fields[i].first, a2l_string(fields[i].second));
-    line(3, "SLONG {} 0 0 -2147483648 2147483647", kNoUnit);
+    line(3, "SLONG {} 0 0 -2147483648 2147483647", conversions[i]);
     line(3, "ECU_ADDRESS {}", address(*layout.status + 4 * i));
     line(2, "/end MEASUREMENT");
   }
+}
+
+// The values the step uses (active_constants.values), as the tool reads them back.
+void Writer::active_values() {
+  for (const CalibrationMember& member : layout.members)
+    measurement("active." + member.name(), "active value of " + member.name(), layout.active_address(member),
+                member.parameter ? units.method(member.parameter->unit) : kNoUnit, member.count);
 }
 
 }  // namespace
@@ -212,8 +279,11 @@ std::string a2l_file(const Model& m, const ProgramLayout& layout, const A2lSourc
   w.line(1, "/begin MODULE {} {}", m.name, a2l_string(about));
   w.module_parameters();
   w.conversions();
+  if (layout.status) w.status_conversions(sources.status_value_names);
   w.record_layouts();
   for (const CalibrationMember& member : layout.members) member.parameter ? w.parameter(member) : w.table(member);
+  w.handshake();
+  if (layout.active) w.active_values();
   const std::size_t s = layout.scalar_bytes;
   const auto state_kind = [&m](std::size_t i) {
     return !m.partitioned ? "state" : m.states[i].fast ? "fast state" : "slow state";

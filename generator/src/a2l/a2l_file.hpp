@@ -1,10 +1,13 @@
 // The ASAM MCD-2 MC (ASAP2) 1.71 description of a model's program, as a calibration tool reads it:
 // a CHARACTERISTIC per tunable parameter (VALUE) and tunable table (CURVE, MAP with fixed axes, or
-// VAL_BLK beyond two axes), a MEASUREMENT per state, input and output, their COMPU_METHODs (one per
-// unit) and RECORD_LAYOUTs, the byte order and the EPK.
+// VAL_BLK beyond two axes), the requests that commit a set of writes and reset them
+// (CHARACTERISTICs calibration_requests.*), a MEASUREMENT per state, input and output, per
+// active value (active.NAME), per request handled and for the calibration status (in words:
+// COMPU_VTABs), their COMPU_METHODs (one per unit) and RECORD_LAYOUTs, the byte order and the EPK.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "a2l/calibration_layout.hpp"
 #include "model/model.hpp"
@@ -14,6 +17,7 @@ namespace dualrate {
 struct A2lSources {
   std::string generator_version;  // "0.1.0"
   std::string model_file, program_file;  // as the file's comment names them (no directories)
+  std::vector<std::string> status_value_names;  // the generated header's (emit's status_value_names)
 };
 
 // The A2L file of `m` for the program whose objects `layout` locates.

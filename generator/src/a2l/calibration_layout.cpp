@@ -136,9 +136,15 @@ ProgramLayout locate(const Model& m, const ProgramImage& program, const std::str
   layout.calibration =
       object(program, name, values * layout.scalar_bytes, true, missing_hint(name_space, false)).address;
   read_epk(program, name_space, layout);
-  if (program.find(name_space + "::calibration_status"))
-    layout.status = object(program, name_space + "::calibration_status", 8, true, missing_hint(name_space, false))
-                        .address;
+  const std::string hint = missing_hint(name_space, false);
+  layout.requests = object(program, name_space + "::calibration_requests", 8, true, hint).address;
+  const auto optional = [&](const std::string& symbol, std::uint64_t bytes, bool exact) -> std::optional<std::uint64_t> {
+    if (!program.find(name_space + "::" + symbol)) return std::nullopt;
+    return object(program, name_space + "::" + symbol, bytes, exact, hint).address;
+  };
+  layout.handled = optional("calibration_handled", 8, true);
+  layout.status = optional("calibration_status", 8, true);
+  layout.active = optional("active_constants", values * layout.scalar_bytes, false);
   const std::size_t s = layout.scalar_bytes;
   layout.trace = program.find("dualrate_trace::data") != nullptr;
   if (layout.trace) {

@@ -7,8 +7,12 @@
 //                                                                    // order, then tunable tables' values
 //   inline Calibration calibration;         // NS::calibration, in section .data.dualrate.calibration
 //   inline const char epk[] = "...";        // NS::epk, NUL-terminated
-//   struct CalibrationStatus { std::int32_t result; std::int32_t value; };
-//   inline CalibrationStatus calibration_status;   // NS::calibration_status (optional here)
+//   struct Requests { std::uint32_t commit; std::uint32_t reset; };
+//   inline Requests calibration_requests;   // NS::calibration_requests, written by the tool
+//   inline Requests calibration_handled;    // NS::calibration_handled (optional here)
+//   struct Status { std::int32_t result; std::int32_t value; };
+//   inline Status calibration_status;       // NS::calibration_status (optional here)
+//   inline Constants active_constants;      // NS::active_constants, a Calibration first (optional here)
 // and, where the program is a trace program (targets/; any other program has none of them):
 // dualrate_trace::data (its first member the states, Scalar[kStates]), dualrate_trace::inputs
 // (Scalar[kInputs]), dualrate_trace::outputs (Scalar[kOutputs]). A model instance the user names
@@ -66,9 +70,13 @@ struct ProgramLayout {
     std::uint64_t states = 0;  // its State, at its start
   };
   std::vector<Instance> instances;  // the model instances named (--instance)
+  std::uint64_t requests = 0;                        // NS::calibration_requests
+  std::optional<std::uint64_t> handled;               // NS::calibration_handled, when the program holds it
   std::optional<std::uint64_t> status;                // NS::calibration_status, when the program holds it
+  std::optional<std::uint64_t> active;                // NS::active_constants (its values first), likewise
 
   std::uint64_t address(const CalibrationMember& member) const { return calibration + member.index * scalar_bytes; }
+  std::uint64_t active_address(const CalibrationMember& member) const { return *active + member.index * scalar_bytes; }
 };
 
 // Throws a ProgramError, naming what differs, when the program's EPK (`epk`, of `program_file`)

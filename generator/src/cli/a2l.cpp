@@ -8,7 +8,9 @@
 #include "base/text_io.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "emit/calibration.hpp"
 #include "model/tunable.hpp"
+#include "schemes/registry.hpp"
 
 namespace dualrate::cli {
 
@@ -23,8 +25,13 @@ int A2lCommand::run(const Model& model) {
     const ScalarType scalar = layout.scalar_bytes == 4 ? ScalarType::kFloat : ScalarType::kDouble;
     require_identity(calibration_identity(model, name_space, s.scheme, s.step, scalar, DUALRATE_VERSION), layout.epk,
                      program.file);
+    GenerateRequest g{s.scheme, s.step, s.ratio, scalar, DUALRATE_VERSION};
+    g.name_space = name_space_;
+    g.scheme_options = o_.scheme_options;
+    g.t_end = s.t_end;
+    const SchemeDesign design = precompute_scheme(model, frozen(model, o_), g);
     const A2lSources sources{DUALRATE_VERSION, std::filesystem::path(model.file).filename().string(),
-                             std::filesystem::path(elf_file_).filename().string()};
+                             std::filesystem::path(elf_file_).filename().string(), status_value_names(model, design)};
     text = a2l_file(model, layout, sources);
   } catch (const ProgramError& e) {
     throw UsageError(std::string(e.what()) + "\n  hint: " + e.hint());

@@ -33,19 +33,16 @@ double initial_value(double v, double min, double max, ScalarType s) {
   return in_scalar_limits(v, scalar_limits(min, max, s), s);
 }
 
-// Everything recalibrate() recomputes, in its order: the derived parameters, then each output
-// of the design's recomputation. Status::value of kNotComputable and kRecomputedNotFinite is an
-// index into this list.
-std::vector<std::string> recomputed(const Model& m, const SchemeDesign& d) {
-  std::vector<std::string> names;
-  for (const Parameter* p : calibrated_parameters(m))
-    if (!p->tunable) names.push_back(p->name);
-  for (const auto& st : d.recompute) names.insert(names.end(), st.out.begin(), st.out.end());
-  return names;
+// The number of values in a Calibration (a table's values one by one).
+std::size_t calibration_value_count(const Model& m) {
+  std::size_t n = 0;
+  for (const auto& p : m.parameters) n += p.tunable ? 1 : 0;
+  for (const Table* t : tunable_tables(m)) n += t->values.size();
+  return n;
 }
 
-std::int32_t recomputed_index(const std::vector<std::string>& names, const std::string& name) {
-  for (std::size_t i = 0; i < names.size(); ++i)
+std::int32_t recomputed_index(const Model& m, const std::vector<std::string>& names, const std::string& name) {
+  for (std::size_t i = calibration_value_count(m); i < names.size(); ++i)
     if (names[i] == name) return static_cast<std::int32_t>(i);
   throw std::logic_error("recalibration: no recomputed value " + name);
 }
@@ -181,7 +178,7 @@ std::string derived_checks(const Model& m, const std::vector<std::string>& names
     if (!p->tunable)
       s += fmt::format("  if (!dualrate::calibration::finite_in<Model::Scalar>({})) "
                        "return {{Result::kRecomputedNotFinite, {}}};\n",
-                       p->cpp(), recomputed_index(names, p->name));
+                       p->cpp(), recomputed_index(m, names, p->name));
   return s;
 }
 
@@ -208,8 +205,8 @@ std::string matrix_type(std::pair<long, long> size) {
 }
 
 // The design's recomputation, each step's matrices as double locals, each output refused when
-// not finite in the header's scalar; `names` indexes the refusals (recomputed()).
-std::string recompute_statements(const SchemeDesign& d, const std::vector<std::string>& names) {
+// not finite in the header's scalar; `names` indexes the refusals (status_value_names).
+std::string recompute_statements(const Model& m, const SchemeDesign& d, const std::vector<std::string>& names) {
   const auto size = recompute_sizes(d);
   // Each matrix a local named NAME_: no model name ends in '_', so none is shadowed.
   const auto local = [](const std::string& name) { return name + "_"; };
@@ -219,7 +216,7 @@ std::string recompute_statements(const SchemeDesign& d, const std::vector<std::s
     const std::string out = local(st.out.at(0));
     const std::string type = matrix_type(size.at(st.out.at(0)));
     const std::string not_computable =
-        fmt::format("    return {{Result::kNotComputable, {}}};\n", recomputed_index(names, st.out.at(0)));
+        fmt::format("    return {{Result::kNotComputable, {}}};\n", recomputed_index(m, names, st.out.at(0)));
     switch (st.kind) {
       case K::kEvaluate:
         s += fmt::format("  {} {};\n", type, out);
@@ -255,7 +252,7 @@ std::string recompute_statements(const SchemeDesign& d, const std::vector<std::s
     for (const std::string& o : st.out)
       s += fmt::format("  if (!dualrate::calibration::all_finite_in<Model::Scalar>({})) "
                        "return {{Result::kRecomputedNotFinite, {}}};\n",
-                       local(o), recomputed_index(names, o));
+                       local(o), recomputed_index(m, names, o));
   }
   return s;
 }
@@ -277,62 +274,81 @@ std::string stores(const Model& m, const SchemeDesign& d) {
 
 }  // namespace
 
+std::vector<std::string> status_value_names(const Model& m, const SchemeDesign& d) {
+  std::vector<std::string> names;
+  for (const auto& p : m.parameters)
+    if (p.tunable) names.push_back(p.name);
+  for (const Table* t : tunable_tables(m))
+    for (std::size_t i = 0; i < t->values.size(); ++i) names.push_back(fmt::format("{}[{}]", t->name, i));
+  for (const Parameter* p : calibrated_parameters(m))
+    if (!p->tunable) names.push_back(p->name);
+  for (const auto& st : d.recompute) names.insert(names.end(), st.out.begin(), st.out.end());
+  return names;
+}
+
 std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
                                     const SchemeInfo& scheme) {
-  std::string s;
-  const std::vector<std::string> names = recomputed(m, design);
-  if (!names.empty()) {
-    s += "\n// What recalibrate() recomputes, in its order: Status::value of kNotComputable and\n"
-         "// kRecomputedNotFinite is an index into this list.\n"
-         "inline constexpr const char* recomputed_names[] = {";
-    for (std::size_t i = 0; i < names.size(); ++i) s += fmt::format("{}\"{}\"", i ? ", " : "", names[i]);
-    s += "};\n";
-  }
+  const std::vector<std::string> names = status_value_names(m, design);
+  std::string s =
+      "\n// The values a Status names by its index: the Calibration's values, then what recalibrate()\n"
+      "// recomputes in its order (the derived parameters, then the scheme's matrices).\n"
+      "inline constexpr const char* status_value_names[] = {";
+  for (std::size_t i = 0; i < names.size(); ++i) s += fmt::format("{}\"{}\"", i ? ", " : "", names[i]);
+  s += "};\n";
   s +=
       "\n// Checks the calibration values v_ (finite, within their limits) and computes from them, in\n"
       "// double, every constant that follows them into out_: the derived parameters, the tables'\n"
       "// values and the scheme's recomputed matrices, each refused when not finite in the header's\n"
       "// scalar. Refused values leave out_ as it was; the status names the first refused value by its\n"
-      "// index among Calibration's values, or the recomputed one by its index among\n"
-      "// recomputed_names. No heap, and a\n"
-      "// fixed number of operations (the exponentials' degree and squarings fixed by the generator\n"
-      "// over the calibration range, docs/calibration.md).\n"
+      "// index among status_value_names. No heap, and a fixed number of operations (the\n"
+      "// exponentials' degree and squarings fixed by the generator over the calibration range,\n"
+      "// docs/calibration.md).\n"
       "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v_, Constants& out_) "
       "noexcept {\n"
       "  using dualrate::calibration::Result;\n  using dualrate::calibration::Status;\n"
       "  using dualrate::calibration::check;\n";
   // The locals are double; tunable tables alone have none, and an unused alias fails -Werror.
-  const std::string locals = parameter_locals(m) + derived_checks(m, names) + recompute_statements(design, names);
+  const std::string locals = parameter_locals(m) + derived_checks(m, names) + recompute_statements(m, design, names);
   if (!locals.empty()) s += "  using Scalar = double;\n";
   s += value_checks(m, request.scalar) + locals + stores(m, design);
   s += "  return {Result::kApplied, -1};\n}\n\n";
-  s += "// The spare constants set and its hand-over to the step; the values last checked; the last status.\n"
+  s += "// The spare constants set and its hand-over to the step; the values of the last set applied;\n"
+       "// the status of the last commit handled, and the requests handled (read by the tool).\n"
        "inline dualrate::calibration::Handoff<Constants> constants_handoff;\n"
-       "inline Calibration calibration_checked = " + calibration_initializer(m, request.scalar) + ";\n"
+       "inline Calibration calibration_applied = " + calibration_initializer(m, request.scalar) + ";\n"
        "inline dualrate::calibration::Status calibration_status __attribute__((used)) = "
-       "{dualrate::calibration::Result::kApplied, -1};\n\n";
+       "{dualrate::calibration::Result::kApplied, -1};\n"
+       "inline dualrate::calibration::Requests calibration_handled __attribute__((used)) = {0, 0};\n\n";
   const bool tasks = scheme.dual_rate;
-  s += "// The background's part (an idle loop, a low-priority thread; not the fast task): when\n"
-       "// `calibration` differs from the values last checked, checks it and computes the constants\n";
-  s += tasks ? "// into the spare set, which the tasks take whole at their next release (TakeConstants). Call\n"
-               "// it repeatedly: it returns at once while nothing changed or a computed set still waits.\n"
-             : "// into the spare set, which the step takes whole at its next start. Call it repeatedly: it\n"
-               "// returns at once while nothing changed or a computed set still waits for the step.\n";
-  s += "inline dualrate::calibration::Status calibrate() noexcept {\n"
+  s += "// The background's part (an idle loop, a low-priority thread; not the fast task). On a new\n"
+       "// calibration_requests.reset: sets `calibration` back to the values last applied. On a new\n"
+       "// calibration_requests.commit: checks `calibration` as one set and computes its constants\n";
+  s += tasks ? "// into the spare set, which the tasks take whole at their next release (TakeConstants).\n"
+             : "// into the spare set, which the step takes whole at its next start.\n";
+  s += "// Values written after the commit, while the set was computed, refuse it (kChanged: commit\n"
+       "// again). Call it repeatedly: it returns at once while nothing was requested or a computed\n"
+       "// set still waits (kPending). The status, then the request handled, are stored for the tool.\n"
+       "inline dualrate::calibration::Status calibrate() noexcept {\n"
        "  using dualrate::calibration::Result;\n"
        "  dualrate::calibration::keep(epk);\n"
-       "  const Calibration v_ = dualrate::calibration::snapshot(calibration);\n"
-       "  if (dualrate::calibration::same(v_, calibration_checked)) return calibration_status;\n"
+       "  const dualrate::calibration::Requests r_ = dualrate::calibration::snapshot(calibration_requests);\n"
+       "  if (r_.reset != calibration_handled.reset) {\n"
+       "    calibration = calibration_applied;\n"
+       "    dualrate::calibration::store_after(calibration_handled.reset, r_.reset);\n"
+       "  }\n"
+       "  if (r_.commit == calibration_handled.commit) return calibration_status;\n"
        "  Constants* spare_ = constants_handoff.spare();\n"
        "  if (!spare_) return {Result::kPending, -1};\n"
+       "  const Calibration v_ = dualrate::calibration::snapshot(calibration);\n"
        "  dualrate::calibration::Status s_ = recalibrate(v_, *spare_);\n"
        "  if (!dualrate::calibration::same(v_, dualrate::calibration::snapshot(calibration))) {\n"
        "    s_ = {Result::kChanged, -1};\n"
-       "  } else {\n"
-       "    calibration_checked = v_;\n"
-       "    if (s_.applied()) constants_handoff.publish();\n"
+       "  } else if (s_.applied()) {\n"
+       "    calibration_applied = v_;\n"
+       "    constants_handoff.publish();\n"
        "  }\n"
        "  calibration_status = s_;\n"
+       "  dualrate::calibration::store_after(calibration_handled.commit, r_.commit);\n"
        "  return s_;\n}\n\n";
   if (tasks)
     s += "// The tasks' hand-over at a release at which no slow job runs (dualrate/dual_rate.hpp): a set\n"
@@ -345,12 +361,16 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
 std::string calibration_declarations(const Model& m, const GenerateRequest& o, const SchemeDesign& d,
                                      const std::string& ns) {
   const std::string scalar = scalar_name(o);
-  std::string s = "#if !defined(DUALRATE_CALIBRATION_API) || DUALRATE_CALIBRATION_API != 2\n";
-  s += fmt::format("#error \"{}.hpp takes calibration through dualrate/calibration.hpp's API 2\"\n#endif\n\n", ns);
+  std::string s = "#if !defined(DUALRATE_CALIBRATION_API) || DUALRATE_CALIBRATION_API != 3\n";
+  s += fmt::format("#error \"{}.hpp takes calibration through dualrate/calibration.hpp's API 3\"\n#endif\n\n", ns);
   s += calibration_struct(m, scalar);
   s += "// In its own linker section, for a linker script that places it in the calibration RAM.\n";
   s += "inline Calibration calibration __attribute__((section(\".data.dualrate.calibration\"), used)) = " +
        calibration_initializer(m, o.scalar) + ";\n";
+  s += "// The calibration tool's requests (dualrate/calibration.hpp): a new commit after the values\n"
+       "// of a set, a new reset to set the values back to the last applied.\n"
+       "inline dualrate::calibration::Requests calibration_requests\n"
+       "    __attribute__((section(\".data.dualrate.calibration\"), used)) = {0, 0};\n";
   s += "// Identifies the calibration layout of this code (the A2L file's EPK).\n";
   s += fmt::format("inline const char epk[] __attribute__((used)) = \"{}\";\n\n", calibration_identity(m, ns, o.scheme, o.step, o.scalar, o.generator_version).text());
   s += constants_struct(m, d, scalar) + constants_initializer(m, d, o.scalar) + "\n";

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ir/linear_map.hpp"
 #include "model/model.hpp"
@@ -32,6 +33,10 @@ std::string calibrated_schedule();
 // hand-over, calibrate(), and for a dual-rate scheme the tasks' TakeConstants.
 std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
                                     const SchemeInfo& scheme);
+
+// The values a calibration Status names by its index (Status::value): the Calibration's values
+// (a table's as NAME[i]), then the derived parameters, then each matrix the design recomputes.
+std::vector<std::string> status_value_names(const Model& m, const SchemeDesign& design);
 
 // The step's first statement: takes a set that calibrate() handed over.
 std::string take_constants_statement();

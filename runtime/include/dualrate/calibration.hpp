@@ -1,18 +1,23 @@
 // Calibration of generated code (docs/calibration.md): the tunable values of a model live in a
-// plain struct that a calibration tool writes in RAM (the generated `Calibration`); everything
-// computed from them (derived parameters, tables' values, a scheme's precomputed matrices) is a
-// set of constants (the generated `Constants`) that the step reads. Another set is computed
-// outside the fast task, into a spare set, and handed to the step, which takes it whole at its
-// start (Handoff): no step mixes two sets.
+// plain struct that a calibration tool writes in RAM (the generated `Calibration`, the working
+// values); everything computed from them (derived parameters, tables' values, a scheme's
+// precomputed matrices) is a set of constants (the generated `Constants`, which hold the values
+// they were computed from: the active values) that the step reads. The tool's writes commit
+// whole: it writes the values of a set, then a new number into `Requests::commit`; only then does
+// the background check them and compute another set, into a spare set, which it hands to the
+// step, which takes it whole at its start (Handoff): no step mixes two sets, and no set mixes
+// two commits.
 //
-//   background:  status = recalibrate(values, *handoff.spare()); if applied: handoff.publish()
+//   tool:        write values ...; requests.commit = n;  wait for handled.commit == n; read status
+//   background:  on a new commit: status = recalibrate(values, *handoff.spare()); if applied: publish()
 //   step:        handoff.take(active); then the step reads `active` only
 //
 // A refused set of values (not finite, outside its limits, a derived value or constant that is
 // not finite in the scalar type, or beyond what the constants' fixed algorithm covers) changes
-// nothing; its Status names the value by its index among the Calibration's values (its members
-// in order, a table's values one by one), or the recomputed value by its index among the
-// header's `recomputed_names`.
+// nothing; its Status names the value by its index among the header's `status_value_names`: the
+// Calibration's values (its members in order, a table's values one by one), then what
+// recalibrate() recomputes. A new number in `Requests::reset` sets the working values back to the
+// last applied ones.
 #pragma once
 
 #include <atomic>
@@ -26,7 +31,7 @@
 #include "expm.hpp"
 
 // Version of this header's interface that generated calibration code is written for.
-#define DUALRATE_CALIBRATION_API 2
+#define DUALRATE_CALIBRATION_API 3
 
 namespace dualrate {
 namespace calibration {
@@ -56,13 +61,22 @@ inline const char* to_string(Result r) noexcept {
   return "unknown";
 }
 
-// What the last calibration did. `value`: for kNotFinite, kBelowMin and kAboveMax the refused
-// value's index among the Calibration's values; for kNotComputable and kRecomputedNotFinite the
-// recomputed value's index among the header's `recomputed_names`; else -1.
+// What the last calibration did. `value`: the refused value's index among the header's
+// `status_value_names` (a Calibration's value for kNotFinite, kBelowMin and kAboveMax, a
+// recomputed one for kNotComputable and kRecomputedNotFinite); else -1.
 struct Status {
   Result result;
   std::int32_t value;
   constexpr bool applied() const noexcept { return result == Result::kApplied; }
+};
+
+// The calibration tool's requests (written by the tool, read by calibrate()), and the requests
+// calibrate() has handled (written by it after the status, read by the tool): each a number that
+// the tool changes to ask again. `commit`: the values written so far form a set, to check and take
+// whole. `reset`: set the working values back to those of the last set applied.
+struct Requests {
+  std::uint32_t commit;
+  std::uint32_t reset;
 };
 
 // The value at `index` checked against its limits in its own type: the declared [min, max]
@@ -119,6 +133,13 @@ Values snapshot(const Values& live) noexcept {
   unsigned char* to = reinterpret_cast<unsigned char*>(&copy);
   for (std::size_t i = 0; i < sizeof(Values); ++i) to[i] = from[i];
   return copy;
+}
+
+// Stores `value` into `word` where another agent (a calibration tool reading RAM) sees it after
+// every store before it: the status before the handled request that announces it.
+inline void store_after(volatile std::uint32_t& word, std::uint32_t value) noexcept {
+  std::atomic_thread_fence(std::memory_order_release);
+  word = value;
 }
 
 // Keeps `object` in a program linked with --gc-sections although nothing reads it (the EPK,

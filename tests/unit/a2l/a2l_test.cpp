@@ -32,6 +32,7 @@ ProgramImage motor_program(std::uint64_t scalar, std::uint64_t values = 6) {
   p.file = "p.elf";
   p.objects = {{"motor::calibration", 0x20000008, values * scalar},
                {"motor::epk", 0x1ac, 9},
+               {"motor::calibration_requests", 0x20000000, 8},
                {"dualrate_trace::data", 0x20000040, 5 * scalar},
                {"dualrate_trace::inputs", 0x20000024, scalar},
                {"dualrate_trace::outputs", 0x20000020, scalar}};
@@ -89,7 +90,9 @@ TEST(A2l, AddressesAreTheSymbolsPlusTheLayoutsOffsets) {
     EXPECT_EQ(layout.states, 0x20000040U);
     EXPECT_EQ(layout.inputs, 0x20000024U);
     EXPECT_EQ(layout.outputs, 0x20000020U);
+    EXPECT_EQ(layout.requests, 0x20000000U);
     EXPECT_FALSE(layout.status);
+    EXPECT_FALSE(layout.active);
   }
 }
 
@@ -100,7 +103,8 @@ TEST(A2l, AMissingObjectIsNamed) {
                                                              "from this model"),
             std::string::npos);
   // A trace program's arrays go together: one missing beside dualrate_trace::data is an error.
-  for (const char* name : {"motor::epk", "dualrate_trace::inputs", "dualrate_trace::outputs"}) {
+  for (const char* name : {"motor::epk", "motor::calibration_requests", "dualrate_trace::inputs",
+                           "dualrate_trace::outputs"}) {
     ProgramImage p = motor_program(4);
     p.objects.erase(std::remove_if(p.objects.begin(), p.objects.end(),
                                    [&](const ProgramSymbol& s) { return s.name == name; }),
@@ -114,14 +118,39 @@ TEST(A2l, AMissingObjectIsNamed) {
 TEST(A2l, AnyProgramWithTheCalibrationObjectAndItsInstances) {
   const Model m = motor();
   ProgramImage p = motor_program(4);
-  p.objects.resize(2);  // motor::calibration and motor::epk
+  p.objects.resize(3);  // motor::calibration, motor::epk and motor::calibration_requests
   p.objects.push_back({"plant", 0x20000100, 2 * 4 + 16});  // a motor::Data: 2 float states, 2 counters
   p.objects.push_back({"small", 0x20000200, 8});
+  p.objects.push_back({"motor::calibration_status", 0x20000300, 8});
+  p.objects.push_back({"motor::calibration_handled", 0x20000308, 8});
+  p.objects.push_back({"motor::active_constants", 0x20000400, 64});
   const ProgramLayout layout = locate(m, p, "motor", {"plant"});
   EXPECT_FALSE(layout.trace);
   ASSERT_EQ(layout.instances.size(), 1U);
   EXPECT_EQ(layout.instances[0].states, 0x20000100U);
-  const std::string text = a2l_file(m, layout, {"1.0", "motor.yaml", "p.elf"});
+  const std::string text =
+      a2l_file(m, layout, {"1.0", "motor.yaml", "p.elf", {"R", "Kt", "friction[0]", "friction[1]", "friction[2]",
+                                                           "friction[3]", "tau", "Ke"}});
+  // The requests the tool writes, and what the program reads back: the requests handled, the
+  // status in words, and the active values at active_constants (its Calibration first).
+  EXPECT_NE(text.find("/begin CHARACTERISTIC calibration_requests.commit "), std::string::npos) << text;
+  EXPECT_NE(text.find("VALUE 0x20000000 RL_VALUE_ULONG 0 CM_IDENTICAL 0 4294967295"), std::string::npos) << text;
+  EXPECT_NE(text.find("VALUE 0x20000004 RL_VALUE_ULONG"), std::string::npos) << "calibration_requests.reset";
+  EXPECT_NE(text.find("ULONG CM_IDENTICAL 0 0 0 4294967295\n      ECU_ADDRESS 0x2000030C"), std::string::npos)
+      << "calibration_handled.reset";
+  EXPECT_NE(text.find("SLONG CM_CALIBRATION_VALUE 0 0 -2147483648 2147483647\n      ECU_ADDRESS 0x20000304"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("TAB_VERB 9\n      -1 \"none\"\n      0 \"R\"\n      1 \"Kt\"\n      2 \"friction[0]\""),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("      4 \"above its max\"\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("/begin MEASUREMENT active.Kt \"active value of Kt\"\n"
+                      "      FLOAT32_IEEE CM_N_m_A 0 0 -3.4028234663852886e+38 3.4028234663852886e+38\n"
+                      "      ECU_ADDRESS 0x20000404"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("MATRIX_DIM 4\n      ECU_ADDRESS 0x20000408"), std::string::npos) << "active.friction";
   EXPECT_NE(text.find("/begin MEASUREMENT plant.omega \"slow state of model instance plant\""), std::string::npos)
       << text;
   EXPECT_NE(text.find("ECU_ADDRESS 0x20000104"), std::string::npos) << "plant.I, the second state";
@@ -144,7 +173,7 @@ TEST(A2l, ObjectsOfTheWrongSizeAreRefused) {
                                                        "values take 24 (float) or 48 (double)"),
             std::string::npos);
   ProgramImage p = motor_program(8);
-  p.objects[3].size = 4;  // inputs: one float, where the calibration says double
+  p.objects[4].size = 4;  // inputs: one float, where the calibration says double
   EXPECT_NE(program_error(m, p).find("dualrate_trace::inputs is 4 bytes, the model's layout needs 8"),
             std::string::npos)
       << program_error(m, p);
@@ -211,9 +240,10 @@ std::string tables_file() {
   p.file = "p.elf";
   p.objects = {{"maps::calibration", 0x1000, 4 * (1 + 2 + 6 + 8)},
                {"maps::epk", 0x10, 4},
+               {"maps::calibration_requests", 0x1100, 8},
                {"dualrate_trace::data", 0x2000, 4}};
   p.sections = {{0x10, std::string("abc\0", 4)}};
-  return a2l_file(m, locate(m, p, "maps"), {"1.0", "maps.yaml", "p.elf"});
+  return a2l_file(m, locate(m, p, "maps"), {"1.0", "maps.yaml", "p.elf", {}});
 }
 
 TEST(A2l, EachTableFormHasItsCharacteristic) {
