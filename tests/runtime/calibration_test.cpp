@@ -204,6 +204,26 @@ TEST(Calibration, SpLlConstantsRecomputedOnTheTarget) {
   EXPECT_EQ(motor_sp_ll::Model::R, 1.6);
 }
 
+// sp_ll's exponentials take the plan fixed over the whole range (phi_blocks<m, s>): a write at
+// each corner of the box of R and Kt is computable and applied.
+TEST(Calibration, SpLlEveryCornerOfTheRangeIsApplied) {
+  motor_sp_ll::Data d;
+  for (const double r : {0.5, 2.0})
+    for (const double kt : {0.03, 0.08}) {
+      motor_sp_ll::calibration.R = r;
+      motor_sp_ll::calibration.Kt = kt;
+      ++motor_sp_ll::calibration_requests.commit;
+      Eigen::internal::set_is_malloc_allowed(false);
+      const Status s = motor_sp_ll::calibrate();
+      const dualrate::Status stepped = motor_sp_ll::step(d, motor_sp_ll::Model::scenario_inputs(0));
+      Eigen::internal::set_is_malloc_allowed(true);
+      EXPECT_EQ(s.result, Result::kApplied) << "R = " << r << ", Kt = " << kt;
+      EXPECT_EQ(stepped, dualrate::Status::kOk);
+      EXPECT_EQ(motor_sp_ll::Model::R, r);
+    }
+  motor_sp_ll::calibration.Kt = 0.05;
+}
+
 // Before any write, sp_ll's calibrated code and the fixed code hold the same literals: the
 // same trajectory bit for bit.
 TEST(Calibration, SpLlUnwrittenEqualsFixed) {

@@ -236,17 +236,13 @@ std::string recompute_statements(const Model& m, const SchemeDesign& d, const st
         s += fmt::format("  const {} {} = {} + {};\n", type, out, local(st.in.at(0)), local(st.in.at(1)));
         break;
       case K::kExponential:
-        s += fmt::format("  {} {};\n", type, out);
-        s += fmt::format("  if (!dualrate::expm::checked_exponential<{}, {}>({}({} * {}), {}))\n", st.degree,
-                         st.squarings, type, scalar_literal(st.step), local(st.in.at(0)), out) +
-             not_computable;
+        s += fmt::format("  const {} {} = dualrate::expm::exponential<{}, {}>({}({} * {}));\n", type, out, st.degree,
+                         st.squarings, type, scalar_literal(st.step), local(st.in.at(0)));
         break;
       case K::kPhiBlocks:
         s += fmt::format("  {} {}, {}, {};\n", type, out, local(st.out.at(1)), local(st.out.at(2)));
-        s += fmt::format("  if (!dualrate::expm::checked_phi_blocks<{}, {}>({}, {}, {}, {}, {}))\n", st.degree,
-                         st.squarings, local(st.in.at(0)), scalar_literal(st.step), out, local(st.out.at(1)),
-                         local(st.out.at(2))) +
-             not_computable;
+        s += fmt::format("  dualrate::expm::phi_blocks<{}, {}>({}, {}, {}, {}, {});\n", st.degree, st.squarings,
+                         local(st.in.at(0)), scalar_literal(st.step), out, local(st.out.at(1)), local(st.out.at(2)));
         break;
     }
     for (const std::string& o : st.out)
@@ -300,8 +296,8 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
       "// double, every constant that follows them into out_: the derived parameters, the tables'\n"
       "// values and the scheme's recomputed matrices, each refused when not finite in the header's\n"
       "// scalar. Refused values leave out_ as it was; the status names the first refused value by its\n"
-      "// index among status_value_names. No heap, and a fixed number of operations (the\n"
-      "// exponentials' degree and squarings fixed by the generator over the calibration range,\n"
+      "// index among status_value_names. No heap, and the same operations for every set of values\n"
+      "// (the exponentials' degree and squarings fixed from bounds over the whole calibration range,\n"
       "// docs/calibration.md).\n"
       "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v_, Constants& out_) "
       "noexcept {\n"

@@ -96,7 +96,7 @@ struct RecomputeStep {
     kProduct,    // out[0] = in[0] in[1]
     kSum,        // out[0] = in[0] + in[1]
     kPhiBlocks,  // out = e^{hZ}, h phi_1(hZ), h^2 phi_2(hZ) for Z = in[0] and h = step, from one
-                 // exponential of Padé degree `degree` with at most `squarings` squarings (refused beyond)
+                 // exponential of Padé degree `degree` with `squarings` squarings, for every write
     kExponential,  // out[0] = e^{hZ} for Z = in[0], h = step, planned as kPhiBlocks
   };
   Kind kind = Kind::kEvaluate;

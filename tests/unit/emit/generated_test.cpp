@@ -250,7 +250,7 @@ TEST(FloatMutation, ConstantsRecomputedUnderCalibrationAreChecked) {
   ASSERT_TRUE(as_generated.exact_step) << as_generated.json();
   EXPECT_EQ(as_generated.exact_step->differing, 0) << as_generated.json();
   EXPECT_TRUE(as_generated.pass) << as_generated.json();
-  const std::size_t call = header.find("checked_phi_blocks<");
+  const std::size_t call = header.find("phi_blocks<");
   ASSERT_NE(call, std::string::npos);
   const std::size_t begin = header.find("Scalar(0x", call) + 7, end = header.find(')', begin);
   char literal[64];

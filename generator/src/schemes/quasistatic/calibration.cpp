@@ -1,11 +1,13 @@
 #include "schemes/quasistatic/calibration.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <dualrate/expm.hpp>
 
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"
+#include "numeric/interval.hpp"
 
 namespace dualrate {
 
@@ -34,15 +36,20 @@ QuasistaticCalibration quasistatic_calibration(const Model& model, const Model& 
   const std::vector<GiNaC::ex> azz =
       calibrated_block(model, calibrated_jacobian(model), {"A_zz", ns, nf, ns, nf}, point, "quasistatic");
   if (!follows_calibration(model, azz)) return c;
-  double largest = 0;
-  for (const TunablePoint& p : points)
-    largest = std::max(largest, h * evaluate_block(azz, nf, nf, parameter_values_at(model, p))
-                                        .cwiseAbs().colwise().sum().maxCoeff());
-  // Doubled: the norm need not be largest at a point checked; generated code refuses beyond it.
-  const expm::Plan plan = expm::plan<double>(2 * largest);
+  // A proven bound of ||h A_zz||_1 over the whole box (numeric/interval.hpp): generated code
+  // takes the plan's degree and squarings for every write within the range.
+  const std::optional<double> largest = bound_over_box(tunable_box(model), [&](const TunableBox& box) {
+    TunablePoint middle;
+    for (const auto& [name, range] : box) middle[name] = range.middle();
+    return std::optional<BoxBound>{BoxBound{
+        h * norm_bound(bound_block(azz, nf, nf, parameter_intervals(model, box))),
+        h * evaluate_block(azz, nf, nf, parameter_values_at(model, middle)).cwiseAbs().colwise().sum().maxCoeff()}};
+  });
+  const expm::Plan plan = largest ? expm::plan<double>(*largest) : expm::Plan{0, 0};
   if (!plan.valid())
     throw ModelError(calibration_range_loc(model),
-                     "quasistatic's boundary-layer transition cannot be planned over the calibration range",
+                     "quasistatic's boundary-layer transition cannot be planned over the calibration range (its "
+                     "rate's bounds over the range are unbounded or beyond any plan)",
                      "narrow the tunable parameters' ranges or take a smaller step");
   c.steps.push_back({K::kEvaluate, {"layer_rate"}, {}, n, n, azz});
   c.steps.push_back({K::kExponential, {"layer_transition"}, {"layer_rate"}, 0, 0, {}, h, plan.degree, plan.squarings});

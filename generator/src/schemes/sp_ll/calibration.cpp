@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 #include <dualrate/expm.hpp>
 
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"
 #include "numeric/decompositions.hpp"
+#include "numeric/interval.hpp"
 
 namespace dualrate {
 
@@ -16,27 +19,45 @@ using Eigen::MatrixXd;
 
 namespace {
 
-// The exponentials' plan: the largest ||.||_1 of the augmented matrices of h g_z and h A over
-// the calibration box's points (tunable_box_points), doubled because the norm need not be
-// largest at a point of the grid; generated code refuses a calibration beyond it (checked_phi_blocks).
+// The norms of the augmented matrices of h g_z and h A (A = g_z + g_z^-1 g_x f_z) in a box of
+// the tunable values: a proven upper bound (numeric/interval.hpp), ||A||_1 <= ||g_z||_1 +
+// ||g_z^-1||_1 ||g_x||_1 ||f_z||_1 with ||g_z^-1||_1 bounded by inverse_norm_bound, which proves
+// g_z invertible in the box; and their value at its middle. nullopt where g_z's inverse cannot
+// be bounded in the box.
+std::optional<BoxBound> exponential_norms_in(const Model& m, const std::vector<std::vector<GiNaC::ex>>& blocks,
+                                             const std::vector<JacobianBlock>& shapes, double h,
+                                             const TunableBox& box) {
+  const IntervalMap at = parameter_intervals(m, box);
+  const auto block = [&](std::size_t b) { return bound_block(blocks[b], shapes[b].rows, shapes[b].cols, at); };
+  const IntervalMatrix gz = block(0), gx = block(1), fz = block(2);
+  const std::optional<double> inverse = inverse_norm_bound(gz);
+  if (!inverse) return std::nullopt;
+  const double rounding = 1 + 8 * std::numeric_limits<double>::epsilon();
+  const double a = (norm_bound(gz) + *inverse * norm_bound(gx) * norm_bound(fz)) * rounding;
+  TunablePoint middle;
+  for (const auto& [name, range] : box) middle[name] = range.middle();
+  const GiNaC::exmap values = parameter_values_at(m, middle);
+  const MatrixXd gz_m = evaluate_block(blocks[0], shapes[0].rows, shapes[0].cols, values);
+  const MatrixXd a_m = gz_m + partial_pivot_inverse(gz_m) *
+                                  evaluate_block(blocks[1], shapes[1].rows, shapes[1].cols, values) *
+                                  evaluate_block(blocks[2], shapes[2].rows, shapes[2].cols, values);
+  return BoxBound{h * std::max(norm_bound(gz), a) * rounding,
+                  h * std::max(gz_m.cwiseAbs().colwise().sum().maxCoeff(), a_m.cwiseAbs().colwise().sum().maxCoeff())};
+}
+
+// The exponentials' plan: from the largest proven bound of those norms over the whole box of
+// tunable values (and h, the augmented matrices' other columns), so that generated code takes the
+// same degree and squarings for every write within the range.
 expm::Plan exponential_plan(const Model& m, const std::vector<std::vector<GiNaC::ex>>& blocks,
                             const std::vector<JacobianBlock>& shapes, double h) {
-  double largest = h;
-  for (const TunablePoint& p : tunable_box_points(m)) {
-    const GiNaC::exmap values = parameter_values_at(m, p);
-    const auto block = [&](std::size_t b) {
-      return evaluate_block(blocks[b], shapes[b].rows, shapes[b].cols, values);
-    };
-    const MatrixXd gz = block(0), gx = block(1), fz = block(2);
-    if (!FullPivotLu(gz).invertible())
-      throw ModelError(calibration_range_loc(m),
-                       "sp_ll needs an invertible g_z, but g_z is singular at a point of the calibration range",
-                       "narrow the tunable parameters' ranges");
-    const MatrixXd a = gz + partial_pivot_inverse(gz) * gx * fz;
-    largest = std::max({largest, h * gz.cwiseAbs().colwise().sum().maxCoeff(),
-                        h * a.cwiseAbs().colwise().sum().maxCoeff()});
-  }
-  return expm::plan<double>(2 * largest);
+  const std::optional<double> largest = bound_over_box(
+      tunable_box(m), [&](const TunableBox& box) { return exponential_norms_in(m, blocks, shapes, h, box); });
+  if (!largest)
+    throw ModelError(calibration_range_loc(m),
+                     "sp_ll needs g_z invertible at every point of the calibration range, which its bounds over the "
+                     "range cannot prove (g_z may be singular within it)",
+                     "narrow the tunable parameters' ranges");
+  return expm::plan<double>(std::max(*largest, h));
 }
 
 }  // namespace

@@ -219,8 +219,8 @@ SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& 
     if (!d.recompute.empty()) {
       const RecomputeStep& phi = d.recompute.back();
       d.notes = fmt::format("f_z, g_x and g_z depend on tunable values: computed here at the model's values, and by\n"
-                            "recalibrate() on the target for new ones (exponentials of Padé degree {}, at most {}\n"
-                            "squarings, planned over the calibration range).",
+                            "recalibrate() on the target for new ones (exponentials of Padé degree {} with {}\n"
+                            "squarings for every write, from bounds over the whole calibration range).",
                             phi.degree, phi.squarings);
       return d;
     }
