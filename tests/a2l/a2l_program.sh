@@ -7,7 +7,8 @@
 # (check_a2l_test.py). The errors: a program without the model's objects (wrong --namespace), a
 # model without tunable values, and a program whose header is of another calibration layout than
 # the model's and options' (another scheme; the model with a limit changed; its tunable
-# parameters declared in the other order) exit 1, say what differs and write nothing.
+# parameters declared in the other order) exit 1, say what differs (the value, its limits or
+# position in the program and in the model) and write nothing.
 # Usage: a2l_program.sh CLI SOURCE_DIR WORK_DIR host|cortex-m4f. Exit 77 (skipped) when the
 # target's compiler or QEMU is not installed.
 set -uo pipefail
@@ -55,12 +56,16 @@ expect_error "another scheme" "generated for another calibration layout: scheme 
   "$model" --elf "$work/motor.elf" --scheme sp_ll
 sed 's/min: 0.03, max: 0.08/min: 0.03, max: 0.09/' "$model" >"$work/relimited.yaml"
 cmp -s "$model" "$work/relimited.yaml" && fail "the model's Kt limits were not found to change"
-expect_error "another limit" "a tunable value's name, position, size or limits, or the step, differ" \
+expect_error "another limit" "generated for another calibration layout: Kt's limits are" \
   "$work/relimited.yaml" --elf "$work/motor.elf"
+grep -qE "in the program, \[0.0[0-9]*, 0.0(9|8999)[0-9]*\] in the model" "$work/error.log" ||
+  { cat "$work/error.log"; fail "another limit: the model's new max 0.09 is not named"; }
 awk '/^  R: /{r=$0; next} {print} /^  Kt: /{print r}' "$model" >"$work/reordered.yaml"
 cmp -s "$model" "$work/reordered.yaml" && fail "the model's tunable parameters were not reordered"
-expect_error "tunable values in another order" "a tunable value's name, position, size or limits, or the step" \
+expect_error "tunable values in another order" "Kt is value 1 in the program, 0 in the model" \
   "$work/reordered.yaml" --elf "$work/motor.elf"
+grep -qF "R is value 0 in the program, 1 in the model" "$work/error.log" ||
+  { cat "$work/error.log"; fail "tunable values in another order: R's position is not named"; }
 
 # A program of the user's own (host only: not a trace program), with a model instance of its own:
 # the file describes the calibration object and the instance's states at nm's addresses.

@@ -67,22 +67,21 @@ const ProgramSymbol& object(const ProgramImage& program, const std::string& name
   return *s;
 }
 
-// NS::epk: its bytes up to the NUL, which must be within the object.
-void read_epk(const ProgramImage& program, const std::string& name_space, ProgramLayout& layout) {
-  const std::string name = name_space + "::epk";
-  const std::string hint = missing_hint(name_space, false);
-  const ProgramSymbol& epk = object(program, name, 1, false, hint);
-  const std::optional<std::string> bytes = program.bytes(epk.address, epk.size);
+// A NUL-terminated printable string in the program's initialised data: the bytes of object
+// `name` up to its NUL.
+std::string read_string(const ProgramImage& program, const std::string& name, const std::string& hint) {
+  const ProgramSymbol& object_symbol = object(program, name, 1, false, hint);
+  const std::optional<std::string> bytes = program.bytes(object_symbol.address, object_symbol.size);
   if (!bytes) throw ProgramError(fmt::format("{}: {} has no initial bytes in the file", program.file, name), hint);
   const std::size_t end = bytes->find('\0');
   if (end == std::string::npos)
-    throw ProgramError(fmt::format("{}: {} is not NUL-terminated within its {} bytes", program.file, name, epk.size),
-                       hint);
-  layout.epk_address = epk.address;
-  layout.epk = bytes->substr(0, end);
-  for (const char c : layout.epk)
+    throw ProgramError(
+        fmt::format("{}: {} is not NUL-terminated within its {} bytes", program.file, name, object_symbol.size), hint);
+  const std::string text = bytes->substr(0, end);
+  for (const char c : text)
     if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7E)
       throw ProgramError(fmt::format("{}: {} holds a character that is not printable ASCII", program.file, name), hint);
+  return text;
 }
 
 // An array of `count` Scalars at the start of `name`, or 0 when the model has none.
@@ -94,7 +93,8 @@ std::uint64_t trace_array(const ProgramImage& program, const std::string& name, 
 
 }  // namespace
 
-void require_identity(const CalibrationIdentity& expected, const std::string& epk, const std::string& program_file) {
+void require_identity(const CalibrationIdentity& expected, const std::string& expected_layout, const std::string& epk,
+                      const std::optional<std::string>& program_layout, const std::string& program_file) {
   const std::string hint = "generate the header again from this model with the options given here, and rebuild "
                            "the program; or give a2l the options the header was generated with (--scheme, --step, "
                            "--namespace)";
@@ -110,10 +110,13 @@ void require_identity(const CalibrationIdentity& expected, const std::string& ep
     differ.push_back(fmt::format("scheme {} (the model's: {})", found->scheme, expected.scheme));
   if (found->scalar != expected.scalar)
     differ.push_back(fmt::format("scalar {} (its calibration object's: {})", found->scalar, expected.scalar));
-  if (differ.empty() && found->hash != expected.hash)
-    differ.push_back(fmt::format("calibration layout {} (the model's: {}): a tunable value's name, position, size "
-                                 "or limits, or the step, differ from the model's",
-                                 found->hash, expected.hash));
+  if (differ.empty() && found->hash != expected.hash) {
+    if (program_layout) differ = layout_differences(*program_layout, expected_layout);
+    if (differ.empty())
+      differ.push_back(fmt::format("calibration layout {} (the model's: {}): a tunable value's name, position, size "
+                                   "or limits, or the step, differ from the model's",
+                                   found->hash, expected.hash));
+  }
   if (differ.empty()) return;
   std::string list;
   for (const std::string& d : differ) list += (list.empty() ? "" : "; ") + d;
@@ -135,8 +138,11 @@ ProgramLayout locate(const Model& m, const ProgramImage& program, const std::str
   layout.scalar_bytes = scalar_bytes(program, name, calibration->size, values);
   layout.calibration =
       object(program, name, values * layout.scalar_bytes, true, missing_hint(name_space, false)).address;
-  read_epk(program, name_space, layout);
   const std::string hint = missing_hint(name_space, false);
+  layout.epk_address = object(program, name_space + "::epk", 1, false, hint).address;
+  layout.epk = read_string(program, name_space + "::epk", hint);
+  if (program.find(name_space + "::calibration_layout"))
+    layout.layout_text = read_string(program, name_space + "::calibration_layout", hint);
   layout.requests = object(program, name_space + "::calibration_requests", 8, true, hint).address;
   const auto optional = [&](const std::string& symbol, std::uint64_t bytes, bool exact) -> std::optional<std::uint64_t> {
     if (!program.find(name_space + "::" + symbol)) return std::nullopt;

@@ -7,6 +7,7 @@
 //                                                                    // order, then tunable tables' values
 //   inline Calibration calibration;         // NS::calibration, in section .data.dualrate.calibration
 //   inline const char epk[] = "...";        // NS::epk, NUL-terminated
+//   inline const char calibration_layout[] = "...";  // NS::calibration_layout (optional here)
 //   struct Requests { std::uint32_t commit; std::uint32_t reset; };
 //   inline Requests calibration_requests;   // NS::calibration_requests, written by the tool
 //   inline Requests calibration_handled;    // NS::calibration_handled (optional here)
@@ -63,6 +64,7 @@ struct ProgramLayout {
   std::vector<CalibrationMember> members;
   std::uint64_t epk_address = 0;  // NS::epk
   std::string epk;                // without its NUL
+  std::optional<std::string> layout_text;  // NS::calibration_layout (calibration_layout_text), when held
   bool trace = false;                                  // a trace program: the arrays below
   std::uint64_t states = 0, inputs = 0, outputs = 0;  // 0 for an empty array
   struct Instance {
@@ -81,9 +83,12 @@ struct ProgramLayout {
 
 // Throws a ProgramError, naming what differs, when the program's EPK (`epk`, of `program_file`)
 // is not `expected` (calibration_identity of the model and the options): another namespace,
-// scheme or scalar, or another calibration layout (a value's name, position, size or limits, the
-// step). A program built by another dualrate version with the same layout passes.
-void require_identity(const CalibrationIdentity& expected, const std::string& epk, const std::string& program_file);
+// scheme or scalar, or another calibration layout: each value whose name, position, size or
+// limits differ, or the step, from the program's layout text (`program_layout`) against the
+// model's (`expected_layout`, calibration_layout_text), else both hashes. A program built by
+// another dualrate version with the same layout passes.
+void require_identity(const CalibrationIdentity& expected, const std::string& expected_layout, const std::string& epk,
+                      const std::optional<std::string>& program_layout, const std::string& program_file);
 
 // The layout of `m`'s objects in `program`, whose header has namespace `name_space`, with the
 // model instances `instances` (symbols of NS::Data objects). A missing or mis-sized object (an

@@ -23,8 +23,8 @@ int A2lCommand::run(const Model& model) {
     const ProgramLayout layout = locate(model, program, name_space, instances_);
     const Settings s = resolve(model, o_, Use::kGenerate);
     const ScalarType scalar = layout.scalar_bytes == 4 ? ScalarType::kFloat : ScalarType::kDouble;
-    require_identity(calibration_identity(model, name_space, s.scheme, s.step, scalar, DUALRATE_VERSION), layout.epk,
-                     program.file);
+    require_identity(calibration_identity(model, name_space, s.scheme, s.step, scalar, DUALRATE_VERSION),
+                     calibration_layout_text(model, s.step, scalar), layout.epk, layout.layout_text, program.file);
     GenerateRequest g{s.scheme, s.step, s.ratio, scalar, DUALRATE_VERSION};
     g.name_space = name_space_;
     g.scheme_options = o_.scheme_options;

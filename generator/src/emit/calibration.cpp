@@ -327,6 +327,7 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
        "inline dualrate::calibration::Status calibrate() noexcept {\n"
        "  using dualrate::calibration::Result;\n"
        "  dualrate::calibration::keep(epk);\n"
+       "  dualrate::calibration::keep(calibration_layout);\n"
        "  const dualrate::calibration::Requests r_ = dualrate::calibration::snapshot(calibration_requests);\n"
        "  if (r_.reset != calibration_handled.reset) {\n"
        "    calibration = calibration_applied;\n"
@@ -368,7 +369,12 @@ std::string calibration_declarations(const Model& m, const GenerateRequest& o, c
        "inline dualrate::calibration::Requests calibration_requests\n"
        "    __attribute__((section(\".data.dualrate.calibration\"), used)) = {0, 0};\n";
   s += "// Identifies the calibration layout of this code (the A2L file's EPK).\n";
-  s += fmt::format("inline const char epk[] __attribute__((used)) = \"{}\";\n\n", calibration_identity(m, ns, o.scheme, o.step, o.scalar, o.generator_version).text());
+  s += fmt::format("inline const char epk[] __attribute__((used)) = \"{}\";\n",
+                   calibration_identity(m, ns, o.scheme, o.step, o.scalar, o.generator_version).text());
+  s += "// The layout the EPK identifies, in words: the scalar, the step, each value's name, size and\n"
+       "// limits as checked, in order (`dualrate a2l` names what differs from a model's).\n";
+  s += fmt::format("inline const char calibration_layout[] __attribute__((used)) = \"{}\";\n\n",
+                   calibration_layout_text(m, o.step, o.scalar));
   s += constants_struct(m, d, scalar) + constants_initializer(m, d, o.scalar) + "\n";
   return s;
 }

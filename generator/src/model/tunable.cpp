@@ -4,7 +4,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <optional>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -120,8 +123,7 @@ std::string CalibrationIdentity::text() const {
   return fmt::format("{} {} {} dualrate {} {}", name_space, scheme, scalar, version, hash);
 }
 
-CalibrationIdentity calibration_identity(const Model& m, const std::string& name_space, const std::string& scheme,
-                                         double step, ScalarType scalar, const std::string& version) {
+std::string calibration_layout_text(const Model& m, double step, ScalarType scalar) {
   const auto bounds = [scalar](double min, double max) {
     const ScalarLimits l = scalar_limits(min, max, scalar);
     return fmt::format("[{:a},{:a}]", l.min, l.max);
@@ -131,6 +133,76 @@ CalibrationIdentity calibration_identity(const Model& m, const std::string& name
     if (p.tunable) layout += p.name + bounds(p.min, p.max) + ";";
   for (const auto& t : m.tables)
     if (t->tunable) layout += fmt::format("{}[{}]{};", t->name, t->values.size(), bounds(t->min, t->max));
+  return layout;
+}
+
+namespace {
+
+struct LayoutValue {
+  std::size_t position = 0, size = 1;
+  double min = 0, max = 0;
+};
+struct ParsedLayout {
+  std::string scalar;
+  double step = 0;
+  std::vector<std::pair<std::string, LayoutValue>> values;
+};
+
+std::optional<ParsedLayout> parse_layout(const std::string& text) {
+  static const std::regex head(R"(^(\w+) h=(\S+)$)");
+  static const std::regex value(R"(^(\w+)(?:\[(\d+)\])?\[([^,\]]+),([^\]]+)\]$)");
+  ParsedLayout out;
+  std::istringstream parts(text);
+  std::string part;
+  std::smatch match;
+  if (!std::getline(parts, part, ';') || !std::regex_match(part, match, head)) return std::nullopt;
+  out.scalar = match[1];
+  out.step = std::strtod(match[2].str().c_str(), nullptr);
+  while (std::getline(parts, part, ';')) {
+    if (!std::regex_match(part, match, value)) return std::nullopt;
+    LayoutValue v{out.values.size(), match[2].matched ? std::stoul(match[2]) : 1,
+                  std::strtod(match[3].str().c_str(), nullptr), std::strtod(match[4].str().c_str(), nullptr)};
+    out.values.emplace_back(match[1], v);
+  }
+  return out;
+}
+
+const LayoutValue* find_value(const ParsedLayout& l, const std::string& name) {
+  for (const auto& [n, v] : l.values)
+    if (n == name) return &v;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<std::string> layout_differences(const std::string& program, const std::string& model) {
+  const std::optional<ParsedLayout> p = parse_layout(program), m = parse_layout(model);
+  if (!p || !m) return {fmt::format("its calibration layout \"{}\" is not one that dualrate writes", program)};
+  std::vector<std::string> out;
+  if (p->scalar != m->scalar) out.push_back(fmt::format("scalar {} in the program, {} here", p->scalar, m->scalar));
+  if (p->step != m->step) out.push_back(fmt::format("step {} in the program, {} here", p->step, m->step));
+  for (const auto& [name, want] : m->values) {
+    const LayoutValue* got = find_value(*p, name);
+    if (!got) {
+      out.push_back(fmt::format("{} is not in the program", name));
+      continue;
+    }
+    if (got->position != want.position)
+      out.push_back(fmt::format("{} is value {} in the program, {} in the model", name, got->position, want.position));
+    if (got->size != want.size)
+      out.push_back(fmt::format("{} has {} values in the program, {} in the model", name, got->size, want.size));
+    if (got->min != want.min || got->max != want.max)
+      out.push_back(fmt::format("{}'s limits are [{}, {}] in the program, [{}, {}] in the model", name, got->min,
+                                got->max, want.min, want.max));
+  }
+  for (const auto& [name, v] : p->values)
+    if (!find_value(*m, name)) out.push_back(fmt::format("{} is in the program, not in the model", name));
+  return out;
+}
+
+CalibrationIdentity calibration_identity(const Model& m, const std::string& name_space, const std::string& scheme,
+                                         double step, ScalarType scalar, const std::string& version) {
+  const std::string layout = calibration_layout_text(m, step, scalar);
   std::uint32_t hash = 2166136261u;  // FNV-1a
   for (const unsigned char c : layout) hash = (hash ^ c) * 16777619u;
   return {name_space, scheme, to_string(scalar), version, fmt::format("{:08x}", hash)};

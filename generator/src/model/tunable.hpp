@@ -53,11 +53,21 @@ constexpr std::size_t kMaxGridParameters = 4;
 constexpr std::size_t kMaxCornerParameters = 6;
 std::vector<TunablePoint> tunable_box_points(const Model& m);
 
+// The calibration layout in words, as generated code states it (NS::calibration_layout) for the
+// A2L tool to compare: "SCALAR h=STEP;NAME[MIN,MAX];TABLE[SIZE][MIN,MAX];..." with each tunable
+// value in the Calibration's order, its limits as checked in the scalar (scalar_limits) and the
+// numbers as hexadecimal floats.
+std::string calibration_layout_text(const Model& m, double step, ScalarType scalar);
+
+// What differs between a program's layout text and the model's, one phrase each ("Kt's limits
+// are [0.03, 0.09] in the program, [0.03, 0.08] in the model", "R is value 0 in the program, 1
+// in the model"); empty when they are the same. A text that does not parse is one difference.
+std::vector<std::string> layout_differences(const std::string& program, const std::string& model);
+
 // The identification of a calibration layout that generated code carries as its EPK and the A2L
 // file states: "NS SCHEME SCALAR dualrate VERSION HASH", HASH (8 hex digits) a 32-bit FNV-1a of
-// the scalar, the step and the tunable values' names, order, sizes and limits as checked in the
-// scalar (scalar_limits). A program whose values were re-ordered, re-sized or re-limited, or whose
-// step or scalar changed, carries another.
+// calibration_layout_text. A program whose values were re-ordered, re-sized or re-limited, or
+// whose step or scalar changed, carries another.
 struct CalibrationIdentity {
   std::string name_space, scheme, scalar, version, hash;
   std::string text() const;

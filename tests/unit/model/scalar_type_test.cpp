@@ -94,5 +94,54 @@ TEST(DerivedValues, BeyondFloatsRangeIsAnErrorInFloatOnly) {
   EXPECT_THROW(require_finite_derived(m, ScalarType::kFloat), ModelError);
 }
 
+// The layout text a header states, and what a2l says when a program's differs from a model's:
+// each value by name, with its position, size or limits in both.
+TEST(CalibrationLayout, DifferencesNameTheValue) {
+  const char* kTwo = R"(name: two
+parameters:
+  R: {value: 1.0, tunable: true, min: 0.5, max: 2.0}
+  Kt: {value: 0.05, tunable: true, min: 0.03, max: 0.08}
+tables:
+  f:
+    breakpoints: [[0, 1]]
+    values: [0.1, 0.2]
+    tunable: true
+    min: 0
+    max: 1
+states:
+  x: 0
+equations:
+  x: -R*Kt*x + f(x)
+simulation: {t_end: 0.01, scheme: rk4, step: 1.0e-3}
+)";
+  const Model m = load_model_text(kTwo, "two.yaml");
+  const std::string text = calibration_layout_text(m, 1e-3, ScalarType::kDouble);
+  EXPECT_EQ(text, "double h=0x1.0624dd2f1a9fcp-10;R[0x1p-1,0x1p+1];Kt[0x1.eb851eb851eb8p-6,0x1.47ae147ae147bp-4];"
+                  "f[2][0x0p+0,0x1p+0];");
+  EXPECT_TRUE(layout_differences(text, text).empty());
+  std::string other = kTwo;
+  other.replace(other.find("max: 0.08"), 9, "max: 0.09");
+  other.replace(other.find("values: [0.1, 0.2]"), 18, "values: [0.1, 0.2, 0.3]");
+  other.replace(other.find("breakpoints: [[0, 1]]"), 21, "breakpoints: [[0, 1, 2]]");
+  const std::vector<std::string> d =
+      layout_differences(text, calibration_layout_text(load_model_text(other, "two.yaml"), 1e-3, ScalarType::kDouble));
+  ASSERT_EQ(d.size(), 2U);
+  EXPECT_EQ(d[0], "Kt's limits are [0.03, 0.08] in the program, [0.03, 0.09] in the model");
+  EXPECT_EQ(d[1], "f has 2 values in the program, 3 in the model");
+  std::string swapped = kTwo;
+  const std::string r_line = "  R: {value: 1.0, tunable: true, min: 0.5, max: 2.0}\n";
+  swapped.erase(swapped.find(r_line), r_line.size());
+  swapped.insert(swapped.find("tables:"), r_line);
+  const std::vector<std::string> e = layout_differences(
+      calibration_layout_text(load_model_text(swapped, "two.yaml"), 1e-4, ScalarType::kFloat), text);
+  ASSERT_EQ(e.size(), 5U);
+  EXPECT_EQ(e[0], "scalar float in the program, double here");
+  EXPECT_EQ(e[1], "step 0.0001 in the program, 0.001 here");
+  EXPECT_EQ(e[2], "R is value 1 in the program, 0 in the model");
+  EXPECT_EQ(e[3], "Kt is value 0 in the program, 1 in the model");
+  EXPECT_EQ(e[4], "Kt's limits are [0.030000001192092896, 0.07999999821186066] in the program, [0.03, 0.08] in the "
+                  "model");  // rounded inward to float; R's 0.5 and 2 are floats, the same in both
+}
+
 }  // namespace
 }  // namespace dualrate
