@@ -13,6 +13,8 @@
 #include "model/calibration.hpp"
 #include "model/tunable.hpp"
 #include "numeric/linearization.hpp"
+#include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
 
 namespace dualrate {
 namespace {
@@ -62,8 +64,14 @@ struct Point {
 
 class Search {
  public:
-  Search(const Model& m, const std::string& scheme, double h, int ratio, const SchemeOptions& options)
+  Search(const Model& m, const std::string& scheme, double h, int ratio, const SchemeOptions& options,
+         const SchemeDesign* design)
       : m_(m), scheme_(scheme), h_(h), ratio_(ratio), options_(options) {
+    const SchemeInfo* info = find_any_scheme(scheme);
+    if (design && info && info->design_step_map && design->recompute.empty() && !design->schedule) {
+      fixed_ = design;
+      info_ = info;
+    }
     for (const auto& p : m.parameters)
       if (p.tunable) parameters_.push_back(&p);
     for (const auto& t : m.tables)
@@ -100,10 +108,9 @@ class Search {
     require_finite_derived_at(m_, point, ScalarType::kDouble);
     for (std::size_t i = 0; i < tables_.size(); ++i)
       values[tables_[i]->name] = pattern_values(*tables_[i], p.tables[i]);
-    const StabilityReport r =
-        analyze_stability(calibrated_model(m_, values), scheme_, h_, ratio_, options_, StepSearch::kNever);
-    const double judged = r.judgement.relative;
-    const double growth = r.judgement.growth;
+    const MapJudgement j = judge(calibrated_model(m_, values));
+    const double judged = j.relative;
+    const double growth = j.growth;
     if (growth > 0) {
       ++result_.growing;
       if (growth > result_.growth) {
@@ -118,6 +125,15 @@ class Search {
       worst_radius_ = judged;
     }
     return judged;
+  }
+
+  // The map at model `at`: of the header's design at its Jacobian, or of the scheme's own design.
+  MapJudgement judge(const Model& at) const {
+    if (!fixed_) return analyze_stability(at, scheme_, h_, ratio_, options_, StepSearch::kNever).judgement;
+    const ReferenceCore core(at);
+    const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
+    const Eigen::MatrixXd map = info_->design_step_map(*fixed_, j, at.slow_count, h_);
+    return judge_radius(eigenvalues(map).cwiseAbs().maxCoeff(), eigenvalues(j), h_, info_->order);
   }
 
   // tunable_box_points' grid, tables at their values.
@@ -199,6 +215,8 @@ class Search {
   double h_;
   int ratio_;
   const SchemeOptions& options_;
+  const SchemeDesign* fixed_ = nullptr;  // the header's design, judged at every point
+  const SchemeInfo* info_ = nullptr;
   std::vector<const Parameter*> parameters_;
   std::vector<const Table*> tables_;
   std::map<Point, double> radii_;
@@ -210,8 +228,8 @@ class Search {
 }  // namespace
 
 RangeStability stability_over_range(const Model& m, const std::string& scheme, double h, int ratio,
-                                    const SchemeOptions& options) {
-  return Search(m, scheme, h, ratio, options).run();
+                                    const SchemeOptions& options, const SchemeDesign* design) {
+  return Search(m, scheme, h, ratio, options, design).run();
 }
 
 }  // namespace dualrate

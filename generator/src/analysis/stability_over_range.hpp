@@ -15,7 +15,8 @@
 //    parameters: one step up and down each range, the step a quarter of the range, halved to
 //    1/64 of it, moving to a worse point when one is found (an interior maximum that the grid's
 //    points miss; several starts, as the radius has local maxima, e.g. 1 where a mode is 0).
-// A point is judged by the map's spectral radius, except where the linearized model itself
+// A point is judged by the map's spectral radius of the scheme's design there, or of the
+// header's design where generated code keeps it over the range (below), except where the linearized model itself
 // grows (growth_rate > 0): there the map is judged against the model's growth
 // (MapJudgement::relative: a growing mode must grow in the map at half to one and a half times
 // the model's rate). The search maximises the judged radius.
@@ -40,8 +41,12 @@ struct RangeStability {
 };
 
 // Of `scheme` at step h (ratio r for a dual-rate scheme) over the tunable values of m (a model
-// without any: its own values only).
+// without any: its own values only). `design`: the header's (precompute_scheme's for m and the
+// same request). Where generated code keeps it at every write (a scheme with a design_step_map
+// whose design recomputes nothing on the target and has no schedule: smfe's h_s and N, sp_ll's
+// constants when no tunable value reaches them), each point is judged with its map at that
+// point's Jacobian; else (or null) with the scheme's own design at the point.
 RangeStability stability_over_range(const Model& m, const std::string& scheme, double h, int ratio,
-                                    const SchemeOptions& options);
+                                    const SchemeOptions& options, const SchemeDesign* design = nullptr);
 
 }  // namespace dualrate

@@ -19,9 +19,10 @@ namespace {
 
 // The scheme's stability at the step over the calibration range (stability_over_range): the
 // worst point, when unstable, is an error at the calibration range.
-void check_stability_over_range(const Model& model, const Settings& s, const SchemeOptions& options) {
+void check_stability_over_range(const Model& model, const Settings& s, const SchemeOptions& options,
+                                const SchemeDesign& design) {
   if (!has_tunable(model)) return;
-  const RangeStability r = stability_over_range(model, s.scheme, s.step, s.ratio, options);
+  const RangeStability r = stability_over_range(model, s.scheme, s.step, s.ratio, options, &design);
   if (r.growing > 0)
     std::cerr << fmt::format("note: the model itself grows at {} of the {} points of the calibration range checked "
                              "(fastest at {}: a mode at +{:.6g} 1/s), which a calibration there makes unstable "
@@ -70,10 +71,7 @@ int GenerateCommand::run(const Model& model) {
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
   }
-  if (judged) {
-    if (info->check_trajectory) info->check_trajectory(model, s.t_end);
-    check_stability_over_range(model, s, o_.scheme_options);
-  }
+  if (judged && info->check_trajectory) info->check_trajectory(model, s.t_end);
   GenerateRequest g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
   g.name_space = name_space_;
   g.jacobian = emit_jacobian_;
@@ -82,7 +80,10 @@ int GenerateCommand::run(const Model& model) {
   g.t_end = s.t_end;
   g.allow_unstable = allow_unstable_;
   const SchemeDesign design = precompute_scheme(model, frozen(model, o_), g);
-  if (judged) check_along_trajectory(model, s, o_.scheme_options, design);
+  if (judged) {
+    check_stability_over_range(model, s, o_.scheme_options, design);
+    check_along_trajectory(model, s, o_.scheme_options, design);
+  }
   refuse_lost_tunability(model, frozen(model, o_), g, design);
   if (design.schedule) std::cerr << "note: " << schedule_summary(*design.schedule);
   if (info->generate_note) std::cerr << info->generate_note(model, g, design, frozen(model, o_), s.t_end);

@@ -16,8 +16,10 @@
 #include "base/process.hpp"
 #include "base/text_io.hpp"
 #include "emit/cpp_emitter.hpp"
+#include "analysis/stability_over_range.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
+#include "schemes/registry.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -329,6 +331,39 @@ TEST(Calibration, StabilityOverTheRangeFindsAnInteriorMaximum) {
   const ProcessResult stable = generate(narrowed, {}, out);
   EXPECT_EQ(stable.exit_code, 0) << stable.output;
   std::filesystem::remove_all(out);
+}
+
+// smfe keeps its h_s and N at every write: the range is judged with the header's design at each
+// point. Over k in [100, 400] the design for the whole range is stable everywhere, and so is the
+// scheme's own design at each point; a design made for k in [100, 120] (dead-beat h_s = 1/120)
+// is unstable where k h_s > 2, which judging it at every point finds.
+TEST(Calibration, StabilityOverTheRangeJudgesTheHeadersDesign) {
+  const std::string text = R"(name: fast_k
+parameters:
+  k: {value: 110, tunable: true, min: 100, max: 400}
+states:
+  slow:
+    x: 1
+  fast:
+    z: 0
+equations:
+  x: -x + 0.1*z
+  z: -k*z + x
+simulation: {t_end: 1, scheme: smfe, step: 0.1}
+)";
+  const Model m = load_model_text(text, "fast_k.yaml");
+  std::string narrow_text = text;
+  narrow_text.replace(narrow_text.find("max: 400"), 8, "max: 120");
+  const Model narrow = load_model_text(narrow_text, "fast_k.yaml");
+  const GenerateRequest request{"smfe", 0.1, 1, ScalarType::kDouble, "test"};
+  const SchemeDesign whole = precompute_scheme(m, false, request);
+  const SchemeDesign made_narrow = precompute_scheme(narrow, false, request);
+  EXPECT_TRUE(stability_over_range(m, "smfe", 0.1, 1, {}, &whole).stable);
+  EXPECT_TRUE(stability_over_range(m, "smfe", 0.1, 1, {}).stable);
+  const RangeStability r = stability_over_range(m, "smfe", 0.1, 1, {}, &made_narrow);
+  EXPECT_FALSE(r.stable);
+  EXPECT_EQ(r.where, "k = 400");
+  EXPECT_GT(r.spectral_radius, 1.5);
 }
 
 // A tunable table's values are varied over their limits: table_slope.yaml is stable with its
