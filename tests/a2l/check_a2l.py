@@ -3,7 +3,7 @@
 
 Reads the file into tokens (strings, identifiers, numbers, /begin, /end; comments skipped), parses
 ASAP2_VERSION and the PROJECT block with the positional fields and optional keywords of PROJECT,
-HEADER, MODULE, MOD_COMMON, MOD_PAR, COMPU_METHOD, COMPU_VTAB, RECORD_LAYOUT, CHARACTERISTIC,
+HEADER, MODULE, MOD_COMMON, MOD_PAR, MEMORY_SEGMENT, COMPU_METHOD, COMPU_VTAB, RECORD_LAYOUT, CHARACTERISTIC,
 AXIS_DESCR, FIX_AXIS_PAR_LIST and MEASUREMENT (IF_DATA and A2ML are skipped whole; any other block or keyword
 is an error), then checks: ASAP2_VERSION 1 71; identifier syntax; names unique (CHARACTERISTIC,
 MEASUREMENT and AXIS_PTS share one name space, COMPU_METHOD and RECORD_LAYOUT have their own);
@@ -11,7 +11,8 @@ every reference resolves (a CHARACTERISTIC's record layout and conversion, a MEA
 AXIS_DESCR's conversion and input quantity, a verbal conversion's COMPU_VTAB); a COMPU_VTAB has the
 number of pairs it states, each input value once; lower limit <= upper limit; a CHARACTERISTIC has the
 axes its type needs (VALUE 0, CURVE 1, MAP 2, VAL_BLK 0 with NUMBER or MATRIX_DIM); a fixed axis
-lists MaxAxisPoints strictly increasing points within its limits; EPK and ADDR_EPK go together.
+lists MaxAxisPoints strictly increasing points within its limits; EPK and ADDR_EPK go together;
+a FORMAT is %Length.Layout; where MEMORY_SEGMENTs are given, every CHARACTERISTIC lies within one.
 Usage: check_a2l.py FILE [--objects]. Prints each problem as FILE:LINE: what, exit 1 if any;
 with --objects, then one line per CHARACTERISTIC, MEASUREMENT and the EPK: KIND NAME ADDRESS BYTES.
 """
@@ -44,7 +45,11 @@ BLOCKS = {
                                     DEPOSIT=[{"ABSOLUTE", "DIFFERENCE"}]), set()),
     "MOD_PAR": (["string"], {"ADDR_EPK": ["ulong"], "EPK": ["string"], "VERSION": ["string"],
                              "SUPPLIER": ["string"], "CUSTOMER": ["string"], "ECU": ["string"],
-                             "CPU_TYPE": ["string"], "USER": ["string"]}, set()),
+                             "CPU_TYPE": ["string"], "USER": ["string"]}, {"MEMORY_SEGMENT"}),
+    "MEMORY_SEGMENT": (["ident", "string", {"CALIBRATION_VARIABLES", "CODE", "DATA", "EXCLUDE_FROM_FLASH",
+                                            "OFFLINE_DATA", "RESERVED", "SERAM", "VARIABLES"},
+                        {"EEPROM", "EPROM", "FLASH", "RAM", "ROM", "REGISTER", "NOT_IN_ECU"}, {"INTERN", "EXTERN"},
+                        "ulong", "ulong", "long", "long", "long", "long", "long"], {}, {"IF_DATA"}),
     "COMPU_METHOD": (["ident", "string", CONVERSIONS, "string", "string"],
                      {"COEFFS": ["float"] * 6, "COEFFS_LINEAR": ["float"] * 2, "COMPU_TAB_REF": ["ident"],
                       "REF_UNIT": ["ident"], "STATUS_STRING_REF": ["ident"]}, {"FORMULA"}),
@@ -347,6 +352,16 @@ def check_module(module, problems):
     for par in module.children("MOD_PAR"):
         if bool(par.keyword("EPK")) != bool(par.keyword("ADDR_EPK")):
             problems.append((par.line, "MOD_PAR: EPK and ADDR_EPK go together"))
+    for c in module.children("CHARACTERISTIC"):
+        for fmt in c.keyword("FORMAT"):
+            if not re.match(r"%[0-9]+\.[0-9]+$", fmt[1][0]):
+                problems.append((fmt[2], f"CHARACTERISTIC {c.fields[0]}: format '{fmt[1][0]}' is not %Length.Layout"))
+    segments = [s for par in module.children("MOD_PAR") for s in par.children("MEMORY_SEGMENT")]
+    if segments:
+        spans = [(int(s.fields[5]), int(s.fields[5]) + int(s.fields[6])) for s in segments]
+        for kind, name, address, size in objects(module):
+            if kind == "CHARACTERISTIC" and not any(lo <= address and address + size <= hi for lo, hi in spans):
+                problems.append((module.line, f"CHARACTERISTIC {name} lies outside every MEMORY_SEGMENT"))
 
 
 def objects(module):
@@ -355,6 +370,8 @@ def objects(module):
     out = []
     for c in module.children("CHARACTERISTIC"):
         name, _, kind, address, deposit = c.fields[:5]
+        if deposit not in layouts or not layouts[deposit].keyword("FNC_VALUES"):
+            continue  # a problem of its own (check_characteristic)
         count = 1
         for axis in c.children("AXIS_DESCR"):
             count *= int(axis.fields[3])

@@ -57,6 +57,10 @@ MUTATIONS = [
      "7 pairs, NumberValuePairs is 8"),
     ("a verbal table's input value twice", lambda t: t.replace('  1 "a computed set', '  0 "a computed set', 1),
      "an input value is given twice"),
+    ("a CHARACTERISTIC outside the memory segment",
+     lambda t: re.sub(r"(MEMORY_SEGMENT CALIBRATION_RAM .* INTERN \S+) 0x[0-9A-F]+ ", r"\1 0x4 ", t, count=1),
+     "lies outside every MEMORY_SEGMENT"),
+    ("a display format that is not one", lambda t: t.replace('FORMAT "%', 'FORMAT "', 1), "is not %Length.Layout"),
     ("an EPK without its address", lambda t: re.sub(r"\n *ADDR_EPK \S+", "", t), "EPK and ADDR_EPK go together"),
 ]
 

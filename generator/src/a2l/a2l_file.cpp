@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <iterator>
 #include <limits>
 #include <utility>
@@ -33,6 +35,16 @@ namespace {
 constexpr const char* kNoUnit = "CM_IDENTICAL";
 
 std::string number(double v) { return fmt::format("{:.17g}", v); }
+
+// A display format for values within [min, max]: six significant digits of the larger limit,
+// "%Length.Layout" with room for the sign and the point.
+std::string display_format(double min, double max) {
+  const double magnitude = std::max(std::fabs(min), std::fabs(max));
+  const int exponent = magnitude > 0 ? static_cast<int>(std::floor(std::log10(magnitude))) : 0;
+  const int decimals = std::clamp(5 - exponent, 0, 15);
+  const int integers = std::max(1, exponent + 1);
+  return fmt::format("%{}.{}", integers + decimals + 2, decimals);
+}
 std::string address(std::uint64_t a) { return fmt::format("0x{:08X}", a); }
 
 // The COMPU_METHOD of each unit (IDENTICAL: the stored value is the physical one), in the order
@@ -95,6 +107,7 @@ struct Writer {
   }
 
   void module_parameters();
+  void memory_segments();
   void conversions();
   void record_layouts();
   void parameter(const CalibrationMember& member);
@@ -126,7 +139,23 @@ void Writer::module_parameters() {
   line(2, "/begin MOD_PAR {}", a2l_string("the program's identification (EPK) and its address"));
   line(3, "ADDR_EPK {}", address(layout.epk_address));
   line(3, "EPK {}", a2l_string(layout.epk));
+  memory_segments();
   line(2, "/end MOD_PAR");
+}
+
+// The calibration values and the tool's requests (section .data.dualrate.calibration): one
+// MEMORY_SEGMENT where the linker placed them side by side, else one each.
+void Writer::memory_segments() {
+  using Span = std::pair<std::uint64_t, std::uint64_t>;
+  Span first{layout.calibration, layout.calibration + calibration_value_count(layout.members) * layout.scalar_bytes};
+  Span second{layout.requests, layout.requests + 8};
+  if (second.first < first.first) std::swap(first, second);
+  const std::vector<Span> spans =
+      first.second == second.first ? std::vector<Span>{{first.first, second.second}} : std::vector<Span>{first, second};
+  for (std::size_t i = 0; i < spans.size(); ++i)
+    line(3, "/begin MEMORY_SEGMENT CALIBRATION_RAM{} {} DATA RAM INTERN {} 0x{:X} -1 -1 -1 -1 -1 /end MEMORY_SEGMENT",
+         i ? fmt::format("_{}", i + 1) : "", a2l_string("the calibration values and the tool's requests"),
+         address(spans[i].first), spans[i].second - spans[i].first);
 }
 
 void Writer::conversions() {
@@ -160,6 +189,7 @@ void Writer::parameter(const CalibrationMember& member) {
        a2l_string(p.description.empty() ? "tunable parameter " + p.name : p.description));
   line(3, "VALUE {} {} 0 {} {}", address(layout.address(member)), value_layout(), units.method(p.unit),
        limits(p.min, p.max));
+  line(3, "FORMAT {}", a2l_string(display_format(p.min, p.max)));
   if (!p.unit.empty()) line(3, "PHYS_UNIT {}", a2l_string(p.unit));
   line(2, "/end CHARACTERISTIC");
 }
@@ -182,6 +212,7 @@ void Writer::table(const CalibrationMember& member) {
        a2l_string(fmt::format("tunable table {}: {} values, {} fixed {}", t.name, t.values.size(), t.axes(),
                               t.axes() == 1 ? "axis" : "axes")));
   line(3, "{} {} {} 0 {} {}", kind, address(layout.address(member)), array_layout(), kNoUnit, limits(t.min, t.max));
+  line(3, "FORMAT {}", a2l_string(display_format(t.min, t.max)));
   if (t.axes() <= 2)
     for (const std::vector<double>& breakpoints : t.breakpoints) axis(breakpoints);
   else

@@ -3,7 +3,8 @@
 // VAL_BLK beyond two axes), the requests that commit a set of writes and reset them
 // (CHARACTERISTICs calibration_requests.*), a MEASUREMENT per state, input and output, per
 // active value (active.NAME), per request handled and for the calibration status (in words:
-// COMPU_VTABs), their COMPU_METHODs (one per unit) and RECORD_LAYOUTs, the byte order and the EPK.
+// COMPU_VTABs), their COMPU_METHODs (one per unit) and RECORD_LAYOUTs, the byte order, the EPK
+// and the calibration values' MEMORY_SEGMENT.
 #pragma once
 
 #include <string>

@@ -151,6 +151,14 @@ TEST(A2l, AnyProgramWithTheCalibrationObjectAndItsInstances) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("MATRIX_DIM 4\n      ECU_ADDRESS 0x20000408"), std::string::npos) << "active.friction";
+  // The requests at 0x20000000 and the 6 floats from 0x20000008: one segment of 32 bytes.
+  EXPECT_NE(text.find("/begin MEMORY_SEGMENT CALIBRATION_RAM \"the calibration values and the tool's requests\" DATA "
+                      "RAM INTERN 0x20000000 0x20 -1 -1 -1 -1 -1 /end MEMORY_SEGMENT"),
+            std::string::npos)
+      << text;
+  // Six significant digits of the larger limit: R in [0.5, 2], Kt in [0.03, 0.08].
+  EXPECT_NE(text.find("CM_ohm 0.5 2\n      FORMAT \"%8.5\""), std::string::npos) << text;
+  EXPECT_NE(text.find("0.079999998211860657\n      FORMAT \"%10.7\""), std::string::npos) << text;
   EXPECT_NE(text.find("/begin MEASUREMENT plant.omega \"slow state of model instance plant\""), std::string::npos)
       << text;
   EXPECT_NE(text.find("ECU_ADDRESS 0x20000104"), std::string::npos) << "plant.I, the second state";
@@ -252,6 +260,7 @@ TEST(A2l, EachTableFormHasItsCharacteristic) {
   EXPECT_NE(a2l.find("CURVE 0x00001004 RL_ARRAY_FLOAT32_IEEE 0 CM_IDENTICAL 0 5\n"), std::string::npos) << a2l;
   // The map's values keep the first axis outermost: X is the first axis, stored by columns.
   EXPECT_NE(a2l.find("MAP 0x0000100C RL_ARRAY_FLOAT32_IEEE 0 CM_IDENTICAL -1 9\n"
+                     "      FORMAT \"%8.5\"\n"
                      "      /begin AXIS_DESCR FIX_AXIS NO_INPUT_QUANTITY CM_IDENTICAL 2 0 2\n"
                      "        /begin FIX_AXIS_PAR_LIST\n          0 2\n        /end FIX_AXIS_PAR_LIST\n"
                      "      /end AXIS_DESCR\n"
@@ -259,7 +268,8 @@ TEST(A2l, EachTableFormHasItsCharacteristic) {
             std::string::npos)
       << a2l;
   EXPECT_NE(a2l.find("FNC_VALUES 1 FLOAT32_IEEE COLUMN_DIR DIRECT"), std::string::npos);
-  EXPECT_NE(a2l.find("VAL_BLK 0x00001024 RL_ARRAY_FLOAT32_IEEE 0 CM_IDENTICAL 0 10\n      NUMBER 8\n"),
+  EXPECT_NE(a2l.find("VAL_BLK 0x00001024 RL_ARRAY_FLOAT32_IEEE 0 CM_IDENTICAL 0 10\n      FORMAT \"%8.4\"\n"
+                     "      NUMBER 8\n"),
             std::string::npos)
       << a2l;
   EXPECT_NE(a2l.find("EPK \"abc\""), std::string::npos);
