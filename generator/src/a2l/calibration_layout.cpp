@@ -67,10 +67,10 @@ const ProgramSymbol& object(const ProgramImage& program, const std::string& name
   return *s;
 }
 
-// A NUL-terminated printable string in the program's initialised data: the bytes of object
-// `name` up to its NUL.
-std::string read_string(const ProgramImage& program, const std::string& name, const std::string& hint) {
-  const ProgramSymbol& object_symbol = object(program, name, 1, false, hint);
+// A NUL-terminated printable string in the program's initialised data: the bytes of the object
+// `object_symbol` (named `name`) up to its NUL.
+std::string read_string(const ProgramImage& program, const ProgramSymbol& object_symbol, const std::string& name,
+                        const std::string& hint) {
   const std::optional<std::string> bytes = program.bytes(object_symbol.address, object_symbol.size);
   if (!bytes) throw ProgramError(fmt::format("{}: {} has no initial bytes in the file", program.file, name), hint);
   const std::size_t end = bytes->find('\0');
@@ -139,10 +139,11 @@ ProgramLayout locate(const Model& m, const ProgramImage& program, const std::str
   layout.calibration =
       object(program, name, values * layout.scalar_bytes, true, missing_hint(name_space, false)).address;
   const std::string hint = missing_hint(name_space, false);
-  layout.epk_address = object(program, name_space + "::epk", 1, false, hint).address;
-  layout.epk = read_string(program, name_space + "::epk", hint);
-  if (program.find(name_space + "::calibration_layout"))
-    layout.layout_text = read_string(program, name_space + "::calibration_layout", hint);
+  const ProgramSymbol& epk = object(program, name_space + "::epk", 1, false, hint);
+  layout.epk_address = epk.address;
+  layout.epk = read_string(program, epk, epk.name, hint);
+  if (const ProgramSymbol* text = program.find(name_space + "::calibration_layout"))
+    layout.layout_text = read_string(program, object(program, text->name, 1, false, hint), text->name, hint);
   layout.requests = object(program, name_space + "::calibration_requests", 8, true, hint).address;
   const auto optional = [&](const std::string& symbol, std::uint64_t bytes, bool exact) -> std::optional<std::uint64_t> {
     if (!program.find(name_space + "::" + symbol)) return std::nullopt;

@@ -215,8 +215,6 @@ std::string recompute_statements(const Model& m, const SchemeDesign& d, const st
   for (const auto& st : d.recompute) {
     const std::string out = local(st.out.at(0));
     const std::string type = matrix_type(size.at(st.out.at(0)));
-    const std::string not_computable =
-        fmt::format("    return {{Result::kNotComputable, {}}};\n", recomputed_index(m, names, st.out.at(0)));
     switch (st.kind) {
       case K::kEvaluate:
         s += fmt::format("  {} {};\n", type, out);
@@ -225,9 +223,9 @@ std::string recompute_statements(const Model& m, const SchemeDesign& d, const st
                            cpp_expression(st.entries[static_cast<std::size_t>(k)]));
         break;
       case K::kInverse:
-        s += fmt::format("  {} {};\n  if (!dualrate::calibration::invert({}, {}))\n", type, out,
-                         local(st.in.at(0)), out) +
-             not_computable;
+        s += fmt::format("  {} {};\n  if (!dualrate::calibration::invert({}, {}))\n"
+                         "    return {{Result::kNotComputable, {}}};\n",
+                         type, out, local(st.in.at(0)), out, recomputed_index(m, names, st.out.at(0)));
         break;
       case K::kProduct:
         s += fmt::format("  const {} {} = {}.lazyProduct({});\n", type, out, local(st.in.at(0)), local(st.in.at(1)));

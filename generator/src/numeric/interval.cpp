@@ -44,14 +44,13 @@ Interval reciprocal(Interval a) {
   return widened(1 / a.hi, 1 / a.lo, kOperationUlps);
 }
 
+// a^n: increasing for odd n, from the smallest to the largest |a| for even n.
 Interval integer_power(Interval a, long n) {
   if (n < 0) return reciprocal(integer_power(a, -n));
-  if (n == 0) return {1, 1};
-  Interval r = a;
-  for (long i = 1; i < n; ++i) r = multiply(r, a);
-  if (n % 2 == 0 && a.contains_zero()) r.lo = 0;  // even: the product of a with itself is no lower
-  else if (n % 2 == 0) r.lo = std::max(r.lo, 0.0);
-  return r;
+  const double p = static_cast<double>(n);
+  if (n % 2 == 1) return widened(std::pow(a.lo, p), std::pow(a.hi, p), kFunctionUlps);
+  const double least = a.contains_zero() ? 0.0 : std::min(std::fabs(a.lo), std::fabs(a.hi));
+  return widened(std::pow(least, p), std::pow(a.magnitude(), p), kFunctionUlps);
 }
 
 // f increasing on [a.lo, a.hi] (within its domain).

@@ -3,20 +3,20 @@
 // values); everything computed from them (derived parameters, tables' values, a scheme's
 // precomputed matrices) is a set of constants (the generated `Constants`, which hold the values
 // they were computed from: the active values) that the step reads. The tool's writes commit
-// whole: it writes the values of a set, then a new number into `Requests::commit`; only then does
+// whole: it writes the values of a set, then another number into `Requests::commit`; only then does
 // the background check them and compute another set, into a spare set, which it hands to the
 // step, which takes it whole at its start (Handoff): no step mixes two sets, and no set mixes
 // two commits.
 //
 //   tool:        write values ...; requests.commit = n;  wait for handled.commit == n; read status
-//   background:  on a new commit: status = recalibrate(values, *handoff.spare()); if applied: publish()
+//   background:  on another commit: status = recalibrate(values, *handoff.spare()); if applied: publish()
 //   step:        handoff.take(active); then the step reads `active` only
 //
 // A refused set of values (not finite, outside its limits, a derived value or constant that is
 // not finite in the scalar type, or beyond what the constants' fixed algorithm covers) changes
 // nothing; its Status names the value by its index among the header's `status_value_names`: the
 // Calibration's values (its members in order, a table's values one by one), then what
-// recalibrate() recomputes. A new number in `Requests::reset` sets the working values back to the
+// recalibrate() recomputes. Another number in `Requests::reset` sets the working values back to the
 // last applied ones.
 #pragma once
 
