@@ -1,6 +1,6 @@
 # dualrate_add_model(<target> MODEL <file.yaml> [SCHEME <s>] [STEP <h>] [RATIO <r>] [SCALAR float|double]
 #                    [LINEARIZATION exact|frozen|scheduled] [SCHEDULE_BY <expr> [<expr>]]
-#                    [ALLOW_UNSTABLE] [JACOBIAN] [NAMESPACE <ns>]
+#                    [ALLOW_UNSTABLE] [JACOBIAN] [NAMESPACE <ns>] [INSTANCES <name> [<name>]]
 #                    [GENERATOR <dualrate executable or target>])
 #
 # The generator is dualrate::dualrate (the CLI of find_package(dualrate), or of this build)
@@ -12,7 +12,7 @@
 # DUALRATE_GENERATED_HEADERS lists every header generated this way.
 function(dualrate_add_model target)
   cmake_parse_arguments(ARG "ALLOW_UNSTABLE;JACOBIAN" "MODEL;SCHEME;STEP;RATIO;SCALAR;LINEARIZATION;GENERATOR;NAMESPACE"
-                        "SCHEDULE_BY" ${ARGN})
+                        "SCHEDULE_BY;INSTANCES" ${ARGN})
   if(NOT ARG_MODEL)
     message(FATAL_ERROR "dualrate_add_model(${target}): MODEL is required")
   endif()
@@ -60,6 +60,10 @@ function(dualrate_add_model target)
   endif()
   if(ARG_JACOBIAN)
     list(APPEND options --jacobian)
+  endif()
+  if(ARG_INSTANCES)
+    string(REPLACE ";" "," instances "${ARG_INSTANCES}")
+    list(APPEND options --instances ${instances})
   endif()
   add_custom_command(
     OUTPUT ${out_dir}/${model_name}.hpp

@@ -143,7 +143,7 @@ void Writer::module_parameters() {
   line(2, "/end MOD_PAR");
 }
 
-// The calibration values and the tool's requests (section .data.dualrate.calibration): one
+// The calibration values and the tool's requests (section .data.dualrate.calibration.NS): one
 // MEMORY_SEGMENT where the linker placed them side by side, else one each.
 void Writer::memory_segments() {
   using Span = std::pair<std::uint64_t, std::uint64_t>;
@@ -288,11 +288,15 @@ void Writer::status_measurements() {
   }
 }
 
-// The values the step uses (active_constants.values), as the tool reads them back.
+// The values each instance's step uses (its active_constants.values), as the tool reads them back:
+// active.NAME, or INSTANCE.active.NAME.
 void Writer::active_values() {
-  for (const CalibrationMember& member : layout.members)
-    measurement("active." + member.name(), "active value of " + member.name(), layout.active_address(member),
-                member.parameter ? units.method(member.parameter->unit) : kNoUnit, member.count);
+  for (const ProgramLayout::ActiveSet& set : layout.active)
+    for (const CalibrationMember& member : layout.members)
+      measurement((set.instance.empty() ? "" : set.instance + ".") + "active." + member.name(),
+                  "active value of " + member.name() + (set.instance.empty() ? "" : " in instance " + set.instance),
+                  set.address + member.index * layout.scalar_bytes,
+                  member.parameter ? units.method(member.parameter->unit) : kNoUnit, member.count);
 }
 
 }  // namespace
@@ -314,7 +318,7 @@ std::string a2l_file(const Model& m, const ProgramLayout& layout, const A2lSourc
   w.record_layouts();
   for (const CalibrationMember& member : layout.members) member.parameter ? w.parameter(member) : w.table(member);
   w.handshake();
-  if (layout.active) w.active_values();
+  w.active_values();
   const std::size_t s = layout.scalar_bytes;
   const auto state_kind = [&m](std::size_t i) {
     return !m.partitioned ? "state" : m.states[i].fast ? "fast state" : "slow state";

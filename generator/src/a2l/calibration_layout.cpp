@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <regex>
+
 namespace dualrate {
 
 std::vector<CalibrationMember> calibration_members(const Model& m) {
@@ -151,7 +154,18 @@ ProgramLayout locate(const Model& m, const ProgramImage& program, const std::str
   };
   layout.handled = optional("calibration_handled", 8, true);
   layout.status = optional("calibration_status", 8, true);
-  layout.active = optional("active_constants", values * layout.scalar_bytes, false);
+  static const std::regex active_set("([A-Za-z][A-Za-z0-9_]*::)?active_constants");
+  const std::string scope = name_space + "::";
+  for (const ProgramSymbol& symbol : program.objects) {
+    std::smatch match;
+    const std::string rest = symbol.name.rfind(scope, 0) == 0 ? symbol.name.substr(scope.size()) : std::string();
+    if (!std::regex_match(rest, match, active_set)) continue;
+    const std::string instance = match[1].matched ? match[1].str().substr(0, match[1].length() - 2) : "";
+    layout.active.push_back(
+        {instance, object(program, symbol.name, values * layout.scalar_bytes, false, hint).address});
+  }
+  std::sort(layout.active.begin(), layout.active.end(),
+            [](const auto& a, const auto& b) { return a.instance < b.instance; });
   const std::size_t s = layout.scalar_bytes;
   layout.trace = program.find("dualrate_trace::data") != nullptr;
   if (layout.trace) {

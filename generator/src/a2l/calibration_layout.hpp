@@ -5,7 +5,7 @@
 // The generated header, for a model with tunable values (NS: the model's name or --namespace):
 //   struct Calibration { Scalar R; Scalar Kt; Scalar friction[4]; };  // tunable parameters in file
 //                                                                    // order, then tunable tables' values
-//   inline Calibration calibration;         // NS::calibration, in section .data.dualrate.calibration
+//   inline Calibration calibration;         // NS::calibration, in section .data.dualrate.calibration.NS
 //   inline const char epk[] = "...";        // NS::epk, NUL-terminated
 //   inline const char calibration_layout[] = "...";  // NS::calibration_layout (optional here)
 //   struct Requests { std::uint32_t commit; std::uint32_t reset; };
@@ -13,7 +13,8 @@
 //   inline Requests calibration_handled;    // NS::calibration_handled (optional here)
 //   struct Status { std::int32_t result; std::int32_t value; };
 //   inline Status calibration_status;       // NS::calibration_status (optional here)
-//   inline Constants active_constants;      // NS::active_constants, a Calibration first (optional here)
+//   inline Constants active_constants;      // NS::active_constants, a Calibration first (optional here),
+//                                           // or NS::INSTANCE::active_constants for each of --instances
 // and, where the program is a trace program (targets/; any other program has none of them):
 // dualrate_trace::data (its first member the states, Scalar[kStates]), dualrate_trace::inputs
 // (Scalar[kInputs]), dualrate_trace::outputs (Scalar[kOutputs]). A model instance the user names
@@ -75,10 +76,15 @@ struct ProgramLayout {
   std::uint64_t requests = 0;                        // NS::calibration_requests
   std::optional<std::uint64_t> handled;               // NS::calibration_handled, when the program holds it
   std::optional<std::uint64_t> status;                // NS::calibration_status, when the program holds it
-  std::optional<std::uint64_t> active;                // NS::active_constants (its values first), likewise
+  // The active constants (their values first) the program holds: NS::active_constants (instance
+  // ""), or those of the instances generated with --instances, NS::INSTANCE::active_constants.
+  struct ActiveSet {
+    std::string instance;
+    std::uint64_t address = 0;
+  };
+  std::vector<ActiveSet> active;  // by instance name
 
   std::uint64_t address(const CalibrationMember& member) const { return calibration + member.index * scalar_bytes; }
-  std::uint64_t active_address(const CalibrationMember& member) const { return *active + member.index * scalar_bytes; }
 };
 
 // Throws a ProgramError, naming what differs, when the program's EPK (`epk`, of `program_file`)

@@ -34,6 +34,13 @@ GenerateCommand::GenerateCommand(CLI::App& app) {
                    "C++ namespace of the generated code, and the header's name (default: the model's name); "
                    "lets several headers of one model (schemes, steps) link into one program")
       ->check(identifier_check);
+  cmd_->add_option("--instances", instances_,
+                   "A model with tunable values: the names of its instances (comma-separated), each a namespace "
+                   "within the generated one with its own Model, Data or Tasks, active constants and hand-over, "
+                   "so that instances stepped in different tasks never share a set; one calibration for all "
+                   "(default: one instance, the namespace itself)")
+      ->delimiter(',')
+      ->check(identifier_check);
   add_overrun(cmd_, o_);
   cmd_->add_flag("--jacobian", emit_jacobian_,
                  "Also emit Model::jacobian(t, x, u, J, dfdt): the Jacobian in the states and the partial "

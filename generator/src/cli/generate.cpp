@@ -10,6 +10,7 @@
 #include "analysis/stability_over_range.hpp"
 #include "cli/commands.hpp"
 #include "emit/cpp_emitter.hpp"
+#include "model/cpp_names.hpp"
 #include "model/tunable.hpp"
 #include "schemes/registry.hpp"
 
@@ -51,11 +52,31 @@ void check_along_trajectory(const Model& model, const Settings& s, const SchemeO
   std::cerr << "warning: " << why.message << " (hint: " << why.hint << ")\n";
 }
 
+// --instances: only a model with tunable values has state of its own outside Data (its
+// constants); each name distinct and none that the generated namespace declares.
+void check_instances(const Model& model, const std::vector<std::string>& instances) {
+  if (instances.empty()) return;
+  if (!has_tunable(model))
+    throw UsageError(fmt::format("--instances: model '{}' has no tunable values, so its instances share nothing but "
+                                 "code: declare as many {}::Data or Tasks objects as needed",
+                                 model.name, model.name));
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    if (cpp_reserved(instances[i]))
+      throw UsageError(fmt::format("--instances: '{}' is a name the generated code declares or reserves; name the "
+                                   "instance otherwise",
+                                   instances[i]));
+    for (std::size_t j = 0; j < i; ++j)
+      if (instances[j] == instances[i])
+        throw UsageError(fmt::format("--instances: '{}' is named twice", instances[i]));
+  }
+}
+
 }  // namespace
 
 int GenerateCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kGenerate);
   require_dual_rate(cmd_, "--overrun", s.scheme);
+  check_instances(model, instances_);
   // Scheduled constants are proven stable by the schedule's check over its grid (precompute
   // refuses them above 1); the initial state's analysis is of the unscheduled constants.
   const SchemeInfo* info = find_scheme(s.scheme);
@@ -75,6 +96,7 @@ int GenerateCommand::run(const Model& model) {
   GenerateRequest g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
   g.name_space = name_space_;
   g.jacobian = emit_jacobian_;
+  g.instances = instances_;
   g.scheme_options = o_.scheme_options;
   g.defer_overruns = o_.overrun == "defer";
   g.t_end = s.t_end;

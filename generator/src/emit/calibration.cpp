@@ -172,13 +172,13 @@ std::string value_checks(const Model& m, ScalarType scalar) {
 }
 
 // Refuses the set when a derived parameter (a double local) is not finite in the header's scalar.
-std::string derived_checks(const Model& m, const std::vector<std::string>& names) {
+std::string derived_checks(const Model& m, const std::vector<std::string>& names, const std::string& scalar) {
   std::string s;
   for (const Parameter* p : calibrated_parameters(m))
     if (!p->tunable)
-      s += fmt::format("  if (!dualrate::calibration::finite_in<Model::Scalar>({})) "
+      s += fmt::format("  if (!dualrate::calibration::finite_in<{}>({})) "
                        "return {{Result::kRecomputedNotFinite, {}}};\n",
-                       p->cpp(), recomputed_index(m, names, p->name));
+                       scalar, p->cpp(), recomputed_index(m, names, p->name));
   return s;
 }
 
@@ -206,7 +206,8 @@ std::string matrix_type(std::pair<long, long> size) {
 
 // The design's recomputation, each step's matrices as double locals, each output refused when
 // not finite in the header's scalar; `names` indexes the refusals (status_value_names).
-std::string recompute_statements(const Model& m, const SchemeDesign& d, const std::vector<std::string>& names) {
+std::string recompute_statements(const Model& m, const SchemeDesign& d, const std::vector<std::string>& names,
+                                 const std::string& scalar) {
   const auto size = recompute_sizes(d);
   // Each matrix a local named NAME_: no model name ends in '_', so none is shadowed.
   const auto local = [](const std::string& name) { return name + "_"; };
@@ -244,25 +245,25 @@ std::string recompute_statements(const Model& m, const SchemeDesign& d, const st
         break;
     }
     for (const std::string& o : st.out)
-      s += fmt::format("  if (!dualrate::calibration::all_finite_in<Model::Scalar>({})) "
+      s += fmt::format("  if (!dualrate::calibration::all_finite_in<{}>({})) "
                        "return {{Result::kRecomputedNotFinite, {}}};\n",
-                       local(o), recomputed_index(m, names, o));
+                       scalar, local(o), recomputed_index(m, names, o));
   }
   return s;
 }
 
 // Stores the values, the parameters and the recomputed matrices into out.
-std::string stores(const Model& m, const SchemeDesign& d) {
+std::string stores(const Model& m, const SchemeDesign& d, const std::string& scalar) {
   std::string s = "  out_.values = v_;\n";
   for (const Parameter* p : calibrated_parameters(m))
-    s += fmt::format("  out_.parameters.{0} = Model::Scalar({0});\n", p->cpp());
+    s += fmt::format("  out_.parameters.{0} = {1}({0});\n", p->cpp(), scalar);
   for (const Table* t : tunable_tables(m))
     s += fmt::format("  for (int i_ = 0; i_ < {0}; ++i_) out_.parameters.{1}[i_] = v_.{2}[i_];\n",
                      t->values.size(), cpp_array(t->name, "values"), cpp_name(t->name));
   for (const Stored& st : stored_matrices(d))
     s += fmt::format("  for (int r_ = 0; r_ < {0}; ++r_)\n"
-                     "    for (int c_ = 0; c_ < {1}; ++c_) out_.{2}[r_ * {1} + c_] = Model::Scalar({2}_(r_, c_));\n",
-                     st.rows, st.cols, st.name);
+                     "    for (int c_ = 0; c_ < {1}; ++c_) out_.{2}[r_ * {1} + c_] = {3}({2}_(r_, c_));\n",
+                     st.rows, st.cols, st.name, scalar);
   return s;
 }
 
@@ -280,11 +281,11 @@ std::vector<std::string> status_value_names(const Model& m, const SchemeDesign& 
   return names;
 }
 
-std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
-                                    const SchemeInfo& scheme) {
+std::string recalibration_function(const Model& m, const GenerateRequest& request, const SchemeDesign& design) {
   const std::vector<std::string> names = status_value_names(m, design);
+  const std::string scalar = scalar_name(request);
   std::string s =
-      "\n// The values a Status names by its index: the Calibration's values, then what recalibrate()\n"
+      "// The values a Status names by its index: the Calibration's values, then what recalibrate()\n"
       "// recomputes in its order (the derived parameters, then the scheme's matrices).\n"
       "inline constexpr const char* status_value_names[] = {";
   for (std::size_t i = 0; i < names.size(); ++i) s += fmt::format("{}\"{}\"", i ? ", " : "", names[i]);
@@ -302,23 +303,50 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
       "  using dualrate::calibration::Result;\n  using dualrate::calibration::Status;\n"
       "  using dualrate::calibration::check;\n";
   // The locals are double; tunable tables alone have none, and an unused alias fails -Werror.
-  const std::string locals = parameter_locals(m) + derived_checks(m, names) + recompute_statements(m, design, names);
+  const std::string locals =
+      parameter_locals(m) + derived_checks(m, names, scalar) + recompute_statements(m, design, names, scalar);
   if (!locals.empty()) s += "  using Scalar = double;\n";
-  s += value_checks(m, request.scalar) + locals + stores(m, design);
-  s += "  return {Result::kApplied, -1};\n}\n\n";
-  s += "// The spare constants set and its hand-over to the step; the values of the last set applied;\n"
-       "// the status of the last commit handled, and the requests handled (read by the tool).\n"
-       "inline dualrate::calibration::Handoff<Constants> constants_handoff;\n"
-       "inline Calibration calibration_applied = " + calibration_initializer(m, request.scalar) + ";\n"
-       "inline dualrate::calibration::Status calibration_status __attribute__((used)) = "
-       "{dualrate::calibration::Result::kApplied, -1};\n"
-       "inline dualrate::calibration::Requests calibration_handled __attribute__((used)) = {0, 0};\n\n";
-  const bool tasks = scheme.dual_rate;
+  s += value_checks(m, request.scalar) + locals + stores(m, design, scalar);
+  return s + "  return {Result::kApplied, -1};\n}\n\n";
+}
+
+std::string instance_constants(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
+                               const SchemeInfo& scheme) {
+  std::string s = "// This instance's constants: the active set the step reads, and the spare set calibrate()\n"
+                  "// computes into with its hand-over to the step.\n";
+  s += constants_initializer(m, design, request.scalar);
+  s += "inline dualrate::calibration::Handoff<Constants> constants_handoff;\n\n";
+  if (scheme.dual_rate)
+    s += "// The tasks' hand-over at a release at which no slow job runs (dualrate/dual_rate.hpp): a set\n"
+         "// calibrate() computed takes effect there, whole, for the fast ticks and the slow job released.\n"
+         "struct TakeConstants {\n"
+         "  static void at_release() noexcept { constants_handoff.take(active_constants); }\n};\n\n";
+  return s;
+}
+
+std::string calibrate_function(const Model& m, const GenerateRequest& request, const SchemeInfo& scheme) {
+  std::vector<std::string> handoffs;
+  for (const std::string& instance : request.instances) handoffs.push_back(instance + "::constants_handoff");
+  if (handoffs.empty()) handoffs.push_back("constants_handoff");
+  const bool several = handoffs.size() > 1;
+  std::string s =
+      "// The values of the last set applied; the status of the last commit handled, and the requests\n"
+      "// handled (read by the tool).\n"
+      "inline Calibration calibration_applied = " + calibration_initializer(m, request.scalar) + ";\n"
+      "inline dualrate::calibration::Status calibration_status __attribute__((used)) = "
+      "{dualrate::calibration::Result::kApplied, -1};\n"
+      "inline dualrate::calibration::Requests calibration_handled __attribute__((used)) = {0, 0};\n\n";
   s += "// The background's part (an idle loop, a low-priority thread; not the fast task). On a new\n"
        "// calibration_requests.reset: sets `calibration` back to the values last applied. On a new\n"
        "// calibration_requests.commit: checks `calibration` as one set and computes its constants\n";
-  s += tasks ? "// into the spare set, which the tasks take whole at their next release (TakeConstants).\n"
-             : "// into the spare set, which the step takes whole at its next start.\n";
+  s += scheme.dual_rate ? "// into the spare set, which the tasks take whole at their next release (TakeConstants).\n"
+                        : "// into the spare set, which the step takes whole at its next start.\n";
+  if (several) {
+    std::string list;
+    for (const std::string& instance : request.instances) list += (list.empty() ? "" : ", ") + instance;
+    s += "// Each instance (" + list + ") gets a copy of the set and takes it at its own\n"
+         "// step; a set is computed once every instance took the last.\n";
+  }
   s += "// Values written after the commit, while the set was computed, refuse it (kChanged: commit\n"
        "// again). Call it repeatedly: it returns at once while nothing was requested or a computed\n"
        "// set still waits (kPending). The status, then the request handled, are stored for the tool.\n"
@@ -331,25 +359,23 @@ std::string recalibration_functions(const Model& m, const GenerateRequest& reque
        "    calibration = calibration_applied;\n"
        "    dualrate::calibration::store_after(calibration_handled.reset, r_.reset);\n"
        "  }\n"
-       "  if (r_.commit == calibration_handled.commit) return calibration_status;\n"
-       "  Constants* spare_ = constants_handoff.spare();\n"
-       "  if (!spare_) return {Result::kPending, -1};\n"
-       "  const Calibration v_ = dualrate::calibration::snapshot(calibration);\n"
+       "  if (r_.commit == calibration_handled.commit) return calibration_status;\n";
+  s += fmt::format("  Constants* spare_ = {}.spare();\n", handoffs[0]);
+  std::string waiting = "!spare_";
+  for (std::size_t i = 1; i < handoffs.size(); ++i) waiting += fmt::format(" || !{}.spare()", handoffs[i]);
+  s += fmt::format("  if ({}) return {{Result::kPending, -1}};\n", waiting);
+  s += "  const Calibration v_ = dualrate::calibration::snapshot(calibration);\n"
        "  dualrate::calibration::Status s_ = recalibrate(v_, *spare_);\n"
        "  if (!dualrate::calibration::same(v_, dualrate::calibration::snapshot(calibration))) {\n"
        "    s_ = {Result::kChanged, -1};\n"
        "  } else if (s_.applied()) {\n"
-       "    calibration_applied = v_;\n"
-       "    constants_handoff.publish();\n"
-       "  }\n"
+       "    calibration_applied = v_;\n";
+  for (std::size_t i = 1; i < handoffs.size(); ++i) s += fmt::format("    *{}.spare() = *spare_;\n", handoffs[i]);
+  for (const std::string& h : handoffs) s += fmt::format("    {}.publish();\n", h);
+  s += "  }\n"
        "  calibration_status = s_;\n"
        "  dualrate::calibration::store_after(calibration_handled.commit, r_.commit);\n"
-       "  return s_;\n}\n\n";
-  if (tasks)
-    s += "// The tasks' hand-over at a release at which no slow job runs (dualrate/dual_rate.hpp): a set\n"
-         "// calibrate() computed takes effect there, whole, for the fast ticks and the slow job released.\n"
-         "struct TakeConstants {\n"
-         "  static void at_release() noexcept { constants_handoff.take(active_constants); }\n};\n\n";
+       "  return s_;\n}\n";
   return s;
 }
 
@@ -359,13 +385,18 @@ std::string calibration_declarations(const Model& m, const GenerateRequest& o, c
   std::string s = "#if !defined(DUALRATE_CALIBRATION_API) || DUALRATE_CALIBRATION_API != 3\n";
   s += fmt::format("#error \"{}.hpp takes calibration through dualrate/calibration.hpp's API 3\"\n#endif\n\n", ns);
   s += calibration_struct(m, scalar);
-  s += "// In its own linker section, for a linker script that places it in the calibration RAM.\n";
-  s += "inline Calibration calibration __attribute__((section(\".data.dualrate.calibration\"), used)) = " +
+  // A section per namespace: GCC puts a translation unit's inline variables of one named section in
+  // one COMDAT group, which the linker keeps from one unit only, dropping another namespace's.
+  const std::string section = ".data.dualrate.calibration." + ns;
+  s += fmt::format("// In a linker section of its own (.data.dualrate.calibration.*), for a linker script that\n"
+                   "// places it in the calibration RAM.\n"
+                   "inline Calibration calibration __attribute__((section(\"{}\"), used)) = ",
+                   section) +
        calibration_initializer(m, o.scalar) + ";\n";
   s += "// The calibration tool's requests (dualrate/calibration.hpp): a new commit after the values\n"
        "// of a set, a new reset to set the values back to the last applied.\n"
        "inline dualrate::calibration::Requests calibration_requests\n"
-       "    __attribute__((section(\".data.dualrate.calibration\"), used)) = {0, 0};\n";
+       "    __attribute__((section(\"" + section + "\"), used)) = {0, 0};\n";
   s += "// Identifies the calibration layout of this code (the A2L file's EPK).\n";
   s += fmt::format("inline const char epk[] __attribute__((used)) = \"{}\";\n",
                    calibration_identity(m, ns, o.scheme, o.step, o.scalar, o.generator_version).text());
@@ -373,7 +404,7 @@ std::string calibration_declarations(const Model& m, const GenerateRequest& o, c
        "// limits as checked, in order (`dualrate a2l` names what differs from a model's).\n";
   s += fmt::format("inline const char calibration_layout[] __attribute__((used)) = \"{}\";\n\n",
                    calibration_layout_text(m, o.step, o.scalar));
-  s += constants_struct(m, d, scalar) + constants_initializer(m, d, o.scalar) + "\n";
+  s += constants_struct(m, d, scalar) + "\n";
   return s;
 }
 

@@ -15,8 +15,8 @@
 
 namespace dualrate {
 
-// Before struct Model: Calibration, its instance `calibration` in the linker section
-// .data.dualrate.calibration, the identification string `epk`, Constants and `active_constants`.
+// First in the namespace: Calibration, its instance `calibration` in the linker section
+// .data.dualrate.calibration, the identification string `epk`, the layout text and Constants.
 std::string calibration_declarations(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
                                      const std::string& ns);
 
@@ -29,10 +29,17 @@ std::string calibrated_table_values_member(const Table& t);
 // SchemeConstants' Schedule when its matrices follow the calibration: the active set.
 std::string calibrated_schedule();
 
-// After SchemeConstants (before the tasks of a dual-rate scheme): recalibrate(values, out), the
-// hand-over, calibrate(), and for a dual-rate scheme the tasks' TakeConstants.
-std::string recalibration_functions(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
-                                    const SchemeInfo& scheme);
+// Before the model instances: status_value_names and recalibrate(values, out).
+std::string recalibration_function(const Model& m, const GenerateRequest& request, const SchemeDesign& design);
+
+// Before an instance's struct Model: its `active_constants` and `constants_handoff`, and for a
+// dual-rate scheme its tasks' TakeConstants.
+std::string instance_constants(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
+                               const SchemeInfo& scheme);
+
+// After the model instances: the values last applied, the status, the requests handled and
+// calibrate(), which hands each computed set to every instance (request.instances, or the one).
+std::string calibrate_function(const Model& m, const GenerateRequest& request, const SchemeInfo& scheme);
 
 // The values a calibration Status names by its index (Status::value): the Calibration's values
 // (a table's as NAME[i]), then the derived parameters, then each matrix the design recomputes.

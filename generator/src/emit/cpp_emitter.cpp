@@ -552,18 +552,25 @@ TracedHeader generate_traced_header(const Model& m, const GenerateRequest& o, co
   Code h(comment_file(m));
   preamble(m, o, *scheme, ns, h);
   h << fmt::format("namespace {} {{\n\n", ns);
-  if (calibrated) h << calibration_declarations(m, o, design, ns);
-  model_struct(m, o, design, h);
-  h << "// Declared rate and scheme.\n";
-  h << fmt::format("constexpr Model::Scalar kStep = Model::{};  // h = {:.17g}\n", scalar_literal(o.step), o.step);
-  if (scheme->dual_rate) {
-    if (calibrated) h << recalibration_functions(m, o, design, *scheme);
-    task_pair(o, *scheme, calibrated, h);
-  } else {
-    if (scheme->constants) scheme_constants(design, o.scalar, *scheme, h);
-    if (calibrated) h << recalibration_functions(m, o, design, *scheme);
-    step_function(*scheme, calibrated, h);
+  if (calibrated) h << calibration_declarations(m, o, design, ns) << recalibration_function(m, o, design);
+  const std::vector<std::string> instances = o.instances.empty() ? std::vector<std::string>{""} : o.instances;
+  for (const std::string& instance : instances) {
+    if (!instance.empty())
+      h << fmt::format("// Model instance {}: its own constants, and its own types, which the step\n"
+                       "// of another instance does not take.\nnamespace {} {{\n\n", instance, instance);
+    if (calibrated) h << instance_constants(m, o, design, *scheme);
+    model_struct(m, o, design, h);
+    h << "// Declared rate and scheme.\n";
+    h << fmt::format("constexpr Model::Scalar kStep = Model::{};  // h = {:.17g}\n", scalar_literal(o.step), o.step);
+    if (scheme->dual_rate) {
+      task_pair(o, *scheme, calibrated, h);
+    } else {
+      if (scheme->constants) scheme_constants(design, o.scalar, *scheme, h);
+      step_function(*scheme, calibrated, h);
+    }
+    if (!instance.empty()) h << fmt::format("}}  // namespace {}\n\n", instance);
   }
+  if (calibrated) h << calibrate_function(m, o, *scheme);
   h << fmt::format("}}  // namespace {}\n", ns);
   return {h.text(), source_map(m, o, design, h)};
 }

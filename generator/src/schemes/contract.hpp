@@ -78,6 +78,9 @@ struct GenerateRequest {
   bool defer_overruns = false;     // dual-rate: OverrunPolicy::kDefer instead of kSkip (dualrate/dual_rate.hpp)
   std::string name_space{};        // of the generated code and the header's name (empty: the model's name)
   bool jacobian = false;           // also emit Model::jacobian (--jacobian)
+  // A model with tunable values: the names of its instances (--instances), each a namespace
+  // within the generated one with its own Model and constants; none: one instance, the namespace.
+  std::vector<std::string> instances{};
   // Scheduled constants (linearization: scheduled): the scenario's end, whose reference
   // trajectory gives the operating points (0: the model's simulation.t_end), and whether an
   // unstable schedule is generated anyway.

@@ -92,7 +92,7 @@ TEST(A2l, AddressesAreTheSymbolsPlusTheLayoutsOffsets) {
     EXPECT_EQ(layout.outputs, 0x20000020U);
     EXPECT_EQ(layout.requests, 0x20000000U);
     EXPECT_FALSE(layout.status);
-    EXPECT_FALSE(layout.active);
+    EXPECT_TRUE(layout.active.empty());
   }
 }
 
@@ -111,6 +111,32 @@ TEST(A2l, AMissingObjectIsNamed) {
                     p.objects.end());
     EXPECT_NE(program_error(m, p).find(std::string("no object ") + name), std::string::npos) << name;
   }
+}
+
+// A header generated with --instances left,right: each instance's active values, by its name.
+TEST(A2l, EachInstancesActiveValues) {
+  const Model m = motor();
+  ProgramImage p = motor_program(4);
+  p.objects.push_back({"motor::right::active_constants", 0x20000500, 64});
+  p.objects.push_back({"motor::left::active_constants", 0x20000400, 64});
+  p.objects.push_back({"other::left::active_constants", 0x20000600, 64});  // another namespace's
+  const ProgramLayout layout = locate(m, p, "motor");
+  ASSERT_EQ(layout.active.size(), 2U);
+  EXPECT_EQ(layout.active[0].instance, "left");
+  EXPECT_EQ(layout.active[0].address, 0x20000400U);
+  EXPECT_EQ(layout.active[1].instance, "right");
+  const std::string text = a2l_file(m, layout, {"1.0", "motor.yaml", "p.elf", {}});
+  EXPECT_NE(text.find("/begin MEASUREMENT left.active.Kt \"active value of Kt in instance left\""), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/begin MEASUREMENT right.active.R \"active value of R in instance right\"\n"
+                      "      FLOAT32_IEEE CM_ohm 0 0 -3.4028234663852886e+38 3.4028234663852886e+38\n"
+                      "      ECU_ADDRESS 0x20000500"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(" active.R "), std::string::npos) << "no set of the namespace itself";
+  // An instance's set too small for the Calibration it starts with is named.
+  p.objects[p.objects.size() - 3].size = 8;
+  EXPECT_NE(program_error(m, p).find("motor::right::active_constants"), std::string::npos);
 }
 
 // A program that is not a trace program (none of dualrate_trace's objects): the calibration

@@ -47,6 +47,50 @@ TEST(GenerateNamespace, RefusesWhatIsNotAnIdentifier) {
   }
 }
 
+// generate --instances: a namespace per instance of a calibrated model, its calibration once.
+TEST(GenerateInstances, ANamespacePerInstanceAndOneCalibration) {
+  const std::string model = test::source_path("tests/models/calibration/motor.yaml");
+  const std::string dir = (std::filesystem::temp_directory_path() / "dualrate-instances-test").string();
+  std::filesystem::remove_all(dir);
+  const ProcessResult r = run_process({test::cli(), "generate", model, "--scheme", "rk4", "--instances", "a,b", "-o",
+                                       dir});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string header = read_file(dir + "/motor.hpp");
+  const auto count = [&header](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = header.find(what); at != std::string::npos; at = header.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("\nstruct Calibration {"), 1U);
+  EXPECT_EQ(count("\ninline Calibration calibration "), 1U);
+  EXPECT_EQ(count("\nstruct Model {"), 2U);
+  EXPECT_EQ(count("\ninline Constants active_constants = {"), 2U);
+  EXPECT_LT(header.find("namespace a {"), header.find("namespace b {"));
+  EXPECT_NE(header.find("    a::constants_handoff.publish();\n    b::constants_handoff.publish();\n"),
+            std::string::npos)
+      << header;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GenerateInstances, RefusesNamesTakenTwiceAndAModelWithoutTunableValues) {
+  const std::string motor = test::source_path("tests/models/calibration/motor.yaml");
+  const std::pair<std::string, std::string> bad[] = {
+      {"a,a", "--instances: 'a' is named twice"},
+      {"Model", "--instances: 'Model' is a name the generated code declares or reserves"},
+      {"x_", "--instances: 'x_' is a name the generated code declares or reserves"},
+      {"a-b", "--instances"}};
+  for (const auto& [instances, message] : bad) {
+    const ProcessResult r = run_process({test::cli(), "generate", motor, "--instances", instances, "-o", "/tmp"});
+    EXPECT_EQ(r.exit_code, 1) << instances << ": " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  }
+  const ProcessResult fixed = run_process(
+      {test::cli(), "generate", test::source_path("models/dc_motor.yaml"), "--instances", "a,b", "-o", "/tmp"});
+  EXPECT_EQ(fixed.exit_code, 1) << fixed.output;
+  EXPECT_NE(fixed.output.find("--instances: model 'dc_motor' has no tunable values"), std::string::npos)
+      << fixed.output;
+}
+
 }  // namespace
 }  // namespace dualrate
 
