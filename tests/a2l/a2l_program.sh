@@ -95,5 +95,49 @@ EOF
     fail "plant.omega is not at plant's address 0x$plant"
   expect_error "an object that is no model instance" "not a model instance" \
     "$model" --elf "$work/user/program" --instance motor::calibration
+
+  # A dual-rate program of the user's with two instances (generate --instances front,rear), each a
+  # Tasks object of its own: their states at the offset the program itself reports, and each
+  # instance's active values at its active_constants.
+  driveline=$src/models/vehicle_driveline.yaml
+  "$cli" generate "$driveline" --scheme mrabm4_parallel --instances front,rear -o "$work/tasks" >/dev/null ||
+    fail "generate --instances failed"
+  cat >"$work/tasks/main.cpp" <<'EOF'
+#include <cstdio>
+#include "vehicle_driveline.hpp"
+namespace vd = vehicle_driveline;
+vd::front::Tasks front_tasks(vd::front::kStep);
+vd::rear::Tasks rear_tasks(vd::rear::kStep);
+template <class Tasks, class Fast, class Slow>
+bool tick(Tasks& tasks, Fast fast, Slow slow, int n) {
+  bool release = false;
+  if (fast(tasks, vd::front::Model::scenario_inputs(n * vd::front::kStep), release) != dualrate::Status::kOk) return false;
+  return !release || slow(tasks) == dualrate::Status::kOk;
+}
+int main() {
+  for (int n = 0; n < 100; ++n) {
+    vd::calibrate();
+    if (!tick(front_tasks, vd::front::fast_task, vd::front::slow_task, n)) return 1;
+    if (!tick(rear_tasks, vd::rear::fast_task, vd::rear::slow_task, n)) return 1;
+  }
+  const char* state = reinterpret_cast<const char*>(front_tasks.fast_state().x.data());
+  std::printf("%td\n", state - reinterpret_cast<const char*>(&front_tasks));
+  return 0;
+}
+EOF
+  g++ -std=c++17 -O1 -I"$work/tasks" -I"$src/runtime/include" -isystem "$eigen" "$work/tasks/main.cpp" \
+    -o "$work/tasks/program" || fail "the user's dual-rate program did not build"
+  offset=$("$work/tasks/program") || fail "the user's dual-rate program failed"
+  "$cli" a2l "$driveline" --scheme mrabm4_parallel --elf "$work/tasks/program" --instance front_tasks \
+    --instance rear_tasks -o "$work/tasks.a2l" || fail "dualrate a2l failed on the user's dual-rate program"
+  python3 "$here/check_a2l.py" "$work/tasks.a2l" >/dev/null || fail "the dual-rate program's A2L file is invalid"
+  address() { nm -C "$work/tasks/program" | awk -v name="$1" '$3 == name {print $1}'; }
+  front=$(address front_tasks) active=$(address vehicle_driveline::rear::active_constants)
+  [ -n "$front" ] && [ -n "$active" ] || fail "no front_tasks or rear::active_constants in the dual-rate program"
+  grep -A3 "MEASUREMENT front_tasks.w_w" "$work/tasks.a2l" |
+    grep -q "ECU_ADDRESS 0x$(printf '%08X' $((0x$front + offset)))" ||
+    fail "front_tasks.w_w is not at front_tasks + $offset"
+  grep -A3 "MEASUREMENT rear.active.k_p" "$work/tasks.a2l" | grep -q "ECU_ADDRESS 0x$(printf '%08X' "0x$active")" ||
+    fail "rear.active.k_p is not at rear::active_constants"
 fi
 echo "dualrate a2l on $target: the checker passes the file, $(wc -l <"$work/objects.txt") addresses match $nm"

@@ -189,6 +189,10 @@ TEST(CalibrationInstances, DualRateTasksTakeTheSetAtTheirOwnRelease) {
   EXPECT_NE(front::active_constants.values.k_i, 0.02);
   tick(f, front::fast_task, front::slow_task);
   EXPECT_EQ(front::active_constants.values.k_i, 0.02);
+  // The layout `dualrate a2l --instance` reads: the object's size, and its fast task's state.
+  EXPECT_EQ(front::tasks_layout[0], sizeof f);
+  EXPECT_EQ(reinterpret_cast<const char*>(&f) + front::tasks_layout[1],
+            reinterpret_cast<const char*>(f.fast_state().x.data()));
 }
 
 }  // namespace

@@ -332,7 +332,9 @@ std::string a2l_file(const Model& m, const ProgramLayout& layout, const A2lSourc
   for (const ProgramLayout::Instance& instance : layout.instances)
     for (std::size_t i = 0; i < m.states.size(); ++i)
       w.measurement(instance.symbol + "." + m.states[i].name,
-                    fmt::format("{} of model instance {}", state_kind(i), instance.symbol), instance.states + i * s);
+                    fmt::format("{} of model instance {}{}", state_kind(i), instance.symbol,
+                                instance.tasks ? ", as its fast task has it" : ""),
+                    instance.states + i * s);
   if (layout.status) w.status_measurements();
   w.line(1, "/end MODULE");
   w.line(0, "/end PROJECT");

@@ -87,6 +87,23 @@ std::string read_string(const ProgramImage& program, const ProgramSymbol& object
   return text;
 }
 
+// The 32-bit unsigned integers of `symbol`'s initial bytes, in the program's byte order.
+std::vector<std::uint32_t> read_words(const ProgramImage& program, const ProgramSymbol& symbol, const std::string& hint) {
+  const std::optional<std::string> bytes = program.bytes(symbol.address, symbol.size);
+  if (!bytes || symbol.size % 4 != 0)
+    throw ProgramError(fmt::format("{}: {} has no initial 32-bit words in the file", program.file, symbol.name), hint);
+  std::vector<std::uint32_t> words;
+  for (std::size_t i = 0; i < bytes->size(); i += 4) {
+    std::uint32_t w = 0;
+    for (std::size_t b = 0; b < 4; ++b) {
+      const auto byte = static_cast<std::uint32_t>(static_cast<unsigned char>((*bytes)[i + b]));
+      w |= byte << (8 * (program.little_endian ? b : 3 - b));
+    }
+    words.push_back(w);
+  }
+  return words;
+}
+
 // An array of `count` Scalars at the start of `name`, or 0 when the model has none.
 std::uint64_t trace_array(const ProgramImage& program, const std::string& name, std::size_t count,
                           std::size_t scalar, bool exact) {
@@ -173,20 +190,38 @@ ProgramLayout locate(const Model& m, const ProgramImage& program, const std::str
     layout.inputs = trace_array(program, "dualrate_trace::inputs", m.inputs.size(), s, true);
     layout.outputs = trace_array(program, "dualrate_trace::outputs", m.outputs.size(), s, true);
   }
+  // A dual-rate header's Tasks layout: {sizeof(Tasks), the fast task's state's offset}, the same
+  // in each instance's namespace.
+  static const std::regex tasks_layout("([A-Za-z][A-Za-z0-9_]*::)?tasks_layout");
+  std::optional<std::vector<std::uint32_t>> tasks;
+  for (const ProgramSymbol& symbol : program.objects) {
+    const std::string rest = symbol.name.rfind(scope, 0) == 0 ? symbol.name.substr(scope.size()) : std::string();
+    if (std::regex_match(rest, tasks_layout)) tasks = read_words(program, symbol, hint);
+  }
+  if (tasks && tasks->size() != 2)
+    throw ProgramError(fmt::format("{}: {}::tasks_layout holds {} words, not 2", program.file, name_space,
+                                   tasks->size()),
+                       hint);
   for (const std::string& symbol : instances) {
-    const std::string hint = fmt::format("name a global of type {}::Data (dualrate/data.hpp) that the program "
-                                         "defines, as its symbol table spells it",
-                                         name_space);
+    const std::string instance_hint =
+        fmt::format("name a global of type {}::Data (dualrate/data.hpp) or, of a dual-rate header, {}::Tasks, that "
+                    "the program defines, as its symbol table spells it",
+                    name_space, name_space);
     // A Data holds the State (kStates Scalars, padded to 8 bytes) and two 64-bit counters; a State
     // that Eigen aligns to 16 bytes is a multiple of 16 long, so that no more padding follows.
     const std::uint64_t data_bytes = (m.states.size() * s + 7) / 8 * 8 + 16;
-    const ProgramSymbol* found = program.find(symbol);
-    if (found && found->size != data_bytes)
-      throw ProgramError(fmt::format("{}: {} is {} bytes, not a model instance: a {}::Data of the model's {} states "
-                                     "is {} bytes",
-                                     program.file, symbol, found->size, name_space, m.states.size(), data_bytes),
-                         hint);
-    layout.instances.push_back({symbol, object(program, symbol, data_bytes, true, hint).address});
+    const ProgramSymbol& found = object(program, symbol, 1, false, instance_hint);
+    if (found.size == data_bytes) {
+      layout.instances.push_back({symbol, found.address, false});
+    } else if (tasks && found.size == (*tasks)[0] && (*tasks)[1] + m.states.size() * s <= found.size) {
+      layout.instances.push_back({symbol, found.address + (*tasks)[1], true});
+    } else {
+      throw ProgramError(
+          fmt::format("{}: {} is {} bytes, not a model instance: a {}::Data of the model's {} states is {} bytes{}",
+                      program.file, symbol, found.size, name_space, m.states.size(), data_bytes,
+                      tasks ? fmt::format(", a {}::Tasks {} bytes", name_space, (*tasks)[0]) : std::string()),
+          instance_hint);
+    }
   }
   return layout;
 }

@@ -18,7 +18,10 @@
 // and, where the program is a trace program (targets/; any other program has none of them):
 // dualrate_trace::data (its first member the states, Scalar[kStates]), dualrate_trace::inputs
 // (Scalar[kInputs]), dualrate_trace::outputs (Scalar[kOutputs]). A model instance the user names
-// (a global NS::Data, dualrate/data.hpp) holds its states first too, then two 64-bit counters.
+// (a global NS::Data, dualrate/data.hpp) holds its states first too, then two 64-bit counters; a
+// dual-rate header's Tasks object (dualrate/dual_rate.hpp) holds the fast task's states at an
+// offset that the header compiles into NS::tasks_layout = {sizeof(Tasks), offset} (32-bit each;
+// NS::INSTANCE::tasks_layout with --instances).
 #pragma once
 
 #include <cstddef>
@@ -70,7 +73,8 @@ struct ProgramLayout {
   std::uint64_t states = 0, inputs = 0, outputs = 0;  // 0 for an empty array
   struct Instance {
     std::string symbol;
-    std::uint64_t states = 0;  // its State, at its start
+    std::uint64_t states = 0;  // its State: a Data's at its start, a Tasks object's fast task's
+    bool tasks = false;        // a dual-rate Tasks object (else a Data)
   };
   std::vector<Instance> instances;  // the model instances named (--instance)
   std::uint64_t requests = 0;                        // NS::calibration_requests
@@ -97,8 +101,9 @@ void require_identity(const CalibrationIdentity& expected, const std::string& ex
                       const std::optional<std::string>& program_layout, const std::string& program_file);
 
 // The layout of `m`'s objects in `program`, whose header has namespace `name_space`, with the
-// model instances `instances` (symbols of NS::Data objects). A missing or mis-sized object (an
-// instance smaller than a Data of the model's states), an EPK that is not a NUL-terminated string
+// model instances `instances` (symbols of NS::Data objects, or of NS::Tasks objects, whose size
+// and state's offset the program holds in NS::tasks_layout). A missing or mis-sized object (an
+// instance of neither size), an EPK that is not a NUL-terminated string
 // in initialised data, or an address beyond 32 bits (A2L addresses are 32-bit) is a ProgramError
 // naming the object.
 ProgramLayout locate(const Model& m, const ProgramImage& program, const std::string& name_space,

@@ -483,6 +483,11 @@ void task_pair(const GenerateRequest& o, const SchemeInfo& scheme, bool calibrat
   h << "// Slow task, once per release k, preemptible by the fast task: reads the snapshot of t_k,\n";
   h << "// writes x_r(t_k) (tasks.row()) and the end points of macro step k + 1, due by t_{k+1}.\n";
   h << "[[nodiscard]] inline dualrate::Status slow_task(Tasks& tasks) noexcept { return tasks.slow(); }\n\n";
+  if (calibrated)
+    h << "// A Tasks object's size and where it keeps the fast task's state, which `dualrate a2l\n"
+         "// --instance` reads from the program to describe a Tasks object the program defines.\n"
+         "inline constexpr std::uint32_t tasks_layout[] __attribute__((used)) = {sizeof(Tasks), "
+         "Tasks::state_offset()};\n\n";
 }
 
 // struct SchemeConstants: the constants the scheme's design computed at the step (its notes,

@@ -60,7 +60,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "fault.hpp"
 #include "status.hpp"
@@ -189,6 +191,12 @@ class DualRate {
     return Scheme::kept(at_release, ends_[k % 2], ends_[(k + 1) % 2], slow_);
   }
   Scalar step() const noexcept { return h_; }
+  // Where an object keeps the fast task's state [x_r; x_e] (the scheme's Fast::x), for a
+  // calibration tool that reads it from the program's memory (dualrate a2l --instance).
+  static constexpr std::size_t state_offset() noexcept {
+    static_assert(std::is_standard_layout<DualRate>::value, "dualrate: a DualRate's offsets need a standard layout");
+    return offsetof(DualRate, fast_) + offsetof(typename Scheme::Fast, x);
+  }
   std::uint64_t ticks() const noexcept { return tick_; }  // ticks seen; fast steps taken may lag under kDefer
   // The job slow() runs next (valid while slow_busy()).
   std::uint32_t next_job() const noexcept {

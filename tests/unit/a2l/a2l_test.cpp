@@ -139,6 +139,36 @@ TEST(A2l, EachInstancesActiveValues) {
   EXPECT_NE(program_error(m, p).find("motor::right::active_constants"), std::string::npos);
 }
 
+// A dual-rate header's Tasks object, named by --instance: its size and the fast task's state's
+// offset from the program's tasks_layout (little-endian: 200, then 48).
+TEST(A2l, ATasksInstanceAtItsFastStateOffset) {
+  const Model m = motor();
+  ProgramImage p = motor_program(4);
+  p.objects.push_back({"motor::tasks_layout", 0x300, 8});
+  p.sections.push_back({0x300, std::string("\xc8\0\0\0\x30\0\0\0", 8)});
+  p.objects.push_back({"controller", 0x20001000, 200});
+  p.objects.push_back({"odd", 0x20002000, 100});
+  const ProgramLayout layout = locate(m, p, "motor", {"controller"});
+  ASSERT_EQ(layout.instances.size(), 1U);
+  EXPECT_TRUE(layout.instances[0].tasks);
+  EXPECT_EQ(layout.instances[0].states, 0x20001030U);
+  const std::string text = a2l_file(m, layout, {"1.0", "motor.yaml", "p.elf", {}});
+  EXPECT_NE(text.find("/begin MEASUREMENT controller.I \"fast state of model instance controller, as its fast task "
+                      "has it\""),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("ECU_ADDRESS 0x20001034"), std::string::npos) << "controller.I, the second state";
+  try {
+    locate(m, p, "motor", {"odd"});
+    ADD_FAILURE() << "odd is neither a Data nor a Tasks";
+  } catch (const ProgramError& e) {
+    EXPECT_NE(std::string(e.what()).find("odd is 100 bytes, not a model instance: a motor::Data of the model's 2 "
+                                         "states is 24 bytes, a motor::Tasks 200 bytes"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // A program that is not a trace program (none of dualrate_trace's objects): the calibration
 // objects alone, and the states of the model instances named.
 TEST(A2l, AnyProgramWithTheCalibrationObjectAndItsInstances) {
