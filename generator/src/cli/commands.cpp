@@ -41,6 +41,14 @@ GenerateCommand::GenerateCommand(CLI::App& app) {
                    "(default: one instance, the namespace itself)")
       ->delimiter(',')
       ->check(identifier_check);
+  cmd_->add_option("--cost", cost_targets_,
+                   fmt::format("A model with tunable values: also measure the recalibration on these targets "
+                               "(comma-separated: {}): the header's trace program, built for each, makes writes "
+                               "at the model's values and at the corners of the calibration range under QEMU, and "
+                               "generate prints the most instructions (QEMU's count) and stack (painted) of one "
+                               "calibrate() (default: none)",
+                               target_names(true, ", ")))
+      ->delimiter(',');
   add_overrun(cmd_, o_);
   cmd_->add_flag("--jacobian", emit_jacobian_,
                  "Also emit Model::jacobian(t, x, u, J, dfdt): the Jacobian in the states and the partial "

@@ -35,7 +35,7 @@ class GenerateCommand : public ModelCommand {
 
  private:
   std::string out_dir_, name_space_, trace_file_;
-  std::vector<std::string> instances_;
+  std::vector<std::string> instances_, cost_targets_;
   bool emit_jacobian_ = false, allow_unstable_ = false;
 };
 

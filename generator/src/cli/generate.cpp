@@ -1,6 +1,7 @@
 // dualrate generate.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,7 +13,10 @@
 #include "emit/cpp_emitter.hpp"
 #include "model/cpp_names.hpp"
 #include "model/tunable.hpp"
+#include "model/scalar_type.hpp"
 #include "schemes/registry.hpp"
+#include "targets/cross_target.hpp"
+#include "verify/verify.hpp"
 
 namespace dualrate::cli {
 
@@ -71,12 +75,84 @@ void check_instances(const Model& model, const std::vector<std::string>& instanc
   }
 }
 
+// Writes of every tunable value at the model's values, then at each corner of the calibration
+// range (each parameter at its min or max, each table's values all at its min or max, within
+// the scalar's limits), one every `spacing` seconds: all 2^n corners for n <= 8 tunable
+// parameters and tables, else the first 256 in binary order.
+std::vector<CalibrationWrite> corner_writes(const Model& model, ScalarType scalar, double spacing) {
+  std::vector<std::pair<const Parameter*, const Table*>> values;
+  for (const Parameter& p : model.parameters)
+    if (p.tunable) values.push_back({&p, nullptr});
+  for (const auto& t : model.tables)
+    if (t->tunable) values.push_back({nullptr, t.get()});
+  const std::size_t corners = std::size_t{1} << std::min<std::size_t>(values.size(), 8);
+  std::vector<CalibrationWrite> writes;
+  // Write 0: the model's values; write c > 0: corner c - 1, value i at its max where bit i is set.
+  for (std::size_t c = 0; c <= corners; ++c) {
+    CalibrationWrite w;
+    w.at = static_cast<double>(c + 1) * spacing;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const auto [p, t] = values[i];
+      const ScalarLimits l = p ? scalar_limits(p->min, p->max, scalar) : scalar_limits(t->min, t->max, scalar);
+      const double corner = c > 0 && ((c - 1) >> i & 1U) ? l.max : l.min;
+      const auto value = [&](double model_value) { return c == 0 ? in_scalar_limits(model_value, l, scalar) : corner; };
+      if (p) {
+        w.set.push_back({p->name, {value(p->value)}, {}, false});
+      } else {
+        std::vector<double> table;
+        for (const double v : t->values) table.push_back(value(v));
+        w.set.push_back({t->name, table, {}, true});
+      }
+    }
+    writes.push_back(std::move(w));
+  }
+  return writes;
+}
+
+// generate --cost: the recalibration's instructions and stack on each target, measured by the
+// trace program verify builds (the writes of corner_writes, the sequential executive).
+void report_recalibration_cost(const Model& model, const GenerateRequest& g, const std::vector<std::string>& targets) {
+  const double spacing = g.step * g.ratio;
+  const std::vector<CalibrationWrite> writes = corner_writes(model, g.scalar, spacing);
+  for (const std::string& target : targets) {
+    VerifyOptions v;
+    v.generate = g;
+    v.generate.instances.clear();
+    v.target = target;
+    v.tasks = "single";
+    v.calibration = writes;
+    v.t_end = static_cast<double>(writes.size() + 2) * spacing;
+    const VerifyResult r = verify(model, v);
+    if (r.calibration_instructions < 0)
+      throw UsageError(fmt::format("--cost {}: the recalibration was not measured{}", target,
+                                   r.error.empty() ? "" : ": " + r.error));
+    std::cerr << fmt::format("note: recalibration on {} ({}): {} instructions, {} bytes of stack: the most of one "
+                             "calibrate() over {} writes (the model's values and the corners of the calibration "
+                             "range), instructions counted by QEMU, stack painted\n",
+                             target, to_string(g.scalar), r.calibration_instructions, r.calibration_stack_bytes,
+                             writes.size());
+  }
+}
+
+// --cost: Cortex-M targets, whose trace programs measure calibrate(); a model with tunable values.
+void check_cost_targets(const Model& model, const std::vector<std::string>& targets) {
+  for (const std::string& target : targets) {
+    const CrossTarget* cross = find_cross_target(target);
+    if (!cross || cross->linux_user)
+      throw UsageError(fmt::format("--cost {}: the recalibration is measured on {}", target,
+                                   target_names(true, ", ")));
+  }
+  if (!targets.empty() && !has_tunable(model))
+    throw UsageError(fmt::format("--cost: model '{}' has no tunable values, so nothing is recalibrated", model.name));
+}
+
 }  // namespace
 
 int GenerateCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kGenerate);
   require_dual_rate(cmd_, "--overrun", s.scheme);
   check_instances(model, instances_);
+  check_cost_targets(model, cost_targets_);
   // Scheduled constants are proven stable by the schedule's check over its grid (precompute
   // refuses them above 1); the initial state's analysis is of the unscheduled constants.
   const SchemeInfo* info = find_scheme(s.scheme);
@@ -121,6 +197,7 @@ int GenerateCommand::run(const Model& model) {
     trace << source_map_json(header.source_map) << "\n";
     if (!trace) throw UsageError("cannot write " + trace_file_);
   }
+  report_recalibration_cost(model, g, cost_targets_);
   return 0;
 }
 

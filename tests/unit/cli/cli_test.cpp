@@ -83,5 +83,21 @@ TEST(Cli, ProgressOnATerminalOnly) {
   EXPECT_EQ(quiet.output.find("verify pendulum_particle:"), std::string::npos) << quiet.output;
 }
 
+// generate --cost measures on Cortex-M targets only, and a model that recalibrates something.
+TEST(Cli, GenerateCostRefusesWhatItCannotMeasure) {
+  const std::string motor = test::source_path("tests/models/calibration/motor.yaml");
+  for (const char* target : {"host", "cortex-a53-linux", "cortex-m9"}) {
+    const ProcessResult r = run_process({test::cli(), "generate", motor, "--cost", target, "-o", "/tmp"});
+    EXPECT_EQ(r.exit_code, 1) << target << ": " << r.output;
+    EXPECT_NE(r.output.find(std::string("--cost ") + target + ": the recalibration is measured on cortex-m3, "),
+              std::string::npos)
+        << r.output;
+  }
+  const ProcessResult fixed = run_process(
+      {test::cli(), "generate", test::source_path("models/dc_motor.yaml"), "--cost", "cortex-m4f", "-o", "/tmp"});
+  EXPECT_EQ(fixed.exit_code, 1) << fixed.output;
+  EXPECT_NE(fixed.output.find("--cost: model 'dc_motor' has no tunable values"), std::string::npos) << fixed.output;
+}
+
 }  // namespace
 }  // namespace dualrate
