@@ -137,6 +137,9 @@ EOF
   grep -A3 "MEASUREMENT front_tasks.w_w" "$work/tasks.a2l" |
     grep -q "ECU_ADDRESS 0x$(printf '%08X' $((0x$front + offset)))" ||
     fail "front_tasks.w_w is not at front_tasks + $offset"
+  grep -A3 "MEASUREMENT front_tasks.w_e" "$work/tasks.a2l" |
+    grep -q "ECU_ADDRESS 0x$(printf '%08X' $((0x$front + offset + 2 * 8)))" ||
+    fail "front_tasks.w_e, the third state, is not at front_tasks + $offset + 16"
   grep -A3 "MEASUREMENT rear.active.k_p" "$work/tasks.a2l" | grep -q "ECU_ADDRESS 0x$(printf '%08X' "0x$active")" ||
     fail "rear.active.k_p is not at rear::active_constants"
 fi

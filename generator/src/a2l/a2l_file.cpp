@@ -333,7 +333,7 @@ std::string a2l_file(const Model& m, const ProgramLayout& layout, const A2lSourc
     for (std::size_t i = 0; i < m.states.size(); ++i)
       w.measurement(instance.symbol + "." + m.states[i].name,
                     fmt::format("{} of model instance {}{}", state_kind(i), instance.symbol,
-                                instance.tasks ? ", as its fast task has it" : ""),
+                                instance.tasks_object ? ", as its fast task has it" : ""),
                     instance.states + i * s);
   if (layout.status) w.status_measurements();
   w.line(1, "/end MODULE");

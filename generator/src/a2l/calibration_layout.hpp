@@ -74,7 +74,7 @@ struct ProgramLayout {
   struct Instance {
     std::string symbol;
     std::uint64_t states = 0;  // its State: a Data's at its start, a Tasks object's fast task's
-    bool tasks = false;        // a dual-rate Tasks object (else a Data)
+    bool tasks_object = false;  // a dual-rate Tasks object (else a Data)
   };
   std::vector<Instance> instances;  // the model instances named (--instance)
   std::uint64_t requests = 0;                        // NS::calibration_requests

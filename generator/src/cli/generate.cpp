@@ -12,8 +12,9 @@
 #include "cli/commands.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "model/cpp_names.hpp"
-#include "model/tunable.hpp"
+#include "model/loader.hpp"
 #include "model/scalar_type.hpp"
+#include "model/tunable.hpp"
 #include "schemes/registry.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/verify.hpp"
@@ -65,7 +66,7 @@ void check_instances(const Model& model, const std::vector<std::string>& instanc
                                  "code: declare as many {}::Data or Tasks objects as needed",
                                  model.name, model.name));
   for (std::size_t i = 0; i < instances.size(); ++i) {
-    if (cpp_reserved(instances[i]))
+    if (cpp_reserved(instances[i]) || loading::cpp_keywords().count(instances[i]))
       throw UsageError(fmt::format("--instances: '{}' is a name the generated code declares or reserves; name the "
                                    "instance otherwise",
                                    instances[i]));
@@ -94,7 +95,7 @@ std::vector<CalibrationWrite> corner_writes(const Model& model, ScalarType scala
     for (std::size_t i = 0; i < values.size(); ++i) {
       const auto [p, t] = values[i];
       const ScalarLimits l = p ? scalar_limits(p->min, p->max, scalar) : scalar_limits(t->min, t->max, scalar);
-      const double corner = c > 0 && ((c - 1) >> i & 1U) ? l.max : l.min;
+      const double corner = c > 0 && i < 8 && ((c - 1) >> i & 1U) ? l.max : l.min;
       const auto value = [&](double model_value) { return c == 0 ? in_scalar_limits(model_value, l, scalar) : corner; };
       if (p) {
         w.set.push_back({p->name, {value(p->value)}, {}, false});
@@ -112,6 +113,7 @@ std::vector<CalibrationWrite> corner_writes(const Model& model, ScalarType scala
 // generate --cost: the recalibration's instructions and stack on each target, measured by the
 // trace program verify builds (the writes of corner_writes, the sequential executive).
 void report_recalibration_cost(const Model& model, const GenerateRequest& g, const std::vector<std::string>& targets) {
+  if (targets.empty()) return;
   const double spacing = g.step * g.ratio;
   const std::vector<CalibrationWrite> writes = corner_writes(model, g.scalar, spacing);
   for (const std::string& target : targets) {
@@ -123,6 +125,12 @@ void report_recalibration_cost(const Model& model, const GenerateRequest& g, con
     v.calibration = writes;
     v.t_end = static_cast<double>(writes.size() + 2) * spacing;
     const VerifyResult r = verify(model, v);
+    for (const CalibrationRecord& record : r.calibrations)
+      if (!record.applied)
+        throw UsageError(fmt::format("--cost {}: the write at t = {} of the model's values or a corner of the "
+                                     "calibration range was refused ({}), so the recalibration's worst case is not "
+                                     "measured there",
+                                     target, record.at, record.reason));
     if (r.calibration_instructions < 0)
       throw UsageError(fmt::format("--cost {}: the recalibration was not measured{}", target,
                                    r.error.empty() ? "" : ": " + r.error));

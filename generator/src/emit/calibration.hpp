@@ -16,7 +16,7 @@
 namespace dualrate {
 
 // First in the namespace: Calibration, its instance `calibration` in the linker section
-// .data.dualrate.calibration, the identification string `epk`, the layout text and Constants.
+// .data.dualrate.calibration.NS, the identification string `epk`, the layout text and Constants.
 std::string calibration_declarations(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
                                      const std::string& ns);
 

@@ -561,8 +561,9 @@ TracedHeader generate_traced_header(const Model& m, const GenerateRequest& o, co
   const std::vector<std::string> instances = o.instances.empty() ? std::vector<std::string>{""} : o.instances;
   for (const std::string& instance : instances) {
     if (!instance.empty())
-      h << fmt::format("// Model instance {}: its own constants, and its own types, which the step\n"
-                       "// of another instance does not take.\nnamespace {} {{\n\n", instance, instance);
+      h << fmt::format("{}{}: its own constants, and its own types, which the step\n"
+                       "// of another instance does not take.\nnamespace {} {{\n\n",
+                       kInstanceBanner, instance, instance);
     if (calibrated) h << instance_constants(m, o, design, *scheme);
     model_struct(m, o, design, h);
     h << "// Declared rate and scheme.\n";

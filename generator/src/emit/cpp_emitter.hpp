@@ -39,6 +39,9 @@ struct HeaderBanner {
   std::string ns, scheme, scalar;
   double step = 0;
 };
+// The line that opens each instance's namespace in a header generated with --instances.
+inline constexpr const char* kInstanceBanner = "\n// Model instance ";
+
 HeaderBanner read_header_banner(const std::string& text);
 
 }  // namespace dualrate

@@ -478,6 +478,9 @@ std::string header_mismatch(const std::string& text, const Model& model, const G
   if (b.scalar != to_string(generate.scalar))
     why.push_back(fmt::format("its scalar is {}, not {} (give --scalar {})", b.scalar, to_string(generate.scalar),
                               b.scalar));
+  if (text.find(kInstanceBanner) != std::string::npos)
+    why.push_back("it is generated with --instances, and verify checks the code of one instance (regenerate it "
+                  "without --instances: each instance's code is the same)");
   return fmt::format("{}", fmt::join(why, "; "));
 }
 

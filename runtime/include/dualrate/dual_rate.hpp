@@ -194,7 +194,8 @@ class DualRate {
   // Where an object keeps the fast task's state [x_r; x_e] (the scheme's Fast::x), for a
   // calibration tool that reads it from the program's memory (dualrate a2l --instance).
   static constexpr std::size_t state_offset() noexcept {
-    static_assert(std::is_standard_layout<DualRate>::value, "dualrate: a DualRate's offsets need a standard layout");
+    static_assert(std::is_standard_layout<DualRate>::value && std::is_standard_layout<typename Scheme::Fast>::value,
+                  "dualrate: a DualRate's offsets need a standard layout");
     return offsetof(DualRate, fast_) + offsetof(typename Scheme::Fast, x);
   }
   std::uint64_t ticks() const noexcept { return tick_; }  // ticks seen; fast steps taken may lag under kDefer

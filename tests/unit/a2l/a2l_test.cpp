@@ -150,7 +150,7 @@ TEST(A2l, ATasksInstanceAtItsFastStateOffset) {
   p.objects.push_back({"odd", 0x20002000, 100});
   const ProgramLayout layout = locate(m, p, "motor", {"controller"});
   ASSERT_EQ(layout.instances.size(), 1U);
-  EXPECT_TRUE(layout.instances[0].tasks);
+  EXPECT_TRUE(layout.instances[0].tasks_object);
   EXPECT_EQ(layout.instances[0].states, 0x20001030U);
   const std::string text = a2l_file(m, layout, {"1.0", "motor.yaml", "p.elf", {}});
   EXPECT_NE(text.find("/begin MEASUREMENT controller.I \"fast state of model instance controller, as its fast task "

@@ -69,6 +69,11 @@ TEST(GenerateInstances, ANamespacePerInstanceAndOneCalibration) {
   EXPECT_NE(header.find("    a::constants_handoff.publish();\n    b::constants_handoff.publish();\n"),
             std::string::npos)
       << header;
+  // verify checks one instance's code: such a header is refused, saying why.
+  const ProcessResult verify =
+      run_process({test::cli(), "verify", model, "--scheme", "rk4", "--header", dir + "/motor.hpp"});
+  EXPECT_EQ(verify.exit_code, 1) << verify.output;
+  EXPECT_NE(verify.output.find("it is generated with --instances"), std::string::npos) << verify.output;
   std::filesystem::remove_all(dir);
 }
 
@@ -78,6 +83,7 @@ TEST(GenerateInstances, RefusesNamesTakenTwiceAndAModelWithoutTunableValues) {
       {"a,a", "--instances: 'a' is named twice"},
       {"Model", "--instances: 'Model' is a name the generated code declares or reserves"},
       {"x_", "--instances: 'x_' is a name the generated code declares or reserves"},
+      {"left,new", "--instances: 'new' is a name the generated code declares or reserves"},
       {"a-b", "--instances"}};
   for (const auto& [instances, message] : bad) {
     const ProcessResult r = run_process({test::cli(), "generate", motor, "--instances", instances, "-o", "/tmp"});
