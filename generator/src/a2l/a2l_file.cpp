@@ -53,8 +53,12 @@ class Units {
  public:
   explicit Units(const std::vector<CalibrationMember>& members) {
     add("");
-    for (const CalibrationMember& m : members)
+    for (const CalibrationMember& m : members) {
       if (m.parameter) add(m.parameter->unit);
+      if (!m.table) continue;
+      add(m.table->unit);
+      for (const std::string& unit : m.table->axis_units) add(unit);
+    }
   }
   const std::string& method(const std::string& unit) const {
     for (const auto& [u, name] : methods_)
@@ -112,7 +116,7 @@ struct Writer {
   void record_layouts();
   void parameter(const CalibrationMember& member);
   void table(const CalibrationMember& member);
-  void axis(const std::vector<double>& breakpoints);
+  void axis(const std::vector<double>& breakpoints, const std::string& unit);
   void measurement(const std::string& name, const std::string& what, std::uint64_t at,
                    const std::string& conversion = kNoUnit, std::size_t count = 1);
   void verbal_table(const std::string& name, const std::string& what,
@@ -194,9 +198,10 @@ void Writer::parameter(const CalibrationMember& member) {
   line(2, "/end CHARACTERISTIC");
 }
 
-void Writer::axis(const std::vector<double>& breakpoints) {
-  line(3, "/begin AXIS_DESCR FIX_AXIS NO_INPUT_QUANTITY {} {} {} {}", kNoUnit, breakpoints.size(),
+void Writer::axis(const std::vector<double>& breakpoints, const std::string& unit) {
+  line(3, "/begin AXIS_DESCR FIX_AXIS NO_INPUT_QUANTITY {} {} {} {}", units.method(unit), breakpoints.size(),
        number(breakpoints.front()), number(breakpoints.back()));
+  if (!unit.empty()) line(4, "PHYS_UNIT {}", a2l_string(unit));
   line(4, "/begin FIX_AXIS_PAR_LIST");
   std::string list;
   for (const double b : breakpoints) list += (list.empty() ? "" : " ") + number(b);
@@ -209,12 +214,16 @@ void Writer::table(const CalibrationMember& member) {
   const Table& t = *member.table;
   const char* kind = t.axes() == 1 ? "CURVE" : t.axes() == 2 ? "MAP" : "VAL_BLK";
   line(2, "/begin CHARACTERISTIC {} {}", t.name,
-       a2l_string(fmt::format("tunable table {}: {} values, {} fixed {}", t.name, t.values.size(), t.axes(),
-                              t.axes() == 1 ? "axis" : "axes")));
-  line(3, "{} {} {} 0 {} {}", kind, address(layout.address(member)), array_layout(), kNoUnit, limits(t.min, t.max));
+       a2l_string(!t.description.empty() ? t.description
+                                         : fmt::format("tunable table {}: {} values, {} fixed {}", t.name,
+                                                       t.values.size(), t.axes(), t.axes() == 1 ? "axis" : "axes")));
+  line(3, "{} {} {} 0 {} {}", kind, address(layout.address(member)), array_layout(), units.method(t.unit),
+       limits(t.min, t.max));
   line(3, "FORMAT {}", a2l_string(display_format(t.min, t.max)));
+  if (!t.unit.empty()) line(3, "PHYS_UNIT {}", a2l_string(t.unit));
   if (t.axes() <= 2)
-    for (const std::vector<double>& breakpoints : t.breakpoints) axis(breakpoints);
+    for (std::size_t d = 0; d < t.axes(); ++d)
+      axis(t.breakpoints[d], t.axis_units.empty() ? std::string() : t.axis_units[d]);
   else
     line(3, "NUMBER {}", t.values.size());
   line(2, "/end CHARACTERISTIC");
@@ -296,7 +305,7 @@ void Writer::active_values() {
       measurement((set.instance.empty() ? "" : set.instance + ".") + "active." + member.name(),
                   "active value of " + member.name() + (set.instance.empty() ? "" : " in instance " + set.instance),
                   set.address + member.index * layout.scalar_bytes,
-                  member.parameter ? units.method(member.parameter->unit) : kNoUnit, member.count);
+                  units.method(member.parameter ? member.parameter->unit : member.table->unit), member.count);
 }
 
 }  // namespace

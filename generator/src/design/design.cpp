@@ -22,6 +22,17 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// m with every input held as `hold` says (a Candidate::hold; empty: as m holds them).
+Model with_holds(const Model& m, const std::string& hold) {
+  if (hold.empty()) return m;
+  Model held = m;
+  const InputHold h = hold == "linear"      ? InputHold::kLinear
+                      : hold == "quadratic" ? InputHold::kQuadratic
+                                            : InputHold::kZero;
+  for (Input& u : held.inputs) u.hold = h;
+  return held;
+}
+
 // The R10 preferred numbers in [lo, hi], largest first.
 std::vector<double> preferred_steps(double hi, double lo) {
   static const double r10[] = {8, 6.3, 5, 4, 3.15, 2.5, 2, 1.6, 1.25, 1};
@@ -358,6 +369,13 @@ std::string partitioned_text(const Model& model, const std::string& text, Design
   return partitioned;
 }
 
+// The holds a scheme is searched with (Candidate::hold).
+std::vector<std::string> holds_to_try(const Model& m, const SchemeInfo& info) {
+  if (!m.inputs_vary()) return {""};
+  if (!info.held_inputs) return {"zero"};
+  return {"zero", "linear", "quadratic"};
+}
+
 // The candidate of one scheme on the partitioned model m, or its refusal with the reason: the
 // model lacks the states the scheme needs, or the scheme throws (an exact linearization that
 // refuses is tried frozen first).
@@ -402,7 +420,7 @@ void measure_candidates_on_target(const Model& m, const DesignRequest& r, Design
   for (Candidate& c : d.candidates) {
     if (!c.meets()) continue;
     if (r.progress) r.progress(fmt::format("{} on {}", c.scheme, r.target));
-    Model lm = m;
+    Model lm = with_holds(m, c.hold);
     if (!c.linearization.empty()) lm.simulation.linearization = c.linearization;
     measure_on_target(lm, c, d, r);
     if (!c.target_error.empty()) {
@@ -458,8 +476,12 @@ Design design(const Model& model, const std::string& text, const DesignRequest& 
   Accurate accurate(partitioned_core, d.t_end);
   for (const SchemeInfo* info : schemes()) {
     if (!r.schemes.empty() && std::find(r.schemes.begin(), r.schemes.end(), info->name) == r.schemes.end()) continue;
-    say(info->name);
-    d.candidates.push_back(candidate_or_refusal(m, *info, d, accurate, r));
+    for (const std::string& hold : holds_to_try(m, *info)) {
+      say(hold.empty() || hold == "zero" ? info->name : fmt::format("{}, hold {}", info->name, hold));
+      Candidate c = candidate_or_refusal(with_holds(m, hold), *info, d, accurate, r);
+      c.hold = hold;
+      d.candidates.push_back(std::move(c));
+    }
   }
   if (!r.target.empty()) measure_candidates_on_target(m, r, d);
   rank_and_choose(r, d);
@@ -473,7 +495,11 @@ std::string designed_text(const Design& d, const Candidate& c, const Model& mode
   const std::string partitioned = repartition ? with_partition(text, model, d.fast) : text;
   DesignedSimulation sim{c.scheme, c.step, c.dual_rate ? c.ratio : 1, ""};
   if (!c.linearization.empty() && c.linearization != model.simulation.linearization) sim.linearization = c.linearization;
-  return with_simulation(partitioned, sim);
+  const std::string simulated = with_simulation(partitioned, sim);
+  const Model held = with_holds(model, c.hold);
+  bool same = true;
+  for (std::size_t i = 0; i < model.inputs.size(); ++i) same = same && held.inputs[i].hold == model.inputs[i].hold;
+  return same ? simulated : with_input_holds(simulated, held);
 }
 
 }  // namespace dualrate

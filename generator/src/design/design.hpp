@@ -24,6 +24,10 @@
 // Ratios of the dual-rate schemes: kRatios, each searched, stopping after two that cost more
 // than the cheapest so far.
 //
+// Holds: where the scenario's input signals vary in time, a scheme that takes held inputs
+// (SchemeInfo::held_inputs) is a candidate with each hold (every input zero, linear or
+// quadratic), any other with the zero hold.
+//
 // Cost: the scheme's arithmetic operations per step (SchemeInfo::cost; dual-rate: per macro
 // step) per simulated second. With a target, each candidate's design is verified there once:
 // instructions per step under QEMU, cycles per second at the part's CPI, its utilization at
@@ -68,6 +72,10 @@ struct Trial {
 struct Candidate {
   std::string scheme;
   std::string linearization;  // of the schemes that take one: as designed (exact, frozen, scheduled)
+  // Every input's hold as designed (zero, linear, quadratic; model/model.hpp InputHold) when the
+  // scenario's inputs vary in time, empty otherwise: the schemes that take held inputs are
+  // searched with each, the others with zero.
+  std::string hold;
   bool dual_rate = false;
   double step = 0;  // the largest step within the tolerance (0: none)
   int ratio = 1;
@@ -121,7 +129,7 @@ std::vector<double> design_steps(const DesignRequest& r, double t_end, double ma
 // std::invalid_argument for a tolerance the high-accuracy solution cannot resolve.
 Design design(const Model& model, const std::string& text, const DesignRequest& request);
 
-// The candidate's scheme, step, ratio and linearization written into `text` (the file of
+// The candidate's scheme, step, ratio, linearization and hold written into `text` (the file of
 // `model`), with the design's partition.
 std::string designed_text(const Design& d, const Candidate& c, const Model& model, const std::string& text);
 

@@ -11,7 +11,9 @@ namespace dualrate {
 namespace {
 
 std::string scheme_label(const Candidate& c) {
-  return c.linearization.empty() || c.linearization == "exact" ? c.scheme : c.scheme + " (" + c.linearization + ")";
+  std::string label =
+      c.linearization.empty() || c.linearization == "exact" ? c.scheme : c.scheme + " (" + c.linearization + ")";
+  return c.hold.empty() || c.hold == "zero" ? label : label + ", hold " + c.hold;
 }
 
 std::string number(double v, const char* missing = "-") { return v > 0 ? fmt::format("{:.4g}", v) : missing; }
@@ -44,13 +46,13 @@ std::string Design::text() const {
                      schemes.empty() ? "" : fmt::format(" (only {}, as asked)", fmt::join(schemes, ", ")),
                      on_target ? "cost: cycles per simulated second on " + target
                                : "cost: arithmetic operations per simulated second, as generated");
-  out += fmt::format("  {:<24} {:>10} {:>5} {:>9} {:>10} {:>12} {:>12}{}  {}\n", "scheme", "step", "ratio", "error",
+  out += fmt::format("  {:<32} {:>10} {:>5} {:>9} {:>10} {:>12} {:>12}{}  {}\n", "scheme", "step", "ratio", "error",
                      "max stable", "ops/step", "ops/s", on_target ? fmt::format(" {:>12} {:>6}", "cycles/s", "util") : "",
                      "status");
   for (const Candidate& c : candidates) {
     const bool has = c.step > 0;
     out += fmt::format(
-        "  {:<24} {:>10} {:>5} {:>9} {:>10} {:>12} {:>12}{}  {}\n", scheme_label(c), has ? number(c.step) : "-",
+        "  {:<32} {:>10} {:>5} {:>9} {:>10} {:>12} {:>12}{}  {}\n", scheme_label(c), has ? number(c.step) : "-",
         c.dual_rate && has ? std::to_string(c.ratio) : "-", has ? fmt::format("{:.2g}", c.error) : "-",
         c.stable_bounded ? number(c.max_stable_step) : "any", has ? std::to_string(c.ops_per_step) : "-",
         has ? fmt::format("{:.4g}", c.ops_per_second) : "-",
@@ -87,10 +89,11 @@ std::string Design::json() const {
       trials += fmt::format("{}{{\"step\": {}, \"ratio\": {}, \"error\": {}}}", trials.empty() ? "" : ", ",
                             json_number(t.step), t.ratio, json_number(t.error));
     std::string s = fmt::format(
-        "{{\"scheme\": {}, \"linearization\": {}, \"step\": {}, \"ratio\": {}, \"error\": {}, \"max_stable_step\": {}, "
-        "\"stable_bounded\": {}, \"ops_per_step\": {}, \"ops_per_second\": {}, \"status\": {}, \"reason\": {}, "
-        "\"trials\": [{}]",
-        json_string(c.scheme), json_string(c.linearization), c.step > 0 ? json_number(c.step) : "null",
+        "{{\"scheme\": {}, \"linearization\": {}, \"hold\": {}, \"step\": {}, \"ratio\": {}, \"error\": {}, "
+        "\"max_stable_step\": {}, \"stable_bounded\": {}, \"ops_per_step\": {}, \"ops_per_second\": {}, "
+        "\"status\": {}, \"reason\": {}, \"trials\": [{}]",
+        json_string(c.scheme), json_string(c.linearization), json_string(c.hold),
+        c.step > 0 ? json_number(c.step) : "null",
         c.dual_rate ? std::to_string(c.ratio) : "1", c.step > 0 ? json_number(c.error) : "null",
         json_number(c.max_stable_step), c.stable_bounded, c.ops_per_step, json_number(c.ops_per_second),
         json_string(c.status), json_string(c.reason), trials);

@@ -96,6 +96,32 @@ std::string with_partition(const std::string& text, const Model& model, const st
   return joined(lines);
 }
 
+std::string with_input_holds(const std::string& text, const Model& model) {
+  std::vector<std::string> lines = split_lines(text);
+  const YAML::Node inputs = YAML::Load(text)["inputs"];
+  const auto [first, end] = block(lines, "inputs");
+  if (first == lines.size() || !inputs.IsMap()) throw std::runtime_error("the model file has no top-level inputs:");
+  std::vector<std::string> block_lines{"inputs:"};
+  for (const Input& u : model.inputs) {
+    const YAML::Node written = inputs[u.name];
+    const YAML::Node value = written.IsMap() ? written["value"] : written;
+    if (u.hold == InputHold::kZero && !written.IsMap()) {
+      block_lines.push_back(fmt::format("  {}: {}", u.name, scalar(value)));
+      continue;
+    }
+    YAML::Emitter out;
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "value" << YAML::Value << value;
+    if (u.hold != InputHold::kZero) out << YAML::Key << "hold" << YAML::Value << to_string(u.hold);
+    if (!u.unit.empty()) out << YAML::Key << "unit" << YAML::Value << u.unit;
+    if (!u.description.empty()) out << YAML::Key << "description" << YAML::Value << u.description;
+    out << YAML::EndMap;
+    block_lines.push_back(fmt::format("  {}: {}", u.name, out.c_str()));
+  }
+  lines.erase(lines.begin() + static_cast<long>(first), lines.begin() + static_cast<long>(end));
+  lines.insert(lines.begin() + static_cast<long>(first), block_lines.begin(), block_lines.end());
+  return joined(lines);
+}
+
 std::string states_block(const std::string& text) {
   const std::vector<std::string> lines = split_lines(text);
   const auto [first, end] = block(lines, "states");

@@ -29,4 +29,10 @@ std::string states_block(const std::string& text);
 // added when there is none). Throws std::runtime_error when simulation: is not a block mapping.
 std::string with_simulation(const std::string& text, const DesignedSimulation& simulation);
 
+// `text` with its inputs: block written anew with each input of `model` held as model says:
+// the mapping form {value: ..., hold: ...} (unit and description kept) where the hold is not zero,
+// the file's form otherwise; each default value as the file writes it. Throws
+// std::runtime_error when the file has no top-level inputs:.
+std::string with_input_holds(const std::string& text, const Model& model);
+
 }  // namespace dualrate

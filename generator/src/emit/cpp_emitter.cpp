@@ -353,6 +353,8 @@ void model_types(const Model& m, ScalarType scalar, Code& h) {
   h << fmt::format("  using Scalar = {};\n", to_string(scalar));
   if (m.uses_time())
     h << "  using Time = double;  // of t: the terms of t and parameters are computed in it, then rounded to Scalar\n";
+  else if (m.holds_inputs())
+    h << "  using Time = double;  // of t: a stage's offset from the step's start is taken in it (held inputs)\n";
   else
     h << "  using Time = Scalar;  // of t, which no equation or input signal uses\n";
   h << fmt::format("  static constexpr int kSlow = {};\n", m.slow_count);
@@ -372,6 +374,13 @@ void model_types(const Model& m, ScalarType scalar, Code& h) {
   names.clear();
   for (const auto& u : m.inputs) names.push_back(u.name);
   h << names_array("input_names", "kInputs", names);
+  if (m.holds_inputs()) {
+    std::string holds;
+    for (const auto& u : m.inputs)
+      holds += fmt::format("{}{}", holds.empty() ? "" : ", ", static_cast<int>(u.hold));
+    h << "  // Each input's hold between its samples (dualrate/input_hold.hpp): 0 zero, 1 linear, 2 quadratic.\n";
+    h << fmt::format("  static constexpr std::array<int, kInputs> input_holds{{{{{}}}}};\n", holds);
+  }
   names.clear();
   for (const auto& y : m.outputs) names.push_back(y.name);
   h << names_array("output_names", "kOutputs", names);
@@ -523,11 +532,21 @@ void scheme_constants(const SchemeDesign& o, ScalarType scalar, const SchemeInfo
 
 // A single-rate scheme's Scheme (with SchemeConstants when it has constants), Data, and the
 // task's step function.
-void step_function(const SchemeInfo& scheme, bool calibrated, Code& h) {
+void step_function(const Model& m, const SchemeInfo& scheme, bool calibrated, Code& h) {
   h << fmt::format("using Scheme = {}<Model{}>;\n", scheme.runtime_class, scheme.constants ? ", SchemeConstants" : "");
   h << "using Data = dualrate::Data<Model>;\n\n";
-  h << "// One period of the task: advances d by h with the inputs u held over the step.\n";
+  if (!m.holds_inputs()) {
+    h << "// One period of the task: advances d by h with the inputs u held over the step.\n";
+  } else {
+    h << "// One period of the task: advances d by h with the inputs u sampled at the step's start, each\n"
+         "// held as Model::input_holds says (from the samples d keeps).\n";
+  }
   h << "[[nodiscard]] inline dualrate::Status step(Data& d, const Model::Input& u) noexcept {\n";
+  if (calibrated) h << take_constants_statement();
+  h << "  return dualrate::advance<Scheme>(d, kStep, u);\n}\n\n";
+  if (!m.holds_inputs()) return;
+  h << "// The same with the inputs over the step as the caller knows them (their rates at its start).\n";
+  h << "[[nodiscard]] inline dualrate::Status step(Data& d, const dualrate::HeldInput<Model>& u) noexcept {\n";
   if (calibrated) h << take_constants_statement();
   h << "  return dualrate::advance<Scheme>(d, kStep, u);\n}\n\n";
 }
@@ -572,7 +591,7 @@ TracedHeader generate_traced_header(const Model& m, const GenerateRequest& o, co
       task_pair(o, *scheme, calibrated, h);
     } else {
       if (scheme->constants) scheme_constants(design, o.scalar, *scheme, h);
-      step_function(*scheme, calibrated, h);
+      step_function(m, *scheme, calibrated, h);
     }
     if (!instance.empty()) h << fmt::format("}}  // namespace {}\n\n", instance);
   }

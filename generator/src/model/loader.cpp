@@ -92,7 +92,7 @@ Model Loader::load() {
   check_overrides(top);
   read_tables(tables);
   read_parameters(params);
-  read_constants(inputs, model_.inputs, "default value of input");
+  read_inputs(inputs);
   std::vector<Entry> all_states = slow;
   all_states.insert(all_states.end(), fast.begin(), fast.end());
   read_initial_values(all_states);
@@ -320,12 +320,30 @@ void Loader::check_overrides(const std::map<std::string, KeyValue>& top) {
   }
 }
 
-void Loader::read_constants(const std::vector<Entry>& entries, std::vector<Input>& inputs, const std::string& what) {
+void Loader::read_inputs(const std::vector<Entry>& entries) {
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    const std::string w = "the " + what + " '" + inputs[i].name + "'";
-    inputs[i].default_expr = expression(entries[i].key, entries[i].value, parameter_scope(w, model_.parameters.size()));
-    inputs[i].default_value = evaluate(inputs[i].default_expr, entries[i].value, w);
+    Input& u = model_.inputs[i];
+    const KeyValue value =
+        entries[i].value.IsMap() ? read_input_mapping(entries[i], u) : KeyValue{entries[i].key, entries[i].value};
+    const std::string w = "the default value of input '" + u.name + "'";
+    u.default_expr = expression(value.first, value.second, parameter_scope(w, model_.parameters.size()));
+    u.default_value = evaluate(u.default_expr, value.second, w);
   }
+}
+
+KeyValue Loader::read_input_mapping(const Entry& e, Input& u) {
+  const std::string owner = "input '" + u.name + "'";
+  const auto k = keys(e.value, kInputKeys, owner, e.key);
+  if (!k.count("value"))
+    throw ModelError(at(e.key), owner + " has no value",
+                     "as in V: {value: 12, hold: linear, unit: V}; the value is the input's default");
+  if (k.count("unit")) u.unit = scalar(k.at("unit"), "the unit of " + owner);
+  if (k.count("description")) u.description = scalar(k.at("description"), "the description of " + owner);
+  if (k.count("hold")) {
+    const std::string hold = keyword(k.at("hold"), "hold", owner, {"zero", "linear", "quadratic"});
+    u.hold = hold == "linear" ? InputHold::kLinear : hold == "quadratic" ? InputHold::kQuadratic : InputHold::kZero;
+  }
+  return k.at("value");
 }
 
 void Loader::read_initial_values(const std::vector<Entry>& entries) {

@@ -49,6 +49,7 @@ inline const std::vector<std::string> kTopKeys = {"name",      "description", "p
                                            "variables", "equations",   "outputs",    "simulation", "coordinates",
                                            "mass",      "forces",      "small",      "tables"};
 inline const std::vector<std::string> kParameterKeys = {"value", "unit", "description", "tunable", "min", "max"};
+inline const std::vector<std::string> kInputKeys = {"value", "hold", "unit", "description"};
 inline const std::vector<std::string> kCoordinateKeys = {"position", "velocity"};
 inline const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
 inline const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};
@@ -162,10 +163,12 @@ class Loader {
   void table_values(const YAML::Node& node, const Table& t, std::size_t axis, std::vector<double>& out);
   void table_values_file(const KeyValue& kv, Table& t);
   void read_breakpoints(const Entry& e, const KeyValue& bp, Table& t);
+  void read_axis_units(const KeyValue& kv, Table& t);
   // A tunable table's value `v` (written `text` at `loc`) lies within its limits.
   static void check_table_limits(const Table& t, double v, const std::string& text, const SourceLoc& loc);
 
-  void read_constants(const std::vector<Entry>& entries, std::vector<Input>& inputs, const std::string& what);
+  void read_inputs(const std::vector<Entry>& entries);
+  KeyValue read_input_mapping(const Entry& e, Input& u);
 
   void read_initial_values(const std::vector<Entry>& entries);
 

@@ -27,6 +27,15 @@ GiNaC::ex Model::resolve(const GiNaC::ex& e) const {
   return e.subs(variable_definitions()).subs(parameter_values());
 }
 
+const char* to_string(InputHold hold) {
+  switch (hold) {
+    case InputHold::kLinear: return "linear";
+    case InputHold::kQuadratic: return "quadratic";
+    case InputHold::kZero: break;
+  }
+  return "zero";
+}
+
 std::vector<GiNaC::ex> Model::resolved_rhs() const {
   const GiNaC::exmap vars = variable_definitions();
   const GiNaC::exmap params = parameter_values();
@@ -59,6 +68,18 @@ bool Model::uses_time() const {
     if (y.expr.has(time)) return true;
   for (const auto& s : simulation.inputs)
     if (s.expr.has(time)) return true;
+  return false;
+}
+
+bool Model::inputs_vary() const {
+  for (const auto& s : simulation.inputs)
+    if (s.expr.has(time)) return true;
+  return false;
+}
+
+bool Model::holds_inputs() const {
+  for (const auto& u : inputs)
+    if (u.hold != InputHold::kZero) return true;
   return false;
 }
 

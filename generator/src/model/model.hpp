@@ -46,9 +46,19 @@ struct ParameterOverride {
   double value{};
 };
 
+// How generated code and the reference core hold an input between its samples, which a task
+// takes once per step at its start (runtime/include/dualrate/input_hold.hpp): constant (zero),
+// or the polynomial through the last two (linear) or three (quadratic) samples, extrapolated
+// over the step.
+enum class InputHold { kZero, kLinear, kQuadratic };
+const char* to_string(InputHold hold);
+
 struct Input : Named {
   GiNaC::ex default_expr;
   double default_value{};
+  InputHold hold = InputHold::kZero;
+  // As written in its mapping form, or empty.
+  std::string unit{}, description{};
 };
 
 struct State : Named {
@@ -202,6 +212,12 @@ struct Model {
   // Whether an equation, output or input signal uses t (the generated Model's Time is then
   // double, else Scalar).
   bool uses_time() const;
+  // Whether an input's hold is not zero (dualrate/input_hold.hpp: the generated Model declares
+  // input_holds, and its Time is double, where a stage's offset from the step's start is taken).
+  bool holds_inputs() const;
+  // Whether a scenario input signal (simulation: inputs) varies in time: how the inputs are held
+  // between samples then matters.
+  bool inputs_vary() const;
   // The canonical form of `e` (canonical_form) with each largest subexpression of t and
   // parameters that contains t (and no table) marked as a time term (dr_time,
   // model/functions.hpp): what the emitter prints and the reference core evaluates.

@@ -16,8 +16,9 @@ namespace dualrate::loading {
 
 namespace {
 
-const std::vector<std::string> kTableKeys = {"breakpoints",   "values",  "values_file", "interpolation",
-                                             "extrapolation", "tunable", "min",         "max"};
+const std::vector<std::string> kTableKeys = {"breakpoints", "values", "values_file", "interpolation",
+                                             "extrapolation", "tunable", "min", "max",
+                                             "unit", "axis_units", "description"};
 
 // A decimal number as written in a table (no expressions, no .inf or .nan), or nothing.
 bool table_number(const std::string& text, double& value) { return number_text(text, value) == NumberText::kFinite; }
@@ -27,9 +28,12 @@ bool table_number(const std::string& text, double& value) { return number_text(t
 std::string Loader::keyword(const KeyValue& kv, const std::string& key, const std::string& owner,
                             const std::vector<std::string>& allowed) {
   std::string s = scalar(kv, key + " of " + owner);
-  if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
+  if (std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
+    std::string others;
+    for (std::size_t i = 1; i < allowed.size(); ++i) others += (i == 1 ? "" : " or ") + allowed[i];
     throw ModelError(at(kv.second), "unknown " + key + " '" + s + "'",
-                     did_you_mean(s, allowed, allowed[0] + " (the default) or " + allowed[1]));
+                     did_you_mean(s, allowed, allowed[0] + " (the default) or " + others));
+  }
   return s;
 }
 
@@ -160,6 +164,17 @@ void Loader::read_breakpoints(const Entry& e, const KeyValue& bp, Table& t) {
   }
 }
 
+void Loader::read_axis_units(const KeyValue& kv, Table& t) {
+  const YAML::Node& list = kv.second;
+  if (!list.IsSequence() || list.size() != t.axes())
+    throw ModelError(at(list.IsNull() ? kv.first : list),
+                     fmt::format("axis_units of table '{}' must be a list of {} unit{}, one per axis", t.name,
+                                 t.axes(), t.axes() == 1 ? "" : "s"),
+                     t.axes() == 1 ? "as in axis_units: [rpm]" : "as in axis_units: [rpm, \"1\"]");
+  for (std::size_t d = 0; d < list.size(); ++d)
+    t.axis_units.push_back(scalar({list[d], list[d]}, fmt::format("the unit of axis {} of table '{}'", d + 1, t.name)));
+}
+
 void Loader::read_tables(const std::vector<Entry>& entries) {
   for (const auto& e : entries) {
     Table t;
@@ -199,6 +214,9 @@ void Loader::read_tables(const std::vector<Entry>& entries) {
                          what + ": flat interpolation holds the end values, so it cannot extrapolate linearly",
                          "use extrapolation: clamp, or interpolation: linear");
     }
+    if (k.count("unit")) t.unit = scalar(k.at("unit"), "the unit of " + what);
+    if (k.count("description")) t.description = scalar(k.at("description"), "the description of " + what);
+    if (k.count("axis_units")) read_axis_units(k.at("axis_units"), t);
     model_.tables.push_back(register_table(std::move(t)));
   }
 }

@@ -39,6 +39,11 @@ struct Table {
   std::string values_file;                       // as written in the model file, or empty
   Interpolation interpolation = Interpolation::kLinear;
   Extrapolation extrapolation = Extrapolation::kClamp;
+  // Documentation only (the A2L file's conversions, reports): the values' unit, each axis's
+  // unit (empty, or one per axis), and what the table is.
+  std::string unit;
+  std::vector<std::string> axis_units;
+  std::string description;
   // Calibration: a tunable table's values may be changed on the running target, each within
   // [min, max]; its breakpoints stay fixed.
   bool tunable = false;

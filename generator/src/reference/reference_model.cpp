@@ -3,6 +3,7 @@
 #include <boost/numeric/odeint.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <type_traits>
@@ -304,6 +305,42 @@ ReferenceModel::Vector ReferenceModel::inputs_of_step(long i, double h, bool in_
 }
 
 template <class T>
+HeldInputs<T> ReferenceModel::held_inputs_of_step(long i, double h, bool in_float) const {
+  const std::size_t n = model_.inputs.size();
+  const long kept = std::min<long>(i, 2);
+  std::vector<std::vector<T>> samples;  // u_i, u_{i-1}, u_{i-2}
+  for (long j = 0; j <= kept; ++j) {
+    const Vector u = inputs_of_step(i - j, h, in_float);
+    samples.emplace_back(u.begin(), u.end());
+  }
+  const T step = static_cast<T>(h);
+  HeldInputs<T> held{sample_time(i, h, in_float), samples[0], std::vector<T>(n, T(0)), std::vector<T>(n, T(0))};
+  for (std::size_t k = 0; k < n; ++k) {
+    const long order = std::min<long>(static_cast<long>(model_.inputs[k].hold), kept);
+    const T u = samples[0][k];
+    if (order == 1) {
+      held.rate[k] = (u - samples[1][k]) / step;
+    } else if (order == 2) {
+      const T p = samples[1][k], q = samples[2][k];
+      held.rate[k] = (T(3) * u - T(4) * p + q) / (T(2) * step);
+      held.curvature[k] = (u - T(2) * p + q) / (T(2) * step * step);
+    }
+  }
+  return held;
+}
+template HeldInputs<double> ReferenceModel::held_inputs_of_step(long, double, bool) const;
+template HeldInputs<float> ReferenceModel::held_inputs_of_step(long, double, bool) const;
+
+bool ReferenceModel::holds_inputs() const { return model_.holds_inputs(); }
+
+RightHandSide ReferenceModel::holding_step(long i, double h, bool in_float) const {
+  if (!model_.holds_inputs()) return holding(inputs_of_step(i, h, in_float));
+  return [this, held = held_inputs_of_step<double>(i, h, in_float)](double ts, const Vector& xs, Vector& dx) {
+    derivatives(ts, xs, held.at(ts), dx);
+  };
+}
+
+template <class T>
 std::function<std::vector<T>(double, const std::vector<T>&, const ReferenceModel::Vector&)>
 ReferenceModel::function_in(const std::vector<GiNaC::ex>& expressions) const {
   auto evaluators = std::make_shared<std::vector<Evaluator>>();
@@ -363,8 +400,12 @@ Trace ReferenceModel::high_accuracy(const RunOptions& options) const {
   for (long i = 0; i < n; ++i) {
     const double a = static_cast<double>(i) * h, b = i + 1 == n ? t_last : static_cast<double>(i + 1) * h;
     const ReferenceModel& core = cores.at(i);
+    const RightHandSide held = options.inputs_held ? core.holding_step(i, h, false) : RightHandSide();
     auto system = [&](const Vector& state, Vector& dxdt, double t) {
-      core.derivatives(t, state, core.inputs_at(t < b ? t : std::nextafter(b, a)), dxdt);
+      if (held)
+        held(t, state, dxdt);
+      else
+        core.derivatives(t, state, core.inputs_at(t < b ? t : std::nextafter(b, a)), dxdt);
     };
     try {
       odeint::integrate_adaptive(stepper, system, x, a, b, h);

@@ -49,6 +49,10 @@ struct RunOptions {
   double t_end = 0;
   int every = 1;       // one trace row every `every` steps
   double reference_tolerance = 1e-12;  // absolute and relative, for kHighAccuracy
+  // kHighAccuracy with the inputs as a single-rate run of `step` holds them over each step (its
+  // sample, or the polynomial of its hold: holding_step), not continuous in time: the solution
+  // whose difference to the continuous one is what the inputs' hold costs.
+  bool inputs_held = false;
   bool frozen_linearization = false;   // sp_ll: Jacobian blocks at the initial state, not re-linearized
   // Scheduled constants (linearization: scheduled, as generate designed them): interpolated at
   // each step's start instead of re-linearizing; null otherwise.
@@ -141,6 +145,21 @@ class CalibratedCores {
   std::vector<std::unique_ptr<Core>> cores_;
 };
 
+// Inputs over one step from `start`: u(t) = value + s (rate + s curvature), s = T(t - start),
+// in T's arithmetic (dualrate/input_hold.hpp's HeldInput), and at `start` the sample itself.
+template <class T>
+struct HeldInputs {
+  double start = 0;
+  std::vector<T> value, rate, curvature;
+  std::vector<double> at(double t) const {
+    if (t == start) return {value.begin(), value.end()};  // the sample, as a stage at the start takes it
+    const T s = static_cast<T>(t - start);
+    std::vector<double> u(value.size());
+    for (std::size_t k = 0; k < u.size(); ++k) u[k] = static_cast<double>(value[k] + s * (rate[k] + s * curvature[k]));
+    return u;
+  }
+};
+
 class ReferenceModel {
  public:
   using Vector = std::vector<double>;
@@ -150,6 +169,14 @@ class ReferenceModel {
   // The signals at t; with `in_float` evaluated in float at fl(t) with the parameters rounded
   // to float, as a float build's scenario_inputs computes them (RunOptions::float_time).
   Vector inputs_at(double t, bool in_float = false) const;
+  // Whether an input has a hold (Model::holds_inputs).
+  bool holds_inputs() const;
+  // The inputs over step i as the runtime's dualrate::InputSamples::hold forms them, written
+  // here on its own: each input's polynomial through the samples of steps i, i-1 and i-2 that its
+  // hold uses (as many as exist before step i), in T's arithmetic (the samples rounded to T, as
+  // inputs_of_step gives them in a float build).
+  template <class T>
+  HeldInputs<T> held_inputs_of_step(long i, double h, bool in_float) const;
   // Throws SimulationError naming the derivatives (and model variables) that are not finite.
   void derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const;
   Vector outputs(double t, const Vector& x, const Vector& u) const;
@@ -212,6 +239,10 @@ class ReferenceModel {
              const std::function<const ReferenceModel&(long)>& at = {}) const;
   // The right-hand side with the inputs held at u (zero-order hold).
   RightHandSide holding(Vector u) const;
+  // The right-hand side over step i of size h as generated code holds the inputs: holding the
+  // step's sample, or for a model with held inputs (Input::hold) held_inputs_of_step's
+  // polynomials at each stage's time.
+  RightHandSide holding_step(long i, double h, bool in_float) const;
   // The inputs step i of size h holds: inputs_at(sample_time(i, h, in_float), in_float).
   Vector inputs_of_step(long i, double h, bool in_float) const;
 

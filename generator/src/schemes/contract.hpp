@@ -315,6 +315,9 @@ struct SchemeInfo {
   bool linearization = false;
   // Computes its constants over a grid of scheduling values (linearization: scheduled).
   bool schedulable = false;
+  // Evaluates held inputs (Model::input_holds, dualrate/input_hold.hpp) at its stages' times;
+  // false: a model with held inputs is refused (check_input_holds).
+  bool held_inputs = false;
   // Its own options (SchemeOption), which the CLI offers and its hooks read.
   std::vector<SchemeOption> options{};
 

@@ -94,6 +94,7 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
   if (!info || !(info->reference_step || info->reference_run))
     throw SimulationError("the reference core has no scheme '" + options.scheme + "'");
+  check_input_holds(model(), *info);
   if (info->reference_run) return grid_run(*info, options, trace);
   const double h = options.step;
   const EndTime end = end_time(options.t_end, h);
@@ -108,7 +109,7 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
         const bool final = i + 1 == end.steps;
         const std::size_t k = cores.index(i);
         const ReferenceCore& core = cores.core(k);
-        x = (final ? last_steps : steps)[k](core.holding(core.inputs_of_step(i, h, options.float_time)),
+        x = (final ? last_steps : steps)[k](core.holding_step(i, h, options.float_time),
                                             sample_time(i, h, options.float_time), final ? last : h, x);
         return i + 1;
       },
@@ -125,6 +126,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)>
   const SchemeInfo* info = find_any_scheme(options.scheme);
   if (!info || !info->reference_step)
     throw SimulationError("the reference core has no single step of scheme '" + options.scheme + "'");
+  check_input_holds(model(), *info);
   const double h = options.step;
   const bool in_float = options.float_time;
   auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
@@ -133,7 +135,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)>
                                                                                  double length) {
     const std::size_t k = cores->index(i);
     const ReferenceCore& core = cores->core(k);
-    return steps[k](core.holding(core.inputs_of_step(i, h, in_float)), sample_time(i, h, in_float), length, x);
+    return steps[k](core.holding_step(i, h, in_float), sample_time(i, h, in_float), length, x);
   };
 }
 
@@ -243,8 +245,12 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
     const ReferenceCore& core = cores->at(i);
     const StepIn<T>& step = steps[cores->index(i)];
     const Vector u = core.inputs_of_step(i, h, in_float);
+    const bool holds = core.holds_inputs();
+    const HeldInputs<T> held = holds ? core.template held_inputs_of_step<T>(i, h, in_float) : HeldInputs<T>{};
     ModelIn<T> m;
-    m.f = [&core, &u](double t, const std::vector<T>& xs, std::vector<T>& dx) { derivatives_in(core, t, xs, u, dx); };
+    m.f = [&core, &u, &held, holds](double t, const std::vector<T>& xs, std::vector<T>& dx) {
+      derivatives_in(core, t, xs, holds ? held.at(t) : u, dx);
+    };
     m.scheduling_values = [&core, &u](double t, const std::vector<T>& xs) {
       if constexpr (in_float)
         return core.float_scheduling_values(t, xs, u);

@@ -57,6 +57,25 @@ std::vector<std::string> schedulable_scheme_names() {
   return names;
 }
 
+std::vector<std::string> held_input_scheme_names() {
+  std::vector<std::string> names;
+  for (const SchemeInfo* s : schemes())
+    if (s->held_inputs) names.emplace_back(s->name);
+  return names;
+}
+
+void check_input_holds(const Model& model, const SchemeInfo& scheme) {
+  if (scheme.held_inputs) return;
+  for (const Input& u : model.inputs)
+    if (u.hold != InputHold::kZero)
+      throw ModelError(u.loc,
+                       fmt::format("input '{}' has hold: {}, which scheme {} does not take (it holds each input at its "
+                                   "sample over the step)",
+                                   u.name, to_string(u.hold), scheme.name),
+                       fmt::format("held inputs are for {}; or leave out the hold",
+                                   fmt::join(held_input_scheme_names(), ", ")));
+}
+
 const SchemeInfo* find_any_scheme(const std::string& name) {
   for (const auto& s : all_schemes())
     if (name == s.name) return &s;
@@ -132,6 +151,7 @@ void refuse_lost_tunability(const Model& model, bool frozen, const GenerateReque
 
 SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRequest& request) {
   const SchemeInfo* info = find_scheme(request.scheme);
+  if (info) check_input_holds(model, *info);
   SchemeDesign design = info && info->precompute ? info->precompute(model, frozen, request) : SchemeDesign{};
   design.options.insert(request.scheme_options.begin(), request.scheme_options.end());
   return design;
@@ -152,6 +172,7 @@ void check_model_scheme(const Model& model) {
     throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s),
                      "scheduled constants are for " + names + "; leave out linearization: scheduled for " + s);
   }
+  if (const SchemeInfo* info = find_any_scheme(s)) check_input_holds(model, *info);
   if (find_scheme(s) || s == kHighAccuracy) return;
   // Of equally close names, suggest the highest-order scheme (rk5 -> rk4).
   std::vector<const SchemeInfo*> by_order = schemes();

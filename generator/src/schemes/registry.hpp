@@ -19,6 +19,11 @@ std::vector<std::string> scheme_names();
 std::vector<std::string> dual_rate_scheme_names();
 // The names of the schemes whose constants can be scheduled (SchemeInfo::schedulable).
 std::vector<std::string> schedulable_scheme_names();
+// The names of the schemes that take held inputs at their stages (SchemeInfo::held_inputs).
+std::vector<std::string> held_input_scheme_names();
+// A model whose inputs have holds suits only a scheme that takes them: otherwise a ModelError at
+// the first held input's name (precompute_scheme and the reference core's runs check it).
+void check_input_holds(const Model& model, const SchemeInfo& scheme);
 // The generated scheme named `name`, or null.
 const SchemeInfo* find_scheme(const std::string& name);
 // Any scheme named `name`, generated or reference-only, or null.
@@ -27,7 +32,7 @@ const SchemeInfo* find_any_scheme(const std::string& name);
 // The scheme's design for the request (SchemeInfo::precompute): the constants and functions of
 // the schemes that run on generator-chosen data (sp_ll: matrices; smfe: h_s and N;
 // quasistatic: the reduced form and its Newton design); for the others, none but the request's
-// options. Throws ModelError when the model does not suit the scheme.
+// options. Throws ModelError when the model does not suit the scheme (check_input_holds too).
 SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRequest& request);
 // Loss of tunability is an error (generate, verify): throws a ModelError at the range of the
 // first tunable parameter whose end changes a design's constants that generated code does not
@@ -41,7 +46,8 @@ void refuse_lost_tunability(const Model& model, bool frozen, const GenerateReque
 StepCost step_cost(const Model& model, const GenerateRequest& request, const SchemeDesign& design);
 
 // The model file's simulation.scheme, checked against the registry: a ModelError at its place
-// naming the nearest known scheme when there is none of that name.
+// naming the nearest known scheme when there is none of that name, or when it does not take the
+// model's held inputs (check_input_holds).
 void check_model_scheme(const Model& model);
 
 }  // namespace dualrate

@@ -381,6 +381,10 @@ Json accuracy_json(const AccuracyCheck& a) {
   for (const auto& [name, e] : a.states) states[name] = significant7(e);
   j["states"] = states;
   if (a.relinearized_error >= 0) j["relinearized_error"] = significant7(a.relinearized_error);
+  if (a.hold_error >= 0) {
+    j["hold_error"] = significant7(a.hold_error);
+    j["integration_error"] = significant7(a.integration_error);
+  }
   return j;
 }
 
@@ -397,6 +401,8 @@ AccuracyCheck read_accuracy(const Json& j) {
     for (const auto& item : j.at("states").items())
       a.states.emplace_back(item.key(), number(j.at("states"), item.key().c_str(), 0));
   read(j, "relinearized_error", a.relinearized_error);
+  read(j, "hold_error", a.hold_error);
+  read(j, "integration_error", a.integration_error);
   return a;
 }
 

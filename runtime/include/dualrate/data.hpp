@@ -4,7 +4,8 @@
 // reported (the previous, finite state is kept).
 // Limits: the counter is 64 bits wide (at a million steps a second it wraps after 584,942
 // years). time(h) is Time(n) * Time(h), one rounding of n h. A generated Model's Time is double
-// where its equations or scenario inputs use t (Scalar otherwise, where t is never read), so
+// where its equations or scenario inputs use t or its inputs are held (a stage's offset from the
+// step's start is computed in it; Scalar otherwise, where t is never read), so
 // that time is within half a step of n h for n < 2^52 steps (h the Scalar step: in float,
 // float(h), which differs from the declared step by at most 2^-24 of it, less than a clock
 // crystal's tolerance); each term of t and parameters is computed in Time and rounded once to
@@ -18,11 +19,13 @@
 
 #include "model.hpp"
 #include "fault.hpp"
+#include "input_hold.hpp"
 
 namespace dualrate {
 
+// The state and counters, first in every Data.
 template <class M>
-struct Data {
+struct StepData {
   static_assert(ModelChecks<M>::value, "");
   typename M::State x = M::initial_state();
   std::uint64_t steps = 0;  // completed steps
@@ -35,6 +38,15 @@ struct Data {
   }
 };
 
+template <class M, bool = HoldsInputs<M>::value>
+struct Data : StepData<M> {};
+
+// A model with held inputs keeps the samples its steps took, after the state and counters.
+template <class M>
+struct Data<M, true> : StepData<M> {
+  InputSamples<M> samples;
+};
+
 // Whether a scheme's constants are scheduled: its Constants' Schedule says whether the step's
 // scheduling values lay outside the grid (Schedule::outside), and the scheme has
 // step(schedule, t, h, u, x).
@@ -43,24 +55,31 @@ struct ScheduledScheme : std::false_type {};
 template <class Scheme>
 struct ScheduledScheme<Scheme, std::void_t<decltype(Scheme::Constants::Schedule::outside)>> : std::true_type {};
 
-// One step of size h with inputs u held over the step (zero-order hold, as an ECU task
-// samples its inputs once per period).
-template <class Scheme, class M>
-[[nodiscard]] Status advance(Data<M>& d, typename M::Scalar h, const typename M::Input& u) noexcept {
-  const typename M::State previous = d.x;
-  if constexpr (ScheduledScheme<Scheme>::value) {
-    const typename Scheme::Constants::Schedule s = Scheme::Constants::schedule(d.time(h), d.x, u);
-    if (s.outside) ++d.off_schedule;
-    Scheme::step(s, d.time(h), h, u, d.x);
+// One step of size h from d's state with the inputs u: a sample taken at the step's start,
+// held constant over the step (zero-order hold, as an ECU task samples its inputs once per
+// period), or for a model with holds extrapolated from the samples d keeps; or a HeldInput
+// that the caller formed. A step that fails keeps d's state and samples.
+template <class Scheme, class M, class U>
+[[nodiscard]] Status advance(Data<M>& d, typename M::Scalar h, const U& u) noexcept {
+  if constexpr (HoldsInputs<M>::value && std::is_same<U, typename M::Input>::value) {
+    return advance<Scheme>(d, h, d.samples.hold(d.time(h), h, u));
   } else {
-    Scheme::step(d.time(h), h, u, d.x);
+    const typename M::State previous = d.x;
+    if constexpr (ScheduledScheme<Scheme>::value) {
+      const typename Scheme::Constants::Schedule s = Scheme::Constants::schedule(d.time(h), d.x, input_sample(u));
+      if (s.outside) ++d.off_schedule;
+      Scheme::step(s, d.time(h), h, u, d.x);
+    } else {
+      Scheme::step(d.time(h), h, u, d.x);
+    }
+    if (!d.x.allFinite()) {
+      d.x = previous;
+      return report(Status::kNonFiniteState);
+    }
+    ++d.steps;
+    if constexpr (HoldsInputs<M>::value) d.samples.took(input_sample(u));
+    return Status::kOk;
   }
-  if (!d.x.allFinite()) {
-    d.x = previous;
-    return report(Status::kNonFiniteState);
-  }
-  ++d.steps;
-  return Status::kOk;
 }
 
 }  // namespace dualrate

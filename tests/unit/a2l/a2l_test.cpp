@@ -288,14 +288,15 @@ TEST(A2l, TheElfReaderRefusesWhatIsNotAProgram) {
   EXPECT_NE(message("/nonexistent/p.elf").find("cannot read /nonexistent/p.elf"), std::string::npos);
 }
 
-// The A2L file of a model with tunable tables of 1, 2 and 3 axes (Scalar float).
+// The A2L file of a model with tunable tables of 1, 2 and 3 axes (Scalar float), the map with
+// units for its values and axes.
 std::string tables_file() {
   init_symbolic();
   const Model m = load_model_text(
       "name: maps\nparameters:\n  k: {value: 2, tunable: true, min: 1, max: 3, unit: \"1/s\"}\n"
       "tables:\n  C:\n    breakpoints: [[0, 1]]\n    values: [1, 2]\n    tunable: true\n    min: 0\n    max: 5\n"
       "  M:\n    breakpoints: [[0, 2], [0, 1, 3]]\n    values: [[0, 4, 1], [2, 8, 1]]\n    tunable: true\n"
-      "    min: -1\n    max: 9\n"
+      "    min: -1\n    max: 9\n    unit: N*m\n    axis_units: [rpm, \"1\"]\n    description: torque map\n"
       "  U:\n    breakpoints: [[0, 1], [0, 1], [0, 1]]\n    values: [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]\n"
       "    tunable: true\n    min: 0\n    max: 10\n"
       "states:\n  slow:\n    x: 0\nequations:\n  x: -k*x + C(x) + M(x, t) + U(x, x, t)\n",
@@ -315,14 +316,16 @@ TEST(A2l, EachTableFormHasItsCharacteristic) {
   EXPECT_NE(a2l.find("VALUE 0x00001000 RL_VALUE_FLOAT32_IEEE 0 CM_1_s 1 3\n"), std::string::npos) << a2l;
   EXPECT_NE(a2l.find("CURVE 0x00001004 RL_ARRAY_FLOAT32_IEEE 0 CM_IDENTICAL 0 5\n"), std::string::npos) << a2l;
   // The map's values keep the first axis outermost: X is the first axis, stored by columns.
-  EXPECT_NE(a2l.find("MAP 0x0000100C RL_ARRAY_FLOAT32_IEEE 0 CM_IDENTICAL -1 9\n"
-                     "      FORMAT \"%8.5\"\n"
-                     "      /begin AXIS_DESCR FIX_AXIS NO_INPUT_QUANTITY CM_IDENTICAL 2 0 2\n"
+  EXPECT_NE(a2l.find("/begin CHARACTERISTIC M \"torque map\"\n"
+                     "      MAP 0x0000100C RL_ARRAY_FLOAT32_IEEE 0 CM_N_m -1 9\n"
+                     "      FORMAT \"%8.5\"\n      PHYS_UNIT \"N*m\"\n"
+                     "      /begin AXIS_DESCR FIX_AXIS NO_INPUT_QUANTITY CM_rpm 2 0 2\n        PHYS_UNIT \"rpm\"\n"
                      "        /begin FIX_AXIS_PAR_LIST\n          0 2\n        /end FIX_AXIS_PAR_LIST\n"
                      "      /end AXIS_DESCR\n"
-                     "      /begin AXIS_DESCR FIX_AXIS NO_INPUT_QUANTITY CM_IDENTICAL 3 0 3\n"),
+                     "      /begin AXIS_DESCR FIX_AXIS NO_INPUT_QUANTITY CM_1 3 0 3\n        PHYS_UNIT \"1\"\n"),
             std::string::npos)
       << a2l;
+  EXPECT_NE(a2l.find("/begin COMPU_METHOD CM_rpm \"in rpm\"\n      IDENTICAL \"%12.6\" \"rpm\"\n"), std::string::npos);
   EXPECT_NE(a2l.find("FNC_VALUES 1 FLOAT32_IEEE COLUMN_DIR DIRECT"), std::string::npos);
   EXPECT_NE(a2l.find("VAL_BLK 0x00001024 RL_ARRAY_FLOAT32_IEEE 0 CM_IDENTICAL 0 10\n      FORMAT \"%8.4\"\n"
                      "      NUMBER 8\n"),

@@ -18,15 +18,34 @@ SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* 
   s.evaluations = order;
   s.uniform = true;
   s.step_scaled_constants = true;
+  s.held_inputs = true;
   return s;
 }
 
-// Per step: `stages` right-hand-side evaluations and the vector arithmetic the runtime writes.
-StepCost cost(const Model& model, int stages, long add_per_state, long add, long mul_per_state, long div) {
+// With held inputs (dualrate/input_hold.hpp): each step forms every held input's polynomial
+// from the samples (linear: a difference and a quotient; quadratic: two polynomials' terms, 3
+// additions, 4 products and 2 quotients), and at each of the `times` stage times past the step's
+// start takes its offset (a subtraction) and evaluates every input's polynomial (2 additions, 2
+// products); a stage at the start takes the sample.
+OpCount held_input_ops(const Model& model, int times) {
+  if (!model.holds_inputs()) return {};
+  long add = 0, mul = 0, div = 0;
+  for (const Input& u : model.inputs) {
+    if (u.hold == InputHold::kLinear) ++add, ++div;
+    if (u.hold == InputHold::kQuadratic) add += 3, mul += 4, div += 2;
+  }
+  const long inputs = static_cast<long>(model.inputs.size());
+  return arithmetic(add + times * (1 + 2 * inputs), mul + times * 2 * inputs, div);
+}
+
+// Per step: `stages` right-hand-side evaluations at `times` times past the step's start and the
+// vector arithmetic the runtime writes.
+StepCost cost(const Model& model, int stages, int times, long add_per_state, long add, long mul_per_state, long div) {
   const long n = static_cast<long>(model.states.size());
   StepCost c;
   c.add_work(stages * derivative_ops(model, Rows::kAll));
   c.ops += arithmetic(add_per_state * n + add, mul_per_state * n, div);
+  c.ops += held_input_ops(model, times);
   return c;
 }
 
@@ -43,19 +62,19 @@ std::vector<SchemeInfo> runge_kutta_schemes() {
   euler.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return euler_step; };
   euler.float_reference = float_step_of<euler_step_in<float>>;
   // x += h k
-  euler.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 1, 1, 0, 1, 0); };
+  euler.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 1, 0, 1, 0, 1, 0); };
   SchemeInfo rk2 = runge_kutta("rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2,
                                "Heun's method (explicit trapezoidal)");
   rk2.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return heun_step; };
   rk2.float_reference = float_step_of<heun_step_in<float>>;
   // x + h k1, t + h, x += (h/2) (k1 + k2)
-  rk2.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 2, 3, 1, 2, 1); };
+  rk2.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 2, 1, 3, 1, 2, 1); };
   SchemeInfo rk4 = runge_kutta("rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4,
                                "classical fourth-order Runge-Kutta");
   rk4.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return rk4_step; };
   rk4.float_reference = float_step_of<rk4_step_in<float>>;
   // three stage inputs and times, h/2, h/6, weighted sum
-  rk4.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 4, 7, 3, 6, 2); };
+  rk4.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 4, 2, 7, 3, 6, 2); };
   return {euler, rk2, rk4};
 }
 

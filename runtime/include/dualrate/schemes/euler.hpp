@@ -1,6 +1,7 @@
 // Forward Euler: x_{n+1} = x_n + h f(t_n, x_n, u_n). Order 1.
 #pragma once
 
+#include "../input_hold.hpp"
 #include "../model.hpp"
 
 namespace dualrate {
@@ -13,9 +14,12 @@ struct Euler {
   using Input = typename M::Input;
   static constexpr int order = 1;
 
-  static void step(Time t, Scalar h, const Input& u, State& x) noexcept {
+  // U: the inputs as a sample held constant (Input) or a HeldInput, of which the one stage takes
+  // the sample.
+  template <class U>
+  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
     State k;
-    M::derivatives(t, x, u, k);
+    M::derivatives(t, x, input_sample(u), k);
     x += h * k;
   }
 };

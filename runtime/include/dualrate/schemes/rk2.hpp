@@ -2,6 +2,7 @@
 //   k1 = f(t_n, x_n),  k2 = f(t_n + h, x_n + h k1),  x_{n+1} = x_n + h/2 (k1 + k2).
 #pragma once
 
+#include "../input_hold.hpp"
 #include "../model.hpp"
 
 namespace dualrate {
@@ -14,11 +15,13 @@ struct Rk2 {
   using Input = typename M::Input;
   static constexpr int order = 2;
 
-  static void step(Time t, Scalar h, const Input& u, State& x) noexcept {
+  // U: the inputs as a sample held constant (Input) or a HeldInput evaluated at each stage's time.
+  template <class U>
+  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
     State k1, k2;
-    M::derivatives(t, x, u, k1);
+    M::derivatives(t, x, input_sample(u), k1);
     const State x1 = x + h * k1;
-    M::derivatives(t + Time(h), x1, u, k2);
+    M::derivatives(t + Time(h), x1, input_at(u, t + Time(h)), k2);
     x += (h / Scalar(2)) * (k1 + k2);
   }
 };

@@ -3,6 +3,7 @@
 //   x_{n+1} = x_n + h/6 (k1 + 2 k2 + 2 k3 + k4).
 #pragma once
 
+#include "../input_hold.hpp"
 #include "../model.hpp"
 
 namespace dualrate {
@@ -15,13 +16,17 @@ struct Rk4 {
   using Input = typename M::Input;
   static constexpr int order = 4;
 
-  static void step(Time t, Scalar h, const Input& u, State& x) noexcept {
+  // U: the inputs as a sample held constant (Input) or a HeldInput evaluated at each stage's time.
+  template <class U>
+  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
     const Scalar half = h / Scalar(2);
     State k1, k2, k3, k4;
-    M::derivatives(t, x, u, k1);
-    M::derivatives(t + Time(half), x + half * k1, u, k2);
-    M::derivatives(t + Time(half), x + half * k2, u, k3);
-    M::derivatives(t + Time(h), x + h * k3, u, k4);
+    const Time mid = t + Time(half), end = t + Time(h);
+    const auto& u_mid = input_at(u, mid);
+    M::derivatives(t, x, input_sample(u), k1);
+    M::derivatives(mid, x + half * k1, u_mid, k2);
+    M::derivatives(mid, x + half * k2, u_mid, k3);
+    M::derivatives(end, x + h * k3, input_at(u, end), k4);
     x += (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
   }
 };
