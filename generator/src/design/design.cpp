@@ -22,15 +22,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// m with every input held as `hold` says (a Candidate::hold; empty: as m holds them).
+// m with every input held as `hold` (a Candidate::hold) says; empty: as m holds them.
 Model with_holds(const Model& m, const std::string& hold) {
-  if (hold.empty()) return m;
-  Model held = m;
-  const InputHold h = hold == "linear"      ? InputHold::kLinear
-                      : hold == "quadratic" ? InputHold::kQuadratic
-                                            : InputHold::kZero;
-  for (Input& u : held.inputs) u.hold = h;
-  return held;
+  return hold.empty() ? m : with_every_input_held(m, input_hold_named(hold));
 }
 
 // The R10 preferred numbers in [lo, hi], largest first.

@@ -333,16 +333,9 @@ void Loader::read_inputs(const std::vector<Entry>& entries) {
 
 KeyValue Loader::read_input_mapping(const Entry& e, Input& u) {
   const std::string owner = "input '" + u.name + "'";
-  const auto k = keys(e.value, kInputKeys, owner, e.key);
-  if (!k.count("value"))
-    throw ModelError(at(e.key), owner + " has no value",
-                     "as in V: {value: 12, hold: linear, unit: V}; the value is the input's default");
-  if (k.count("unit")) u.unit = scalar(k.at("unit"), "the unit of " + owner);
-  if (k.count("description")) u.description = scalar(k.at("description"), "the description of " + owner);
-  if (k.count("hold")) {
-    const std::string hold = keyword(k.at("hold"), "hold", owner, {"zero", "linear", "quadratic"});
-    u.hold = hold == "linear" ? InputHold::kLinear : hold == "quadratic" ? InputHold::kQuadratic : InputHold::kZero;
-  }
+  const auto k = value_mapping(e, kInputKeys, owner,
+                               "as in V: {value: 12, hold: linear, unit: V}; the value is the input's default", u);
+  if (k.count("hold")) u.hold = input_hold_named(keyword(k.at("hold"), "hold", owner, {"zero", "linear", "quadratic"}));
   return k.at("value");
 }
 

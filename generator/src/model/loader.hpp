@@ -143,6 +143,12 @@ class Loader {
   void read_parameters(const std::vector<Entry>& params);
   // The mapping form's unit, description and calibration into p; returns its `value`.
   KeyValue read_parameter_mapping(const Entry& e, Parameter& p);
+  // The keys of a parameter's or input's mapping form (`allowed`), whose value is required
+  // (`example` the hint when it is missing), with its unit and description read into `named`.
+  template <class NamedValue>
+  std::map<std::string, KeyValue> value_mapping(const Entry& e, const std::vector<std::string>& allowed,
+                                                const std::string& owner, const std::string& example,
+                                                NamedValue& named);
   // A tunable parameter's value is a number written out (checked before it is parsed).
   void check_tunable_text(const KeyValue& value, const Parameter& p);
   void apply_override(Parameter& p);

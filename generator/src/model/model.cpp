@@ -36,6 +36,16 @@ const char* to_string(InputHold hold) {
   return "zero";
 }
 
+InputHold input_hold_named(const std::string& name) {
+  return name == "linear" ? InputHold::kLinear : name == "quadratic" ? InputHold::kQuadratic : InputHold::kZero;
+}
+
+Model with_every_input_held(const Model& m, InputHold hold) {
+  Model held = m;
+  for (Input& u : held.inputs) u.hold = hold;
+  return held;
+}
+
 std::vector<GiNaC::ex> Model::resolved_rhs() const {
   const GiNaC::exmap vars = variable_definitions();
   const GiNaC::exmap params = parameter_values();

@@ -52,6 +52,11 @@ struct ParameterOverride {
 // over the step.
 enum class InputHold { kZero, kLinear, kQuadratic };
 const char* to_string(InputHold hold);
+// The hold to_string names `name` (zero for any other name).
+InputHold input_hold_named(const std::string& name);
+struct Model;
+// m with every input held as `hold` says.
+Model with_every_input_held(const Model& m, InputHold hold);
 
 struct Input : Named {
   GiNaC::ex default_expr;

@@ -27,14 +27,24 @@ void Loader::read_parameters(const std::vector<Entry>& params) {
   }
 }
 
+template <class NamedValue>
+std::map<std::string, KeyValue> Loader::value_mapping(const Entry& e, const std::vector<std::string>& allowed,
+                                                      const std::string& owner, const std::string& example,
+                                                      NamedValue& named) {
+  auto k = keys(e.value, allowed, owner, e.key);
+  if (!k.count("value")) throw ModelError(at(e.key), owner + " has no value", example);
+  if (k.count("unit")) named.unit = scalar(k.at("unit"), "the unit of " + owner);
+  if (k.count("description")) named.description = scalar(k.at("description"), "the description of " + owner);
+  return k;
+}
+template std::map<std::string, KeyValue> Loader::value_mapping(const Entry&, const std::vector<std::string>&,
+                                                               const std::string&, const std::string&, Input&);
+
 KeyValue Loader::read_parameter_mapping(const Entry& e, Parameter& p) {
   const std::string owner = "parameter '" + p.name + "'";
-  const auto k = keys(e.value, kParameterKeys, owner, e.key);
-  if (!k.count("value"))
-    throw ModelError(at(e.key), owner + " has no value",
-                     "as in R: {value: 1.0, unit: ohm}, or R: {value: 1.0, tunable: true, min: 0.5, max: 2.0}");
-  if (k.count("unit")) p.unit = scalar(k.at("unit"), "the unit of " + owner);
-  if (k.count("description")) p.description = scalar(k.at("description"), "the description of " + owner);
+  const auto k =
+      value_mapping(e, kParameterKeys, owner,
+                    "as in R: {value: 1.0, unit: ohm}, or R: {value: 1.0, tunable: true, min: 0.5, max: 2.0}", p);
   if (k.count("tunable")) p.tunable = tunable_flag(k.at("tunable"), owner);
   const Limits limits = read_limits(k, p.tunable, k.count("tunable") ? k.at("tunable").first : e.key, owner);
   p.min = limits.min;

@@ -307,17 +307,18 @@ ReferenceModel::Vector ReferenceModel::inputs_of_step(long i, double h, bool in_
 template <class T>
 HeldInputs<T> ReferenceModel::held_inputs_of_step(long i, double h, bool in_float) const {
   const std::size_t n = model_.inputs.size();
-  const long kept = std::min<long>(i, 2);
-  std::vector<std::vector<T>> samples;  // u_i, u_{i-1}, u_{i-2}
-  for (long j = 0; j <= kept; ++j) {
+  const long kept = std::clamp<long>(i, 0, 2);
+  const Vector now = inputs_of_step(i, h, in_float);
+  std::vector<std::vector<T>> samples{std::vector<T>(now.begin(), now.end())};  // u_i, u_{i-1}, u_{i-2}
+  for (long j = 1; j <= kept; ++j) {
     const Vector u = inputs_of_step(i - j, h, in_float);
     samples.emplace_back(u.begin(), u.end());
   }
   const T step = static_cast<T>(h);
-  HeldInputs<T> held{sample_time(i, h, in_float), samples[0], std::vector<T>(n, T(0)), std::vector<T>(n, T(0))};
+  HeldInputs<T> held{sample_time(i, h, in_float), samples.front(), std::vector<T>(n, T(0)), std::vector<T>(n, T(0))};
   for (std::size_t k = 0; k < n; ++k) {
     const long order = std::min<long>(static_cast<long>(model_.inputs[k].hold), kept);
-    const T u = samples[0][k];
+    const T u = samples.front()[k];
     if (order == 1) {
       held.rate[k] = (u - samples[1][k]) / step;
     } else if (order == 2) {

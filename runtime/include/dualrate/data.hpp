@@ -61,7 +61,7 @@ struct ScheduledScheme<Scheme, std::void_t<decltype(Scheme::Constants::Schedule:
 // that the caller formed. A step that fails keeps d's state and samples.
 template <class Scheme, class M, class U>
 [[nodiscard]] Status advance(Data<M>& d, typename M::Scalar h, const U& u) noexcept {
-  if constexpr (HoldsInputs<M>::value && std::is_same<U, typename M::Input>::value) {
+  if constexpr (HoldsInputs<M>::value && !std::is_same<U, HeldInput<M>>::value) {
     return advance<Scheme>(d, h, d.samples.hold(d.time(h), h, u));
   } else {
     const typename M::State previous = d.x;
