@@ -25,8 +25,9 @@
 // than the cheapest so far.
 //
 // Holds: where the scenario's input signals vary in time, a scheme that takes held inputs
-// (SchemeInfo::held_inputs) is a candidate with each hold (every input zero, linear or
-// quadratic), any other with the zero hold.
+// (SchemeInfo::held_inputs) is a candidate with each hold of degree below its order (every input
+// zero, linear or quadratic: rk4 all three, rk2 zero and linear, euler zero), any other with the
+// zero hold.
 //
 // Cost: the scheme's arithmetic operations per step (SchemeInfo::cost; dual-rate: per macro
 // step) per simulated second. With a target, each candidate's design is verified there once:
