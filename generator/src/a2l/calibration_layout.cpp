@@ -144,60 +144,34 @@ void require_identity(const CalibrationIdentity& expected, const std::string& ex
                      hint);
 }
 
-ProgramLayout locate(const Model& m, const ProgramImage& program, const std::string& name_space,
-                     const std::vector<std::string>& instances) {
-  ProgramLayout layout;
-  layout.little_endian = program.little_endian;
-  layout.members = calibration_members(m);
-  const std::size_t values = calibration_value_count(layout.members);
-  const std::string name = name_space + "::calibration";
-  const ProgramSymbol* calibration = program.find(name);
-  if (!calibration)
-    throw ProgramError(fmt::format("{}: no object {} in its symbol table", program.file, name),
-                       missing_hint(name_space, false));
-  layout.scalar_bytes = scalar_bytes(program, name, calibration->size, values);
-  layout.calibration =
-      object(program, name, values * layout.scalar_bytes, true, missing_hint(name_space, false)).address;
-  const std::string hint = missing_hint(name_space, false);
-  const ProgramSymbol& epk = object(program, name_space + "::epk", 1, false, hint);
-  layout.epk_address = epk.address;
-  layout.epk = read_string(program, epk, epk.name, hint);
-  if (const ProgramSymbol* text = program.find(name_space + "::calibration_layout"))
-    layout.layout_text = read_string(program, object(program, text->name, 1, false, hint), text->name, hint);
-  layout.requests = object(program, name_space + "::calibration_requests", 8, true, hint).address;
-  const auto optional = [&](const std::string& symbol, std::uint64_t bytes, bool exact) -> std::optional<std::uint64_t> {
-    if (!program.find(name_space + "::" + symbol)) return std::nullopt;
-    return object(program, name_space + "::" + symbol, bytes, exact, hint).address;
-  };
-  layout.handled = optional("calibration_handled", 8, true);
-  layout.status = optional("calibration_status", 8, true);
-  static const std::regex active_set("([A-Za-z][A-Za-z0-9_]*::)?active_constants");
+namespace {
+
+// The program's objects NS::NAME and NS::INSTANCE::NAME, each with its instance (empty for NS::NAME).
+std::vector<std::pair<std::string, const ProgramSymbol*>> instance_objects(const ProgramImage& program,
+                                                                           const std::string& name_space,
+                                                                           const std::string& name) {
+  const std::regex scoped("([A-Za-z][A-Za-z0-9_]*::)?" + name);
   const std::string scope = name_space + "::";
+  std::vector<std::pair<std::string, const ProgramSymbol*>> found;
   for (const ProgramSymbol& symbol : program.objects) {
     std::smatch match;
     const std::string rest = symbol.name.rfind(scope, 0) == 0 ? symbol.name.substr(scope.size()) : std::string();
-    if (!std::regex_match(rest, match, active_set)) continue;
-    const std::string instance = match[1].matched ? match[1].str().substr(0, match[1].length() - 2) : "";
-    layout.active.push_back(
-        {instance, object(program, symbol.name, values * layout.scalar_bytes, false, hint).address});
+    if (!std::regex_match(rest, match, scoped)) continue;
+    found.emplace_back(match[1].matched ? match[1].str().substr(0, match[1].length() - 2) : "", &symbol);
   }
-  std::sort(layout.active.begin(), layout.active.end(),
-            [](const auto& a, const auto& b) { return a.instance < b.instance; });
+  return found;
+}
+
+// The instances' states (`instances`: symbols of NS::Data objects, or of NS::Tasks objects, whose
+// size and state's offset the program holds in a dual-rate header's NS::tasks_layout =
+// {sizeof(Tasks), the fast task's state's offset}, the same in each instance's namespace).
+void locate_instances(const Model& m, const ProgramImage& program, const std::string& name_space,
+                      const std::vector<std::string>& instances, ProgramLayout& layout) {
+  const std::string hint = missing_hint(name_space, false);
   const std::size_t s = layout.scalar_bytes;
-  layout.trace = program.find("dualrate_trace::data") != nullptr;
-  if (layout.trace) {
-    layout.states = trace_array(program, "dualrate_trace::data", m.states.size(), s, false);
-    layout.inputs = trace_array(program, "dualrate_trace::inputs", m.inputs.size(), s, true);
-    layout.outputs = trace_array(program, "dualrate_trace::outputs", m.outputs.size(), s, true);
-  }
-  // A dual-rate header's Tasks layout: {sizeof(Tasks), the fast task's state's offset}, the same
-  // in each instance's namespace.
-  static const std::regex tasks_layout("([A-Za-z][A-Za-z0-9_]*::)?tasks_layout");
   std::optional<std::vector<std::uint32_t>> tasks;
-  for (const ProgramSymbol& symbol : program.objects) {
-    const std::string rest = symbol.name.rfind(scope, 0) == 0 ? symbol.name.substr(scope.size()) : std::string();
-    if (std::regex_match(rest, tasks_layout)) tasks = read_words(program, symbol, hint);
-  }
+  for (const auto& [instance, symbol] : instance_objects(program, name_space, "tasks_layout"))
+    tasks = read_words(program, *symbol, hint);
   if (tasks && tasks->size() != 2)
     throw ProgramError(fmt::format("{}: {}::tasks_layout holds {} words, not 2", program.file, name_space,
                                    tasks->size()),
@@ -223,6 +197,47 @@ ProgramLayout locate(const Model& m, const ProgramImage& program, const std::str
           instance_hint);
     }
   }
+}
+
+}  // namespace
+
+ProgramLayout locate(const Model& m, const ProgramImage& program, const std::string& name_space,
+                     const std::vector<std::string>& instances) {
+  ProgramLayout layout;
+  layout.little_endian = program.little_endian;
+  layout.members = calibration_members(m);
+  const std::size_t values = calibration_value_count(layout.members);
+  const std::string name = name_space + "::calibration";
+  const std::string hint = missing_hint(name_space, false);
+  const ProgramSymbol* calibration = program.find(name);
+  if (!calibration) throw ProgramError(fmt::format("{}: no object {} in its symbol table", program.file, name), hint);
+  layout.scalar_bytes = scalar_bytes(program, name, calibration->size, values);
+  layout.calibration = object(program, name, values * layout.scalar_bytes, true, hint).address;
+  const ProgramSymbol& epk = object(program, name_space + "::epk", 1, false, hint);
+  layout.epk_address = epk.address;
+  layout.epk = read_string(program, epk, epk.name, hint);
+  if (const ProgramSymbol* text = program.find(name_space + "::calibration_layout"))
+    layout.layout_text = read_string(program, object(program, text->name, 1, false, hint), text->name, hint);
+  layout.requests = object(program, name_space + "::calibration_requests", 8, true, hint).address;
+  const auto optional = [&](const std::string& symbol, std::uint64_t bytes, bool exact) -> std::optional<std::uint64_t> {
+    if (!program.find(name_space + "::" + symbol)) return std::nullopt;
+    return object(program, name_space + "::" + symbol, bytes, exact, hint).address;
+  };
+  layout.handled = optional("calibration_handled", 8, true);
+  layout.status = optional("calibration_status", 8, true);
+  for (const auto& [instance, symbol] : instance_objects(program, name_space, "active_constants"))
+    layout.active.push_back(
+        {instance, object(program, symbol->name, values * layout.scalar_bytes, false, hint).address});
+  std::sort(layout.active.begin(), layout.active.end(),
+            [](const auto& a, const auto& b) { return a.instance < b.instance; });
+  const std::size_t s = layout.scalar_bytes;
+  layout.trace = program.find("dualrate_trace::data") != nullptr;
+  if (layout.trace) {
+    layout.states = trace_array(program, "dualrate_trace::data", m.states.size(), s, false);
+    layout.inputs = trace_array(program, "dualrate_trace::inputs", m.inputs.size(), s, true);
+    layout.outputs = trace_array(program, "dualrate_trace::outputs", m.outputs.size(), s, true);
+  }
+  locate_instances(m, program, name_space, instances, layout);
   return layout;
 }
 
