@@ -363,12 +363,11 @@ std::string partitioned_text(const Model& model, const std::string& text, Design
   return partitioned;
 }
 
-// The holds a scheme is searched with (Candidate::hold): those of degree d below its order (d + 1).
+// The holds a scheme is searched with (Candidate::hold): those up to its SchemeInfo::hold_degree.
 std::vector<std::string> holds_to_try(const Model& m, const SchemeInfo& info) {
   if (!m.inputs_vary()) return {""};
   static const std::vector<std::string> holds{"zero", "linear", "quadratic"};
-  const int degree = info.held_inputs ? std::clamp(info.order - 1, 0, 2) : 0;
-  return {holds.begin(), holds.begin() + 1 + degree};
+  return {holds.begin(), holds.begin() + 1 + info.hold_degree};
 }
 
 // The candidate of one scheme on the partitioned model m, or its refusal with the reason: the

@@ -55,7 +55,7 @@ ReferenceModel::ReferenceModel(const Model& model) : model_(model) {
   for (const auto& x : model.states) moving.insert(x.symbol);
   for (const auto& u : model.inputs) moving.insert(u.symbol);
   for (const auto& v : model.variables) moving.insert(v.symbol);
-  std::vector<std::vector<GiNaC::ex>> entries(2);  // column-major: the full Jacobian, its fast block
+  std::vector<std::vector<GiNaC::ex>> entries(3);  // column-major: the full Jacobian, its fast block, d/du
   const unsigned first_fast = j.rows() - static_cast<unsigned>(model.fast_count());
   for (unsigned c = 0; c < j.cols(); ++c)
     for (unsigned r = 0; r < j.rows(); ++r) {
@@ -64,6 +64,9 @@ ReferenceModel::ReferenceModel(const Model& model) : model_(model) {
       for (auto e = j(r, c).preorder_begin(); e != j(r, c).preorder_end() && !jacobian_varies_; ++e)
         jacobian_varies_ = GiNaC::is_a<GiNaC::symbol>(*e) && moving.count(*e) > 0;
     }
+  const GiNaC::matrix ju = jacobian(model, input_symbols(model));
+  for (unsigned c = 0; c < ju.cols(); ++c)
+    for (unsigned r = 0; r < ju.rows(); ++r) entries[kInputJacobian].push_back(ju(r, c));
   jacobian_ = EvaluatorSet(entries, slots_);
   const GiNaC::exmap variables = model.variable_definitions();
   for (const auto& x : model.states) {
@@ -108,6 +111,15 @@ Eigen::MatrixXd ReferenceModel::trailing_jacobian_at(double t, const Vector& x, 
   double* const values = scratch.data() + jacobian_.scratch_size();
   jacobian_.evaluate(fast_block ? kFastBlock : kFullJacobian, env.data(), scratch.data(), values);
   return Eigen::Map<const Eigen::MatrixXd>(values, rows, rows).bottomRightCorner(size, size);
+}
+
+Eigen::MatrixXd ReferenceModel::input_jacobian_at(double t, const Vector& x, const Vector& u) const {
+  const Vector env = environment(t, x, u);
+  const auto n = static_cast<Eigen::Index>(x.size()), inputs = static_cast<Eigen::Index>(u.size());
+  Vector scratch(jacobian_.scratch_size() + static_cast<std::size_t>(n * inputs));
+  double* const values = scratch.data() + jacobian_.scratch_size();
+  jacobian_.evaluate(kInputJacobian, env.data(), scratch.data(), values);
+  return Eigen::Map<const Eigen::MatrixXd>(values, n, inputs);
 }
 
 ReferenceModel::Vector ReferenceModel::initial_state() const {

@@ -213,7 +213,9 @@ class ReferenceModel {
   // Its block of the last `size` rows and columns (the fast states' G_z), evaluating only those
   // entries: a quasistatic Newton step needs no more, and a reduced model's slow rows are large.
   Eigen::MatrixXd trailing_jacobian_at(double t, const Vector& x, const Vector& u, Eigen::Index size) const;
-  // Whether that Jacobian depends on t, a state or an input (false: the model is linear with
+  // The Jacobian d(dx/dt)/du at (t, x, u).
+  Eigen::MatrixXd input_jacobian_at(double t, const Vector& x, const Vector& u) const;
+  // Whether d(dx/dt)/dx depends on t, a state or an input (false: the model is linear with
   // constant coefficients, and its linearization anywhere is the initial state's).
   bool jacobian_varies() const { return jacobian_varies_; }
   // Per state i, sum_j |df_i/dp_j p_j| at (t, x, u): how far a relative change of every
@@ -265,9 +267,9 @@ class ReferenceModel {
   const Model& model_;
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> slots_;  // t, states, inputs, parameters, variables
   std::vector<Evaluator> rhs_, outputs_, variables_, signals_, scheduling_;
-  // The Jacobian's resolved entries (list kFullJacobian) and those of its trailing fast_count()
-  // block (kFastBlock), column-major.
-  enum : std::size_t { kFullJacobian, kFastBlock };
+  // The Jacobian's resolved entries (list kFullJacobian), those of its trailing fast_count()
+  // block (kFastBlock) and the input Jacobian's (kInputJacobian), column-major.
+  enum : std::size_t { kFullJacobian, kFastBlock, kInputJacobian };
   EvaluatorSet jacobian_;
   bool jacobian_varies_ = false;
   // A coordinate-dependent mass matrix (row-major) and its forces, and the slots of the

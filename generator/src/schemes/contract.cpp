@@ -9,6 +9,17 @@ double option_value(const SchemeOptions& options, const std::string& name, doubl
   return found != options.end() ? found->second : otherwise;
 }
 
+OpCount held_input_ops(const Model& model, int times) {
+  if (!model.holds_inputs()) return {};
+  long add = 0, mul = 0, div = 0;
+  for (const Input& u : model.inputs) {
+    if (u.hold == InputHold::kLinear) ++add, ++div;
+    if (u.hold == InputHold::kQuadratic) add += 3, mul += 4, div += 2;
+  }
+  const long inputs = static_cast<long>(model.inputs.size());
+  return arithmetic(add + times * (1 + 2 * inputs), mul + times * 2 * inputs, div);
+}
+
 OpCount function_ops(const SchemeDesign& design, const std::string& name) {
   for (const auto& f : design.functions)
     if (f.name == name)

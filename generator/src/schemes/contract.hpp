@@ -145,6 +145,12 @@ bool recomputed(const SchemeDesign& design, const std::string& name);
 // nonzeros, or, recomputed, over every entry its structure allows (calibrated_linear_map).
 OpCount product_ops(const SchemeDesign& design, const std::string& name);
 
+// With held inputs (dualrate/input_hold.hpp), what a step adds to form every held input's
+// polynomial from the samples (linear: a difference and a quotient; quadratic: 3 additions, 4
+// products and 2 quotients) and to evaluate every input's polynomial at `times` stage times
+// past the step's start (an offset, then 2 additions and 2 products per input); none without.
+OpCount held_input_ops(const Model& model, int times);
+
 // One call of the scheme function `name` that the design holds (SchemeFunction), as emitted.
 // Throws std::logic_error when there is none.
 OpCount function_ops(const SchemeDesign& design, const std::string& name);
@@ -166,6 +172,11 @@ struct ReferenceSetup {
   SchemeOptions options{};  // the scheme's own options as given
   // The inputs the step holds from its start time t (null when analysing a bare Jacobian).
   std::function<std::vector<double>(double t)> inputs;
+  // For a model with held inputs (Model::holds_inputs): their polynomials over the step from t
+  // (ReferenceModel::held_inputs_of_step), and d(dx/dt)/du where `jacobian` is taken; null
+  // otherwise.
+  std::function<HeldInputs<double>(double t)> held_inputs{};
+  std::function<Eigen::MatrixXd(double t, const std::vector<double>& x)> input_jacobian{};
   // Scheduled constants (linearization: scheduled): the scheme's constants interpolated at the
   // scheduling values of (t, x) and the inputs held from t, and the step they are computed for;
   // null otherwise.
@@ -192,6 +203,7 @@ struct ModelIn {
   RightHandSideIn<T> f;
   std::function<std::vector<T>(double t, const std::vector<T>& x)> scheduling_values{};
   std::vector<double> inputs{};  // the step's held inputs (a scheme's reduced form evaluates at them)
+  HeldInputs<T> held{};          // a model with held inputs: their polynomials over the step (else empty)
 };
 using FloatModel = ModelIn<float>;
 
@@ -318,6 +330,9 @@ struct SchemeInfo {
   // Evaluates held inputs (Model::input_holds, dualrate/input_hold.hpp) at its stages' times;
   // false: a model with held inputs is refused (check_input_holds).
   bool held_inputs = false;
+  // The highest degree of hold (0 zero, 1 linear, 2 quadratic) whose accuracy its steps keep:
+  // design tries it with the holds up to that degree.
+  int hold_degree = 0;
   // Its own options (SchemeOption), which the CLI offers and its hooks read.
   std::vector<SchemeOption> options{};
 

@@ -62,6 +62,17 @@ ReferenceStep prepared_step(const ReferenceCore& core, const Model& model, const
   };
   ReferenceSetup setup{&model, model.slow_count, jacobian, options.scheme_options,
                        [&core, in_float](double t) { return core.inputs_at(t, in_float); }};
+  if (core.holds_inputs()) {
+    setup.held_inputs = [&core, h, in_float](double t) {
+      return core.held_inputs_of_step<double>(std::lround(t / h), h, in_float);
+    };
+    const Vector x0 = core.initial_state(), u0 = core.inputs_at(0, in_float);
+    const Eigen::MatrixXd initial_inputs = core.input_jacobian_at(0, x0, u0);
+    setup.input_jacobian = [&core, initial_inputs, frozen = options.frozen_linearization, in_float](double t,
+                                                                                                  const Vector& x) {
+      return frozen ? initial_inputs : core.input_jacobian_at(t, x, core.inputs_at(t, in_float));
+    };
+  }
   if (options.schedule) {
     setup.scheduled = [&core, schedule = options.schedule, in_float](double t, const Vector& x) {
       return interpolate(*schedule, core.scheduling_values(t, x, core.inputs_at(t, in_float)));
@@ -239,6 +250,10 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
     setup.jacobian = [core = &cores->core(k)](double, const std::vector<double>&) {
       return core->jacobian_at(0, core->initial_state(), core->inputs_at(0));
     };
+    if (cores->core(k).holds_inputs())
+      setup.input_jacobian = [core = &cores->core(k)](double, const std::vector<double>&) {
+        return core->input_jacobian_at(0, core->initial_state(), core->inputs_at(0));
+      };
     steps.push_back(reference(setup, h));
   }
   return [cores, steps, h, designs](long i, const Vector& x) {
@@ -258,6 +273,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
         return core.scheduling_values(t, xs, u);
     };
     m.inputs = u;
+    m.held = held;
     const std::vector<T> next =
         step(m, sample_time(i, h, in_float), static_cast<T>(h), std::vector<T>(x.begin(), x.end()));
     return Vector(next.begin(), next.end());

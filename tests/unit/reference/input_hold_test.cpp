@@ -76,6 +76,19 @@ TEST(InputHold, LowerOrderSchemesKeepTheirOwn) {
   EXPECT_NEAR(observed_order(fan_drive(InputHold::kLinear), "rk2", 1e-4), 2.0, 0.25);
 }
 
+// sp_ll takes the held polynomial into its linearization (dualrate/schemes/sp_ll.hpp), so its
+// error follows the hold: order 1 with the zero hold and 2 with the linear one (measured at 1e-3
+// and 5e-4: zero 9.2e-3, 4.1e-3; linear 5.0e-4, 1.3e-4, relative to the whole run's scale). The
+// linear hold's own error, about g_z^-1 g_u u'' h^2 in I, sets it; the quadratic hold removes
+// that term, and what is left at 1e-3 (3.5e-4 of the settled scale, 1.1e-4 of the whole run's)
+// is the start-up's residue at kSettled, which a smaller step shrinks.
+TEST(InputHold, SpLlTakesTheOrderOfTheHold) {
+  EXPECT_NEAR(observed_order(fan_drive(InputHold::kZero), "sp_ll", 1e-3), 1.0, 0.25);
+  EXPECT_NEAR(observed_order(fan_drive(InputHold::kLinear), "sp_ll", 1e-3), 2.0, 0.25);
+  EXPECT_LT(error_of(fan_drive(InputHold::kQuadratic), "sp_ll", 1e-3),
+            error_of(fan_drive(InputHold::kLinear), "sp_ll", 1e-3) / 2);
+}
+
 // A hold extrapolates from the samples of earlier steps: the first step holds u_0, the second
 // takes the line through u_0 and u_1, and from the third on a quadratic hold the parabola
 // through three; each reproduces a polynomial input of its degree exactly.

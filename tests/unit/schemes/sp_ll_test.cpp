@@ -8,6 +8,7 @@
 
 #include "analysis/stability.hpp"
 #include "schemes/reference_core.hpp"
+#include "schemes/registry.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 
@@ -132,6 +133,26 @@ TEST(SpLl, RefusesAStateDependentGz) {
   } catch (const ModelError& e) {
     EXPECT_NE(std::string(e.what()).find("g_z depends on x"), std::string::npos) << e.what();
     EXPECT_EQ(e.loc().line, 7);
+  }
+}
+
+// sp_ll takes held inputs through g_u = dg/du, which must be constant like its other blocks (or
+// frozen), and its scheduled constants hold the inputs at their samples: each is refused where
+// the model says so.
+TEST(SpLl, HeldInputsItCannotTakeAreRefusedAtTheirPlace) {
+  for (const char* file : {"input_hold_sp_ll_nonlinear", "input_hold_sp_ll_scheduled"}) {
+    const std::string path = test::source_path(std::string("tests/models/schemes/") + file + ".yaml");
+    const test::Expectation e = test::read_expectation(path);
+    const Model m = test::load(path);
+    GenerateRequest request;
+    request.scheme = "sp_ll";
+    request.step = *m.simulation.step;
+    try {
+      precompute_scheme(m, false, request);
+      ADD_FAILURE() << file << ": sp_ll took it";
+    } catch (const ModelError& error) {
+      test::expect_error_as_stated(error, path, e);
+    }
   }
 }
 

@@ -1,5 +1,7 @@
 #include "schemes/runge_kutta/runge_kutta.hpp"
 
+#include <algorithm>
+
 #include "ir/function_cost.hpp"
 
 namespace dualrate {
@@ -19,23 +21,8 @@ SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* 
   s.uniform = true;
   s.step_scaled_constants = true;
   s.held_inputs = true;
+  s.hold_degree = std::clamp(order - 1, 0, 2);  // a hold of degree d keeps at most order d + 1
   return s;
-}
-
-// With held inputs (dualrate/input_hold.hpp): each step forms every held input's polynomial
-// from the samples (linear: a difference and a quotient; quadratic: two polynomials' terms, 3
-// additions, 4 products and 2 quotients), and at each of the `times` stage times past the step's
-// start takes its offset (a subtraction) and evaluates every input's polynomial (2 additions, 2
-// products); a stage at the start takes the sample.
-OpCount held_input_ops(const Model& model, int times) {
-  if (!model.holds_inputs()) return {};
-  long add = 0, mul = 0, div = 0;
-  for (const Input& u : model.inputs) {
-    if (u.hold == InputHold::kLinear) ++add, ++div;
-    if (u.hold == InputHold::kQuadratic) add += 3, mul += 4, div += 2;
-  }
-  const long inputs = static_cast<long>(model.inputs.size());
-  return arithmetic(add + times * (1 + 2 * inputs), mul + times * 2 * inputs, div);
 }
 
 // Per step: `stages` right-hand-side evaluations at `times` times past the step's start and the

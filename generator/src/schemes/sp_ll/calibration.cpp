@@ -12,6 +12,7 @@
 #include "numeric/calibrated_jacobian.hpp"
 #include "numeric/decompositions.hpp"
 #include "numeric/interval.hpp"
+#include "numeric/linearization.hpp"
 
 namespace dualrate {
 
@@ -73,6 +74,15 @@ std::vector<RecomputeStep> sp_ll_calibration_steps(const Model& m, double h) {
     blocks.push_back(calibrated_block(m, j, b, point, "sp_ll"));
     calibrated = calibrated || follows_calibration(m, blocks.back());
   }
+  std::vector<GiNaC::ex> gu;  // g_u of the held inputs (SpLlBlocks::gu), for a model with held inputs
+  const std::size_t ni = m.inputs.size();
+  if (m.holds_inputs()) {
+    gu = calibrated_block(m, calibrated_jacobian(m, input_symbols(m)), {"g_u", ns, nf, 0, ni}, point, "sp_ll");
+    for (std::size_t r = 0; r < nf; ++r)
+      for (std::size_t k = 0; k < ni; ++k)
+        if (m.inputs[k].hold == InputHold::kZero) gu[r * ni + k] = 0;
+    calibrated = calibrated || follows_calibration(m, gu);
+  }
   if (!calibrated) return {};
   const expm::Plan plan = exponential_plan(m, blocks, shapes, h);
   if (!plan.valid())
@@ -86,15 +96,20 @@ std::vector<RecomputeStep> sp_ll_calibration_steps(const Model& m, double h) {
   const auto phi = [&](std::vector<std::string> out, const char* z) {
     return RecomputeStep{K::kPhiBlocks, std::move(out), {z}, 0, 0, {}, h, plan.degree, plan.squarings};
   };
-  return {evaluate("gz", 0),
-          evaluate("gx", 1),
-          evaluate("fz", 2),
-          {K::kInverse, {"gz_inv"}, {"gz"}},
-          {K::kProduct, {"k"}, {"gz_inv", "gx"}},
-          {K::kProduct, {"k_fz"}, {"k", "fz"}},
-          {K::kSum, {"a"}, {"gz", "k_fz"}},
-          phi({"e_gz", "p1", "p2"}, "gz"),
-          phi({"e_a", "q1", "q2"}, "a")};
+  std::vector<RecomputeStep> steps = {evaluate("gz", 0),
+                                      evaluate("gx", 1),
+                                      evaluate("fz", 2),
+                                      {K::kInverse, {"gz_inv"}, {"gz"}},
+                                      {K::kProduct, {"k"}, {"gz_inv", "gx"}},
+                                      {K::kProduct, {"k_fz"}, {"k", "fz"}},
+                                      {K::kSum, {"a"}, {"gz", "k_fz"}},
+                                      phi({"e_gz", "p1", "p2"}, "gz"),
+                                      phi({"e_a", "q1", "q2"}, "a")};
+  if (!gu.empty()) {
+    steps.insert(steps.begin() + 5, {K::kEvaluate, {"gu"}, {}, static_cast<long>(nf), static_cast<long>(ni), gu});
+    steps.insert(steps.begin() + 6, {K::kProduct, {"ku"}, {"gz_inv", "gu"}});
+  }
+  return steps;
 }
 
 }  // namespace dualrate

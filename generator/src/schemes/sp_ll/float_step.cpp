@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "constant_schedule/constant_schedule.hpp"
@@ -16,6 +17,7 @@ namespace dualrate {
 // linkage, holds one.
 struct SpLlMaps {
   LinearMap gz_inv, k, fz, a, p1, p2, q1, q2;
+  std::optional<LinearMap> ku;  // a model with held inputs
 };
 
 namespace {
@@ -36,7 +38,9 @@ StepIn<T> sp_ll_step_in(const std::vector<NamedMatrix>& constants, std::size_t s
                         const std::vector<std::vector<double>>& grid) {
   using VectorT = Eigen::Matrix<T, Eigen::Dynamic, 1>;
   const auto map = [&](const char* name) { return linear_map(named(constants, name)); };
-  const SpLlMaps m{map("gz_inv"), map("k"), map("fz"), map("a"), map("p1"), map("p2"), map("q1"), map("q2")};
+  const SpLlMaps m{map("gz_inv"), map("k"),  map("fz"), map("a"),
+                   map("p1"),     map("p2"), map("q1"), map("q2"),
+                   find_named(constants, "ku") ? std::optional<LinearMap>(map("ku")) : std::nullopt};
   const auto ns = static_cast<Eigen::Index>(slow);
   return [m, ns, grid](const ModelIn<T>& model, double t, T h, const std::vector<T>& x0) {
     const RightHandSideIn<T>& f = model.f;
@@ -54,30 +58,52 @@ StepIn<T> sp_ll_step_in(const std::vector<NamedMatrix>& constants, std::size_t s
     f(t, x0, d);
     const VectorT dx = Eigen::Map<const VectorT>(d.data(), n);
     const VectorT sigma = apply(m.gz_inv, dx.tail(nf));
-    const VectorT gamma = apply(m.k, dx.head(ns));
+    VectorT gamma = apply(m.k, dx.head(ns));
+    const bool held = !model.held.rate.empty();
+    VectorT input_rate = VectorT::Zero(nf), input_curvature = VectorT::Zero(nf);
+    if (held) {
+      const auto inputs = static_cast<Eigen::Index>(model.held.rate.size());
+      input_rate = apply(*m.ku, Eigen::Map<const VectorT>(model.held.rate.data(), inputs));
+      input_curvature = apply(*m.ku, Eigen::Map<const VectorT>(model.held.curvature.data(), inputs));
+      gamma += input_rate;
+    }
     const VectorT integral_y = apply(m.p1, sigma) + apply(m.p2, gamma);
+    const T half = h / T(2);
+    const double mid = t + static_cast<double>(half), end = t + static_cast<double>(h);
     const VectorT offset = zn - sigma + apply(m.k, xn);
-    const auto manifold = [&](const VectorT& xs) -> VectorT { return offset - apply(m.k, xs); };
-    const auto slow_rate = [&](double ts, const VectorT& xs) -> VectorT {
+    VectorT shift_mid = VectorT::Zero(nf), shift_end = VectorT::Zero(nf);
+    if (held) {
+      const T s_mid = static_cast<T>(mid - t), s_end = static_cast<T>(end - t);
+      shift_mid = s_mid * (input_rate + s_mid * input_curvature);
+      shift_end = s_end * (input_rate + s_end * input_curvature);
+    }
+    const auto manifold = [&](const VectorT& xs, const VectorT& shift) -> VectorT {
+      if (!held) return offset - apply(m.k, xs);
+      return offset - apply(m.k, xs) - shift;
+    };
+    const auto slow_rate = [&](double ts, const VectorT& xs, const VectorT& shift) -> VectorT {
       std::vector<T> on(static_cast<std::size_t>(n)), rate;
       // cppcheck-suppress constStatement ; Eigen's comma initializer
-      Eigen::Map<VectorT>(on.data(), n) << xs, manifold(xs);
+      Eigen::Map<VectorT>(on.data(), n) << xs, manifold(xs, shift);
       f(ts, on, rate);
       return Eigen::Map<const VectorT>(rate.data(), n).head(ns);
     };
-    const T half = h / T(2);
-    const VectorT k1 = slow_rate(t, xn);
-    const VectorT k2 = slow_rate(t + static_cast<double>(half), xn + half * k1);
-    const VectorT k3 = slow_rate(t + static_cast<double>(half), xn + half * k2);
-    const VectorT k4 = slow_rate(t + static_cast<double>(h), xn + h * k3);
+    const VectorT k1 = slow_rate(t, xn, VectorT::Zero(nf));
+    const VectorT k2 = slow_rate(mid, xn + half * k1, shift_mid);
+    const VectorT k3 = slow_rate(mid, xn + half * k2, shift_mid);
+    const VectorT k4 = slow_rate(end, xn + h * k3, shift_end);
     const VectorT x_next = xn + (h / T(6)) * (k1 + T(2) * k2 + T(2) * k3 + k4) + apply(m.fz, integral_y);
-    const VectorT f1 = slow_rate(t + static_cast<double>(h), x_next);
-    const VectorT b = apply(m.a, sigma) + apply(m.k, k1);
-    const VectorT c = apply(m.k, f1 - k1) / h;
+    const VectorT f1 = slow_rate(end, x_next, shift_end);
+    VectorT b = apply(m.a, sigma) + apply(m.k, k1);
+    VectorT c = apply(m.k, f1 - k1) / h;
+    if (held) {
+      b += input_rate;
+      c += T(2) * input_curvature;
+    }
     const VectorT y_next = sigma + apply(m.q1, b) + apply(m.q2, c);
     std::vector<T> out(static_cast<std::size_t>(n));
     // cppcheck-suppress constStatement ; Eigen's comma initializer
-    Eigen::Map<VectorT>(out.data(), n) << x_next, manifold(x_next) + y_next;
+    Eigen::Map<VectorT>(out.data(), n) << x_next, manifold(x_next, shift_end) + y_next;
     return out;
   };
 }
@@ -97,7 +123,8 @@ StepIn<T> sp_ll_reference_in(const ReferenceSetup& s, double h) {
   }
   std::vector<double> x0;
   for (const auto& x : s.model->states) x0.push_back(x.initial_value);
-  const SpLlBlocks blocks = split_jacobian(s.jacobian(0, x0), s.slow);
+  SpLlBlocks blocks = split_jacobian(s.jacobian(0, x0), s.slow);
+  if (s.input_jacobian) blocks.gu = held_input_columns(*s.model, s.input_jacobian(0, x0), s.slow);
   return sp_ll_step_in<T>(confirmed_constants<T>(s.design->matrices, sp_ll_reference_constants(blocks, h)), s.slow);
 }
 

@@ -51,7 +51,7 @@ MatrixXd phi47(const MatrixXd& a, const MatrixXd& bb, const MatrixXd& cc, double
 }  // namespace
 
 std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& linearize, std::size_t slow, double t,
-                                         double h, const std::vector<double>& x) {
+                                         double h, const std::vector<double>& x, const HeldInputs<double>& held) {
   const auto ns = static_cast<Eigen::Index>(slow);
   const auto n = static_cast<Eigen::Index>(x.size());
   const auto nf = n - ns;
@@ -62,13 +62,29 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   const VectorXd d0 = split_rate(rhs, t, xn, zn);
   const VectorXd sigma = gz.solve(d0.tail(nf));                   // eq. 43
   const VectorXd gamma = gz.solve(b.gx * d0.head(ns));            // eq. 43
-  const auto H = [&](const VectorXd& xs) -> VectorXd {             // eq. 22
-    return zn - gz.solve(b.gx * (xs - xn) + d0.tail(nf));
+  // g_u (u(t) - u_n) and g_u u'(t) of the held inputs (none without).
+  const bool holds = !held.rate.empty();
+  const auto input_change = [&](double ts) -> VectorXd {
+    if (!holds) return VectorXd::Zero(nf);
+    const std::vector<double> u = held.at(ts), u0 = held.at(held.start);
+    return b.gu * (Eigen::Map<const VectorXd>(u.data(), b.gu.cols()) - Eigen::Map<const VectorXd>(u0.data(), b.gu.cols()));
   };
-  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd { return split_rate(rhs, ts, xs, H(xs)).head(ns); };
+  const auto input_slope = [&](double ts) -> VectorXd {
+    if (!holds) return VectorXd::Zero(nf);
+    const double s = ts - held.start;
+    VectorXd du(b.gu.cols());
+    for (Eigen::Index k = 0; k < du.size(); ++k) du(k) = held.rate[k] + 2 * s * held.curvature[k];
+    return b.gu * du;
+  };
+  const auto H = [&](double ts, const VectorXd& xs) -> VectorXd {  // eq. 22
+    return zn - gz.solve(b.gx * (xs - xn) + d0.tail(nf) + input_change(ts));
+  };
+  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd {
+    return split_rate(rhs, ts, xs, H(ts, xs)).head(ns);
+  };
 
   // Step 1 (eqs. 34, 43, 44).
-  const MatrixXd e34 = exponential34(b.gz, gamma, h);
+  const MatrixXd e34 = exponential34(b.gz, gamma + gz.solve(input_slope(t)), h);
   const MatrixXd f2 = e34.block(nf, nf, nf, nf);
   const VectorXd j1 = e34.block(0, 2 * nf, nf, 1);
   const VectorXd integral_y = gz.solve((f2 - MatrixXd::Identity(nf, nf)) * sigma) + j1;  // eq. 43
@@ -83,9 +99,9 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   // Step 3: y' = A y + u(t) with u interpolated linearly (eqs. 38-41, 47).
   const MatrixXd a = b.gz + gz.solve_matrix(b.gx * b.fz);
   const VectorXd f1 = f(t + h, x1);
-  const VectorXd bb = a * sigma + gz.solve(b.gx * k1);
-  const VectorXd cc = gz.solve(b.gx * (f1 - k1)) / h;
-  const VectorXd z1 = H(x1) + sigma + phi47(a, bb, cc, h);  // eq. 46
+  const VectorXd bb = a * sigma + gz.solve(b.gx * k1 + input_slope(t));
+  const VectorXd cc = gz.solve(b.gx * (f1 - k1) + input_slope(t + h) - input_slope(t)) / h;
+  const VectorXd z1 = H(t + h, x1) + sigma + phi47(a, bb, cc, h);  // eq. 46
 
   std::vector<double> out(static_cast<std::size_t>(n));
   // cppcheck-suppress constStatement ; Eigen's comma initializer
@@ -99,14 +115,16 @@ std::vector<NamedMatrix> sp_ll_reference_constants(const SpLlBlocks& b, double h
   const FullPivotLu gz(b.gz);
   const MatrixXd a = b.gz + gz.solve_matrix(b.gx * b.fz);
   const MatrixXd e34 = exponential34(b.gz, identity, h);
-  return {{"gz_inv", gz.inverse(), "g_z^-1"},
-          {"k", gz.solve_matrix(b.gx), "g_z^-1 g_x"},
-          {"fz", b.fz, "f_z"},
-          {"a", a, "A (eq. 40)"},
-          {"p1", e34.block(0, nf, nf, nf), "h phi1(h g_z) (eq. 43)"},
-          {"p2", e34.block(0, 2 * nf, nf, nf), "h^2 phi2(h g_z) (eq. 44)"},
-          {"q1", phi47(a, identity, zero, h), "h phi1(h A) (eq. 47)"},
-          {"q2", phi47(a, zero, identity, h), "h^2 phi2(h A) (eq. 47)"}};
+  std::vector<NamedMatrix> c = {{"gz_inv", gz.inverse(), "g_z^-1"},
+                                {"k", gz.solve_matrix(b.gx), "g_z^-1 g_x"},
+                                {"fz", b.fz, "f_z"},
+                                {"a", a, "A (eq. 40)"},
+                                {"p1", e34.block(0, nf, nf, nf), "h phi1(h g_z) (eq. 43)"},
+                                {"p2", e34.block(0, 2 * nf, nf, nf), "h^2 phi2(h g_z) (eq. 44)"},
+                                {"q1", phi47(a, identity, zero, h), "h phi1(h A) (eq. 47)"},
+                                {"q2", phi47(a, zero, identity, h), "h^2 phi2(h A) (eq. 47)"}};
+  if (b.gu.cols() > 0) c.push_back({"ku", gz.solve_matrix(b.gu), "g_z^-1 g_u"});
+  return c;
 }
 
 std::vector<double> sp_ll_constants_step(const SplitRhs& rhs, const std::vector<NamedMatrix>& constants,

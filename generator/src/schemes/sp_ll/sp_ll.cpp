@@ -70,6 +70,31 @@ SymbolSet block_symbols(const GiNaC::matrix& j, const Block& b, const SymbolSet&
   return found;
 }
 
+// g_u of a model with held inputs into b (SpLlBlocks): the fast rows of d(dx/dt)/du at (0, x0,
+// u0), the columns of inputs held at their sample zeroed; constant unless `frozen` (else a
+// ModelError at the first fast equation whose row depends on t, a state or an input).
+void held_input_block(const Model& m, bool frozen, const std::vector<double>& x0, const std::vector<double>& u0,
+                      SpLlBlocks& b) {
+  const GiNaC::matrix ju = jacobian(m, input_symbols(m));
+  const std::size_t ns = m.slow_count, nf = m.fast_count(), ni = m.inputs.size();
+  const Block block{"g_u", ns, nf, 0, ni};
+  if (!frozen) {
+    std::size_t row = 0;
+    const SymbolSet symbols = block_symbols(ju, block, dynamic_symbols(m, true), &row);
+    if (!symbols.empty())
+      throw ModelError(m.states[row].rhs_loc,
+                       "sp_ll with held inputs needs a constant g_u = dg/du, but the equation of '" +
+                           m.states[row].name + "' is not linear in its inputs",
+                       "freeze the linearization at the initial state ('linearization: frozen'), or hold the inputs "
+                       "at their samples (no 'hold:')");
+  }
+  b.gu = held_input_columns(m, evaluate(m, ju, 0, x0, u0), ns);
+  b.gu_structure = symbolic_structure(ju, static_cast<unsigned>(ns), 0, static_cast<unsigned>(nf),
+                                      static_cast<unsigned>(ni));
+  for (std::size_t k = 0; k < ni; ++k)
+    if (m.inputs[k].hold == InputHold::kZero) b.gu_structure.col(static_cast<Eigen::Index>(k)).setConstant(false);
+}
+
 }  // namespace
 
 SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
@@ -114,6 +139,7 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
   out.gz_structure = structure(blocks[0]);
   out.gx_structure = structure(blocks[1]);
   out.fz_structure = structure(blocks[2]);
+  if (m.holds_inputs()) held_input_block(m, frozen, x0, u0, out);
   if (!FullPivotLu(out.gz).invertible())
     throw ModelError(m.states[ns].rhs_loc, "sp_ll needs an invertible g_z, but g_z is singular at the initial state",
                      "every fast state must appear in the fast equations so that g(x, z) = 0 defines the slow manifold");
@@ -137,6 +163,8 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
                                 {"p2", p2, "h^2 phi2(h g_z): J_1 = p2 gamma (eq. 44)", {}, "sp_ll: Z = g_z" + expm},
                                 {"q1", q1, "h phi1(h A) (eq. 47)", {}, "sp_ll: Z = A" + expm},
                                 {"q2", q2, "h^2 phi2(h A) (eq. 47)", {}, "sp_ll: Z = A" + expm}};
+  if (b.gu.cols() > 0)
+    c.push_back({"ku", gz_inv * b.gu, "K_u = g_z^-1 g_u (held inputs)", {}, "sp_ll: g_z^-1 g_u" + blocks});
   if (b.gz_structure.size() == 0) return c;
   const Pattern gz_functions = pattern_closure(b.gz_structure);  // g_z^-1 and the phi-functions of h g_z
   const Pattern k_structure = pattern_product(gz_functions, b.gx_structure);
@@ -144,7 +172,8 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
   const Pattern a_functions = pattern_closure(a_structure);
   const Pattern structures[] = {gz_functions, k_structure, b.fz_structure, a_structure,
                                 gz_functions, gz_functions, a_functions, a_functions};
-  for (std::size_t i = 0; i < c.size(); ++i) c[i].structure = structures[i];
+  for (std::size_t i = 0; i < std::size(structures); ++i) c[i].structure = structures[i];
+  if (b.gu.cols() > 0) c.back().structure = pattern_product(gz_functions, b.gu_structure);
   return c;
 }
 
@@ -229,6 +258,10 @@ SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& 
                      : "f_z, g_x and g_z are constant (checked symbolically).";
     return d;
   }
+  if (model.holds_inputs())
+    throw ModelError(model.simulation.schedule->loc,
+                     "sp_ll's scheduled constants hold the inputs at their samples: it takes no input hold ('hold:')",
+                     "freeze the linearization (linearization: frozen), or leave out the holds");
   if (has_tunable(model) && !sp_ll_calibration_steps(model, request.step).empty())
     throw ModelError(model.simulation.schedule->loc,
                      "sp_ll's scheduled constants depend on tunable values: generated code cannot recompute a "
@@ -277,11 +310,14 @@ ReferenceStep reference(const ReferenceSetup& s, double) {
       return sp_ll_constants_step(f, constants(t, x), slow, t, h, x);
     };
   }
-  const Linearize blocks = [jacobian = s.jacobian, slow = s.slow](double t, const std::vector<double>& x) {
-    return split_jacobian(jacobian(t, x), slow);
+  const Linearize blocks = [s](double t, const std::vector<double>& x) {
+    SpLlBlocks b = split_jacobian(s.jacobian(t, x), s.slow);
+    if (s.input_jacobian) b.gu = held_input_columns(*s.model, s.input_jacobian(t, x), s.slow);
+    return b;
   };
-  return [blocks, slow = s.slow](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
-    return sp_ll_reference_step(f, blocks, slow, t, h, x);
+  return [blocks, slow = s.slow, held = s.held_inputs](const RightHandSide& f, double t, double h,
+                                                      const std::vector<double>& x) {
+    return sp_ll_reference_step(f, blocks, slow, t, h, x, held ? held(t) : HeldInputs<double>{});
   };
 }
 
@@ -303,6 +339,14 @@ StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& d)
   c.ops += arithmetic(nf, 0, 0);                 // b: sum
   c.ops += arithmetic(ns, 0, nf);                // c: f1 - k1, divided by h
   c.ops += arithmetic(3 * nf, 0, 0);             // y_next: sums; z_next: + y_next
+  if (model.holds_inputs()) {
+    c.add_work(2 * product("ku"));               // K_u r, K_u c
+    c.ops += arithmetic(3 * nf, 0, 0);           // gamma, b and c take them
+    c.ops += arithmetic(nf, nf, 0);              // c: 2 K_u c
+    c.ops += 2 * arithmetic(nf + 1, 2 * nf, 0);  // the manifold's shift at h/2 and h
+    c.ops += arithmetic(6 * nf, 0, 0);           // the manifold takes it at k1..k4, f1, z_next
+    c.ops += held_input_ops(model, 2);           // the inputs at h/2 and h
+  }
   if (d.schedule) c.add_work(schedule_ops(model, d.matrices, 0, *d.schedule));
   return c;
 }
@@ -364,6 +408,8 @@ SchemeInfo sp_ll_scheme() {
   };
   s.linearization = true;
   s.schedulable = true;
+  s.held_inputs = true;
+  s.hold_degree = 2;  // exact on a linear model's held polynomial: its error is the linearization's
   s.analyse = analyse;
   s.generate_note = generate_note;
   return s;

@@ -17,12 +17,21 @@
 // B s + C; the derivation (linearly interpolated forcing, eqs. 38-40) needs B + C s, which
 // is what is computed here.
 //
+// Held inputs (dualrate/input_hold.hpp: u(t_n + s) = u_n + s r + s^2 c over the step) move the
+// linearization's manifold with them, H(x, s) = H(x) - K_u (u(t_n + s) - u_n), K_u = g_z^-1 g_u,
+// and add K_u u'(s) = K_u (r + 2 c s) to the forcing of y = z - H (y' = A y + g_z^-1 g_x f + K_u u'):
+//   1. int_0^h y = p1 sigma + p2 (gamma + K_u r)    (the curvature's h^3 phi3 term, O(h^3), dropped)
+//   2. the RK4 stages at t_n + s take u(t_n + s) on H(x, s)
+//   3. B += K_u r, C += 2 K_u c, and z_{n+1} = H(x_{n+1}, h) + y_{n+1}: exact for the held polynomial.
+// A sample held constant (U = Input) is the case r = c = 0, which takes none of these terms.
+//
 // The generator computes every constant matrix (g_z^-1, g_z^-1 g_x, f_z, and the
 // phi-function blocks for g_z and A at the step h); this step computes no exponential and
 // inverts nothing. The constants struct C has, for each of them, a function applying it:
 //   static Eigen::Matrix<Scalar, R, 1> M(const Schedule& s, const Eigen::Matrix<Scalar, K, 1>& v); // M v
 // for M = gz_inv, a, p1 (h phi1(h g_z)), p2 (h^2 phi2(h g_z)), q1 (h phi1(h A)),
-// q2 (h^2 phi2(h A)) (R = K = nf), k (g_z^-1 g_x: nf x ns) and fz (ns x nf), and
+// q2 (h^2 phi2(h A)) (R = K = nf), k (g_z^-1 g_x: nf x ns), fz (ns x nf) and, for a model
+// with held inputs, ku (g_z^-1 g_u: nf x ni, the columns of inputs held at zero order zero), and
 //   static Schedule schedule(Time t, const State& x, const Input& u);
 // the constants at the step's start (x_n, u): dualrate::Unscheduled when they are constant,
 // else interpolated over the generator's grid of scheduling values (dualrate/schedule.hpp).
@@ -31,6 +40,9 @@
 
 #include <Eigen/Core>
 
+#include <type_traits>
+
+#include "../input_hold.hpp"
 #include "../model.hpp"
 #include "../schedule.hpp"
 
@@ -50,40 +62,72 @@ struct SpLl {
   using Fast = Eigen::Matrix<Scalar, nf, 1>;
   static constexpr int order = 1;  // local error O(h^2) from the linearization (seed 000, Figs. 4-5)
 
-  static void step(Time t, Scalar h, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, h, u, x); }
+  // U: the inputs as a sample held constant (Input) or a HeldInput (a model with held inputs).
+  template <class U>
+  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
+    step(C::schedule(t, x, input_sample(u)), t, h, u, x);
+  }
 
-  // The step with the constants s of (t, x, u), C::schedule(t, x, u).
-  static void step(const typename C::Schedule& s, Time t, Scalar h, const Input& u, State& x) noexcept {
+  // The step with the constants s of (t, x, u_n), C::schedule(t, x, u_n).
+  template <class U>
+  static void step(const typename C::Schedule& s, Time t, Scalar h, const U& u, State& x) noexcept {
+    constexpr bool held = std::is_same<U, HeldInput<M>>::value;
     const Slow xn = x.template head<ns>();
     const Fast zn = x.template tail<nf>();
 
     State d;
-    M::derivatives(t, x, u, d);
+    M::derivatives(t, x, input_sample(u), d);
     const Fast sigma = C::gz_inv(s, d.template tail<nf>());
-    const Fast gamma = C::k(s, d.template head<ns>());
+    Fast gamma = C::k(s, d.template head<ns>());
+    Fast input_rate = Fast::Zero(), input_curvature = Fast::Zero();  // K_u r, K_u c
+    if constexpr (held) {
+      input_rate = C::ku(s, u.rate);
+      input_curvature = C::ku(s, u.curvature);
+      gamma += input_rate;
+    }
     const Fast integral_y = C::p1(s, sigma) + C::p2(s, gamma);
 
-    const Fast offset = zn - sigma + C::k(s, xn);  // H(x) = offset - g_z^-1 g_x x
-    const auto manifold = [&](const Slow& xs) -> Fast { return offset - C::k(s, xs); };
-    const auto slow_rate = [&](Time ts, const Slow& xs) -> Slow {
+    const Scalar half = h / Scalar(2);
+    const Time mid = t + Time(half), end = t + Time(h);
+    const auto& u_mid = input_at(u, mid);
+    const auto& u_end = input_at(u, end);
+    // H(x, s) = offset - g_z^-1 g_x x - shift(s), shift(s) = K_u (u(t_n + s) - u_n) at s = h/2, h.
+    const Fast offset = zn - sigma + C::k(s, xn);
+    Fast shift_mid = Fast::Zero(), shift_end = Fast::Zero();
+    if constexpr (held) {
+      const Scalar s_mid = static_cast<Scalar>(mid - t), s_end = static_cast<Scalar>(end - t);
+      shift_mid = s_mid * (input_rate + s_mid * input_curvature);
+      shift_end = s_end * (input_rate + s_end * input_curvature);
+    }
+    const auto manifold = [&](const Slow& xs, const Fast& shift) -> Fast {
+      if constexpr (held) {
+        return offset - C::k(s, xs) - shift;
+      } else {
+        return offset - C::k(s, xs);
+      }
+    };
+    const auto slow_rate = [&](Time ts, const Slow& xs, const Fast& shift, const Input& us) -> Slow {
       State on_manifold;
-      on_manifold << xs, manifold(xs);
+      on_manifold << xs, manifold(xs, shift);
       Slow rate;
-      M::slow_derivatives(ts, on_manifold, u, rate);
+      M::slow_derivatives(ts, on_manifold, us, rate);
       return rate;
     };
-    const Scalar half = h / Scalar(2);
-    const Slow k1 = slow_rate(t, xn);
-    const Slow k2 = slow_rate(t + Time(half), xn + half * k1);
-    const Slow k3 = slow_rate(t + Time(half), xn + half * k2);
-    const Slow k4 = slow_rate(t + Time(h), xn + h * k3);
+    const Slow k1 = slow_rate(t, xn, Fast::Zero(), input_sample(u));
+    const Slow k2 = slow_rate(mid, xn + half * k1, shift_mid, u_mid);
+    const Slow k3 = slow_rate(mid, xn + half * k2, shift_mid, u_mid);
+    const Slow k4 = slow_rate(end, xn + h * k3, shift_end, u_end);
     const Slow x_next = xn + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4) + C::fz(s, integral_y);
 
-    const Slow f1 = slow_rate(t + Time(h), x_next);
-    const Fast b = C::a(s, sigma) + C::k(s, k1);
-    const Fast c = C::k(s, f1 - k1) / h;
+    const Slow f1 = slow_rate(end, x_next, shift_end, u_end);
+    Fast b = C::a(s, sigma) + C::k(s, k1);
+    Fast c = C::k(s, f1 - k1) / h;
+    if constexpr (held) {
+      b += input_rate;
+      c += Scalar(2) * input_curvature;
+    }
     const Fast y_next = sigma + C::q1(s, b) + C::q2(s, c);
-    x << x_next, manifold(x_next) + y_next;
+    x << x_next, manifold(x_next, shift_end) + y_next;
   }
 };
 
