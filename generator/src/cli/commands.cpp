@@ -174,6 +174,10 @@ DesignCommand::DesignCommand(CLI::App& app) {
   cmd_->add_option("--schemes", schemes_,
                    "Consider only these schemes, as in --schemes rk4,sp_ll (default: every scheme)")
       ->delimiter(',');
+  cmd_->add_flag("--exhaustive", exhaustive_,
+                 "Search every candidate to its own cheapest step within the tolerance, to cost each against the "
+                 "choice (default: a step that costs more than a candidate already within the tolerance is not run; "
+                 "with --target every candidate is searched)");
   cmd_->add_option("--param", o_.params,
                    "NAME=VALUE: replaces the value of parameter NAME (repeatable; not written into -o's file; "
                    "default: the file's values)");

@@ -87,6 +87,7 @@ class DesignCommand : public ModelCommand {
   double cpu_hz_ = 0, cpi_ = 0;
   std::optional<double> period_;
   std::vector<std::string> schemes_;
+  bool exhaustive_ = false;
   std::string target_, out_file_;
   bool json_ = false;
 };

@@ -39,6 +39,7 @@ int DesignCommand::run(const Model& model) {
     if (std::find(known.begin(), known.end(), s) == known.end())
       throw UsageError(fmt::format("--schemes: unknown scheme '{}' (known: {})", s, fmt::join(known, " ")));
   r.schemes = schemes_;
+  r.exhaustive = exhaustive_;
   r.parameters = parameter_overrides(o_.params);
   const bool terminal = isatty(STDERR_FILENO) != 0;
   if (terminal)

@@ -125,10 +125,13 @@ class SchemeRuns {
   Accurate& accurate_;
 };
 
-// The search of the largest step within tol among `grid` (largest first); the index found or
-// -1, with the trials appended and why it stopped when it found none.
+// The search of the largest step within tol among `grid` (largest first), not running the steps
+// that are `dearer` (cost more than a candidate found within the tolerance); the index found or
+// -1, with the trials appended and why it stopped when it found none (*all_dearer: every step
+// left untried was dearer).
 long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio, double tol,
-                  std::vector<Trial>& trials, std::string& why) {
+                  const std::function<bool(std::size_t)>& dearer, std::vector<Trial>& trials, std::string& why,
+                  bool* all_dearer) {
   std::map<std::size_t, double> errors;
   std::vector<std::size_t> finite;  // indices with a finite error, in the order run
   const auto eval = [&](std::size_t k) {
@@ -153,7 +156,13 @@ long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio, 
       }
     return count >= 3 && hi <= 1.25 * lo && big >= 2.5 * grid[k];
   };
-  for (std::size_t k = 0; k < grid.size(); ++k) {
+  std::size_t k = 0;
+  bool skipped = false;
+  for (; k < grid.size(); ++k) {
+    if (dearer(k)) {
+      skipped = true;
+      continue;
+    }
     const double e = eval(k);
     if (e <= tol) return static_cast<long>(k);
     if (std::isnan(e)) {
@@ -167,6 +176,7 @@ long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio, 
       break;
     }
   }
+  *all_dearer = k == grid.size() && skipped;
   if (why.empty()) why = fmt::format("no step down to {:.4g} is within the tolerance", grid.back());
   if (!finite.empty()) {
     const std::size_t best = *std::min_element(finite.begin(), finite.end(),
@@ -183,9 +193,10 @@ void stable_step(const Model& m, const SchemeInfo& info, int ratio, double t_end
   c.stable_bounded = stability.max_stable_step_bounded;
 }
 
-// The candidate of one scheme at one ratio (single-rate: 1).
+// The candidate of one scheme at one ratio (single-rate: 1), searched at the steps where it costs
+// less than `bound` (operations per second of a candidate within the tolerance; infinity: none).
 Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& lin, int ratio, double t_end,
-                 const DesignRequest& r) {
+                 const DesignRequest& r, double bound) {
   Candidate c;
   c.scheme = info.name;
   c.linearization = lin;
@@ -207,18 +218,35 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
     return c;
   }
   runs.design(grid.front(), ratio);  // a model the scheme refuses at any step: ModelError
-  std::string why;
-  const long found = search_steps(runs, grid, ratio, r.tolerance, c.trials, why);
-  if (found < 0) {
-    c.status = "inaccurate";
-    c.reason = why;
-    return c;
-  }
   const double macro = info.dual_rate ? ratio : 1;
   const auto ops_per_second = [&](double h, long& ops) {
     ops = step_cost(runs.model(), runs.request(h, ratio), runs.design(h, ratio)).ops.total();
     return static_cast<double>(ops) / (h * macro);
   };
+  const auto dearer = [&](std::size_t k) {
+    if (!std::isfinite(bound)) return false;
+    long ops = 0;
+    try {
+      return ops_per_second(grid[k], ops) >= bound;
+    } catch (const std::exception&) {
+      return false;  // no design at this step: the run says so
+    }
+  };
+  std::string why;
+  bool all_dearer = false;
+  const long found = search_steps(runs, grid, ratio, r.tolerance, dearer, c.trials, why, &all_dearer);
+  if (found < 0 && all_dearer) {
+    c.status = "dearer";
+    c.reason = fmt::format("above the tolerance at every step run, and at every step not run costs more than {:.4g} "
+                           "operations per second, what a candidate within the tolerance costs",
+                           bound);
+    return c;
+  }
+  if (found < 0) {
+    c.status = "inaccurate";
+    c.reason = why;
+    return c;
+  }
   std::size_t best = static_cast<std::size_t>(found);
   c.error = c.trials.back().error;
   double best_cost = ops_per_second(grid[best], c.ops_per_step);
@@ -299,22 +327,24 @@ std::vector<double> design_steps(const DesignRequest& r, double t_end, double ma
 namespace {
 
 int status_rank(const std::string& s) {
-  static const std::vector<std::string> order{"chosen", "ok", "not schedulable", "failed on target", "inaccurate",
-                                              "refused"};
+  static const std::vector<std::string> order{"chosen",     "ok",      "dearer", "not schedulable", "failed on target",
+                                              "inaccurate", "refused"};
   return static_cast<int>(std::find(order.begin(), order.end(), s) - order.begin());
 }
 
-// The candidate of one scheme: single-rate, its search; dual-rate, the cheapest of its ratios.
+// The candidate of one scheme below `bound` (search): single-rate, its search; dual-rate, the
+// cheapest of its ratios.
 Candidate scheme_candidate(const Model& m, const SchemeInfo& info, const std::string& lin, double t_end,
-                           Accurate& accurate, const DesignRequest& r) {
+                           Accurate& accurate, const DesignRequest& r, double bound) {
   SchemeRuns runs(m, info, lin, t_end, accurate);
-  if (!info.dual_rate) return search(runs, info, lin, 1, t_end, r);
+  if (!info.dual_rate) return search(runs, info, lin, 1, t_end, r, bound);
   std::optional<Candidate> best;
   std::vector<Trial> trials;
   int worse = 0;
   for (int ratio : kRatios) {
     if (r.progress) r.progress(fmt::format("{}: ratio {}", info.name, ratio));
-    Candidate c = search(runs, info, lin, ratio, t_end, r);
+    const double below = best && best->meets() ? std::min(bound, best->ops_per_second) : bound;
+    Candidate c = search(runs, info, lin, ratio, t_end, r, below);
     trials.insert(trials.end(), c.trials.begin(), c.trials.end());
     const bool better = c.meets() && (!best || !best->meets() || c.ops_per_second < best->ops_per_second);
     if (better || !best) {
@@ -325,6 +355,7 @@ Candidate scheme_candidate(const Model& m, const SchemeInfo& info, const std::st
     }
   }
   best->trials = trials;
+  if (!best->meets()) return *best;
   if (r.progress) r.progress(fmt::format("{}: largest stable step at ratio {}", info.name, best->ratio));
   stable_step(m, info, best->ratio, t_end, *best);
   return *best;
@@ -374,7 +405,7 @@ std::vector<std::string> holds_to_try(const Model& m, const SchemeInfo& info) {
 // model lacks the states the scheme needs, or the scheme throws (an exact linearization that
 // refuses is tried frozen first).
 Candidate candidate_or_refusal(const Model& m, const SchemeInfo& info, const Design& d, Accurate& accurate,
-                               const DesignRequest& r) {
+                               const DesignRequest& r, double bound) {
   Candidate c;
   c.scheme = info.name;
   c.dual_rate = info.dual_rate;
@@ -392,13 +423,13 @@ Candidate candidate_or_refusal(const Model& m, const SchemeInfo& info, const Des
   try {
     if (info.check_trajectory) info.check_trajectory(m, d.t_end);
     try {
-      c = scheme_candidate(m, info, lin, d.t_end, accurate, r);
+      c = scheme_candidate(m, info, lin, d.t_end, accurate, r, bound);
     } catch (const ModelError&) {
       // Blocks that are not constant: the exact linearization refuses; frozen ones may do.
       if (lin != "exact" || !info.linearization) throw;
       Model frozen = m;
       frozen.simulation.linearization = lin = "frozen";
-      c = scheme_candidate(frozen, info, lin, d.t_end, accurate, r);
+      c = scheme_candidate(frozen, info, lin, d.t_end, accurate, r, bound);
     }
   } catch (const ModelError& e) {
     c.reason = e.what();
@@ -468,12 +499,19 @@ Design design(const Model& model, const std::string& text, const DesignRequest& 
   const Model m = load_model_text(partitioned_text(model, text, d), model.file, r.parameters);
   const ReferenceCore partitioned_core(m);
   Accurate accurate(partitioned_core, d.t_end);
+  // Without a target, where candidates rank by operations, a step that costs more than a
+  // candidate already within the tolerance is not run (branch and bound) unless r.exhaustive; the
+  // higher holds, often the cheaper, first. With one they rank by the target's cycles, and every
+  // candidate is searched.
+  double bound = kInf;
   for (const SchemeInfo* info : schemes()) {
     if (!r.schemes.empty() && std::find(r.schemes.begin(), r.schemes.end(), info->name) == r.schemes.end()) continue;
-    for (const std::string& hold : holds_to_try(m, *info)) {
-      say(hold.empty() || hold == "zero" ? info->name : fmt::format("{}, hold {}", info->name, hold));
-      Candidate c = candidate_or_refusal(with_holds(m, hold), *info, d, accurate, r);
-      c.hold = hold;
+    const std::vector<std::string> holds = holds_to_try(m, *info);
+    for (auto hold = holds.rbegin(); hold != holds.rend(); ++hold) {
+      say(hold->empty() || *hold == "zero" ? info->name : fmt::format("{}, hold {}", info->name, *hold));
+      Candidate c = candidate_or_refusal(with_holds(m, *hold), *info, d, accurate, r, bound);
+      c.hold = *hold;
+      if (r.target.empty() && !r.exhaustive && c.meets()) bound = std::min(bound, c.ops_per_second);
       d.candidates.push_back(std::move(c));
     }
   }

@@ -58,6 +58,9 @@ struct DesignRequest {
   double cpu_hz = 0, cpi = 0;  // the part at the target (0: its default part)
   std::optional<double> period;  // the ECU task's period: steps P/k
   std::vector<std::string> schemes;  // the schemes to consider (empty: every scheme)
+  // Every candidate searched to its cheapest step; false: without a target, steps that cost more
+  // than a candidate already within the tolerance are not run (such a candidate is "dearer").
+  bool exhaustive = false;
   std::vector<ParameterOverride> parameters;  // --param, as the model was loaded with
   // Told what runs ("sp_ll: step 0.0125") on the way; null: quiet.
   std::function<void(const std::string&)> progress;
@@ -85,8 +88,9 @@ struct Candidate {
   bool stable_bounded = true;
   long ops_per_step = 0;  // dual-rate: per macro step
   double ops_per_second = 0;
-  // chosen, ok (meets the request, costs more), refused (the model does not suit it),
-  // inaccurate (no step within the tolerance), not schedulable (on the target).
+  // chosen, ok (meets the request, costs more), dearer (no step within the tolerance where it
+  // costs less than a candidate that meets it: DesignRequest::exhaustive), refused (the model
+  // does not suit it), inaccurate (no step within the tolerance), not schedulable (on the target).
   std::string status;
   std::string reason;
   std::vector<Trial> trials;  // in the order run

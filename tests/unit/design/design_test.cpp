@@ -264,6 +264,7 @@ TEST(Design, ChoosesTheHoldWithTheStep) {
   DesignRequest request;
   request.tolerance = 1e-4;
   request.schemes = {"rk4"};
+  request.exhaustive = true;  // the zero hold searched to its own cheapest step, to cost it
   const Design d = design(m, read_file(path), request);
   ASSERT_GE(d.choice, 0) << d.text();
   const Candidate& chosen = d.candidates[static_cast<std::size_t>(d.choice)];
@@ -277,6 +278,39 @@ TEST(Design, ChoosesTheHoldWithTheStep) {
   EXPECT_NE(d.text().find("rk4, hold " + chosen.hold), std::string::npos) << d.text();
   const Model written = load_model_text(designed_text(d, chosen, m, read_file(path)), path);
   for (const Input& u : written.inputs) EXPECT_EQ(to_string(u.hold), chosen.hold) << u.name;
+}
+
+// Branch and bound: a step that costs more than a candidate already within the tolerance is not
+// run. It makes the same choice as the exhaustive search, runs fewer steps, and every candidate it
+// calls dearer costs at least the choice at its own cheapest step within the tolerance.
+TEST(Design, BoundSkipsOnlyDearerSteps) {
+  const std::string path = test::source_path("models/fan_drive.yaml");
+  const Model m = test::load(path);
+  DesignRequest request;
+  request.tolerance = 1e-4;
+  request.schemes = {"rk2", "rk4"};
+  const Design bounded = design(m, read_file(path), request);
+  request.exhaustive = true;
+  const Design exhaustive = design(m, read_file(path), request);
+  ASSERT_GE(bounded.choice, 0) << bounded.text();
+  ASSERT_GE(exhaustive.choice, 0) << exhaustive.text();
+  const Candidate& chosen = bounded.candidates[static_cast<std::size_t>(bounded.choice)];
+  const Candidate& best = exhaustive.candidates[static_cast<std::size_t>(exhaustive.choice)];
+  EXPECT_EQ(chosen.scheme, best.scheme);
+  EXPECT_EQ(chosen.hold, best.hold);
+  EXPECT_EQ(chosen.step, best.step);
+  std::size_t runs = 0, all_runs = 0, dearer = 0;
+  for (const Candidate& c : bounded.candidates) {
+    runs += c.trials.size();
+    if (c.status != "dearer") continue;
+    ++dearer;
+    for (const Candidate& e : exhaustive.candidates)
+      if (e.scheme == c.scheme && e.hold == c.hold && e.meets())
+        EXPECT_GE(e.ops_per_second, chosen.ops_per_second) << c.scheme << ", hold " << c.hold;
+  }
+  for (const Candidate& c : exhaustive.candidates) all_runs += c.trials.size();
+  EXPECT_GT(dearer, 0U) << bounded.text();
+  EXPECT_LT(runs, all_runs);
 }
 
 // --period P: every candidate's step is P / k for a whole k; the JSON names the choice.
