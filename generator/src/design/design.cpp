@@ -5,11 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <stdexcept>
 
-#include "analysis/stability.hpp"
 #include "design/model_text.hpp"
+#include "design/step_search.hpp"
 #include "model/model.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
@@ -20,269 +19,12 @@ namespace dualrate {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // m with every input held as `hold` (a Candidate::hold) says; empty: as m holds them.
 Model with_holds(const Model& m, const std::string& hold) {
   return hold.empty() ? m : with_every_input_held(m, input_hold_named(hold));
 }
 
-// The R10 preferred numbers in [lo, hi], largest first.
-std::vector<double> preferred_steps(double hi, double lo) {
-  static const double r10[] = {8, 6.3, 5, 4, 3.15, 2.5, 2, 1.6, 1.25, 1};
-  std::vector<double> steps;
-  for (int e = static_cast<int>(std::ceil(std::log10(hi))); e >= static_cast<int>(std::floor(std::log10(lo))) - 1; --e)
-    for (double m : r10) {
-      const double h = std::stod(fmt::format("{}e{}", m, e));  // exact decimal, not m * 10^e rounded twice
-      if (h <= hi * (1 + 1e-12) && h >= lo) steps.push_back(h);
-    }
-  return steps;
-}
-
-// P / k in [lo, hi], largest first.
-std::vector<double> period_steps(double period, double hi, double lo) {
-  std::vector<double> steps;
-  for (long k = std::max(1L, static_cast<long>(std::ceil(period / hi * (1 - 1e-12)))); period / k >= lo; ++k)
-    if (period / static_cast<double>(k) <= hi * (1 + 1e-12)) steps.push_back(period / static_cast<double>(k));
-  return steps;
-}
-
-// The high-accuracy solution at the rows of a run with step h, a row every `every` steps.
-class Accurate {
- public:
-  Accurate(const ReferenceCore& core, double t_end) : core_(core), t_end_(t_end) {}
-  const Trace& at(double h, int every) {
-    const auto key = std::make_pair(h, every);
-    auto it = cache_.find(key);
-    if (it == cache_.end()) {
-      // Output steps of at most t_end / 1000 (the integrator's first trial step is the output
-      // step, which a stiff model can overflow on), rows at the run's.
-      const long sub = std::max(1L, static_cast<long>(std::ceil(h / (t_end_ / 1000) - 1e-9)));
-      RunOptions run{kHighAccuracy, h / static_cast<double>(sub), grid_end(h), every * static_cast<int>(sub)};
-      it = cache_.emplace(key, core_.simulate(run)).first;
-    }
-    return it->second;
-  }
-  double grid_end(double h) const { return static_cast<double>(step_count(t_end_, h)) * h; }
-
- private:
-  const ReferenceCore& core_;
-  double t_end_;
-  std::map<std::pair<double, int>, Trace> cache_;
-};
-
-// One scheme's runs on one model (with its linearization).
-class SchemeRuns {
- public:
-  SchemeRuns(const Model& model, const SchemeInfo& info, std::string linearization, double t_end, Accurate& accurate)
-      : model_(model), info_(info), lin_(std::move(linearization)), t_end_(t_end), core_(model), accurate_(accurate) {}
-
-  GenerateRequest request(double h, int ratio) const {
-    GenerateRequest g{info_.name, h, ratio, ScalarType::kDouble, "design"};
-    g.t_end = t_end_;
-    return g;
-  }
-  SchemeDesign design(double h, int ratio) const {
-    return precompute_scheme(model_, lin_ == "frozen", request(h, ratio));
-  }
-
-  // The error of the run at (h, ratio) against the high-accuracy solution; infinity when it
-  // blows up.
-  double error(double h, int ratio) {
-    SchemeDesign d;
-    try {
-      d = design(h, ratio);
-    } catch (const std::exception& e) {  // no design at this step (smfe: D below its inner step)
-      no_design_ = e.what();
-      return std::numeric_limits<double>::quiet_NaN();
-    }
-    const long steps = step_count(t_end_, h);
-    const int every = ratio * static_cast<int>(std::max(1L, steps / (ratio * kErrorRows)));
-    RunOptions run{info_.name, h, accurate_.grid_end(h), every};
-    run.ratio = ratio;
-    run.frozen_linearization = lin_ == "frozen";
-    run.schedule = d.schedule;
-    try {
-      const Trace trace = core_.simulate(run);
-      const double e = compare_traces(trace, accurate_.at(h, every), model_.states.size()).max_error;
-      return std::isfinite(e) ? e : kInf;
-    } catch (const SimulationError&) {
-      return kInf;
-    }
-  }
-
-  const Model& model() const { return model_; }
-  // Why the last step without a design (error NaN) had none.
-  const std::string& no_design() const { return no_design_; }
-
- private:
-  std::string no_design_;
-  const Model& model_;
-  const SchemeInfo& info_;
-  std::string lin_;
-  double t_end_;
-  ReferenceCore core_;
-  Accurate& accurate_;
-};
-
-// The search of the largest step within tol among `grid` (largest first), not running the steps
-// that are `dearer` (cost more than a candidate found within the tolerance); the index found or
-// -1, with the trials appended and why it stopped when it found none (*all_dearer: every step
-// left untried was dearer).
-long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio, double tol,
-                  const std::function<bool(std::size_t)>& dearer, std::vector<Trial>& trials, std::string& why,
-                  bool* all_dearer) {
-  std::map<std::size_t, double> errors;
-  std::vector<std::size_t> finite;  // indices with a finite error, in the order run
-  const auto eval = [&](std::size_t k) {
-    if (!errors.count(k)) {
-      errors[k] = runs.error(grid[k], ratio);
-      trials.push_back({grid[k], ratio, errors[k]});
-      if (std::isfinite(errors[k])) finite.push_back(k);
-    }
-    return errors[k];
-  };
-  // The finite errors at steps from h_k up to 10 h_k, three or more spanning a factor of 2.5,
-  // within 1.25 of each other.
-  const auto plateau = [&](std::size_t k) {
-    double lo = kInf, hi = 0, big = 0;
-    int count = 0;
-    for (std::size_t i : finite)
-      if (grid[i] >= grid[k] && grid[i] <= 10 * grid[k]) {
-        lo = std::min(lo, errors[i]);
-        hi = std::max(hi, errors[i]);
-        big = std::max(big, grid[i]);
-        ++count;
-      }
-    return count >= 3 && hi <= 1.25 * lo && big >= 2.5 * grid[k];
-  };
-  std::size_t k = 0;
-  bool skipped = false;
-  for (; k < grid.size(); ++k) {
-    if (dearer(k)) {
-      skipped = true;
-      continue;
-    }
-    const double e = eval(k);
-    if (e <= tol) return static_cast<long>(k);
-    if (std::isnan(e)) {
-      why = fmt::format("no design at step {:.4g} or below: {}", grid[k], runs.no_design());
-      break;
-    }
-    if (std::isfinite(e) && plateau(k)) {
-      why = fmt::format("its error stays near {:.3g} as the step falls (to {:.4g}): the scheme's own error is above "
-                        "the tolerance",
-                        e, grid[k]);
-      break;
-    }
-  }
-  *all_dearer = k == grid.size() && skipped;
-  if (why.empty()) why = fmt::format("no step down to {:.4g} is within the tolerance", grid.back());
-  if (!finite.empty()) {
-    const std::size_t best = *std::min_element(finite.begin(), finite.end(),
-                                               [&](std::size_t a, std::size_t b) { return errors[a] < errors[b]; });
-    why += fmt::format(" (the smallest error, {:.3g}, at step {:.4g})", errors[best], grid[best]);
-  }
-  return -1;
-}
-
-// The largest stable step of the scheme at `ratio`, as `analyze` finds it, into c.
-void stable_step(const Model& m, const SchemeInfo& info, int ratio, double t_end, Candidate& c) {
-  const StabilityReport stability = analyze_stability(m, info.name, t_end / static_cast<double>(kMinSteps), ratio);
-  c.max_stable_step = stability.max_stable_step;
-  c.stable_bounded = stability.max_stable_step_bounded;
-}
-
-// The candidate of one scheme at one ratio (single-rate: 1), searched at the steps where it costs
-// less than `bound` (operations per second of a candidate within the tolerance; infinity: none).
-Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& lin, int ratio, double t_end,
-                 const DesignRequest& r, double bound) {
-  Candidate c;
-  c.scheme = info.name;
-  c.linearization = lin;
-  c.dual_rate = info.dual_rate;
-  c.ratio = ratio;
-  // A dual-rate scheme's scan costs hundreds of macro-step maps (of the states and their
-  // derivative histories): only its chosen ratio's is scanned (scheme_candidate), its search
-  // starts at t_end / kMinSteps and finds the unstable steps by their runs.
-  if (!info.dual_rate) stable_step(runs.model(), info, ratio, t_end, c);
-  const std::vector<double> grid =
-      design_steps(r, t_end, c.max_stable_step, c.stable_bounded, info.dual_rate ? ratio : 1);
-  if (grid.empty()) {
-    c.status = "inaccurate";
-    const double lo = t_end / static_cast<double>(kMaxSteps);
-    c.reason = c.max_stable_step > 0 && c.max_stable_step < lo
-                   ? fmt::format("its largest stable step, {:.3g}, takes more than {} steps over the scenario",
-                                 c.max_stable_step, kMaxSteps)
-                   : std::string("no step to try (none makes whole macro steps over the scenario)");
-    return c;
-  }
-  runs.design(grid.front(), ratio);  // a model the scheme refuses at any step: ModelError
-  const double macro = info.dual_rate ? ratio : 1;
-  const auto ops_per_second = [&](double h, long& ops) {
-    ops = step_cost(runs.model(), runs.request(h, ratio), runs.design(h, ratio)).ops.total();
-    return static_cast<double>(ops) / (h * macro);
-  };
-  const auto dearer = [&](std::size_t k) {
-    if (!std::isfinite(bound)) return false;
-    long ops = 0;
-    try {
-      return ops_per_second(grid[k], ops) >= bound;
-    } catch (const std::exception&) {
-      return false;  // no design at this step: the run says so
-    }
-  };
-  std::string why;
-  bool all_dearer = false;
-  const long found = search_steps(runs, grid, ratio, r.tolerance, dearer, c.trials, why, &all_dearer);
-  if (found < 0 && all_dearer) {
-    c.status = "dearer";
-    c.reason = fmt::format("above the tolerance at every step run, and at every step not run costs more than {:.4g} "
-                           "operations per second, what a candidate within the tolerance costs",
-                           bound);
-    return c;
-  }
-  if (found < 0) {
-    c.status = "inaccurate";
-    c.reason = why;
-    return c;
-  }
-  std::size_t best = static_cast<std::size_t>(found);
-  c.error = c.trials.back().error;
-  double best_cost = ops_per_second(grid[best], c.ops_per_step);
-  // A scheme whose operations per step fall with the step (smfe: fewer inner steps) can cost
-  // less at a smaller one: the next steps are tried while one of the last two saved.
-  int misses = 0;
-  for (std::size_t j = best + 1; j < grid.size() && misses < 2; ++j) {
-    long ops = 0;
-    double cost = 0;
-    try {
-      cost = ops_per_second(grid[j], ops);
-    } catch (const std::exception&) {
-      break;
-    }
-    if (cost >= best_cost) {
-      ++misses;
-      continue;
-    }
-    const double e = runs.error(grid[j], ratio);
-    c.trials.push_back({grid[j], ratio, e});
-    if (!(e <= r.tolerance)) {
-      ++misses;
-      continue;
-    }
-    best = j;
-    best_cost = cost;
-    c.ops_per_step = ops;
-    c.error = e;
-    misses = 0;
-  }
-  c.step = grid[best];
-  c.ops_per_second = best_cost;
-  c.status = "ok";
-  return c;
-}
-
+// Candidate c verified on r.target: its instructions and cycles, or why it failed there.
 void measure_on_target(const Model& model, Candidate& c, const Design& d, const DesignRequest& r) {
   const CrossTarget* cross = find_cross_target(r.target);
   VerifyOptions v;
@@ -309,56 +51,10 @@ void measure_on_target(const Model& model, Candidate& c, const Design& d, const 
   if (c.budget) c.cycles_per_second = per_step * c.budget->cpi / (c.step * c.ratio);
 }
 
-}  // namespace
-
-std::vector<double> design_steps(const DesignRequest& r, double t_end, double max_stable_step, bool bounded,
-                                 int stride) {
-  double hi = t_end / static_cast<double>(kMinSteps);
-  if (max_stable_step > 0 && bounded) hi = std::min(hi, max_stable_step);
-  const double lo = t_end / static_cast<double>(kMaxSteps);
-  std::vector<double> all = r.period ? period_steps(*r.period, hi, lo) : preferred_steps(hi, lo);
-  if (stride <= 1) return all;
-  std::vector<double> whole;
-  for (double h : all)
-    if (step_count(t_end, h) % stride == 0) whole.push_back(h);
-  return whole;
-}
-
-namespace {
-
 int status_rank(const std::string& s) {
   static const std::vector<std::string> order{"chosen",     "ok",      "dearer", "not schedulable", "failed on target",
                                               "inaccurate", "refused"};
   return static_cast<int>(std::find(order.begin(), order.end(), s) - order.begin());
-}
-
-// The candidate of one scheme below `bound` (search): single-rate, its search; dual-rate, the
-// cheapest of its ratios.
-Candidate scheme_candidate(const Model& m, const SchemeInfo& info, const std::string& lin, double t_end,
-                           Accurate& accurate, const DesignRequest& r, double bound) {
-  SchemeRuns runs(m, info, lin, t_end, accurate);
-  if (!info.dual_rate) return search(runs, info, lin, 1, t_end, r, bound);
-  std::optional<Candidate> best;
-  std::vector<Trial> trials;
-  int worse = 0;
-  for (int ratio : kRatios) {
-    if (r.progress) r.progress(fmt::format("{}: ratio {}", info.name, ratio));
-    const double below = best && best->meets() ? std::min(bound, best->ops_per_second) : bound;
-    Candidate c = search(runs, info, lin, ratio, t_end, r, below);
-    trials.insert(trials.end(), c.trials.begin(), c.trials.end());
-    const bool better = c.meets() && (!best || !best->meets() || c.ops_per_second < best->ops_per_second);
-    if (better || !best) {
-      best = c;
-      worse = 0;
-    } else if (++worse >= 2 && best->meets()) {
-      break;
-    }
-  }
-  best->trials = trials;
-  if (!best->meets()) return *best;
-  if (r.progress) r.progress(fmt::format("{}: largest stable step at ratio {}", info.name, best->ratio));
-  stable_step(m, info, best->ratio, t_end, *best);
-  return *best;
 }
 
 // The high-accuracy solution's own error (between Odeint tolerances 1e-11 and 1e-12) into d;

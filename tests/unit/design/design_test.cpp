@@ -12,6 +12,7 @@
 #include "base/process.hpp"
 #include "base/text_io.hpp"
 #include "design/design.hpp"
+#include "design/step_search.hpp"
 #include "design/model_text.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"

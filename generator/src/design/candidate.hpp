@@ -1,0 +1,74 @@
+// What `dualrate design` is asked (DesignRequest) and what it finds per scheme (Candidate): the
+// types its step search (step_search.hpp) and its ranking (design.hpp) share.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+#include "verify/budget.hpp"
+
+namespace dualrate {
+
+constexpr long kMinSteps = 20;        // a step is at most t_end / kMinSteps
+constexpr long kMaxSteps = 200000;    // and at least t_end / kMaxSteps
+constexpr long kErrorRows = 1000;     // rows compared per run, at most
+inline const std::vector<int> kRatios = {2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50};
+
+struct DesignRequest {
+  double tolerance = 0;
+  std::string generator_version;  // of the headers verified on the target
+  std::string target;          // empty: the host's operation counts only
+  double cpu_hz = 0, cpi = 0;  // the part at the target (0: its default part)
+  std::optional<double> period;  // the ECU task's period: steps P/k
+  std::vector<std::string> schemes;  // the schemes to consider (empty: every scheme)
+  // Every candidate searched to its cheapest step; false: without a target, steps that cost more
+  // than a candidate already within the tolerance are not run (such a candidate is "dearer").
+  bool exhaustive = false;
+  std::vector<ParameterOverride> parameters;  // --param, as the model was loaded with
+  // Told what runs ("sp_ll: step 0.0125") on the way; null: quiet.
+  std::function<void(const std::string&)> progress;
+};
+
+// A tried step and its error (infinity: the run blew up).
+struct Trial {
+  double step = 0;
+  int ratio = 1;
+  double error = 0;
+};
+
+struct Candidate {
+  std::string scheme;
+  std::string linearization;  // of the schemes that take one: as designed (exact, frozen, scheduled)
+  // Every input's hold as designed (zero, linear, quadratic; model/model.hpp InputHold) when the
+  // scenario's inputs vary in time, empty otherwise: the schemes that take held inputs are
+  // searched with each, the others with zero.
+  std::string hold;
+  bool dual_rate = false;
+  double step = 0;  // the largest step within the tolerance (0: none)
+  int ratio = 1;
+  double error = -1;  // at that step (-1: none within the tolerance)
+  double max_stable_step = 0;
+  bool stable_bounded = true;
+  long ops_per_step = 0;  // dual-rate: per macro step
+  double ops_per_second = 0;
+  // chosen, ok (meets the request, costs more), dearer (no step within the tolerance where it
+  // costs less than a candidate that meets it: DesignRequest::exhaustive), refused (the model
+  // does not suit it), inaccurate (no step within the tolerance), not schedulable (on the target).
+  std::string status;
+  std::string reason;
+  std::vector<Trial> trials;  // in the order run
+  // With a target:
+  double instructions_per_step = -1;  // dual-rate: per macro step (ratio ticks and a job)
+  double cycles_per_second = -1;
+  std::optional<Budget> budget;
+  int bit_exact = -1;         // the target's trace equals the host build's
+  std::string target_error;   // why it could not be measured there
+
+  bool meets() const { return status == "chosen" || status == "ok"; }
+  double cost() const { return cycles_per_second >= 0 ? cycles_per_second : ops_per_second; }
+};
+
+}  // namespace dualrate

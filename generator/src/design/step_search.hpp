@@ -1,0 +1,57 @@
+// design's search of one scheme (design.hpp says how): the high-accuracy solution at a run's
+// rows, and a scheme's candidate, the cheapest step within the tolerance of each of its ratios,
+// searched at the steps that cost less than a bound.
+#pragma once
+
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "design/candidate.hpp"
+#include "schemes/contract.hpp"
+#include "schemes/reference_core.hpp"
+
+namespace dualrate {
+
+// The error of a run that blew up, and scheme_candidate's bound before a candidate is within the
+// tolerance.
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The high-accuracy solution at the rows of a run with step h, a row every `every` steps.
+class Accurate {
+ public:
+  Accurate(const ReferenceCore& core, double t_end) : core_(core), t_end_(t_end) {}
+  const Trace& at(double h, int every) {
+    const auto key = std::make_pair(h, every);
+    auto it = cache_.find(key);
+    if (it == cache_.end()) {
+      // Output steps of at most t_end / 1000 (the integrator's first trial step is the output
+      // step, which a stiff model can overflow on), rows at the run's.
+      const long sub = std::max(1L, static_cast<long>(std::ceil(h / (t_end_ / 1000) - 1e-9)));
+      RunOptions run{kHighAccuracy, h / static_cast<double>(sub), grid_end(h), every * static_cast<int>(sub)};
+      it = cache_.emplace(key, core_.simulate(run)).first;
+    }
+    return it->second;
+  }
+  double grid_end(double h) const { return static_cast<double>(step_count(t_end_, h)) * h; }
+
+ private:
+  const ReferenceCore& core_;
+  double t_end_;
+  std::map<std::pair<double, int>, Trace> cache_;
+};
+
+// The steps a search tries for a scheme whose largest stable step is `max_stable_step`
+// (`bounded` false: none found), largest first; `stride` > 1 keeps those that make whole
+// macro steps of stride steps over t_end.
+std::vector<double> design_steps(const DesignRequest& r, double t_end, double max_stable_step, bool bounded,
+                                 int stride);
+
+// The candidate of one scheme below `bound` (operations per second of a candidate within the
+// tolerance; infinity: none): single-rate, its step search; dual-rate, the cheapest of its ratios.
+// A scheme with no step within the tolerance that costs less is "dearer".
+Candidate scheme_candidate(const Model& m, const SchemeInfo& info, const std::string& lin, double t_end,
+                           Accurate& accurate, const DesignRequest& r, double bound);
+
+}  // namespace dualrate
