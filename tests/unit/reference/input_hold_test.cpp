@@ -69,6 +69,13 @@ TEST(InputHold, Rk4AtTheModelsStep) {
   EXPECT_LT(error_of(fan_drive(InputHold::kQuadratic), "rk4", 1e-4), 1e-6);
 }
 
+// prk25 (seed 003) evaluates each partition's stages at their own abscissae: second order with
+// the linear hold (3.8e-6 at 1e-4, 8.7e-7 at 5e-5), first with the zero hold (7.4e-4, 3.6e-4).
+TEST(InputHold, Prk25TakesTheLinearHold) {
+  EXPECT_NEAR(observed_order(fan_drive(InputHold::kZero), "prk25", 1e-4), 1.0, 0.25);
+  EXPECT_NEAR(observed_order(fan_drive(InputHold::kLinear), "prk25", 1e-4), 2.0, 0.25);
+}
+
 // Euler stays first order with any hold (1.4e-3 at 1e-4 with each); Heun (rk2) reaches 2 with the
 // linear hold (5.3e-6 at 1e-4, 1.3e-6 at 5e-5).
 TEST(InputHold, LowerOrderSchemesKeepTheirOwn) {

@@ -157,6 +157,8 @@ StepCost prk_step_cost(const PrkTableau& t, const Model& model) {
   };
   StepCost c;
   const auto s = static_cast<std::size_t>(t.stages);
+  const std::vector<double> c_slow = t.c(), c_fast = t.c_fast();
+  int held_times = 0;  // stages past the step's start, where held inputs are evaluated
   for (std::size_t i = 0; i < s; ++i) {
     const bool slow_used = t.slow_used(i), fast_used = t.fast_used(i);
     if (slow_used || fast_used)
@@ -167,14 +169,17 @@ StepCost prk_step_cost(const PrkTableau& t, const Model& model) {
     if (slow_used) {
       c.add_work(slow_rate);
       c.ops += arithmetic(1, 1, 0);
+      if (c_slow[i] != 0) ++held_times;
     }
     if (fast_used) {
       c.add_work(fast_rate);
       c.ops += arithmetic(1, 1, 0);
+      if (c_fast[i] != 0) ++held_times;
     }
     if (t.b[i] != 0) c.ops += term(ns);
     if (t.b_fast[i] != 0) c.ops += term(nf);
   }
+  c.ops += held_input_ops(model, held_times);
   return c;
 }
 
@@ -187,6 +192,8 @@ SchemeInfo prk25_scheme() {
   s.order = 2;
   s.summary = "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003";
   s.evaluations = 5;
+  s.held_inputs = true;  // each partition's stages take them at their own abscissae
+  s.hold_degree = 1;     // second order: a linear hold keeps it
   s.reference_step = [](const ReferenceSetup& setup, double) -> ReferenceStep {
     return [slow = setup.slow](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
       return prk_reference_step(prk25_tableau(), f, slow, t, h, x);

@@ -368,6 +368,7 @@ StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& de
   StepCost c;
   c.add_work((m + 1) * derivative_ops(model, Rows::kAll));
   c.ops += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
+  c.ops += held_input_ops(model, static_cast<int>(m));  // inner steps 1..N-1 and the last
   if (design.schedule) c.add_work(schedule_ops(model, {}, 1, *design.schedule));
   return c;
 }
@@ -458,6 +459,7 @@ SchemeInfo smfe_scheme() {
   s.summary = "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001";
   s.evaluations = 2;
   s.constants = true;
+  s.held_inputs = true;  // at each inner step's time; first order, so design tries the zero hold
   s.precompute = precompute;
   s.reference_step = reference;
   s.float_reference = reference_in<float>;

@@ -9,8 +9,8 @@
 //
 // with c_i = sum_j a_ij and ĉ_i = sum_j â_ij. The paper's stage equations have no time
 // argument (autonomous systems); a model's explicit time dependence is evaluated at each
-// partition's own abscissa, and the inputs are held over the step (zero-order hold), as
-// for every scheme of the runtime. F_i is computed only at stages whose column of A or whose
+// partition's own abscissa, and so are held inputs (dualrate/input_hold.hpp); a sample is
+// held constant over the step. F_i is computed only at stages whose column of A or whose
 // b_i is non-zero, G_i likewise for Â and b̂, and zero coefficients are dropped at compile
 // time: for Prk25 one step costs 2 slow and 5 fast right-hand-side evaluations.
 //
@@ -20,6 +20,7 @@
 
 #include <utility>
 
+#include "../input_hold.hpp"
 #include "../model.hpp"
 
 namespace dualrate {
@@ -91,7 +92,9 @@ struct Prk {
   static constexpr int slow_evaluations() { return evaluations(T::a, T::b); }
   static constexpr int fast_evaluations() { return evaluations(T::a_fast, T::b_fast); }
 
-  static void step(Time t, Scalar h, const Input& u, State& x) noexcept {
+  // U: the inputs as a sample held constant (Input) or a HeldInput evaluated at each stage's time.
+  template <class U>
+  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
     SlowState f[kStages];
     FastState g[kStages];
     stages(t, h, u, x, f, g, std::make_integer_sequence<int, kStages>{});
@@ -105,19 +108,32 @@ struct Prk {
     if constexpr (T::a_fast[I][J] != 0) s.template tail<M::kFast>() += (h * Scalar(T::a_fast[I][J])) * g[J];
   }
 
-  template <int I, int... J>
-  static void stage(Time t, Scalar h, const Input& u, const State& x, SlowState* f, FastState* g,
+  template <int I, class U, int... J>
+  static void stage(Time t, Scalar h, const U& u, const State& x, SlowState* f, FastState* g,
                     std::integer_sequence<int, J...>) noexcept {
     if constexpr (slow_used(I) || fast_used(I)) {
       State s = x;  // NOLINT(performance-unnecessary-copy-initialization): stage 0 adds nothing to it
       (add_stage<I, J>(s, h, f, g), ...);
-      if constexpr (slow_used(I)) M::slow_derivatives(t + Time(Scalar(abscissa(T::a, I)) * h), s, u, f[I]);
-      if constexpr (fast_used(I)) M::fast_derivatives(t + Time(Scalar(abscissa(T::a_fast, I)) * h), s, u, g[I]);
+      constexpr double c = abscissa(T::a, I), c_fast = abscissa(T::a_fast, I);
+      if constexpr (slow_used(I)) {
+        if constexpr (c == 0) {
+          M::slow_derivatives(t, s, input_sample(u), f[I]);
+        } else {
+          M::slow_derivatives(t + Time(Scalar(c) * h), s, input_at(u, t + Time(Scalar(c) * h)), f[I]);
+        }
+      }
+      if constexpr (fast_used(I)) {
+        if constexpr (c_fast == 0) {
+          M::fast_derivatives(t, s, input_sample(u), g[I]);
+        } else {
+          M::fast_derivatives(t + Time(Scalar(c_fast) * h), s, input_at(u, t + Time(Scalar(c_fast) * h)), g[I]);
+        }
+      }
     }
   }
 
-  template <int... I>
-  static void stages(Time t, Scalar h, const Input& u, const State& x, SlowState* f, FastState* g,
+  template <int... I, class U>
+  static void stages(Time t, Scalar h, const U& u, const State& x, SlowState* f, FastState* g,
                      std::integer_sequence<int, I...>) noexcept {
     (stage<I>(t, h, u, x, f, g, std::make_integer_sequence<int, I>{}), ...);
   }

@@ -4,7 +4,8 @@
 //   x_{i+1} = x_i + h_s F(t_n + i h_s, x_i),   i = 0..N-1                      (eq. 12)
 // which pull the fast states onto their manifold, then one step over the rest of D,
 //   x_{n+1} = x_N + (D - N h_s) F(t_n + N h_s, x_N)                             (eq. 13)
-// Inputs are held over D. The generator chooses h_s and N from the Jacobian's eigenvalues
+// Inputs are a sample held over D, or held inputs (dualrate/input_hold.hpp) evaluated at each
+// inner step's time. The generator chooses h_s and N from the Jacobian's eigenvalues
 // at the design point so that eq. 14, |1 + (D - N h_s) lambda| |1 + h_s lambda|^N < 1,
 // holds for every eigenvalue (generator/src/schemes/smfe/smfe.hpp), and emits them as constants:
 //   C::inner_steps (N, int) and C::inner_step (h_s, Scalar),
@@ -16,6 +17,7 @@
 
 #include <type_traits>
 
+#include "../input_hold.hpp"
 #include "../model.hpp"
 #include "../schedule.hpp"
 
@@ -32,18 +34,26 @@ struct Smfe {
   static constexpr int kInnerSteps = C::inner_steps;
   static_assert(kInnerSteps >= 1, "dualrate: SMFE needs at least one inner step");
 
-  static void step(Time t, Scalar d, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, d, u, x); }
+  // U: the inputs as a sample held constant (Input) or a HeldInput evaluated at each inner step.
+  template <class U>
+  static void step(Time t, Scalar d, const U& u, State& x) noexcept {
+    step(C::schedule(t, x, input_sample(u)), t, d, u, x);
+  }
 
-  // The macro step with the constants s of (t, x, u), C::schedule(t, x, u).
-  static void step(const typename C::Schedule& s, Time t, Scalar d, const Input& u, State& x) noexcept {
+  // The macro step with the constants s of (t, x, u_n), C::schedule(t, x, u_n).
+  template <class U>
+  static void step(const typename C::Schedule& s, Time t, Scalar d, const U& u, State& x) noexcept {
     const Scalar hs = inner_step(s);
     State k;
-    for (int i = 0; i < kInnerSteps; ++i) {
-      M::derivatives(t + Time(Scalar(i) * hs), x, u, k);
+    M::derivatives(t, x, input_sample(u), k);
+    x += hs * k;
+    for (int i = 1; i < kInnerSteps; ++i) {
+      const Time ti = t + Time(Scalar(i) * hs);
+      M::derivatives(ti, x, input_at(u, ti), k);
       x += hs * k;
     }
     const Scalar done = Scalar(kInnerSteps) * hs;
-    M::derivatives(t + Time(done), x, u, k);
+    M::derivatives(t + Time(done), x, input_at(u, t + Time(done)), k);
     x += (d - done) * k;
   }
 
