@@ -11,7 +11,9 @@
 // Accuracy: the states at t_1 .. t_kSamples against a high-accuracy solution (Boost.Odeint's
 // controlled Runge-Kutta-Fehlberg 7(8) at 1e-13 absolute and relative, per interval) as max over
 // samples and states of |x_ij - ref_ij| / max(1, max_i |ref_ij|) (the normalization of
-// `dualrate verify`). Every method integrates the same generated right-hand side
+// `dualrate verify`). Beside it, the same against the high-accuracy solution with the inputs
+// taken continuously (the scenario's signals at every evaluation's time): the error a user
+// meets, which adds the sampling of the inputs to the integrator's own. Every method integrates the same generated right-hand side
 // (Model::derivatives, double), which verify checks against the reference core's evaluator.
 // Work: CPU time of one run over [0, t_end], measured by Google Benchmark in the same run for
 // every method.
@@ -69,6 +71,7 @@ struct Case {
   };
   std::vector<Peer> adaptive;
   std::function<bool(double t_end, Samples* samples)> reference;
+  std::function<bool(double t_end, Samples* samples)> continuous_reference;  // inputs taken continuously
 };
 
 std::vector<Case>& cases();
@@ -239,6 +242,33 @@ bool high_accuracy(double t_end, Samples* samples) {
   return controlled<M>(t_end, make_stepper, M::initial_state(), held_rhs<M>, samples);
 }
 
+// The high-accuracy solution with the scenario's inputs taken continuously: Runge-Kutta-Fehlberg
+// 7(8) at 1e-13 over each sample interval [a, b], every evaluation at the signals' value at its
+// time, and at b at their value just before it: a signal that switches at b (dc_motor's steps)
+// switches for the next interval, as the sampled inputs do.
+template <class M>
+bool continuous_accuracy(double t_end, Samples* samples) {
+  using State = typename M::State;
+  auto stepper = odeint::make_controlled(
+      1e-13, 1e-13, odeint::runge_kutta_fehlberg78<State, double, State, double, odeint::vector_space_algebra>());
+  State x = M::initial_state();
+  try {
+    for (long s = 0; s < kSamples; ++s) {
+      const double a = t_end * static_cast<double>(s) / kSamples, b = t_end * static_cast<double>(s + 1) / kSamples;
+      const auto system = [a, b](const State& xs, State& dxdt, double t) {
+        const double at = t < b ? t : std::nextafter(b, a);
+        M::derivatives(t, xs, M::scenario_inputs(static_cast<typename M::Scalar>(at)), dxdt);
+      };
+      odeint::integrate_adaptive(stepper, system, x, a, b, (b - a) / 100);
+      if (!x.allFinite()) return false;
+      record<M>(x, samples);
+    }
+  } catch (const odeint::step_adjustment_error&) {
+    return false;
+  }
+  return true;
+}
+
 // Boost.Odeint's rosenbrock4 (an L-stable fourth-order Rosenbrock method with an embedded
 // third-order error estimate) with step-size control, on the generated Jacobian
 // (Model::jacobian, generate --jacobian). It works on uBLAS vectors and matrices: each
@@ -281,6 +311,7 @@ bool odeint_rosenbrock4(double t_end, double tolerance, Samples* samples) {
 template <class M, class Rk4Scheme>
 void add_common(Case& c) {
   c.reference = high_accuracy<M>;
+  c.continuous_reference = continuous_accuracy<M>;
   c.families.push_back({"rk4", true, ours<M, Rk4Scheme>});
   c.families.push_back({"odeint_rk4", false, odeint_rk4<M>});
   c.adaptive.push_back({"odeint_dopri5", odeint_dopri5<M>});
