@@ -71,9 +71,11 @@ StepIn<T> quasistatic_step_in(std::shared_ptr<const Model> reduced, std::optiona
       if (inverse) inverse_entries = scheduled_entries_in<T>(*inverse, cells);
       if (transition) transition_entries = scheduled_entries_in<T>(*transition, cells);
     }
+    // The inputs at a stage's time: the step's sample, or its held inputs' polynomial there.
+    const auto inputs_at = [&m](double ts) { return m.held.rate.empty() ? m.inputs : m.held.at(ts); };
     const auto rates = [&](double ts, const VectorT& x) {
       std::vector<T> r;
-      derivatives_in(*core, ts, std::vector<T>(x.data(), x.data() + n), m.inputs, r);
+      derivatives_in(*core, ts, std::vector<T>(x.data(), x.data() + n), inputs_at(ts), r);
       return VectorT(Eigen::Map<const VectorT>(r.data(), n));
     };
     // The Newton step G_z^-1 G: the precomputed inverse applied as emitted, or G_z at x solved
@@ -83,7 +85,7 @@ StepIn<T> quasistatic_step_in(std::shared_ptr<const Model> reduced, std::optiona
       if (inverse) return product_in<T>(*inverse, g, inverse_entries);
       const std::vector<T> step =
           solve_lu_as_runtime(static_cast<std::size_t>(nf),
-                              residual_jacobian(ts, std::vector<T>(x.data(), x.data() + n), m.inputs),
+                              residual_jacobian(ts, std::vector<T>(x.data(), x.data() + n), inputs_at(ts)),
                               std::vector<T>(g.data(), g.data() + nf));
       return Eigen::Map<const VectorT>(step.data(), nf);
     };

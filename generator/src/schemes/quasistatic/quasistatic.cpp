@@ -465,16 +465,21 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
   const QuasistaticDesign d = quasistatic_design(*s.model, *form);
   const MatrixXd e = layer ? matrix_exponential(h * d.layer_rate) : MatrixXd();
   const auto nf = static_cast<Eigen::Index>(s.model->fast_count());
-  const auto rates_at = [form, core](const std::vector<double>& u) -> StackedRates {
+  // The inputs over the step from t: its sample, or its held inputs' polynomials.
+  const auto inputs_over = [inputs = s.inputs, held = s.held_inputs](double t) -> std::function<std::vector<double>(double)> {
+    if (!held) return [u = inputs(t)](double) { return u; };
+    return [h = held(t)](double ts) { return h.at(ts); };
+  };
+  const auto rates_at = [form, core](const std::function<std::vector<double>(double)>& u) -> StackedRates {
     return [form, core, u](double ts, const std::vector<double>& xs) {  // core refers to form's model
       std::vector<double> r;
-      core->derivatives(ts, xs, u, r);
+      core->derivatives(ts, xs, u(ts), r);
       return r;
     };
   };
   if (s.scheduled) {  // the interpolated G_z^-1 and E at the step's start
     if (s.iterations < 1) throw SimulationError("quasistatic's scheduled run needs the grid's Newton steps");
-    return [rates_at, slow, layer, inputs = s.inputs, constants = s.scheduled, iterations = s.iterations,
+    return [rates_at, slow, layer, inputs_over, constants = s.scheduled, iterations = s.iterations,
             step = s.scheduled_step](const RightHandSide&, double t, double hs, const std::vector<double>& x) {
       if (hs != step)
         throw SimulationError(fmt::format("quasistatic's scheduled E is computed for the step {:.17g}, not {:.17g}",
@@ -484,19 +489,19 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
       const NewtonCorrection chord = [&inverse](double, const std::vector<double>&, const VectorXd& g) {
         return VectorXd(inverse * g);
       };
-      return quasistatic_reference_step(rates_at(inputs(t)), chord, slow, iterations,
+      return quasistatic_reference_step(rates_at(inputs_over(t)), chord, slow, iterations,
                                         layer ? named(c, "layer_transition").value : MatrixXd(), t, hs, x);
     };
   }
   // With a scheduled design's Newton steps (verify's schedule_error): exact Newton steps, and
   // E of the fast block at every step's start, as the schedule computes them at a grid point.
   const bool redesigned = s.iterations > 0;
-  return [rates_at, core, e, slow, nf, layer, redesigned, jacobian = s.jacobian, inputs = s.inputs,
+  return [rates_at, core, e, slow, nf, layer, redesigned, jacobian = s.jacobian, inputs_over,
           iterations = redesigned ? s.iterations : d.newton_iterations](
              const RightHandSide&, double t, double hs, const std::vector<double>& x) {
-    const std::vector<double> u = inputs(t);
+    const std::function<std::vector<double>(double)> u = inputs_over(t);
     const NewtonCorrection solve = [&](double ts, const std::vector<double>& xs, const VectorXd& g) {
-      return partial_pivot_solve(core->trailing_jacobian_at(ts, xs, u, nf), g);
+      return partial_pivot_solve(core->trailing_jacobian_at(ts, xs, u(ts), nf), g);
     };
     const MatrixXd layer_now =
         redesigned && layer ? matrix_exponential(hs * MatrixXd(jacobian(t, x).bottomRightCorner(nf, nf))) : e;
@@ -537,6 +542,7 @@ StepCost cost(const Model& model, const SchemeDesign& design, bool layer) {
     c.add_work(product_ops(design, "layer_transition"));
     c.ops += arithmetic(nf, 0, 0);
   }
+  c.ops += held_input_ops(model, 2);  // the inputs at t_n + h/2 and t_n + h
   if (design.schedule) c.add_work(schedule_ops(model, design.matrices, 0, *design.schedule));
   return c;
 }
@@ -646,6 +652,8 @@ SchemeInfo quasistatic_scheme() {
   s.cost = cost_corrected;
   s.analysed_jacobian = analysed_jacobian;
   s.schedulable = true;
+  s.held_inputs = true;  // at the RK4 stages' times, where F and G are evaluated
+  s.hold_degree = 2;
   return s;
 }
 

@@ -29,11 +29,13 @@
 // FastSquare&) (column-major kFast x kFast as a vector); layer_transition(s, v) (E v) when
 // boundary_layer; schedule(t, x, u), the constants at the step's start (dualrate::Unscheduled
 // when they are constant; dualrate/schedule.hpp). Each matrix function takes the step's
-// schedule s and a FastState v and returns a FastState.
+// schedule s and a FastState v and returns a FastState. Held inputs (dualrate/input_hold.hpp)
+// are evaluated at the stages' times, t_n + h/2 and t_n + h, where F and G are.
 #pragma once
 
 #include <Eigen/LU>
 
+#include "../input_hold.hpp"
 #include "../model.hpp"
 #include "../schedule.hpp"
 
@@ -77,28 +79,36 @@ struct Quasistatic {
     C::reduced_slow(t, x, u, k);
   }
 
-  static void step(Time t, Scalar h, const Input& u, State& x) noexcept { step(C::schedule(t, x, u), t, h, u, x); }
+  // U: the inputs as a sample held constant (Input) or a HeldInput evaluated at each stage's time.
+  template <class U>
+  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
+    step(C::schedule(t, x, input_sample(u)), t, h, u, x);
+  }
 
-  // The step with the constants c of (t, x, u), C::schedule(t, x, u).
-  static void step(const Schedule& c, Time t, Scalar h, const Input& u, State& x) noexcept {
+  // The step with the constants c of (t, x, u_n), C::schedule(t, x, u_n).
+  template <class U>
+  static void step(const Schedule& c, Time t, Scalar h, const U& u, State& x) noexcept {
     const Scalar half = h / Scalar(2);
+    const Time mid = t + Time(half), end = t + Time(h);
+    const auto& u_mid = input_at(u, mid);
+    const auto& u_end = input_at(u, end);
     State s = x;
     SlowState k1, k2, k3, k4;
-    slow_rate(c, t, u, s, k1);
+    slow_rate(c, t, input_sample(u), s, k1);
     const FastState eta = x.template tail<M::kFast>() - s.template tail<M::kFast>();
     State s2 = s;
     s2.template head<M::kSlow>() += half * k1;
-    slow_rate(c, t + Time(half), u, s2, k2);
+    slow_rate(c, mid, u_mid, s2, k2);
     State s3 = s2;
     s3.template head<M::kSlow>() = s.template head<M::kSlow>() + half * k2;
-    slow_rate(c, t + Time(half), u, s3, k3);
+    slow_rate(c, mid, u_mid, s3, k3);
     State s4 = s3;
     s4.template head<M::kSlow>() = s.template head<M::kSlow>() + h * k3;
-    slow_rate(c, t + Time(h), u, s4, k4);
+    slow_rate(c, end, u_end, s4, k4);
     x.template head<M::kSlow>() =
         s.template head<M::kSlow>() + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
     x.template tail<M::kFast>() = s4.template tail<M::kFast>();
-    project(c, t + Time(h), u, x);
+    project(c, end, u_end, x);
     if constexpr (C::boundary_layer) x.template tail<M::kFast>() += C::layer_transition(c, eta);
   }
 };
