@@ -50,6 +50,10 @@ struct Candidate {
   double step = 0;  // the largest step within the tolerance (0: none)
   int ratio = 1;
   double error = -1;  // at that step (-1: none within the tolerance)
+  // The chosen single-rate candidate's error where the inputs vary: the inputs' hold's part
+  // (the high-accuracy solution with the inputs held as its steps hold them, against the
+  // continuous one) and the integration's (its run against that solution); -1: not split.
+  double hold_error = -1, integration_error = -1;
   double max_stable_step = 0;
   bool stable_bounded = true;
   long ops_per_step = 0;  // dual-rate: per macro step

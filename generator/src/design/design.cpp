@@ -213,6 +213,10 @@ Design design(const Model& model, const std::string& text, const DesignRequest& 
   }
   if (!r.target.empty()) measure_candidates_on_target(m, r, d);
   rank_and_choose(r, d);
+  if (d.choice >= 0) {
+    Candidate& chosen = d.candidates[static_cast<std::size_t>(d.choice)];
+    split_error(with_holds(m, chosen.hold), *find_scheme(chosen.scheme), d.t_end, accurate, chosen);
+  }
   return d;
 }
 

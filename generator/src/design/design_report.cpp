@@ -67,6 +67,10 @@ std::string Design::text() const {
     out += fmt::format("choice: {}, step {:g}{}{}: error {:.2g} <= {:g}\n", scheme_label(c), c.step,
                        c.dual_rate ? fmt::format(", ratio {} (H = {:g})", c.ratio, c.step * c.ratio) : "",
                        c.linearization.empty() ? "" : ", linearization " + c.linearization, c.error, tolerance);
+    if (c.hold_error >= 0)
+      out += fmt::format("  of which the inputs' hold between samples accounts for {:.2g} (the high-accuracy solution "
+                         "with the inputs held as its steps hold them, against it) and the integration for {:.2g}\n",
+                         c.hold_error, c.integration_error);
   } else {
     out += fmt::format("no scheme meets the request{}\n",
                        candidates.empty() ? "" : "; the closest: " + scheme_label(candidates.front()));
@@ -91,12 +95,13 @@ std::string Design::json() const {
     std::string s = fmt::format(
         "{{\"scheme\": {}, \"linearization\": {}, \"hold\": {}, \"step\": {}, \"ratio\": {}, \"error\": {}, "
         "\"max_stable_step\": {}, \"stable_bounded\": {}, \"ops_per_step\": {}, \"ops_per_second\": {}, "
-        "\"status\": {}, \"reason\": {}, \"trials\": [{}]",
+        "\"hold_error\": {}, \"integration_error\": {}, \"status\": {}, \"reason\": {}, \"trials\": [{}]",
         json_string(c.scheme), json_string(c.linearization), json_string(c.hold),
         c.step > 0 ? json_number(c.step) : "null",
         c.dual_rate ? std::to_string(c.ratio) : "1", c.step > 0 ? json_number(c.error) : "null",
         json_number(c.max_stable_step), c.stable_bounded, c.ops_per_step, json_number(c.ops_per_second),
-        json_string(c.status), json_string(c.reason), trials);
+        c.hold_error >= 0 ? json_number(c.hold_error) : "null",
+        c.integration_error >= 0 ? json_number(c.integration_error) : "null", json_string(c.status), json_string(c.reason), trials);
     if (!target.empty()) {
       s += fmt::format(", \"instructions_per_step\": {}, \"cycles_per_second\": {}, \"bit_exact\": {}",
                        c.instructions_per_step >= 0 ? json_number(c.instructions_per_step) : "null",

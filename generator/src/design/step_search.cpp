@@ -49,29 +49,50 @@ class SchemeRuns {
     return precompute_scheme(model_, lin_ == "frozen", request(h, ratio));
   }
 
-  // The error of the run at (h, ratio) against the high-accuracy solution; infinity when it
-  // blows up.
-  double error(double h, int ratio) {
-    SchemeDesign d;
-    try {
-      d = design(h, ratio);
-    } catch (const std::exception& e) {  // no design at this step (smfe: D below its inner step)
-      no_design_ = e.what();
-      return std::numeric_limits<double>::quiet_NaN();
-    }
-    const long steps = step_count(t_end_, h);
-    const int every = ratio * static_cast<int>(std::max(1L, steps / (ratio * kErrorRows)));
+  // The run at (h, ratio) with its design, a row every `every` steps (throws the design's and
+  // the run's errors).
+  Trace run(double h, int ratio, int every) const {
+    const SchemeDesign d = design(h, ratio);
     RunOptions run{info_.name, h, accurate_.grid_end(h), every};
     run.ratio = ratio;
     run.frozen_linearization = lin_ == "frozen";
     run.schedule = d.schedule;
+    return core_.simulate(run);
+  }
+  int every(double h, int ratio) const {
+    return ratio * static_cast<int>(std::max(1L, step_count(t_end_, h) / (ratio * kErrorRows)));
+  }
+
+  // The error of the run at (h, ratio) against the high-accuracy solution; infinity when it
+  // blows up.
+  double error(double h, int ratio) {
     try {
-      const Trace trace = core_.simulate(run);
-      const double e = compare_traces(trace, accurate_.at(h, every), model_.states.size()).max_error;
+      design(h, ratio);
+    } catch (const std::exception& e) {  // no design at this step (smfe: D below its inner step)
+      no_design_ = e.what();
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+    try {
+      const double e =
+          compare_traces(run(h, ratio, every(h, ratio)), accurate_.at(h, every(h, ratio)), model_.states.size())
+              .max_error;
       return std::isfinite(e) ? e : kInf;
     } catch (const SimulationError&) {
       return kInf;
     }
+  }
+
+  // The error at step h split (single-rate): the hold's, the high-accuracy solution with the
+  // inputs held as the steps hold them against the continuous one, and the integration's, the
+  // run against that solution.
+  std::pair<double, double> error_split(double h) const {
+    const int rows = every(h, 1);
+    RunOptions held{kHighAccuracy, h, accurate_.grid_end(h), rows};
+    held.inputs_held = true;
+    const Trace accurate_held = core_.simulate(held);
+    const std::size_t n = model_.states.size();
+    return {compare_traces(accurate_held, accurate_.at(h, rows), n).max_error,
+            compare_traces(run(h, 1, rows), accurate_held, n).max_error};
   }
 
   const Model& model() const { return model_; }
@@ -247,6 +268,15 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
 }
 
 }  // namespace
+
+void split_error(const Model& m, const SchemeInfo& info, double t_end, Accurate& accurate, Candidate& c) {
+  if (c.dual_rate || !m.inputs_vary() || !c.meets()) return;
+  const SchemeRuns runs(m, info, c.linearization, t_end, accurate);
+  try {
+    std::tie(c.hold_error, c.integration_error) = runs.error_split(c.step);
+  } catch (const SimulationError&) {  // measured before: a failure here leaves the split unknown
+  }
+}
 
 std::vector<double> design_steps(const DesignRequest& r, double t_end, double max_stable_step, bool bounded,
                                  int stride) {

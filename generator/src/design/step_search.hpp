@@ -48,6 +48,10 @@ class Accurate {
 std::vector<double> design_steps(const DesignRequest& r, double t_end, double max_stable_step, bool bounded,
                                  int stride);
 
+// The error of a single-rate candidate that meets the request, on a model whose inputs vary
+// (its holds as m says), split into Candidate::hold_error and integration_error; otherwise none.
+void split_error(const Model& m, const SchemeInfo& info, double t_end, Accurate& accurate, Candidate& c);
+
 // The candidate of one scheme below `bound` (operations per second of a candidate within the
 // tolerance; infinity: none): single-rate, its step search; dual-rate, the cheapest of its ratios.
 // A scheme with no step within the tolerance that costs less is "dearer".

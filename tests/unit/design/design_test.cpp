@@ -276,6 +276,12 @@ TEST(Design, ChoosesTheHoldWithTheStep) {
   ASSERT_NE(zero, nullptr) << d.text();
   ASSERT_TRUE(zero->meets()) << d.text();
   EXPECT_LE(chosen.ops_per_second, zero->ops_per_second / 5) << d.text();
+  // The choice's error split: |x - a| <= |x - b| + |b - a| with b the solution with held inputs,
+  // whose scale differs from a's by at most the hold's part of it.
+  ASSERT_GE(chosen.hold_error, 0) << d.text();
+  ASSERT_GE(chosen.integration_error, 0) << d.text();
+  EXPECT_LE(chosen.error, chosen.hold_error + chosen.integration_error * (1 + chosen.hold_error)) << d.text();
+  EXPECT_NE(d.text().find("of which the inputs' hold between samples accounts for"), std::string::npos);
   EXPECT_NE(d.text().find("rk4, hold " + chosen.hold), std::string::npos) << d.text();
   const Model written = load_model_text(designed_text(d, chosen, m, read_file(path)), path);
   for (const Input& u : written.inputs) EXPECT_EQ(to_string(u.hold), chosen.hold) << u.name;
