@@ -65,7 +65,7 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
     if (!info->schedulable && asked)
       throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s.scheme),
                        fmt::format("scheduled constants are for {}; leave out --linearization scheduled and "
-                                   "--schedule-by for {}", fmt::join(schedulable_scheme_names(), ", "), s.scheme));
+                                   "--schedule-by for {}", fmt::join(scheme_names_with(&SchemeInfo::schedulable), ", "), s.scheme));
   }
   if (!o.step && !m.simulation.step)
     throw UsageError("no step size: give --step or set simulation: step: in " + m.file);
@@ -182,7 +182,7 @@ void require_dual_rate(const CLI::App* cmd, const std::string& option, const std
   if (cmd->count(option) == 0 || find_scheme(scheme)->dual_rate) return;
   throw UsageError(fmt::format("{} applies to the dual-rate schemes ({}); {} runs both partitions inside one step, "
                                "as one periodic task",
-                               option, fmt::join(dual_rate_scheme_names(), ", "), scheme));
+                               option, fmt::join(scheme_names_with(&SchemeInfo::dual_rate), ", "), scheme));
 }
 
 // Edit distance (insertions, deletions, substitutions) between a and b.

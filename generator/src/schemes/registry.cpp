@@ -43,24 +43,10 @@ std::vector<std::string> scheme_names() {
   return names;
 }
 
-std::vector<std::string> dual_rate_scheme_names() {
+std::vector<std::string> scheme_names_with(bool SchemeInfo::*property) {
   std::vector<std::string> names;
   for (const SchemeInfo* s : schemes())
-    if (s->dual_rate) names.emplace_back(s->name);
-  return names;
-}
-
-std::vector<std::string> schedulable_scheme_names() {
-  std::vector<std::string> names;
-  for (const SchemeInfo* s : schemes())
-    if (s->schedulable) names.emplace_back(s->name);
-  return names;
-}
-
-std::vector<std::string> held_input_scheme_names() {
-  std::vector<std::string> names;
-  for (const SchemeInfo* s : schemes())
-    if (s->held_inputs) names.emplace_back(s->name);
+    if (s->*property) names.emplace_back(s->name);
   return names;
 }
 
@@ -73,7 +59,7 @@ void check_input_holds(const Model& model, const SchemeInfo& scheme) {
                                    "sample over the step)",
                                    u.name, to_string(u.hold), scheme.name),
                        fmt::format("held inputs are for {}; or leave out the hold",
-                                   fmt::join(held_input_scheme_names(), ", ")));
+                                   fmt::join(scheme_names_with(&SchemeInfo::held_inputs), ", ")));
 }
 
 const SchemeInfo* find_any_scheme(const std::string& name) {
@@ -168,7 +154,7 @@ void check_model_scheme(const Model& model) {
   if (const SchemeInfo* info = find_scheme(s); info && model.simulation.linearization == "scheduled" &&
                                                !info->schedulable) {
     const SourceLoc at = model.simulation.schedule ? model.simulation.schedule->loc : model.simulation.linearization_loc;
-    const std::string names = fmt::format("{}", fmt::join(schedulable_scheme_names(), ", "));
+    const std::string names = fmt::format("{}", fmt::join(scheme_names_with(&SchemeInfo::schedulable), ", "));
     throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s),
                      "scheduled constants are for " + names + "; leave out linearization: scheduled for " + s);
   }

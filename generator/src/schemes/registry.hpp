@@ -15,12 +15,9 @@ const std::vector<SchemeInfo>& all_schemes();
 // The schemes generated code exists for (SchemeInfo::generated), and their names.
 std::vector<const SchemeInfo*> schemes();
 std::vector<std::string> scheme_names();
-// The names of the dual-rate schemes (SchemeInfo::dual_rate), in registry order.
-std::vector<std::string> dual_rate_scheme_names();
-// The names of the schemes whose constants can be scheduled (SchemeInfo::schedulable).
-std::vector<std::string> schedulable_scheme_names();
-// The names of the schemes that take held inputs at their stages (SchemeInfo::held_inputs).
-std::vector<std::string> held_input_scheme_names();
+// The names of the generated schemes that have `property` (&SchemeInfo::dual_rate,
+// ::schedulable, ::held_inputs), in registry order.
+std::vector<std::string> scheme_names_with(bool SchemeInfo::*property);
 // A model whose inputs have holds suits only a scheme that takes them: otherwise a ModelError at
 // the first held input's name (precompute_scheme and the reference core's runs check it).
 void check_input_holds(const Model& model, const SchemeInfo& scheme);

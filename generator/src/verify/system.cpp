@@ -100,7 +100,7 @@ SystemSpec load_system_file(const std::string& path) {
     const SchemeInfo* info = find_scheme(m.scheme);
     if (!info || !info->dual_rate)
       throw ModelError(m.scheme_loc, fmt::format("'{}' is not a dual-rate scheme", m.scheme),
-                       fmt::format("a system runs dual-rate tasks: {}", fmt::join(dual_rate_scheme_names(), " or ")));
+                       fmt::format("a system runs dual-rate tasks: {}", fmt::join(scheme_names_with(&SchemeInfo::dual_rate), " or ")));
     if (entry["step"]) m.step = positive_number(path, entry["step"], "step");
     if (entry["ratio"]) {
       int r = 0;
