@@ -177,6 +177,43 @@ void stable_step(const Model& m, const SchemeInfo& info, int ratio, double t_end
   c.stable_bounded = stability.max_stable_step_bounded;
 }
 
+// From grid[found], the first step within tol, into c: the cheapest step within tol, its error,
+// operations per step and per second. A scheme whose operations per step fall with the step
+// (smfe: fewer inner steps) can cost less at a smaller one: the next steps are tried while one of
+// the last two saved.
+void cheapest_step(SchemeRuns& runs, const std::vector<double>& grid, std::size_t found, int ratio, double tol,
+                   const std::function<double(double, long&)>& ops_per_second, Candidate& c) {
+  std::size_t best = found;
+  double best_cost = ops_per_second(grid[best], c.ops_per_step);
+  int misses = 0;
+  for (std::size_t j = best + 1; j < grid.size() && misses < 2; ++j) {
+    long ops = 0;
+    double cost = 0;
+    try {
+      cost = ops_per_second(grid[j], ops);
+    } catch (const std::exception&) {
+      break;
+    }
+    if (cost >= best_cost) {
+      ++misses;
+      continue;
+    }
+    const double e = runs.error(grid[j], ratio);
+    c.trials.push_back({grid[j], ratio, e});
+    if (!(e <= tol)) {
+      ++misses;
+      continue;
+    }
+    best = j;
+    best_cost = cost;
+    c.ops_per_step = ops;
+    c.error = e;
+    misses = 0;
+  }
+  c.step = grid[best];
+  c.ops_per_second = best_cost;
+}
+
 // The candidate of one scheme at one ratio (single-rate: 1), searched at the steps where it costs
 // less than `bound` (operations per second of a candidate within the tolerance; infinity: none).
 Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& lin, int ratio, double t_end,
@@ -203,7 +240,7 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
   }
   runs.design(grid.front(), ratio);  // a model the scheme refuses at any step: ModelError
   const double macro = info.dual_rate ? ratio : 1;
-  const auto ops_per_second = [&](double h, long& ops) {
+  const std::function<double(double, long&)> ops_per_second = [&](double h, long& ops) {
     ops = step_cost(runs.model(), runs.request(h, ratio), runs.design(h, ratio)).ops.total();
     return static_cast<double>(ops) / (h * macro);
   };
@@ -231,38 +268,8 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
     c.reason = why;
     return c;
   }
-  std::size_t best = static_cast<std::size_t>(found);
   c.error = c.trials.back().error;
-  double best_cost = ops_per_second(grid[best], c.ops_per_step);
-  // A scheme whose operations per step fall with the step (smfe: fewer inner steps) can cost
-  // less at a smaller one: the next steps are tried while one of the last two saved.
-  int misses = 0;
-  for (std::size_t j = best + 1; j < grid.size() && misses < 2; ++j) {
-    long ops = 0;
-    double cost = 0;
-    try {
-      cost = ops_per_second(grid[j], ops);
-    } catch (const std::exception&) {
-      break;
-    }
-    if (cost >= best_cost) {
-      ++misses;
-      continue;
-    }
-    const double e = runs.error(grid[j], ratio);
-    c.trials.push_back({grid[j], ratio, e});
-    if (!(e <= r.tolerance)) {
-      ++misses;
-      continue;
-    }
-    best = j;
-    best_cost = cost;
-    c.ops_per_step = ops;
-    c.error = e;
-    misses = 0;
-  }
-  c.step = grid[best];
-  c.ops_per_second = best_cost;
+  cheapest_step(runs, grid, static_cast<std::size_t>(found), ratio, r.tolerance, ops_per_second, c);
   c.status = "ok";
   return c;
 }
