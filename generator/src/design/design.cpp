@@ -183,6 +183,7 @@ Design design(const Model& model, const std::string& text, const DesignRequest& 
   d.model = model.name;
   d.tolerance = r.tolerance;
   d.t_end = model.simulation.t_end;
+  d.inputs_sampled_before_start = model.simulation.inputs_sampled_before_start;
   d.target = r.target;
   d.period = r.period;
   d.schemes = r.schemes;

@@ -53,6 +53,7 @@ struct Design {
   double tolerance = 0;
   double t_end = 0;
   double accurate_error = 0;  // the high-accuracy solution's own error, estimated
+  bool inputs_sampled_before_start = false;  // simulation: inputs_before_start: sampled
   std::string target;
   std::optional<double> period;
   std::vector<std::string> schemes;  // those asked for (--schemes; empty: every scheme)

@@ -71,6 +71,12 @@ std::string Design::text() const {
       out += fmt::format("  of which the inputs' hold between samples accounts for {:.2g} (the high-accuracy solution "
                          "with the inputs held as its steps hold them, against it) and the integration for {:.2g}\n",
                          c.hold_error, c.integration_error);
+    if (!c.hold.empty() && c.hold != "zero")
+      out += inputs_sampled_before_start
+                 ? "  the scenario's task took its inputs at t_0 - 2h and t_0 - h before its first step "
+                   "(simulation: inputs_before_start: sampled)\n"
+                 : "  its first steps hold with the samples taken so far, from t_0 (simulation: inputs_before_start: "
+                   "none); a task that samples its inputs before it integrates: inputs_before_start: sampled\n";
   } else {
     out += fmt::format("no scheme meets the request{}\n",
                        candidates.empty() ? "" : "; the closest: " + scheme_label(candidates.front()));
@@ -114,9 +120,11 @@ std::string Design::json() const {
   std::string list, asked;
   for (const Candidate& c : candidates) list += (list.empty() ? "" : ", ") + candidate(c);
   for (const std::string& s : schemes) asked += (asked.empty() ? "" : ", ") + json_string(s);
-  return fmt::format("{{\"model\": {}, \"tolerance\": {}, \"t_end\": {}, \"accurate_error\": {}, \"target\": {}, "
-                     "\"period\": {}, \"schemes\": {}, \"partition\": {}, \"candidates\": [{}], \"choice\": {}}}",
+  return fmt::format("{{\"model\": {}, \"tolerance\": {}, \"t_end\": {}, \"accurate_error\": {}, "
+                     "\"inputs_before_start\": {}, \"target\": {}, \"period\": {}, \"schemes\": {}, \"partition\": {}, "
+                     "\"candidates\": [{}], \"choice\": {}}}",
                      json_string(model), json_number(tolerance), json_number(t_end), json_number(accurate_error),
+                     json_string(inputs_sampled_before_start ? "sampled" : "none"),
                      target.empty() ? "null" : json_string(target), period ? json_number(*period) : "null",
                      schemes.empty() ? "null" : "[" + asked + "]", partition.json(), list,
                      choice < 0 ? "null" : candidate(candidates[static_cast<std::size_t>(choice)]));

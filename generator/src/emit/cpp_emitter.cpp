@@ -458,6 +458,10 @@ void scenario_inputs_function(const Model& m, Code& h) {
   for (std::size_t i = 0; i < signals.size(); ++i)
     h << fmt::format("    u_[{}] = {};  // {}\n", i, cpp_expression(m.with_time_terms(signals[i])), m.inputs[i].name);
   h << "    return u_;\n  }\n";
+  if (m.holds_inputs() && m.simulation.inputs_sampled_before_start)
+    h << "  // The scenario's task took scenario_inputs(t_0 - 2h) and scenario_inputs(t_0 - h) before its first\n"
+         "  // step (simulation: inputs_before_start: sampled): Data::samples.took() them first.\n"
+         "  static constexpr bool scenario_sampled_before_start = true;\n";
 }
 
 // struct Model: the model's types, constants, tables and functions (the Jacobian when the

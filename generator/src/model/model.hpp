@@ -142,6 +142,11 @@ struct Simulation {
   SourceLoc linearization_loc{};
   std::optional<ScheduleSpec> schedule;
   std::vector<InputSignal> inputs;
+  // simulation: inputs_before_start: sampled: the task sampled the inputs' signals at t_0 - 2h
+  // and t_0 - h before its first step, so a held input's first steps extrapolate from those
+  // samples; else (none) its first steps hold with the samples taken so far
+  // (dualrate/input_hold.hpp).
+  bool inputs_sampled_before_start = false;
   // simulation: calibration: the writes of the model's calibration scenario (replaced by
   // --calibration FILE), in file order.
   std::vector<CalibrationWrite> calibration;

@@ -191,6 +191,9 @@ void Loader::read_simulation(const KeyValue& section) {
   if (sim.linearization == "scheduled" && !sim.schedule)
     throw ModelError(sim.linearization_loc, "linearization: scheduled needs the scheduling values",
                      "add 'schedule: by: [EXPR]' to the simulation section (as in by: [V]), or pass --schedule-by EXPR");
+  if (k.count("inputs_before_start"))
+    sim.inputs_sampled_before_start =
+        keyword(k.at("inputs_before_start"), "inputs_before_start", "simulation", {"none", "sampled"}) == "sampled";
   if (k.count("calibration"))
     sim.calibration = read_calibration(model_, file_, k.at("calibration").second, k.at("calibration").first);
   if (k.count("inputs")) {

@@ -319,7 +319,7 @@ ReferenceModel::Vector ReferenceModel::inputs_of_step(long i, double h, bool in_
 template <class T>
 HeldInputs<T> ReferenceModel::held_inputs_of_step(long i, double h, bool in_float) const {
   const std::size_t n = model_.inputs.size();
-  const long kept = std::clamp<long>(i, 0, 2);
+  const long kept = model_.simulation.inputs_sampled_before_start ? 2 : std::clamp<long>(i, 0, 2);
   const Vector now = inputs_of_step(i, h, in_float);
   std::vector<std::vector<T>> samples{std::vector<T>(now.begin(), now.end())};  // u_i, u_{i-1}, u_{i-2}
   for (long j = 1; j <= kept; ++j) {

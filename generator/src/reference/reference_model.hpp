@@ -173,8 +173,9 @@ class ReferenceModel {
   bool holds_inputs() const;
   // The inputs over step i as the runtime's dualrate::InputSamples::hold forms them, written
   // here on its own: each input's polynomial through the samples of steps i, i-1 and i-2 that its
-  // hold uses (as many as exist before step i), in T's arithmetic (the samples rounded to T, as
-  // inputs_of_step gives them in a float build).
+  // hold uses (as many as exist before step i; with simulation: inputs_before_start: sampled,
+  // the samples of steps -1 and -2 exist, at t = -h and -2h), in T's arithmetic (the samples
+  // rounded to T, as inputs_of_step gives them in a float build).
   template <class T>
   HeldInputs<T> held_inputs_of_step(long i, double h, bool in_float) const;
   // Throws SimulationError naming the derivatives (and model variables) that are not finite.

@@ -131,5 +131,37 @@ TEST(InputHold, HeldInputsThroughTheSamples) {
   }
 }
 
+// With simulation: inputs_before_start: sampled the task took the signals at -2h and -h before
+// its first step: from step 0 on the quadratic hold reproduces the quadratic input.
+TEST(InputHold, SamplesBeforeTheStartHoldFromTheFirstStep) {
+  Model m = test::load_text(
+      "name: m\ninputs:\n  u: {value: 0, hold: quadratic}\nstates:\n  slow:\n    x: 0\nequations:\n  x: u\n"
+      "simulation:\n  inputs_before_start: sampled\n  inputs:\n    u: 1 + 2*t + 3*t^2\n");
+  const ReferenceCore core(m);
+  const double h = 0.125;
+  const auto u = [](double t) { return 1 + 2 * t + 3 * t * t; };
+  for (long i : {0L, 1L})
+    for (double s : {0.0, h / 2, h})
+      EXPECT_EQ(core.held_inputs_of_step<double>(i, h, false).at(i * h + s)[0], u(i * h + s)) << "step " << i;
+}
+
+// models/dc_motor_modulated.yaml (V = 12 + 3 sin(40 t), held linearly, sampled before the
+// start) with sp_ll at its file's step 5e-4, measured from t = 0: within its tolerance 1e-4
+// (6.9e-5). Without the samples before the start, its first step holds V constant and the
+// current's error at t = h is 3.4e-3 of its scale (V's slope 120 V/s over h, through 1/R), which
+// the electrical time constant then damps.
+TEST(InputHold, SamplesBeforeTheStartRemoveTheFirstStepsError) {
+  const auto error_from_start = [](bool sampled) {
+    Model m = test::load(test::source_path("models/dc_motor_modulated.yaml"));
+    m.simulation.inputs_sampled_before_start = sampled;
+    const ReferenceCore core(m);
+    RunOptions run{"sp_ll", 5e-4, 0.5, 1, 1e-12};
+    const Trace trace = core.simulate(run);
+    return check_accuracy(trace, accurate_on_grid(core, run, trace), m).max_error;
+  };
+  EXPECT_LT(error_from_start(true), 1e-4);
+  EXPECT_GT(error_from_start(false), 1e-3);
+}
+
 }  // namespace
 }  // namespace dualrate
