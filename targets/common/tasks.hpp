@@ -10,6 +10,7 @@
 #pragma once
 
 #include "trace_format.hpp"
+#include "samples_before_start.hpp"
 #include "trace_calibration.hpp"
 
 #include <cstdint>

@@ -8,9 +8,8 @@
 #pragma once
 
 #include "trace_format.hpp"
+#include "samples_before_start.hpp"
 #include "trace_calibration.hpp"
-
-#include <type_traits>
 
 namespace dualrate_trace {
 
@@ -25,24 +24,6 @@ inline void print_row(std::FILE* out, const model::Data& d, const model::Data& n
   return model::step(d, u);
 }
 
-// Whether the scenario's task sampled its inputs before its first step (the generated
-// Model::scenario_sampled_before_start, from simulation: inputs_before_start: sampled).
-template <class M, class = void>
-struct SampledBeforeStart : std::false_type {};
-template <class M>
-struct SampledBeforeStart<M, std::void_t<decltype(M::scenario_sampled_before_start)>> : std::true_type {};
-
-// The samples the scenario's task took before its first step, at t_0 - 2h and t_0 - h (as the
-// reference core's sample times -2h and -h), for a model whose scenario says so.
-inline void take_samples_before_start(model::Data& d) {
-  if constexpr (SampledBeforeStart<model::Model>::value) {
-    const model::Model::Time t0 = d.time(model::kStep);
-    const model::Model::Time h = static_cast<model::Model::Time>(model::kStep);
-    d.samples.took(model::Model::scenario_inputs(t0 - model::Model::Time(2) * h));
-    d.samples.took(model::Model::scenario_inputs(t0 - h));
-  }
-}
-
 // The model's data objects, where a calibration tool's A2L file finds them (dualrate a2l):
 // the state (data.x), the inputs of the step being taken and the outputs at its start.
 inline model::Data data;
@@ -55,7 +36,7 @@ template <class Measure>
 int run(std::FILE* out, long steps, long every, Measure&& measure) {
   print_header(out, true);
   model::Data& d = data;
-  take_samples_before_start(d);
+  take_samples_before_start<model::Model>(d, model::kStep);
   model::Data row = d;  // the row waiting for its next state, that of step row_step
   long row_step = 0;
   for (long i = 0; i <= steps; ++i) {

@@ -181,6 +181,7 @@ int main(int argc, char** argv) {
   TaskArguments a;
   if (!read_task_arguments(argc, argv, shape, a)) return 1;
   slow_delay_ticks = a.slow_delay_ticks;
+  take_samples_before_start(tasks);
   if (!a.multi) return run_counted_sequential(tasks, recorder, shape, counts, a);
   reg(kShpr3) = 0x40u << 24;  // SysTick
   reg(kNvicIser0) = 1u << kMhu1Irq;

@@ -185,6 +185,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bad arguments\n");
     return 1;
   }
+  take_samples_before_start(tasks);
+  take_samples_before_start(warm_up_tasks);
   bool fifo = false;
   int status = 0;
   if (multi) {

@@ -313,15 +313,21 @@ GridSetupIn<T> ReferenceCore::grid_setup(const RunOptions& options, std::shared_
     const ReferenceCore& core = **active;
     derivatives_in(core, sample_time(i, h, in_float), xs, core.inputs_of_step(i, h, in_float), dx);
   };
+  // A model with held inputs: tick i's polynomial from the samples of ticks i, i-1 and i-2, at t.
   setup.held = [active, cores, h, in_float](long tick, double t, const Values& xs, Values& dx) {
     const ReferenceCore& core = cores ? cores->at(tick) : **active;
-    derivatives_in(core, t, xs, core.inputs_of_step(tick, h, in_float), dx);
+    if (core.holds_inputs())
+      derivatives_in(core, t, xs, core.template held_inputs_of_step<T>(tick, h, in_float).at(t), dx);
+    else
+      derivatives_in(core, t, xs, core.inputs_of_step(tick, h, in_float), dx);
   };
   setup.start = [active, h, in_float](long i, const Values& xs) {
     const ReferenceCore& core = **active;
     const Vector u = core.inputs_of_step(i, h, in_float);
-    const RightHandSideIn<T> f = [&core, &u](double t, const Values& x, Values& dx) {
-      derivatives_in(core, t, x, u, dx);
+    const bool holds = core.holds_inputs();
+    const HeldInputs<T> held = holds ? core.template held_inputs_of_step<T>(i, h, in_float) : HeldInputs<T>{};
+    const RightHandSideIn<T> f = [&core, &u, &held, holds](double t, const Values& x, Values& dx) {
+      derivatives_in(core, t, x, holds ? held.at(t) : u, dx);
     };
     return rk4_step_in<T>(f, sample_time(i, h, in_float), static_cast<T>(h), xs);
   };

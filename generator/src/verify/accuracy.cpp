@@ -9,7 +9,6 @@
 
 #include "base/text_io.hpp"
 #include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
 
 namespace dualrate {
 
@@ -70,8 +69,7 @@ AccuracyCheck measure_accuracy(const ReferenceCore& core, const RunOptions& run,
     if (!csv.empty()) write_csv(accurate, csv);
     AccuracyCheck a = check_accuracy(generated, accurate, model);
     if (!relinearized.rows.empty()) a.relinearized_error = check_accuracy(relinearized, accurate, model).max_error;
-    const SchemeInfo* info = find_any_scheme(run.scheme);
-    if (model.inputs_vary() && info && !info->dual_rate) {
+    if (model.inputs_vary()) {
       RunOptions held = run;
       held.inputs_held = true;
       const Trace accurate_held = accurate_on_grid(core, held, generated);

@@ -33,8 +33,8 @@ struct AccuracyCheck {
   // reference core's run), against the same solution; what freezing or scheduling costs is
   // max_error beside it. -1: not run.
   double relinearized_error = -1;
-  // Where the scenario's inputs vary in time (a single-rate scheme's run): the high-accuracy
-  // solution with the inputs as the run's steps hold them (RunOptions::inputs_held) against the
+  // Where the scenario's inputs vary in time: the high-accuracy
+  // solution with the inputs as the run's (fast) steps hold them (RunOptions::inputs_held) against the
   // one with them continuous, measured as max_error is: the part of max_error the inputs' hold
   // accounts for; integration_error is the run against the held solution, the scheme's own
   // part. -1: not measured.

@@ -32,6 +32,11 @@
 //    each late job ends before the next release; a job that does not (the fast task would
 //    lag a whole macro step) ends the wait: the held-back steps run with held end points, as
 //    a counted slow overrun, and the next release is skipped as under kSkip.
+// Held inputs (input_hold.hpp): for a model that declares holds, fast() keeps the samples it
+// took and gives each tick, and the snapshot of each release, the inputs' polynomial formed
+// from them at t_n (the slow job evaluates it over its macro step). A task that sampled its
+// inputs before its first tick hands them to input_samples() first.
+//
 // Fast overruns (a tick that comes while the fast task still runs) are the executive's to
 // detect and report (report(Status::kFastOverrun)).
 //
@@ -65,6 +70,7 @@
 #include <type_traits>
 
 #include "fault.hpp"
+#include "input_hold.hpp"
 #include "status.hpp"
 
 namespace dualrate {
@@ -76,6 +82,18 @@ enum class OverrunPolicy : std::uint8_t { kSkip, kDefer };
 constexpr std::uint64_t unwrap_job(std::uint64_t previous, std::uint32_t k) noexcept {
   return previous + static_cast<std::uint32_t>(k - static_cast<std::uint32_t>(previous));
 }
+
+// The fast task's inputs: those of the ticks whose steps wait for late end points (kDefer;
+// `Waiting` of them), and for a model with held inputs the samples it took.
+template <class Scheme, int Waiting, bool = HoldsInputs<typename Scheme::Model>::value>
+struct TickInputs {
+  typename Scheme::StepInput waiting[Waiting]{};
+};
+template <class Scheme, int Waiting>
+struct TickInputs<Scheme, Waiting, true> {
+  typename Scheme::StepInput waiting[Waiting]{};
+  InputSamples<typename Scheme::Model> samples{};
+};
 
 // DualRate's third argument when nothing changes at a release.
 struct NothingAtRelease {
@@ -89,6 +107,7 @@ class DualRate {
   using Scalar = typename Scheme::Scalar;
   using State = typename Scheme::State;
   using Input = typename Scheme::Input;
+  using StepInput = typename Scheme::StepInput;
   static constexpr int kRatio = Scheme::kRatio;
   static_assert(kRatio >= 1, "dualrate: the rate ratio r = H / h must be a positive integer");
 
@@ -102,10 +121,11 @@ class DualRate {
   explicit DualRate(Scalar h) noexcept : h_(h) {}
 
   // The fast task's body for tick n = ticks(); sets `release` when a slow job must be released now.
-  [[nodiscard]] Status fast(const Input& u, bool& release) noexcept {
+  [[nodiscard]] Status fast(const Input& sample, bool& release) noexcept {
     release = false;
     Status status = Status::kOk;
     const std::uint64_t n = tick_++;
+    const StepInput u = step_input(n, sample);
     if constexpr (Policy == OverrunPolicy::kDefer) {
       if (waiting_ > 0) {
         const auto m = static_cast<std::uint32_t>(fast_.tick / kRatio);
@@ -122,7 +142,7 @@ class DualRate {
           status = report(Status::kSlowOverrun);
         }
         for (int i = 0; i < waiting_; ++i) {
-          const Status stepped = Scheme::fast_step(fast_, h_, held_inputs_[i]);
+          const Status stepped = Scheme::fast_step(fast_, h_, inputs_.waiting[i]);
           if (stepped != Status::kOk) return report(stepped);
         }
         waiting_ = 0;
@@ -172,7 +192,7 @@ class DualRate {
     row_.macro = job_;
     row_.x.template head<Scheme::kSlow>() = slow_.xr;
     row_.x.template tail<Scheme::kFast>() = in.x.template tail<Scheme::kFast>();
-    row_.u = in.u;
+    row_.u = input_sample(in.u);
     completed_count_.store(completed_count_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     return status != Status::kOk ? report(status) : status;
   }
@@ -198,6 +218,8 @@ class DualRate {
                   "dualrate: a DualRate's offsets need a standard layout");
     return offsetof(DualRate, fast_) + offsetof(typename Scheme::Fast, x);
   }
+  // The samples the fast task keeps for a model with held inputs (none without).
+  InputSamples<Model>& input_samples() noexcept { return inputs_.samples; }
   std::uint64_t ticks() const noexcept { return tick_; }  // ticks seen; fast steps taken may lag under kDefer
   // The job slow() runs next (valid while slow_busy()).
   std::uint32_t next_job() const noexcept {
@@ -209,9 +231,22 @@ class DualRate {
   int longest_wait() const noexcept { return longest_wait_; }  // most ticks the fast task held back (kDefer)
 
  private:
+  // Tick n's inputs: the sample, or with held inputs its polynomial from the samples kept.
+  StepInput step_input(std::uint64_t n, const Input& sample) noexcept {
+    if constexpr (HoldsInputs<Model>::value) {
+      using Time = typename Model::Time;
+      const StepInput held = inputs_.samples.hold(static_cast<Time>(n) * static_cast<Time>(h_), h_, sample);
+      inputs_.samples.took(sample);
+      return held;
+    } else {
+      static_cast<void>(n);
+      return sample;
+    }
+  }
+
   // kDefer: keeps this tick's inputs for the step that waits for late end points.
-  void hold_back(const Input& u) noexcept {
-    held_inputs_[waiting_++] = u;
+  void hold_back(const StepInput& u) noexcept {
+    inputs_.waiting[waiting_++] = u;
     longest_wait_ = waiting_ > longest_wait_ ? waiting_ : longest_wait_;
   }
 
@@ -231,7 +266,7 @@ class DualRate {
   std::atomic<std::uint32_t> completed_count_{0};  // written by slow() only
   std::uint64_t tick_ = 0;
   std::uint64_t job_ = 0;  // slow() only: the current job's k in 64 bits
-  Input held_inputs_[Policy == OverrunPolicy::kDefer ? kRatio : 1]{};  // u of the ticks whose steps wait (kDefer)
+  TickInputs<Scheme, Policy == OverrunPolicy::kDefer ? kRatio : 1> inputs_{};  // fast() only
   int waiting_ = 0;
   int longest_wait_ = 0;
   std::uint32_t slow_overruns_ = 0;

@@ -311,9 +311,11 @@ TEST(Design, BoundSkipsOnlyDearerSteps) {
     runs += c.trials.size();
     if (c.status != "dearer") continue;
     ++dearer;
-    for (const Candidate& e : exhaustive.candidates)
-      if (e.scheme == c.scheme && e.hold == c.hold && e.meets())
+    for (const Candidate& e : exhaustive.candidates) {
+      if (e.scheme == c.scheme && e.hold == c.hold && e.meets()) {
         EXPECT_GE(e.ops_per_second, chosen.ops_per_second) << c.scheme << ", hold " << c.hold;
+      }
+    }
   }
   for (const Candidate& c : exhaustive.candidates) all_runs += c.trials.size();
   EXPECT_GT(dearer, 0U) << bounded.text();

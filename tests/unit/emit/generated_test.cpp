@@ -483,6 +483,30 @@ TEST(LocalCheckTasks, ActuatorLagOnePercentOffFails) {
   EXPECT_FALSE(r.pass);
 }
 
+// Held inputs in the tasks (float, the sequential executive): models/dc_motor_modulated.yaml's
+// linear hold, its task sampling V before its first tick, under mrabm4_parallel, whose slow job
+// extrapolates tick k R's polynomial to t_{k+1}. The header as generated passes the exact
+// step check at every macro step; checked against a reference core whose task starts without
+// those samples, the first macro step differs.
+TEST(LocalCheckTasks, HeldInputsSampledBeforeTheStart) {
+  const Model m = test::load(test::source_path("models/dc_motor_modulated.yaml"));
+  VerifyOptions o;
+  o.generate = {"mrabm4_parallel", 5e-5, 2, ScalarType::kFloat, "test"};
+  o.t_end = 0.01;
+  o.tasks = "single";
+  const std::string header = generate_header(m, o.generate, {});
+  const VerifyResult r = verify_header(m, o, header);
+  ASSERT_TRUE(r.exact_step) << r.json();
+  EXPECT_GT(r.exact_step->samples, 10);
+  EXPECT_EQ(r.exact_step->differing, 0) << r.json();
+  Model unsampled = m;
+  unsampled.simulation.inputs_sampled_before_start = false;
+  const VerifyResult off = verify_header(unsampled, o, header);
+  ASSERT_TRUE(off.exact_step) << off.json();
+  EXPECT_GT(off.exact_step->differing, 0) << off.json();
+  EXPECT_EQ(off.exact_step->time, 0.0) << off.json();
+}
+
 TEST(CompareTraces, FindsTheWorstDifferenceRelativeToScale) {
   Trace ref{{"t", "a", "b"}, {{0, 10, 0.5}, {1, 20, 0.25}}};
   Trace gen{{"t", "a", "b"}, {{0, 10, 0.5}, {1, 20.002, 0.25005}}};

@@ -105,6 +105,8 @@ Eigen::MatrixXd abm4_step_map(const Eigen::MatrixXd& j, double h, std::size_t sl
 // adds w = j/R and t_{n+1}. A slow job: H and t_k, f_r at the prediction, the correction (4
 // and 4 per slow state, H/24), f_r, the predictions A and B (5 and 4 each, H/24 and H/3);
 // parallel: f_r at A, A' (4 and 4, H/24) and B' = A' + (B - A) (2 additions).
+// Held inputs: each tick forms their polynomial and each round evaluates it at t_{n+1}; the
+// slow job evaluates tick k R's at t_k (parallel: and at t_{k+1}).
 StepCost macro_step_cost(const Model& m, bool parallel, int ratio) {
   const long ns = static_cast<long>(m.slow_count), nf = static_cast<long>(m.fast_count());
   const OpCount fast_rate = derivative_ops(m, Rows::kFast), slow_rate = derivative_ops(m, Rows::kSlow);
@@ -116,6 +118,9 @@ StepCost macro_step_cost(const Model& m, bool parallel, int ratio) {
   c.add_work((parallel ? 3 : 2) * slow_rate);
   c.ops += arithmetic(12 * ns, 14 * ns + 2, 3);
   if (parallel) c.ops += arithmetic(6 * ns + 1, 4 * ns, 1);
+  const int per_job = parallel ? 2 : 1;
+  c.ops += held_input_ops(m, static_cast<int>(rounds) + per_job);
+  c.ops += static_cast<long>(ratio - 1) * held_input_ops(m, 0);
   return c;
 }
 
@@ -144,6 +149,8 @@ std::vector<SchemeInfo> adams_schemes() {
   serial.summary = "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004";
   serial.evaluations = 2;
   serial.dual_rate = true;
+  serial.held_inputs = true;  // at each round's t_{n+1}, the start-up's RK4 stages and the slow job's times
+  serial.hold_degree = 1;     // the task form is second order (its slow state interpolated linearly)
   serial.grid_tied = true;
   serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
   serial.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(false, s); };
@@ -162,6 +169,8 @@ std::vector<SchemeInfo> adams_schemes() {
   parallel.summary = "parallel two-track multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004";
   parallel.evaluations = 4;
   parallel.dual_rate = true;
+  parallel.held_inputs = true;
+  parallel.hold_degree = 1;
   parallel.parallel = true;
   parallel.grid_tied = true;
   parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };

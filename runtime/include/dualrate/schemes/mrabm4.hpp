@@ -35,6 +35,11 @@
 // parallel round 1 restarts from the carried x_e and G at the start of each macro step
 // and its x_e at t_{m+1} goes to the slow correction, as in the paper.
 // Inputs: the fast tick n holds u(t_n); slow job k uses u(t_k), sampled by the fast task.
+// A model with held inputs (../input_hold.hpp) gives tick n the polynomial the fast task
+// formed from its samples at t_n (StepInput: a HeldInput): every f evaluation above takes it at
+// its own time (t_{n+1}; the start-up's RK4 stages), and slow job k the polynomial of tick k R,
+// extrapolated over the macro step for parallel's D' at t_{k+1}: the slow task's inputs over
+// its macro step come from the samples the fast task took.
 // Start-up, as in the paper with RK4 at h: the fast task integrates the whole state with
 // RK4 for the first 4 macro steps; slow jobs 0-3 take x_r(t_k) from it and fill F; job 3
 // makes the first predictions; the fast history G is the last four RK4 points.
@@ -44,6 +49,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../input_hold.hpp"
 #include "../model.hpp"
 #include "../status.hpp"
 
@@ -58,6 +64,8 @@ struct Mrabm4 {
   using Time = typename M::Time;
   using State = typename M::State;
   using Input = typename M::Input;
+  // What a tick takes: the sample, or for a model with held inputs its polynomial over the tick.
+  using StepInput = std::conditional_t<HoldsInputs<M>::value, HeldInput<M>, Input>;
   using SlowState = Eigen::Matrix<Scalar, M::kSlow, 1>;
   using FastState = Eigen::Matrix<Scalar, M::kFast, 1>;
   static constexpr int kSlow = M::kSlow;
@@ -69,7 +77,7 @@ struct Mrabm4 {
   struct Snapshot {
     State x;             // [x_r; x_e^c]; the x_r part is the fast task's own only during start-up
     FastState xe_first;  // x_e^1(t_k)
-    Input u;             // u(t_k)
+    StepInput u;         // u(t_k) (with held inputs: the polynomial of tick k R)
   };
   // Slow -> fast: the interpolation end points of one macro step.
   struct Endpoints {
@@ -91,12 +99,12 @@ struct Mrabm4 {
   };
 
   // One fast tick (n = f.tick) with u = u(t_n) and f.ends latched for its macro step.
-  static Status fast_step(Fast& f, Scalar h, const Input& u) noexcept {
+  static Status fast_step(Fast& f, Scalar h, const StepInput& u) noexcept {
     const std::uint64_t n = f.tick;
     const Time t_next = static_cast<Time>(n + 1) * static_cast<Time>(h);
     if (n < std::uint64_t{kStartupMacroSteps} * R) {
       startup_step(f, static_cast<Time>(n) * static_cast<Time>(h), h, u);
-      if (n + 4 >= std::uint64_t{kStartupMacroSteps} * R) push(f.history, fast_rate(t_next, f.x, u));
+      if (n + 4 >= std::uint64_t{kStartupMacroSteps} * R) push(f.history, fast_rate(t_next, f.x, input_at(u, t_next)));
       f.xe_first = f.x.template tail<M::kFast>();
     } else {
       const int j = static_cast<int>(n % R) + 1;
@@ -124,13 +132,14 @@ struct Mrabm4 {
     const Scalar big = h * Scalar(R);
     const Time t = static_cast<Time>(k) * static_cast<Time>(big);
     const FastState xe_slow = Parallel ? in.xe_first : in.x.template tail<M::kFast>();
+    const auto& u = input_at(in.u, t);  // t_k, where tick k R's polynomial is (up to rounding of t_k) its sample
     if (k < kStartupMacroSteps) {
       s.xr = in.x.template head<M::kSlow>();
     } else {
-      const SlowState d = slow_rate(t, s.predicted, xe_slow, in.u);
+      const SlowState d = slow_rate(t, s.predicted, xe_slow, u);
       s.xr += (big / Scalar(24)) * (Scalar(9) * d + Scalar(19) * s.history[0] - Scalar(5) * s.history[1] + s.history[2]);
     }
-    push(s.history, slow_rate(t, s.xr, xe_slow, in.u));
+    push(s.history, slow_rate(t, s.xr, xe_slow, u));
     if (k + 1 >= kStartupMacroSteps) {
       const auto& F = s.history;
       const SlowState a = s.xr + (big / Scalar(24)) * (Scalar(55) * F[0] - Scalar(59) * F[1] + Scalar(37) * F[2] - Scalar(9) * F[3]);
@@ -138,7 +147,7 @@ struct Mrabm4 {
       next.first_start = a;
       next.first_end = b;
       if (Parallel) {
-        const SlowState d = slow_rate(t + Time(big), a, in.x.template tail<M::kFast>(), in.u);
+        const SlowState d = slow_rate(t + Time(big), a, in.x.template tail<M::kFast>(), input_at(in.u, t + Time(big)));
         const SlowState a2 = s.xr + (big / Scalar(24)) * (Scalar(9) * d + Scalar(19) * F[0] - Scalar(5) * F[1] + F[2]);
         next.start = a2;
         next.end = a2 + (b - a);
@@ -217,8 +226,9 @@ struct Mrabm4 {
     return d;
   }
 
-  static void substep(Time t_next, Scalar h, const Input& u, const SlowState& xr, FastState& xe,
+  static void substep(Time t_next, Scalar h, const StepInput& held, const SlowState& xr, FastState& xe,
                       std::array<FastState, 4>& g) noexcept {
+    const auto& u = input_at(held, t_next);
     const FastState predicted =
         xe + (h / Scalar(24)) * (Scalar(55) * g[0] - Scalar(59) * g[1] + Scalar(37) * g[2] - Scalar(9) * g[3]);
     const FastState d = fast_rate(t_next, join(xr, predicted), u);
@@ -226,14 +236,15 @@ struct Mrabm4 {
     push(g, fast_rate(t_next, join(xr, xe), u));
   }
 
-  // Classical RK4 on the whole state, u held over the step.
-  static void startup_step(Fast& f, Time t, Scalar h, const Input& u) noexcept {
+  // Classical RK4 on the whole state, u held over the step (its polynomial at each stage).
+  static void startup_step(Fast& f, Time t, Scalar h, const StepInput& u) noexcept {
     const Scalar half = h / Scalar(2);
     State k1, k2, k3, k4;
-    M::derivatives(t, f.x, u, k1);
-    M::derivatives(t + Time(half), f.x + half * k1, u, k2);
-    M::derivatives(t + Time(half), f.x + half * k2, u, k3);
-    M::derivatives(t + Time(h), f.x + h * k3, u, k4);
+    M::derivatives(t, f.x, input_sample(u), k1);
+    const auto& u_half = input_at(u, t + Time(half));
+    M::derivatives(t + Time(half), f.x + half * k1, u_half, k2);
+    M::derivatives(t + Time(half), f.x + half * k2, u_half, k3);
+    M::derivatives(t + Time(h), f.x + h * k3, input_at(u, t + Time(h)), k4);
     f.x += (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
   }
 };
