@@ -8,6 +8,9 @@
 #include <functional>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
+
+#include <Eigen/Eigenvalues>
 
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
@@ -238,6 +241,71 @@ double MapRadius::largest_stable_step(bool& bounded) const {
   return end;
 }
 
+namespace {
+
+// StabilityReport::other_modes_radius and fast_modes_radius of a single-rate scheme's map M at
+// h for J, whose eigenvalue 0 sets its radius 1: the largest |mu| of M's eigenvalues but as
+// many of those nearest 1 as J has eigenvalues 0; and of M on the invariant subspace of J's
+// `fast` eigenvalues of largest |lambda| (V^+ M V, V their eigenvectors: exact where M is a
+// function of J, as for the Runge-Kutta schemes). {-1, -1} when J has no eigenvalue 0.
+std::pair<double, double> modes_beside_zero(const std::string& scheme, const Eigen::MatrixXd& j, double h,
+                                            std::size_t slow, const SchemeOptions& options) {
+  const Eigen::ComplexEigenSolver<Eigen::MatrixXcd> jacobian(j.cast<std::complex<double>>());
+  const Eigen::VectorXcd modes = jacobian.eigenvalues();
+  const double size = std::max(1.0, modes.size() > 0 ? modes.cwiseAbs().maxCoeff() : 0.0);
+  long zeros = 0;
+  for (Eigen::Index i = 0; i < modes.size(); ++i) zeros += std::abs(modes[i]) <= 1e-12 * size ? 1 : 0;
+  if (zeros == 0 || zeros == modes.size()) return {-1, -1};
+  try {
+    const Eigen::MatrixXd map = one_step_map(scheme, j, h, slow, 1, options);
+    const Eigen::VectorXcd mu = eigenvalues(map);
+    std::vector<std::complex<double>> by_distance(mu.data(), mu.data() + mu.size());
+    std::sort(by_distance.begin(), by_distance.end(),
+              [](auto a, auto b) { return std::abs(a - 1.0) < std::abs(b - 1.0); });
+    double others = 0;
+    for (std::size_t i = static_cast<std::size_t>(zeros); i < by_distance.size(); ++i)
+      others = std::max(others, std::abs(by_distance[i]));
+    const Eigen::Index fast = j.rows() - static_cast<Eigen::Index>(slow);
+    if (fast == 0) return {others, -1};
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(modes.size()));
+    for (Eigen::Index i = 0; i < modes.size(); ++i) order[static_cast<std::size_t>(i)] = i;
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return std::abs(modes[a]) > std::abs(modes[b]); });
+    Eigen::MatrixXcd v(j.rows(), fast);
+    for (Eigen::Index c = 0; c < fast; ++c) v.col(c) = jacobian.eigenvectors().col(order[static_cast<std::size_t>(c)]);
+    const Eigen::MatrixXcd on_fast = v.completeOrthogonalDecomposition().pseudoInverse() * map.cast<std::complex<double>>() * v;
+    return {others, Eigen::ComplexEigenSolver<Eigen::MatrixXcd>(on_fast).eigenvalues().cwiseAbs().maxCoeff()};
+  } catch (const std::exception&) {  // no map at this step (SchemeDesignError): nothing to show
+    return {-1, -1};
+  }
+}
+
+}  // namespace
+
+std::string growth_origin(const Model& model) {
+  const ReferenceCore core(model);
+  const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
+  const Eigen::VectorXcd growing = growing_modes(eigenvalues(j));
+  if (growing.size() == 0) return "";
+  const Eigen::EigenSolver<Eigen::MatrixXd> solver(j);
+  const GiNaC::exmap variables = model.variable_definitions();
+  std::string s;
+  for (Eigen::Index g = 0; g < growing.size(); ++g) {
+    Eigen::Index mode = 0, state = 0;
+    (solver.eigenvalues().array() - growing[g]).abs().minCoeff(&mode);
+    solver.eigenvectors().col(mode).cwiseAbs().maxCoeff(&state);
+    const State& x = model.states[static_cast<std::size_t>(state)];
+    const GiNaC::ex rhs = x.rhs.subs(variables);
+    std::string negative;
+    for (const Parameter& p : model.parameters)
+      if (p.value < 0 && rhs.has(p.symbol))
+        negative += fmt::format("{}{} = {:.6g}", negative.empty() ? "" : ", ", p.name, p.value);
+    s += fmt::format("{}mode {:+.6g}{:+.6g}i 1/s (e-folding time {:.3g} s), mostly in {}{}", g ? "; " : "",
+                     growing[g].real(), growing[g].imag(), 1 / growing[g].real(), x.name,
+                     negative.empty() ? "" : fmt::format(", whose equation has {} < 0", negative));
+  }
+  return s;
+}
+
 StabilityReport analyze_stability(const Model& model, const std::string& scheme, double h, int ratio,
                                   const SchemeOptions& options, StepSearch search) {
   const ReferenceCore core(model);
@@ -261,6 +329,8 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   r.judgement = radius.judge(h);
   r.spectral_radius = r.judgement.radius;
   r.stable = r.judgement.relative <= 1 + kStabilityMargin;
+  if (r.ratio == 1 && std::abs(r.spectral_radius - 1) <= 1e-9)
+    std::tie(r.other_modes_radius, r.fast_modes_radius) = modes_beside_zero(scheme, j, h, model.slow_count, options);
   if (reduced) r.full_jacobian_eigenvalues = eigenvalues(full);
   r.searched = search == StepSearch::kAlways || (search == StepSearch::kWhenUnstable && !r.stable);
   if (!r.searched) {
@@ -310,13 +380,18 @@ std::string StabilityReport::json() const {
       "{{\"scheme\":\"{}\",\"step\":{:.17g},\"ratio\":{},\"spectral_radius\":{:.17g},\"stable\":{},"
       "\"max_stable_step\":{},\"max_stable_step_bounded\":{},"
       "\"jacobian_eigenvalues\":{},\"growing_modes\":{},\"fast_eigenvalues\":{},\"slow_eigenvalues\":{},"
-      "\"separation\":{}{}{}{}}}",
+      "\"separation\":{}{}{}{}{}}}",
       scheme, step, ratio, spectral_radius, stable ? "true" : "false",
       std::isfinite(max_stable_step) ? fmt::format("{:.17g}", max_stable_step) : "null",
       max_stable_step_bounded ? "true" : "false", json_list(jacobian_eigenvalues),
       json_list(growing_modes(jacobian_eigenvalues)),
       json_list(fast_eigenvalues), json_list(slow_eigenvalues),
       std::isfinite(separation) ? fmt::format("{:.6g}", separation) : "null",
+      other_modes_radius >= 0 ? fmt::format(",\"other_modes_radius\":{:.17g}{}", other_modes_radius,
+                                            fast_modes_radius >= 0
+                                                ? fmt::format(",\"fast_modes_radius\":{:.17g}", fast_modes_radius)
+                                                : "")
+                              : "",
       judgement.growth > 0 && std::isfinite(judgement.relative)
           ? fmt::format(",\"growth_relative_radius\":{:.17g},\"deciding_mode\":[{:.17g},{:.17g}],"
                         "\"mode_amplification\":{:.17g},\"model_growth_per_step\":{:.17g}",
@@ -333,16 +408,24 @@ std::string StabilityReport::json() const {
 
 std::string StabilityReport::text() const {
   return fmt::format(
-      "Jacobian eigenvalues:      {}\n"
+      "{}{}\n"
       "fast (g_z) eigenvalues:    {}\n"
       "reduced slow eigenvalues:  {}\n"
       "time-scale separation:     {:.6g}\n"
       "{}"
-      "{} at h = {:.6g}{}: spectral radius of the {} map {:.12g}{}: {}\n"
+      "{} at h = {:.6g}{}: spectral radius of the {} map {:.12g}{}{}: {}\n"
       "largest stable step of {}: {}\n",
+      full_rk4_max_stable_step ? "reduced form's eigenvalues (the Jacobian the scheme integrates): "
+                               : "Jacobian eigenvalues:      ",
       text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation,
       growth_text(jacobian_eigenvalues), scheme,
       step, ratio > 1 ? fmt::format(", H = {} h", ratio) : "", ratio > 1 ? "macro-step" : "one-step", spectral_radius,
+      other_modes_radius >= 0
+          ? fmt::format(" (that of the Jacobian's eigenvalue 0, an integrating state; its other modes' at most "
+                        "{:.6g}{})",
+                        other_modes_radius,
+                        fast_modes_radius >= 0 ? fmt::format(", its fast modes' {:.6g}", fast_modes_radius) : "")
+          : "",
       judgement_text(judgement, stable), stable ? "stable" : "UNSTABLE", scheme,
       !searched                        ? std::string("not searched")
       : max_stable_step_bounded        ? fmt::format("{:.6g}", max_stable_step)
@@ -350,7 +433,7 @@ std::string StabilityReport::text() const {
                                        : std::string("unbounded")) +
          scheme_analysis.text +
          (full_rk4_max_stable_step
-              ? fmt::format("(the eigenvalues above are of the reduced form the scheme integrates; the full model's: {})\n"
+              ? fmt::format("the full model's eigenvalues: {}\n"
                             "largest stable step of rk4 on the full model: {:.6g}; gained by eliminating the fast "
                             "states: {:.3g}x\n",
                             text_list(full_jacobian_eigenvalues), *full_rk4_max_stable_step,

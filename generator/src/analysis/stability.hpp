@@ -57,6 +57,11 @@ struct StabilityReport {
   // The map judged against the model's own growth (MapJudgement): `relative` <= 1 +
   // kStabilityMargin is stable; for a model that does not grow, relative = spectral_radius.
   MapJudgement judgement;
+  // A Jacobian with eigenvalues 0 (an integrating state: a charge, a position) maps them to
+  // eigenvalues 1 of a single-rate map, which then set spectral_radius: the largest |mu| of the
+  // map's other eigenvalues, which shows how its other modes are damped, and of the map on
+  // the fast modes (the Jacobian's fast_count eigenvalues of largest |lambda|) (-1: none such).
+  double other_modes_radius = -1, fast_modes_radius = -1;
   bool stable = false;                    // judgement.relative <= 1 + kStabilityMargin
   bool searched = true;                   // false: the two below were not searched (StepSearch)
   double max_stable_step = 0;             // largest stable h (max_stable_step() below)
@@ -71,6 +76,12 @@ struct StabilityReport {
   std::string json() const;
   std::string text() const;
 };
+
+// Where the model grows at its initial state (t = 0, its initial state, the scenario's inputs
+// at 0): each growing mode of the Jacobian, the state it lives in most (its eigenvector's largest
+// component) and the negative parameters in that state's equation (a negative capacitance,
+// mass or resistance makes a mode grow). Empty when no mode grows.
+std::string growth_origin(const Model& model);
 
 // The one-step map of a scheme for the linear system dx/dt = J x (the first `slow` states
 // slow), built column by column by applying one step of the scheme's reference

@@ -1,8 +1,12 @@
 // dualrate analyze.
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "analysis/stability.hpp"
 #include "analysis/stability_along_trajectory.hpp"
+#include "base/diagnostics.hpp"
+#include "base/text_io.hpp"
 #include "cli/commands.hpp"
 #include "schemes/registry.hpp"
 
@@ -22,6 +26,25 @@ int AnalyzeCommand::run(const Model& model) {
         "With scheduled constants (the lines above are the unscheduled scheme's at the initial state):\n" +
         schedule_summary(*design.schedule);
   }
+  if (const SchemeInfo* info = find_scheme(s.scheme);
+      info && info->precompute && model.simulation.linearization != "scheduled" && !frozen(model, o_)) {
+    // The analysis linearizes at the initial state whatever the scheme's design needs: say when
+    // generate refuses the design this analysis stands for, so that the two agree.
+    GenerateRequest g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION};
+    g.t_end = s.t_end;
+    g.allow_unstable = true;
+    try {
+      precompute_scheme(model, false, g);
+    } catch (const ModelError& e) {
+      r.scheme_analysis.json += ",\"refused\":" + json_string(e.what());
+      r.scheme_analysis.text += fmt::format(
+          "generate refuses {} with these settings: {} (the lines above linearize at the initial state, as "
+          "--linearization frozen would)\n",
+          s.scheme, e.what());
+    }
+  }
+  if (const std::string growth = growth_origin(model); !growth.empty())
+    r.scheme_analysis.text += "where it grows: " + growth + "\n";
   const TrajectoryStability along =
       stability_along_trajectory(model, s.scheme, s.step, s.ratio, o_.scheme_options, s.t_end);
   r.scheme_analysis.json += trajectory_json(along);

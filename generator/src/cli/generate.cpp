@@ -176,6 +176,12 @@ int GenerateCommand::run(const Model& model) {
       throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
     }
   }
+  // A plant may grow (an unstable airframe): a note; a negative parameter in the growing state's
+  // equation (a capacitance, mass or resistance) is more likely a slip: a warning.
+  if (const std::string growth = growth_origin(model); !growth.empty())
+    std::cerr << fmt::format("{}: {} itself grows at its initial state: {}; the scheme is judged against that "
+                             "growth\n",
+                             growth.find(" < 0") != std::string::npos ? "warning" : "note", model.name, growth);
   if (judged && info->check_trajectory) info->check_trajectory(model, s.t_end);
   GenerateRequest g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
   g.name_space = name_space_;

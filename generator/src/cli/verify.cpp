@@ -65,6 +65,12 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
     write_mat(data, (std::filesystem::path(dir) / "report.mat").string(), fmt::format("dualrate {}", DUALRATE_VERSION));
 }
 
+// Whether the preemptive tasks would run in real time for longer than kHostRealTime: a
+// dual-rate scheme on the host (SCHED_FIFO threads, a tick every h), over the scenario's t_end.
+bool host_real_time(const CrossTarget* cross, const SchemeInfo* info, double t_end) {
+  return !cross && info && info->dual_rate && t_end > kHostRealTime;
+}
+
 }  // namespace
 
 int VerifyCommand::run(const Model& model) {
@@ -80,11 +86,14 @@ int VerifyCommand::run(const Model& model) {
     throw UsageError(fmt::format("--slow-core 1 puts the slow task on a second core: {} has one (two cores: "
                                  "--target cortex-m33-dual)",
                                  target_));
+  const SchemeInfo* info = find_scheme(s.scheme);
+  const bool real_time_default = tasks_.empty() && host_real_time(cross, info, s.t_end);
+  if (tasks_.empty()) tasks_ = real_time_default ? "single" : "multi";
   if (slow_core_ >= 0 && tasks_ != "multi")
     throw UsageError("--slow-core places the slow task of the preemptive run: it needs --tasks multi");
   if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;
   warn_about_clock(target_, cpu_hz_);
-  if (const SchemeInfo* info = find_scheme(s.scheme); info->check_trajectory)
+  if (info && info->check_trajectory)
     info->check_trajectory(model, s.t_end);
   VerifyOptions v;
   v.generate = {s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
@@ -110,6 +119,9 @@ int VerifyCommand::run(const Model& model) {
   v.tick_cycles = tick_cycles_;
   v.cpu_hz = cpu_hz_;
   v.cpi = cpi_;
+  if (real_time_default)
+    std::cerr << fmt::format("note: the sequential executive only: the preemptive tasks on the host take the "
+                             "scenario's {:g} s in real time (--tasks multi runs them)\n", s.t_end);
   if (!end_time(s.t_end, s.step).whole)
     std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: generated code runs whole "
                              "steps, so verify runs {} steps, to t = {:.15g}\n",

@@ -14,7 +14,7 @@ namespace dualrate {
 
 constexpr long kMinSteps = 20;        // a step is at most t_end / kMinSteps
 constexpr long kMaxSteps = 200000;    // and at least t_end / kMaxSteps
-constexpr long kErrorRows = 1000;     // rows compared per run, at most
+constexpr long kErrorRows = 1000;     // rows compared per run in the search, at most
 inline const std::vector<int> kRatios = {2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50};
 
 struct DesignRequest {
@@ -32,11 +32,16 @@ struct DesignRequest {
   std::function<void(const std::string&)> progress;
 };
 
-// A tried step and its error (infinity: the run blew up).
+// A tried step and its error (infinity: the run blew up). A step within the tolerance at the
+// search's samples is checked at every step (dual-rate: every macro step) on the states and the
+// outputs, and its error is that check's, where it occurs: at `time` in `where` (a state's or an
+// output's name; empty: not checked at every step).
 struct Trial {
   double step = 0;
   int ratio = 1;
   double error = 0;
+  double time = 0;
+  std::string where;
 };
 
 struct Candidate {
@@ -49,7 +54,9 @@ struct Candidate {
   bool dual_rate = false;
   double step = 0;  // the largest step within the tolerance (0: none)
   int ratio = 1;
-  double error = -1;  // at that step (-1: none within the tolerance)
+  double error = -1;  // at that step (-1: none within the tolerance), checked at every step
+  double error_time = 0;    // where it occurs: the time
+  std::string error_where;  // and the state or output
   // The chosen single-rate candidate's error where the inputs vary: the inputs' hold's part
   // (the high-accuracy solution with the inputs held as its steps hold them, against the
   // continuous one) and the integration's (its run against that solution); -1: not split.

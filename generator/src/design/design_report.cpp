@@ -64,9 +64,12 @@ std::string Design::text() const {
   out += "\n";
   if (choice >= 0) {
     const Candidate& c = candidates[static_cast<std::size_t>(choice)];
-    out += fmt::format("choice: {}, step {:g}{}{}: error {:.2g} <= {:g}\n", scheme_label(c), c.step,
+    out += fmt::format("choice: {}, step {:g}{}{}: error {:.2g} <= {:g}, checked at every {}step on the states and "
+                       "outputs (largest in {} at t = {:g})\n",
+                       scheme_label(c), c.step,
                        c.dual_rate ? fmt::format(", ratio {} (H = {:g})", c.ratio, c.step * c.ratio) : "",
-                       c.linearization.empty() ? "" : ", linearization " + c.linearization, c.error, tolerance);
+                       c.linearization.empty() ? "" : ", linearization " + c.linearization, c.error, tolerance,
+                       c.dual_rate ? "macro " : "", c.error_where, c.error_time);
     if (c.hold_error >= 0)
       out += fmt::format("  of which the inputs' hold between samples accounts for {:.2g} (the high-accuracy solution "
                          "with the inputs held as its steps hold them, against it) and the integration for {:.2g}\n",
@@ -100,11 +103,13 @@ std::string Design::json() const {
                             json_number(t.step), t.ratio, json_number(t.error));
     std::string s = fmt::format(
         "{{\"scheme\": {}, \"linearization\": {}, \"hold\": {}, \"step\": {}, \"ratio\": {}, \"error\": {}, "
+        "\"error_time\": {}, \"error_where\": {}, "
         "\"max_stable_step\": {}, \"stable_bounded\": {}, \"ops_per_step\": {}, \"ops_per_second\": {}, "
         "\"hold_error\": {}, \"integration_error\": {}, \"status\": {}, \"reason\": {}, \"trials\": [{}]",
         json_string(c.scheme), json_string(c.linearization), json_string(c.hold),
         c.step > 0 ? json_number(c.step) : "null",
         c.dual_rate ? std::to_string(c.ratio) : "1", c.step > 0 ? json_number(c.error) : "null",
+        c.step > 0 ? json_number(c.error_time) : "null", c.step > 0 ? json_string(c.error_where) : "null",
         json_number(c.max_stable_step), c.stable_bounded, c.ops_per_step, json_number(c.ops_per_second),
         c.hold_error >= 0 ? json_number(c.hold_error) : "null",
         c.integration_error >= 0 ? json_number(c.integration_error) : "null", json_string(c.status), json_string(c.reason), trials);

@@ -37,8 +37,15 @@ std::vector<double> period_steps(double period, double hi, double lo) {
 // One scheme's runs on one model (with its linearization).
 class SchemeRuns {
  public:
-  SchemeRuns(const Model& model, const SchemeInfo& info, std::string linearization, double t_end, Accurate& accurate)
-      : model_(model), info_(info), lin_(std::move(linearization)), t_end_(t_end), core_(model), accurate_(accurate) {}
+  SchemeRuns(const Model& model, const SchemeInfo& info, std::string linearization, double t_end, Accurate& accurate,
+             double tolerance = kInf)
+      : model_(model),
+        info_(info),
+        lin_(std::move(linearization)),
+        t_end_(t_end),
+        tolerance_(tolerance),
+        core_(model),
+        accurate_(accurate) {}
 
   GenerateRequest request(double h, int ratio) const {
     GenerateRequest g{info_.name, h, ratio, ScalarType::kDouble, "design"};
@@ -63,39 +70,55 @@ class SchemeRuns {
     return ratio * static_cast<int>(std::max(1L, step_count(t_end_, h) / (ratio * kErrorRows)));
   }
 
-  // The error of the run at (h, ratio) against the high-accuracy solution; infinity when it
-  // blows up.
-  double error(double h, int ratio) {
+  // The trial of the run at (h, ratio) against the high-accuracy solution, at most kErrorRows
+  // samples of it; where that is within the tolerance, at every step (dual-rate: every macro
+  // step), where the transients between samples show (an input's jump, an overshooting mode).
+  // Its error is NaN without a design, infinity when the run blows up.
+  Trial trial(double h, int ratio) {
+    Trial t{h, ratio, 0, 0, {}};
     try {
       design(h, ratio);
     } catch (const std::exception& e) {  // no design at this step (smfe: D below its inner step)
       no_design_ = e.what();
-      return std::numeric_limits<double>::quiet_NaN();
+      t.error = std::numeric_limits<double>::quiet_NaN();
+      return t;
     }
     try {
-      const double e =
-          compare_traces(run(h, ratio, every(h, ratio)), accurate_.at(h, every(h, ratio)), model_.states.size())
-              .max_error;
-      return std::isfinite(e) ? e : kInf;
+      const std::size_t compared = model_.states.size() + model_.outputs.size();
+      const int sampled = every(h, ratio);
+      Comparison c = compare_traces(run(h, ratio, sampled), accurate_.at(h, sampled), compared);
+      if (c.max_error <= tolerance_ && sampled > ratio) c = compare_traces(run(h, ratio, ratio), accurate_.at(h, ratio), compared);
+      t.error = std::isfinite(c.max_error) ? c.max_error : kInf;
+      if (c.max_error <= tolerance_) {
+        t.time = c.worst_time;
+        t.where = column_name(c.worst_column);
+      }
     } catch (const SimulationError&) {
-      return kInf;
+      t.error = kInf;
     }
+    return t;
   }
 
   // The error at step h (dual-rate: fast step h, H = ratio h) split: the hold's, the
   // high-accuracy solution with the inputs held as the (fast) steps hold them against the
-  // continuous one, and the integration's, the run against that solution.
+  // continuous one, and the integration's, the run against that solution; at every step, on the
+  // states and outputs, as trial() checks a step within the tolerance.
   std::pair<double, double> error_split(double h, int ratio) const {
-    const int rows = every(h, ratio);
+    const int rows = ratio;
     RunOptions held{kHighAccuracy, h, accurate_.grid_end(h), rows};
     held.inputs_held = true;
     const Trace accurate_held = core_.simulate(held);
-    const std::size_t n = model_.states.size();
+    const std::size_t n = model_.states.size() + model_.outputs.size();
     return {compare_traces(accurate_held, accurate_.at(h, rows), n).max_error,
             compare_traces(run(h, ratio, rows), accurate_held, n).max_error};
   }
 
   const Model& model() const { return model_; }
+  // The name of a trace's column of states and outputs (1-based, after the time).
+  std::string column_name(std::size_t column) const {
+    const std::size_t i = column - 1;
+    return i < model_.states.size() ? model_.states[i].name : model_.outputs[i - model_.states.size()].name;
+  }
   // Why the last step without a design (error NaN) had none.
   const std::string& no_design() const { return no_design_; }
 
@@ -105,6 +128,7 @@ class SchemeRuns {
   const SchemeInfo& info_;
   std::string lin_;
   double t_end_;
+  double tolerance_;
   ReferenceCore core_;
   Accurate& accurate_;
 };
@@ -120,8 +144,8 @@ long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio, 
   std::vector<std::size_t> finite;  // indices with a finite error, in the order run
   const auto eval = [&](std::size_t k) {
     if (!errors.count(k)) {
-      errors[k] = runs.error(grid[k], ratio);
-      trials.push_back({grid[k], ratio, errors[k]});
+      trials.push_back(runs.trial(grid[k], ratio));
+      errors[k] = trials.back().error;
       if (std::isfinite(errors[k])) finite.push_back(k);
     }
     return errors[k];
@@ -198,16 +222,17 @@ void cheapest_step(SchemeRuns& runs, const std::vector<double>& grid, std::size_
       ++misses;
       continue;
     }
-    const double e = runs.error(grid[j], ratio);
-    c.trials.push_back({grid[j], ratio, e});
-    if (!(e <= tol)) {
+    c.trials.push_back(runs.trial(grid[j], ratio));
+    if (!(c.trials.back().error <= tol)) {
       ++misses;
       continue;
     }
     best = j;
     best_cost = cost;
     c.ops_per_step = ops;
-    c.error = e;
+    c.error = c.trials.back().error;
+    c.error_time = c.trials.back().time;
+    c.error_where = c.trials.back().where;
     misses = 0;
   }
   c.step = grid[best];
@@ -269,6 +294,8 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
     return c;
   }
   c.error = c.trials.back().error;
+  c.error_time = c.trials.back().time;
+  c.error_where = c.trials.back().where;
   cheapest_step(runs, grid, static_cast<std::size_t>(found), ratio, r.tolerance, ops_per_second, c);
   c.status = "ok";
   return c;
@@ -300,7 +327,7 @@ std::vector<double> design_steps(const DesignRequest& r, double t_end, double ma
 
 Candidate scheme_candidate(const Model& m, const SchemeInfo& info, const std::string& lin, double t_end,
                            Accurate& accurate, const DesignRequest& r, double bound) {
-  SchemeRuns runs(m, info, lin, t_end, accurate);
+  SchemeRuns runs(m, info, lin, t_end, accurate, r.tolerance);
   if (!info.dual_rate) return search(runs, info, lin, 1, t_end, r, bound);
   std::optional<Candidate> best;
   std::vector<Trial> trials;

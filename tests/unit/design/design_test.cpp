@@ -16,6 +16,7 @@
 #include "design/model_text.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
+#include "verify/accuracy.hpp"
 #include "verify/verify.hpp"
 #include "test_support.hpp"
 
@@ -216,6 +217,9 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
           } catch (const std::exception&) {  // no design at this step (smfe: D below its inner step)
             continue;
           }
+          // A step that costs no less than the cheapest found cannot be the sweep's answer.
+          const double ops = static_cast<double>(step_cost(lm, g, design).ops.total()) / (h * ratio);
+          if (best && ops >= best->ops_per_second) continue;
           const long steps = step_count(m.simulation.t_end, h);
           // The rows the search compares (design.hpp): every k-th step, at most kErrorRows.
           const int every = ratio * static_cast<int>(std::max(1L, steps / (ratio * kErrorRows)));
@@ -224,23 +228,32 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
           run.frozen_linearization = c.linearization == "frozen";
           run.schedule = design.schedule;
           const ReferenceCore core(lm);
-          const auto key = std::make_pair(h, every);
-          if (!accurate.count(key)) {
-            // As the search's high-accuracy runs: output steps of at most t_end / 1000.
-            const long sub = std::max(1L, static_cast<long>(std::ceil(h / (m.simulation.t_end / 1000) - 1e-9)));
-            accurate[key] = ReferenceCore(m).simulate({kHighAccuracy, h / static_cast<double>(sub), run.t_end,
-                                                       every * static_cast<int>(sub)});
-          }
+          const auto accurate_at = [&](int rows) -> const Trace& {
+            const auto key = std::make_pair(h, rows);
+            if (!accurate.count(key)) {
+              // As the search's high-accuracy runs: output steps of at most t_end / 1000.
+              const long sub = std::max(1L, static_cast<long>(std::ceil(h / (m.simulation.t_end / 1000) - 1e-9)));
+              accurate[key] = ReferenceCore(m).simulate({kHighAccuracy, h / static_cast<double>(sub), run.t_end,
+                                                         rows * static_cast<int>(sub)});
+            }
+            return accurate[key];
+          };
+          // As the search: the states and outputs at the sampled rows, and where that is within
+          // the tolerance at every (macro) step.
+          const std::size_t compared = m.states.size() + m.outputs.size();
           double error = INFINITY;
           try {
-            error = compare_traces(core.simulate(run), accurate[key], m.states.size()).max_error;
+            error = compare_traces(core.simulate(run), accurate_at(every), compared).max_error;
+            if (error <= request.tolerance && every > ratio) {
+              run.every = ratio;
+              error = compare_traces(core.simulate(run), accurate_at(ratio), compared).max_error;
+            }
           } catch (const SimulationError&) {
           }
           if (!(error <= request.tolerance)) continue;
           if (beyond < 0) beyond = 0;
           ++beyond;
-          const double ops = static_cast<double>(step_cost(lm, g, design).ops.total()) / (h * ratio);
-          if (!best || ops < best->ops_per_second) best = Swept{c.scheme, h, ratio, ops};
+          best = Swept{c.scheme, h, ratio, ops};
         }
       }
     }
@@ -320,6 +333,42 @@ TEST(Design, BoundSkipsOnlyDearerSteps) {
   for (const Candidate& c : exhaustive.candidates) all_runs += c.trials.size();
   EXPECT_GT(dearer, 0U) << bounded.text();
   EXPECT_LT(runs, all_runs);
+}
+
+// The error between the samples the search compares (every 20 ms here): a stiff lag
+// (lambda = -3000 1/s) that follows an input's jump at t = 3.001 s, between two samples. RK4's one-step factor R(h lambda) differs from exp(h lambda) by
+// 0.05 at h = 5e-4 (h lambda = -1.5), 1.7e-3 at 2.5e-4 and 5.9e-4 at 2e-4, in the step after the
+// jump; by the next sample it has decayed by R^20 below 1e-11.
+constexpr const char* kJump =
+    "name: jump\ninputs:\n  u: 0\nstates:\n  slow:\n    x: 0\n  fast:\n    z: 0\n"
+    "equations:\n  x: z - x\n  z: 3000*(u - z)\nsimulation:\n  t_end: 20\n  inputs:\n    u: step(t - 3.001)\n";
+
+// The largest error of rk4 at h with rows every `every` steps, on the states and outputs.
+double rk4_error_at_rows(const Model& m, double h, int every) {
+  const ReferenceCore core(m);
+  RunOptions run{"rk4", h, 20, every};
+  const Trace trace = core.simulate(run);
+  return check_accuracy(trace, accurate_on_grid(core, run, trace), m).max_error;
+}
+
+// design checks a step within the tolerance at its samples again at every step: its choice is
+// within the tolerance at every step, where a larger step within it at the samples (a search by
+// samples only would choose it) is not.
+TEST(Design, ChecksTheChoiceAtEveryStep) {
+  const Model m = test::load_text(kJump);
+  DesignRequest request;
+  request.tolerance = 1e-3;
+  request.schemes = {"rk4"};
+  request.period = 1e-3;
+  const Design d = design(m, kJump, request);
+  ASSERT_GE(d.choice, 0) << d.text();
+  const Candidate& chosen = d.candidates[static_cast<std::size_t>(d.choice)];
+  EXPECT_LE(rk4_error_at_rows(m, chosen.step, 1), 1e-3) << d.text();
+  EXPECT_EQ(chosen.error_where, "z");
+  EXPECT_GT(chosen.error_time, 3.001) << d.text();  // in the steps after the jump
+  EXPECT_LT(chosen.error_time, 3.002);
+  EXPECT_GT(rk4_error_at_rows(m, 5e-4, 1), 1e-3);
+  EXPECT_LE(rk4_error_at_rows(m, 5e-4, 20), 1e-3);
 }
 
 // --period P: every candidate's step is P / k for a whole k; the JSON names the choice.

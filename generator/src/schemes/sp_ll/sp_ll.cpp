@@ -210,18 +210,19 @@ MatrixXd sp_ll_step_map_with(const std::vector<NamedMatrix>& constants, const Ma
 }
 
 std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<MatrixXd>& jacobians, std::size_t slow) {
-  const SpLlBlocks first = split_jacobian(jacobians.at(0), slow);
-  const auto relative = [](const MatrixXd& now, const MatrixXd& then) {
-    return (now - then).norm() / std::max(then.norm(), 1e-300);
+  std::vector<SpLlBlocks> all;
+  for (const auto& j : jacobians) all.push_back(split_jacobian(j, slow));
+  const auto variation = [&all](MatrixXd SpLlBlocks::*block) {
+    const MatrixXd& then = all.front().*block;
+    double change = 0, largest = 0;
+    for (const SpLlBlocks& now : all) {
+      change = std::max(change, (now.*block - then).norm());
+      largest = std::max(largest, (now.*block).norm());
+    }
+    const double scale = then.norm() > 0 ? then.norm() : largest;
+    return scale > 0 ? change / scale : 0.0;
   };
-  double fz = 0, gx = 0, gz = 0;
-  for (const auto& j : jacobians) {
-    const SpLlBlocks now = split_jacobian(j, slow);
-    fz = std::max(fz, relative(now.fz, first.fz));
-    gx = std::max(gx, relative(now.gx, first.gx));
-    gz = std::max(gz, relative(now.gz, first.gz));
-  }
-  return {{"f_z", fz}, {"g_x", gx}, {"g_z", gz}};
+  return {{"f_z", variation(&SpLlBlocks::fz)}, {"g_x", variation(&SpLlBlocks::gx)}, {"g_z", variation(&SpLlBlocks::gz)}};
 }
 
 
@@ -378,7 +379,7 @@ std::string generate_note(const Model& model, const GenerateRequest&, const Sche
     parts += fmt::format("{}{} {:.3g}", parts.empty() ? "" : ", ", name, v);
   return fmt::format(
       "note: sp_ll linearization frozen at the initial state; along the reference trajectory to t = {:.6g} the "
-      "matrices vary by (max ||M(t) - M(0)|| / ||M(0)||): {}\n",
+      "matrices vary by (max ||M(t) - M(0)|| / ||M(0)||, or where M(0) = 0 / max ||M(t)||): {}\n",
       t_end, parts);
 }
 

@@ -41,7 +41,8 @@ Eigen::MatrixXd sp_ll_step_map_with(const std::vector<NamedMatrix>& constants, c
                                     std::size_t slow, double h);
 
 // How much each of f_z, g_x, g_z varies along a trajectory, given the Jacobian at each of its
-// samples, relative to its value at the first: max over samples of ||M - M_0||_F / ||M_0||_F.
+// samples, relative to its value at the first: max over samples of ||M - M_0||_F / ||M_0||_F
+// (where M_0 = 0: / max over samples of ||M||_F; 0 for a block that is 0 throughout).
 std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<Eigen::MatrixXd>& jacobians,
                                                             std::size_t slow);
 
