@@ -258,6 +258,7 @@ std::pair<double, double> modes_beside_zero(const std::string& scheme, const Eig
   if (zeros == 0 || zeros == modes.size()) return {-1, -1};
   try {
     const Eigen::MatrixXd map = one_step_map(scheme, j, h, slow, 1, options);
+    if (map.rows() != j.rows()) return {-1, -1};  // a map of more than the states (a multistep history)
     const Eigen::VectorXcd mu = eigenvalues(map);
     std::vector<std::complex<double>> by_distance(mu.data(), mu.data() + mu.size());
     std::sort(by_distance.begin(), by_distance.end(),
