@@ -56,10 +56,8 @@ class SchemeRuns {
     return precompute_scheme(model_, lin_ == "frozen", request(h, ratio));
   }
 
-  // The run at (h, ratio) with its design, a row every `every` steps (throws the design's and
-  // the run's errors).
-  Trace run(double h, int ratio, int every) const {
-    const SchemeDesign d = design(h, ratio);
+  // The run at (h, ratio) with its design d, a row every `every` steps (throws the run's errors).
+  Trace run(double h, int ratio, int every, const SchemeDesign& d) const {
     RunOptions run{info_.name, h, accurate_.grid_end(h), every};
     run.ratio = ratio;
     run.frozen_linearization = lin_ == "frozen";
@@ -76,8 +74,9 @@ class SchemeRuns {
   // Its error is NaN without a design, infinity when the run blows up.
   Trial trial(double h, int ratio) {
     Trial t{h, ratio, 0, 0, {}};
+    SchemeDesign d;
     try {
-      design(h, ratio);
+      d = design(h, ratio);
     } catch (const std::exception& e) {  // no design at this step (smfe: D below its inner step)
       no_design_ = e.what();
       t.error = std::numeric_limits<double>::quiet_NaN();
@@ -86,8 +85,9 @@ class SchemeRuns {
     try {
       const std::size_t compared = model_.states.size() + model_.outputs.size();
       const int sampled = every(h, ratio);
-      Comparison c = compare_traces(run(h, ratio, sampled), accurate_.at(h, sampled), compared);
-      if (c.max_error <= tolerance_ && sampled > ratio) c = compare_traces(run(h, ratio, ratio), accurate_.at(h, ratio), compared);
+      Comparison c = compare_traces(run(h, ratio, sampled, d), accurate_.at(h, sampled), compared);
+      if (c.max_error <= tolerance_ && sampled > ratio)
+        c = compare_traces(run(h, ratio, ratio, d), accurate_.at(h, ratio), compared);
       t.error = std::isfinite(c.max_error) ? c.max_error : kInf;
       if (c.max_error <= tolerance_) {
         t.time = c.worst_time;
@@ -110,7 +110,7 @@ class SchemeRuns {
     const Trace accurate_held = core_.simulate(held);
     const std::size_t n = model_.states.size() + model_.outputs.size();
     return {compare_traces(accurate_held, accurate_.at(h, rows), n).max_error,
-            compare_traces(run(h, ratio, rows), accurate_held, n).max_error};
+            compare_traces(run(h, ratio, rows, design(h, ratio)), accurate_held, n).max_error};
   }
 
   const Model& model() const { return model_; }

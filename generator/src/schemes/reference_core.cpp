@@ -313,12 +313,21 @@ GridSetupIn<T> ReferenceCore::grid_setup(const RunOptions& options, std::shared_
     const ReferenceCore& core = **active;
     derivatives_in(core, sample_time(i, h, in_float), xs, core.inputs_of_step(i, h, in_float), dx);
   };
-  // A model with held inputs: tick i's polynomial from the samples of ticks i, i-1 and i-2, at t.
-  setup.held = [active, cores, h, in_float](long tick, double t, const Values& xs, Values& dx) {
+  // A model with held inputs: tick i's polynomial from the samples of ticks i, i-1 and i-2, at t
+  // (formed once per tick: a tick's rounds evaluate it several times).
+  struct Formed {
+    const ReferenceCore* core = nullptr;
+    long tick = -1;
+    HeldInputs<T> held;
+  };
+  auto last = std::make_shared<Formed>();
+  setup.held = [active, cores, h, in_float, last](long tick, double t, const Values& xs, Values& dx) {
     const ReferenceCore& core = cores ? cores->at(tick) : **active;
-    if (core.holds_inputs())
-      derivatives_in(core, t, xs, core.template held_inputs_of_step<T>(tick, h, in_float).at(t), dx);
-    else
+    if (core.holds_inputs()) {
+      if (last->core != &core || last->tick != tick)
+        *last = {&core, tick, core.template held_inputs_of_step<T>(tick, h, in_float)};
+      derivatives_in(core, t, xs, last->held.at(t), dx);
+    } else
       derivatives_in(core, t, xs, core.inputs_of_step(tick, h, in_float), dx);
   };
   setup.start = [active, h, in_float](long i, const Values& xs) {

@@ -105,8 +105,8 @@ Eigen::MatrixXd abm4_step_map(const Eigen::MatrixXd& j, double h, std::size_t sl
 // adds w = j/R and t_{n+1}. A slow job: H and t_k, f_r at the prediction, the correction (4
 // and 4 per slow state, H/24), f_r, the predictions A and B (5 and 4 each, H/24 and H/3);
 // parallel: f_r at A, A' (4 and 4, H/24) and B' = A' + (B - A) (2 additions).
-// Held inputs: each tick forms their polynomial and each round evaluates it at t_{n+1}; the
-// slow job evaluates tick k R's at t_k (parallel: and at t_{k+1}).
+// Held inputs: each tick forms their polynomial and evaluates it at t_{n+1} (for both rounds);
+// the slow job evaluates tick k R's at t_k (parallel: and at t_{k+1}).
 StepCost macro_step_cost(const Model& m, bool parallel, int ratio) {
   const long ns = static_cast<long>(m.slow_count), nf = static_cast<long>(m.fast_count());
   const OpCount fast_rate = derivative_ops(m, Rows::kFast), slow_rate = derivative_ops(m, Rows::kSlow);
@@ -119,7 +119,7 @@ StepCost macro_step_cost(const Model& m, bool parallel, int ratio) {
   c.ops += arithmetic(12 * ns, 14 * ns + 2, 3);
   if (parallel) c.ops += arithmetic(6 * ns + 1, 4 * ns, 1);
   const int per_job = parallel ? 2 : 1;
-  c.ops += held_input_ops(m, static_cast<int>(rounds) + per_job);
+  c.ops += held_input_ops(m, ratio + per_job);
   c.ops += static_cast<long>(ratio - 1) * held_input_ops(m, 0);
   return c;
 }

@@ -110,15 +110,16 @@ struct Mrabm4 {
       const int j = static_cast<int>(n % R) + 1;
       const Scalar w = Scalar(j) / Scalar(R);
       FastState xe = f.x.template tail<M::kFast>();
+      const auto& u_next = input_at(u, t_next);  // both rounds' evaluations are at t_{n+1}
       if (Parallel) {
         if (j == 1) {
           f.xe_first = xe;
           f.history_first = f.history;
         }
-        substep(t_next, h, u, interpolate(f.ends.first_start, f.ends.first_end, w), f.xe_first, f.history_first);
+        substep(t_next, h, u_next, interpolate(f.ends.first_start, f.ends.first_end, w), f.xe_first, f.history_first);
       }
       const SlowState xr = interpolate(f.ends.start, f.ends.end, w);
-      substep(t_next, h, u, xr, xe, f.history);
+      substep(t_next, h, u_next, xr, xe, f.history);
       f.x.template head<M::kSlow>() = xr;
       f.x.template tail<M::kFast>() = xe;
     }
@@ -226,9 +227,8 @@ struct Mrabm4 {
     return d;
   }
 
-  static void substep(Time t_next, Scalar h, const StepInput& held, const SlowState& xr, FastState& xe,
+  static void substep(Time t_next, Scalar h, const Input& u, const SlowState& xr, FastState& xe,
                       std::array<FastState, 4>& g) noexcept {
-    const auto& u = input_at(held, t_next);
     const FastState predicted =
         xe + (h / Scalar(24)) * (Scalar(55) * g[0] - Scalar(59) * g[1] + Scalar(37) * g[2] - Scalar(9) * g[3]);
     const FastState d = fast_rate(t_next, join(xr, predicted), u);
