@@ -1,8 +1,8 @@
 // The trace loop shared by the host and the Cortex-M trace programs: runs a generated
 // model's step function from its initial state with the inputs of the model file's scenario
 // and prints a CSV trace (trace_format.hpp; one row every EVERY steps and after the last).
-// Each row also holds the state one step later (columns next:<state>), for verify's local
-// check: a row is printed once that step is taken, and after the last row one more step is
+// Each row also holds the state one step later (columns next:<state>) and the carries of a
+// model's compensated states at both, for verify's local check: a row is printed once that step is taken, and after the last row one more step is
 // taken for it (not measured). With EIGEN_RUNTIME_NO_MALLOC defined, every step runs with
 // Eigen's heap use forbidden.
 #pragma once
@@ -13,10 +13,14 @@
 
 namespace dualrate_trace {
 
-// The row of `d`, with the state `next` one step later.
+// The row of `d`, with the state `next` one step later (and both carries, dualrate/compensated_sum.hpp).
 inline void print_row(std::FILE* out, const model::Data& d, const model::Data& next) {
   const model::Model::Time t = d.time(model::kStep);
-  print_state_row(out, t, d.x, model::Model::scenario_inputs(t), &next.x);
+  if constexpr (dualrate::CompensatesStates<model::Model>::value) {
+    print_state_row(out, t, d.x, model::Model::scenario_inputs(t), &next.x, &d.carry, &next.carry);
+  } else {
+    print_state_row(out, t, d.x, model::Model::scenario_inputs(t), &next.x);
+  }
 }
 
 // One step, kept out of line so that a probe can measure exactly this call.
@@ -34,7 +38,7 @@ inline model::Model::Output outputs;
 // status. Returns 0, or 3 with a message on stderr when a step reports a fault.
 template <class Measure>
 int run(std::FILE* out, long steps, long every, Measure&& measure) {
-  print_header(out, true);
+  print_header(out, true, true);
   model::Data& d = data;
   take_samples_before_start<model::Model>(d, model::kStep);
   model::Data row = d;  // the row waiting for its next state, that of step row_step

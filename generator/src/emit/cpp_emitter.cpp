@@ -24,6 +24,7 @@
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"
 #include "numeric/linearization.hpp"
+#include "schemes/compensated_states.hpp"
 #include "schemes/registry.hpp"
 
 namespace dualrate {
@@ -469,6 +470,13 @@ void scenario_inputs_function(const Model& m, Code& h) {
 void model_struct(const Model& m, const GenerateRequest& o, const SchemeDesign& design, Code& h) {
   h << "struct Model {\n";
   model_types(m, o.scalar, h);
+  if (!design.compensated.empty()) {
+    std::string flags;
+    for (const bool c : design.compensated) flags += fmt::format("{}{}", flags.empty() ? "" : ", ", c);
+    h << fmt::format("  // The states whose steps' sums are compensated (dualrate/compensated_sum.hpp): {}.\n",
+                     compensated_names(m, design.compensated));
+    h << fmt::format("  static constexpr std::array<bool, kStates> compensated_states{{{{{}}}}};\n", flags);
+  }
   parameter_definitions(m, h);
   table_definitions(m, o.scalar, h);
   initial_values(m, h);

@@ -21,31 +21,40 @@ using RightHandSide = RightHandSideIn<double>;
 // dx/dt = J x; J must outlive the function.
 RightHandSide linear_rhs(const Eigen::MatrixXd& j);
 
+// The update x_j + dx_j of state j, as a build without compensated sums adds it.
+struct PlainAdd {
+  template <class S>
+  S operator()(std::size_t /*j*/, S x, S dx) const {
+    return x + dx;
+  }
+};
+
 // The steps of size h from (t, x) in the arithmetic of S, operation for operation as the
 // runtime's dualrate::Euler, Rk2 and Rk4::step compute them (the same constants, products and
-// sums in the same order), so that in S = float they round as a float build does.
+// sums in the same order), so that in S = float they round as a float build does; the update's
+// additions as `add` does them (the runtime's Sum).
 // Forward Euler: x + h f(t, x).
-template <class S>
-std::vector<S> euler_step_in(const RightHandSideIn<S>& f, double t, S h, const std::vector<S>& x0) {
+template <class S, class Add = PlainAdd>
+std::vector<S> euler_step_in(const RightHandSideIn<S>& f, double t, S h, const std::vector<S>& x0, Add add = {}) {
   std::vector<S> x = x0, k;
   f(t, x, k);
-  for (std::size_t j = 0; j < x.size(); ++j) x[j] += h * k[j];
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = add(j, x[j], h * k[j]);
   return x;
 }
 // Heun's method (explicit trapezoidal rule): k1 = f(t, x), k2 = f(t + h, x + h k1), x + h/2 (k1 + k2).
-template <class S>
-std::vector<S> heun_step_in(const RightHandSideIn<S>& f, double t, S h, const std::vector<S>& x0) {
+template <class S, class Add = PlainAdd>
+std::vector<S> heun_step_in(const RightHandSideIn<S>& f, double t, S h, const std::vector<S>& x0, Add add = {}) {
   std::vector<S> x = x0, x1 = x0, k1, k2;
   f(t, x, k1);
   for (std::size_t j = 0; j < x.size(); ++j) x1[j] = x[j] + h * k1[j];
   f(t + static_cast<double>(h), x1, k2);
   const S half = h / S(2);
-  for (std::size_t j = 0; j < x.size(); ++j) x[j] += half * (k1[j] + k2[j]);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = add(j, x[j], half * (k1[j] + k2[j]));
   return x;
 }
 // Classical fourth-order Runge-Kutta: x + h/6 (k1 + 2 k2 + 2 k3 + k4).
-template <class S>
-std::vector<S> rk4_step_in(const RightHandSideIn<S>& f, double t, S h, const std::vector<S>& x0) {
+template <class S, class Add = PlainAdd>
+std::vector<S> rk4_step_in(const RightHandSideIn<S>& f, double t, S h, const std::vector<S>& x0, Add add = {}) {
   const S half = h / S(2), sixth = h / S(6);
   std::vector<S> x = x0, stage = x0, k1, k2, k3, k4;
   const auto stage_from = [&](S a, const std::vector<S>& k) {
@@ -56,7 +65,7 @@ std::vector<S> rk4_step_in(const RightHandSideIn<S>& f, double t, S h, const std
   f(t + static_cast<double>(half), stage_from(half, k1), k2);
   f(t + static_cast<double>(half), stage_from(half, k2), k3);
   f(t + static_cast<double>(h), stage_from(h, k3), k4);
-  for (std::size_t j = 0; j < x.size(); ++j) x[j] += sixth * (k1[j] + S(2) * k2[j] + S(2) * k3[j] + k4[j]);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = add(j, x[j], sixth * (k1[j] + S(2) * k2[j] + S(2) * k3[j] + k4[j]));
   return x;
 }
 

@@ -86,6 +86,10 @@ struct RunOptions {
   // scheme's (its ratio for a dual-rate scheme, else 1; 1 for kHighAccuracy). A high-accuracy
   // run compared with a dual-rate scheme's takes that scheme's ratio.
   int calibration_stride = 0;
+  // The compensated states of the float build the run is compared with (SchemeDesign::
+  // compensated, dualrate/compensated_sum.hpp), or empty: its exact step takes the carries of
+  // those states after the states.
+  std::vector<bool> compensated{};
 };
 
 // The stride options' writes apply with for a run of a dual-rate scheme (`dual_rate`) or not.

@@ -136,6 +136,9 @@ struct SchemeDesign {
   // The design found for itself which of its constants depend on tunable values (and recomputes
   // those): the generic check by perturbation (refuse_lost_tunability) is not needed.
   bool calibration_checked = false;
+  // A float build's compensated states (dualrate/compensated_sum.hpp: Model::compensated_states),
+  // one flag per state, or empty: none (precompute_scheme sets it: compensated_states).
+  std::vector<bool> compensated{};
 };
 
 // Whether generated code recomputes the design's matrix `name` on the target (a RecomputeStep
@@ -195,6 +198,9 @@ struct ReferenceSetup {
 using ReferenceStep =
     std::function<std::vector<double>(const RightHandSide& f, double t, double h, const std::vector<double>& x)>;
 
+// Which of a scheme's states its update x_{n+1} = x_n + dx adds (SchemeInfo::compensated_update).
+enum class CompensatedUpdate { kNone, kAllStates, kSlowStates };
+
 // What a step in the build's arithmetic T evaluates of the model, as generated code does: the
 // right-hand side (inputs held over the step), and for scheduled constants the scheduling values
 // (Model::scheduling_values) with the same inputs.
@@ -204,7 +210,25 @@ struct ModelIn {
   std::function<std::vector<T>(double t, const std::vector<T>& x)> scheduling_values{};
   std::vector<double> inputs{};  // the step's held inputs (a scheme's reduced form evaluates at them)
   HeldInputs<T> held{};          // a model with held inputs: their polynomials over the step (else empty)
+  // A build with compensated sums: which states (Model::compensated_states) and their carries at
+  // the step's start (else both empty).
+  std::vector<bool> compensated{};
+  std::vector<T> carry{};
 };
+
+// x + dx for the update of state i as the runtime's Sum adds it: a compensated state's carry c
+// taken into its increment, x + (dx - c) (dualrate::CompensatedSum), any other's x + dx.
+template <class T>
+T compensated_add(const ModelIn<T>& model, std::size_t i, T x, T dx) {
+  if (i < model.compensated.size() && model.compensated[i]) return x + (dx - model.carry[i]);
+  return x + dx;
+}
+// (x + a) + b likewise: a compensated state takes a + b as its increment.
+template <class T>
+T compensated_add(const ModelIn<T>& model, std::size_t i, T x, T a, T b) {
+  if (i < model.compensated.size() && model.compensated[i]) return x + ((a + b) - model.carry[i]);
+  return x + a + b;
+}
 using FloatModel = ModelIn<float>;
 
 // The same step in T's arithmetic, operation for operation as the runtime's step computes it
@@ -333,6 +357,10 @@ struct SchemeInfo {
   // The highest degree of hold (0 zero, 1 linear, 2 quadratic) whose accuracy its steps keep:
   // design tries it with the holds up to that degree.
   int hold_degree = 0;
+  // The states whose update x + dx its step adds with a Sum (dualrate/compensated_sum.hpp), and
+  // its float_reference as a compensated float build does (compensated_add): none, all, or the
+  // slow ones (a scheme whose fast states are solved, not summed).
+  CompensatedUpdate compensated_update = CompensatedUpdate::kNone;
   // Its own options (SchemeOption), which the CLI offers and its hooks read.
   std::vector<SchemeOption> options{};
 

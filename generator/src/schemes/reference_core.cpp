@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <type_traits>
 
 #include "constant_schedule/constant_schedule.hpp"
@@ -256,8 +258,9 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
       };
     steps.push_back(reference(setup, h));
   }
-  return [cores, steps, h, designs](long i, const Vector& x) {
+  return [cores, steps, h, designs, compensated = options.compensated](long i, const Vector& kept) {
     const ReferenceCore& core = cores->at(i);
+    const Vector x(kept.begin(), kept.begin() + static_cast<long>(core.model().states.size()));
     const StepIn<T>& step = steps[cores->index(i)];
     const Vector u = core.inputs_of_step(i, h, in_float);
     const bool holds = core.holds_inputs();
@@ -274,6 +277,15 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
     };
     m.inputs = u;
     m.held = held;
+    if (!compensated.empty()) {
+      m.compensated = compensated;
+      m.carry.assign(x.size(), T(0));
+      std::size_t c = x.size();
+      for (std::size_t j = 0; j < x.size(); ++j)
+        if (compensated[j] && c < kept.size()) m.carry[j] = static_cast<T>(kept[c++]);
+      if (c != kept.size() || std::count(compensated.begin(), compensated.end(), true) != static_cast<long>(c - x.size()))
+        throw std::runtime_error("the exact step of a compensated build needs each compensated state's carry");
+    }
     const std::vector<T> next =
         step(m, sample_time(i, h, in_float), static_cast<T>(h), std::vector<T>(x.begin(), x.end()));
     return Vector(next.begin(), next.end());

@@ -7,6 +7,7 @@
 
 #include "model/tunable.hpp"
 #include "reference/reference_model.hpp"
+#include "schemes/compensated_states.hpp"
 #include "schemes/adams/adams.hpp"
 #include "schemes/prk25/prk25.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
@@ -140,13 +141,17 @@ SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRe
   if (info) check_input_holds(model, *info);
   SchemeDesign design = info && info->precompute ? info->precompute(model, frozen, request) : SchemeDesign{};
   design.options.insert(request.scheme_options.begin(), request.scheme_options.end());
+  if (info) design.compensated = compensated_states(model, *info, request);
   return design;
 }
 
 StepCost step_cost(const Model& model, const GenerateRequest& request, const SchemeDesign& design) {
   const SchemeInfo* info = find_scheme(request.scheme);
   if (!info || !info->cost) throw std::invalid_argument("op count: unknown scheme '" + request.scheme + "'");
-  return info->cost(model, request, design);
+  StepCost c = info->cost(model, request, design);
+  // A compensated state's update: 3 additions besides its own (dualrate::CompensatedSum).
+  c.ops += arithmetic(3 * static_cast<long>(std::count(design.compensated.begin(), design.compensated.end(), true)), 0, 0);
+  return c;
 }
 
 void check_model_scheme(const Model& model) {

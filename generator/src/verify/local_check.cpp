@@ -15,10 +15,15 @@ namespace {
 
 constexpr const char* kNextPrefix = "next:";
 constexpr const char* kKeptPrefix = "kept:";
+constexpr const char* kCarryPrefix = "carry:";
+constexpr const char* kNextCarryPrefix = "next_carry:";
 
 bool starts_with(const std::string& column, const char* prefix) { return column.rfind(prefix, 0) == 0; }
 
-bool is_local(const std::string& column) { return starts_with(column, kNextPrefix) || starts_with(column, kKeptPrefix); }
+bool is_local(const std::string& column) {
+  return starts_with(column, kNextPrefix) || starts_with(column, kKeptPrefix) || starts_with(column, kCarryPrefix) ||
+         starts_with(column, kNextCarryPrefix);
+}
 
 Trace take_columns(Trace& trace, const char* prefix) {
   Trace taken_part;
@@ -52,9 +57,49 @@ Trace take_next_states(Trace& trace) { return take_columns(trace, kNextPrefix); 
 
 Trace take_kept_values(Trace& trace) { return take_columns(trace, kKeptPrefix); }
 
+TraceCarries take_carries(Trace& trace) {
+  TraceCarries c;
+  c.at_row = take_columns(trace, kCarryPrefix);
+  c.next = take_columns(trace, kNextCarryPrefix);
+  return c;
+}
+
+Trace compensated_values(Trace states, const Trace& carries) {
+  if (carries.rows.size() != states.rows.size())
+    throw std::runtime_error(fmt::format("{} rows of carries for {} rows", carries.rows.size(), states.rows.size()));
+  for (std::size_t k = 0; k < carries.columns.size(); ++k) {
+    const auto column = std::find(states.columns.begin(), states.columns.end(), carries.columns[k]);
+    if (column == states.columns.end())
+      throw std::runtime_error("a carry of '" + carries.columns[k] + "', which is not a state of the trace");
+    const auto c = static_cast<std::size_t>(column - states.columns.begin());
+    // Both are floats printed to the digits that round-trip to them (9): the floats themselves,
+    // exactly converted, differ from those decimals by more than a carry.
+    for (std::size_t r = 0; r < states.rows.size(); ++r) {
+      double& x = states.rows[r].at(c);
+      x = static_cast<double>(static_cast<float>(x)) - static_cast<double>(static_cast<float>(carries.rows[r].at(k)));
+    }
+  }
+  return states;
+}
+
+Trace with_carries(const Trace& generated, const Trace& carries, std::size_t states) {
+  if (carries.rows.size() != generated.rows.size() || generated.columns.size() < states + 1)
+    throw std::runtime_error(fmt::format("{} rows of carries for {} rows", carries.rows.size(), generated.rows.size()));
+  Trace kept;
+  kept.columns.assign(generated.columns.begin() + 1, generated.columns.begin() + 1 + static_cast<long>(states));
+  kept.columns.insert(kept.columns.end(), carries.columns.begin(), carries.columns.end());
+  for (std::size_t r = 0; r < generated.rows.size(); ++r) {
+    std::vector<double> row(generated.rows[r].begin() + 1, generated.rows[r].begin() + 1 + static_cast<long>(states));
+    row.insert(row.end(), carries.rows[r].begin(), carries.rows[r].end());
+    kept.rows.push_back(std::move(row));
+  }
+  return kept;
+}
+
 Trace without_local_columns(Trace trace) {
   take_next_states(trace);
   take_kept_values(trace);
+  take_carries(trace);
   return trace;
 }
 

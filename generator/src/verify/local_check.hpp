@@ -24,7 +24,21 @@ Trace take_next_states(Trace& trace);
 // The columns kept:<i> of a dual-rate task trace (what the tasks keep at each row's release),
 // removed from `trace` and returned as a trace of their own; empty when it has none.
 Trace take_kept_values(Trace& trace);
-// The trace without either, as the reference core writes it.
+// The columns carry:<state> and next_carry:<state> of a compensated float build's trace
+// (dualrate/compensated_sum.hpp: each compensated state's carry at the row and one step later),
+// removed from `trace`; empty when it has none.
+struct TraceCarries {
+  Trace at_row, next;
+};
+TraceCarries take_carries(Trace& trace);
+// The compensated value x - c of each state of `states` (its columns named after the states)
+// that `carries` (named so too) has a carry of, row by row; x and c are a float build's, each
+// rounded to float first.
+Trace compensated_values(Trace states, const Trace& carries);
+// Each row's states (the `states` columns after t of `generated`) followed by its carries: what
+// a compensated build's exact step starts from (ReferenceCore::exact_single_step).
+Trace with_carries(const Trace& generated, const Trace& carries, std::size_t states);
+// The trace without next:, kept:, carry: and next_carry: columns, as the reference core writes it.
 Trace without_local_columns(Trace trace);
 // The text of a CSV trace without those columns (which come last in each line): a
 // preemptive task run's trace, which has none, must equal the sequential run's in the others.

@@ -51,6 +51,10 @@ namespace dualrate {
 //     f_j in a stage moves the next stage's input x_j by h u_f P_j and so state i's step by
 //     h |J_ij| h u_f P_j: over a step h u_f (P + |h J| P). On a trimmed airframe the moment's
 //     table terms cancel in q' and q carries their rounding into a filtered q_f.
+//   A compensated state (dualrate/compensated_sum.hpp) carries its value's rounding into the
+//   next step: its d has no u_f X term, its increment's (stages + 2) roundings u_f |x' - x|
+//   (|x' - x| from the reference core's steps), which a constant input repeats every step, are
+//   counted as the constants', and u_f X is added once (what it holds is its sum rounded once).
 //   The inputs are no rounding of this kind: the reference samples them as the float build
 //   does (RunOptions::float_time). The tolerance is max_i (bound_i / scale_i), scale_i the
 //   comparison's (compare_traces). For mrabm4 and mrabm4_parallel Phi is the map of a macro
@@ -86,7 +90,10 @@ double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Ei
     systematic += rows.cwiseAbs() * rounding.constants;
     rows = rows * step_map;
   }
-  return (kRoundingLambda * random.cwiseSqrt() + systematic).cwiseQuotient(scale).maxCoeff();
+  Eigen::VectorXd once = Eigen::VectorXd::Zero(n);
+  if (rounding.last.size() > 0)
+    for (Eigen::Index i = 0; i < n; ++i) once[i] = rounding.last[compared[static_cast<std::size_t>(i)]];
+  return (kRoundingLambda * random.cwiseSqrt() + systematic + once).cwiseQuotient(scale).maxCoeff();
 }
 
 namespace {
@@ -196,14 +203,32 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   }
   if (std::find(r.compared.begin(), r.compared.end(), -1) != r.compared.end()) return std::nullopt;
   Eigen::VectorXd constants_share = increment_share(r.map, entry);
-  if (info && info->step_scaled_constants) {
+  const int roundings = r.substeps * (evaluations + 2);
+  const bool compensated = !run.compensated.empty();
+  if ((info && info->step_scaled_constants) || compensated) {
     const Eigen::VectorXd share = step_scaled_share(core, run, reference, n);
     for (Eigen::Index e = 0; e < m; ++e) {
       const auto& kept = layout.entries[static_cast<std::size_t>(e)];
-      if (!kept.derivative) constants_share[e] = share[static_cast<Eigen::Index>(kept.state)];
+      const auto i = static_cast<Eigen::Index>(kept.state);
+      if (!kept.derivative && info && info->step_scaled_constants) constants_share[e] = share[i];
+      // A compensated state: its value's rounding is carried (held once, `last`); what its steps
+      // add up is the roundings of its increment, which the same input (a constant current) repeats
+      // every step: roundings u_f |x' - x| of them counted as the constants' (share >= |x' - x|).
+      if (!kept.derivative && compensated && run.compensated[kept.state]) {
+        constants_share[e] += roundings * share[i];
+        entry[e] = 0;
+      }
     }
   }
-  r.rounding = step_rounding(entry, terms, constants_share, parameter_step, r.substeps * (evaluations + 2));
+  r.rounding = step_rounding(entry, terms, constants_share, parameter_step, roundings);
+  if (compensated) {
+    r.rounding.last = Eigen::VectorXd::Zero(m);
+    for (Eigen::Index e = 0; e < m; ++e) {
+      const auto& kept = layout.entries[static_cast<std::size_t>(e)];
+      if (!kept.derivative && run.compensated[kept.state])
+        r.rounding.last[e] = std::ldexp(1.0, -24) * magnitude[static_cast<Eigen::Index>(kept.state)];
+    }
+  }
   return r;
 }
 

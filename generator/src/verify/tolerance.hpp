@@ -25,8 +25,11 @@ double verify_tolerance(ScalarType scalar, long steps, int stages, double h_norm
 // One step's rounding in float, per entry of the vector a scheme's one-step map acts on
 // (derivation in tolerance.cpp): of the operations, `roundings` u_f (magnitude + terms), and
 // of the constants, the same every step, u_f (constants_share + parameter_step).
+// A compensated state's entry (dualrate/compensated_sum.hpp) has `last`: the rounding of the
+// value the build holds, u_f X, which its carry takes into the next step, so that it counts once
+// at the end of a run, not at every step (empty: no entry is compensated).
 struct StepRounding {
-  Eigen::VectorXd operations, constants;
+  Eigen::VectorXd operations, constants, last{};
 };
 StepRounding step_rounding(const Eigen::VectorXd& magnitude, const Eigen::VectorXd& terms,
                            const Eigen::VectorXd& constants_share, const Eigen::VectorXd& parameter_step,
@@ -40,7 +43,8 @@ Eigen::VectorXd increment_share(const Eigen::MatrixXd& step_map, const Eigen::Ve
 //   lambda sqrt(sum_k (Phi^k o Phi^k) (d o d)) + sum_k |Phi^k| d_s
 // with d and d_s the operations' and the constants' rounding of a step; the operations'
 // taken as independent and of mean zero from step to step (Hoeffding, lambda =
-// kRoundingLambda), the constants' added in absolute value (derivation in verify.cpp).
+// kRoundingLambda), the constants' added in absolute value (derivation in verify.cpp); plus a
+// compensated entry's `last` once.
 double map_float_tolerance(const Eigen::MatrixXd& step_map, const std::vector<Eigen::Index>& compared,
                            const StepRounding& rounding, const Eigen::VectorXd& scale, long steps);
 

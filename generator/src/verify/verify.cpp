@@ -47,6 +47,7 @@ RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& 
   run.design = std::make_shared<const SchemeDesign>(design);
   run.ratio = o.generate.ratio;
   run.float_time = o.generate.scalar == ScalarType::kFloat;
+  run.compensated = design.compensated;
   run.calibration = o.calibration;
   // A float build's Calibration holds floats: a write sets the float nearest its value, which
   // the reference core takes too (a derived parameter then follows the same value).
@@ -89,7 +90,8 @@ class Verification {
   void run_on_linux(const fs::path& dir, const std::vector<std::string>& flags, std::string& script);
   void run_on_cortex_m(const fs::path& dir, const std::vector<std::string>& flags, std::string& script);
   void compare_relinearized(const fs::path& dir);
-  void check_locally(const std::vector<double>& state_scale, Trace generated, Trace next, Trace kept);
+  void check_locally(const std::vector<double>& state_scale, Trace generated, Trace next, Trace kept,
+                     const TraceCarries& carries);
 
   const Model& model_;
   const VerifyOptions& o_;
@@ -303,10 +305,11 @@ void Verification::compare(const fs::path& dir) {
     Trace local = read_csv((info_.dual_rate ? sequential_trace(dir, cross_) : dir / "generated.csv").string());
     Trace next = take_next_states(local);
     Trace kept = take_kept_values(local);
+    const TraceCarries carries = take_carries(local);
     const bool checked = !next.columns.empty();
     if (checked) {
       stage("the local check");
-      check_locally(c.scale, std::move(local), std::move(next), std::move(kept));
+      check_locally(c.scale, std::move(local), std::move(next), std::move(kept), carries);
     }
     if (!model_.outputs.empty()) {
       stage("the outputs' check");
@@ -331,9 +334,13 @@ void Verification::compare(const fs::path& dir) {
 // the values the generated tasks keep at its release (ReferenceCore::macro_step), all rows but
 // the last (the run ends at that release; it has no next one); in float the tolerance is the
 // macro step's share of the step-map bound (its r substeps' roundings added up).
+// A compensated float build (`carries`, dualrate/compensated_sum.hpp) is checked on what its
+// sums hold, x - c: the reference step from x - c against x' - c' one step later.
 // Then the exact step check (local_check.hpp) where ReferenceCore::exact_step_difference has
-// no reason against it: a step, or for dual-rate tasks a macro step from the kept values.
-void Verification::check_locally(const std::vector<double>& state_scale, Trace generated, Trace next, Trace kept) {
+// no reason against it: a step (from x and the carries c of a compensated build), or for
+// dual-rate tasks a macro step from the kept values.
+void Verification::check_locally(const std::vector<double>& state_scale, Trace generated, Trace next, Trace kept,
+                                 const TraceCarries& carries) {
   const auto n = static_cast<Eigen::Index>(model_.states.size());
   const Eigen::VectorXd scale = Eigen::Map<const Eigen::VectorXd>(state_scale.data(), n);
   // double: both sides hold the same constants, their roundings differ from step to step.
@@ -362,9 +369,14 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
   } else {
     samples = sample_steps(r_.steps, run_.every);
   }
+  const bool compensated = !carries.at_row.columns.empty();
+  const Trace summed = compensated ? compensated_values(generated, carries.at_row) : Trace{};
+  const Trace summed_next = compensated ? compensated_values(next, carries.next) : Trace{};
+  const Trace& from = compensated ? summed : generated;
+  const Trace& to = compensated ? summed_next : next;
   const ReferenceSteps expected = reference_steps(
-      generated, next, samples, tasks ? core_.macro_step(run_) : core_.single_step(run_), tasks ? &kept : nullptr);
-  const LocalCheck c = local_check(generated, next, expected, tolerance, scale);
+      from, to, samples, tasks ? core_.macro_step(run_) : core_.single_step(run_), tasks ? &kept : nullptr);
+  const LocalCheck c = local_check(from, to, expected, tolerance, scale);
   r_.local_ratio = c.ratio;
   r_.local_max_error = c.max_error;
   r_.local_tolerance = c.tolerance;
@@ -382,12 +394,13 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
   // In double the local check's reference steps are the build's arithmetic already, but for a
   // design with matrices or a schedule, which the exact step takes confirmed from the design.
   const bool own_constants = !design_.matrices.empty() || design_.schedule;
+  if (compensated) kept = with_carries(generated, carries.at_row, model_.states.size());
   r_.exact_step = exact_step_check(
       generated, next,
       in_float || (own_constants && !tasks)
           ? reference_steps(generated, next, samples,
                             tasks ? core_.macro_step_in_float(run_) : core_.exact_single_step(run_),
-                            tasks ? &kept : nullptr)
+                            tasks || compensated ? &kept : nullptr)
           : expected,
       in_float);
 }

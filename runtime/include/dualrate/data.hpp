@@ -17,15 +17,25 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "compensated_sum.hpp"
 #include "model.hpp"
 #include "fault.hpp"
 #include "input_hold.hpp"
 
 namespace dualrate {
 
+// The carries of a model's compensated sums (compensated_sum.hpp): x - carry is the sum its
+// steps added; nothing for a model without them.
+template <class M, bool = CompensatesStates<M>::value>
+struct Carries {};
+template <class M>
+struct Carries<M, true> {
+  typename M::State carry = M::State::Zero();
+};
+
 // The state and counters, first in every Data.
 template <class M>
-struct StepData {
+struct StepData : Carries<M> {
   static_assert(ModelChecks<M>::value, "");
   typename M::State x = M::initial_state();
   std::uint64_t steps = 0;  // completed steps
@@ -37,6 +47,17 @@ struct StepData {
     return static_cast<typename M::Time>(steps) * static_cast<typename M::Time>(h);
   }
 };
+
+// The addition of a step's update: compensated with d's carries where M has them.
+template <class M>
+auto update_sum(StepData<M>& d) noexcept {
+  if constexpr (CompensatesStates<M>::value) {
+    return CompensatedSum<M>{d.carry};
+  } else {
+    static_cast<void>(d);
+    return PlainSum{};
+  }
+}
 
 template <class M, bool = HoldsInputs<M>::value>
 struct Data : StepData<M> {};
@@ -58,22 +79,26 @@ struct ScheduledScheme<Scheme, std::void_t<decltype(Scheme::Constants::Schedule:
 // One step of size h from d's state with the inputs u: a sample taken at the step's start,
 // held constant over the step (zero-order hold, as an ECU task samples its inputs once per
 // period), or for a model with holds extrapolated from the samples d keeps; or a HeldInput
-// that the caller formed. A step that fails keeps d's state and samples.
+// that the caller formed. A model's compensated states take the step's increment with their
+// carries. A step that fails keeps d's state, carries and samples.
 template <class Scheme, class M, class U>
 [[nodiscard]] Status advance(Data<M>& d, typename M::Scalar h, const U& u) noexcept {
   if constexpr (HoldsInputs<M>::value && !std::is_same<U, HeldInput<M>>::value) {
     return advance<Scheme>(d, h, d.samples.hold(d.time(h), h, u));
   } else {
+    const Carries<M> carries = d;
     const typename M::State previous = d.x;
+    const auto sum = update_sum(d);
     if constexpr (ScheduledScheme<Scheme>::value) {
       const typename Scheme::Constants::Schedule s = Scheme::Constants::schedule(d.time(h), d.x, input_sample(u));
       if (s.outside) ++d.off_schedule;
-      Scheme::step(s, d.time(h), h, u, d.x);
+      Scheme::step(s, d.time(h), h, u, d.x, sum);
     } else {
-      Scheme::step(d.time(h), h, u, d.x);
+      Scheme::step(d.time(h), h, u, d.x, sum);
     }
     if (!d.x.allFinite()) {
       d.x = previous;
+      static_cast<Carries<M>&>(d) = carries;
       return report(Status::kNonFiniteState);
     }
     ++d.steps;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "calibration.hpp"
+#include "compensated_sum.hpp"
 #include "data.hpp"
 #include "dual_rate.hpp"
 #include "expm.hpp"

@@ -111,7 +111,9 @@ StepIn<T> quasistatic_step_in(std::shared_ptr<const Model> reduced, std::optiona
     s4.head(ns) = s1.head(ns) + hs * k3;
     const VectorT k4 = slow_rate(t + static_cast<double>(hs), s4);
     VectorT next(n);
-    next.head(ns) = s1.head(ns) + (hs / T(6)) * (k1 + T(2) * k2 + T(2) * k3 + k4);
+    const VectorT increment = (hs / T(6)) * (k1 + T(2) * k2 + T(2) * k3 + k4);
+    for (Eigen::Index i = 0; i < ns; ++i)
+      next[i] = compensated_add(m, static_cast<std::size_t>(i), s1[i], increment[i]);
     next.tail(nf) = s4.tail(nf);
     project(t + static_cast<double>(hs), next);
     if (transition) next.tail(nf) += product_in<T>(*transition, eta, transition_entries);

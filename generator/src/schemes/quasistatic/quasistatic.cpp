@@ -653,6 +653,7 @@ SchemeInfo quasistatic_scheme() {
   s.analysed_jacobian = analysed_jacobian;
   s.schedulable = true;
   s.held_inputs = true;  // at the RK4 stages' times, where F and G are evaluated
+  s.compensated_update = CompensatedUpdate::kSlowStates;  // the fast states are solved
   s.hold_degree = 2;
   return s;
 }

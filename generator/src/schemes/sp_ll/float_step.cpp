@@ -92,7 +92,10 @@ StepIn<T> sp_ll_step_in(const std::vector<NamedMatrix>& constants, std::size_t s
     const VectorT k2 = slow_rate(mid, xn + half * k1, shift_mid);
     const VectorT k3 = slow_rate(mid, xn + half * k2, shift_mid);
     const VectorT k4 = slow_rate(end, xn + h * k3, shift_end);
-    const VectorT x_next = xn + (h / T(6)) * (k1 + T(2) * k2 + T(2) * k3 + k4) + apply(m.fz, integral_y);
+    const VectorT rk4 = (h / T(6)) * (k1 + T(2) * k2 + T(2) * k3 + k4), fz = apply(m.fz, integral_y);
+    VectorT x_next(ns);
+    for (Eigen::Index i = 0; i < ns; ++i)
+      x_next[i] = compensated_add(model, static_cast<std::size_t>(i), xn[i], rk4[i], fz[i]);
     const VectorT f1 = slow_rate(end, x_next, shift_end);
     VectorT b = apply(m.a, sigma) + apply(m.k, k1);
     VectorT c = apply(m.k, f1 - k1) / h;

@@ -410,6 +410,7 @@ SchemeInfo sp_ll_scheme() {
   s.linearization = true;
   s.schedulable = true;
   s.held_inputs = true;
+  s.compensated_update = CompensatedUpdate::kSlowStates;  // the fast states are solved
   s.hold_degree = 2;  // exact on a linear model's held polynomial: its error is the linearization's
   s.analyse = analyse;
   s.generate_note = generate_note;

@@ -1,6 +1,7 @@
 // Forward Euler: x_{n+1} = x_n + h f(t_n, x_n, u_n). Order 1.
 #pragma once
 
+#include "../compensated_sum.hpp"
 #include "../input_hold.hpp"
 #include "../model.hpp"
 
@@ -16,11 +17,12 @@ struct Euler {
 
   // U: the inputs as a sample held constant (Input) or a HeldInput, of which the one stage takes
   // the sample.
-  template <class U>
-  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
+  // Sum: the update's addition (compensated_sum.hpp).
+  template <class U, class Sum = PlainSum>
+  static void step(Time t, Scalar h, const U& u, State& x, Sum sum = {}) noexcept {
     State k;
     M::derivatives(t, x, input_sample(u), k);
-    x += h * k;
+    sum(x, 0, h * k);
   }
 };
 

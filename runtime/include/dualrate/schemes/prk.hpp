@@ -18,8 +18,10 @@
 // b_fast[s] (strictly lower triangular: explicit).
 #pragma once
 
+#include <type_traits>
 #include <utility>
 
+#include "../compensated_sum.hpp"
 #include "../input_hold.hpp"
 #include "../model.hpp"
 
@@ -93,8 +95,10 @@ struct Prk {
   static constexpr int fast_evaluations() { return evaluations(T::a_fast, T::b_fast); }
 
   // U: the inputs as a sample held constant (Input) or a HeldInput evaluated at each stage's time.
-  template <class U>
-  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
+  // Sum: prk adds its stages plainly (a model does not compensate states under it).
+  template <class U, class Sum = PlainSum>
+  static void step(Time t, Scalar h, const U& u, State& x, Sum = {}) noexcept {
+    static_assert(std::is_same<Sum, PlainSum>::value, "dualrate: prk does not compensate sums");
     SlowState f[kStages];
     FastState g[kStages];
     stages(t, h, u, x, f, g, std::make_integer_sequence<int, kStages>{});

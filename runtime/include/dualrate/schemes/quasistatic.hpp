@@ -35,6 +35,7 @@
 
 #include <Eigen/LU>
 
+#include "../compensated_sum.hpp"
 #include "../input_hold.hpp"
 #include "../model.hpp"
 #include "../schedule.hpp"
@@ -80,14 +81,15 @@ struct Quasistatic {
   }
 
   // U: the inputs as a sample held constant (Input) or a HeldInput evaluated at each stage's time.
-  template <class U>
-  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
-    step(C::schedule(t, x, input_sample(u)), t, h, u, x);
+  // Sum: the slow states' update's addition (compensated_sum.hpp).
+  template <class U, class Sum = PlainSum>
+  static void step(Time t, Scalar h, const U& u, State& x, Sum sum = {}) noexcept {
+    step(C::schedule(t, x, input_sample(u)), t, h, u, x, sum);
   }
 
   // The step with the constants c of (t, x, u_n), C::schedule(t, x, u_n).
-  template <class U>
-  static void step(const Schedule& c, Time t, Scalar h, const U& u, State& x) noexcept {
+  template <class U, class Sum = PlainSum>
+  static void step(const Schedule& c, Time t, Scalar h, const U& u, State& x, Sum sum = {}) noexcept {
     const Scalar half = h / Scalar(2);
     const Time mid = t + Time(half), end = t + Time(h);
     const auto& u_mid = input_at(u, mid);
@@ -105,8 +107,7 @@ struct Quasistatic {
     State s4 = s3;
     s4.template head<M::kSlow>() = s.template head<M::kSlow>() + h * k3;
     slow_rate(c, end, u_end, s4, k4);
-    x.template head<M::kSlow>() =
-        s.template head<M::kSlow>() + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
+    sum(x.template head<M::kSlow>(), 0, (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4));
     x.template tail<M::kFast>() = s4.template tail<M::kFast>();
     project(c, end, u_end, x);
     if constexpr (C::boundary_layer) x.template tail<M::kFast>() += C::layer_transition(c, eta);

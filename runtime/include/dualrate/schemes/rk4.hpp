@@ -3,6 +3,7 @@
 //   x_{n+1} = x_n + h/6 (k1 + 2 k2 + 2 k3 + k4).
 #pragma once
 
+#include "../compensated_sum.hpp"
 #include "../input_hold.hpp"
 #include "../model.hpp"
 
@@ -17,8 +18,9 @@ struct Rk4 {
   static constexpr int order = 4;
 
   // U: the inputs as a sample held constant (Input) or a HeldInput evaluated at each stage's time.
-  template <class U>
-  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
+  // Sum: the update's addition (compensated_sum.hpp).
+  template <class U, class Sum = PlainSum>
+  static void step(Time t, Scalar h, const U& u, State& x, Sum sum = {}) noexcept {
     const Scalar half = h / Scalar(2);
     State k1, k2, k3, k4;
     const Time mid = t + Time(half), end = t + Time(h);
@@ -27,7 +29,7 @@ struct Rk4 {
     M::derivatives(mid, x + half * k1, u_mid, k2);
     M::derivatives(mid, x + half * k2, u_mid, k3);
     M::derivatives(end, x + h * k3, input_at(u, end), k4);
-    x += (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4);
+    sum(x, 0, (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4));
   }
 };
 

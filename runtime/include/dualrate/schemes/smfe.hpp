@@ -17,6 +17,7 @@
 
 #include <type_traits>
 
+#include "../compensated_sum.hpp"
 #include "../input_hold.hpp"
 #include "../model.hpp"
 #include "../schedule.hpp"
@@ -35,14 +36,17 @@ struct Smfe {
   static_assert(kInnerSteps >= 1, "dualrate: SMFE needs at least one inner step");
 
   // U: the inputs as a sample held constant (Input) or a HeldInput evaluated at each inner step.
-  template <class U>
-  static void step(Time t, Scalar d, const U& u, State& x) noexcept {
+  // Sum: smfe adds its inner steps plainly (a model does not compensate states under it).
+  template <class U, class Sum = PlainSum>
+  static void step(Time t, Scalar d, const U& u, State& x, Sum = {}) noexcept {
+    static_assert(std::is_same<Sum, PlainSum>::value, "dualrate: smfe does not compensate sums");
     step(C::schedule(t, x, input_sample(u)), t, d, u, x);
   }
 
   // The macro step with the constants s of (t, x, u_n), C::schedule(t, x, u_n).
-  template <class U>
-  static void step(const typename C::Schedule& s, Time t, Scalar d, const U& u, State& x) noexcept {
+  template <class U, class Sum = PlainSum>
+  static void step(const typename C::Schedule& s, Time t, Scalar d, const U& u, State& x, Sum = {}) noexcept {
+    static_assert(std::is_same<Sum, PlainSum>::value, "dualrate: smfe does not compensate sums");
     const Scalar hs = inner_step(s);
     State k;
     M::derivatives(t, x, input_sample(u), k);

@@ -42,6 +42,7 @@
 
 #include <type_traits>
 
+#include "../compensated_sum.hpp"
 #include "../input_hold.hpp"
 #include "../model.hpp"
 #include "../schedule.hpp"
@@ -63,14 +64,15 @@ struct SpLl {
   static constexpr int order = 1;  // local error O(h^2) from the linearization (seed 000, Figs. 4-5)
 
   // U: the inputs as a sample held constant (Input) or a HeldInput (a model with held inputs).
-  template <class U>
-  static void step(Time t, Scalar h, const U& u, State& x) noexcept {
-    step(C::schedule(t, x, input_sample(u)), t, h, u, x);
+  // Sum: the slow states' update's addition (compensated_sum.hpp).
+  template <class U, class Sum = PlainSum>
+  static void step(Time t, Scalar h, const U& u, State& x, Sum sum = {}) noexcept {
+    step(C::schedule(t, x, input_sample(u)), t, h, u, x, sum);
   }
 
   // The step with the constants s of (t, x, u_n), C::schedule(t, x, u_n).
-  template <class U>
-  static void step(const typename C::Schedule& s, Time t, Scalar h, const U& u, State& x) noexcept {
+  template <class U, class Sum = PlainSum>
+  static void step(const typename C::Schedule& s, Time t, Scalar h, const U& u, State& x, Sum sum = {}) noexcept {
     constexpr bool held = std::is_same<U, HeldInput<M>>::value;
     const Slow xn = x.template head<ns>();
     const Fast zn = x.template tail<nf>();
@@ -117,7 +119,8 @@ struct SpLl {
     const Slow k2 = slow_rate(mid, xn + half * k1, shift_mid, u_mid);
     const Slow k3 = slow_rate(mid, xn + half * k2, shift_mid, u_mid);
     const Slow k4 = slow_rate(end, xn + h * k3, shift_end, u_end);
-    const Slow x_next = xn + (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4) + C::fz(s, integral_y);
+    Slow x_next = xn;
+    sum(x_next, 0, (h / Scalar(6)) * (k1 + Scalar(2) * k2 + Scalar(2) * k3 + k4), C::fz(s, integral_y));
 
     const Slow f1 = slow_rate(end, x_next, shift_end, u_end);
     Fast b = C::a(s, sigma) + C::k(s, k1);
