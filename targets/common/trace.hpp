@@ -14,7 +14,8 @@
 namespace dualrate_trace {
 
 // The row of `d`, with the state `next` one step later (and both carries, dualrate/compensated_sum.hpp).
-inline void print_row(std::FILE* out, const model::Data& d, const model::Data& next) {
+template <class Data>
+void print_row(std::FILE* out, const Data& d, const Data& next) {
   const model::Model::Time t = d.time(model::kStep);
   if constexpr (dualrate::CompensatesStates<model::Model>::value) {
     print_state_row(out, t, d.x, model::Model::scenario_inputs(t), &next.x, &d.carry, &next.carry);
