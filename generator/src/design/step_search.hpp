@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "design/candidate.hpp"
+#include "reference/dense_solution.hpp"
 #include "schemes/contract.hpp"
 #include "schemes/reference_core.hpp"
 
@@ -18,20 +19,16 @@ namespace dualrate {
 // tolerance.
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// The high-accuracy solution at the rows of a run with step h, a row every `every` steps.
+// The high-accuracy solution at the rows of a run with step h, a row every `every` steps: one
+// dense solution of the scenario (reference/dense_solution.hpp, Odeint tolerance 1e-12, steps
+// of at most t_end / 1000), read on each grid.
 class Accurate {
  public:
-  Accurate(const ReferenceCore& core, double t_end) : core_(core), t_end_(t_end) {}
+  Accurate(const ReferenceCore& core, double t_end) : core_(core), t_end_(t_end), solution_(core, 1e-12, t_end / 1000) {}
   const Trace& at(double h, int every) {
     const auto key = std::make_pair(h, every);
     auto it = cache_.find(key);
-    if (it == cache_.end()) {
-      // Output steps of at most t_end / 1000 (the integrator's first trial step is the output
-      // step, which a stiff model can overflow on), rows at the run's.
-      const long sub = std::max(1L, static_cast<long>(std::ceil(h / (t_end_ / 1000) - 1e-9)));
-      RunOptions run{kHighAccuracy, h / static_cast<double>(sub), grid_end(h), every * static_cast<int>(sub)};
-      it = cache_.emplace(key, core_.simulate(run)).first;
-    }
+    if (it == cache_.end()) it = cache_.emplace(key, core_.rows_on_grid(solution_, h, step_count(t_end_, h), every)).first;
     return it->second;
   }
   double grid_end(double h) const { return static_cast<double>(step_count(t_end_, h)) * h; }
@@ -39,6 +36,7 @@ class Accurate {
  private:
   const ReferenceCore& core_;
   double t_end_;
+  DenseSolution solution_;
   std::map<std::pair<double, int>, Trace> cache_;
 };
 

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "numeric/linearization.hpp"
+#include "reference/dense_solution.hpp"
 #include "numeric/fixed_size_solves.hpp"
 
 namespace dualrate {
@@ -390,11 +391,41 @@ Trace ReferenceModel::started(const RunOptions& options) const {
   return trace;
 }
 
-// Integrates segment by segment over the step grid t_i = i h. Inside a segment (a, b] the
-// inputs are evaluated as on the open interval: at its end their left limit is used, so a
-// jump exactly at a grid time (step(t - b)) takes effect in the next segment instead of
-// leaking into this one's last stages. No step is longer than h, so a jump between grid
-// times is met by the step-size control.
+namespace {
+
+// x from a to b by the controlled stepper's steps, the first of at most dt, none longer than
+// max_step; returns the step the control would take next (not shortened to end at b). Throws
+// SimulationError after 500 rejected steps in a row, as Odeint's integrate_adaptive does.
+template <class Stepper, class System>
+double integrate_segment(Stepper& stepper, System& system, ReferenceModel::Vector& x, double a, double b, double dt,
+                         double max_step) {
+  namespace odeint = boost::numeric::odeint;
+  double t = a, natural = std::min(dt, max_step);
+  int rejected = 0;
+  while (t < b) {
+    const bool last = t + natural >= b;
+    double step = last ? b - t : natural;
+    if (stepper.try_step(system, x, t, step) == odeint::success) {
+      rejected = 0;
+      if (last) t = b;  // the shortened step ends at b exactly
+      if (!last || step > natural) natural = std::min(step, max_step);
+    } else {
+      natural = step;
+      if (++rejected >= 500)
+        throw SimulationError(fmt::format("reference integration failed: 500 rejected steps at t = {:.17g}", t));
+    }
+  }
+  return natural;
+}
+
+}  // namespace
+
+// Integrates segment by segment: over each step t_i = i h where the inputs are held over the
+// steps or calibration writes change the model at steps, else from row to row. Inside a segment
+// (a, b] the inputs are evaluated as on the open interval: at its end their left limit is used,
+// so a jump exactly at a segment's end (step(t - b)) takes effect in the next segment instead of
+// leaking into this one's last stages. No step is longer than h, so a jump between grid times is
+// met by the step-size control (which carries its step from segment to segment).
 Trace ReferenceModel::high_accuracy(const RunOptions& options) const {
   namespace odeint = boost::numeric::odeint;
   Trace trace = started(options);
@@ -409,9 +440,12 @@ Trace ReferenceModel::high_accuracy(const RunOptions& options) const {
   // Piecewise-constant calibrated values: segment i runs on the model in effect at step i.
   const CalibratedCores<ReferenceModel> cores(*this, model_, options.calibration, h,
                                               calibration_stride(options, false));
+  const bool per_step = options.inputs_held || !options.calibration.empty();
   trace.rows.push_back(cores.at(0).row(0, x, cores.at(0).inputs_at(0)));
-  for (long i = 0; i < n; ++i) {
-    const double a = static_cast<double>(i) * h, b = i + 1 == n ? t_last : static_cast<double>(i + 1) * h;
+  double dt = h;
+  for (long i = 0; i < n;) {
+    const long j = per_step ? i + 1 : std::min(n, (i / options.every + 1) * options.every);
+    const double a = static_cast<double>(i) * h, b = j == n ? t_last : static_cast<double>(j) * h;
     const ReferenceModel& core = cores.at(i);
     const RightHandSide held = options.inputs_held ? core.holding_step(i, h, false) : RightHandSide();
     auto system = [&](const Vector& state, Vector& dxdt, double t) {
@@ -420,14 +454,25 @@ Trace ReferenceModel::high_accuracy(const RunOptions& options) const {
       else
         core.derivatives(t, state, core.inputs_at(t < b ? t : std::nextafter(b, a)), dxdt);
     };
-    try {
-      odeint::integrate_adaptive(stepper, system, x, a, b, h);
-    } catch (const odeint::step_adjustment_error& e) {
-      throw SimulationError(std::string("reference integration failed: ") + e.what());
-    }
+    dt = integrate_segment(stepper, system, x, a, b, dt, h);
     check_state(b, x);
-    const ReferenceModel& next = cores.at(i + 1);
-    if ((i + 1) % options.every == 0 || i + 1 == n) trace.rows.push_back(next.row(b, x, next.inputs_at(b)));
+    const ReferenceModel& next = cores.at(j);
+    if (j % options.every == 0 || j == n) trace.rows.push_back(next.row(b, x, next.inputs_at(b)));
+    i = j;
+  }
+  return trace;
+}
+
+Trace ReferenceModel::rows_on_grid(DenseSolution& solution, double h, long steps, int every) const {
+  if (!(h > 0) || steps < 1 || every < 1) throw SimulationError("step and steps must be positive and every at least 1");
+  Trace trace;
+  trace.columns = columns();
+  for (long i = 0;; i = std::min(steps, i + every)) {
+    const double t = static_cast<double>(i) * h;
+    const Vector x = solution.at(t);
+    check_state(t, x);
+    trace.rows.push_back(row(t, x, inputs_at(t)));
+    if (i == steps) break;
   }
   return trace;
 }

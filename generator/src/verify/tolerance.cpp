@@ -120,9 +120,10 @@ Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, co
 // SchemeInfo::step_scaled_constants: per state, the largest |h d step/dh| + |step - x| over the
 // reference core's steps from the sampled rows of `reference` (d/dh by central differences at
 // h (1 +- 1e-4): the step is a polynomial in h of the scheme's order for a smooth model, so
-// their error is about 1e-8 of the derivative, and the differences' own rounding 1e-12 |x|).
+// their error is about 1e-8 of the derivative, and the differences' own rounding 1e-12 |x|);
+// without `scaled`, the largest |step - x| alone (a scheme whose constants are for h only).
 Eigen::VectorXd step_scaled_share(const ReferenceCore& core, const RunOptions& run, const Trace& reference,
-                                  Eigen::Index n) {
+                                  Eigen::Index n, bool scaled = true) {
   constexpr double kRelative = 1e-4;
   const double h = run.step;
   const auto step = core.single_step_of_length(run);
@@ -134,7 +135,8 @@ Eigen::VectorXd step_scaled_share(const ReferenceCore& core, const RunOptions& r
       const std::vector<double> next = step(i, start, length);
       return Eigen::Map<const Eigen::VectorXd>(next.data(), n).eval();
     };
-    const Eigen::VectorXd sensitivity = (at(h * (1 + kRelative)) - at(h * (1 - kRelative))) / (2 * kRelative);
+    const Eigen::VectorXd sensitivity = scaled ? ((at(h * (1 + kRelative)) - at(h * (1 - kRelative))) / (2 * kRelative)).eval()
+                                               : Eigen::VectorXd::Zero(n).eval();
     const Eigen::VectorXd increment = at(h) - Eigen::Map<const Eigen::VectorXd>(start.data(), n);
     result = result.cwiseMax(sensitivity.cwiseAbs() + increment.cwiseAbs());
   }
@@ -205,12 +207,13 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   Eigen::VectorXd constants_share = increment_share(r.map, entry);
   const int roundings = r.substeps * (evaluations + 2);
   const bool compensated = !run.compensated.empty();
-  if ((info && info->step_scaled_constants) || compensated) {
-    const Eigen::VectorXd share = step_scaled_share(core, run, reference, n);
+  const bool scaled = info && info->step_scaled_constants;
+  if (scaled || compensated) {
+    const Eigen::VectorXd share = step_scaled_share(core, run, reference, n, scaled);
     for (Eigen::Index e = 0; e < m; ++e) {
       const auto& kept = layout.entries[static_cast<std::size_t>(e)];
       const auto i = static_cast<Eigen::Index>(kept.state);
-      if (!kept.derivative && info && info->step_scaled_constants) constants_share[e] = share[i];
+      if (!kept.derivative && scaled) constants_share[e] = share[i];
       // A compensated state: its value's rounding is carried (held once, `last`); what its steps
       // add up is the roundings of its increment, which the same input (a constant current) repeats
       // every step: roundings u_f |x' - x| of them counted as the constants' (share >= |x' - x|).

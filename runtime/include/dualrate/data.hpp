@@ -25,7 +25,8 @@
 namespace dualrate {
 
 // The carries of a model's compensated sums (compensated_sum.hpp): x - carry is the sum its
-// steps added; nothing for a model without them.
+// steps added; nothing for a model without them. After the state and counters in a Data, whose
+// state stays first (a calibration tool reads it there).
 template <class M, bool = CompensatesStates<M>::value>
 struct Carries {};
 template <class M>
@@ -35,7 +36,7 @@ struct Carries<M, true> {
 
 // The state and counters, first in every Data.
 template <class M>
-struct StepData : Carries<M> {
+struct StepData {
   static_assert(ModelChecks<M>::value, "");
   typename M::State x = M::initial_state();
   std::uint64_t steps = 0;  // completed steps
@@ -50,7 +51,7 @@ struct StepData : Carries<M> {
 
 // The addition of a step's update: compensated with d's carries where M has them.
 template <class M>
-auto update_sum(StepData<M>& d) noexcept {
+auto update_sum(Carries<M>& d) noexcept {
   if constexpr (CompensatesStates<M>::value) {
     return CompensatedSum<M>{d.carry};
   } else {
@@ -60,11 +61,11 @@ auto update_sum(StepData<M>& d) noexcept {
 }
 
 template <class M, bool = HoldsInputs<M>::value>
-struct Data : StepData<M> {};
+struct Data : StepData<M>, Carries<M> {};
 
 // A model with held inputs keeps the samples its steps took, after the state and counters.
 template <class M>
-struct Data<M, true> : StepData<M> {
+struct Data<M, true> : StepData<M>, Carries<M> {
   InputSamples<M> samples;
 };
 
@@ -86,9 +87,9 @@ template <class Scheme, class M, class U>
   if constexpr (HoldsInputs<M>::value && !std::is_same<U, HeldInput<M>>::value) {
     return advance<Scheme>(d, h, d.samples.hold(d.time(h), h, u));
   } else {
-    const Carries<M> carries = d;
+    const Carries<M> carries = static_cast<const Carries<M>&>(d);
     const typename M::State previous = d.x;
-    const auto sum = update_sum(d);
+    const auto sum = update_sum<M>(d);
     if constexpr (ScheduledScheme<Scheme>::value) {
       const typename Scheme::Constants::Schedule s = Scheme::Constants::schedule(d.time(h), d.x, input_sample(u));
       if (s.outside) ++d.off_schedule;
