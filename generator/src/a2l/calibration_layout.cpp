@@ -187,15 +187,15 @@ void locate_instances(const Model& m, const ProgramImage& program, const std::st
     // after them, padded alike; the state is first in either.
     const std::uint64_t state_bytes = (m.states.size() * s + 7) / 8 * 8, data_bytes = state_bytes + 16;
     const ProgramSymbol& found = object(program, symbol, 1, false, instance_hint);
-    if (found.size == data_bytes || found.size == data_bytes + state_bytes) {
+    if (found.size == data_bytes || (s == sizeof(float) && found.size == data_bytes + state_bytes)) {
       layout.instances.push_back({symbol, found.address, false});
     } else if (tasks && found.size == (*tasks)[0] && (*tasks)[1] + m.states.size() * s <= found.size) {
       layout.instances.push_back({symbol, found.address + (*tasks)[1], true});
     } else {
       throw ProgramError(
-          fmt::format("{}: {} is {} bytes, not a model instance: a {}::Data of the model's {} states is {} bytes ({} "
-                      "with compensated sums){}",
-                      program.file, symbol, found.size, name_space, m.states.size(), data_bytes, data_bytes + state_bytes,
+          fmt::format("{}: {} is {} bytes, not a model instance: a {}::Data of the model's {} states is {} bytes{}{}",
+                      program.file, symbol, found.size, name_space, m.states.size(), data_bytes,
+                      s == sizeof(float) ? fmt::format(" ({} with compensated sums)", data_bytes + state_bytes) : "",
                       tasks ? fmt::format(", a {}::Tasks {} bytes", name_space, (*tasks)[0]) : std::string()),
           instance_hint);
     }

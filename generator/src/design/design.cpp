@@ -57,7 +57,7 @@ int status_rank(const std::string& s) {
   return static_cast<int>(std::find(order.begin(), order.end(), s) - order.begin());
 }
 
-// The high-accuracy solution's own error into d: the larger of Odeint's RKF78 at tolerances
+// The high-accuracy solution's own error into d: the larger of Odeint's Dormand-Prince 5(4) at tolerances
 // 1e-11 and 1e-12 against each other and the candidates' dense solution (`accurate`) against the
 // latter, at 200 rows; throws std::invalid_argument when the tolerance asked for is not ten times
 // above it.

@@ -3,7 +3,7 @@
 // right-hand sides, variables, outputs and input signals from the parsed expressions as the
 // model file states them (Evaluator): parameters by value, variables in dependency order. It
 // integrates to high accuracy on its own (high_accuracy: Boost.Odeint's controlled
-// runge_kutta_fehlberg78 at tight tolerances, the input signals evaluated continuously in
+// runge_kutta_dopri5 at tight tolerances, the input signals evaluated continuously in
 // time); the runs of the schemes, each through its registry entry, are the reference core's
 // (schemes/reference_core.hpp), above the schemes, which build on this layer.
 #pragma once

@@ -7,7 +7,7 @@
 //    (zero-order hold), exactly as a periodic ECU task does; the paper-form Adams schemes
 //    (schemes/adams/adams.hpp) evaluate only at grid times, with the inputs sampled there; the
 //    dual-rate task forms hold the inputs of the task's release;
-//  - kHighAccuracy is Boost.Odeint's controlled runge_kutta_fehlberg78 at tight tolerances
+//  - kHighAccuracy is Boost.Odeint's controlled runge_kutta_dopri5 at tight tolerances
 //    with the input signals evaluated continuously in time: the high-accuracy solution.
 // It sits above the registry; the schemes themselves build on reference/ only.
 #pragma once

@@ -2,7 +2,7 @@
 // (the same steps as the reference core's, to rounding); they cannot tell whether the scheme's
 // answer is right, and a stable scheme at a step or linearization too coarse for the model
 // passes them. This check measures that answer: the generated trace against the scenario's
-// high-accuracy solution (ReferenceModel::high_accuracy: Odeint's Runge-Kutta-Fehlberg 7(8) at
+// high-accuracy solution (ReferenceModel::high_accuracy: Odeint's Dormand-Prince 5(4) at
 // absolute and relative tolerance 1e-12, the inputs continuous in time) on the same rows, each
 // state relative to max(1, max_t |x_accurate|), as verify's max_error is relative to the
 // reference core's. Where the user gives an accuracy (verify --tolerance, or the model's

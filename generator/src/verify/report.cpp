@@ -294,7 +294,7 @@ std::string state_plots_html(const ReportData& d, const PlotFunction& plot) {
   const Model& m = *d.model;
   std::string html =
       "<h2>States over time</h2>\n<p class=\"note\">Generated code, reference core (the scheme in double, "
-      "from the parsed model) and the high-accuracy solution (Runge-Kutta-Fehlberg 7(8), tolerance 1e-12).</p>\n";
+      "from the parsed model) and the high-accuracy solution (Dormand-Prince 5(4), tolerance 1e-12).</p>\n";
   for (std::size_t j = 0; j < m.states.size(); ++j) {
     std::vector<Series> states = {
         series("generated", d.generated, 1 + j, "with lines lw 2.5 lc rgb '#c0392b'"),

@@ -43,7 +43,7 @@ std::size_t column(const Trace& tr, const std::string& name) {
 }
 
 // Bound on how far the reference integration can move an output I that the exact solution
-// keeps constant. odeint's controlled RKF78 accepts a step only if each state's error
+// keeps constant. odeint's controlled Dormand-Prince 5(4) accepts a step only if each state's error
 // estimate is at most tol (1 + |x_i| + dt |x_i'|) (absolute = relative = tol, its default
 // weights 1 and 1), so one step changes I by at most
 //   tol * G,  G = sum_i |dI/dx_i| (1 + |x_i| + h |x_i'|),
