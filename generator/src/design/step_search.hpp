@@ -24,17 +24,16 @@ inline constexpr double kInf = std::numeric_limits<double>::infinity();
 // of at most t_end / 1000), read on each grid.
 class Accurate {
  public:
-  Accurate(const ReferenceCore& core, double t_end) : core_(core), t_end_(t_end), solution_(core, 1e-12, t_end / 1000) {}
+  Accurate(const ReferenceCore& core, double t_end) : t_end_(t_end), solution_(core, 1e-12, t_end / 1000) {}
   const Trace& at(double h, int every) {
     const auto key = std::make_pair(h, every);
     auto it = cache_.find(key);
-    if (it == cache_.end()) it = cache_.emplace(key, core_.rows_on_grid(solution_, h, step_count(t_end_, h), every)).first;
+    if (it == cache_.end()) it = cache_.emplace(key, solution_.rows_on_grid(h, step_count(t_end_, h), every)).first;
     return it->second;
   }
   double grid_end(double h) const { return static_cast<double>(step_count(t_end_, h)) * h; }
 
  private:
-  const ReferenceCore& core_;
   double t_end_;
   DenseSolution solution_;
   std::map<std::pair<double, int>, Trace> cache_;

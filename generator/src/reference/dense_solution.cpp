@@ -61,4 +61,21 @@ std::vector<double> DenseSolution::at(double t) {
   return x;
 }
 
+Trace DenseSolution::rows_on_grid(double h, long steps, int every) {
+  if (!(h > 0) || steps < 1 || every < 1) throw SimulationError("step and steps must be positive and every at least 1");
+  Trace trace;
+  trace.columns = core_.columns();
+  for (long i = 0;; i = std::min(steps, i + every)) {
+    const double t = static_cast<double>(i) * h;
+    std::vector<double> row{t};
+    const std::vector<double> x = at(t);
+    const std::vector<double> y = core_.outputs(t, x, core_.inputs_at(t));
+    row.insert(row.end(), x.begin(), x.end());
+    row.insert(row.end(), y.begin(), y.end());
+    trace.rows.push_back(std::move(row));
+    if (i == steps) break;
+  }
+  return trace;
+}
+
 }  // namespace dualrate

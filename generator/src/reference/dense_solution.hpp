@@ -21,6 +21,9 @@ class DenseSolution {
   DenseSolution(const ReferenceModel& core, double tolerance, double max_step);
   // The state at t >= 0. Throws SimulationError when the integration fails or the state is not finite.
   std::vector<double> at(double t);
+  // The rows (t, states, outputs) on the grid t_i = i h: at i = 0, every, 2 every, ... and at
+  // `steps`, as ReferenceModel::high_accuracy writes its rows.
+  Trace rows_on_grid(double h, long steps, int every);
 
  private:
   struct Step {

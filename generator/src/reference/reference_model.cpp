@@ -9,7 +9,6 @@
 #include <type_traits>
 
 #include "numeric/linearization.hpp"
-#include "reference/dense_solution.hpp"
 #include "numeric/fixed_size_solves.hpp"
 
 namespace dualrate {
@@ -473,20 +472,6 @@ Trace ReferenceModel::high_accuracy(const RunOptions& options) const {
     const ReferenceModel& next = cores.at(j);
     if (j % options.every == 0 || j == n) trace.rows.push_back(next.row(b, x, next.inputs_at(b)));
     i = j;
-  }
-  return trace;
-}
-
-Trace ReferenceModel::rows_on_grid(DenseSolution& solution, double h, long steps, int every) const {
-  if (!(h > 0) || steps < 1 || every < 1) throw SimulationError("step and steps must be positive and every at least 1");
-  Trace trace;
-  trace.columns = columns();
-  for (long i = 0;; i = std::min(steps, i + every)) {
-    const double t = static_cast<double>(i) * h;
-    const Vector x = solution.at(t);
-    check_state(t, x);
-    trace.rows.push_back(row(t, x, inputs_at(t)));
-    if (i == steps) break;
   }
   return trace;
 }

@@ -164,8 +164,6 @@ struct HeldInputs {
   }
 };
 
-class DenseSolution;
-
 class ReferenceModel {
  public:
   using Vector = std::vector<double>;
@@ -209,9 +207,6 @@ class ReferenceModel {
   // segment by segment over the grid t_i = i h of options.step, a row every options.every
   // segments. Throws SimulationError for a non-positive step or t_end, or every < 1.
   Trace high_accuracy(const RunOptions& options) const;
-  // The rows of `solution` (dense_solution.hpp, of this model) on the grid t_i = i h: at i = 0,
-  // every, 2 every, ... and at `steps`, as high_accuracy writes its rows.
-  Trace rows_on_grid(DenseSolution& solution, double h, long steps, int every) const;
   // `trace` with a column per input appended, under its name: the signal at each row's time
   // (what the step starting there holds).
   Trace with_inputs(const Trace& trace) const;

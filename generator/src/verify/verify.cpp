@@ -1,3 +1,6 @@
+// Size: one verify run's stages in one class (the header, the programs, the reference core, the
+// local and exact step checks, the outputs, accuracy, calibration writes), each reading what the
+// earlier ones recorded.
 #include "verify/verify.hpp"
 
 #include <fmt/format.h>
