@@ -112,6 +112,7 @@ std::string with_input_holds(const std::string& text, const Model& model) {
     YAML::Emitter out;
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "value" << YAML::Value << value;
     if (u.hold != InputHold::kZero) out << YAML::Key << "hold" << YAML::Value << to_string(u.hold);
+    if (written.IsMap() && written["jump"]) out << YAML::Key << "jump" << YAML::Value << written["jump"];
     if (!u.unit.empty()) out << YAML::Key << "unit" << YAML::Value << u.unit;
     if (!u.description.empty()) out << YAML::Key << "description" << YAML::Value << u.description;
     out << YAML::EndMap;

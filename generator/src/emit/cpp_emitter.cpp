@@ -382,6 +382,12 @@ void model_types(const Model& m, ScalarType scalar, Code& h) {
     h << "  // Each input's hold between its samples (dualrate/input_hold.hpp): 0 zero, 1 linear, 2 quadratic.\n";
     h << fmt::format("  static constexpr std::array<int, kInputs> input_holds{{{{{}}}}};\n", holds);
   }
+  if (m.detects_jumps()) {
+    std::string jumps;
+    for (const auto& u : m.inputs) jumps += fmt::format("{}{}", jumps.empty() ? "" : ", ", scalar_literal(u.jump));
+    h << "  // A change between two samples larger than this is a step (dualrate/input_jump.hpp; 0: none).\n";
+    h << fmt::format("  static constexpr std::array<Scalar, kInputs> input_jumps{{{{{}}}}};\n", jumps);
+  }
   names.clear();
   for (const auto& y : m.outputs) names.push_back(y.name);
   h << names_array("output_names", "kOutputs", names);

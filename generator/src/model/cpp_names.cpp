@@ -13,7 +13,7 @@ bool cpp_reserved(const std::string& name) {
       "step", "Calibration", "Constants", "calibration", "epk", "active_constants", "recalibrate", "calibrate",
       "constants_handoff", "calibration_applied", "calibration_status", "calibration_requests",
       "calibration_handled", "status_value_names", "calibration_layout", "TakeConstants", "task_pair", "tasks_layout",
-      "compensated_states", "input_holds", "scenario_sampled_before_start",
+      "compensated_states", "input_holds", "input_jumps", "scenario_sampled_before_start",
       "NULL", "EOF", "NAN", "INFINITY", "HUGE_VAL", "errno", "assert", "linux", "unix"};
   return name.empty() || name.back() == '_' || name.rfind("M_", 0) == 0 || name.rfind("DUALRATE_", 0) == 0 ||
          name.rfind("EIGEN_", 0) == 0 || generated.count(name) > 0;

@@ -336,6 +336,14 @@ KeyValue Loader::read_input_mapping(const Entry& e, Input& u) {
   const auto k = value_mapping(e, kInputKeys, owner,
                                "as in V: {value: 12, hold: linear, unit: V}; the value is the input's default", u);
   if (k.count("hold")) u.hold = input_hold_named(keyword(k.at("hold"), "hold", owner, {"zero", "linear", "quadratic"}));
+  if (k.count("jump")) {
+    const auto& [key, node] = k.at("jump");
+    const std::string what = "the jump of input '" + u.name + "'";
+    u.jump = evaluate(expression(key, node, parameter_scope(what, model_.parameters.size())), node, what);
+    if (!(u.jump > 0))
+      throw ModelError(at(node), what + " must be positive",
+                       "the smallest change between two samples that is a step, in the input's unit, as in jump: 5");
+  }
   return k.at("value");
 }
 

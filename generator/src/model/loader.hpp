@@ -49,7 +49,7 @@ inline const std::vector<std::string> kTopKeys = {"name",      "description", "p
                                            "variables", "equations",   "outputs",    "simulation", "coordinates",
                                            "mass",      "forces",      "small",      "tables"};
 inline const std::vector<std::string> kParameterKeys = {"value", "unit", "description", "tunable", "min", "max"};
-inline const std::vector<std::string> kInputKeys = {"value", "hold", "unit", "description"};
+inline const std::vector<std::string> kInputKeys = {"value", "hold", "jump", "unit", "description"};
 inline const std::vector<std::string> kCoordinateKeys = {"position", "velocity"};
 inline const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
 inline const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};

@@ -93,6 +93,12 @@ bool Model::holds_inputs() const {
   return false;
 }
 
+bool Model::detects_jumps() const {
+  for (const auto& u : inputs)
+    if (u.jump > 0) return true;
+  return false;
+}
+
 namespace {
 
 // Whether e reads nothing but t, parameters and constants (no state, input, variable or table).

@@ -62,6 +62,9 @@ struct Input : Named {
   GiNaC::ex default_expr;
   double default_value{};
   InputHold hold = InputHold::kZero;
+  // A change between two consecutive samples larger than this is a step, which restarts a
+  // multistep scheme's history (dualrate/input_jump.hpp); 0: none declared.
+  double jump = 0;
   // As written in its mapping form, or empty.
   std::string unit{}, description{};
 };
@@ -225,6 +228,9 @@ struct Model {
   // Whether an input's hold is not zero (dualrate/input_hold.hpp: the generated Model declares
   // input_holds, and its Time is double, where a stage's offset from the step's start is taken).
   bool holds_inputs() const;
+  // Whether an input declares a jump (dualrate/input_jump.hpp: the generated Model declares
+  // input_jumps).
+  bool detects_jumps() const;
   // Whether a scenario input signal (simulation: inputs) varies in time: how the inputs are held
   // between samples then matters.
   bool inputs_vary() const;

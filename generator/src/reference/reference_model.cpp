@@ -344,6 +344,20 @@ HeldInputs<T> ReferenceModel::held_inputs_of_step(long i, double h, bool in_floa
 template HeldInputs<double> ReferenceModel::held_inputs_of_step(long, double, bool) const;
 template HeldInputs<float> ReferenceModel::held_inputs_of_step(long, double, bool) const;
 
+template <class T>
+bool ReferenceModel::input_jumped_at_step(long i, double h, bool in_float) const {
+  if (i < 1 || !model_.detects_jumps()) return false;
+  const Vector now = inputs_of_step(i, h, in_float), before = inputs_of_step(i - 1, h, in_float);
+  for (std::size_t k = 0; k < now.size(); ++k) {
+    const auto jump = static_cast<T>(model_.inputs[k].jump);
+    const T change = static_cast<T>(now[k]) - static_cast<T>(before[k]);
+    if (jump > T(0) && (change > jump || change < -jump)) return true;
+  }
+  return false;
+}
+template bool ReferenceModel::input_jumped_at_step<double>(long, double, bool) const;
+template bool ReferenceModel::input_jumped_at_step<float>(long, double, bool) const;
+
 bool ReferenceModel::holds_inputs() const { return model_.holds_inputs(); }
 
 RightHandSide ReferenceModel::holding_step(long i, double h, bool in_float) const {

@@ -182,6 +182,10 @@ class ReferenceModel {
   // rounded to T, as inputs_of_step gives them in a float build).
   template <class T>
   HeldInputs<T> held_inputs_of_step(long i, double h, bool in_float) const;
+  // Whether step i's sample stepped from step i - 1's: by more than an input's jump (Input::jump),
+  // the samples as inputs_of_step gives them, their difference in T (as dualrate::input_jumped).
+  template <class T>
+  bool input_jumped_at_step(long i, double h, bool in_float) const;
   // Throws SimulationError naming the derivatives (and model variables) that are not finite.
   void derivatives(double t, const Vector& x, const Vector& u, Vector& dxdt) const;
   Vector outputs(double t, const Vector& x, const Vector& u) const;

@@ -262,6 +262,7 @@ struct GridSetupIn {
   GridRhsIn<T> f;
   TickRhsIn<T> held;
   StartStepIn<T> start;
+  std::function<bool(long tick)> jumped;  // a model with input jumps: whether tick's sample stepped
 };
 using GridSetup = GridSetupIn<double>;
 

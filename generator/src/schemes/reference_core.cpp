@@ -352,6 +352,10 @@ GridSetupIn<T> ReferenceCore::grid_setup(const RunOptions& options, std::shared_
     };
     return rk4_step_in<T>(f, sample_time(i, h, in_float), static_cast<T>(h), xs);
   };
+  if (model().detects_jumps())
+    setup.jumped = [active, h, in_float](long tick) {
+      return (*active)->template input_jumped_at_step<T>(tick, h, in_float);
+    };
   return setup;
 }
 

@@ -164,10 +164,7 @@ class DualRate {
           if (ends_macro_[k % 2].load(std::memory_order_acquire) == k) fast_.ends = ends_[k % 2];
           else if (n / kRatio >= Scheme::kStartupMacroSteps) Scheme::hold(fast_.ends);
         }
-        auto& s = snapshot_[k % 2];
-        s.x = fast_.x;
-        s.xe_first = fast_.xe_first;
-        s.u = u;
+        Scheme::snapshot(fast_, u, snapshot_[k % 2]);
         jobs_[released % 2] = k;
         released_count_.store(released + 1, std::memory_order_release);
         release = true;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -10,8 +11,22 @@
 namespace dualrate {
 
 template <class T>
-DualRateAdamsIn<T>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start)
-    : parallel_(parallel), slow_(slow), h_(h), ratio_(ratio), f_(std::move(f)), start_(std::move(start)) {}
+DualRateAdamsIn<T>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start,
+                                    Jumped jumped)
+    : parallel_(parallel),
+      slow_(slow),
+      h_(h),
+      ratio_(ratio),
+      f_(std::move(f)),
+      start_(std::move(start)),
+      jumped_(std::move(jumped)),
+      adams_from_(kStartupMacroSteps * ratio) {}
+
+template <class T>
+long DualRateAdamsIn<T>::adams_from(long n) const {
+  if (n < 1 || !jumped_ || !jumped_(n)) return adams_from_;
+  return ((n + ratio_ - 1) / ratio_ + kStartupMacroSteps) * ratio_;
+}
 
 template <class T>
 auto DualRateAdamsIn<T>::part(const Vector& x, bool fast) const -> Vector {
@@ -42,9 +57,10 @@ void DualRateAdamsIn<T>::substep(long n, const Vector& xr, Vector& xe, std::arra
 
 template <class T>
 void DualRateAdamsIn<T>::fast_tick(long n) {
-  if (n < kStartupMacroSteps * ratio_) {
+  adams_from_ = adams_from(n);
+  if (n < adams_from_) {
     x_ = start_(n, x_);
-    if (n + 4 >= kStartupMacroSteps * ratio_) {
+    if (n + 4 >= adams_from_) {
       Vector d;
       f_(n, static_cast<double>(n + 1) * static_cast<double>(h_), x_, d);
       adams::push(g_, part(d, true));
@@ -78,13 +94,14 @@ void DualRateAdamsIn<T>::slow_job(long k) {
   const double t = static_cast<double>(k) * static_cast<double>(big);
   const Vector xe_carried = part(x_, true);
   const Vector& xe = parallel_ ? xe_first_ : xe_carried;
-  if (k < kStartupMacroSteps) {
+  const long first_adams = adams_from(k * ratio_) / ratio_;
+  if (k < first_adams) {
     xr_ = part(x_, false);
   } else {
     xr_ = adams::correct(xr_, big, slow_rate(k, t, predicted_, xe), f_slow_);        // eqs. 14-15, 20-21
   }
   adams::push(f_slow_, slow_rate(k, t, xr_, xe));                                    // eqs. 16, 22
-  if (k + 1 < kStartupMacroSteps) return;
+  if (k + 1 < first_adams) return;
   next_.first_start = adams::predict(xr_, big, f_slow_);                             // eqs. 9, 17
   next_.first_end = adams::predict_two(xr_, big, f_slow_);
   if (parallel_) {
@@ -102,7 +119,13 @@ void DualRateAdamsIn<T>::slow_job(long k) {
 template <class T>
 void DualRateAdamsIn<T>::advance(long i, Vector& x) {
   const long k = i / ratio_;
+  if (restored_) {
+    adams_from_ = kStartupMacroSteps * ratio_;
+    for (long n = std::max(1L, i - 5 * ratio_ + 1); n < i; ++n) adams_from_ = adams_from(n);
+    restored_ = false;
+  }
   if (i == 0) {
+    adams_from_ = kStartupMacroSteps * ratio_;
     x_ = x;
     xe_first_ = part(x, true);
     slow_job(0);
@@ -157,6 +180,7 @@ void DualRateAdamsIn<T>::restore(const Vector& all) {
   for (auto* history : {&g_, &g_first_})
     for (auto& d : *history) d.assign(fast, T(0));
   set_history(all);
+  restored_ = true;
 }
 
 template <class T>

@@ -8,6 +8,9 @@
 // is the runtime's, in its order and in T: the formulas (formulas.hpp), the interpolation
 // S + w (E - S) with w = j / r, H = h r, B' = A' + (B - A); times in double as Time holds them
 // where the model reads t, t_{n+1} = (n + 1) h and t_k = k H with h and H in T.
+// With `jumped` (whether the sample of tick n stepped from tick n - 1's, by the model's
+// input_jumps in T) it restarts as the runtime does at a step: RK4 from the step's tick to
+// tick (ceil(n / r) + 4) r, the slow jobs of those macro steps taking x_r from it.
 #pragma once
 
 #include <array>
@@ -26,7 +29,8 @@ class DualRateAdamsIn {
   // state from tick i, inputs held (the start-up, StartStep in T).
   using Rhs = std::function<void(long input_tick, double t, const Vector& x, Vector& dxdt)>;
   using Start = std::function<Vector(long i, const Vector& x)>;
-  DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start);
+  using Jumped = std::function<bool(long tick)>;
+  DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start, Jumped jumped = nullptr);
 
   // Advances x = [x_r(t_k); x_e(t_k)] from tick i = k r to t_{k+1} (r ticks); x at tick 0
   // is the initial state.
@@ -40,7 +44,8 @@ class DualRateAdamsIn {
   void set_history(const Vector& all);
   // set_history() at any macro step, the start-up's included (verify's local check restarts
   // the run from what the generated tasks keep: dualrate::Mrabm4::kept, in history()'s order).
-  // Throws std::invalid_argument when `all` is no such vector for this split.
+  // Throws std::invalid_argument when `all` is no such vector for this split. The next
+  // advance() finds the restart in effect from the steps of the 5 r ticks before it.
   void restore(const Vector& all);
   // What each entry of history() is: a value of state `state`, or its derivative; `compared`
   // marks the entries advance() returns as the state (x_r from the slow task, x_e carried).
@@ -54,6 +59,8 @@ class DualRateAdamsIn {
   };
   void fast_tick(long n);
   void slow_job(long k);
+  // The tick from which the fast task runs Adams rounds, with tick n's sample taken into account.
+  long adams_from(long n) const;
   void substep(long n, const Vector& xr, Vector& xe, std::array<Vector, 4>& g) const;
   Vector part(const Vector& x, bool fast) const;
   Vector slow_rate(long k, double t, const Vector& xr, const Vector& xe) const;
@@ -67,6 +74,9 @@ class DualRateAdamsIn {
   int ratio_;
   Rhs f_;
   Start start_;
+  Jumped jumped_;
+  long adams_from_ = 0;                // fast task: ticks before it integrate with RK4
+  bool restored_ = false;              // adams_from_ to be found at the next advance()
   Vector x_;                           // fast task: [last interpolated x_r; carried x_e] (whole state in start-up)
   Vector xe_first_;                    // fast task: round-1 fast state
   std::array<Vector, 4> g_, g_first_;  // fast derivative histories, newest first

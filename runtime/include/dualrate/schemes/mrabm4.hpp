@@ -43,6 +43,14 @@
 // Start-up, as in the paper with RK4 at h: the fast task integrates the whole state with
 // RK4 for the first 4 macro steps; slow jobs 0-3 take x_r(t_k) from it and fill F; job 3
 // makes the first predictions; the fast history G is the last four RK4 points.
+// Restart at a step of an input (a model with input_jumps, ../input_jump.hpp): when the sample
+// of tick n steps, both histories hold derivatives of the old input, so the tasks start up
+// again from the state at t_n: the fast task integrates the whole state with RK4 from tick n
+// (x_r from its interpolation at t_n) until the Adams rounds resume at tick (k_0 + 4) R, where
+// k_0 = ceil(n / R) is the first release at or after the step; slow jobs k_0 to k_0 + 3 take
+// x_r(t_k) from it, and job k_0 + 3 makes the predictions. Over the restart the fast task's
+// tick costs what a start-up tick costs. Every snapshot says from which macro step on the
+// Adams rounds run (`adams_from`, with a step at its own tick counted).
 #pragma once
 
 #include <array>
@@ -50,6 +58,7 @@
 #include <type_traits>
 
 #include "../input_hold.hpp"
+#include "../input_jump.hpp"
 #include "../model.hpp"
 #include "../status.hpp"
 
@@ -78,6 +87,7 @@ struct Mrabm4 {
     State x;             // [x_r; x_e^c]; the x_r part is the fast task's own only during start-up
     FastState xe_first;  // x_e^1(t_k)
     StepInput u;         // u(t_k) (with held inputs: the polynomial of tick k R)
+    std::uint64_t adams_from = kStartupMacroSteps;  // the first macro step of Adams rounds
   };
   // Slow -> fast: the interpolation end points of one macro step.
   struct Endpoints {
@@ -91,6 +101,8 @@ struct Mrabm4 {
     std::array<FastState, 4> history_first{};
     Endpoints ends{};
     std::uint64_t tick = 0;
+    std::uint64_t adams_from = std::uint64_t{kStartupMacroSteps} * R;  // ticks before it integrate with RK4
+    LastSample<M> last{};                                               // of tick - 1
   };
   struct Slow {
     SlowState xr = M::initial_state().template head<M::kSlow>();
@@ -102,9 +114,11 @@ struct Mrabm4 {
   static Status fast_step(Fast& f, Scalar h, const StepInput& u) noexcept {
     const std::uint64_t n = f.tick;
     const Time t_next = static_cast<Time>(n + 1) * static_cast<Time>(h);
-    if (n < std::uint64_t{kStartupMacroSteps} * R) {
+    f.adams_from = adams_from(f, u);
+    f.last.took(input_sample(u));
+    if (n < f.adams_from) {
       startup_step(f, static_cast<Time>(n) * static_cast<Time>(h), h, u);
-      if (n + 4 >= std::uint64_t{kStartupMacroSteps} * R) push(f.history, fast_rate(t_next, f.x, input_at(u, t_next)));
+      if (n + 4 >= f.adams_from) push(f.history, fast_rate(t_next, f.x, input_at(u, t_next)));
       f.xe_first = f.x.template tail<M::kFast>();
     } else {
       const int j = static_cast<int>(n % R) + 1;
@@ -127,21 +141,29 @@ struct Mrabm4 {
     return f.x.allFinite() && f.xe_first.allFinite() ? Status::kOk : Status::kNonFiniteState;
   }
 
+  // What the fast task hands slow job k at release k, before its tick k R with the inputs u.
+  static void snapshot(const Fast& f, const StepInput& u, Snapshot& s) noexcept {
+    s.x = f.x;
+    s.xe_first = f.xe_first;
+    s.u = u;
+    s.adams_from = adams_from(f, u) / R;
+  }
+
   // Slow job k with the snapshot s of t_k; writes the end points of macro step k + 1 into
-  // `next` from job kStartupMacroSteps - 1 on.
+  // `next` from job s.adams_from - 1 on.
   static Status slow_step(Slow& s, std::uint64_t k, Scalar h, const Snapshot& in, Endpoints& next) noexcept {
     const Scalar big = h * Scalar(R);
     const Time t = static_cast<Time>(k) * static_cast<Time>(big);
     const FastState xe_slow = Parallel ? in.xe_first : in.x.template tail<M::kFast>();
     const auto& u = input_at(in.u, t);  // t_k, where tick k R's polynomial is (up to rounding of t_k) its sample
-    if (k < kStartupMacroSteps) {
+    if (k < in.adams_from) {
       s.xr = in.x.template head<M::kSlow>();
     } else {
       const SlowState d = slow_rate(t, s.predicted, xe_slow, u);
       s.xr += (big / Scalar(24)) * (Scalar(9) * d + Scalar(19) * s.history[0] - Scalar(5) * s.history[1] + s.history[2]);
     }
     push(s.history, slow_rate(t, s.xr, xe_slow, u));
-    if (k + 1 >= kStartupMacroSteps) {
+    if (k + 1 >= in.adams_from) {
       const auto& F = s.history;
       const SlowState a = s.xr + (big / Scalar(24)) * (Scalar(55) * F[0] - Scalar(59) * F[1] + Scalar(37) * F[2] - Scalar(9) * F[3]);
       const SlowState b = s.xr + (big / Scalar(3)) * (Scalar(27) * F[0] - Scalar(44) * F[1] + Scalar(31) * F[2] - Scalar(8) * F[3]);
@@ -198,6 +220,12 @@ struct Mrabm4 {
   }
 
  private:
+  // The tick from which f runs Adams rounds, with its next tick's sample taken into account.
+  static std::uint64_t adams_from(const Fast& f, const StepInput& u) noexcept {
+    if (f.tick == 0 || !f.last.jumped(input_sample(u))) return f.adams_from;
+    return ((f.tick + R - 1) / R + kStartupMacroSteps) * R;
+  }
+
   template <class V>
   static void push(std::array<V, 4>& history, const V& newest) noexcept {
     history[3] = history[2];
