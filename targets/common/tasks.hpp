@@ -98,14 +98,36 @@ struct Counts {
   unsigned long preempted_ticks = 0;  // fast ticks that began while a slow job was running
 };
 
+// What the sequential executive does at each tick before the fast task: nothing, or TickRows'.
+struct NoTickRows {
+  template <class T>
+  void operator()(const T&, const typename T::Input&) const {}
+};
+
+// The tasks' state and outputs at every `every`-th tick n of a run's ticks 0 ... MACRO r - 1,
+// before its fast task (DualRate::state(), outputs() at the sample u_n), as rows of `out`:
+// what an ECU reads every tick, which verify compares with the reference core's.
+template <class T>
+struct TickRows {
+  std::FILE* out;
+  RunShape shape;
+  void operator()(const T& tasks, const typename T::Input& u) const {
+    const std::uint64_t n = tasks.ticks();
+    if (static_cast<long>(n) < shape.macro_steps * T::kRatio && n % static_cast<std::uint64_t>(shape.every) == 0)
+      print_model_row<typename T::Model>(out, tasks.time(), tasks.state(), u);
+  }
+};
+
 // The sequential executive (the oracle): each tick runs the fast task, and a slow job
 // released there runs to completion before the next tick. With calibration writes, those of a
 // release tick are made (and reported on stdout) before it: the release takes their constants.
 // Returns 0, or 3 with a message on stderr when a task reports a fault or the recorder
 // overflows. Counts ticks and slow jobs.
-// `meter` runs each job: meter.fast(f) and meter.slow(f) call f() and may measure it.
-template <class T, bool Local, class Meter>
-int run_sequential(T& tasks, BasicRecorder<T, Local>& recorder, const RunShape& shape, Counts& counts, Meter& meter) {
+// `meter` runs each job: meter.fast(f) and meter.slow(f) call f() and may measure it;
+// `tick_rows(tasks, u)` is called before each fast task with its sample.
+template <class T, bool Local, class Meter, class Ticks = NoTickRows>
+int run_sequential(T& tasks, BasicRecorder<T, Local>& recorder, const RunShape& shape, Counts& counts, Meter& meter,
+                   const Ticks& tick_rows = {}) {
   for (;;) {
     const std::uint64_t n = tasks.ticks();
     bool release = false;
@@ -119,6 +141,7 @@ int run_sequential(T& tasks, BasicRecorder<T, Local>& recorder, const RunShape& 
 #endif
     dualrate::Status status = dualrate::Status::kOk;
     const typename T::Input u = inputs_at_tick(tasks, n);
+    tick_rows(tasks, u);
     meter.fast([&] { status = tasks.fast(u, release); });
     ++counts.ticks;
     if (status == dualrate::Status::kOk && release) {

@@ -1,8 +1,10 @@
 // Dual-rate task program for Linux (the host, and aarch64 under qemu-aarch64 for the
 // cortex-a53-linux target): runs a generated model's fast and slow tasks (../common/tasks.hpp)
 // and writes the slow task's trace to OUT.csv, then the executive's counts to stdout.
-// Usage: tasks single|multi|count MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]
+// Usage: tasks single|multi|count|ticks MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]
 //  - single: the sequential executive, the oracle;
+//  - ticks: the same run writing instead the tasks' state and outputs before every EVERY-th
+//    fast tick (../common/tasks.hpp's TickRows);
 //  - count: the same run without writing its trace, for counting the jobs' instructions
 //    (below): formatting the trace would be about five in six of the instructions logged;
 //  - multi: two threads, the fast one at SCHED_FIFO priority 80 released every h by an
@@ -172,15 +174,17 @@ int run_threads(bool& fifo) {
 
 int main(int argc, char** argv) {
   if (argc != 5 && argc != 6) {
-    std::fprintf(stderr, "usage: %s single|multi|count MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s single|multi|count|ticks MACRO EVERY OUT.csv [SLOW_DELAY_TICKS]\n", argv[0]);
     return 1;
   }
-  const bool multi = std::strcmp(argv[1], "multi") == 0, count = std::strcmp(argv[1], "count") == 0;
+  const bool multi = std::strcmp(argv[1], "multi") == 0, count = std::strcmp(argv[1], "count") == 0,
+             ticks = std::strcmp(argv[1], "ticks") == 0;
   shape.macro_steps = std::atol(argv[2]);
   shape.every = std::atol(argv[3]);
   slow_delay_ticks = argc == 6 ? std::atol(argv[5]) : 0;
   std::FILE* out = std::fopen(argv[4], "w");  // NOLINT(cppcoreguidelines-owning-memory): the host harness's trace file
-  if (!out || (!multi && !count && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 || shape.every < 1 ||
+  if (!out || (!multi && !count && !ticks && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 ||
+      shape.every < 1 ||
       slow_delay_ticks < 0) {
     std::fprintf(stderr, "bad arguments\n");
     return 1;
@@ -191,11 +195,16 @@ int main(int argc, char** argv) {
   int status = 0;
   if (multi) {
     status = run_threads(fifo);
+  } else if (ticks) {
+    MarkedJobs meter;
+    print_model_header<model::Model>(out);
+    const RunShape ends{shape.macro_steps, shape.macro_steps * kRatio};  // the slow task's rows at the ends only
+    status = run_sequential(tasks, recorder, ends, counts, meter, TickRows<Tasks>{out, shape});
   } else {
     MarkedJobs meter;
     status = run_sequential(tasks, recorder, shape, counts, meter);
   }
-  if (!count) recorder.print(out, model::kStep, !multi);
+  if (!count && !ticks) recorder.print(out, model::kStep, !multi);
   if (std::fclose(out) != 0) return 1;  // NOLINT(cppcoreguidelines-owning-memory)
   print_counts(stdout, counts);
   std::printf("# sched_fifo %d\n# late_ticks %ld\n# max_latency_ns %ld\n", fifo ? 1 : 0, late_ticks, max_latency_ns);

@@ -263,6 +263,8 @@ struct GridSetupIn {
   TickRhsIn<T> held;
   StartStepIn<T> start;
   std::function<bool(long tick)> jumped;  // a model with input jumps: whether tick's sample stepped
+  // Dual-rate task forms: called before each fast tick with the fast task's state (ReferenceCore::tick_trace).
+  std::function<void(long tick, const std::vector<T>& x)> each_tick;
 };
 using GridSetup = GridSetupIn<double>;
 

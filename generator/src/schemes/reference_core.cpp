@@ -420,4 +420,51 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   return macro_step_in<float>(options, info.float_reference_run);
 }
 
+template <class T>
+Trace ReferenceCore::tick_trace_in(const RunOptions& options, GridRunIn<T> (*reference_run)(const GridSetupIn<T>&),
+                                   int every) const {
+  const double h = options.step;
+  const bool in_float = options.float_time;
+  const long n = step_count(options.t_end, h);
+  const auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
+                                                            calibration_stride(options, true));
+  const auto active = std::make_shared<const ReferenceCore*>(this);
+  Trace trace = started(options);
+  GridSetupIn<T> setup = grid_setup<T>(options, active, cores);
+  setup.each_tick = [&](long tick, const std::vector<T>& x) {
+    if (tick >= n || tick % every != 0) return;
+    const ReferenceCore& core = cores->at(tick);
+    const double t = sample_time(tick, h, in_float);
+    const Vector u = core.inputs_of_step(tick, h, in_float);
+    Vector row{t};
+    row.insert(row.end(), x.begin(), x.end());
+    if constexpr (std::is_same_v<T, float>) {
+      const std::vector<float> y = core.float_outputs(t, x, u);
+      row.insert(row.end(), y.begin(), y.end());
+    } else {
+      const Vector y = core.outputs(t, x, u);
+      row.insert(row.end(), y.begin(), y.end());
+    }
+    trace.rows.push_back(std::move(row));
+  };
+  const GridRunIn<T> run = reference_run(setup);
+  const Vector x0 = initial_state();
+  std::vector<T> x(x0.begin(), x0.end());
+  for (long i = 0; i < n;) {
+    *active = &cores->at(i);
+    i = run.advance(i, x);
+  }
+  return trace;
+}
+
+Trace ReferenceCore::tick_trace(const RunOptions& options, int every) const {
+  const SchemeInfo* info = find_any_scheme(options.scheme);
+  if (!info || !info->dual_rate)
+    throw SimulationError("scheme '" + options.scheme + "' has no dual-rate tasks to trace tick by tick");
+  if (!options.float_time) return tick_trace_in<double>(options, info->reference_run, every);
+  const std::string why = exact_step_difference(options);
+  if (!why.empty()) throw SimulationError("no float tick trace of the reference core: " + why);
+  return tick_trace_in<float>(options, info->float_reference_run, every);
+}
+
 }  // namespace dualrate

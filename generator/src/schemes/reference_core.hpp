@@ -82,6 +82,11 @@ class ReferenceCore : public ReferenceModel {
   // single_step_in_float evaluates it). Throws SimulationError when exact_step_difference is
   // not empty.
   std::function<Vector(long i, const Vector& kept)> macro_step_in_float(const RunOptions& options) const;
+  // The dual-rate task forms' state before every `every`-th fast tick n of the run (n below its
+  // last), and the outputs there at the tick's sample (dualrate::DualRate::state(), outputs()):
+  // rows t_n, states, outputs, in the build's arithmetic (float: SchemeInfo::float_reference_run
+  // and float_outputs, as macro_step_in_float). Throws SimulationError for any other scheme.
+  Trace tick_trace(const RunOptions& options, int every) const;
 
  private:
   // single_step in T with the scheme's transcription `reference` (float_reference,
@@ -102,6 +107,9 @@ class ReferenceCore : public ReferenceModel {
   template <class T>
   std::function<Vector(long i, const Vector& kept)> macro_step_in(
       const RunOptions& options, GridRunIn<T> (*reference_run)(const GridSetupIn<T>&)) const;
+  template <class T>
+  Trace tick_trace_in(const RunOptions& options, GridRunIn<T> (*reference_run)(const GridSetupIn<T>&),
+                      int every) const;
 };
 
 }  // namespace dualrate

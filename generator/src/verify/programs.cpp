@@ -393,6 +393,12 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
   return "";
 }
 
+std::string run_tick_rows(const TaskPlan& plan, int every, const fs::path& dir, VerifyResult& r, std::string& script) {
+  TaskPlan ticks = plan;
+  ticks.every = every;
+  return run_tasks(ticks, dir / (plan.target ? "tasks_target" : "tasks_host"), "ticks", dir / "ticks.csv", r, script);
+}
+
 std::vector<std::string> trace_flags(const fs::path& dir, const std::string& header, const Model& model,
                                      const std::vector<TraceCalibrationWrite>& writes) {
   std::vector<std::string> flags = program_flags({dir});

@@ -76,6 +76,10 @@ struct TaskPlan {
 fs::path sequential_trace(const fs::path& dir, const CrossTarget* target);
 std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const fs::path& dir,
                           const std::vector<std::string>& flags, VerifyResult& r, std::string& script);
+// The sequential executive of the task program run_dual_rate built (a Linux target's, else the
+// host's) in its ticks mode: the tasks' state and outputs before every `every`-th tick into
+// dir/ticks.csv. Returns why it failed, or empty.
+std::string run_tick_rows(const TaskPlan& plan, int every, const fs::path& dir, VerifyResult& r, std::string& script);
 
 // The budget of the jobs measured in r on the target's part (slow_job absent for single-rate models).
 Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int ratio, double cpu_hz, double cpi);

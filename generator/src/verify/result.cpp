@@ -76,6 +76,16 @@ std::string output_text(const OutputCheck& o, const std::string& scalar) {
                          o.expected, digits);
 }
 
+// The dual-rate tasks' check at every tick (TickCheck).
+std::string tick_text(const TickCheck& c, const std::string& scalar) {
+  std::string s = fmt::format(
+      "{} (the tasks' state and outputs before the fast task, against the reference core's, in {} arithmetic): ",
+      c.every == 1 ? "every tick" : fmt::format("every {}th tick", c.every), scalar);
+  return s + (c.differing == 0 ? fmt::format("{} ticks, all equal bit for bit\n", c.samples)
+                               : fmt::format("{} of {} ticks differ, the first at t = {:.6g} (FAIL)\n", c.differing,
+                                             c.samples, c.first_differing_time));
+}
+
 }  // namespace
 
 std::string VerifyResult::text() const {
@@ -109,6 +119,7 @@ std::string VerifyResult::text() const {
   } else if (!exact_step_skipped.empty())
     s += "exact step check: not made, " + exact_step_skipped + "\n";
   if (outputs) s += output_text(*outputs, scalar);
+  if (tick_check) s += tick_text(*tick_check, scalar);
   if (relinearized_error >= 0 && !accuracy)
     s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n", linearization,
                      relinearized_error, linearization == "scheduled" ? " (schedule_error)" : "");

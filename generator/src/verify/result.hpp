@@ -29,6 +29,15 @@ struct CalibrationRecord {
   std::string reason;
 };
 
+// Dual-rate tasks: their state and outputs before every `every`-th fast tick (DualRate::state()
+// and outputs(): what an ECU reads between releases) against the reference core's
+// (ReferenceCore::tick_trace), in the build's arithmetic, bit for bit.
+struct TickCheck {
+  long samples = 0, every = 1, differing = 0;
+  double first_differing_time = 0;
+  bool pass() const { return samples > 0 && differing == 0; }
+};
+
 struct VerifyResult {
   std::string model, scheme, target, scalar;
   long steps = 0;
@@ -57,6 +66,8 @@ struct VerifyResult {
   std::string exact_step_skipped;
   // The outputs' check (verify/output_check.hpp), when the model has outputs and the run was compared.
   std::optional<OutputCheck> outputs;
+  // Dual-rate tasks on the host or a Linux target, without calibration writes: every tick.
+  std::optional<TickCheck> tick_check;
   std::string error;      // why the run could not be compared, if it could not
   std::string directory;  // where the kept files are (empty when not kept)
   // Frozen or scheduled sp_ll: max_error against the re-linearizing reference core, and which.

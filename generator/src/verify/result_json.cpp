@@ -185,6 +185,12 @@ void write_checks(Json& j, const VerifyResult& r) {
     j["exact_step_skipped"] = r.exact_step_skipped;
   }
   if (r.outputs) write_outputs(j, *r.outputs);
+  if (r.tick_check) {
+    j["tick_samples"] = r.tick_check->samples;
+    j["tick_every"] = r.tick_check->every;
+    j["tick_differing"] = r.tick_check->differing;
+    if (r.tick_check->differing > 0) j["tick_first_differing_time"] = r.tick_check->first_differing_time;
+  }
 }
 
 void read_checks(const Json& j, VerifyResult& r) {
@@ -218,6 +224,14 @@ void read_checks(const Json& j, VerifyResult& r) {
   }
   read(j, "exact_step_skipped", r.exact_step_skipped);
   read_outputs(j, r);
+  if (j.contains("tick_samples")) {
+    TickCheck t;
+    read(j, "tick_samples", t.samples);
+    read(j, "tick_every", t.every);
+    read(j, "tick_differing", t.differing);
+    read(j, "tick_first_differing_time", t.first_differing_time);
+    r.tick_check = t;
+  }
 }
 
 // The generated code's cost: operations, instructions and sizes.

@@ -25,6 +25,7 @@
 #include "verify/local_check.hpp"
 #include "verify/programs.hpp"
 #include "verify/setup.hpp"
+#include "verify/tick_check.hpp"
 #include "verify/tolerance.hpp"
 
 namespace dualrate {
@@ -115,6 +116,7 @@ class Verification {
   Trace generated_;     // the generated code's trace (states and outputs), once compare read it
   Trace relinearized_;  // frozen or scheduled: the re-linearizing reference core's run
   std::optional<MapRounding> rounding_;  // float only
+  int tick_every_ = 0;  // dual-rate tasks: the spacing of their tick rows (dir/ticks.csv), 0: none
 };
 
 Verification::Verification(const Model& model, const VerifyOptions& o, const SchemeInfo& info, const TargetPart& target,
@@ -203,6 +205,11 @@ void Verification::run_tasks(const fs::path& dir, const std::vector<std::string>
                            r_.steps, o_.generate.ratio);
   else
     r_.error = run_dual_rate(plan, o_.tasks, dir, flags, r_, script);
+  if (r_.error.empty() && (!cross_ || cross_->linux_user) && run_.calibration.empty()) {
+    stage("the tasks' state and outputs at every tick");
+    tick_every_ = tick_every(r_.steps, o_.generate.ratio);
+    r_.error = run_tick_rows(plan, tick_every_, dir, r_, script);
+  }
 }
 
 void Verification::run_on_linux(const fs::path& dir, const std::vector<std::string>& flags, std::string& script) {
@@ -319,9 +326,15 @@ void Verification::compare(const fs::path& dir) {
       r_.outputs = check_outputs(generated, reference_, model_, core_, run_, request_.scalar == ScalarType::kFloat,
                                  r_.tolerance, c.scale);
     }
+    if (tick_every_ > 0) {
+      stage("the tasks' state and outputs at every tick");
+      r_.tick_check = compare_tick_rows(read_csv((dir / "ticks.csv").string()), core_.tick_trace(run_, tick_every_),
+                                        tick_every_);
+    }
     r_.pass = r_.max_error <= r_.tolerance && r_.bit_exact_vs_host != 0 && r_.bit_exact_vs_single != 0 &&
               r_.overruns <= 0 && (!checked || (r_.local_ratio <= 1 && r_.local_bias_ratio <= 1)) &&
-              (!r_.exact_step || r_.exact_step->differing == 0) && (!r_.outputs || r_.outputs->pass());
+              (!r_.exact_step || r_.exact_step->differing == 0) && (!r_.outputs || r_.outputs->pass()) &&
+              (!r_.tick_check || r_.tick_check->pass());
   } catch (const std::runtime_error& e) {
     r_.error = e.what();
   }

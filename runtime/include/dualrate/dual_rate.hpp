@@ -107,6 +107,8 @@ class DualRate {
   using Scalar = typename Scheme::Scalar;
   using State = typename Scheme::State;
   using Input = typename Scheme::Input;
+  using Output = typename Model::Output;
+  using Time = typename Model::Time;
   using StepInput = typename Scheme::StepInput;
   static constexpr int kRatio = Scheme::kRatio;
   static_assert(kRatio >= 1, "dualrate: the rate ratio r = H / h must be a positive integer");
@@ -196,6 +198,17 @@ class DualRate {
 
   // Read by the slow task's executive after slow() returned (nothing else writes it meanwhile).
   const Row& row() const noexcept { return row_; }
+  // Every tick, for the fast task's executive between its calls of fast() (an ECU's outputs at
+  // the fast rate): the state [x_r; x_e] at time() = t_n, n the fast steps taken (ticks(), or
+  // fewer while steps wait under kDefer). x_e is the fast task's (mrabm4_parallel: the carried
+  // track's); x_r the slow state as the scheme defines it between releases (Mrabm4: its end
+  // points' interpolation at t_n; in the start-up and a restart, the fast task's RK4), which
+  // at a release is the prediction the slow job then corrects (row()). outputs(u, y): the
+  // model's outputs at time() from state() and the inputs u sampled at t_n (the sample fast()
+  // takes next). verify checks both against the reference core at every tick.
+  const State& state() const noexcept { return fast_.x; }
+  Time time() const noexcept { return static_cast<Time>(fast_.tick) * static_cast<Time>(h_); }
+  void outputs(const Input& u, Output& y) const noexcept { Model::outputs(time(), fast_.x, u, y); }
   // For verification, read by the sequential executive only (tasks.hpp: its trace's local
   // check): the fast task's state, taken before the tick of a release; and, after that
   // release's job k = row().macro returned, everything the tasks keep at release k
@@ -231,7 +244,6 @@ class DualRate {
   // Tick n's inputs: the sample, or with held inputs its polynomial from the samples kept.
   StepInput step_input(std::uint64_t n, const Input& sample) noexcept {
     if constexpr (HoldsInputs<Model>::value) {
-      using Time = typename Model::Time;
       const StepInput held = inputs_.samples.hold(static_cast<Time>(n) * static_cast<Time>(h_), h_, sample);
       inputs_.samples.took(sample);
       return held;

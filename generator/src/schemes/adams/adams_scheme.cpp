@@ -14,7 +14,8 @@ namespace {
 // The run of a task form in T (mrabm4_parallel's or mrabm4's) on the reference core's grid.
 template <class T>
 GridRunIn<T> task_run(bool parallel, const GridSetupIn<T>& s) {
-  auto tasks = std::make_shared<DualRateAdamsIn<T>>(parallel, s.slow, s.h, s.ratio, s.held, s.start, s.jumped);
+  auto tasks = std::make_shared<DualRateAdamsIn<T>>(parallel, s.slow, s.h, s.ratio, s.held, s.start, s.jumped,
+                                                    s.each_tick);
   return {s.ratio,
           [tasks, ratio = s.ratio](long i, std::vector<T>& x) {
             tasks->advance(i, x);

@@ -12,7 +12,7 @@ namespace dualrate {
 
 template <class T>
 DualRateAdamsIn<T>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start,
-                                    Jumped jumped)
+                                    Jumped jumped, Tick tick)
     : parallel_(parallel),
       slow_(slow),
       h_(h),
@@ -20,6 +20,7 @@ DualRateAdamsIn<T>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ra
       f_(std::move(f)),
       start_(std::move(start)),
       jumped_(std::move(jumped)),
+      tick_(std::move(tick)),
       adams_from_(kStartupMacroSteps * ratio) {}
 
 template <class T>
@@ -130,7 +131,10 @@ void DualRateAdamsIn<T>::advance(long i, Vector& x) {
     xe_first_ = part(x, true);
     slow_job(0);
   }
-  for (long n = i; n < i + ratio_; ++n) fast_tick(n);
+  for (long n = i; n < i + ratio_; ++n) {
+    if (tick_) tick_(n, x_);
+    fast_tick(n);
+  }
   ends_ = next_;
   slow_job(k + 1);
   x = xr_;

@@ -30,7 +30,11 @@ class DualRateAdamsIn {
   using Rhs = std::function<void(long input_tick, double t, const Vector& x, Vector& dxdt)>;
   using Start = std::function<Vector(long i, const Vector& x)>;
   using Jumped = std::function<bool(long tick)>;
-  DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start, Jumped jumped = nullptr);
+  // Called before each fast tick n with the fast task's state [x_r; x_e] at t_n (the runtime's
+  // DualRate::state()).
+  using Tick = std::function<void(long tick, const Vector& x)>;
+  DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start, Jumped jumped = nullptr,
+                  Tick tick = nullptr);
 
   // Advances x = [x_r(t_k); x_e(t_k)] from tick i = k r to t_{k+1} (r ticks); x at tick 0
   // is the initial state.
@@ -75,6 +79,7 @@ class DualRateAdamsIn {
   Rhs f_;
   Start start_;
   Jumped jumped_;
+  Tick tick_;
   long adams_from_ = 0;                // fast task: ticks before it integrate with RK4
   bool restored_ = false;              // adams_from_ to be found at the next advance()
   Vector x_;                           // fast task: [last interpolated x_r; carried x_e] (whole state in start-up)
