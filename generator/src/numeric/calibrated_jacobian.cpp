@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "numeric/linearization.hpp"
+
 namespace dualrate {
 
 GiNaC::matrix calibrated_jacobian(const Model& m, const std::vector<GiNaC::ex>& wrt) {
@@ -22,11 +24,10 @@ GiNaC::matrix calibrated_jacobian(const Model& m) {
 
 GiNaC::exmap design_point(const Model& m) {
   GiNaC::exmap point;
+  const InitialPoint p = initial_point(m);
   point[m.time] = GiNaC::numeric(0);
-  for (const auto& x : m.states) point[x.symbol] = GiNaC::numeric(x.initial_value);
-  for (std::size_t i = 0; i < m.inputs.size(); ++i)
-    point[m.inputs[i].symbol] =
-        m.input_signal(i).subs(m.parameter_values()).subs(GiNaC::lst{m.time}, GiNaC::lst{0}).evalf();
+  for (std::size_t i = 0; i < m.states.size(); ++i) point[m.states[i].symbol] = GiNaC::numeric(p.x[i]);
+  for (std::size_t i = 0; i < m.inputs.size(); ++i) point[m.inputs[i].symbol] = GiNaC::numeric(p.u[i]);
   return point;
 }
 

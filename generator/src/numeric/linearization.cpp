@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <cmath>
+#include <limits>
 
 #include <algorithm>
 
@@ -30,6 +31,18 @@ GiNaC::matrix jacobian(const Model& model, const std::vector<GiNaC::ex>& wrt) {
   for (unsigned r = 0; r < f.size(); ++r)
     for (unsigned c = 0; c < wrt.size(); ++c) j(r, c) = f[r].diff(GiNaC::ex_to<GiNaC::symbol>(wrt[c]));
   return j;
+}
+
+InitialPoint initial_point(const Model& model) {
+  InitialPoint p;
+  for (const auto& x : model.states) p.x.push_back(x.initial_value);
+  for (std::size_t i = 0; i < model.inputs.size(); ++i) {
+    const GiNaC::ex v =
+        model.input_signal(i).subs(model.parameter_values()).subs(GiNaC::lst{model.time}, GiNaC::lst{0}).evalf();
+    p.u.push_back(GiNaC::is_a<GiNaC::numeric>(v) ? GiNaC::ex_to<GiNaC::numeric>(v).to_double()
+                                                 : std::numeric_limits<double>::quiet_NaN());
+  }
+  return p;
 }
 
 Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, const std::vector<double>& x,

@@ -20,6 +20,13 @@ GiNaC::matrix jacobian(const Model& model, const std::vector<GiNaC::ex>& wrt);
 std::vector<GiNaC::ex> state_symbols(const Model& model);
 std::vector<GiNaC::ex> input_symbols(const Model& model);
 
+// Where the generator linearizes a model: its initial state, and its inputs at t = 0 (the
+// scenario's signals, else the defaults; NaN for one that is no number there).
+struct InitialPoint {
+  std::vector<double> x, u;
+};
+InitialPoint initial_point(const Model& model);
+
 // Numeric value of a matrix of expressions in t, states and inputs at (t, x, u).
 Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, const std::vector<double>& x,
                          const std::vector<double>& u);

@@ -279,12 +279,13 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
     m.held = held;
     if (!compensated.empty()) {
       m.compensated = compensated;
+      const auto carries = static_cast<std::size_t>(std::count(compensated.begin(), compensated.end(), true));
+      if (kept.size() != x.size() + carries)
+        throw std::runtime_error("the exact step of a compensated build needs each compensated state's carry");
       m.carry.assign(x.size(), T(0));
       std::size_t c = x.size();
       for (std::size_t j = 0; j < x.size(); ++j)
-        if (compensated[j] && c < kept.size()) m.carry[j] = static_cast<T>(kept[c++]);
-      if (c != kept.size() || std::count(compensated.begin(), compensated.end(), true) != static_cast<long>(c - x.size()))
-        throw std::runtime_error("the exact step of a compensated build needs each compensated state's carry");
+        if (compensated[j]) m.carry[j] = static_cast<T>(kept[c++]);
     }
     const std::vector<T> next =
         step(m, sample_time(i, h, in_float), static_cast<T>(h), std::vector<T>(x.begin(), x.end()));

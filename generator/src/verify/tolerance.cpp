@@ -208,6 +208,7 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   const int roundings = r.substeps * (evaluations + 2);
   const bool compensated = !run.compensated.empty();
   const bool scaled = info && info->step_scaled_constants;
+  Eigen::VectorXd last = Eigen::VectorXd::Zero(m);
   if (scaled || compensated) {
     const Eigen::VectorXd share = step_scaled_share(core, run, reference, n, scaled);
     for (Eigen::Index e = 0; e < m; ++e) {
@@ -220,18 +221,12 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
       if (!kept.derivative && compensated && run.compensated[kept.state]) {
         constants_share[e] += roundings * share[i];
         entry[e] = 0;
+        last[e] = std::ldexp(1.0, -24) * magnitude[i];
       }
     }
   }
   r.rounding = step_rounding(entry, terms, constants_share, parameter_step, roundings);
-  if (compensated) {
-    r.rounding.last = Eigen::VectorXd::Zero(m);
-    for (Eigen::Index e = 0; e < m; ++e) {
-      const auto& kept = layout.entries[static_cast<std::size_t>(e)];
-      if (!kept.derivative && run.compensated[kept.state])
-        r.rounding.last[e] = std::ldexp(1.0, -24) * magnitude[static_cast<Eigen::Index>(kept.state)];
-    }
-  }
+  if (compensated) r.rounding.last = std::move(last);
   return r;
 }
 

@@ -125,13 +125,8 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
       }
     }
   }
-  std::vector<double> x0, u0;
-  for (const auto& x : m.states) x0.push_back(x.initial_value);
-  for (std::size_t i = 0; i < m.inputs.size(); ++i) {
-    const GiNaC::ex v = m.input_signal(i).subs(m.parameter_values()).subs(GiNaC::lst{m.time}, GiNaC::lst{0}).evalf();
-    u0.push_back(GiNaC::ex_to<GiNaC::numeric>(v).to_double());
-  }
-  SpLlBlocks out = split_jacobian(evaluate(m, j, 0, x0, u0), ns);
+  const InitialPoint p = initial_point(m);
+  SpLlBlocks out = split_jacobian(evaluate(m, j, 0, p.x, p.u), ns);
   const auto structure = [&](const Block& b) {
     return symbolic_structure(j, static_cast<unsigned>(b.row0), static_cast<unsigned>(b.col0),
                               static_cast<unsigned>(b.rows), static_cast<unsigned>(b.cols));
@@ -139,7 +134,7 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
   out.gz_structure = structure(blocks[0]);
   out.gx_structure = structure(blocks[1]);
   out.fz_structure = structure(blocks[2]);
-  if (m.holds_inputs()) held_input_block(m, frozen, x0, u0, out);
+  if (m.holds_inputs()) held_input_block(m, frozen, p.x, p.u, out);
   if (!FullPivotLu(out.gz).invertible())
     throw ModelError(m.states[ns].rhs_loc, "sp_ll needs an invertible g_z, but g_z is singular at the initial state",
                      "every fast state must appear in the fast equations so that g(x, z) = 0 defines the slow manifold");
