@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "model/functions.hpp"
 #include "model/printing.hpp"
@@ -231,8 +232,21 @@ Evaluator::Evaluator(const ex& e, const std::map<ex, int, GiNaC::ex_is_less>& sl
   root_ = Builder(graph_, slots).add(canonical_form(e));
 }
 
+// In the graph's order (a node's operands come before it), each node once: the recursive
+// eval's operations on each node's value, without its repeats of shared operands.
 double Evaluator::operator()(const double* values) const {
-  return eval<double>(graph_.nodes, root_, Slots<double>{values});
+  constexpr std::size_t kOnStack = 64;
+  const auto count = static_cast<std::size_t>(root_) + 1;
+  double on_stack[kOnStack];
+  std::vector<double> on_heap(count > kOnStack ? count : 0);
+  double* scratch = count > kOnStack ? on_heap.data() : on_stack;
+  const auto slot = [values](int i) { return values[i]; };
+  for (std::size_t i = 0; i < count; ++i) {
+    const Node& n = graph_.nodes[i];
+    const auto arg = [&](std::size_t k) { return scratch[n.args[k]]; };
+    scratch[i] = apply<double>(n, slot, arg, arg);
+  }
+  return scratch[root_];
 }
 
 float Evaluator::operator()(const float* values, double time) const {
