@@ -1,13 +1,13 @@
 // dualrate design (design/design.hpp): the table on standard output, progress on a terminal's
 // standard error, the chosen design into -o's file.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <iostream>
 
 #include "base/text_io.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress_line.hpp"
 #include "design/design.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
@@ -41,24 +41,21 @@ int DesignCommand::run(const Model& model) {
   r.schemes = schemes_;
   r.exhaustive = exhaustive_;
   r.parameters = parameter_overrides(o_.params);
-  const bool terminal = isatty(STDERR_FILENO) != 0;
-  if (terminal)
-    r.progress = [&model](const std::string& what) {
-      std::cerr << "\r\033[K" << fmt::format("design {}: {} ...", model.name, what) << std::flush;
-    };
+  ProgressLine line("design " + model.name);
+  if (line.shown()) r.progress = [&line](const std::string& what) { line.stage(what); };
   const std::string text = read_file(o_.model_path);
   Design d;
   try {
     d = design(model, text, r);
   } catch (const SimulationError& e) {
-    if (terminal) std::cerr << "\r\033[K" << std::flush;
+    line.clear();
     throw UsageError(fmt::format("the scenario of {} cannot be integrated, so there is nothing to design against: {}",
                                  o_.model_path, e.what()));
   } catch (const std::invalid_argument& e) {
-    if (terminal) std::cerr << "\r\033[K" << std::flush;
+    line.clear();
     throw UsageError(e.what());
   }
-  if (terminal) std::cerr << "\r\033[K" << std::flush;
+  line.clear();
   std::cout << (json_ ? d.json() + "\n" : d.text());
   if (d.choice < 0) return 2;
   if (!out_file_.empty()) {

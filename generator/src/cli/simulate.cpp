@@ -6,6 +6,7 @@
 
 #include "base/mat_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress_line.hpp"
 #include "model/calibration.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
@@ -50,7 +51,10 @@ int SimulateCommand::run(const Model& model) {
     for (const auto& e : events) std::cerr << "calibration: " << describe(run.calibration[e.write], e) << "\n";
   }
   const ReferenceCore core(model);
+  ProgressLine line(fmt::format("simulate {} ({})", model.name, s.scheme));
+  if (line.shown()) run.progress = [&line, t_end = s.t_end](double t) { line.at(t, t_end); };
   const Trace trace = core.with_inputs(core.simulate(run), run);
+  line.clear();
   if (out_trace_.empty()) {
     for (std::size_t i = 0; i < trace.columns.size(); ++i) std::cout << (i ? "," : "") << trace.columns[i];
     std::cout << "\n";

@@ -1,6 +1,5 @@
 // dualrate verify.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include "base/process.hpp"
 #include "base/text_io.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress_line.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "model/calibration.hpp"
 #include "schemes/reference_core.hpp"
@@ -129,11 +129,8 @@ int VerifyCommand::run(const Model& model) {
   // A report reads the run's traces: kept in a directory of ours unless --keep names one.
   const bool own_run_dir = !report_dir_.empty() && keep_dir_.empty();
   if (own_run_dir) v.keep_dir = make_temp_dir("dualrate-report");
-  const bool terminal = isatty(STDERR_FILENO) != 0;
-  if (terminal)
-    v.progress = [&model](const std::string& stage) {
-      std::cerr << "\r\033[K" << fmt::format("verify {}: {} ...", model.name, stage) << std::flush;
-    };
+  ProgressLine line("verify " + model.name);
+  if (line.shown()) v.progress = [&line](const std::string& stage) { line.stage(stage); };
   VerifyResult r = verify(model, v);
   if (!report_dir_.empty()) {
     if (v.progress) v.progress("writing the report");
@@ -143,7 +140,7 @@ int VerifyCommand::run(const Model& model) {
       r.directory.clear();
     }
   }
-  if (terminal) std::cerr << "\r\033[K" << std::flush;
+  line.clear();
   std::cout << (json_ ? r.json() + "\n" : r.text());
   if (!r.error.empty()) std::cerr << "error: " << r.error << "\n";
   if (r.pass && !r.pass_all())

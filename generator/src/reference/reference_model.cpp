@@ -290,7 +290,8 @@ double sample_time(long i, double h, bool float_time) {
 
 void ReferenceModel::march(long n, double h, double t_last, int every, bool float_time,
                           const std::function<long(long, Vector&)>& advance, Trace& trace,
-                          const std::function<const ReferenceModel&(long)>& at) const {
+                          const std::function<const ReferenceModel&(long)>& at,
+                          const std::function<void(double)>& progress) const {
   const auto row_at = [&](long i, double t, const Vector& x) {
     const ReferenceModel& m = at ? at(i) : *this;
     const bool on_grid = t == static_cast<double>(i) * h;
@@ -304,6 +305,7 @@ void ReferenceModel::march(long n, double h, double t_last, int every, bool floa
     const double t_next = next == n ? t_last : static_cast<double>(next) * h;
     check_state(t_next, x);
     if (next / every > i / every || next == n) trace.rows.push_back(row_at(next, t_next, x));
+    if (progress) progress(t_next);
     i = next;
   }
 }
@@ -485,6 +487,7 @@ Trace ReferenceModel::high_accuracy(const RunOptions& options) const {
     check_state(b, x);
     const ReferenceModel& next = cores.at(j);
     if (j % options.every == 0 || j == n) trace.rows.push_back(next.row(b, x, next.inputs_at(b)));
+    if (options.progress) options.progress(b);
     i = j;
   }
   return trace;

@@ -90,6 +90,8 @@ struct RunOptions {
   // compensated, dualrate/compensated_sum.hpp), or empty: its exact step takes the carries of
   // those states after the states.
   std::vector<bool> compensated{};
+  // Called with the time each step (or macro step) of the run reaches: simulate's progress line.
+  std::function<void(double t)> progress{};
 };
 
 // The stride options' writes apply with for a run of a dual-rate scheme (`dual_rate`) or not.
@@ -247,7 +249,8 @@ class ReferenceModel {
   // has them); the last row's after a shortened step at the inputs at t_last.
   void march(long n, double h, double t_last, int every, bool float_time,
              const std::function<long(long, Vector&)>& advance, Trace& trace,
-             const std::function<const ReferenceModel&(long)>& at = {}) const;
+             const std::function<const ReferenceModel&(long)>& at = {},
+             const std::function<void(double)>& progress = {}) const;
   // The right-hand side with the inputs held at u (zero-order hold).
   RightHandSide holding(Vector u) const;
   // The right-hand side over step i of size h as generated code holds the inputs: holding the

@@ -126,7 +126,7 @@ void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
                                             sample_time(i, h, options.float_time), final ? last : h, x);
         return i + 1;
       },
-      trace, [&cores](long i) -> const ReferenceModel& { return cores.at(i); });
+      trace, [&cores](long i) -> const ReferenceModel& { return cores.at(i); }, options.progress);
 }
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::single_step(
@@ -380,7 +380,7 @@ void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, 
         *active = &cores->at(i);
         return run.advance(i, x);
       },
-      trace, [&cores](long i) -> const ReferenceModel& { return cores->at(i); });
+      trace, [&cores](long i) -> const ReferenceModel& { return cores->at(i); }, options.progress);
 }
 
 template <class T>
