@@ -204,6 +204,13 @@ std::vector<Row> target_rows(const VerifyResult& r) {
     rows.push_back({"program", fmt::format("text {} B, data {} B, bss {} B", r.text_bytes, r.data_bytes, r.bss_bytes)});
   if (r.bit_exact_vs_single >= 0)
     rows.push_back({"preemptive vs sequential", r.bit_exact_vs_single ? "bit for bit equal" : "<b>differs</b>"});
+  if (r.tick_check)
+    rows.push_back({"every tick", r.tick_check->pass()
+                                      ? fmt::format("state and outputs at {} ticks bit for bit the reference core's",
+                                                    r.tick_check->samples)
+                                      : fmt::format("<b>{} of {} ticks differ</b>, the first at t = {}",
+                                                    r.tick_check->differing, r.tick_check->samples,
+                                                    number(r.tick_check->first_differing_time))});
   if (r.overruns >= 0 && r.tasks == kPeriodicTask)
     rows.push_back({"overruns", fmt::format("{} in {} steps", r.overruns, r.ticks)});
   else if (r.overruns >= 0)
