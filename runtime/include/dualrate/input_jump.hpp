@@ -3,7 +3,7 @@
 // declares static constexpr std::array<Scalar, kInputs> input_jumps (0: the input is not
 // watched). A multistep scheme restarts its history at a step (schemes/mrabm4.hpp): the
 // derivatives it kept from before the step are of another input, and an Adams formula that
-// mixes them with the new ones adds a share of the step to every state that integrates the
+// mixes them with those after it adds a share of the step to every state that integrates the
 // input, for good (a state of charge counted from a current keeps that offset).
 #pragma once
 
