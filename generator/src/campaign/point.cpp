@@ -95,10 +95,10 @@ std::string failure(const VerifyResult& v, const std::string& err) {
         "at {}",
         std::fabs(v.local_bias_sum), v.local_bias_bound, v.local_bias_ratio, v.local_bias_state);
   if (v.pass && v.accuracy && !v.accuracy->pass())
-    return fmt::format("not accurate: {:.3e} off the high-accuracy solution at {} t = {:.6g}, above the tolerance "
+    return fmt::format("not accurate: {:.3e} off the high-accuracy solution at {} t = {:.6g}, above its tolerance "
                        "{:.3e} ({})",
-                       v.accuracy->max_error, v.accuracy->worst_state, v.accuracy->worst_time, *v.accuracy->tolerance,
-                       v.accuracy->tolerance_source);
+                       v.accuracy->max_error, v.accuracy->worst_state, v.accuracy->worst_time,
+                       v.accuracy->worst_tolerance, v.accuracy->tolerance_source);
   return tail(err);
 }
 

@@ -133,6 +133,41 @@ void add_run_length(CLI::App* cmd, Overrides& o, const std::string& every_what) 
   cmd->add_option("--every", o.every, every_what)->capture_default_str();
 }
 
+void add_tolerance(CLI::App* cmd, ToleranceOptions& o, const std::string& relative_help) {
+  cmd->add_option("--tolerance", o.relative, relative_help);
+  cmd->add_option("--absolute-tolerance", o.absolute,
+                  "NAME=VALUE: the largest error of state or output NAME, |x - x_accurate| in its own unit, in place "
+                  "of --tolerance's relative one (repeatable; default: the model's simulation: absolute_tolerance:)");
+}
+
+ErrorTolerance given_tolerance(const Model& m, const ToleranceOptions& o) {
+  ErrorTolerance given;
+  if (o.relative && (!(*o.relative > 0) || !std::isfinite(*o.relative)))
+    throw UsageError(fmt::format("--tolerance must be a positive number, as in --tolerance 1e-3 (given {})",
+                                 *o.relative));
+  given.relative = o.relative;
+  std::vector<std::string> names;
+  for (const auto& x : m.states) names.push_back(x.name);
+  for (const auto& y : m.outputs) names.push_back(y.name);
+  for (const std::string& g : o.absolute) {
+    const auto eq = g.find('=');
+    const std::string name = g.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : g.substr(eq + 1);
+    double v = 0;
+    if (name.empty() || !CLI::detail::lexical_cast(value, v) || !(v > 0) || !std::isfinite(v))
+      throw UsageError(fmt::format("--absolute-tolerance '{}': expected NAME=VALUE with a positive number, as in "
+                                   "--absolute-tolerance V_t=1e-3",
+                                   g));
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw UsageError(fmt::format("--absolute-tolerance {}: {} has no state or output of that name ({})", name,
+                                   m.name, did_you_mean(name, names, "its states and outputs: " + fmt::format("{}", fmt::join(names, ", ")))));
+    for (const auto& a : given.absolute)
+      if (a.first == name) throw UsageError(fmt::format("--absolute-tolerance {} is given twice", name));
+    given.absolute.emplace_back(name, v);
+  }
+  return given;
+}
+
 std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string>& given) {
   std::vector<ParameterOverride> result;
   for (const std::string& g : given) {

@@ -38,6 +38,12 @@ struct Overrides {
   std::string overrun = "skip";     // dual-rate tasks: skip or defer a release that finds the slow task busy
 };
 
+// --tolerance and --absolute-tolerance NAME=VALUE (repeatable), as given.
+struct ToleranceOptions {
+  std::optional<double> relative;
+  std::vector<std::string> absolute;
+};
+
 struct Settings {
   std::string scheme;
   double step = 0;
@@ -61,6 +67,13 @@ void add_common(CLI::App* cmd, Overrides& o);
 void add_overrun(CLI::App* cmd, Overrides& o);
 // --t-end, and --every described as `every_what` (what one in k steps is for).
 void add_run_length(CLI::App* cmd, Overrides& o, const std::string& every_what);
+
+// --tolerance (described by `relative_help`) and --absolute-tolerance.
+void add_tolerance(CLI::App* cmd, ToleranceOptions& o, const std::string& relative_help);
+// The tolerance given on the command line, for model m (trace_comparison.hpp merged puts it over
+// the model's simulation: tolerance: and absolute_tolerance:). Throws UsageError for a name that is neither a state nor an output of m, a value that is not
+// a positive number, or a name given twice.
+ErrorTolerance given_tolerance(const Model& m, const ToleranceOptions& o);
 
 // --param NAME=VALUE, each a finite number for a name given once.
 std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string>& given);

@@ -98,12 +98,11 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
                    "FPUs are single precision)")
       ->check(CLI::IsMember({"float", "double"}));
   cmd_->add_flag("--json", json_, "Print the result as one JSON object");
-  cmd_->add_option("--tolerance", tolerance_,
-                   "The accuracy asked of the answer: the generated trace's largest error against the high-accuracy "
-                   "solution, |x - x_accurate| / max(1, max_t |x_accurate|) as design measures it; above it verify "
-                   "fails with 'NOT ACCURATE' (default: the model's simulation: tolerance:, else the error is "
-                   "reported and not judged)")
-      ->check(CLI::PositiveNumber);
+  add_tolerance(cmd_, tolerance_,
+                "The accuracy asked of the answer: the generated trace's largest error against the high-accuracy "
+                "solution, |x - x_accurate| / max(1, max_t |x_accurate|) of each state and output as design "
+                "measures it; above it verify fails with 'NOT ACCURATE' (default: the model's simulation: "
+                "tolerance:, else the error is reported and not judged)");
   add_overrun(cmd_, o_);
   cmd_->add_option("--report", report_dir_,
                    "Write DIR/report.html: the model, analysis, plots of every state and of the error against "
@@ -154,10 +153,10 @@ DesignCommand::DesignCommand(CLI::App& app) {
                             "tolerance at the least cost");
   cmd_->add_option("model", o_.model_path, "Model file (YAML); states: may be a plain mapping (no partition)")
       ->required();
-  cmd_->add_option("--tolerance", tolerance_,
-                   "The largest error allowed over the model's scenario, against the high-accuracy solution, "
-                   "normalized as verify does: |x - x_accurate| / max(1, max_t |x_accurate|) (default: the "
-                   "model's simulation: tolerance:)");
+  add_tolerance(cmd_, tolerance_,
+                "The largest error allowed over the model's scenario, against the high-accuracy solution, "
+                "normalized as verify does: |x - x_accurate| / max(1, max_t |x_accurate|) of each state and output "
+                "(default: the model's simulation: tolerance:)");
   cmd_->add_option("--target", target_,
                    fmt::format("Also measure each candidate on {} under QEMU (instructions per step, cycles, "
                                "utilization, response times) and rank by cycles (default: the host's operation counts "

@@ -76,7 +76,7 @@ class VerifyCommand : public ModelCommand {
   int slow_core_ = -1;  // -1: the target's (1 where it has two cores)
   int icount_shift_ = -1;
   double cpu_hz_ = 0, cpi_ = 0;
-  std::optional<double> tolerance_;  // the accuracy verdict's (else the model's simulation.tolerance)
+  ToleranceOptions tolerance_;  // the accuracy verdict's, over the model's simulation: tolerance
   bool json_ = false;
 };
 
@@ -87,7 +87,7 @@ class DesignCommand : public ModelCommand {
   int run(const Model& model) override;
 
  private:
-  std::optional<double> tolerance_;  // else the model's simulation.tolerance
+  ToleranceOptions tolerance_;  // over the model's simulation: tolerance
   double cpu_hz_ = 0, cpi_ = 0;
   std::optional<double> period_;
   std::vector<std::string> schemes_;

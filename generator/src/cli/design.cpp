@@ -12,17 +12,17 @@
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
 #include "targets/cross_target.hpp"
+#include "verify/trace_comparison.hpp"
 
 namespace dualrate::cli {
 
 int DesignCommand::run(const Model& model) {
-  if (!tolerance_ && !model.simulation.tolerance)
+  const ErrorTolerance tolerance = merged(model.simulation.tolerance, given_tolerance(model, tolerance_));
+  if (tolerance.empty())
     throw UsageError(fmt::format("design needs the accuracy to design for: --tolerance TOL (as in --tolerance 1e-3), "
-                                 "or simulation: tolerance: in {}",
+                                 "or simulation: tolerance: in {} (or absolute ones: --absolute-tolerance NAME=VALUE, "
+                                 "simulation: absolute_tolerance:)",
                                  model.file));
-  const double tolerance = tolerance_.value_or(model.simulation.tolerance.value_or(0));
-  if (!(tolerance > 0) || !std::isfinite(tolerance))
-    throw UsageError(fmt::format("--tolerance must be a positive number, as in --tolerance 1e-3 (given {})", tolerance));
   const std::string target = target_ == "host" ? "" : target_;
   if (!target.empty() && !find_cross_target(target)) throw UsageError(unknown_target_message(target));
   if (target.empty() && (cpu_hz_ > 0 || cpi_ > 0)) throw UsageError("--cpu-hz and --cpi are for --target");

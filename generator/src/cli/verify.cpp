@@ -105,7 +105,7 @@ int VerifyCommand::run(const Model& model) {
   v.target = target_;
   v.keep_dir = keep_dir_;
   v.header_file = header_file_;
-  v.tolerance = tolerance_;
+  v.tolerance = given_tolerance(model, tolerance_);
   v.calibration =
       calibration_file_.empty() ? model.simulation.calibration : load_calibration_file(model, calibration_file_);
   if (!header_file_.empty()) {
@@ -145,8 +145,9 @@ int VerifyCommand::run(const Model& model) {
   if (!r.error.empty()) std::cerr << "error: " << r.error << "\n";
   if (r.pass && !r.pass_all())
     std::cerr << fmt::format("error: the code is the scheme, but its answer is {:.3e} off the high-accuracy "
-                             "solution, above the tolerance {:.3e} ({})\n",
-                             r.accuracy->max_error, *r.accuracy->tolerance, r.accuracy->tolerance_source);
+                             "solution in {}, above its tolerance {:.3e} ({})\n",
+                             r.accuracy->max_error, r.accuracy->worst_state, r.accuracy->worst_tolerance,
+                             r.accuracy->tolerance_source);
   return r.pass_all() ? 0 : 2;
 }
 

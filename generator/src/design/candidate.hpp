@@ -18,7 +18,10 @@ constexpr long kErrorRows = 1000;     // rows compared per run in the search, at
 inline const std::vector<int> kRatios = {2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50};
 
 struct DesignRequest {
-  double tolerance = 0;
+  // What a candidate's states and outputs must be within: relative to max(1, max_t |x_accurate|)
+  // or in their own unit (verify/trace_comparison.hpp column_tolerances); the states and outputs
+  // it names none for are not judged.
+  ErrorTolerance tolerance;
   std::string generator_version;  // of the headers verified on the target
   std::string target;          // empty: the host's operation counts only
   double cpu_hz = 0, cpi = 0;  // the part at the target (0: its default part)
@@ -33,15 +36,20 @@ struct DesignRequest {
 };
 
 // A tried step and its error (infinity: the run blew up). A step within the tolerance at the
-// search's samples is checked at every step (dual-rate: every macro step) on the states and the
+// search's samples is checked at every step (dual-rate: every macro step, then every fast tick,
+// the tasks' state and outputs between releases) on the states and the
 // outputs, and its error is that check's, where it occurs: at `time` in `where` (a state's or an
 // output's name; empty: not checked at every step).
 struct Trial {
   double step = 0;
   int ratio = 1;
+  // The worst state's or output's error in its measure (relative, or absolute where its tolerance
+  // is), the one with the largest share of its tolerance; NaN: no design at this step.
   double error = 0;
+  double share = 0;  // error / its tolerance: within at most 1
   double time = 0;
   std::string where;
+  bool absolute = false;  // where's tolerance is absolute
 };
 
 struct Candidate {
@@ -55,8 +63,10 @@ struct Candidate {
   double step = 0;  // the largest step within the tolerance (0: none)
   int ratio = 1;
   double error = -1;  // at that step (-1: none within the tolerance), checked at every step
+  double error_share = -1;  // of its tolerance
   double error_time = 0;    // where it occurs: the time
   std::string error_where;  // and the state or output
+  bool error_absolute = false;  // in error_where's unit (an absolute tolerance)
   // The chosen single-rate candidate's error where the inputs vary: the inputs' hold's part
   // (the high-accuracy solution with the inputs held as its steps hold them, against the
   // continuous one) and the integration's (its run against that solution); -1: not split.

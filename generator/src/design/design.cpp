@@ -59,22 +59,31 @@ int status_rank(const std::string& s) {
 
 // The high-accuracy solution's own error into d: the larger of Odeint's Dormand-Prince 5(4) at tolerances
 // 1e-11 and 1e-12 against each other and the candidates' dense solution (`accurate`) against the
-// latter, at 200 rows; throws std::invalid_argument when the tolerance asked for is not ten times
-// above it.
+// latter, at 200 rows, on the states relative to max(1, max_t |x|); throws std::invalid_argument
+// when a state's or output's tolerance is not ten times above that error, measured as the
+// tolerance measures it.
 void estimate_accurate_error(const Model& model, const ReferenceCore& core, Accurate& accurate, const DesignRequest& r,
                              Design& d) {
   RunOptions loose{kHighAccuracy, d.t_end / 2000, d.t_end, 10};
   loose.reference_tolerance = 1e-11;
   RunOptions tight = loose;
   tight.reference_tolerance = 1e-12;
-  const Trace tight_run = core.simulate(tight);
-  d.accurate_error = std::max(compare_traces(core.simulate(loose), tight_run, model.states.size()).max_error,
-                              compare_traces(accurate.at(loose.step, 10), tight_run, model.states.size()).max_error);
-  if (r.tolerance < 10 * d.accurate_error)
+  const Trace tight_run = core.simulate(tight), loose_run = core.simulate(loose);
+  const Trace& dense = accurate.at(loose.step, 10);
+  d.accurate_error = std::max(compare_traces(loose_run, tight_run, model.states.size()).max_error,
+                              compare_traces(dense, tight_run, model.states.size()).max_error);
+  const std::vector<ColumnTolerance> tolerances = column_tolerances(model, r.tolerance);
+  const Comparison a = compare_traces(loose_run, tight_run, tolerances), b = compare_traces(dense, tight_run, tolerances);
+  const Comparison& worse = a.share >= b.share ? a : b;
+  if (worse.share > 0.1) {
+    const std::size_t j = worse.worst_column - 1;
+    const std::string name = j < model.states.size() ? model.states[j].name : model.outputs[j - model.states.size()].name;
     throw std::invalid_argument(fmt::format(
-        "--tolerance {:g} is below what the high-accuracy solution resolves: its own error is about {:.2g} (between "
-        "Odeint tolerances 1e-11 and 1e-12), and a design is checked against it; ask for {:.2g} or more",
-        r.tolerance, d.accurate_error, 10 * d.accurate_error));
+        "the tolerance of {}, {:g}{}, is below what the high-accuracy solution resolves: its own error there is about "
+        "{:.2g} (between Odeint tolerances 1e-11 and 1e-12), and a design is checked against it; ask for {:.2g} or "
+        "more",
+        name, tolerances[j].value, tolerances[j].absolute ? " (absolute)" : "", worse.max_error, 10 * worse.max_error));
+  }
 }
 
 // The partition the candidates run on, into d: the file's for a second-order model or when none
@@ -164,7 +173,7 @@ void rank_and_choose(const DesignRequest& r, Design& d) {
   std::stable_sort(d.candidates.begin(), d.candidates.end(), [](const Candidate& a, const Candidate& b) {
     if (status_rank(a.status) != status_rank(b.status)) return status_rank(a.status) < status_rank(b.status);
     if (a.meets()) return a.cost() < b.cost();
-    const double ea = a.trials.empty() ? kInf : a.error, eb = b.trials.empty() ? kInf : b.error;
+    const double ea = a.trials.empty() ? kInf : a.error_share, eb = b.trials.empty() ? kInf : b.error_share;
     return ea < eb;
   });
   if (d.candidates.empty() || !d.candidates.front().meets()) return;
@@ -181,8 +190,7 @@ void rank_and_choose(const DesignRequest& r, Design& d) {
 }  // namespace
 
 Design design(const Model& model, const std::string& text, const DesignRequest& r) {
-  if (!(r.tolerance > 0) || !std::isfinite(r.tolerance))
-    throw std::invalid_argument("--tolerance must be a positive number");
+  if (r.tolerance.empty()) throw std::invalid_argument("design needs a tolerance: relative, or absolute ones");
   Design d;
   d.model = model.name;
   d.tolerance = r.tolerance;
@@ -220,7 +228,7 @@ Design design(const Model& model, const std::string& text, const DesignRequest& 
   rank_and_choose(r, d);
   if (d.choice >= 0) {
     Candidate& chosen = d.candidates[static_cast<std::size_t>(d.choice)];
-    split_error(with_holds(m, chosen.hold), *find_scheme(chosen.scheme), d.t_end, accurate, chosen);
+    split_error(with_holds(m, chosen.hold), *find_scheme(chosen.scheme), d.t_end, accurate, r.tolerance, chosen);
   }
   return d;
 }

@@ -4,8 +4,10 @@
 // the candidates ranked by cost and the cheapest that meets the request chosen.
 //
 // Error: the reference core's run of the scheme against the high-accuracy solution at the
-// same rows (at most kErrorRows of them, every k-th step), max over rows and states of
-// |x - x_accurate| / max(1, max_t |x_accurate|), as `verify` normalizes.
+// same rows (at most kErrorRows of them, every k-th step), max over rows of each state's and
+// output's |x - x_accurate| / max(1, max_t |x_accurate|), as `verify` normalizes, or
+// |x - x_accurate| in its own unit where the request gives it an absolute tolerance; a candidate
+// is within the tolerance when each is within its own (verify/trace_comparison.hpp).
 //
 // Step search, per scheme (and ratio): the steps tried are the R10 preferred numbers (1,
 // 1.25, 1.6, 2, 2.5, 3.15, 4, 5, 6.3, 8 times a power of ten) from the largest stable step
@@ -50,7 +52,7 @@ namespace dualrate {
 
 struct Design {
   std::string model;
-  double tolerance = 0;
+  ErrorTolerance tolerance;
   double t_end = 0;
   double accurate_error = 0;  // the high-accuracy solution's own error, estimated
   bool inputs_sampled_before_start = false;  // simulation: inputs_before_start: sampled

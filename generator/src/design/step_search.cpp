@@ -38,12 +38,12 @@ std::vector<double> period_steps(double period, double hi, double lo) {
 class SchemeRuns {
  public:
   SchemeRuns(const Model& model, const SchemeInfo& info, std::string linearization, double t_end, Accurate& accurate,
-             double tolerance = kInf)
+             const ErrorTolerance& tolerance)
       : model_(model),
         info_(info),
         lin_(std::move(linearization)),
         t_end_(t_end),
-        tolerance_(tolerance),
+        tolerances_(column_tolerances(model, tolerance)),
         core_(model),
         accurate_(accurate) {}
 
@@ -56,13 +56,25 @@ class SchemeRuns {
     return precompute_scheme(model_, lin_ == "frozen", request(h, ratio));
   }
 
-  // The run at (h, ratio) with its design d, a row every `every` steps (throws the run's errors).
-  Trace run(double h, int ratio, int every, const SchemeDesign& d) const {
+  RunOptions options(double h, int ratio, int every, const SchemeDesign& d) const {
     RunOptions run{info_.name, h, accurate_.grid_end(h), every};
     run.ratio = ratio;
     run.frozen_linearization = lin_ == "frozen";
     run.schedule = d.schedule;
-    return core_.simulate(run);
+    return run;
+  }
+  // The run at (h, ratio) with its design d, a row every `every` steps (throws the run's errors).
+  Trace run(double h, int ratio, int every, const SchemeDesign& d) const {
+    return core_.simulate(options(h, ratio, every, d));
+  }
+  // A dual-rate run's state and outputs before every fast tick (ReferenceCore::tick_trace: the
+  // tasks' state() and outputs(), the slow states interpolated between releases) against the
+  // high-accuracy solution there.
+  Comparison every_tick(double h, int ratio, const SchemeDesign& d) {
+    const Trace ticks = core_.tick_trace(options(h, ratio, 1, d), 1);
+    Trace accurate = accurate_.at(h, 1);
+    accurate.rows.resize(ticks.rows.size());
+    return compare_traces(ticks, accurate, tolerances_);
   }
   int every(double h, int ratio) const {
     return ratio * static_cast<int>(std::max(1L, step_count(t_end_, h) / (ratio * kErrorRows)));
@@ -70,31 +82,36 @@ class SchemeRuns {
 
   // The trial of the run at (h, ratio) against the high-accuracy solution, at most kErrorRows
   // samples of it; where that is within the tolerance, at every step (dual-rate: every macro
-  // step), where the transients between samples show (an input's jump, an overshooting mode).
-  // Its error is NaN without a design, infinity when the run blows up.
+  // step, then every fast tick), where the transients between samples show (an input's jump, an
+  // overshooting mode). Its error is NaN without a design, infinity when the run blows up.
   Trial trial(double h, int ratio) {
-    Trial t{h, ratio, 0, 0, {}};
+    Trial t{h, ratio, 0, 0, 0, {}, false};
     SchemeDesign d;
     try {
       d = design(h, ratio);
     } catch (const std::exception& e) {  // no design at this step (smfe: D below its inner step)
       no_design_ = e.what();
-      t.error = std::numeric_limits<double>::quiet_NaN();
+      t.error = t.share = std::numeric_limits<double>::quiet_NaN();
       return t;
     }
     try {
-      const std::size_t compared = model_.states.size() + model_.outputs.size();
       const int sampled = every(h, ratio);
-      Comparison c = compare_traces(run(h, ratio, sampled, d), accurate_.at(h, sampled), compared);
-      if (c.max_error <= tolerance_ && sampled > ratio)
-        c = compare_traces(run(h, ratio, ratio, d), accurate_.at(h, ratio), compared);
+      Comparison c = compare_traces(run(h, ratio, sampled, d), accurate_.at(h, sampled), tolerances_);
+      if (c.share <= 1 && sampled > ratio)
+        c = compare_traces(run(h, ratio, ratio, d), accurate_.at(h, ratio), tolerances_);
+      if (c.share <= 1 && info_.dual_rate) {
+        const Comparison ticks = every_tick(h, ratio, d);
+        if (!(ticks.share <= c.share)) c = ticks;
+      }
       t.error = std::isfinite(c.max_error) ? c.max_error : kInf;
-      if (c.max_error <= tolerance_) {
+      t.share = std::isfinite(c.share) ? c.share : kInf;
+      if (c.share <= 1) {
         t.time = c.worst_time;
         t.where = column_name(c.worst_column);
+        t.absolute = tolerances_[c.worst_column - 1].absolute;
       }
     } catch (const SimulationError&) {
-      t.error = kInf;
+      t.error = t.share = kInf;
     }
     return t;
   }
@@ -108,9 +125,8 @@ class SchemeRuns {
     RunOptions held{kHighAccuracy, h, accurate_.grid_end(h), rows};
     held.inputs_held = true;
     const Trace accurate_held = core_.simulate(held);
-    const std::size_t n = model_.states.size() + model_.outputs.size();
-    return {compare_traces(accurate_held, accurate_.at(h, rows), n).max_error,
-            compare_traces(run(h, ratio, rows, design(h, ratio)), accurate_held, n).max_error};
+    return {compare_traces(accurate_held, accurate_.at(h, rows), tolerances_).max_error,
+            compare_traces(run(h, ratio, rows, design(h, ratio)), accurate_held, tolerances_).max_error};
   }
 
   const Model& model() const { return model_; }
@@ -128,24 +144,24 @@ class SchemeRuns {
   const SchemeInfo& info_;
   std::string lin_;
   double t_end_;
-  double tolerance_;
+  std::vector<ColumnTolerance> tolerances_;  // of the states, then the outputs
   ReferenceCore core_;
   Accurate& accurate_;
 };
 
-// The search of the largest step within tol among `grid` (largest first), not running the steps
-// that are `dearer` (cost more than a candidate found within the tolerance); the index found or
-// -1, with the trials appended and why it stopped when it found none (*all_dearer: every step
-// left untried was dearer).
-long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio, double tol,
+// The search of the largest step within the tolerance among `grid` (largest first), not running
+// the steps that are `dearer` (cost more than a candidate found within the tolerance); the index
+// found or -1, with the trials appended and why it stopped when it found none (*all_dearer: every
+// step left untried was dearer).
+long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio,
                   const std::function<bool(std::size_t)>& dearer, std::vector<Trial>& trials, std::string& why,
                   bool* all_dearer) {
-  std::map<std::size_t, double> errors;
+  std::map<std::size_t, double> errors;  // Trial::share
   std::vector<std::size_t> finite;  // indices with a finite error, in the order run
   const auto eval = [&](std::size_t k) {
     if (!errors.count(k)) {
       trials.push_back(runs.trial(grid[k], ratio));
-      errors[k] = trials.back().error;
+      errors[k] = trials.back().share;
       if (std::isfinite(errors[k])) finite.push_back(k);
     }
     return errors[k];
@@ -172,14 +188,14 @@ long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio, 
       continue;
     }
     const double e = eval(k);
-    if (e <= tol) return static_cast<long>(k);
+    if (e <= 1) return static_cast<long>(k);
     if (std::isnan(e)) {
       why = fmt::format("no design at step {:.4g} or below: {}", grid[k], runs.no_design());
       break;
     }
     if (std::isfinite(e) && plateau(k)) {
-      why = fmt::format("its error stays near {:.3g} as the step falls (to {:.4g}): the scheme's own error is above "
-                        "the tolerance",
+      why = fmt::format("its error stays near {:.3g} times the tolerance as the step falls (to {:.4g}): the scheme's "
+                        "own error is above the tolerance",
                         e, grid[k]);
       break;
     }
@@ -189,7 +205,7 @@ long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio, 
   if (!finite.empty()) {
     const std::size_t best = *std::min_element(finite.begin(), finite.end(),
                                                [&](std::size_t a, std::size_t b) { return errors[a] < errors[b]; });
-    why += fmt::format(" (the smallest error, {:.3g}, at step {:.4g})", errors[best], grid[best]);
+    why += fmt::format(" (the smallest error, {:.3g} times the tolerance, at step {:.4g})", errors[best], grid[best]);
   }
   return -1;
 }
@@ -201,11 +217,20 @@ void stable_step(const Model& m, const SchemeInfo& info, int ratio, double t_end
   c.stable_bounded = stability.max_stable_step_bounded;
 }
 
-// From grid[found], the first step within tol, into c: the cheapest step within tol, its error,
-// operations per step and per second. A scheme whose operations per step fall with the step
+// Trial t's error into c.
+void take_error(const Trial& t, Candidate& c) {
+  c.error = t.error;
+  c.error_share = t.share;
+  c.error_time = t.time;
+  c.error_where = t.where;
+  c.error_absolute = t.absolute;
+}
+
+// From grid[found], the first step within the tolerance, into c: the cheapest step within it, its
+// error, operations per step and per second. A scheme whose operations per step fall with the step
 // (smfe: fewer inner steps) can cost less at a smaller one: the next steps are tried while one of
 // the last two saved.
-void cheapest_step(SchemeRuns& runs, const std::vector<double>& grid, std::size_t found, int ratio, double tol,
+void cheapest_step(SchemeRuns& runs, const std::vector<double>& grid, std::size_t found, int ratio,
                    const std::function<double(double, long&)>& ops_per_second, Candidate& c) {
   std::size_t best = found;
   double best_cost = ops_per_second(grid[best], c.ops_per_step);
@@ -223,16 +248,14 @@ void cheapest_step(SchemeRuns& runs, const std::vector<double>& grid, std::size_
       continue;
     }
     c.trials.push_back(runs.trial(grid[j], ratio));
-    if (!(c.trials.back().error <= tol)) {
+    if (!(c.trials.back().share <= 1)) {
       ++misses;
       continue;
     }
     best = j;
     best_cost = cost;
     c.ops_per_step = ops;
-    c.error = c.trials.back().error;
-    c.error_time = c.trials.back().time;
-    c.error_where = c.trials.back().where;
+    take_error(c.trials.back(), c);
     misses = 0;
   }
   c.step = grid[best];
@@ -280,7 +303,7 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
   };
   std::string why;
   bool all_dearer = false;
-  const long found = search_steps(runs, grid, ratio, r.tolerance, dearer, c.trials, why, &all_dearer);
+  const long found = search_steps(runs, grid, ratio, dearer, c.trials, why, &all_dearer);
   if (found < 0 && all_dearer) {
     c.status = "dearer";
     c.reason = fmt::format("above the tolerance at every step run, and at every step not run costs more than {:.4g} "
@@ -293,19 +316,18 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
     c.reason = why;
     return c;
   }
-  c.error = c.trials.back().error;
-  c.error_time = c.trials.back().time;
-  c.error_where = c.trials.back().where;
-  cheapest_step(runs, grid, static_cast<std::size_t>(found), ratio, r.tolerance, ops_per_second, c);
+  take_error(c.trials.back(), c);
+  cheapest_step(runs, grid, static_cast<std::size_t>(found), ratio, ops_per_second, c);
   c.status = "ok";
   return c;
 }
 
 }  // namespace
 
-void split_error(const Model& m, const SchemeInfo& info, double t_end, Accurate& accurate, Candidate& c) {
+void split_error(const Model& m, const SchemeInfo& info, double t_end, Accurate& accurate,
+                 const ErrorTolerance& tolerance, Candidate& c) {
   if (!m.inputs_vary() || !c.meets()) return;
-  const SchemeRuns runs(m, info, c.linearization, t_end, accurate);
+  const SchemeRuns runs(m, info, c.linearization, t_end, accurate, tolerance);
   try {
     std::tie(c.hold_error, c.integration_error) = runs.error_split(c.step, c.dual_rate ? c.ratio : 1);
   } catch (const SimulationError&) {  // measured before: a failure here leaves the split unknown

@@ -12,6 +12,7 @@
 #include "reference/dense_solution.hpp"
 #include "schemes/contract.hpp"
 #include "schemes/reference_core.hpp"
+#include "verify/trace_comparison.hpp"
 
 namespace dualrate {
 
@@ -46,8 +47,10 @@ std::vector<double> design_steps(const DesignRequest& r, double t_end, double ma
                                  int stride);
 
 // The error of a single-rate candidate that meets the request, on a model whose inputs vary
-// (its holds as m says), split into Candidate::hold_error and integration_error; otherwise none.
-void split_error(const Model& m, const SchemeInfo& info, double t_end, Accurate& accurate, Candidate& c);
+// (its holds as m says), split into Candidate::hold_error and integration_error, each measured
+// as `tolerance` measures its worst state or output; otherwise none.
+void split_error(const Model& m, const SchemeInfo& info, double t_end, Accurate& accurate,
+                 const ErrorTolerance& tolerance, Candidate& c);
 
 // The candidate of one scheme below `bound` (operations per second of a candidate within the
 // tolerance; infinity: none): single-rate, its step search; dual-rate, the cheapest of its ratios.

@@ -55,7 +55,8 @@ inline const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
 inline const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};
 inline const std::vector<std::string> kStateKeys = {"slow", "fast"};
 inline const std::vector<std::string> kSimulationKeys = {
-    "t_end", "scheme", "step", "ratio", "linearization", "schedule", "inputs", "inputs_before_start", "calibration", "tolerance"};
+    "t_end", "scheme", "step", "ratio", "linearization", "schedule", "inputs", "inputs_before_start", "calibration", "tolerance",
+    "absolute_tolerance"};
 
 inline const char* const kLinearizationHint =
     "exact: the Jacobian blocks must be constant; frozen: taken at the initial state; scheduled: computed over a grid "
@@ -240,6 +241,7 @@ class Loader {
   void read_grid_points(const YAML::Node& p, std::size_t d, ScheduleSpec& spec);
 
   void read_simulation(const KeyValue& section);
+  void read_absolute_tolerance(const KeyValue& section);
 
   std::string text_;
   std::string file_;

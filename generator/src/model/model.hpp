@@ -133,6 +133,16 @@ struct CalibrationWrite {
   std::vector<CalibrationValue> set;
 };
 
+// The accuracy asked of a run against the high-accuracy solution: simulation: tolerance: and
+// absolute_tolerance:, or verify's and design's --tolerance and --absolute-tolerance.
+struct ErrorTolerance {
+  // Of every state and output not named in `absolute`: |x - x_accurate| / max(1, max_t |x_accurate|).
+  std::optional<double> relative;
+  // Of the named states and outputs, in their own unit: |x - x_accurate|, in the order given.
+  std::vector<std::pair<std::string, double>> absolute;
+  bool empty() const { return !relative && absolute.empty(); }
+};
+
 struct Simulation {
   double t_end = 1.0;
   std::string scheme = "rk4";
@@ -154,8 +164,8 @@ struct Simulation {
   // --calibration FILE), in file order.
   std::vector<CalibrationWrite> calibration;
   // The accuracy the model's user asks of a run: verify judges the generated trace against the
-  // high-accuracy solution with it (verify --tolerance overrides it), design designs for it.
-  std::optional<double> tolerance;
+  // high-accuracy solution with it (verify's options override it), design designs for it.
+  ErrorTolerance tolerance;
   SourceLoc loc;               // of the simulation section, or the file start
 };
 

@@ -163,7 +163,8 @@ void Loader::read_simulation(const KeyValue& section) {
   const auto k = keys(section.second, kSimulationKeys, "simulation", section.first);
   if (k.count("t_end")) sim.t_end = positive(k.at("t_end"), "simulation.t_end");
   if (k.count("step")) sim.step = positive(k.at("step"), "simulation.step");
-  if (k.count("tolerance")) sim.tolerance = positive(k.at("tolerance"), "simulation.tolerance");
+  if (k.count("tolerance")) sim.tolerance.relative = positive(k.at("tolerance"), "simulation.tolerance");
+  if (k.count("absolute_tolerance")) read_absolute_tolerance(k.at("absolute_tolerance"));
   if (k.count("ratio")) {
     const auto& node = k.at("ratio").second;
     const std::string s = scalar(k.at("ratio"), "simulation.ratio");
@@ -210,6 +211,25 @@ void Loader::read_simulation(const KeyValue& section) {
       scope.time = &time_ex_;
       sim.inputs.push_back({static_cast<std::size_t>(u - input_names.begin()), expression(e.key, e.value, scope), at(e.value)});
     }
+  }
+}
+
+void Loader::read_absolute_tolerance(const KeyValue& section) {
+  if (!section.second.IsMap())
+    throw ModelError(at(section.second.IsNull() ? section.first : section.second),
+                     "simulation.absolute_tolerance must be a mapping of states and outputs to tolerances",
+                     "in their own units, as in 'absolute_tolerance: {V_t: 1e-3, SOC: 1e-6}'");
+  std::vector<std::string> names;
+  for (const auto& x : model_.states) names.push_back(x.name);
+  for (const auto& y : model_.outputs) names.push_back(y.name);
+  auto& absolute = model_.simulation.tolerance.absolute;
+  for (const auto& e : entries(section.second, "simulation.absolute_tolerance")) {
+    if (std::find(names.begin(), names.end(), e.name) == names.end())
+      throw ModelError(at(e.key), "'" + e.name + "' in simulation.absolute_tolerance is neither a state nor an output",
+                       did_you_mean(e.name, names, "a tolerance is given to a state or an output, in its own unit"));
+    for (const auto& [name, value] : absolute)
+      if (name == e.name) throw ModelError(at(e.key), "duplicate absolute tolerance for '" + e.name + "'");
+    absolute.emplace_back(e.name, positive({e.key, e.value}, "the absolute tolerance of '" + e.name + "'"));
   }
 }
 

@@ -32,53 +32,62 @@ Trace accurate_on_grid(const ReferenceCore& core, const RunOptions& run, const T
   return picked;
 }
 
-AccuracyCheck check_accuracy(const Trace& trace, const Trace& accurate, const Model& model) {
-  const std::size_t n = model.states.size();
-  if (trace.rows.size() != accurate.rows.size() || trace.columns.size() < n + 1 || accurate.columns.size() < n + 1)
+AccuracyCheck check_accuracy(const Trace& trace, const Trace& accurate, const Model& model,
+                             const ErrorTolerance& tolerance) {
+  std::vector<ColumnTolerance> tolerances = column_tolerances(model, tolerance);
+  const std::size_t with_outputs = 1 + tolerances.size();
+  if (trace.columns.size() < with_outputs || accurate.columns.size() < with_outputs)
+    tolerances.resize(model.states.size());
+  if (trace.rows.size() != accurate.rows.size() || trace.columns.size() < tolerances.size() + 1 ||
+      accurate.columns.size() < tolerances.size() + 1)
     throw std::runtime_error(fmt::format("the run's trace ({} rows) and the high-accuracy solution's ({} rows) differ "
                                          "in shape",
                                          trace.rows.size(), accurate.rows.size()));
-  AccuracyCheck a;
-  a.max_error = -1;
-  for (std::size_t j = 0; j < n; ++j) {
-    double scale = 1, error = 0, when = 0;
-    for (const auto& row : accurate.rows) scale = std::max(scale, std::fabs(row[1 + j]));
-    for (std::size_t i = 0; i < trace.rows.size(); ++i) {
-      const double e = std::fabs(trace.rows[i][1 + j] - accurate.rows[i][1 + j]) / scale;
-      if (!(e <= error)) {  // NaN counts as infinitely far
-        error = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
-        when = accurate.rows[i][0];
-      }
-    }
-    a.states.emplace_back(model.states[j].name, error);
-    if (error > a.max_error) {
-      a.max_error = error;
-      a.worst_state = model.states[j].name;
-      a.worst_time = when;
-      a.worst_scale = scale;
-    }
+  Trace a = trace, b = accurate;  // the columns compared, under the same names
+  for (Trace* t : {&a, &b}) {
+    t->columns.resize(1 + tolerances.size());
+    for (auto& row : t->rows) row.resize(1 + tolerances.size());
   }
-  a.max_error = std::max(a.max_error, 0.0);
-  return a;
+  b.columns = a.columns;
+  const Comparison c = compare_traces(a, b, tolerances);
+  AccuracyCheck r;
+  r.tolerance = tolerance;
+  for (std::size_t j = 0; j < tolerances.size(); ++j) {
+    const bool output = j >= model.states.size();
+    r.columns.push_back({output ? model.outputs[j - model.states.size()].name : model.states[j].name, c.errors[j],
+                         tolerances[j].absolute, output});
+  }
+  if (tolerances.empty()) return r;
+  const std::size_t worst = c.worst_column - 1;
+  r.max_error = c.max_error;
+  r.worst_state = r.columns[worst].name;
+  r.worst_time = c.worst_time;
+  r.worst_scale = c.scale[worst];
+  r.worst_tolerance = tolerances[worst].value;
+  r.worst_absolute = tolerances[worst].absolute;
+  return r;
 }
 
 AccuracyCheck measure_accuracy(const ReferenceCore& core, const RunOptions& run, const Trace& generated,
-                               const Trace& relinearized, const Model& model, const std::string& csv) {
+                               const Trace& relinearized, const Model& model, const ErrorTolerance& tolerance,
+                               const std::string& csv) {
   try {
     const Trace accurate = accurate_on_grid(core, run, generated);
     if (!csv.empty()) write_csv(accurate, csv);
-    AccuracyCheck a = check_accuracy(generated, accurate, model);
-    if (!relinearized.rows.empty()) a.relinearized_error = check_accuracy(relinearized, accurate, model).max_error;
+    AccuracyCheck a = check_accuracy(generated, accurate, model, tolerance);
+    if (!relinearized.rows.empty())
+      a.relinearized_error = check_accuracy(relinearized, accurate, model, tolerance).max_error;
     if (model.inputs_vary()) {
       RunOptions held = run;
       held.inputs_held = true;
       const Trace accurate_held = accurate_on_grid(core, held, generated);
-      a.hold_error = check_accuracy(accurate_held, accurate, model).max_error;
-      a.integration_error = check_accuracy(generated, accurate_held, model).max_error;
+      a.hold_error = check_accuracy(accurate_held, accurate, model, tolerance).max_error;
+      a.integration_error = check_accuracy(generated, accurate_held, model, tolerance).max_error;
     }
     return a;
   } catch (const std::runtime_error& e) {  // SimulationError, or traces of another shape
     AccuracyCheck a;
+    a.tolerance = tolerance;
     a.error = e.what();
     return a;
   }
@@ -88,14 +97,15 @@ std::string accuracy_text(const AccuracyCheck& a, const std::string& linearizati
   if (!a.error.empty()) return "accuracy: not measured, " + a.error + "\n";
   std::string s = fmt::format("accuracy (against the high-accuracy solution): max error {:.3e}", a.max_error);
   if (!a.worst_state.empty())
-    s += fmt::format(" at {}, t = {:.6g}, relative to {:.4g} (max(1, max_t |{}|))", a.worst_state, a.worst_time,
-                     a.worst_scale, a.worst_state);
-  s += a.tolerance ? fmt::format("; tolerance {:.3e} ({}): {}\n", *a.tolerance, a.tolerance_source,
-                                 a.pass() ? "ACCURATE" : "NOT ACCURATE")
-                   : "; not judged (no --tolerance or simulation: tolerance:)\n";
-  if (a.states.size() > 1) {
-    s += "accuracy per state:";
-    for (const auto& [name, e] : a.states) s += fmt::format(" {} {:.2e}", name, e);
+    s += a.worst_absolute ? fmt::format(" at {}, t = {:.6g} (absolute)", a.worst_state, a.worst_time)
+                          : fmt::format(" at {}, t = {:.6g}, relative to {:.4g} (max(1, max_t |{}|))", a.worst_state,
+                                        a.worst_time, a.worst_scale, a.worst_state);
+  s += a.judged() ? fmt::format("; tolerance {:.3e} ({}): {}\n", a.worst_tolerance, a.tolerance_source,
+                                a.pass() ? "ACCURATE" : "NOT ACCURATE")
+                  : "; not judged (no --tolerance or simulation: tolerance:)\n";
+  if (a.columns.size() > 1) {
+    s += "accuracy per state and output:";
+    for (const auto& c : a.columns) s += fmt::format(" {} {:.2e}{}", c.name, c.error, c.absolute ? " (absolute)" : "");
     s += "\n";
   }
   if (a.hold_error >= 0)

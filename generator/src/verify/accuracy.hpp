@@ -4,9 +4,11 @@
 // passes them. This check measures that answer: the generated trace against the scenario's
 // high-accuracy solution (ReferenceModel::high_accuracy: Odeint's Dormand-Prince 5(4) at
 // absolute and relative tolerance 1e-12, the inputs continuous in time) on the same rows, each
-// state relative to max(1, max_t |x_accurate|), as verify's max_error is relative to the
-// reference core's. Where the user gives an accuracy (verify --tolerance, or the model's
-// simulation: tolerance:), the error is judged against it: a second verdict beside the code's.
+// state and output relative to max(1, max_t |x_accurate|), as verify's max_error is relative to
+// the reference core's, or in its own unit where the user gives it an absolute tolerance. Where
+// the user gives an accuracy (verify --tolerance and --absolute-tolerance, or the model's
+// simulation: tolerance: and absolute_tolerance:), the error is judged against it: a second
+// verdict beside the code's.
 #pragma once
 
 #include <optional>
@@ -17,18 +19,34 @@
 #include "base/trace.hpp"
 #include "model/model.hpp"
 #include "reference/reference_model.hpp"
+#include "verify/trace_comparison.hpp"
 
 namespace dualrate {
 
 class ReferenceCore;
 
+// A state's or output's largest error against the high-accuracy solution: absolute, in its own
+// unit, where the user gives it an absolute tolerance, else relative to max(1, max_t |x_accurate|).
+struct ColumnError {
+  std::string name;
+  double error = 0;
+  bool absolute = false;
+  bool output = false;
+  bool operator==(const ColumnError& o) const {
+    return name == o.name && error == o.error && absolute == o.absolute && output == o.output;
+  }
+};
+
 struct AccuracyCheck {
+  // The worst state's or output's error, in its measure: the one with the largest share of its
+  // tolerance, or without a tolerance the largest error.
   double max_error = 0;
-  std::string worst_state;
+  std::string worst_state;  // its name (a state or an output)
   double worst_time = 0;
-  double worst_scale = 1;  // max(1, max_t |x_accurate|) of the worst state: what max_error is relative to
-  // Each state's largest error, so measured, in the model's order of states.
-  std::vector<std::pair<std::string, double>> states;
+  double worst_scale = 1;          // what its error is relative to: max(1, max_t |x_accurate|), 1 if absolute
+  double worst_tolerance = 0;      // its tolerance (0: not judged)
+  bool worst_absolute = false;
+  std::vector<ColumnError> columns;  // each state's, then each output's
   // Frozen or scheduled linearizations: the same scheme re-linearized at every step (the
   // reference core's run), against the same solution; what freezing or scheduling costs is
   // max_error beside it. -1: not run.
@@ -40,12 +58,12 @@ struct AccuracyCheck {
   // part. -1: not measured.
   double hold_error = -1;
   double integration_error = -1;
-  std::optional<double> tolerance;
-  std::string tolerance_source;  // "--tolerance" or "simulation.tolerance"
+  ErrorTolerance tolerance;
+  std::string tolerance_source;  // of worst_tolerance (trace_comparison.hpp tolerance_source)
   std::string error;             // why the high-accuracy solution could not be had (then nothing is judged)
 
-  bool judged() const { return tolerance.has_value() && error.empty(); }
-  bool pass() const { return !judged() || max_error <= *tolerance; }
+  bool judged() const { return worst_tolerance > 0 && error.empty(); }
+  bool pass() const { return !judged() || max_error <= worst_tolerance; }
 };
 
 // The high-accuracy solution of `run`'s scenario (its step's grid, end and calibration writes)
@@ -54,15 +72,19 @@ struct AccuracyCheck {
 // std::runtime_error for a row past the run's end.
 Trace accurate_on_grid(const ReferenceCore& core, const RunOptions& run, const Trace& rows);
 
-// `trace` (a run's first 1 + states columns) against `accurate`, rows of the same times; a NaN
-// is infinitely far. Throws std::runtime_error when the shapes differ.
-AccuracyCheck check_accuracy(const Trace& trace, const Trace& accurate, const Model& model);
+// `trace` (a run's states and outputs) against `accurate`, rows of the same times, each state and
+// output measured and judged as `tolerance` says (model's states only where either trace lacks
+// the outputs); a NaN is infinitely far. Throws std::runtime_error when the shapes differ.
+AccuracyCheck check_accuracy(const Trace& trace, const Trace& accurate, const Model& model,
+                             const ErrorTolerance& tolerance);
 
 // The generated trace of `run` against the high-accuracy solution on its rows (written to `csv`
-// unless empty), with `relinearized` (a frozen or scheduled run's re-linearizing counterpart,
-// or empty) against it too; a solution that cannot be had is the check's error.
+// unless empty), judged with `tolerance`, with `relinearized` (a frozen or scheduled run's
+// re-linearizing counterpart, or empty) against it too; a solution that cannot be had is the
+// check's error.
 AccuracyCheck measure_accuracy(const ReferenceCore& core, const RunOptions& run, const Trace& generated,
-                               const Trace& relinearized, const Model& model, const std::string& csv);
+                               const Trace& relinearized, const Model& model, const ErrorTolerance& tolerance,
+                               const std::string& csv);
 
 // The lines verify prints for it; `linearization` names a frozen or scheduled one (or is empty).
 std::string accuracy_text(const AccuracyCheck& a, const std::string& linearization);

@@ -99,11 +99,12 @@ std::string accuracy_html(const VerifyResult& r) {
   const AccuracyCheck& a = *r.accuracy;
   if (!a.error.empty()) return "<p>Accuracy: not measured, " + html_escape(a.error) + "</p>\n";
   const std::string error =
-      fmt::format("max error {:.3e} against the high-accuracy solution at {}, t = {:.6g}, relative to {:.4g}",
-                  a.max_error, html_escape(a.worst_state), a.worst_time, a.worst_scale);
+      fmt::format("max error {:.3e} against the high-accuracy solution at {}, t = {:.6g}, {}", a.max_error,
+                  html_escape(a.worst_state), a.worst_time,
+                  a.worst_absolute ? std::string("absolute") : fmt::format("relative to {:.4g}", a.worst_scale));
   if (!a.judged()) return "<p>Accuracy: " + error + " (not judged: no tolerance given)</p>\n";
-  return fmt::format("<p class=\"verdict {}\">{}: {} {} tolerance {:.3e} ({})</p>\n", a.pass() ? "pass" : "fail",
-                     a.pass() ? "ACCURATE" : "NOT ACCURATE", error, a.pass() ? "&le;" : "&gt;", *a.tolerance,
+  return fmt::format("<p class=\"verdict {}\">{}: {} {} its tolerance {:.3e} ({})</p>\n", a.pass() ? "pass" : "fail",
+                     a.pass() ? "ACCURATE" : "NOT ACCURATE", error, a.pass() ? "&le;" : "&gt;", a.worst_tolerance,
                      html_escape(a.tolerance_source));
 }
 

@@ -1,4 +1,4 @@
-// What a verify run reports: its text (its JSON: result_json.cpp), and the comparison of traces it rests on.
+// What a verify run reports: its text (its JSON: result_json.cpp).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -10,27 +10,6 @@ namespace dualrate {
 
 double VerifyResult::instructions_per_op() const {
   return ops_per_step > 0 ? instructions_per_step / static_cast<double>(ops_per_step) : 0.0;
-}
-
-Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states) {
-  if (a.rows.size() != b.rows.size() || a.columns != b.columns || a.columns.size() < states + 1)
-    throw std::runtime_error(fmt::format("traces differ in shape: {} rows x {} columns vs {} rows x {} columns",
-                                         a.rows.size(), a.columns.size(), b.rows.size(), b.columns.size()));
-  Comparison c;
-  std::vector<double>& scale = c.scale;
-  scale.assign(states, 1.0);
-  for (const auto& row : b.rows)
-    for (std::size_t j = 0; j < states; ++j) scale[j] = std::max(scale[j], std::fabs(row[1 + j]));
-  for (std::size_t i = 0; i < b.rows.size(); ++i)
-    for (std::size_t j = 0; j < states; ++j) {
-      const double e = std::fabs(a.rows[i][1 + j] - b.rows[i][1 + j]) / scale[j];
-      if (!(e <= c.max_error)) {
-        c.max_error = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
-        c.worst_column = 1 + j;
-        c.worst_time = b.rows[i][0];
-      }
-    }
-  return c;
 }
 
 namespace {

@@ -1,5 +1,4 @@
-// What a verify run reports (VerifyResult: its text and JSON), and the comparison of traces
-// its error rests on.
+// What a verify run reports (VerifyResult: its text and JSON).
 #pragma once
 
 #include <optional>
@@ -12,6 +11,7 @@
 #include "verify/budget.hpp"
 #include "verify/local_check.hpp"
 #include "verify/output_check.hpp"
+#include "verify/trace_comparison.hpp"
 
 namespace dualrate {
 
@@ -125,15 +125,5 @@ struct VerifyResult {
   // The lines `dualrate verify` prints without --json.
   std::string text() const;
 };
-
-struct Comparison {
-  double max_error = 0;     // max over rows and states of |a - b| / scale
-  std::size_t worst_column = 0;
-  double worst_time = 0;
-  std::vector<double> scale;  // each state's: max(1, max over rows |b|)
-};
-// Compares columns 1..states of two traces of the same shape (column 0 is time); `b` is
-// the reference. Throws std::runtime_error when the shapes differ.
-Comparison compare_traces(const Trace& a, const Trace& b, std::size_t states);
 
 }  // namespace dualrate

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -390,12 +391,17 @@ Json accuracy_json(const AccuracyCheck& a) {
             {"worst_state", a.worst_state},
             {"worst_time", a.worst_time},
             {"relative_to", significant7(a.worst_scale)},
-            {"tolerance", a.tolerance ? Json(significant7(*a.tolerance)) : Json(nullptr)},
+            {"worst_tolerance", a.worst_tolerance > 0 ? Json(significant7(a.worst_tolerance)) : Json(nullptr)},
+            {"worst_absolute", a.worst_absolute},
+            {"tolerance", a.tolerance.relative ? Json(significant7(*a.tolerance.relative)) : Json(nullptr)},
             {"tolerance_source", a.tolerance_source},
             {"accurate", a.judged() ? Json(a.pass()) : Json(nullptr)}};
-  Json states = Json::object();
-  for (const auto& [name, e] : a.states) states[name] = significant7(e);
+  Json absolute = Json::object(), states = Json::object(), outputs = Json::object();
+  for (const auto& [name, value] : a.tolerance.absolute) absolute[name] = significant7(value);
+  j["absolute_tolerance"] = absolute;
+  for (const auto& c : a.columns) (c.output ? outputs : states)[c.name] = significant7(c.error);
   j["states"] = states;
+  j["outputs"] = outputs;
   if (a.relinearized_error >= 0) j["relinearized_error"] = significant7(a.relinearized_error);
   if (a.hold_error >= 0) j["hold_error"] = significant7(a.hold_error);
   if (a.integration_error >= 0) j["integration_error"] = significant7(a.integration_error);
@@ -409,11 +415,21 @@ AccuracyCheck read_accuracy(const Json& j) {
   read(j, "worst_state", a.worst_state);
   read(j, "worst_time", a.worst_time);
   read(j, "relative_to", a.worst_scale);
-  if (j.contains("tolerance") && !j.at("tolerance").is_null()) a.tolerance = j.at("tolerance").get<double>();
+  if (j.contains("worst_tolerance") && !j.at("worst_tolerance").is_null())
+    a.worst_tolerance = j.at("worst_tolerance").get<double>();
+  read(j, "worst_absolute", a.worst_absolute);
+  if (j.contains("tolerance") && !j.at("tolerance").is_null()) a.tolerance.relative = j.at("tolerance").get<double>();
   read(j, "tolerance_source", a.tolerance_source);
-  if (j.contains("states"))
-    for (const auto& item : j.at("states").items())
-      a.states.emplace_back(item.key(), number(j.at("states"), item.key().c_str(), 0));
+  if (j.contains("absolute_tolerance"))
+    for (const auto& item : j.at("absolute_tolerance").items())
+      a.tolerance.absolute.emplace_back(item.key(), item.value().get<double>());
+  for (const char* key : {"states", "outputs"})
+    if (j.contains(key))
+      for (const auto& item : j.at(key).items()) {
+        const bool absolute = std::any_of(a.tolerance.absolute.begin(), a.tolerance.absolute.end(),
+                                          [&](const auto& t) { return t.first == item.key(); });
+        a.columns.push_back({item.key(), item.value().get<double>(), absolute, std::string(key) == "outputs"});
+      }
   read(j, "relinearized_error", a.relinearized_error);
   read(j, "hold_error", a.hold_error);
   read(j, "integration_error", a.integration_error);

@@ -423,9 +423,11 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
 
 void Verification::check_accuracy(const fs::path& dir) {
   stage("the high-accuracy solution");
-  r_.accuracy = measure_accuracy(core_, run_, generated_, relinearized_, model_, (dir / "accurate.csv").string());
-  r_.accuracy->tolerance = o_.tolerance ? o_.tolerance : model_.simulation.tolerance;
-  if (r_.accuracy->tolerance) r_.accuracy->tolerance_source = o_.tolerance ? "--tolerance" : "simulation.tolerance";
+  r_.accuracy = measure_accuracy(core_, run_, generated_, relinearized_, model_,
+                                 merged(model_.simulation.tolerance, o_.tolerance), (dir / "accurate.csv").string());
+  if (r_.accuracy->judged())
+    r_.accuracy->tolerance_source =
+        tolerance_source(model_.simulation.tolerance, o_.tolerance, r_.accuracy->worst_state);
 }
 
 void Verification::check_calibrations(const fs::path& dir) {

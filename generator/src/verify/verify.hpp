@@ -42,8 +42,9 @@ struct VerifyOptions {
   // its runs, and both must decide each alike.
   std::vector<CalibrationWrite> calibration;
   // The accuracy the generated trace is judged with against the high-accuracy solution
-  // (verify/accuracy.hpp): verify --tolerance; unset, the model's simulation.tolerance.
-  std::optional<double> tolerance;
+  // (verify/accuracy.hpp): verify --tolerance and --absolute-tolerance over the model's
+  // simulation: tolerance: and absolute_tolerance: (trace_comparison.hpp merged).
+  ErrorTolerance tolerance;
   // Told each stage as it starts ("building for cortex-m4f", ...): the CLI shows it on a
   // terminal. Null: quiet.
   std::function<void(const std::string& stage)> progress;

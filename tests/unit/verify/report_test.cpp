@@ -75,7 +75,8 @@ TEST(Report, PageHasEverySectionAndEscapesTheModel) {
   AccuracyCheck a;
   a.max_error = 2e-2;
   a.worst_state = "z";
-  a.tolerance = 1e-2;
+  a.tolerance.relative = 1e-2;
+  a.worst_tolerance = 1e-2;
   a.tolerance_source = "--tolerance";
   r.accuracy = a;
   ReportData d;

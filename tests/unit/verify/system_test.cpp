@@ -76,7 +76,8 @@ TEST(SystemResult, AccuracyIsJudgedPerModel) {
   judged.accuracy = AccuracyCheck{};
   judged.accuracy->max_error = 2e-3;
   judged.accuracy->worst_state = "x";
-  judged.accuracy->tolerance = 1e-3;
+  judged.accuracy->tolerance.relative = 1e-3;
+  judged.accuracy->worst_tolerance = 1e-3;
   judged.accuracy->tolerance_source = "simulation.tolerance";
   unjudged.model = "b";
   unjudged.accuracy = AccuracyCheck{};

@@ -62,9 +62,11 @@ VerifyResult dual_rate_result() {
   a.worst_state = "alpha";
   a.worst_time = 0.75;
   a.worst_scale = 1.25;
-  a.states = {{"alpha", 2.5e-3}, {"q", 1.5e-5}};
+  a.columns = {{"alpha", 2.5e-3, false, false}, {"q", 1.5e-5, true, false}, {"n_z", 4e-2, false, true}};
   a.relinearized_error = 1.5e-4;
-  a.tolerance = 1e-3;
+  a.tolerance.relative = 1e-3;
+  a.tolerance.absolute = {{"q", 1e-4}};
+  a.worst_tolerance = 1e-3;
   a.tolerance_source = "simulation.tolerance";
   r.accuracy = a;
   r.ops_per_step = 120;
@@ -144,9 +146,11 @@ TEST(VerifyResultJson, EveryFieldReadsBackEqual) {
   ASSERT_TRUE(back.accuracy);
   EXPECT_EQ(back.accuracy->max_error, 2.5e-3);
   EXPECT_EQ(back.accuracy->worst_scale, 1.25);
-  EXPECT_EQ(back.accuracy->states, r.accuracy->states);
+  EXPECT_EQ(back.accuracy->columns, r.accuracy->columns);
   EXPECT_EQ(back.accuracy->relinearized_error, 1.5e-4);
-  EXPECT_EQ(back.accuracy->tolerance, 1e-3);
+  EXPECT_EQ(back.accuracy->tolerance.relative, 1e-3);
+  EXPECT_EQ(back.accuracy->tolerance.absolute, r.accuracy->tolerance.absolute);
+  EXPECT_EQ(back.accuracy->worst_tolerance, 1e-3);
   EXPECT_FALSE(back.accuracy->pass());
   EXPECT_EQ(j.at("accuracy").at("accurate"), false);
   EXPECT_FALSE(back.pass_all());
