@@ -265,6 +265,9 @@ struct GridSetupIn {
   std::function<bool(long tick)> jumped;  // a model with input jumps: whether tick's sample stepped
   // Dual-rate task forms: called before each fast tick with the fast task's state (ReferenceCore::tick_trace).
   std::function<void(long tick, const std::vector<T>& x)> each_tick;
+  // The compensated states of the build the run is compared with (RunOptions::compensated):
+  // the dual-rate task forms' slow job adds their corrections with compensated sums.
+  std::vector<bool> compensated;
 };
 using GridSetup = GridSetupIn<double>;
 
@@ -362,7 +365,8 @@ struct SchemeInfo {
   int hold_degree = 0;
   // The states whose update x + dx its step adds with a Sum (dualrate/compensated_sum.hpp), and
   // its float_reference as a compensated float build does (compensated_add): none, all, or the
-  // slow ones (a scheme whose fast states are solved, not summed).
+  // slow ones (a scheme whose fast states are solved, not summed; the dual-rate task forms'
+  // slow job, whose reference_run adds them so: GridSetupIn::compensated).
   CompensatedUpdate compensated_update = CompensatedUpdate::kNone;
   // Its own options (SchemeOption), which the CLI offers and its hooks read.
   std::vector<SchemeOption> options{};

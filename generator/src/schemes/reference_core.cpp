@@ -322,6 +322,7 @@ GridSetupIn<T> ReferenceCore::grid_setup(const RunOptions& options, std::shared_
   setup.slow = model().slow_count;
   setup.h = static_cast<T>(h);
   setup.ratio = options.ratio;
+  setup.compensated = options.compensated;
   setup.f = [active, h, in_float](long i, const Values& xs, Values& dx) {
     const ReferenceCore& core = **active;
     derivatives_in(core, sample_time(i, h, in_float), xs, core.inputs_of_step(i, h, in_float), dx);

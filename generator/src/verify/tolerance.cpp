@@ -206,7 +206,9 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   if (std::find(r.compared.begin(), r.compared.end(), -1) != r.compared.end()) return std::nullopt;
   Eigen::VectorXd constants_share = increment_share(r.map, entry);
   const int roundings = r.substeps * (evaluations + 2);
-  const bool compensated = !run.compensated.empty();
+  // Dual-rate task forms: their compensated slow sums' roundings are bounded as plain ones (the
+  // step's share of the increments is a single step's, which the task forms do not have).
+  const bool compensated = !run.compensated.empty() && !(info && info->dual_rate);
   const bool scaled = info && info->step_scaled_constants;
   Eigen::VectorXd last = Eigen::VectorXd::Zero(m);
   if (scaled || compensated) {

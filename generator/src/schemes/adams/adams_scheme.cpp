@@ -15,7 +15,7 @@ namespace {
 template <class T>
 GridRunIn<T> task_run(bool parallel, const GridSetupIn<T>& s) {
   auto tasks = std::make_shared<DualRateAdamsIn<T>>(parallel, s.slow, s.h, s.ratio, s.held, s.start, s.jumped,
-                                                    s.each_tick);
+                                                    s.each_tick, s.compensated);
   return {s.ratio,
           [tasks, ratio = s.ratio](long i, std::vector<T>& x) {
             tasks->advance(i, x);
@@ -153,6 +153,7 @@ std::vector<SchemeInfo> adams_schemes() {
   serial.held_inputs = true;  // at each round's t_{n+1}, the start-up's RK4 stages and the slow job's times
   serial.hold_degree = 1;     // the task form is second order (its slow state interpolated linearly)
   serial.grid_tied = true;
+  serial.compensated_update = CompensatedUpdate::kSlowStates;  // the slow job's corrections of x_r
   serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
   serial.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(false, s); };
   serial.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) { return macro_step_cost(m, false, request.ratio); };
@@ -174,6 +175,7 @@ std::vector<SchemeInfo> adams_schemes() {
   parallel.hold_degree = 1;
   parallel.parallel = true;
   parallel.grid_tied = true;
+  parallel.compensated_update = CompensatedUpdate::kSlowStates;
   parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
   parallel.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(true, s); };
   parallel.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) { return macro_step_cost(m, true, request.ratio); };

@@ -12,7 +12,7 @@ namespace dualrate {
 
 template <class T>
 DualRateAdamsIn<T>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start,
-                                    Jumped jumped, Tick tick)
+                                    Jumped jumped, Tick tick, const std::vector<bool>& compensated)
     : parallel_(parallel),
       slow_(slow),
       h_(h),
@@ -21,7 +21,27 @@ DualRateAdamsIn<T>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ra
       start_(std::move(start)),
       jumped_(std::move(jumped)),
       tick_(std::move(tick)),
-      adams_from_(kStartupMacroSteps * ratio) {}
+      adams_from_(kStartupMacroSteps * ratio) {
+  const auto slow_end = compensated.begin() + static_cast<long>(std::min(slow, compensated.size()));
+  if (std::none_of(compensated.begin(), slow_end, [](bool c) { return c; })) return;
+  compensated_.assign(compensated.begin(), slow_end);
+  compensated_.resize(slow, false);
+  carry_.assign(slow, T(0));
+}
+
+template <class T>
+void DualRateAdamsIn<T>::add_correction(const Vector& dx) {
+  for (std::size_t m = 0; m < slow_; ++m) {
+    if (!compensated_[m]) {
+      xr_[m] += dx[m];
+      continue;
+    }
+    const T y = dx[m] - carry_[m];
+    const T s = xr_[m] + y;
+    carry_[m] = (s - xr_[m]) - y;
+    xr_[m] = s;
+  }
+}
 
 template <class T>
 long DualRateAdamsIn<T>::adams_from(long n) const {
@@ -98,8 +118,11 @@ void DualRateAdamsIn<T>::slow_job(long k) {
   const long first_adams = adams_from(k * ratio_) / ratio_;
   if (k < first_adams) {
     xr_ = part(x_, false);
-  } else {
+    std::fill(carry_.begin(), carry_.end(), T(0));
+  } else if (carry_.empty()) {
     xr_ = adams::correct(xr_, big, slow_rate(k, t, predicted_, xe), f_slow_);        // eqs. 14-15, 20-21
+  } else {
+    add_correction(adams::correction(big, slow_rate(k, t, predicted_, xe), f_slow_));
   }
   adams::push(f_slow_, slow_rate(k, t, xr_, xe));                                    // eqs. 16, 22
   if (k + 1 < first_adams) return;
@@ -151,6 +174,7 @@ auto DualRateAdamsIn<T>::kept(Self& self) {
                                        &self.next_.end,     &self.xr_,              &self.predicted_};
   for (auto* history : {&self.g_, &self.g_first_, &self.f_slow_})
     for (auto& d : *history) v.push_back(&d);
+  if (!self.carry_.empty()) v.push_back(&self.carry_);
   return v;
 }
 
@@ -172,11 +196,12 @@ std::vector<StepMapEntry> DualRateAdamsIn<T>::history_layout() const {
 
 template <class T>
 void DualRateAdamsIn<T>::restore(const Vector& all) {
-  // 15 slow-sized and 10 fast-sized vectors (kept()).
-  const std::size_t rest = all.size() < 15 * slow_ ? 1 : all.size() - 15 * slow_;
+  // 15 slow-sized (16 with carries) and 10 fast-sized vectors (kept()).
+  const std::size_t slow_sized = carry_.empty() ? 15 : 16;
+  const std::size_t rest = all.size() < slow_sized * slow_ ? 1 : all.size() - slow_sized * slow_;
   if (rest % 10 != 0 || rest == 0)
     throw std::invalid_argument(
-        fmt::format("{} kept values are not 15 x {} slow and 10 x n fast ones", all.size(), slow_));
+        fmt::format("{} kept values are not {} x {} slow and 10 x n fast ones", all.size(), slow_sized, slow_));
   const std::size_t fast = rest / 10;
   for (Vector* v : kept(*this)) v->assign(slow_, T(0));
   x_.assign(slow_ + fast, T(0));

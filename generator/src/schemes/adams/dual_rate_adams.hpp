@@ -11,6 +11,8 @@
 // With `jumped` (whether the sample of tick n stepped from tick n - 1's, by the model's
 // input_jumps in T) it restarts as the runtime does at a step: RK4 from the step's tick to
 // tick (ceil(n / r) + 4) r, the slow jobs of those macro steps taking x_r from it.
+// With `compensated` slow states it adds their corrections as dualrate::CompensatedSum does,
+// x + (dx - c) with the carry c = (s - x) - y, the carries kept after history()'s other entries.
 #pragma once
 
 #include <array>
@@ -34,7 +36,7 @@ class DualRateAdamsIn {
   // DualRate::state()).
   using Tick = std::function<void(long tick, const Vector& x)>;
   DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start, Jumped jumped = nullptr,
-                  Tick tick = nullptr);
+                  Tick tick = nullptr, const std::vector<bool>& compensated = {});
 
   // Advances x = [x_r(t_k); x_e(t_k)] from tick i = k r to t_{k+1} (r ticks); x at tick 0
   // is the initial state.
@@ -63,6 +65,8 @@ class DualRateAdamsIn {
   };
   void fast_tick(long n);
   void slow_job(long k);
+  // x_r += dx, the compensated states with their carries.
+  void add_correction(const Vector& dx);
   // The tick from which the fast task runs Adams rounds, with tick n's sample taken into account.
   long adams_from(long n) const;
   void substep(long n, const Vector& xr, Vector& xe, std::array<Vector, 4>& g) const;
@@ -89,6 +93,8 @@ class DualRateAdamsIn {
   Ends next_;                          // slow task: end points of the next macro step
   Vector xr_, predicted_;              // slow task
   std::array<Vector, 4> f_slow_;       // slow derivative history, newest first
+  std::vector<bool> compensated_;      // per slow state; empty: none
+  Vector carry_;                       // slow task: the compensated sums' carries (empty: none)
 };
 
 extern template class DualRateAdamsIn<double>;

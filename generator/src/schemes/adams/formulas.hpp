@@ -34,6 +34,13 @@ std::vector<T> correct(const std::vector<T>& x, T step, const std::vector<T>& ev
   return combine<T>(x, step / T(24), {T(9), T(19), T(-5), T(1)}, {&eval, &hist[0], &hist[1], &hist[2]});
 }
 
+// The AM4 increment alone, c (9 eval + 19 h0 - 5 h1 + h2), rounded as correct() rounds it before
+// adding x (a compensated sum adds it).
+template <class T>
+std::vector<T> correction(T step, const std::vector<T>& eval, const std::array<std::vector<T>, 4>& hist) {
+  return correct(std::vector<T>(eval.size(), T(0)), step, eval, hist);
+}
+
 // The AB4 extrapolation over two steps, x + step/3 (27 d0 - 44 d1 + 31 d2 - 8 d3).
 template <class T>
 std::vector<T> predict_two(const std::vector<T>& x, T step, const std::array<std::vector<T>, 4>& hist) {

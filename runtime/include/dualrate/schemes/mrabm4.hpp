@@ -51,12 +51,18 @@
 // x_r(t_k) from it, and job k_0 + 3 makes the predictions. Over the restart the fast task's
 // tick costs what a start-up tick costs. Every snapshot says from which macro step on the
 // Adams rounds run (`adams_from`, with a step at its own tick counted).
+// Compensated slow states (a float model's compensated_states, ../compensated_sum.hpp): the
+// slow job adds the correction's increment H/24 (9 D + 19 F_0 - 5 F_1 + F_2) to x_r(t_{k-1})
+// with Kahan's compensation, the carries in the slow task's data (reset where x_r is taken
+// from the fast task's start-up), so that an integrating slow state (a state of charge) keeps
+// its sum over the macro steps; 3 additions per compensated state and macro step.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <type_traits>
 
+#include "../compensated_sum.hpp"
 #include "../input_hold.hpp"
 #include "../input_jump.hpp"
 #include "../model.hpp"
@@ -104,10 +110,13 @@ struct Mrabm4 {
     std::uint64_t adams_from = std::uint64_t{kStartupMacroSteps} * R;  // ticks before it integrate with RK4
     LastSample<M> last{};                                               // of tick - 1
   };
+  // The compensated slow states' carries (the fast part unused); none without compensation.
+  using Carries = std::conditional_t<CompensatesStates<M>::value, State, Eigen::Matrix<Scalar, 0, 1>>;
   struct Slow {
     SlowState xr = M::initial_state().template head<M::kSlow>();
     SlowState predicted = SlowState::Zero();
     std::array<SlowState, 4> history{};
+    Carries carry = Carries::Zero();
   };
 
   // One fast tick (n = f.tick) with u = u(t_n) and f.ends latched for its macro step.
@@ -158,9 +167,15 @@ struct Mrabm4 {
     const auto& u = input_at(in.u, t);  // t_k, where tick k R's polynomial is (up to rounding of t_k) its sample
     if (k < in.adams_from) {
       s.xr = in.x.template head<M::kSlow>();
+      s.carry.setZero();
     } else {
       const SlowState d = slow_rate(t, s.predicted, xe_slow, u);
-      s.xr += (big / Scalar(24)) * (Scalar(9) * d + Scalar(19) * s.history[0] - Scalar(5) * s.history[1] + s.history[2]);
+      const SlowState dx =
+          (big / Scalar(24)) * (Scalar(9) * d + Scalar(19) * s.history[0] - Scalar(5) * s.history[1] + s.history[2]);
+      if constexpr (CompensatesStates<M>::value)
+        CompensatedSum<M>{s.carry}(s.xr, 0, dx);
+      else
+        s.xr += dx;
     }
     push(s.history, slow_rate(t, s.xr, xe_slow, u));
     if (k + 1 >= in.adams_from) {
@@ -193,8 +208,10 @@ struct Mrabm4 {
   // check restarts the reference core from it): at release k, the fast task's state before
   // its tick k R, the end points of macro step k (`ends`) and of macro step k + 1 (`next`,
   // written by job k) and the slow task's state after job k. The order is that of the
-  // reference core's DualRateAdams::history(): x, x_e^1, ends, next, x_r, P, G, G^1, F.
-  static constexpr int kKept = 15 * kSlow + 10 * kFast;
+  // reference core's DualRateAdams::history(): x, x_e^1, ends, next, x_r, P, G, G^1, F, and
+  // with compensated states the slow carries.
+  static constexpr int kCarries = CompensatesStates<M>::value ? kSlow : 0;
+  static constexpr int kKept = 15 * kSlow + 10 * kFast + kCarries;
   using Kept = Eigen::Matrix<Scalar, kKept, 1>;
   static Kept kept(const Fast& f, const Endpoints& ends, const Endpoints& next, const Slow& s) noexcept {
     Kept v;
@@ -216,6 +233,7 @@ struct Mrabm4 {
     for (const auto& g : f.history) put(g);
     for (const auto& g : f.history_first) put(g);
     for (const auto& d : s.history) put(d);
+    if constexpr (kCarries > 0) put(s.carry.template head<kCarries>());
     return v;
   }
 
