@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <regex>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "base/process.hpp"
@@ -266,6 +267,21 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
 INSTANTIATE_TEST_SUITE_P(Models, DesignSweep,
                          ::testing::Values("adaptive_parasitic", "aircraft_pitch", "flexible_joint", "jet_acceleration"));
 
+// A design of `scheme` alone, for a relative tolerance (or none).
+DesignRequest scheme_request(const std::string& scheme, std::optional<double> relative) {
+  DesignRequest request;
+  request.tolerance.relative = relative;
+  request.schemes = {scheme};
+  return request;
+}
+
+// rk4 alone, its steps dividing 1 ms.
+DesignRequest rk4_request_at_1ms(std::optional<double> relative) {
+  DesignRequest request = scheme_request("rk4", relative);
+  request.period = 1e-3;
+  return request;
+}
+
 // On a model whose inputs vary (models/fan_drive.yaml), rk4 is searched with each hold. The zero
 // hold's error falls only linearly with the step (1e-4 needs 1e-5); a held one meets 1e-4 at a
 // step ten times that, where the first steps' start-up error (measured from t = 0, as design
@@ -275,9 +291,7 @@ INSTANTIATE_TEST_SUITE_P(Models, DesignSweep,
 TEST(Design, ChoosesTheHoldWithTheStep) {
   const std::string path = test::source_path("models/fan_drive.yaml");
   const Model m = test::load(path);
-  DesignRequest request;
-  request.tolerance.relative = 1e-4;
-  request.schemes = {"rk4"};
+  DesignRequest request = scheme_request("rk4", 1e-4);
   request.exhaustive = true;  // the zero hold searched to its own cheapest step, to cost it
   const Design d = design(m, read_file(path), request);
   ASSERT_GE(d.choice, 0) << d.text();
@@ -356,11 +370,7 @@ double rk4_error_at_rows(const Model& m, double h, int every) {
 // samples only would choose it) is not.
 TEST(Design, ChecksTheChoiceAtEveryStep) {
   const Model m = test::load_text(kJump);
-  DesignRequest request;
-  request.tolerance.relative = 1e-3;
-  request.schemes = {"rk4"};
-  request.period = 1e-3;
-  const Design d = design(m, kJump, request);
+  const Design d = design(m, kJump, rk4_request_at_1ms(1e-3));
   ASSERT_GE(d.choice, 0) << d.text();
   const Candidate& chosen = d.candidates[static_cast<std::size_t>(d.choice)];
   EXPECT_LE(rk4_error_at_rows(m, chosen.step, 1), 1e-3) << d.text();
@@ -377,9 +387,7 @@ TEST(Design, ChecksTheChoiceAtEveryStep) {
 TEST(Design, ChecksADualRateChoiceAtEveryFastTick) {
   const std::string path = test::source_path("models/flexible_joint.yaml");
   const Model m = test::load(path);
-  DesignRequest request;
-  request.tolerance.relative = 1e-3;
-  request.schemes = {"mrabm4"};
+  const DesignRequest request = scheme_request("mrabm4", 1e-3);
   const Design d = design(m, read_file(path), request);
   ASSERT_GE(d.choice, 0) << d.text();
   const Candidate& chosen = d.candidates[static_cast<std::size_t>(d.choice)];
@@ -400,13 +408,9 @@ TEST(Design, ChecksADualRateChoiceAtEveryFastTick) {
 // x, absolute, within 1e-2 at every step of its run.
 TEST(Design, AnAbsoluteToleranceJudgesItsStateInItsUnit) {
   const Model m = test::load_text(kJump);
-  DesignRequest request;
-  request.tolerance.relative = 1e-3;
-  request.schemes = {"rk4"};
-  request.period = 1e-3;
-  const Design every_state = design(m, kJump, request);
+  const Design every_state = design(m, kJump, rk4_request_at_1ms(1e-3));
   ASSERT_GE(every_state.choice, 0) << every_state.text();
-  request.tolerance.relative.reset();
+  DesignRequest request = rk4_request_at_1ms(std::nullopt);
   request.tolerance.absolute = {{"x", 1e-2}};
   const Design d = design(m, kJump, request);
   ASSERT_GE(d.choice, 0) << d.text();

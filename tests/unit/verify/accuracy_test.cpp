@@ -73,12 +73,18 @@ TEST(Accuracy, TheSolutionIsAtADualRateRunsMacroSteps) {
   for (std::size_t i = 0; i < accurate.rows.size(); ++i) EXPECT_EQ(every_tenth.rows[i], accurate.rows[i]) << i;
 }
 
-TEST(Accuracy, AToleranceJudgesAndNamesItsSource) {
-  const Model m = load_model_text(kDecay, "decay.yaml");
+// rk4 at h = 0.1 over 1 s on m, and the high-accuracy solution on its rows.
+std::pair<Trace, Trace> rk4_and_accurate(const Model& m) {
   const ReferenceCore core(m);
   RunOptions rk4{"rk4", 0.1, 1.0, 1};
-  const Trace run = core.simulate(rk4);
-  const Trace accurate = accurate_on_grid(core, rk4, run);
+  Trace run = core.simulate(rk4);
+  Trace accurate = accurate_on_grid(core, rk4, run);
+  return {std::move(run), std::move(accurate)};
+}
+
+TEST(Accuracy, AToleranceJudgesAndNamesItsSource) {
+  const Model m = load_model_text(kDecay, "decay.yaml");
+  const auto [run, accurate] = rk4_and_accurate(m);
   ErrorTolerance tolerance;
   tolerance.relative = 1e-7;
   AccuracyCheck a = check_accuracy(run, accurate, m, tolerance);
@@ -160,10 +166,7 @@ TEST(TraceComparison, GivenTolerancesReplaceTheFilesByName) {
 TEST(Accuracy, AnAbsoluteToleranceJudgesAnOutputInItsOwnUnit) {
   const std::string text = std::string(kDecay) + "outputs:\n  y_mV: 1000*x\n";
   const Model m = load_model_text(text, "decay.yaml");
-  const ReferenceCore core(m);
-  RunOptions rk4{"rk4", 0.1, 1.0, 1};
-  const Trace run = core.simulate(rk4);
-  const Trace accurate = accurate_on_grid(core, rk4, run);
+  const auto [run, accurate] = rk4_and_accurate(m);
   ErrorTolerance tolerance;
   tolerance.relative = 1e-5;
   const AccuracyCheck relative = check_accuracy(run, accurate, m, tolerance);
