@@ -99,7 +99,8 @@ constexpr double kFloatBound = 2 * 0x1p-24 + 5 * 0x1p-24 * 0.2 + 160 * 0x1p-24 /
 
 TEST(Mrabm4Restart, CompensatesTheChargeInFloat) {
   static_assert(SerialFloat::Model::compensated_states[0], "the SOC is a compensated state");
-  static_assert(SerialFloat::Tasks::Kept::RowsAtCompileTime == 16 * 2 + 10 * 2, "the kept values end with the slow carries");
+  static_assert(SerialFloat::Tasks::Kept::RowsAtCompileTime == 16 * 2 + 10 * 2,
+                "the kept values end with the slow carries");
   EXPECT_LE(charge_error<SerialFloat>(0), kFloatBound);
 }
 

@@ -98,7 +98,7 @@ std::string failure(const VerifyResult& v, const std::string& err) {
     return fmt::format("not accurate: {:.3e} off the high-accuracy solution at {} t = {:.6g}, above its tolerance "
                        "{:.3e} ({})",
                        v.accuracy->max_error, v.accuracy->worst_state, v.accuracy->worst_time,
-                       v.accuracy->worst_tolerance, v.accuracy->tolerance_source);
+                       v.accuracy->worst_tolerance(), v.accuracy->tolerance_source);
   return tail(err);
 }
 

@@ -140,47 +140,49 @@ void add_tolerance(CLI::App* cmd, ToleranceOptions& o, const std::string& relati
                   "of --tolerance's relative one (repeatable; default: the model's simulation: absolute_tolerance:)");
 }
 
+namespace {
+
+// OPTION NAME=VALUE items, each a finite number (`positive`: above 0) for a name given once.
+std::vector<std::pair<std::string, double>> name_values(const std::vector<std::string>& given,
+                                                        const std::string& option, bool positive,
+                                                        const std::string& example) {
+  std::vector<std::pair<std::string, double>> result;
+  for (const std::string& g : given) {
+    const auto eq = g.find('=');
+    const std::string name = g.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : g.substr(eq + 1);
+    double v = 0;
+    if (name.empty() || !CLI::detail::lexical_cast(value, v) || !std::isfinite(v) || (positive && !(v > 0)))
+      throw UsageError(fmt::format("{} '{}': expected NAME=VALUE with a {} number, as in {} {}", option, g,
+                                   positive ? "positive" : "finite", option, example));
+    for (const auto& r : result)
+      if (r.first == name) throw UsageError(fmt::format("{} {} is given twice", option, name));
+    result.emplace_back(name, v);
+  }
+  return result;
+}
+
+}  // namespace
+
 ErrorTolerance given_tolerance(const Model& m, const ToleranceOptions& o) {
   ErrorTolerance given;
   if (o.relative && (!(*o.relative > 0) || !std::isfinite(*o.relative)))
     throw UsageError(fmt::format("--tolerance must be a positive number, as in --tolerance 1e-3 (given {})",
                                  *o.relative));
   given.relative = o.relative;
-  std::vector<std::string> names;
-  for (const auto& x : m.states) names.push_back(x.name);
-  for (const auto& y : m.outputs) names.push_back(y.name);
-  for (const std::string& g : o.absolute) {
-    const auto eq = g.find('=');
-    const std::string name = g.substr(0, eq);
-    const std::string value = eq == std::string::npos ? "" : g.substr(eq + 1);
-    double v = 0;
-    if (name.empty() || !CLI::detail::lexical_cast(value, v) || !(v > 0) || !std::isfinite(v))
-      throw UsageError(fmt::format("--absolute-tolerance '{}': expected NAME=VALUE with a positive number, as in "
-                                   "--absolute-tolerance V_t=1e-3",
-                                   g));
-    if (std::find(names.begin(), names.end(), name) == names.end())
-      throw UsageError(fmt::format("--absolute-tolerance {}: {} has no state or output of that name ({})", name,
-                                   m.name, did_you_mean(name, names, "its states and outputs: " + fmt::format("{}", fmt::join(names, ", ")))));
-    for (const auto& a : given.absolute)
-      if (a.first == name) throw UsageError(fmt::format("--absolute-tolerance {} is given twice", name));
-    given.absolute.emplace_back(name, v);
-  }
+  given.absolute = name_values(o.absolute, "--absolute-tolerance", true, "V_t=1e-3");
+  const std::vector<std::string> names = m.state_and_output_names();
+  for (const auto& a : given.absolute)
+    if (std::find(names.begin(), names.end(), a.first) == names.end())
+      throw UsageError(fmt::format("--absolute-tolerance {}: {} has no state or output of that name ({})", a.first,
+                                   m.name, did_you_mean(a.first, names, "its states and outputs: " +
+                                                                            fmt::to_string(fmt::join(names, ", ")))));
   return given;
 }
 
 std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string>& given) {
   std::vector<ParameterOverride> result;
-  for (const std::string& g : given) {
-    const auto eq = g.find('=');
-    const std::string name = g.substr(0, eq);
-    const std::string value = eq == std::string::npos ? "" : g.substr(eq + 1);
-    double v = 0;
-    if (name.empty() || !CLI::detail::lexical_cast(value, v) || !std::isfinite(v))
-      throw UsageError(fmt::format("--param '{}': expected NAME=VALUE with a finite number, as in --param m_N=0.01", g));
-    for (const auto& r : result)
-      if (r.name == name) throw UsageError(fmt::format("--param {} is given twice", name));
-    result.push_back({name, v});
-  }
+  for (const auto& [name, value] : name_values(given, "--param", false, "m_N=0.01")) result.push_back({name, value});
   return result;
 }
 

@@ -71,8 +71,9 @@ void add_run_length(CLI::App* cmd, Overrides& o, const std::string& every_what);
 // --tolerance (described by `relative_help`) and --absolute-tolerance.
 void add_tolerance(CLI::App* cmd, ToleranceOptions& o, const std::string& relative_help);
 // The tolerance given on the command line, for model m (trace_comparison.hpp merged puts it over
-// the model's simulation: tolerance: and absolute_tolerance:). Throws UsageError for a name that is neither a state nor an output of m, a value that is not
-// a positive number, or a name given twice.
+// the model's simulation: tolerance: and absolute_tolerance:). Throws UsageError for a name that
+// is neither a state nor an output of m, a value that is not a positive number, or a name given
+// twice.
 ErrorTolerance given_tolerance(const Model& m, const ToleranceOptions& o);
 
 // --param NAME=VALUE, each a finite number for a name given once.

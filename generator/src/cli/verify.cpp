@@ -146,7 +146,7 @@ int VerifyCommand::run(const Model& model) {
   if (r.pass && !r.pass_all())
     std::cerr << fmt::format("error: the code is the scheme, but its answer is {:.3e} off the high-accuracy "
                              "solution in {}, above its tolerance {:.3e} ({})\n",
-                             r.accuracy->max_error, r.accuracy->worst_state, r.accuracy->worst_tolerance,
+                             r.accuracy->max_error, r.accuracy->worst_state, r.accuracy->worst_tolerance(),
                              r.accuracy->tolerance_source);
   return r.pass_all() ? 0 : 2;
 }

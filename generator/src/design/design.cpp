@@ -73,11 +73,12 @@ void estimate_accurate_error(const Model& model, const ReferenceCore& core, Accu
   d.accurate_error = std::max(compare_traces(loose_run, tight_run, model.states.size()).max_error,
                               compare_traces(dense, tight_run, model.states.size()).max_error);
   const std::vector<ColumnTolerance> tolerances = column_tolerances(model, r.tolerance);
-  const Comparison a = compare_traces(loose_run, tight_run, tolerances), b = compare_traces(dense, tight_run, tolerances);
+  const Comparison a = compare_traces(loose_run, tight_run, tolerances);
+  const Comparison b = compare_traces(dense, tight_run, tolerances);
   const Comparison& worse = a.share >= b.share ? a : b;
   if (worse.share > 0.1) {
     const std::size_t j = worse.worst_column - 1;
-    const std::string name = j < model.states.size() ? model.states[j].name : model.outputs[j - model.states.size()].name;
+    const std::string name = model.state_and_output_names()[j];
     throw std::invalid_argument(fmt::format(
         "the tolerance of {}, {:g}{}, is below what the high-accuracy solution resolves: its own error there is about "
         "{:.2g} (between Odeint tolerances 1e-11 and 1e-12), and a design is checked against it; ask for {:.2g} or "

@@ -120,7 +120,8 @@ std::string Design::json() const {
         json_string(c.scheme), json_string(c.linearization), json_string(c.hold),
         c.step > 0 ? json_number(c.step) : "null",
         c.dual_rate ? std::to_string(c.ratio) : "1", c.step > 0 ? json_number(c.error) : "null",
-        c.step > 0 ? json_number(c.error_share) : "null", c.error_absolute, c.step > 0 ? json_number(c.error_time) : "null", c.step > 0 ? json_string(c.error_where) : "null",
+        c.step > 0 ? json_number(c.error_share) : "null", c.error_absolute,
+        c.step > 0 ? json_number(c.error_time) : "null", c.step > 0 ? json_string(c.error_where) : "null",
         json_number(c.max_stable_step), c.stable_bounded, c.ops_per_step, json_number(c.ops_per_second),
         c.hold_error >= 0 ? json_number(c.hold_error) : "null",
         c.integration_error >= 0 ? json_number(c.integration_error) : "null", json_string(c.status), json_string(c.reason), trials);

@@ -55,8 +55,8 @@ inline const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
 inline const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};
 inline const std::vector<std::string> kStateKeys = {"slow", "fast"};
 inline const std::vector<std::string> kSimulationKeys = {
-    "t_end", "scheme", "step", "ratio", "linearization", "schedule", "inputs", "inputs_before_start", "calibration", "tolerance",
-    "absolute_tolerance"};
+    "t_end",  "scheme",      "step",      "ratio",    "linearization",     "schedule",
+    "inputs", "inputs_before_start", "calibration", "tolerance", "absolute_tolerance"};
 
 inline const char* const kLinearizationHint =
     "exact: the Jacobian blocks must be constant; frozen: taken at the initial state; scheduled: computed over a grid "

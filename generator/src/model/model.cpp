@@ -87,6 +87,13 @@ bool Model::inputs_vary() const {
   return false;
 }
 
+std::vector<std::string> Model::state_and_output_names() const {
+  std::vector<std::string> names;
+  for (const auto& x : states) names.push_back(x.name);
+  for (const auto& y : outputs) names.push_back(y.name);
+  return names;
+}
+
 bool Model::holds_inputs() const {
   for (const auto& u : inputs)
     if (u.hold != InputHold::kZero) return true;

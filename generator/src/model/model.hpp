@@ -244,6 +244,8 @@ struct Model {
   // Whether a scenario input signal (simulation: inputs) varies in time: how the inputs are held
   // between samples then matters.
   bool inputs_vary() const;
+  // The states' names, then the outputs': the columns after the time in a run's trace.
+  std::vector<std::string> state_and_output_names() const;
   // The canonical form of `e` (canonical_form) with each largest subexpression of t and
   // parameters that contains t (and no table) marked as a time term (dr_time,
   // model/functions.hpp): what the emitter prints and the reference core evaluates.

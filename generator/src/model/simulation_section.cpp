@@ -219,9 +219,7 @@ void Loader::read_absolute_tolerance(const KeyValue& section) {
     throw ModelError(at(section.second.IsNull() ? section.first : section.second),
                      "simulation.absolute_tolerance must be a mapping of states and outputs to tolerances",
                      "in their own units, as in 'absolute_tolerance: {V_t: 1e-3, SOC: 1e-6}'");
-  std::vector<std::string> names;
-  for (const auto& x : model_.states) names.push_back(x.name);
-  for (const auto& y : model_.outputs) names.push_back(y.name);
+  const std::vector<std::string> names = model_.state_and_output_names();
   auto& absolute = model_.simulation.tolerance.absolute;
   for (const auto& e : entries(section.second, "simulation.absolute_tolerance")) {
     if (std::find(names.begin(), names.end(), e.name) == names.end())

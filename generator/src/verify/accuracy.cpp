@@ -38,33 +38,18 @@ AccuracyCheck check_accuracy(const Trace& trace, const Trace& accurate, const Mo
   const std::size_t with_outputs = 1 + tolerances.size();
   if (trace.columns.size() < with_outputs || accurate.columns.size() < with_outputs)
     tolerances.resize(model.states.size());
-  if (trace.rows.size() != accurate.rows.size() || trace.columns.size() < tolerances.size() + 1 ||
-      accurate.columns.size() < tolerances.size() + 1)
-    throw std::runtime_error(fmt::format("the run's trace ({} rows) and the high-accuracy solution's ({} rows) differ "
-                                         "in shape",
-                                         trace.rows.size(), accurate.rows.size()));
-  Trace a = trace, b = accurate;  // the columns compared, under the same names
-  for (Trace* t : {&a, &b}) {
-    t->columns.resize(1 + tolerances.size());
-    for (auto& row : t->rows) row.resize(1 + tolerances.size());
-  }
-  b.columns = a.columns;
-  const Comparison c = compare_traces(a, b, tolerances);
+  const Comparison c = compare_traces(trace, accurate, tolerances);
   AccuracyCheck r;
   r.tolerance = tolerance;
-  for (std::size_t j = 0; j < tolerances.size(); ++j) {
-    const bool output = j >= model.states.size();
-    r.columns.push_back({output ? model.outputs[j - model.states.size()].name : model.states[j].name, c.errors[j],
-                         tolerances[j].absolute, output});
-  }
+  const std::vector<std::string> names = model.state_and_output_names();
+  for (std::size_t j = 0; j < tolerances.size(); ++j)
+    r.columns.push_back({names[j], c.errors[j], tolerances[j].absolute, j >= model.states.size()});
   if (tolerances.empty()) return r;
   const std::size_t worst = c.worst_column - 1;
   r.max_error = c.max_error;
   r.worst_state = r.columns[worst].name;
   r.worst_time = c.worst_time;
   r.worst_scale = c.scale[worst];
-  r.worst_tolerance = tolerances[worst].value;
-  r.worst_absolute = tolerances[worst].absolute;
   return r;
 }
 
@@ -97,10 +82,10 @@ std::string accuracy_text(const AccuracyCheck& a, const std::string& linearizati
   if (!a.error.empty()) return "accuracy: not measured, " + a.error + "\n";
   std::string s = fmt::format("accuracy (against the high-accuracy solution): max error {:.3e}", a.max_error);
   if (!a.worst_state.empty())
-    s += a.worst_absolute ? fmt::format(" at {}, t = {:.6g} (absolute)", a.worst_state, a.worst_time)
+    s += a.worst_absolute() ? fmt::format(" at {}, t = {:.6g} (absolute)", a.worst_state, a.worst_time)
                           : fmt::format(" at {}, t = {:.6g}, relative to {:.4g} (max(1, max_t |{}|))", a.worst_state,
                                         a.worst_time, a.worst_scale, a.worst_state);
-  s += a.judged() ? fmt::format("; tolerance {:.3e} ({}): {}\n", a.worst_tolerance, a.tolerance_source,
+  s += a.judged() ? fmt::format("; tolerance {:.3e} ({}): {}\n", a.worst_tolerance(), a.tolerance_source,
                                 a.pass() ? "ACCURATE" : "NOT ACCURATE")
                   : "; not judged (no --tolerance or simulation: tolerance:)\n";
   if (a.columns.size() > 1) {

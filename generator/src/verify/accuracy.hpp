@@ -43,9 +43,7 @@ struct AccuracyCheck {
   double max_error = 0;
   std::string worst_state;  // its name (a state or an output)
   double worst_time = 0;
-  double worst_scale = 1;          // what its error is relative to: max(1, max_t |x_accurate|), 1 if absolute
-  double worst_tolerance = 0;      // its tolerance (0: not judged)
-  bool worst_absolute = false;
+  double worst_scale = 1;  // what its error is relative to: max(1, max_t |x_accurate|), 1 if absolute
   std::vector<ColumnError> columns;  // each state's, then each output's
   // Frozen or scheduled linearizations: the same scheme re-linearized at every step (the
   // reference core's run), against the same solution; what freezing or scheduling costs is
@@ -59,11 +57,14 @@ struct AccuracyCheck {
   double hold_error = -1;
   double integration_error = -1;
   ErrorTolerance tolerance;
-  std::string tolerance_source;  // of worst_tolerance (trace_comparison.hpp tolerance_source)
+  std::string tolerance_source;  // of worst_tolerance() (trace_comparison.hpp tolerance_source)
   std::string error;             // why the high-accuracy solution could not be had (then nothing is judged)
 
-  bool judged() const { return worst_tolerance > 0 && error.empty(); }
-  bool pass() const { return !judged() || max_error <= worst_tolerance; }
+  // The worst state's or output's tolerance (0: not judged), and whether it is absolute.
+  double worst_tolerance() const { return tolerance_of(tolerance, worst_state); }
+  bool worst_absolute() const { return has_absolute(tolerance, worst_state); }
+  bool judged() const { return worst_tolerance() > 0 && error.empty(); }
+  bool pass() const { return !judged() || max_error <= worst_tolerance(); }
 };
 
 // The high-accuracy solution of `run`'s scenario (its step's grid, end and calibration writes)

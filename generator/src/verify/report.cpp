@@ -101,10 +101,10 @@ std::string accuracy_html(const VerifyResult& r) {
   const std::string error =
       fmt::format("max error {:.3e} against the high-accuracy solution at {}, t = {:.6g}, {}", a.max_error,
                   html_escape(a.worst_state), a.worst_time,
-                  a.worst_absolute ? std::string("absolute") : fmt::format("relative to {:.4g}", a.worst_scale));
+                  a.worst_absolute() ? std::string("absolute") : fmt::format("relative to {:.4g}", a.worst_scale));
   if (!a.judged()) return "<p>Accuracy: " + error + " (not judged: no tolerance given)</p>\n";
   return fmt::format("<p class=\"verdict {}\">{}: {} {} its tolerance {:.3e} ({})</p>\n", a.pass() ? "pass" : "fail",
-                     a.pass() ? "ACCURATE" : "NOT ACCURATE", error, a.pass() ? "&le;" : "&gt;", a.worst_tolerance,
+                     a.pass() ? "ACCURATE" : "NOT ACCURATE", error, a.pass() ? "&le;" : "&gt;", a.worst_tolerance(),
                      html_escape(a.tolerance_source));
 }
 

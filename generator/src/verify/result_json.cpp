@@ -391,8 +391,8 @@ Json accuracy_json(const AccuracyCheck& a) {
             {"worst_state", a.worst_state},
             {"worst_time", a.worst_time},
             {"relative_to", significant7(a.worst_scale)},
-            {"worst_tolerance", a.worst_tolerance > 0 ? Json(significant7(a.worst_tolerance)) : Json(nullptr)},
-            {"worst_absolute", a.worst_absolute},
+            {"worst_tolerance", a.judged() ? Json(significant7(a.worst_tolerance())) : Json(nullptr)},
+            {"worst_absolute", a.worst_absolute()},
             {"tolerance", a.tolerance.relative ? Json(significant7(*a.tolerance.relative)) : Json(nullptr)},
             {"tolerance_source", a.tolerance_source},
             {"accurate", a.judged() ? Json(a.pass()) : Json(nullptr)}};
@@ -415,9 +415,6 @@ AccuracyCheck read_accuracy(const Json& j) {
   read(j, "worst_state", a.worst_state);
   read(j, "worst_time", a.worst_time);
   read(j, "relative_to", a.worst_scale);
-  if (j.contains("worst_tolerance") && !j.at("worst_tolerance").is_null())
-    a.worst_tolerance = j.at("worst_tolerance").get<double>();
-  read(j, "worst_absolute", a.worst_absolute);
   if (j.contains("tolerance") && !j.at("tolerance").is_null()) a.tolerance.relative = j.at("tolerance").get<double>();
   read(j, "tolerance_source", a.tolerance_source);
   if (j.contains("absolute_tolerance"))
@@ -425,11 +422,9 @@ AccuracyCheck read_accuracy(const Json& j) {
       a.tolerance.absolute.emplace_back(item.key(), item.value().get<double>());
   for (const char* key : {"states", "outputs"})
     if (j.contains(key))
-      for (const auto& item : j.at(key).items()) {
-        const bool absolute = std::any_of(a.tolerance.absolute.begin(), a.tolerance.absolute.end(),
-                                          [&](const auto& t) { return t.first == item.key(); });
-        a.columns.push_back({item.key(), item.value().get<double>(), absolute, std::string(key) == "outputs"});
-      }
+      for (const auto& item : j.at(key).items())
+        a.columns.push_back({item.key(), item.value().get<double>(), has_absolute(a.tolerance, item.key()),
+                             std::string(key) == "outputs"});
   read(j, "relinearized_error", a.relinearized_error);
   read(j, "hold_error", a.hold_error);
   read(j, "integration_error", a.integration_error);

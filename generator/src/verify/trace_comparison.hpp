@@ -23,6 +23,8 @@ std::vector<ColumnTolerance> column_tolerances(const Model& m, const ErrorTolera
 // `given`'s tolerance over `file`'s: its relative one where it has one, its absolute ones by name.
 ErrorTolerance merged(const ErrorTolerance& file, const ErrorTolerance& given);
 
+// Whether t gives the state or output `name` an absolute tolerance.
+bool has_absolute(const ErrorTolerance& t, const std::string& name);
 // The tolerance of the state or output `name`: its absolute one, else the relative one (0: none).
 double tolerance_of(const ErrorTolerance& t, const std::string& name);
 
@@ -45,8 +47,9 @@ struct Comparison {
   std::vector<double> scale;   // what each column's error is divided by: max(1, max_t |b|), or 1 if absolute
 };
 
-// Columns 1..tolerances.size() of two traces of the same shape (column 0 is time), `b` the
-// reference, each measured as its tolerance says; a NaN is infinitely far. The worst column is
+// Columns 1..tolerances.size() of two traces with as many rows and those columns (column 0 is
+// time; the columns after them are not compared), `b` the reference, each measured as its
+// tolerance says; a NaN is infinitely far. The worst column is
 // the judged one with the largest share of its tolerance (none judged: the largest error).
 // Throws std::runtime_error when the shapes differ.
 Comparison compare_traces(const Trace& a, const Trace& b, const std::vector<ColumnTolerance>& tolerances);

@@ -76,7 +76,6 @@ TEST(Report, PageHasEverySectionAndEscapesTheModel) {
   a.max_error = 2e-2;
   a.worst_state = "z";
   a.tolerance.relative = 1e-2;
-  a.worst_tolerance = 1e-2;
   a.tolerance_source = "--tolerance";
   r.accuracy = a;
   ReportData d;

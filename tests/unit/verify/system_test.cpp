@@ -77,7 +77,6 @@ TEST(SystemResult, AccuracyIsJudgedPerModel) {
   judged.accuracy->max_error = 2e-3;
   judged.accuracy->worst_state = "x";
   judged.accuracy->tolerance.relative = 1e-3;
-  judged.accuracy->worst_tolerance = 1e-3;
   judged.accuracy->tolerance_source = "simulation.tolerance";
   unjudged.model = "b";
   unjudged.accuracy = AccuracyCheck{};

@@ -66,7 +66,6 @@ VerifyResult dual_rate_result() {
   a.relinearized_error = 1.5e-4;
   a.tolerance.relative = 1e-3;
   a.tolerance.absolute = {{"q", 1e-4}};
-  a.worst_tolerance = 1e-3;
   a.tolerance_source = "simulation.tolerance";
   r.accuracy = a;
   r.ops_per_step = 120;
@@ -150,7 +149,7 @@ TEST(VerifyResultJson, EveryFieldReadsBackEqual) {
   EXPECT_EQ(back.accuracy->relinearized_error, 1.5e-4);
   EXPECT_EQ(back.accuracy->tolerance.relative, 1e-3);
   EXPECT_EQ(back.accuracy->tolerance.absolute, r.accuracy->tolerance.absolute);
-  EXPECT_EQ(back.accuracy->worst_tolerance, 1e-3);
+  EXPECT_EQ(back.accuracy->worst_tolerance(), 1e-3);
   EXPECT_FALSE(back.accuracy->pass());
   EXPECT_EQ(j.at("accuracy").at("accurate"), false);
   EXPECT_FALSE(back.pass_all());
