@@ -17,6 +17,14 @@
 
 namespace dualrate::cli {
 
+GenerateRequest generate_request(const Settings& s, const Overrides& o) {
+  GenerateRequest g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION};
+  g.scheme_options = o.scheme_options;
+  g.defer_overruns = o.overrun == "defer";
+  g.t_end = s.t_end;
+  return g;
+}
+
 Settings resolve(const Model& m, const Overrides& o, Use use) {
   Settings s;
   s.scheme = o.scheme.value_or(m.simulation.scheme);

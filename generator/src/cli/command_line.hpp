@@ -10,6 +10,7 @@
 
 #include "model/model.hpp"
 #include "reference/reference_model.hpp"
+#include "schemes/contract.hpp"
 
 namespace CLI {
 class App;
@@ -59,6 +60,9 @@ enum class Use { kGenerate, kReferenceCore, kAnalysis };
 // Throws UsageError for an unknown scheme (for this use) or a bad setting, ModelError for a
 // dual-rate scheme on a model without both slow and fast states.
 Settings resolve(const Model& m, const Overrides& o, Use use);
+// The request that generate, verify and fmu make of the settings and of the options they share
+// (scalar, the scheme's options, the overrun policy), with the scenario's end s.t_end.
+GenerateRequest generate_request(const Settings& s, const Overrides& o);
 
 // The model file and the options of every model command (scheme, step, ratio, linearization,
 // inner step, parameters).

@@ -206,6 +206,19 @@ A2lCommand::A2lCommand(CLI::App& app) {
                    "default: none)");
 }
 
+FmuCommand::FmuCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand("fmu",
+                            "Write the model as an FMU (Functional Mock-up Unit): co-simulation with the generated "
+                            "scheme inside and model exchange, for a system simulation (docs/fmi.md)");
+  add_common(cmd_, o_);
+  cmd_->add_option("--scalar", o_.scalar, "Scalar type of the generated code (default: double)")
+      ->check(CLI::IsMember({"float", "double"}));
+  cmd_->add_option("--fmi-version", fmi_version_, "FMI version of the FMU: 3 (3.0) or 2 (2.0) (default: 3)")
+      ->check(CLI::IsMember({3, 2}));
+  cmd_->add_option("-o,--output", out_file_, "The FMU file to write (MODEL.fmu)")->required();
+  cmd_->add_flag("--allow-unstable", allow_unstable_, "Build the FMU even where the scheme is unstable at the step");
+}
+
 VerifySystemCommand::VerifySystemCommand(CLI::App& app) {
   cmd_ = app.add_subcommand(
       "verify-system", "Run several models' dual-rate tasks on one Cortex-M core, rate-monotonic, and check each "

@@ -108,6 +108,18 @@ class A2lCommand : public ModelCommand {
   std::vector<std::string> instances_;
 };
 
+// dualrate fmu: the model as an FMU (FMI 3.0 or 2.0, co-simulation and model exchange).
+class FmuCommand : public ModelCommand {
+ public:
+  explicit FmuCommand(CLI::App& app);
+  int run(const Model& model) override;
+
+ private:
+  std::string out_file_;
+  int fmi_version_ = 3;
+  bool allow_unstable_ = false;
+};
+
 // dualrate verify-system: several models' tasks on one Cortex-M core.
 class VerifySystemCommand {
  public:

@@ -6,11 +6,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "analysis/stability.hpp"
-#include "analysis/stability_along_trajectory.hpp"
-#include "analysis/stability_over_range.hpp"
 #include "cli/commands.hpp"
-#include "emit/cpp_emitter.hpp"
+#include "emit/generation.hpp"
 #include "model/cpp_names.hpp"
 #include "model/loader.hpp"
 #include "model/scalar_type.hpp"
@@ -22,40 +19,6 @@
 namespace dualrate::cli {
 
 namespace {
-
-// The scheme's stability at the step over the calibration range (stability_over_range): the
-// worst point, when unstable, is an error at the calibration range.
-void check_stability_over_range(const Model& model, const Settings& s, const SchemeOptions& options,
-                                const SchemeDesign& design) {
-  if (!has_tunable(model)) return;
-  const RangeStability r = stability_over_range(model, s.scheme, s.step, s.ratio, options, &design);
-  if (r.growing > 0)
-    std::cerr << fmt::format("note: the model itself grows at {} of the {} points of the calibration range checked "
-                             "(fastest at {}: a mode at +{:.6g} 1/s), which a calibration there makes unstable "
-                             "whatever the scheme; {} is judged there against the model's growth\n",
-                             r.growing, r.points, r.growth_where, r.growth, s.scheme);
-  if (r.stable) return;
-  throw ModelError(calibration_range_loc(model),
-                   fmt::format("{} at h = {} is unstable over the calibration range: the one-step map's spectral "
-                               "radius (relative to the model's growth where it grows) reaches {:.6g} > 1 at {} (the "
-                               "worst of the {} points checked: the model's "
-                               "values, a grid of the ranges and a search from its worst points, the tables' extreme "
-                               "patterns)",
-                               s.scheme, s.step, r.spectral_radius, r.where, r.points),
-                   "narrow the tunable values' ranges, or take a smaller step; --allow-unstable generates it anyway");
-}
-
-// The scheme along the scenario's trajectory, with the constants the header will have.
-void check_along_trajectory(const Model& model, const Settings& s, const SchemeOptions& options,
-                            const SchemeDesign& design) {
-  const TrajectoryStability along =
-      stability_along_trajectory(model, s.scheme, s.step, s.ratio, options, s.t_end, &design);
-  if (along.stable) return;
-  const Instability why = trajectory_instability(model, s.scheme, s.step, s.ratio, along);
-  if (!along.advisory)
-    throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
-  std::cerr << "warning: " << why.message << " (hint: " << why.hint << ")\n";
-}
 
 // --instances: only a model with tunable values has state of its own outside Data (its
 // constants); each name distinct and none that the generated namespace declares.
@@ -161,45 +124,15 @@ int GenerateCommand::run(const Model& model) {
   require_dual_rate(cmd_, "--overrun", s.scheme);
   check_instances(model, instances_);
   check_cost_targets(model, cost_targets_);
-  // Scheduled constants are proven stable by the schedule's check over its grid (precompute
-  // refuses them above 1); the initial state's analysis is of the unscheduled constants.
-  const SchemeInfo* info = find_scheme(s.scheme);
-  const bool scheduled = info->schedulable && model.simulation.linearization == "scheduled";
-  const bool judged = !allow_unstable_ && !scheduled;
-  if (has_tunable(model)) require_finite_derived(model, scalar_type(o_.scalar));
-  if (!scheduled) {
-    const StabilityReport stability =
-        analyze_stability(model, s.scheme, s.step, s.ratio, o_.scheme_options,
-                          allow_unstable_ ? StepSearch::kNever : StepSearch::kWhenUnstable);
-    if (!stability.stable && !allow_unstable_) {
-      const Instability why = instability(model, stability, s.t_end);
-      throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
-    }
-  }
-  // A plant may grow (an unstable airframe): a note; a negative parameter in the growing state's
-  // equation (a capacitance, mass or resistance) is more likely a slip: a warning.
-  if (const std::string growth = growth_origin(model); !growth.empty())
-    std::cerr << fmt::format("{}: {} itself grows at its initial state: {}; the scheme is judged against that "
-                             "growth\n",
-                             growth.find(" < 0") != std::string::npos ? "warning" : "note", model.name, growth);
-  if (judged && info->check_trajectory) info->check_trajectory(model, s.t_end);
-  GenerateRequest g{s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
+  GenerationRequest request{generate_request(s, o_), frozen(model, o_)};
+  GenerateRequest& g = request.request;
   g.name_space = name_space_;
   g.jacobian = emit_jacobian_;
   g.instances = instances_;
-  g.scheme_options = o_.scheme_options;
-  g.defer_overruns = o_.overrun == "defer";
-  g.t_end = s.t_end;
   g.allow_unstable = allow_unstable_;
-  const SchemeDesign design = precompute_scheme(model, frozen(model, o_), g);
-  if (judged) {
-    check_stability_over_range(model, s, o_.scheme_options, design);
-    check_along_trajectory(model, s, o_.scheme_options, design);
-  }
-  refuse_lost_tunability(model, frozen(model, o_), g, design);
-  if (design.schedule) std::cerr << "note: " << schedule_summary(*design.schedule);
-  if (info->generate_note) std::cerr << info->generate_note(model, g, design, frozen(model, o_), s.t_end);
-  const TracedHeader header = generate_traced_header(model, g, design);
+  const Generation generation = generate_code(model, request);
+  for (const std::string& note : generation.notes) std::cerr << note;
+  const TracedHeader& header = generation.header;
   std::filesystem::create_directories(out_dir_);
   const auto path = std::filesystem::path(out_dir_) / (generated_namespace(model, g) + ".hpp");
   std::ofstream out(path, std::ios::binary);

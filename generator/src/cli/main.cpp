@@ -29,6 +29,7 @@ int run(int argc, char** argv) {
   VerifySystemCommand verify_system(app);
   CampaignCommand campaign(app);
   A2lCommand a2l(app);
+  FmuCommand fmu(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -48,7 +49,7 @@ int run(int argc, char** argv) {
   init_symbolic();
   if (verify_system.parsed()) return verify_system.run();
   if (campaign.parsed()) return campaign.run();
-  for (ModelCommand* command : std::vector<ModelCommand*>{&generate, &analyze, &simulate, &verify, &design, &a2l})
+  for (ModelCommand* command : std::vector<ModelCommand*>{&generate, &analyze, &simulate, &verify, &design, &a2l, &fmu})
     if (command->parsed()) {
       const Overrides& o = command->overrides();
       Model model = load_model_file(o.model_path, parameter_overrides(o.params));

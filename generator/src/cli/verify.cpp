@@ -96,9 +96,7 @@ int VerifyCommand::run(const Model& model) {
   if (info && info->check_trajectory)
     info->check_trajectory(model, s.t_end);
   VerifyOptions v;
-  v.generate = {s.scheme, s.step, s.ratio, scalar_type(o_.scalar), DUALRATE_VERSION};
-  v.generate.scheme_options = o_.scheme_options;
-  v.generate.defer_overruns = o_.overrun == "defer";
+  v.generate = generate_request(s, o_);
   v.frozen = frozen(model, o_);
   v.t_end = s.t_end;
   v.every = o_.every;

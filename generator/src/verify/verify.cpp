@@ -13,7 +13,7 @@
 
 #include "analysis/stability.hpp"
 #include "base/text_io.hpp"
-#include "emit/cpp_emitter.hpp"
+#include "emit/generation.hpp"
 #include "ir/op_count.hpp"
 #include "schemes/reference_core.hpp"
 #include "schemes/registry.hpp"
@@ -104,7 +104,8 @@ class Verification {
   const PartRate part_;
   const bool frozen_;  // sp_ll's linearization frozen (VerifyOptions::frozen, where the scheme has one)
   const GenerateRequest request_;
-  const SchemeDesign design_;
+  const Generation generation_;  // unjudged: verify measures what generate would refuse
+  const SchemeDesign& design_;
   const ReferenceCore core_;
   // What the error amplification per step is taken from: the Jacobian of what the scheme
   // integrates (quasistatic: its reduced form, without the eliminated fast modes).
@@ -128,14 +129,14 @@ Verification::Verification(const Model& model, const VerifyOptions& o, const Sch
       part_(target.part),
       frozen_(o.frozen && info.linearization),
       request_(o.generate),
-      design_(precompute_scheme(model, frozen_, request_)),
+      generation_(generate_code(model, {request_, frozen_, false})),
+      design_(generation_.design),
       core_(model),
       j_(info.analysed_jacobian ? info.analysed_jacobian(model)
                                 : core_.jacobian_at(0, core_.initial_state(), core_.inputs_at(0))),
       evaluations_(design_.evaluations > 0 ? design_.evaluations : info.evaluations),
       run_(run_options(o, frozen_, design_, info.dual_rate)),
       r_(r) {
-  refuse_lost_tunability(model, frozen_, request_, design_);
   if (!info.dual_rate) {
     const StepCost cost = step_cost(model, request_, design_);
     r.ops_per_step = cost.ops.total();
@@ -153,7 +154,7 @@ void Verification::stage(const std::string& what) const {
 void Verification::run_programs(const fs::path& dir) {
   const std::string header = model_.name + ".hpp";
   stage(o_.header_file.empty() ? "generating " + header : "reading " + o_.header_file);
-  write_file(dir / header, o_.header_file.empty() ? generate_header(model_, request_, design_) : read_file(o_.header_file));
+  write_file(dir / header, o_.header_file.empty() ? generation_.header.text : read_file(o_.header_file));
   const std::vector<std::string> flags = trace_flags(dir, header, model_, trace_writes(model_, run_));
   std::string script = "#!/bin/sh\n# How the trace program" + std::string(cross_ ? "s were" : " was") +
                        " built and run (" + std::to_string(r_.steps) + " steps, a row every " +

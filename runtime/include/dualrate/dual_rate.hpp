@@ -121,6 +121,30 @@ class DualRate {
   };
 
   explicit DualRate(Scalar h) noexcept : h_(h) {}
+  // A copy made while neither task runs: a checkpoint an executive can run ahead from (an FMU's
+  // state at a communication point, docs/fmi.md) without touching this one.
+  DualRate(const DualRate& o) noexcept
+      : h_(o.h_),
+        fast_(o.fast_),
+        slow_(o.slow_),
+        jobs_{o.jobs_[0], o.jobs_[1]},
+        released_count_(o.released_count_.load(std::memory_order_acquire)),
+        completed_count_(o.completed_count_.load(std::memory_order_acquire)),
+        tick_(o.tick_),
+        job_(o.job_),
+        inputs_(o.inputs_),
+        waiting_(o.waiting_),
+        longest_wait_(o.longest_wait_),
+        slow_overruns_(o.slow_overruns_),
+        deferred_releases_(o.deferred_releases_),
+        row_(o.row_) {
+    for (int i = 0; i < 2; ++i) {
+      snapshot_[i] = o.snapshot_[i];
+      ends_[i] = o.ends_[i];
+      ends_macro_[i].store(o.ends_macro_[i].load(std::memory_order_acquire), std::memory_order_relaxed);
+    }
+  }
+  DualRate& operator=(const DualRate&) = delete;
 
   // The fast task's body for tick n = ticks(); sets `release` when a slow job must be released now.
   [[nodiscard]] Status fast(const Input& sample, bool& release) noexcept {

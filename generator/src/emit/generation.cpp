@@ -1,0 +1,94 @@
+#include "emit/generation.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "analysis/stability.hpp"
+#include "analysis/stability_along_trajectory.hpp"
+#include "analysis/stability_over_range.hpp"
+#include "constant_schedule/constant_schedule.hpp"
+#include "model/tunable.hpp"
+#include "schemes/registry.hpp"
+
+namespace dualrate {
+
+namespace {
+
+// The scheme's stability at the step over the calibration range (stability_over_range): the
+// worst point, when unstable, is an error at the calibration range.
+void check_stability_over_range(const Model& model, const GenerateRequest& g, const SchemeDesign& design,
+                                std::vector<std::string>& notes) {
+  if (!has_tunable(model)) return;
+  const RangeStability r = stability_over_range(model, g.scheme, g.step, g.ratio, g.scheme_options, &design);
+  if (r.growing > 0)
+    notes.push_back(fmt::format("note: the model itself grows at {} of the {} points of the calibration range checked "
+                                "(fastest at {}: a mode at +{:.6g} 1/s), which a calibration there makes unstable "
+                                "whatever the scheme; {} is judged there against the model's growth\n",
+                                r.growing, r.points, r.growth_where, r.growth, g.scheme));
+  if (r.stable) return;
+  throw ModelError(calibration_range_loc(model),
+                   fmt::format("{} at h = {} is unstable over the calibration range: the one-step map's spectral "
+                               "radius (relative to the model's growth where it grows) reaches {:.6g} > 1 at {} (the "
+                               "worst of the {} points checked: the model's "
+                               "values, a grid of the ranges and a search from its worst points, the tables' extreme "
+                               "patterns)",
+                               g.scheme, g.step, r.spectral_radius, r.where, r.points),
+                   "narrow the tunable values' ranges, or take a smaller step; --allow-unstable generates it anyway");
+}
+
+// The scheme along the scenario's trajectory, with the constants the header will have.
+void check_along_trajectory(const Model& model, const GenerateRequest& g, const SchemeDesign& design,
+                            std::vector<std::string>& notes) {
+  const TrajectoryStability along =
+      stability_along_trajectory(model, g.scheme, g.step, g.ratio, g.scheme_options, g.t_end, &design);
+  if (along.stable) return;
+  const Instability why = trajectory_instability(model, g.scheme, g.step, g.ratio, along);
+  if (!along.advisory)
+    throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
+  notes.push_back("warning: " + why.message + " (hint: " + why.hint + ")\n");
+}
+
+// The scheme's linear stability at the initial state (unscheduled constants: scheduled ones
+// are proven stable by the schedule's check over its grid, which precompute makes).
+void check_initial_stability(const Model& model, const GenerateRequest& g, bool refuse) {
+  const StabilityReport stability = analyze_stability(model, g.scheme, g.step, g.ratio, g.scheme_options,
+                                                      refuse ? StepSearch::kWhenUnstable : StepSearch::kNever);
+  if (stability.stable || !refuse) return;
+  const Instability why = instability(model, stability, g.t_end);
+  throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
+}
+
+}  // namespace
+
+Generation generate_code(const Model& model, const GenerationRequest& request) {
+  const GenerateRequest& g = request.request;
+  const SchemeInfo* info = find_scheme(g.scheme);
+  if (!info) throw std::invalid_argument(fmt::format("no scheme '{}' generates code", g.scheme));
+  const bool scheduled = info->schedulable && model.simulation.linearization == "scheduled";
+  const bool judged = request.judged && !g.allow_unstable && !scheduled;
+  Generation out;
+  if (request.judged && has_tunable(model)) require_finite_derived(model, g.scalar);
+  if (request.judged && !scheduled) check_initial_stability(model, g, !g.allow_unstable);
+  // A plant may grow (an unstable airframe): a note; a negative parameter in the growing state's
+  // equation (a capacitance, mass or resistance) is more likely a slip: a warning.
+  if (const std::string growth = request.judged ? growth_origin(model) : ""; !growth.empty())
+    out.notes.push_back(fmt::format("{}: {} itself grows at its initial state: {}; the scheme is judged against that "
+                                    "growth\n",
+                                    growth.find(" < 0") != std::string::npos ? "warning" : "note", model.name, growth));
+  if (judged && info->check_trajectory) info->check_trajectory(model, g.t_end);
+  out.design = precompute_scheme(model, request.frozen, g);
+  if (judged) {
+    check_stability_over_range(model, g, out.design, out.notes);
+    check_along_trajectory(model, g, out.design, out.notes);
+  }
+  refuse_lost_tunability(model, request.frozen, g, out.design);
+  if (request.judged) {
+    if (out.design.schedule) out.notes.push_back("note: " + schedule_summary(*out.design.schedule));
+    if (info->generate_note) out.notes.push_back(info->generate_note(model, g, out.design, request.frozen, g.t_end));
+  }
+  out.header = generate_traced_header(model, g, out.design);
+  return out;
+}
+
+}  // namespace dualrate

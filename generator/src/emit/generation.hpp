@@ -1,0 +1,36 @@
+// The generation pipeline: what `generate`, `fmu` and `verify` run to turn a model and a
+// request into a header (the scheme's stability at the step over the calibration range and
+// along the scenario, the scheme's precomputed design, the refusal of a design that would lose
+// a tunable value, the emitted header). The commands print its notes; none of them rebuilds it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "emit/cpp_emitter.hpp"
+#include "model/model.hpp"
+#include "schemes/contract.hpp"
+
+namespace dualrate {
+
+struct GenerationRequest {
+  GenerateRequest request;
+  bool frozen = false;  // sp_ll's linearization frozen (ignored by schemes without one)
+  // Whether an unstable scheme is refused (generate, fmu), or generated for measuring (verify,
+  // and generate --allow-unstable: request.allow_unstable).
+  bool judged = true;
+};
+
+struct Generation {
+  SchemeDesign design;
+  TracedHeader header;
+  // What the generation says beside its header, each as the CLI prints it ("note: ..." or
+  // "warning: ...", a warning being what the user should act on), ending in a newline.
+  std::vector<std::string> notes;
+};
+
+// Runs the pipeline; throws ModelError (a positioned refusal: an unstable step, a lost tunable
+// value, a design the scheme cannot make) or SchemeDesignError, and writes nothing.
+Generation generate_code(const Model& model, const GenerationRequest& request);
+
+}  // namespace dualrate
