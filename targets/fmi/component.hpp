@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <string>
 #include <tuple>
 #include <utility>
 
@@ -29,8 +28,12 @@ struct Logger {
   void (*emit)(const Logger& log, Status status, const char* category, const char* message) = nullptr;
   void* callback = nullptr;     // the importer's function, cast back by `emit`
   void* environment = nullptr;  // the importer's instance environment
-  std::string instance;         // the instance's name
+  char instance[128] = "";     // the instance's name (cut to 127 characters)
   bool on = true;
+  void name(const char* n) {
+    std::strncpy(instance, n, sizeof instance - 1);
+    instance[sizeof instance - 1] = '\0';
+  }
 };
 
 // The value references, in this order (the generator's modelDescription.xml numbers them the

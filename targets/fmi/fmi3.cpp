@@ -21,7 +21,10 @@ void emit(const Logger& log, Status status, const char* category, const char* me
 
 Instance* instantiate(Kind kind, fmi3String name, fmi3String token, bool logging, fmi3InstanceEnvironment env,
                       fmi3LogMessageCallback log) {
-  Logger logger{log ? emit : nullptr, reinterpret_cast<void*>(log), env, name ? name : "", true};
+  Logger logger;
+  logger.emit = log ? emit : nullptr;
+  logger.callback = reinterpret_cast<void*>(log);
+  logger.environment = env;
   const auto say = [&](const char* message) {
     if (log) log(env, fmi3Error, "logStatusError", message);
   };
@@ -33,6 +36,7 @@ Instance* instantiate(Kind kind, fmi3String name, fmi3String token, bool logging
     say("instantiate: the instantiation token is not this FMU's (its modelDescription.xml and binary differ)");
     return nullptr;
   }
+  logger.name(name);
   Instance* slot = dualrate::fmi::free_slot();
   if (!slot) {
     say("instantiate: all of this FMU's instances are in use (it holds dualrate_fmu::kSlots at once)");
