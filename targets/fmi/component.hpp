@@ -38,18 +38,21 @@ struct Logger {
 
 // The value references, in this order (the generator's modelDescription.xml numbers them the
 // same way): 0 time, then the states, their derivatives, the inputs, the outputs and the tunable
-// values (each tunable parameter, then each tunable table's values).
+// values (each tunable parameter, then each tunable table: FMI 3.0's one array variable each,
+// FMI 2.0's one variable per value).
 enum class VariableKind { kTime, kState, kDerivative, kInput, kOutput, kTunable, kUnknown };
 struct Variable {
   VariableKind kind = VariableKind::kUnknown;
-  int index = 0;
+  int index = 0;  // a tunable's: its first value's among the Calibration's
+  int count = 1;  // the values it holds
 };
 
 // What the FMI functions call, whatever the slot.
 class Instance {
  public:
   virtual ~Instance() = default;
-  virtual Status instantiate(Kind kind, Logger log) = 0;
+  // `arrays`: a tunable table is one array variable (FMI 3.0), else one variable per value.
+  virtual Status instantiate(Kind kind, Logger log, bool arrays) = 0;
   virtual void free() = 0;
   virtual Status reset() = 0;
   virtual Status enter_initialization(double start, bool stop_defined, double stop) = 0;
@@ -58,8 +61,9 @@ class Instance {
   virtual Status enter_step_mode() = 0;
   virtual Status enter_continuous_time_mode() = 0;
   virtual Status terminate() = 0;
-  virtual Status get(const std::uint32_t* vr, std::size_t n, double* values) = 0;
-  virtual Status set(const std::uint32_t* vr, std::size_t n, const double* values) = 0;
+  // n_values: the values of the n variables (an array variable has several).
+  virtual Status get(const std::uint32_t* vr, std::size_t n, double* values, std::size_t n_values) = 0;
+  virtual Status set(const std::uint32_t* vr, std::size_t n, const double* values, std::size_t n_values) = 0;
   virtual Status set_input_rate(std::uint32_t vr, int order, double value) = 0;
   virtual Status do_step(double at, double step) = 0;
   virtual Status set_time(double t) = 0;
@@ -100,11 +104,11 @@ class Component final : public Instance {
   static constexpr std::uint32_t kFirstInput = 1 + 2 * kStates;
   static constexpr std::uint32_t kFirstOutput = kFirstInput + kInputs;
   static constexpr std::uint32_t kFirstTunable = kFirstOutput + kOutputs;
-  static constexpr std::uint32_t kVariables = kFirstTunable + kTunables;
 
  public:
-  Status instantiate(Kind kind, Logger log) override {
+  Status instantiate(Kind kind, Logger log, bool arrays) override {
     kind_ = kind;
+    arrays_ = arrays;
     log_ = std::move(log);
     return start();
   }
@@ -153,24 +157,28 @@ class Component final : public Instance {
     return Status::kOk;
   }
 
-  Status get(const std::uint32_t* vr, std::size_t n, double* values) override {
+  Status get(const std::uint32_t* vr, std::size_t n, double* values, std::size_t n_values) override {
     if (mode_ == Mode::kFree || mode_ == Mode::kError) return wrong_mode("get a value");
     if (n > 0 && (!vr || !values)) return refuse("get: no value references or no values");
+    if (const Status s = check_sizes(vr, n, n_values); s != Status::kOk) return s;
+    std::size_t at = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const Variable v = variable(vr[i]);
-      if (v.kind == VariableKind::kUnknown) return refuse("get: no variable has the value reference %u", vr[i]);
-      values[i] = value(v);
+      for (int k = 0; k < v.count; ++k) values[at++] = value(v, k);
     }
     return Status::kOk;
   }
 
-  Status set(const std::uint32_t* vr, std::size_t n, const double* values) override {
+  Status set(const std::uint32_t* vr, std::size_t n, const double* values, std::size_t n_values) override {
     if (mode_ == Mode::kFree || mode_ == Mode::kError || mode_ == Mode::kTerminated) return wrong_mode("set a value");
     if (n > 0 && (!vr || !values)) return refuse("set: no value references or no values");
+    if (const Status s = check_sizes(vr, n, n_values); s != Status::kOk) return s;
+    std::size_t at = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const Variable v = variable(vr[i]);
-      const Status s = set_one(v, vr[i], values[i]);
+      const Status s = v.kind == VariableKind::kTunable ? set_tunable(v, values + at) : set_one(v, vr[i], values[at]);
       if (s != Status::kOk) return s;
+      at += static_cast<std::size_t>(v.count);
     }
     return Status::kOk;
   }
@@ -278,8 +286,21 @@ class Component final : public Instance {
     if (vr < kFirstInput) return {VariableKind::kDerivative, static_cast<int>(vr - 1 - kStates)};
     if (vr < kFirstOutput) return {VariableKind::kInput, static_cast<int>(vr - kFirstInput)};
     if (vr < kFirstTunable) return {VariableKind::kOutput, static_cast<int>(vr - kFirstOutput)};
-    if (vr < kVariables) return {VariableKind::kTunable, static_cast<int>(vr - kFirstTunable)};
-    return {};
+    const auto t = static_cast<int>(vr - kFirstTunable);
+    if (!arrays_) return t < kTunables ? Variable{VariableKind::kTunable, t} : Variable{};
+    if (t >= dualrate_fmu::kTunableVariables) return {};
+    return {VariableKind::kTunable, dualrate_fmu::tunable_first[t], dualrate_fmu::tunable_count[t]};
+  }
+  // Every value reference known and the values as many as their variables hold.
+  Status check_sizes(const std::uint32_t* vr, std::size_t n, std::size_t n_values) {
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Variable v = variable(vr[i]);
+      if (v.kind == VariableKind::kUnknown) return refuse("no variable has the value reference %u", vr[i]);
+      total += static_cast<std::size_t>(v.count);
+    }
+    if (total != n_values) return refuse("%zu values given for variables that hold %zu", n_values, total);
+    return Status::kOk;
   }
   static const char* input_name(int i) { return Model::input_names[static_cast<std::size_t>(i)]; }
 
@@ -293,7 +314,7 @@ class Component final : public Instance {
     Model::derivatives(model_time(), state(), u_, d);
     return d;
   }
-  double value(Variable v) const {
+  double value(Variable v, int k) const {
     switch (v.kind) {
       case VariableKind::kTime: return t_;
       case VariableKind::kState: return static_cast<double>(state()[v.index]);
@@ -305,7 +326,7 @@ class Component final : public Instance {
         return static_cast<double>(y[v.index]);
       }
       case VariableKind::kTunable:
-        return static_cast<double>(dualrate_fmu::tunable(calibration_, v.index));
+        return static_cast<double>(dualrate_fmu::tunable(calibration_, v.index + k));
       case VariableKind::kUnknown: break;
     }
     return 0;
@@ -328,26 +349,25 @@ class Component final : public Instance {
                         Model::state_names[static_cast<std::size_t>(v.index)]);
         x_[v.index] = static_cast<Scalar>(x);
         return Status::kOk;
-      case VariableKind::kTunable: return set_tunable(v.index, x);
       case VariableKind::kUnknown: return refuse("set: no variable has the value reference %u", vr);
       default: return refuse("set: the variable with value reference %u is not settable", vr);
     }
   }
 
-  // A tunable value: the generated recalibrate() checks the new set and recomputes the
-  // constants that follow it (sp_ll's exponentials included); the step reads them from its next
-  // start. A refused value keeps the previous set.
-  Status set_tunable(int i, double x) {
+  // A tunable variable's values x[0 .. v.count): the generated recalibrate() checks the new set
+  // and recomputes the constants that follow it (sp_ll's exponentials included); the step reads
+  // them from its next start. A refused set keeps the previous one.
+  Status set_tunable(Variable v, const double* x) {
     if (mode_ == Mode::kContinuousTime) return refuse("a tunable value is set in event mode, not in continuous time");
     dualrate_fmu::Calibration next = calibration_;
-    dualrate_fmu::tunable(next, i) = static_cast<Scalar>(x);
+    for (int k = 0; k < v.count; ++k) dualrate_fmu::tunable(next, v.index + k) = static_cast<Scalar>(x[k]);
     const dualrate::calibration::Status s = S::recalibrate(next);
     if (!s.applied()) {
       const int at = s.value;
-      const char* name = at >= 0 ? dualrate_fmu::status_value_name(at) : "?";
-      return refuse("%s = %.17g is refused (%s; %s keeps its value %.17g)", dualrate_fmu::tunable_name(i), x,
-                    dualrate::calibration::to_string(s.result), name,
-                    at >= 0 && at < kTunables ? static_cast<double>(dualrate_fmu::tunable(calibration_, at)) : x);
+      const bool given = at >= v.index && at < v.index + v.count;
+      return refuse("%s = %.17g is refused (%s; the previous values are kept)",
+                    at >= 0 ? dualrate_fmu::status_value_name(at) : dualrate_fmu::tunable_name(v.index),
+                    given ? x[at - v.index] : x[0], dualrate::calibration::to_string(s.result));
     }
     calibration_ = next;
     run_.changed();
@@ -398,6 +418,7 @@ class Component final : public Instance {
   double t_ = 0;
   Mode mode_ = Mode::kFree;
   Kind kind_ = Kind::kCoSimulation;
+  bool arrays_ = false;
   Logger log_{};
 };
 

@@ -85,7 +85,7 @@ fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2String guid, f
   logger.callback = reinterpret_cast<void*>(log);
   logger.environment = env;
   logger.name(instance);
-  if (slot->instantiate(type == fmi2ModelExchange ? Kind::kModelExchange : Kind::kCoSimulation, logger) !=
+  if (slot->instantiate(type == fmi2ModelExchange ? Kind::kModelExchange : Kind::kCoSimulation, logger, false) !=
       Status::kOk) {
     slot->free();
     return nullptr;
@@ -122,10 +122,10 @@ fmi2Status fmi2Reset(fmi2Component c) {
 }
 
 fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n, fmi2Real values[]) {
-  return call(c, [&](Instance& i) { return i.get(vr, n, values); });
+  return call(c, [&](Instance& i) { return i.get(vr, n, values, n); });
 }
 fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n, const fmi2Real values[]) {
-  return call(c, [&](Instance& i) { return i.set(vr, n, values); });
+  return call(c, [&](Instance& i) { return i.set(vr, n, values, n); });
 }
 fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference[], size_t n, fmi2Integer[]) {
   return n == 0 && of(c) ? fmi2OK : unsupported(c, "fmi2GetInteger: the FMU has no such variables");

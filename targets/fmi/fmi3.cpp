@@ -42,7 +42,7 @@ Instance* instantiate(Kind kind, fmi3String name, fmi3String token, bool logging
     say("instantiate: all of this FMU's instances are in use (it holds dualrate_fmu::kSlots at once)");
     return nullptr;
   }
-  if (slot->instantiate(kind, logger) != Status::kOk) {
+  if (slot->instantiate(kind, logger, true) != Status::kOk) {
     slot->free();
     return nullptr;
   }
@@ -122,17 +122,11 @@ fmi3Status fmi3Reset(fmi3Instance i) {
 
 fmi3Status fmi3GetFloat64(fmi3Instance i, const fmi3ValueReference vr[], size_t n, fmi3Float64 values[],
                           size_t n_values) {
-  return call(i, [&](Instance& c) {
-    return n_values != n ? c.refuse("fmi3GetFloat64: %zu values for %zu scalar variables", n_values, n)
-                         : c.get(vr, n, values);
-  });
+  return call(i, [&](Instance& c) { return c.get(vr, n, values, n_values); });
 }
 fmi3Status fmi3SetFloat64(fmi3Instance i, const fmi3ValueReference vr[], size_t n, const fmi3Float64 values[],
                           size_t n_values) {
-  return call(i, [&](Instance& c) {
-    return n_values != n ? c.refuse("fmi3SetFloat64: %zu values for %zu scalar variables", n_values, n)
-                         : c.set(vr, n, values);
-  });
+  return call(i, [&](Instance& c) { return c.set(vr, n, values, n_values); });
 }
 
 #define DUALRATE_FMI3_NO_VARIABLES(T)                                                                              \

@@ -21,6 +21,33 @@ std::vector<std::string> calibration_members(const Model& model) {
   return members;
 }
 
+// FMI 3.0's tunable variables: each parameter, then each table as one array: where each one's
+// values start among the Calibration's and how many it holds.
+std::string tunable_variables(const Model& model) {
+  std::vector<std::size_t> first, count;
+  std::size_t at = 0;
+  for (const Parameter& p : model.parameters)
+    if (p.tunable) {
+      first.push_back(at++);
+      count.push_back(1);
+    }
+  for (const auto& t : model.tables)
+    if (t->tunable) {
+      first.push_back(at);
+      count.push_back(t->values.size());
+      at += t->values.size();
+    }
+  const auto list = [](const std::vector<std::size_t>& v) {
+    std::string s;
+    for (const std::size_t x : v) s += fmt::format("{}, ", x);
+    return s + "0";
+  };
+  return fmt::format("inline constexpr int kTunableVariables = {};\n"
+                     "inline constexpr int tunable_first[] = {{{}}};\n"
+                     "inline constexpr int tunable_count[] = {{{}}};\n",
+                     first.size(), list(first), list(count));
+}
+
 std::string slot(int i, const std::string& ns, bool dual_rate, bool tunable) {
   std::string s = fmt::format("template <>\nstruct Slot<{}> {{\n  using Model = {}::Model;\n", i, ns);
   if (dual_rate)
@@ -93,6 +120,7 @@ std::string fmu_glue(const Model& model, const GenerateRequest& request, bool du
   s += fmt::format("    default: return {};\n  }}\n}}\n", tunable ? members.front() : "c.none");
   s += fmt::format("inline {} tunable(const Calibration& c, int i) {{ return tunable(const_cast<Calibration&>(c), i); }}\n",
                    scalar);
+  s += tunable_variables(model);
   s += "inline const char* tunable_name(int i) {\n  static constexpr const char* names[] = {";
   for (const std::string& n : names) s += "\"" + n + "\", ";
   s += "\"\"};\n  return names[i];\n}\n";

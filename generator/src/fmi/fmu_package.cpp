@@ -132,7 +132,7 @@ FmuResult write_fmu(const Model& model, const FmuRequest& request) {
   d.description = fmt::format("{} by {} at h = {:.17g} s{}", model.name, g.request.scheme, g.request.step,
                               dual_rate ? fmt::format(", H = {} h", g.request.ratio) : "");
   d.step = g.request.step * (dual_rate ? g.request.ratio : 1);
-  d.variables = fmu_variables(model, g.request.scalar);
+  d.variables = fmu_variables(model, g.request.scalar, request.fmi_version == 3);
   const fs::path dir = make_temp_dir("dualrate-fmu-");
   const fs::path sources = dir / "sources";
   const DataPaths& paths = data_paths();

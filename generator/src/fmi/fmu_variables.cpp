@@ -28,7 +28,7 @@ std::vector<std::string> fmu_tunable_names(const Model& model) {
   return names;
 }
 
-std::vector<FmuVariable> fmu_variables(const Model& model, ScalarType scalar) {
+std::vector<FmuVariable> fmu_variables(const Model& model, ScalarType scalar, bool arrays) {
   using Kind = FmuVariable::Kind;
   std::vector<FmuVariable> v;
   std::uint32_t vr = 0;
@@ -70,9 +70,19 @@ std::vector<FmuVariable> fmu_variables(const Model& model, ScalarType scalar) {
   for (const auto& table : model.tables) {
     if (!table->tunable) continue;
     const ScalarLimits l = scalar_limits(table->min, table->max, scalar);
+    const auto value = [&](double x) { return in_scalar(in_scalar_limits(x, l, scalar), scalar); };
+    if (arrays) {
+      FmuVariable t = variable(Kind::kTunable, table->name, vr++);
+      for (const double x : table->values) t.array_start.push_back(value(x));
+      t.min = l.min;
+      t.max = l.max;
+      t.description = fmt::format("table {}'s values, first axis outermost", table->name);
+      v.push_back(t);
+      continue;
+    }
     for (std::size_t i = 0; i < table->values.size(); ++i) {
       FmuVariable t = variable(Kind::kTunable, fmt::format("{}[{}]", table->name, i), vr++);
-      t.start = in_scalar(in_scalar_limits(table->values[i], l, scalar), scalar);
+      t.start = value(table->values[i]);
       t.min = l.min;
       t.max = l.max;
       t.description = fmt::format("table {}'s value {}", table->name, i);

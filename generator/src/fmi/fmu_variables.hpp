@@ -1,7 +1,7 @@
 // The variables an FMU of a model shows an importer (docs/fmi.md), numbered as
 // targets/fmi/component.hpp reads them: 0 time, then the states, their derivatives, the
-// inputs, the outputs and the tunable values (each tunable parameter, then each tunable table's
-// values one by one).
+// inputs, the outputs and the tunable values (each tunable parameter, then each tunable table:
+// one array variable (FMI 3.0) or one variable per value (FMI 2.0)).
 #pragma once
 
 #include <cstdint>
@@ -20,12 +20,14 @@ struct FmuVariable {
   std::string name;
   std::uint32_t value_reference = 0;
   std::optional<double> start;               // in the header's scalar, as it starts
+  std::vector<double> array_start;           // an array variable's (a tunable table's values)
   std::optional<double> min, max;            // a tunable value's limits as generated code checks them
   std::string unit, description;
   std::uint32_t derivative_of = 0;           // kDerivative: its state's value reference
 };
 
-std::vector<FmuVariable> fmu_variables(const Model& model, ScalarType scalar);
+// `arrays`: each tunable table one array variable (FMI 3.0).
+std::vector<FmuVariable> fmu_variables(const Model& model, ScalarType scalar, bool arrays);
 
 // The tunable values' names in the FMU (a table's values as NAME[i]), in Calibration order.
 std::vector<std::string> fmu_tunable_names(const Model& model);

@@ -40,6 +40,11 @@ const char* initial(const FmuVariable& v) {
 
 void attributes(pugi::xml_node n, const FmuVariable& v) {
   if (v.start) n.append_attribute("start") = number(*v.start).c_str();
+  if (!v.array_start.empty()) {
+    std::string starts;
+    for (const double x : v.array_start) starts += (starts.empty() ? "" : " ") + number(x);
+    n.append_attribute("start") = starts.c_str();
+  }
   if (v.min) n.append_attribute("min") = number(*v.min).c_str();
   if (v.max) n.append_attribute("max") = number(*v.max).c_str();
 }
@@ -99,6 +104,8 @@ void fmi3_variables(pugi::xml_node root, const FmuDescription& d) {
     if (!v.unit.empty()) n.append_attribute("unit") = v.unit.c_str();
     if (v.kind == Kind::kDerivative) n.append_attribute("derivative") = v.derivative_of;
     attributes(n, v);
+    if (!v.array_start.empty())
+      n.append_child("Dimension").append_attribute("start") = static_cast<unsigned long long>(v.array_start.size());
   }
   pugi::xml_node s = root.append_child("ModelStructure");
   for (const FmuVariable& v : d.variables)

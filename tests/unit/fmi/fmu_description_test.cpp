@@ -27,7 +27,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 TEST(FmuVariables, NumberedAsTheWrapperReadsThem) {
   const Model m = test::load(test::kCalibrationMotor);
-  const std::vector<FmuVariable> v = fmu_variables(m, ScalarType::kDouble);
+  const std::vector<FmuVariable> v = fmu_variables(m, ScalarType::kDouble, false);
   // time, omega, I, der(omega), der(I), V, time_constant, R, Kt, friction[0..3]
   ASSERT_EQ(v.size(), 13U);
   for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].value_reference, i) << v[i].name;
@@ -49,7 +49,7 @@ TEST(FmuVariables, NumberedAsTheWrapperReadsThem) {
 
 TEST(FmuVariables, FloatLimitsAreTheCheckedOnes) {
   const Model m = test::load(test::kCalibrationMotor);
-  const std::vector<FmuVariable> v = fmu_variables(m, ScalarType::kFloat);
+  const std::vector<FmuVariable> v = fmu_variables(m, ScalarType::kFloat, false);
   // Kt's min 0.03 rounded inward to float: the smallest float at or above it.
   EXPECT_EQ(*v[8].min, static_cast<double>(0.030000001192092896F));
   EXPECT_GE(*v[8].min, 0.03);
@@ -63,7 +63,7 @@ FmuDescription description(const Model& m, int version) {
   d.token = "{token}";
   d.generator_version = "test";
   d.step = 1e-5;
-  d.variables = fmu_variables(m, ScalarType::kDouble);
+  d.variables = fmu_variables(m, ScalarType::kDouble, version == 3);
   return d;
 }
 
@@ -74,7 +74,12 @@ TEST(ModelDescription, Fmi3) {
   EXPECT_NE(xml.find("instantiationToken=\"{token}\""), std::string::npos);
   EXPECT_NE(xml.find("<CoSimulation modelIdentifier=\"motor\" fixedInternalStepSize=\"1.0000000000000001e-05\""),
             std::string::npos);
-  EXPECT_EQ(count(xml, "<Float64 "), 13U);
+  // friction is one array variable of 4 values.
+  EXPECT_EQ(count(xml, "<Float64 "), 10U);
+  EXPECT_NE(xml.find("name=\"friction\" valueReference=\"9\""), std::string::npos);
+  EXPECT_NE(xml.find("start=\"0.080000000000000002 0.10000000000000001 0.13 0.20000000000000001\" min=\"0\" "
+                     "max=\"1\">\n      <Dimension start=\"4\" />"),
+            std::string::npos);
   EXPECT_NE(xml.find("name=\"der(I)\" valueReference=\"4\" causality=\"local\" variability=\"continuous\" "
                      "derivative=\"2\""),
             std::string::npos);
@@ -115,6 +120,8 @@ TEST(FmuGlue, ASlotPerInstanceNamespace) {
   EXPECT_EQ(count(glue, "struct Slot<"), static_cast<std::size_t>(kFmuSlots));
   EXPECT_NE(glue.find("model::recalibrate(v, model::fmu7::active_constants)"), std::string::npos);
   EXPECT_NE(glue.find("case 5: return c.friction[3];"), std::string::npos);
+  EXPECT_NE(glue.find("tunable_first[] = {0, 1, 2, 0};"), std::string::npos);
+  EXPECT_NE(glue.find("tunable_count[] = {1, 1, 4, 0};"), std::string::npos);
   // Without tunable values every slot is the namespace's own Data.
   const Model plain = test::load("models/dc_motor.yaml");
   EXPECT_TRUE(fmu_instances(plain).empty());
