@@ -20,7 +20,7 @@
 namespace dualrate::fmi {
 
 enum class Status { kOk, kWarning, kDiscard, kError, kFatal };
-enum class Kind { kCoSimulation, kModelExchange };
+enum class Kind { kCoSimulation, kModelExchange, kScheduledExecution };
 
 // Where the importer's messages go: `emit` (the version's callback, adapted) with the
 // importer's environment, when logging is on.
@@ -39,8 +39,9 @@ struct Logger {
 // The value references, in this order (the generator's modelDescription.xml numbers them the
 // same way): 0 time, then the states, their derivatives, the inputs, the outputs and the tunable
 // values (each tunable parameter, then each tunable table: FMI 3.0's one array variable each,
-// FMI 2.0's one variable per value).
-enum class VariableKind { kTime, kState, kDerivative, kInput, kOutput, kTunable, kUnknown };
+// FMI 2.0's one variable per value), and with Scheduled Execution the fast and the slow task's
+// clocks.
+enum class VariableKind { kTime, kState, kDerivative, kInput, kOutput, kTunable, kClock, kUnknown };
 struct Variable {
   VariableKind kind = VariableKind::kUnknown;
   int index = 0;  // a tunable's: its first value's among the Calibration's
@@ -66,6 +67,10 @@ class Instance {
   virtual Status set(const std::uint32_t* vr, std::size_t n, const double* values, std::size_t n_values) = 0;
   virtual Status set_input_rate(std::uint32_t vr, int order, double value) = 0;
   virtual Status do_step(double at, double step) = 0;
+  // Scheduled Execution: the model partition of the clock `clock` at time t.
+  virtual Status activate(std::uint32_t clock, double t) = 0;
+  // A clock's interval (h or H), or a negative number for a value reference that is not a clock.
+  virtual double clock_interval(std::uint32_t clock) const = 0;
   virtual Status set_time(double t) = 0;
   virtual Status set_states(const double* x, std::size_t n) = 0;
   virtual Status get_states(double* x, std::size_t n) = 0;
@@ -82,7 +87,17 @@ class Instance {
 namespace detail {
 
 // The modes an instance passes through (FMI 3.0's names; FMI 2.0's map onto them).
-enum class Mode { kFree, kInstantiated, kInitialization, kStep, kEvent, kContinuousTime, kTerminated, kError };
+enum class Mode {
+  kFree,
+  kInstantiated,
+  kInitialization,
+  kStep,
+  kEvent,
+  kContinuousTime,
+  kClockActivation,
+  kTerminated,
+  kError
+};
 
 template <class M>
 constexpr bool holds_inputs() {
@@ -122,7 +137,7 @@ class Component final : public Instance {
   Status enter_initialization(double start, bool stop_defined, double stop) override {
     if (mode_ != Mode::kInstantiated) return wrong_mode("enter initialization mode");
     if (!std::isfinite(start)) return refuse("the start time %g is not finite", start);
-    if (kind_ == Kind::kCoSimulation && start != 0)
+    if (kind_ != Kind::kModelExchange && start != 0)
       return refuse("the start time is %.17g: the generated step counts its time from 0", start);
     if (stop_defined && stop < start) return refuse("the stop time %.17g is before the start %.17g", stop, start);
     t_ = start;
@@ -132,7 +147,9 @@ class Component final : public Instance {
   Status exit_initialization() override {
     if (mode_ != Mode::kInitialization) return wrong_mode("exit initialization mode");
     start_run();
-    mode_ = kind_ == Kind::kCoSimulation ? Mode::kStep : Mode::kEvent;
+    mode_ = kind_ == Kind::kCoSimulation     ? Mode::kStep
+            : kind_ == Kind::kModelExchange ? Mode::kEvent
+                                            : Mode::kClockActivation;
     return Status::kOk;
   }
   Status enter_event_mode() override {
@@ -216,6 +233,45 @@ class Component final : public Instance {
     return Status::kOk;
   }
 
+  Status activate(std::uint32_t clock, double t) override {
+    if (kind_ != Kind::kScheduledExecution || mode_ != Mode::kClockActivation)
+      return wrong_mode("activate a model partition");
+    if constexpr (S::Run::kTasks) {
+      const double h = static_cast<double>(dualrate_fmu::kStep);
+      if (clock == fast_clock()) {
+        const double tick = run_.time();
+        if (std::fabs(t - tick) > 1e-9 * std::fmax(h, std::fabs(tick)))
+          return refuse("the fast task's partition is activated at t = %.17g, its tick is at %.17g", t, tick);
+        if (!run_.fast(u_, x_)) {
+          mode_ = Mode::kError;
+          return refuse("the fast task at t = %.17g failed: %s", t, run_.fault());
+        }
+        t_ = tick;
+        Model::outputs(model_time(), x_, u_, y_);
+        return Status::kOk;
+      }
+      if (clock == fast_clock() + 1) {
+        if (!run_.slow_released())
+          return refuse("the slow task's partition is activated at t = %.17g with no job released: activate the fast "
+                        "task's partition of that tick first",
+                        t);
+        if (!run_.slow()) {
+          mode_ = Mode::kError;
+          return refuse("the slow job at t = %.17g failed: %s", t, run_.fault());
+        }
+        return Status::kOk;
+      }
+    }
+    return refuse("activate: %u is not an input clock's value reference", clock);
+  }
+  double clock_interval(std::uint32_t clock) const override {
+    const double h = static_cast<double>(dualrate_fmu::kStep);
+    if (kind_ != Kind::kScheduledExecution) return -1;
+    if (clock == fast_clock()) return h;
+    if (clock == fast_clock() + 1) return h * dualrate_fmu::kRatio;
+    return -1;
+  }
+
   Status set_time(double t) override {
     if (kind_ != Kind::kModelExchange) return wrong_mode("set the time");
     if (!std::isfinite(t)) return refuse("the time %g is not finite", t);
@@ -268,6 +324,7 @@ class Component final : public Instance {
     x_ = Model::initial_state();
     u_ = Model::default_inputs();
     t_ = 0;
+    Model::outputs(model_time(), x_, u_, y_);
     samples_ = 0;
     given_set_ = {false, false};
     mode_ = Mode::kInstantiated;
@@ -279,6 +336,7 @@ class Component final : public Instance {
   }
 
   Status wrong_mode(const char* what) { return refuse("cannot %s in this mode", what); }
+  bool running_tasks() const { return mode_ == Mode::kClockActivation; }
 
   Variable variable(std::uint32_t vr) const {
     if (vr == 0) return {VariableKind::kTime, 0};
@@ -286,10 +344,18 @@ class Component final : public Instance {
     if (vr < kFirstInput) return {VariableKind::kDerivative, static_cast<int>(vr - 1 - kStates)};
     if (vr < kFirstOutput) return {VariableKind::kInput, static_cast<int>(vr - kFirstInput)};
     if (vr < kFirstTunable) return {VariableKind::kOutput, static_cast<int>(vr - kFirstOutput)};
-    const auto t = static_cast<int>(vr - kFirstTunable);
-    if (!arrays_) return t < kTunables ? Variable{VariableKind::kTunable, t} : Variable{};
-    if (t >= dualrate_fmu::kTunableVariables) return {};
-    return {VariableKind::kTunable, dualrate_fmu::tunable_first[t], dualrate_fmu::tunable_count[t]};
+    if (vr < fast_clock()) {
+      const auto t = static_cast<int>(vr - kFirstTunable);
+      if (!arrays_) return {VariableKind::kTunable, t};
+      return {VariableKind::kTunable, dualrate_fmu::tunable_first[t], dualrate_fmu::tunable_count[t]};
+    }
+    if (kind_ == Kind::kScheduledExecution && vr <= fast_clock() + 1)
+      return {VariableKind::kClock, static_cast<int>(vr - fast_clock())};
+    return {};
+  }
+  // The fast task's clock (the slow task's is the next value reference).
+  std::uint32_t fast_clock() const {
+    return kFirstTunable + static_cast<std::uint32_t>(arrays_ ? dualrate_fmu::kTunableVariables : kTunables);
   }
   // Every value reference known and the values as many as their variables hold.
   Status check_sizes(const std::uint32_t* vr, std::size_t n, std::size_t n_values) {
@@ -297,6 +363,7 @@ class Component final : public Instance {
     for (std::size_t i = 0; i < n; ++i) {
       const Variable v = variable(vr[i]);
       if (v.kind == VariableKind::kUnknown) return refuse("no variable has the value reference %u", vr[i]);
+      if (v.kind == VariableKind::kClock) return refuse("%u is a clock: fmi3GetClock and fmi3SetClock", vr[i]);
       total += static_cast<std::size_t>(v.count);
     }
     if (total != n_values) return refuse("%zu values given for variables that hold %zu", n_values, total);
@@ -306,7 +373,7 @@ class Component final : public Instance {
 
   bool running() const { return mode_ == Mode::kStep || mode_ == Mode::kTerminated; }
   // The state the instance reports: co-simulation's at its communication point, model
-  // exchange's as set.
+  // exchange's as set, Scheduled Execution's at the last fast tick.
   State state() const { return kind_ == Kind::kCoSimulation && running() ? run_.state(u_) : x_; }
   typename Model::Time model_time() const { return static_cast<typename Model::Time>(t_); }
   State derivatives() const {
@@ -321,12 +388,14 @@ class Component final : public Instance {
       case VariableKind::kDerivative: return static_cast<double>(derivatives()[v.index]);
       case VariableKind::kInput: return static_cast<double>(u_[v.index]);
       case VariableKind::kOutput: {
+        if (kind_ == Kind::kScheduledExecution) return static_cast<double>(y_[v.index]);
         Output y;
         Model::outputs(model_time(), state(), u_, y);
         return static_cast<double>(y[v.index]);
       }
       case VariableKind::kTunable:
         return static_cast<double>(dualrate_fmu::tunable(calibration_, v.index + k));
+      case VariableKind::kClock:
       case VariableKind::kUnknown: break;
     }
     return 0;
@@ -361,7 +430,10 @@ class Component final : public Instance {
     if (mode_ == Mode::kContinuousTime) return refuse("a tunable value is set in event mode, not in continuous time");
     dualrate_fmu::Calibration next = calibration_;
     for (int k = 0; k < v.count; ++k) dualrate_fmu::tunable(next, v.index + k) = static_cast<Scalar>(x[k]);
-    const dualrate::calibration::Status s = S::recalibrate(next);
+    // Scheduled Execution's tasks may be running: the set goes through the hand-over, which the
+    // tasks take at their next release.
+    const dualrate::calibration::Status s =
+        kind_ == Kind::kScheduledExecution && running_tasks() ? S::hand_over(next) : S::recalibrate(next);
     if (!s.applied()) {
       const int at = s.value;
       const bool given = at >= v.index && at < v.index + v.count;
@@ -411,6 +483,7 @@ class Component final : public Instance {
   dualrate_fmu::Calibration calibration_{};
   State x_ = State::Zero();
   Input u_ = Input::Zero();
+  Output y_ = Output::Zero();  // Scheduled Execution: the outputs at the last fast tick
   std::array<Input, 2> past_{};  // the inputs at the last two communication points
   std::array<std::array<double, kInputs>, 2> given_{};  // the importer's input derivatives, orders 1 and 2
   std::array<bool, 2> given_set_{};

@@ -71,6 +71,10 @@ fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2String guid, f
     say("fmi2Instantiate: the instance needs a name");
     return nullptr;
   }
+  if (dualrate_fmu::kScheduledExecution) {
+    say("fmi2Instantiate: this FMU was built for FMI 3.0's Scheduled Execution");
+    return nullptr;
+  }
   if (!guid || std::strcmp(guid, dualrate_fmu::kInstantiationToken) != 0) {
     say("fmi2Instantiate: the GUID is not this FMU's (its modelDescription.xml and binary differ)");
     return nullptr;

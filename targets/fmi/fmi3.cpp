@@ -1,6 +1,7 @@
 // The FMI 3.0 functions of a dualrate FMU (docs/fmi.md): Co-Simulation and Model Exchange of
-// the generated model through component.hpp's instances. Scheduled Execution, clocks, saved
-// states and directional derivatives are not offered: they return fmi3Error with a message.
+// the generated model through component.hpp's instances, or (an FMU built with --scheduled)
+// Scheduled Execution of its dual-rate tasks. Saved states and directional derivatives are not
+// offered: they return fmi3Error with a message.
 #include <cstring>
 
 #include "component.hpp"
@@ -34,6 +35,13 @@ Instance* instantiate(Kind kind, fmi3String name, fmi3String token, bool logging
   }
   if (!token || std::strcmp(token, dualrate_fmu::kInstantiationToken) != 0) {
     say("instantiate: the instantiation token is not this FMU's (its modelDescription.xml and binary differ)");
+    return nullptr;
+  }
+  if ((kind == Kind::kScheduledExecution) != dualrate_fmu::kScheduledExecution) {
+    say(dualrate_fmu::kScheduledExecution ? "instantiate: this FMU offers Scheduled Execution alone (dualrate fmu "
+                                            "--scheduled); co-simulation and model exchange are another FMU"
+                                          : "instantiate: this FMU offers co-simulation and model exchange; Scheduled "
+                                            "Execution is another FMU (dualrate fmu --scheduled)");
     return nullptr;
   }
   logger.name(name);
@@ -91,12 +99,13 @@ fmi3Instance fmi3InstantiateCoSimulation(fmi3String name, fmi3String token, fmi3
   return instantiate(Kind::kCoSimulation, name, token, logging, env, log);
 }
 
-fmi3Instance fmi3InstantiateScheduledExecution(fmi3String, fmi3String, fmi3String, fmi3Boolean, fmi3Boolean,
-                                               fmi3InstanceEnvironment env, fmi3LogMessageCallback log,
-                                               fmi3ClockUpdateCallback, fmi3LockPreemptionCallback,
-                                               fmi3UnlockPreemptionCallback) {
-  if (log) log(env, fmi3Error, "logStatusError", "Scheduled Execution is not offered by this FMU (docs/fmi.md)");
-  return nullptr;
+// The tasks exchange their data through the runtime's double buffers (dualrate/dual_rate.hpp):
+// a preempted slow partition needs no lock, so the preemption callbacks are not called.
+fmi3Instance fmi3InstantiateScheduledExecution(fmi3String name, fmi3String token, fmi3String, fmi3Boolean,
+                                               fmi3Boolean logging, fmi3InstanceEnvironment env,
+                                               fmi3LogMessageCallback log, fmi3ClockUpdateCallback,
+                                               fmi3LockPreemptionCallback, fmi3UnlockPreemptionCallback) {
+  return instantiate(Kind::kScheduledExecution, name, token, logging, env, log);
 }
 
 void fmi3FreeInstance(fmi3Instance i) {
@@ -192,9 +201,17 @@ fmi3Status fmi3GetAdjointDerivative(fmi3Instance i, const fmi3ValueReference[], 
 }
 fmi3Status fmi3EnterConfigurationMode(fmi3Instance i) { return unsupported(i, "fmi3EnterConfigurationMode"); }
 fmi3Status fmi3ExitConfigurationMode(fmi3Instance i) { return unsupported(i, "fmi3ExitConfigurationMode"); }
-fmi3Status fmi3GetIntervalDecimal(fmi3Instance i, const fmi3ValueReference[], size_t, fmi3Float64[],
-                                  fmi3IntervalQualifier[]) {
-  return unsupported(i, "fmi3GetIntervalDecimal");
+fmi3Status fmi3GetIntervalDecimal(fmi3Instance i, const fmi3ValueReference vr[], size_t n, fmi3Float64 intervals[],
+                                  fmi3IntervalQualifier qualifiers[]) {
+  Instance* c = of(i);
+  if (!c) return fmi3Error;
+  for (size_t k = 0; k < n; ++k) {
+    const double interval = c->clock_interval(vr[k]);
+    if (interval < 0) return to_fmi3(c->refuse("fmi3GetIntervalDecimal: %u is not a clock", vr[k]));
+    intervals[k] = interval;
+    qualifiers[k] = fmi3IntervalUnchanged;  // constant clocks: the interval is modelDescription.xml's
+  }
+  return fmi3OK;
 }
 fmi3Status fmi3GetIntervalFraction(fmi3Instance i, const fmi3ValueReference[], size_t, fmi3UInt64[], fmi3UInt64[],
                                    fmi3IntervalQualifier[]) {
@@ -294,8 +311,8 @@ fmi3Status fmi3DoStep(fmi3Instance i, fmi3Float64 at, fmi3Float64 step, fmi3Bool
   return to_fmi3(s);
 }
 
-fmi3Status fmi3ActivateModelPartition(fmi3Instance i, fmi3ValueReference, fmi3Float64) {
-  return unsupported(i, "fmi3ActivateModelPartition");
+fmi3Status fmi3ActivateModelPartition(fmi3Instance i, fmi3ValueReference clock, fmi3Float64 t) {
+  return call(i, [&](Instance& c) { return c.activate(clock, t); });
 }
 
 }  // extern "C"

@@ -30,6 +30,7 @@ class SingleRateRun {
  public:
   using State = typename M::State;
   static constexpr bool kStartStates = true;  // whether the run starts from given start values
+  static constexpr bool kTasks = false;       // whether it has tasks to schedule (Scheduled Execution)
   void start(const State& x) {
     d_ = Data{};
     d_.x = x;
@@ -68,6 +69,7 @@ class DualRateRun {
  public:
   using State = typename M::State;
   static constexpr bool kStartStates = false;  // the tasks start from the model's initial state
+  static constexpr bool kTasks = true;
   void start(const State& /*x*/) {
     tasks_.emplace(Jobs::kStep);
     fault_ = Status::kOk;
@@ -97,6 +99,24 @@ class DualRateRun {
   }
   void changed() { ahead_.reset(); }
   double time() const { return static_cast<double>(tasks_->time()); }
+
+  // Scheduled Execution: the fast task of the next tick with the sample u (the state at the
+  // tick, before it, in `at`), and the slow job a tick released.
+  bool fast(const typename M::Input& u, State& at) {
+    at = tasks_->state();
+    bool release = false;
+    const Status s = Jobs::fast(*tasks_, u, release);
+    changed();
+    if (s != Status::kOk) fault_ = s;
+    return s == Status::kOk;
+  }
+  bool slow_released() const { return tasks_->slow_busy(); }
+  bool slow() {
+    const Status s = Jobs::slow(*tasks_);
+    changed();
+    if (s != Status::kOk) fault_ = s;
+    return s == Status::kOk;
+  }
   const char* fault() const { return to_string(fault_); }
 
  private:

@@ -216,6 +216,10 @@ FmuCommand::FmuCommand(CLI::App& app) {
   cmd_->add_option("--fmi-version", fmi_version_, "FMI version of the FMU: 3 (3.0) or 2 (2.0) (default: 3)")
       ->check(CLI::IsMember({3, 2}));
   cmd_->add_option("-o,--output", out_file_, "The FMU file to write (MODEL.fmu)")->required();
+  cmd_->add_flag("--scheduled", scheduled_,
+                 "FMI 3.0's Scheduled Execution alone, for a dual-rate task form (mrabm4, mrabm4_parallel): the fast "
+                 "and slow tasks as two model partitions on clocks of periods h and H, which the importer's scheduler "
+                 "activates (default: co-simulation and model exchange)");
   cmd_->add_flag("--allow-unstable", allow_unstable_, "Build the FMU even where the scheme is unstable at the step");
 }
 

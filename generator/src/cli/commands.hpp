@@ -117,7 +117,7 @@ class FmuCommand : public ModelCommand {
  private:
   std::string out_file_;
   int fmi_version_ = 3;
-  bool allow_unstable_ = false;
+  bool allow_unstable_ = false, scheduled_ = false;
 };
 
 // dualrate verify-system: several models' tasks on one Cortex-M core.

@@ -70,11 +70,20 @@ std::string slot(int i, const std::string& ns, bool dual_rate, bool tunable) {
         "  }};\n"
         "  using Run = dualrate::fmi::SingleRateRun<Model, {0}::Data, Step>;\n",
         ns);
+  // recalibrate: into the constants the instance's step reads (no task runs meanwhile);
+  // hand_over: into the spare set, which the tasks take at their next release.
   s += tunable ? fmt::format("  static dualrate::calibration::Status recalibrate(const Calibration& v) {{\n"
-                             "    return model::recalibrate(v, {}::active_constants);\n  }}\n",
+                             "    return model::recalibrate(v, {0}::active_constants);\n  }}\n"
+                             "  static dualrate::calibration::Status hand_over(const Calibration& v) {{\n"
+                             "    Constants* spare = {0}::constants_handoff.spare();\n"
+                             "    if (!spare) return {{dualrate::calibration::Result::kPending, -1}};\n"
+                             "    const dualrate::calibration::Status s = model::recalibrate(v, *spare);\n"
+                             "    if (s.applied()) {0}::constants_handoff.publish();\n"
+                             "    return s;\n  }}\n",
                              ns)
                : "  static dualrate::calibration::Status recalibrate(const Calibration&) {\n"
-                 "    return {dualrate::calibration::Result::kApplied, -1};\n  }\n";
+                 "    return {dualrate::calibration::Result::kApplied, -1};\n  }\n"
+                 "  static dualrate::calibration::Status hand_over(const Calibration& v) { return recalibrate(v); }\n";
   return s + "};\n";
 }
 
@@ -87,8 +96,8 @@ std::vector<std::string> fmu_instances(const Model& model) {
   return names;
 }
 
-std::string fmu_glue(const Model& model, const GenerateRequest& request, bool dual_rate, const std::string& header_name,
-                     const std::string& token) {
+std::string fmu_glue(const Model& model, const GenerateRequest& request, bool dual_rate, bool scheduled,
+                     const std::string& header_name, const std::string& token) {
   const bool tunable = has_tunable(model);
   const std::vector<std::string> members = calibration_members(model);
   const std::vector<std::string> names = fmu_tunable_names(model);
@@ -103,12 +112,13 @@ std::string fmu_glue(const Model& model, const GenerateRequest& request, bool du
       "inline constexpr model::{}Model::Scalar kStep = model::{}kStep;\n"
       "inline constexpr int kRatio = {};  // a communication step is whole macro steps H = kRatio h\n"
       "inline constexpr int kSlots = {};  // instances at once\n"
-      "inline constexpr int kTunables = {};\n\n",
+      "inline constexpr int kTunables = {};\n"
+      "inline constexpr bool kScheduledExecution = {};  // an FMU of Scheduled Execution alone\n\n",
       request.generator_version, model.name, header_name, header_name, cpp_name(ns), token,
-      tunable ? "fmu0::" : "", tunable ? "fmu0::" : "", dual_rate ? request.ratio : 1, kFmuSlots, members.size());
+      tunable ? "fmu0::" : "", tunable ? "fmu0::" : "", dual_rate ? request.ratio : 1, kFmuSlots, members.size(), scheduled);
   const std::string scalar = request.scalar == ScalarType::kFloat ? "float" : "double";
   if (tunable)
-    s += "using Calibration = model::Calibration;\n"
+    s += "using Calibration = model::Calibration;\nusing Constants = model::Constants;\n"
          "// The model's values (the FMU never writes model::calibration).\n"
          "inline Calibration model_calibration() { return model::calibration; }\n";
   else

@@ -32,7 +32,7 @@ std::uint64_t fnv1a(const std::string& text, std::uint64_t hash) {
 // A GUID-shaped token from what the FMU's binary is made of: its header, its glue's options and
 // the FMI version.
 std::string instantiation_token(const std::string& header, const FmuRequest& r) {
-  const std::string key = header + fmt::format("|fmi {}|slots {}", r.fmi_version, kFmuSlots);
+  const std::string key = header + fmt::format("|fmi {}|slots {}|scheduled {}", r.fmi_version, kFmuSlots, r.scheduled);
   const std::uint64_t a = fnv1a(key, 14695981039346656037ULL), b = fnv1a(key, a ^ 0x9e3779b97f4a7c15ULL);
   return fmt::format("{{{:08x}-{:04x}-{:04x}-{:04x}-{:012x}}}", a >> 32, (a >> 16) & 0xffff, a & 0xffff, b >> 48,
                      b & 0xffffffffffffULL);
@@ -122,6 +122,10 @@ FmuResult write_fmu(const Model& model, const FmuRequest& request) {
   const Generation generation = generate_code(model, g);
   const SchemeInfo* info = find_scheme(g.request.scheme);
   const bool dual_rate = info && info->dual_rate;
+  if (request.scheduled && (request.fmi_version != 3 || !dual_rate))
+    throw std::invalid_argument(fmt::format("Scheduled Execution is FMI 3.0's, for a dual-rate task form's two tasks: "
+                                            "not for {}{}",
+                                            request.fmi_version != 3 ? "FMI 2.0 and " : "", g.request.scheme));
   const std::string ns = g.request.name_space.empty() ? model.name : g.request.name_space;
   FmuResult result{generation.notes, cpp_name(ns), instantiation_token(generation.header.text, request)};
   FmuDescription d;
@@ -133,6 +137,8 @@ FmuResult write_fmu(const Model& model, const FmuRequest& request) {
                               dual_rate ? fmt::format(", H = {} h", g.request.ratio) : "");
   d.step = g.request.step * (dual_rate ? g.request.ratio : 1);
   d.variables = fmu_variables(model, g.request.scalar, request.fmi_version == 3);
+  d.scheduled = request.scheduled;
+  if (request.scheduled) add_task_clocks(d.variables, g.request.step, g.request.ratio);
   const fs::path dir = make_temp_dir("dualrate-fmu-");
   const fs::path sources = dir / "sources";
   const DataPaths& paths = data_paths();
@@ -141,7 +147,7 @@ FmuResult write_fmu(const Model& model, const FmuRequest& request) {
   fs::create_directories(dir / "documentation");
   write_file(dir / "modelDescription.xml", model_description_xml(model, d));
   write_file(sources / header, generation.header.text);
-  write_file(sources / "fmu_model.hpp", fmu_glue(model, g.request, dual_rate, header, result.token));
+  write_file(sources / "fmu_model.hpp", fmu_glue(model, g.request, dual_rate, request.scheduled, header, result.token));
   const std::string v = std::to_string(request.fmi_version);
   for (const std::string& f : {std::string("component.hpp"), std::string("runs.hpp"), "fmi" + v + ".cpp", "fmi" + v + "_api.h"})
     fs::copy_file(paths.targets / "fmi" / f, sources / f);

@@ -15,6 +15,8 @@ namespace dualrate {
 struct FmuRequest {
   GenerationRequest generation;  // its instances are the FMU's (fmu_glue.hpp)
   int fmi_version = 3;           // 3 or 2
+  // FMI 3.0's Scheduled Execution alone: the dual-rate tasks as two clocked model partitions.
+  bool scheduled = false;
   std::string output;            // the .fmu file
 };
 
@@ -25,7 +27,8 @@ struct FmuResult {
 };
 
 // Generates, builds and packs the FMU; throws ModelError (the model refused as generate refuses
-// it) or std::runtime_error (the build or the zip failed), and then writes nothing at `output`.
+// it), std::invalid_argument (Scheduled Execution asked of FMI 2.0 or of a single-rate scheme)
+// or std::runtime_error (the build or the zip failed), and then writes nothing at `output`.
 FmuResult write_fmu(const Model& model, const FmuRequest& request);
 
 // The FMU's platform folder under binaries/ on this machine for an FMI version.

@@ -18,6 +18,19 @@ FmuVariable variable(FmuVariable::Kind kind, std::string name, std::uint32_t vr)
 
 }  // namespace
 
+void add_task_clocks(std::vector<FmuVariable>& variables, double h, int ratio) {
+  const auto vr = static_cast<std::uint32_t>(variables.size());
+  FmuVariable fast = variable(FmuVariable::Kind::kClock, "fast_task", vr);
+  fast.interval = h;
+  fast.description = "the fast task's clock: its partition is a tick (read the inputs, step the fast states)";
+  FmuVariable slow = variable(FmuVariable::Kind::kClock, "slow_task", vr + 1);
+  slow.interval = h * ratio;
+  slow.priority = 1;
+  slow.description = "the slow task's clock: its partition is the slow job the fast task released at that tick";
+  variables.push_back(fast);
+  variables.push_back(slow);
+}
+
 std::vector<std::string> fmu_tunable_names(const Model& model) {
   std::vector<std::string> names;
   for (const Parameter& p : model.parameters)

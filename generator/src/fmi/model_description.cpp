@@ -60,6 +60,10 @@ void common_attributes(pugi::xml_node root, const Model& model, const FmuDescrip
 }
 
 void interfaces(pugi::xml_node root, const FmuDescription& d) {
+  if (d.scheduled) {
+    root.append_child("ScheduledExecution").append_attribute("modelIdentifier") = d.model_identifier.c_str();
+    return;
+  }
   if (d.model_exchange) {
     pugi::xml_node me = root.append_child("ModelExchange");
     me.append_attribute("modelIdentifier") = d.model_identifier.c_str();
@@ -91,18 +95,43 @@ void default_experiment(pugi::xml_node root, const Model& model, const FmuDescri
   e.append_attribute("stepSize") = number(d.step).c_str();
 }
 
+// A Scheduled Execution FMU's clocks, and the variables the fast task's partition computes.
+void clock(pugi::xml_node vars, const FmuVariable& v) {
+  pugi::xml_node n = vars.append_child("Clock");
+  n.append_attribute("name") = v.name.c_str();
+  n.append_attribute("valueReference") = v.value_reference;
+  n.append_attribute("description") = v.description.c_str();
+  n.append_attribute("causality") = "input";
+  n.append_attribute("intervalVariability") = "constant";
+  n.append_attribute("priority") = v.priority;
+  n.append_attribute("intervalDecimal") = number(v.interval).c_str();
+}
+
+std::uint32_t fast_clock(const FmuDescription& d) {
+  for (const FmuVariable& v : d.variables)
+    if (v.kind == Kind::kClock) return v.value_reference;
+  return 0;
+}
+
 void fmi3_variables(pugi::xml_node root, const FmuDescription& d) {
   pugi::xml_node vars = root.append_child("ModelVariables");
   for (const FmuVariable& v : d.variables) {
+    if (v.kind == Kind::kClock) {
+      clock(vars, v);
+      continue;
+    }
+    // Scheduled Execution: what the fast task reads and gives is discrete, on its clock.
+    const bool clocked = d.scheduled && v.kind != Kind::kTime && v.kind != Kind::kTunable;
     pugi::xml_node n = vars.append_child("Float64");
     n.append_attribute("name") = v.name.c_str();
     n.append_attribute("valueReference") = v.value_reference;
     if (!v.description.empty()) n.append_attribute("description") = v.description.c_str();
     n.append_attribute("causality") = causality(v);
-    n.append_attribute("variability") = variability(v);
+    n.append_attribute("variability") = clocked ? "discrete" : variability(v);
+    if (clocked) n.append_attribute("clocks") = fast_clock(d);
     if (v.kind == Kind::kTunable || v.kind == Kind::kState) n.append_attribute("initial") = "exact";
     if (!v.unit.empty()) n.append_attribute("unit") = v.unit.c_str();
-    if (v.kind == Kind::kDerivative) n.append_attribute("derivative") = v.derivative_of;
+    if (v.kind == Kind::kDerivative && !d.scheduled) n.append_attribute("derivative") = v.derivative_of;
     attributes(n, v);
     if (!v.array_start.empty())
       n.append_child("Dimension").append_attribute("start") = static_cast<unsigned long long>(v.array_start.size());
@@ -110,6 +139,7 @@ void fmi3_variables(pugi::xml_node root, const FmuDescription& d) {
   pugi::xml_node s = root.append_child("ModelStructure");
   for (const FmuVariable& v : d.variables)
     if (v.kind == Kind::kOutput) s.append_child("Output").append_attribute("valueReference") = v.value_reference;
+  if (d.scheduled) return;
   for (const FmuVariable& v : d.variables)
     if (v.kind == Kind::kDerivative)
       s.append_child("ContinuousStateDerivative").append_attribute("valueReference") = v.value_reference;

@@ -19,6 +19,7 @@ struct FmuDescription {
   std::string description;  // the model and the scheme
   double step = 0;          // the communication step's unit: h, or H for the dual-rate task forms
   bool model_exchange = true;
+  bool scheduled = false;  // FMI 3.0's Scheduled Execution alone (the dual-rate tasks' clocks)
   std::vector<FmuVariable> variables;
 };
 

@@ -116,7 +116,7 @@ TEST(BuildDescription, ListsTheSourcesAlone) {
 TEST(FmuGlue, ASlotPerInstanceNamespace) {
   const Model tunable = test::load(test::kCalibrationMotor);
   ASSERT_EQ(fmu_instances(tunable).size(), static_cast<std::size_t>(kFmuSlots));
-  const std::string glue = fmu_glue(tunable, rk4_request(1e-5), false, "motor.hpp", "{t}");
+  const std::string glue = fmu_glue(tunable, rk4_request(1e-5), false, false, "motor.hpp", "{t}");
   EXPECT_EQ(count(glue, "struct Slot<"), static_cast<std::size_t>(kFmuSlots));
   EXPECT_NE(glue.find("model::recalibrate(v, model::fmu7::active_constants)"), std::string::npos);
   EXPECT_NE(glue.find("case 5: return c.friction[3];"), std::string::npos);
@@ -125,7 +125,7 @@ TEST(FmuGlue, ASlotPerInstanceNamespace) {
   // Without tunable values every slot is the namespace's own Data.
   const Model plain = test::load("models/dc_motor.yaml");
   EXPECT_TRUE(fmu_instances(plain).empty());
-  const std::string plain_glue = fmu_glue(plain, rk4_request(1e-4), false, "dc_motor.hpp", "{t}");
+  const std::string plain_glue = fmu_glue(plain, rk4_request(1e-4), false, false, "dc_motor.hpp", "{t}");
   EXPECT_EQ(count(plain_glue, "using Run = dualrate::fmi::SingleRateRun<Model, model::Data, Step>;"),
             static_cast<std::size_t>(kFmuSlots));
 }
