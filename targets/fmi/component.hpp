@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <tuple>
 #include <utility>
 
@@ -327,10 +328,12 @@ class Component final : public Instance {
     Model::outputs(model_time(), x_, u_, y_);
     samples_ = 0;
     given_set_ = {false, false};
+    started_ = false;
     mode_ = Mode::kInstantiated;
     return Status::kOk;
   }
   void start_run() {
+    started_ = true;
     run_.start(x_);
     past_[0] = past_[1] = u_;
   }
@@ -371,7 +374,8 @@ class Component final : public Instance {
   }
   static const char* input_name(int i) { return Model::input_names[static_cast<std::size_t>(i)]; }
 
-  bool running() const { return mode_ == Mode::kStep || mode_ == Mode::kTerminated; }
+  // Whether co-simulation's run started (initialization ended), so that its state is the run's.
+  bool running() const { return started_ && (mode_ == Mode::kStep || mode_ == Mode::kTerminated); }
   // The state the instance reports: co-simulation's at its communication point, model
   // exchange's as set, Scheduled Execution's at the last fast tick.
   State state() const { return kind_ == Kind::kCoSimulation && running() ? run_.state(u_) : x_; }
@@ -492,6 +496,7 @@ class Component final : public Instance {
   Mode mode_ = Mode::kFree;
   Kind kind_ = Kind::kCoSimulation;
   bool arrays_ = false;
+  bool started_ = false;
   Logger log_{};
 };
 
@@ -509,10 +514,14 @@ inline const std::array<Instance*, dualrate_fmu::kSlots>& slots() {
   return all;
 }
 
-// A free slot for a new instance, or null when all kSlots are in use.
-inline Instance* free_slot() {
+// A free slot for a new instance, claimed with `claim` (its instantiate) while no other thread
+// claims one; null when all kSlots are in use.
+template <class Claim>
+Instance* claim_slot(Claim&& claim) {
+  static std::mutex claiming;
+  const std::lock_guard<std::mutex> lock(claiming);
   for (Instance* i : slots())
-    if (!i->in_use()) return i;
+    if (!i->in_use()) return claim(*i) ? i : nullptr;
   return nullptr;
 }
 

@@ -79,22 +79,21 @@ fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2String guid, f
     say("fmi2Instantiate: the GUID is not this FMU's (its modelDescription.xml and binary differ)");
     return nullptr;
   }
-  Instance* slot = dualrate::fmi::free_slot();
-  if (!slot) {
-    say("fmi2Instantiate: all of this FMU's instances are in use");
-    return nullptr;
-  }
   Logger logger;
   logger.emit = log ? emit : nullptr;
   logger.callback = reinterpret_cast<void*>(log);
   logger.environment = env;
   logger.name(instance);
-  if (slot->instantiate(type == fmi2ModelExchange ? Kind::kModelExchange : Kind::kCoSimulation, logger, false) !=
-      Status::kOk) {
-    slot->free();
-    return nullptr;
-  }
-  experiment(slot) = {};
+  const Kind kind = type == fmi2ModelExchange ? Kind::kModelExchange : Kind::kCoSimulation;
+  bool full = true;
+  Instance* slot = dualrate::fmi::claim_slot([&](Instance& i) {
+    full = false;
+    if (i.instantiate(kind, logger, false) == Status::kOk) return true;
+    i.free();
+    return false;
+  });
+  if (full) say("fmi2Instantiate: all of this FMU's instances are in use");
+  if (slot) experiment(slot) = {};
   return slot;
 }
 

@@ -45,15 +45,14 @@ Instance* instantiate(Kind kind, fmi3String name, fmi3String token, bool logging
     return nullptr;
   }
   logger.name(name);
-  Instance* slot = dualrate::fmi::free_slot();
-  if (!slot) {
-    say("instantiate: all of this FMU's instances are in use (it holds dualrate_fmu::kSlots at once)");
-    return nullptr;
-  }
-  if (slot->instantiate(kind, logger, true) != Status::kOk) {
-    slot->free();
-    return nullptr;
-  }
+  bool full = true;
+  Instance* slot = dualrate::fmi::claim_slot([&](Instance& i) {
+    full = false;
+    if (i.instantiate(kind, logger, true) == Status::kOk) return true;
+    i.free();
+    return false;
+  });
+  if (full) say("instantiate: all of this FMU's instances are in use");
   (void)logging;
   return slot;
 }
