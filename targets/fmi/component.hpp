@@ -219,10 +219,12 @@ class Component final : public Instance {
     const long k = std::lround(whole);
     // A communication step is taken as k macro steps when it is within 1e-9 of one of them
     // relatively (a sum of decimal steps is off by a few ulps of the time).
-    if (!(step > 0) || k < 1 || std::fabs(whole - static_cast<double>(k)) > 1e-9 * static_cast<double>(k))
-      return refuse(per > 1 ? "the communication step %.17g is not a whole number of macro steps H = %.17g (%ld h)"
-                            : "the communication step %.17g is not a whole number of steps h = %.17g%s",
-                    step, h * static_cast<double>(per), per > 1 ? per : 0L);
+    if (!(step > 0) || k < 1 || std::fabs(whole - static_cast<double>(k)) > 1e-9 * static_cast<double>(k)) {
+      if (per > 1)
+        return refuse("the communication step %.17g is not a whole number of macro steps H = %.17g (%ld h)", step,
+                      h * static_cast<double>(per), per);
+      return refuse("the communication step %.17g is not a whole number of steps h = %.17g", step, h);
+    }
     if (std::fabs(at - t_) > 1e-9 * std::fmax(h, std::fabs(t_)))
       return refuse("the communication point %.17g is not the instance's time %.17g", at, t_);
     if (!run_.advance(k * per, u_, hold(step))) {
@@ -319,9 +321,9 @@ class Component final : public Instance {
  private:
   // The instance at the model's values: its constants, state and inputs.
   Status start() {
+    // At the model's values the constants are the generator's, as in the header.
     calibration_ = dualrate_fmu::model_calibration();
-    if (const auto s = S::recalibrate(calibration_); !s.applied())
-      return refuse("the model's own tunable values are refused (%s)", dualrate::calibration::to_string(s.result));
+    S::restore();
     x_ = Model::initial_state();
     u_ = Model::default_inputs();
     t_ = 0;

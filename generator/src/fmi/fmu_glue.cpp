@@ -79,11 +79,13 @@ std::string slot(int i, const std::string& ns, bool dual_rate, bool tunable) {
                              "    if (!spare) return {{dualrate::calibration::Result::kPending, -1}};\n"
                              "    const dualrate::calibration::Status s = model::recalibrate(v, *spare);\n"
                              "    if (s.applied()) {0}::constants_handoff.publish();\n"
-                             "    return s;\n  }}\n",
+                             "    return s;\n  }}\n"
+                             "  static void restore() {{ {0}::active_constants = generated_constants; }}\n",
                              ns)
                : "  static dualrate::calibration::Status recalibrate(const Calibration&) {\n"
                  "    return {dualrate::calibration::Result::kApplied, -1};\n  }\n"
-                 "  static dualrate::calibration::Status hand_over(const Calibration& v) { return recalibrate(v); }\n";
+                 "  static dualrate::calibration::Status hand_over(const Calibration& v) { return recalibrate(v); }\n"
+                 "  static void restore() {}\n";
   return s + "};\n";
 }
 
@@ -119,8 +121,10 @@ std::string fmu_glue(const Model& model, const GenerateRequest& request, bool du
   const std::string scalar = request.scalar == ScalarType::kFloat ? "float" : "double";
   if (tunable)
     s += "using Calibration = model::Calibration;\nusing Constants = model::Constants;\n"
-         "// The model's values (the FMU never writes model::calibration).\n"
-         "inline Calibration model_calibration() { return model::calibration; }\n";
+         "// The model's values (the FMU never writes model::calibration) and the constants the generator\n"
+         "// computed from them (constant-initialised, so copied before any instance changes its own).\n"
+         "inline Calibration model_calibration() { return model::calibration; }\n"
+         "inline const Constants generated_constants = model::fmu0::active_constants;\n";
   else
     s += fmt::format("struct Calibration {{\n  {} none;  // the model has no tunable values\n}};\n"
                      "inline Calibration model_calibration() {{ return {{}}; }}\n",

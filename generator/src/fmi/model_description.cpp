@@ -218,7 +218,8 @@ std::string build_description_xml(const FmuDescription& d, const FmuSources& sou
   pugi::xml_node set = config.append_child("SourceFileSet");
   set.append_attribute("language") = "C++17";
   set.append_attribute("compiler") = "c++";
-  set.append_attribute("compilerOptions") = "-std=c++17 -O2 -ffp-contract=off -fvisibility=hidden";
+  set.append_attribute("compilerOptions") =
+      "-std=c++17 -O2 -ffp-contract=off -fvisibility=hidden -fno-exceptions -fno-rtti";
   for (const std::string& f : sources.files) set.append_child("SourceFile").append_attribute("name") = f.c_str();
   for (const auto& [name, value] : sources.defines) {
     pugi::xml_node def = set.append_child("PreprocessorDefinition");
