@@ -140,6 +140,14 @@ FmuResult write_fmu(const Model& model, const FmuRequest& request) {
   d.scheduled = request.scheduled;
   if (request.scheduled) add_task_clocks(d.variables, g.request.step, g.request.ratio);
   const fs::path dir = make_temp_dir("dualrate-fmu-");
+  // The FMU's tree is temporary, whether the build and zip succeed or throw.
+  struct Removed {
+    fs::path dir;
+    ~Removed() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } removed{dir};
   const fs::path sources = dir / "sources";
   const DataPaths& paths = data_paths();
   const std::string header = cpp_name(ns) + ".hpp";
@@ -158,7 +166,6 @@ FmuResult write_fmu(const Model& model, const FmuRequest& request) {
   write_file(dir / "documentation" / "index.html", documentation(model, request, dual_rate));
   build_binary(dir, files, result.model_identifier, request.fmi_version);
   zip(dir, request.output);
-  fs::remove_all(dir);
   return result;
 }
 
