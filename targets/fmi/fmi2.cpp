@@ -85,15 +85,16 @@ fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2String guid, f
   logger.environment = env;
   logger.name(instance);
   const Kind kind = type == fmi2ModelExchange ? Kind::kModelExchange : Kind::kCoSimulation;
-  bool full = true;
-  Instance* slot = dualrate::fmi::claim_slot([&](Instance& i) {
-    full = false;
-    if (i.instantiate(kind, logger, false) == Status::kOk) return true;
-    i.free();
-    return false;
-  });
-  if (full) say("fmi2Instantiate: all of this FMU's instances are in use");
-  if (slot) experiment(slot) = {};
+  Instance* slot = dualrate::fmi::claim_slot();
+  if (!slot) {
+    say("fmi2Instantiate: all of this FMU's instances are in use");
+    return nullptr;
+  }
+  if (slot->instantiate(kind, logger) != Status::kOk) {
+    slot->free();
+    return nullptr;
+  }
+  experiment(slot) = {};
   return slot;
 }
 
@@ -207,6 +208,8 @@ fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2Real x[], size
 fmi2Status fmi2SetRealInputDerivatives(fmi2Component c, const fmi2ValueReference vr[], size_t n,
                                        const fmi2Integer order[], const fmi2Real value[]) {
   return call(c, [&](Instance& i) {
+    if (n > 0 && (!vr || !order || !value))
+      return i.refuse("fmi2SetRealInputDerivatives: no value references, orders or values");
     for (size_t k = 0; k < n; ++k)
       if (const Status s = i.set_input_rate(vr[k], order[k], value[k]); s != Status::kOk) return s;
     return Status::kOk;

@@ -45,14 +45,15 @@ Instance* instantiate(Kind kind, fmi3String name, fmi3String token, bool logging
     return nullptr;
   }
   logger.name(name);
-  bool full = true;
-  Instance* slot = dualrate::fmi::claim_slot([&](Instance& i) {
-    full = false;
-    if (i.instantiate(kind, logger, true) == Status::kOk) return true;
-    i.free();
-    return false;
-  });
-  if (full) say("instantiate: all of this FMU's instances are in use");
+  Instance* slot = dualrate::fmi::claim_slot();
+  if (!slot) {
+    say("instantiate: all of this FMU's instances are in use");
+    return nullptr;
+  }
+  if (slot->instantiate(kind, logger) != Status::kOk) {
+    slot->free();
+    return nullptr;
+  }
   (void)logging;
   return slot;
 }
@@ -204,6 +205,8 @@ fmi3Status fmi3GetIntervalDecimal(fmi3Instance i, const fmi3ValueReference vr[],
                                   fmi3IntervalQualifier qualifiers[]) {
   Instance* c = of(i);
   if (!c) return fmi3Error;
+  if (n > 0 && (!vr || !intervals || !qualifiers))
+    return to_fmi3(c->refuse("fmi3GetIntervalDecimal: no value references, intervals or qualifiers"));
   for (size_t k = 0; k < n; ++k) {
     const double interval = c->clock_interval(vr[k]);
     if (interval < 0) return to_fmi3(c->refuse("fmi3GetIntervalDecimal: %u is not a clock", vr[k]));

@@ -1,10 +1,11 @@
-// How an FMU instance advances its generated model in co-simulation (docs/fmi.md): a
-// single-rate scheme by its step function, one step h at a time; a dual-rate task form by its
-// tasks' sequential run (each tick's fast task, then the slow job it released), whole macro
-// steps H at a time. Both take the inputs of a communication step as one polynomial per input
+// How an FMU instance advances its generated model (docs/fmi.md): a single-rate scheme by its
+// step function, one step h at a time; a dual-rate task form by its tasks' sequential run (each
+// tick's fast task, then the slow job it released), or tick by tick as Scheduled Execution's
+// partitions. Both take the inputs of a communication step as one polynomial per input
 // (dualrate/input_hold.hpp), each step's or tick's from its own start.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -23,6 +24,76 @@ HeldInput<M> recentred(const HeldInput<M>& u, typename M::Time at) {
   return v;
 }
 
+// Co-simulation's inputs over a communication step: each input held as the model declares
+// (Model::input_holds: 0 zero, 1 linear, 2 quadratic) through its values at the last
+// communication points (Newton's divided differences, so the points may be unevenly spaced),
+// or with the derivatives the importer gave for that input and step (FMI 2.0).
+template <class M>
+class InputHold {
+  using Scalar = typename M::Scalar;
+  using Input = typename M::Input;
+  static constexpr int kInputs = M::kInputs;
+
+ public:
+  void start(double t, const Input& u) {
+    samples_ = 0;
+    take(t, u);
+    given_ = {};
+  }
+  void give(int input, int order, double value) { given_[static_cast<std::size_t>(order - 1)][input] = value; }
+  // The polynomial from t over the coming step, with the sample u at t; takes u as the latest.
+  HeldInput<M> over(typename M::Time t, const Input& u, double /*step*/) {
+    HeldInput<M> held;
+    held.start = t;
+    held.value = u;
+    if constexpr (HoldsInputs<M>::value) {
+      const double t0 = static_cast<double>(t);
+      if (t0 > times_[0]) {
+        take(t0, u);
+      } else {
+        for (int i = 0; i < kInputs; ++i) values_[0][i] = static_cast<double>(u[i]);  // set again at t0
+      }
+      for (int i = 0; i < kInputs; ++i) {
+        const int order = M::input_holds[static_cast<std::size_t>(i)];
+        const auto& rate = given_[0][i];
+        const auto& curvature = given_[1][i];
+        if (order >= 1 && (rate || curvature)) {
+          held.rate[i] = static_cast<Scalar>(rate ? *rate : 0.0);
+          held.curvature[i] = order >= 2 && curvature ? static_cast<Scalar>(*curvature / 2) : Scalar(0);
+        } else if (order >= 1 && samples_ >= 2) {
+          const double d1 = (values_[0][i] - values_[1][i]) / (times_[0] - times_[1]);
+          if (order == 1 || samples_ < 3) {
+            held.rate[i] = static_cast<Scalar>(d1);
+          } else {
+            const double d2 = (values_[1][i] - values_[2][i]) / (times_[1] - times_[2]);
+            const double dd = (d1 - d2) / (times_[0] - times_[2]);
+            held.rate[i] = static_cast<Scalar>(d1 + (times_[0] - times_[1]) * dd);
+            held.curvature[i] = static_cast<Scalar>(dd);
+          }
+        }
+      }
+      given_ = {};
+    }
+    return held;
+  }
+
+ private:
+  void take(double t, const Input& u) {
+    for (int k = 2; k > 0; --k) {
+      times_[k] = times_[k - 1];
+      values_[k] = values_[k - 1];
+    }
+    times_[0] = t;
+    for (int i = 0; i < kInputs; ++i) values_[0][i] = static_cast<double>(u[i]);
+    if (samples_ < 3) ++samples_;
+  }
+  std::array<double, 3> times_{};  // the last communication points, latest first
+  std::array<std::array<double, kInputs>, 3> values_{};
+  int samples_ = 0;
+  // The importer's input derivatives for the coming step, orders 1 and 2, per input.
+  std::array<std::array<std::optional<double>, kInputs>, 2> given_{};
+};
+
 // Step: the glue's struct whose advance(Data&, u) calls the generated step(d, u), with the
 // step h as Step::kStep.
 template <class M, class Data, class Step>
@@ -34,32 +105,24 @@ class SingleRateRun {
   void start(const State& x) {
     d_ = Data{};
     d_.x = x;
-    fault_ = Status::kOk;
   }
-  // Advances `steps` steps h with the inputs `u`; false (the state kept) on a fault.
-  bool advance(long steps, const typename M::Input& /*sample*/, const HeldInput<M>& u) {
-    for (long i = 0; i < steps; ++i) {
-      const typename M::Time t = d_.time(Step::kStep);
+  // Advances `steps` steps h with the inputs `u`; on a fault the state is the last good one.
+  Status advance(std::int64_t steps, const HeldInput<M>& u) {
+    for (std::int64_t i = 0; i < steps; ++i) {
       Status s;
       if constexpr (HoldsInputs<M>::value)
-        s = Step::advance(d_, recentred(u, t));
+        s = Step::advance(d_, recentred(u, d_.time(Step::kStep)));
       else
         s = Step::advance(d_, u.value);
-      if (s != Status::kOk) {
-        fault_ = s;
-        return false;
-      }
+      if (s != Status::kOk) return s;
     }
-    return true;
+    return Status::kOk;
   }
   State state(const typename M::Input& /*u*/) const { return d_.x; }
   void changed() {}
-  double time() const { return static_cast<double>(d_.time(Step::kStep)); }
-  const char* fault() const { return to_string(fault_); }
 
  private:
   Data d_{};
-  Status fault_ = Status::kOk;
 };
 
 // Tasks: the generated DualRate; Jobs: the glue's struct whose fast(tasks, u, release) and
@@ -72,20 +135,15 @@ class DualRateRun {
   static constexpr bool kTasks = true;
   void start(const State& /*x*/) {
     tasks_.emplace(Jobs::kStep);
-    fault_ = Status::kOk;
     changed();
   }
-  bool advance(long ticks, const typename M::Input& /*sample*/, const HeldInput<M>& u) {
-    for (long i = 0; i < ticks; ++i) {
-      const typename M::Time t = tasks_->time();
-      const Status s = tick(*tasks_, HoldsInputs<M>::value ? recentred(u, t).value : u.value);
-      if (s != Status::kOk) {
-        fault_ = s;
-        return false;
-      }
-    }
+  Status advance(std::int64_t ticks, const HeldInput<M>& u) {
     changed();
-    return true;
+    for (std::int64_t i = 0; i < ticks; ++i) {
+      const typename M::Input sample = HoldsInputs<M>::value ? recentred(u, tasks_->time()).value : u.value;
+      if (const Status s = tick(*tasks_, sample); s != Status::kOk) return s;
+    }
+    return Status::kOk;
   }
   // The state at the communication point as the scheme's run gives it there: the slow job the
   // next tick releases corrects x_r(t_k) with the inputs now in force, in a copy of the tasks.
@@ -98,26 +156,18 @@ class DualRateRun {
     return *ahead_;
   }
   void changed() { ahead_.reset(); }
-  double time() const { return static_cast<double>(tasks_->time()); }
 
-  // Scheduled Execution: the fast task of the next tick with the sample u (the state at the
-  // tick, before it, in `at`), and the slow job a tick released.
-  bool fast(const typename M::Input& u, State& at) {
+  // Scheduled Execution, whose partitions never read the look-ahead above: the fast task of the
+  // next tick with the sample u (the state at the tick, before its step, in `at`), and the slow
+  // job a tick released.
+  Status fast(const typename M::Input& u, State& at) {
     at = tasks_->state();
     bool release = false;
-    const Status s = Jobs::fast(*tasks_, u, release);
-    changed();
-    if (s != Status::kOk) fault_ = s;
-    return s == Status::kOk;
+    return Jobs::fast(*tasks_, u, release);
   }
   bool slow_released() const { return tasks_->slow_busy(); }
-  bool slow() {
-    const Status s = Jobs::slow(*tasks_);
-    changed();
-    if (s != Status::kOk) fault_ = s;
-    return s == Status::kOk;
-  }
-  const char* fault() const { return to_string(fault_); }
+  std::uint64_t released_job() const { return tasks_->next_job(); }  // k: released at t_k = k H
+  Status slow() { return Jobs::slow(*tasks_); }
 
  private:
   static Status tick(Tasks& tasks, const typename M::Input& u) {
@@ -129,7 +179,6 @@ class DualRateRun {
   std::optional<Tasks> tasks_;
   mutable std::optional<State> ahead_;
   mutable typename M::Input ahead_u_;
-  Status fault_ = Status::kOk;
 };
 
 }  // namespace dualrate::fmi

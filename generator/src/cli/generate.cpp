@@ -130,8 +130,8 @@ int GenerateCommand::run(const Model& model) {
   g.jacobian = emit_jacobian_;
   g.instances = instances_;
   g.allow_unstable = allow_unstable_;
+  request.note = [](const std::string& note) { std::cerr << note; };
   const Generation generation = generate_code(model, request);
-  for (const std::string& note : generation.notes) std::cerr << note;
   const TracedHeader& header = generation.header;
   std::filesystem::create_directories(out_dir_);
   const auto path = std::filesystem::path(out_dir_) / (generated_namespace(model, g) + ".hpp");

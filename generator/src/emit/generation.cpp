@@ -15,14 +15,18 @@ namespace dualrate {
 
 namespace {
 
+void say(const GenerationRequest& r, const std::string& note) {
+  if (r.note) r.note(note);
+}
+
 // The scheme's stability at the step over the calibration range (stability_over_range): the
 // worst point, when unstable, is an error at the calibration range.
 void check_stability_over_range(const Model& model, const GenerateRequest& g, const SchemeDesign& design,
-                                std::vector<std::string>& notes) {
+                                const GenerationRequest& request) {
   if (!has_tunable(model)) return;
   const RangeStability r = stability_over_range(model, g.scheme, g.step, g.ratio, g.scheme_options, &design);
   if (r.growing > 0)
-    notes.push_back(fmt::format("note: the model itself grows at {} of the {} points of the calibration range checked "
+    say(request, fmt::format("note: the model itself grows at {} of the {} points of the calibration range checked "
                                 "(fastest at {}: a mode at +{:.6g} 1/s), which a calibration there makes unstable "
                                 "whatever the scheme; {} is judged there against the model's growth\n",
                                 r.growing, r.points, r.growth_where, r.growth, g.scheme));
@@ -39,14 +43,14 @@ void check_stability_over_range(const Model& model, const GenerateRequest& g, co
 
 // The scheme along the scenario's trajectory, with the constants the header will have.
 void check_along_trajectory(const Model& model, const GenerateRequest& g, const SchemeDesign& design,
-                            std::vector<std::string>& notes) {
+                            const GenerationRequest& request) {
   const TrajectoryStability along =
       stability_along_trajectory(model, g.scheme, g.step, g.ratio, g.scheme_options, g.t_end, &design);
   if (along.stable) return;
   const Instability why = trajectory_instability(model, g.scheme, g.step, g.ratio, along);
   if (!along.advisory)
     throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
-  notes.push_back("warning: " + why.message + " (hint: " + why.hint + ")\n");
+  say(request, "warning: " + why.message + " (hint: " + why.hint + ")\n");
 }
 
 // The scheme's linear stability at the initial state (unscheduled constants: scheduled ones
@@ -73,19 +77,19 @@ Generation generate_code(const Model& model, const GenerationRequest& request) {
   // A plant may grow (an unstable airframe): a note; a negative parameter in the growing state's
   // equation (a capacitance, mass or resistance) is more likely a slip: a warning.
   if (const std::string growth = request.judged ? growth_origin(model) : ""; !growth.empty())
-    out.notes.push_back(fmt::format("{}: {} itself grows at its initial state: {}; the scheme is judged against that "
+    say(request, fmt::format("{}: {} itself grows at its initial state: {}; the scheme is judged against that "
                                     "growth\n",
                                     growth.find(" < 0") != std::string::npos ? "warning" : "note", model.name, growth));
   if (judged && info->check_trajectory) info->check_trajectory(model, g.t_end);
   out.design = precompute_scheme(model, request.frozen, g);
   if (judged) {
-    check_stability_over_range(model, g, out.design, out.notes);
-    check_along_trajectory(model, g, out.design, out.notes);
+    check_stability_over_range(model, g, out.design, request);
+    check_along_trajectory(model, g, out.design, request);
   }
   refuse_lost_tunability(model, request.frozen, g, out.design);
   if (request.judged) {
-    if (out.design.schedule) out.notes.push_back("note: " + schedule_summary(*out.design.schedule));
-    if (info->generate_note) out.notes.push_back(info->generate_note(model, g, out.design, request.frozen, g.t_end));
+    if (out.design.schedule) say(request, "note: " + schedule_summary(*out.design.schedule));
+    if (info->generate_note) say(request, info->generate_note(model, g, out.design, request.frozen, g.t_end));
   }
   out.header = generate_traced_header(model, g, out.design);
   return out;

@@ -4,8 +4,8 @@
 // a tunable value, the emitted header). The commands print its notes; none of them rebuilds it.
 #pragma once
 
+#include <functional>
 #include <string>
-#include <vector>
 
 #include "emit/cpp_emitter.hpp"
 #include "model/model.hpp"
@@ -19,14 +19,15 @@ struct GenerationRequest {
   // Whether an unstable scheme is refused (generate, fmu), or generated for measuring (verify,
   // and generate --allow-unstable: request.allow_unstable).
   bool judged = true;
+  // Where the generation's notes go as it makes them (each as the CLI prints it, "note: ..." or
+  // "warning: ...", a warning being what the user should act on, ending in a newline), so that
+  // those before a refusal are not lost; none: dropped.
+  std::function<void(const std::string&)> note{};
 };
 
 struct Generation {
   SchemeDesign design;
   TracedHeader header;
-  // What the generation says beside its header, each as the CLI prints it ("note: ..." or
-  // "warning: ...", a warning being what the user should act on), ending in a newline.
-  std::vector<std::string> notes;
 };
 
 // Runs the pipeline; throws ModelError (a positioned refusal: an unstable step, a lost tunable

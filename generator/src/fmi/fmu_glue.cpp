@@ -10,42 +10,40 @@ namespace dualrate {
 
 namespace {
 
-// The Calibration member that holds tunable value i (a table's values as an array).
-std::vector<std::string> calibration_members(const Model& model) {
-  std::vector<std::string> members;
-  for (const Parameter& p : model.parameters)
-    if (p.tunable) members.push_back("c." + p.cpp());
-  for (const auto& t : model.tables)
-    if (t->tunable)
-      for (std::size_t i = 0; i < t->values.size(); ++i) members.push_back(fmt::format("c.{}[{}]", cpp_name(t->name), i));
-  return members;
+const char* kind_name(FmuVariable::Kind kind) {
+  switch (kind) {
+    case FmuVariable::Kind::kTime: return "kTime";
+    case FmuVariable::Kind::kState: return "kState";
+    case FmuVariable::Kind::kDerivative: return "kDerivative";
+    case FmuVariable::Kind::kInput: return "kInput";
+    case FmuVariable::Kind::kOutput: return "kOutput";
+    case FmuVariable::Kind::kTunable: return "kTunable";
+    case FmuVariable::Kind::kClock: return "kClock";
+  }
+  return "kUnknown";
 }
 
-// FMI 3.0's tunable variables: each parameter, then each table as one array: where each one's
-// values start among the Calibration's and how many it holds.
-std::string tunable_variables(const Model& model) {
-  std::vector<std::size_t> first, count;
-  std::size_t at = 0;
-  for (const Parameter& p : model.parameters)
-    if (p.tunable) {
-      first.push_back(at++);
-      count.push_back(1);
-    }
-  for (const auto& t : model.tables)
-    if (t->tunable) {
-      first.push_back(at);
-      count.push_back(t->values.size());
-      at += t->values.size();
-    }
-  const auto list = [](const std::vector<std::size_t>& v) {
-    std::string s;
-    for (const std::size_t x : v) s += fmt::format("{}, ", x);
-    return s + "0";
-  };
-  return fmt::format("inline constexpr int kTunableVariables = {};\n"
-                     "inline constexpr int tunable_first[] = {{{}}};\n"
-                     "inline constexpr int tunable_count[] = {{{}}};\n",
-                     first.size(), list(first), list(count));
+// The variables by value reference, as the wrapper reads them.
+std::string variable_table(const std::vector<FmuVariable>& variables) {
+  std::string s = "// The variables by value reference (docs/fmi.md#variables): kind, index among its kind's (a\n"
+                  "// tunable's: its first value among the Calibration's), values held.\n"
+                  "inline constexpr dualrate::fmi::Variable kVariables[] = {\n";
+  for (const FmuVariable& v : variables)
+    s += fmt::format("    {{dualrate::fmi::VariableKind::{}, {}, {}}},  // {} {}\n", kind_name(v.kind), v.index, v.count,
+                     v.value_reference, v.name);
+  return s + "};\n";
+}
+
+// The Calibration's values: the member each index names, and the FMU's name of each.
+std::string tunable_access(const std::vector<TunableValue>& values, const std::string& scalar) {
+  std::string s = fmt::format("inline {}& tunable(Calibration& c, int i) {{\n  switch (i) {{\n", scalar);
+  for (std::size_t i = 0; i < values.size(); ++i) s += fmt::format("    case {}: return c.{};\n", i, values[i].member);
+  s += fmt::format("    default: return c.{};\n  }}\n}}\n", values.empty() ? "none" : values.front().member);
+  s += fmt::format("inline {} tunable(const Calibration& c, int i) {{ return tunable(const_cast<Calibration&>(c), i); }}\n",
+                   scalar);
+  s += "inline const char* tunable_name(int i) {\n  static constexpr const char* names[] = {";
+  for (const TunableValue& v : values) s += "\"" + v.name + "\", ";
+  return s + "\"\"};\n  return names[i];\n}\n";
 }
 
 std::string slot(int i, const std::string& ns, bool dual_rate, bool tunable) {
@@ -80,7 +78,11 @@ std::string slot(int i, const std::string& ns, bool dual_rate, bool tunable) {
                              "    const dualrate::calibration::Status s = model::recalibrate(v, *spare);\n"
                              "    if (s.applied()) {0}::constants_handoff.publish();\n"
                              "    return s;\n  }}\n"
-                             "  static void restore() {{ {0}::active_constants = generated_constants; }}\n",
+                             "  // The generator's constants, and no set waiting from before (a reset).\n"
+                             "  static void restore() {{\n"
+                             "    Constants stale;\n"
+                             "    {0}::constants_handoff.take(stale);\n"
+                             "    {0}::active_constants = generated_constants;\n  }}\n",
                              ns)
                : "  static dualrate::calibration::Status recalibrate(const Calibration&) {\n"
                  "    return {dualrate::calibration::Result::kApplied, -1};\n  }\n"
@@ -98,26 +100,25 @@ std::vector<std::string> fmu_instances(const Model& model) {
   return names;
 }
 
-std::string fmu_glue(const Model& model, const GenerateRequest& request, bool dual_rate, bool scheduled,
-                     const std::string& header_name, const std::string& token) {
+std::string fmu_glue(const Model& model, const GenerateRequest& request, const FmuGlue& glue) {
   const bool tunable = has_tunable(model);
-  const std::vector<std::string> members = calibration_members(model);
-  const std::vector<std::string> names = fmu_tunable_names(model);
+  const std::vector<TunableValue> values = tunable_values(model, request.scalar);
   const std::string ns = request.name_space.empty() ? model.name : request.name_space;
   std::string s = fmt::format(
       "// fmu_model.hpp: generated by dualrate {} for the FMU of {} (docs/fmi.md). Do not edit.\n"
       "// What targets/fmi/component.hpp needs of {}: the instance slots, the step, the\n"
-      "// calibration values.\n"
-      "#pragma once\n\n#include \"{}\"\n#include \"runs.hpp\"\n\nnamespace dualrate_fmu {{\n\n"
-      "namespace model = ::{};\n\n"
+      "// variables, the calibration values.\n"
+      "#pragma once\n\n#include \"{}\"\n#include \"runs.hpp\"\n#include \"variables.hpp\"\n\n"
+      "namespace dualrate_fmu {{\n\nnamespace model = ::{};\n\n"
       "inline constexpr char kInstantiationToken[] = \"{}\";\n"
-      "inline constexpr model::{}Model::Scalar kStep = model::{}kStep;\n"
+      "inline constexpr double kStep = {:a};  // h as declared, in seconds\n"
       "inline constexpr int kRatio = {};  // a communication step is whole macro steps H = kRatio h\n"
       "inline constexpr int kSlots = {};  // instances at once\n"
       "inline constexpr int kTunables = {};\n"
       "inline constexpr bool kScheduledExecution = {};  // an FMU of Scheduled Execution alone\n\n",
-      request.generator_version, model.name, header_name, header_name, cpp_name(ns), token,
-      tunable ? "fmu0::" : "", tunable ? "fmu0::" : "", dual_rate ? request.ratio : 1, kFmuSlots, members.size(), scheduled);
+      request.generator_version, model.name, glue.header_name, glue.header_name, cpp_name(ns), glue.token,
+      request.step, glue.dual_rate ? request.ratio : 1, kFmuSlots, values.size(), glue.scheduled);
+  s += variable_table(glue.variables);
   const std::string scalar = request.scalar == ScalarType::kFloat ? "float" : "double";
   if (tunable)
     s += "using Calibration = model::Calibration;\nusing Constants = model::Constants;\n"
@@ -129,20 +130,12 @@ std::string fmu_glue(const Model& model, const GenerateRequest& request, bool du
     s += fmt::format("struct Calibration {{\n  {} none;  // the model has no tunable values\n}};\n"
                      "inline Calibration model_calibration() {{ return {{}}; }}\n",
                      scalar);
-  s += fmt::format("inline {}& tunable(Calibration& c, int i) {{\n  switch (i) {{\n", scalar);
-  for (std::size_t i = 0; i < members.size(); ++i) s += fmt::format("    case {}: return {};\n", i, members[i]);
-  s += fmt::format("    default: return {};\n  }}\n}}\n", tunable ? members.front() : "c.none");
-  s += fmt::format("inline {} tunable(const Calibration& c, int i) {{ return tunable(const_cast<Calibration&>(c), i); }}\n",
-                   scalar);
-  s += tunable_variables(model);
-  s += "inline const char* tunable_name(int i) {\n  static constexpr const char* names[] = {";
-  for (const std::string& n : names) s += "\"" + n + "\", ";
-  s += "\"\"};\n  return names[i];\n}\n";
+  s += tunable_access(values, scalar);
   s += tunable ? "inline const char* status_value_name(int i) { return model::status_value_names[i]; }\n\n"
                : "inline const char* status_value_name(int) { return \"\"; }\n\n";
   s += "template <int I>\nstruct Slot;\n";
   for (int i = 0; i < kFmuSlots; ++i)
-    s += slot(i, tunable ? fmt::format("model::fmu{}", i) : "model", dual_rate, tunable);
+    s += slot(i, tunable ? fmt::format("model::fmu{}", i) : "model", glue.dual_rate, tunable);
   return s + "\n}  // namespace dualrate_fmu\n";
 }
 

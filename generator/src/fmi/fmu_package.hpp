@@ -13,7 +13,7 @@
 namespace dualrate {
 
 struct FmuRequest {
-  GenerationRequest generation;  // its instances are the FMU's (fmu_glue.hpp)
+  GenerationRequest generation;  // its instances are the FMU's (fmu_glue.hpp); its notes as it goes
   int fmi_version = 3;           // 3 or 2
   // FMI 3.0's Scheduled Execution alone: the dual-rate tasks as two clocked model partitions.
   bool scheduled = false;
@@ -21,7 +21,6 @@ struct FmuRequest {
 };
 
 struct FmuResult {
-  std::vector<std::string> notes;  // the generation's
   std::string model_identifier;
   std::string token;
 };

@@ -27,15 +27,22 @@ const char* causality(const FmuVariable& v) {
 
 const char* variability(const FmuVariable& v) { return v.kind == Kind::kTunable ? "tunable" : "continuous"; }
 
-// FMI 2.0's initial attribute where its default does not hold.
+// The initial attribute where its default does not hold: a state with a start value is exact,
+// one the task forms calculate is calculated.
 const char* initial(const FmuVariable& v) {
   switch (v.kind) {
-    case Kind::kState: return "exact";
+    case Kind::kState: return v.start ? "exact" : "calculated";
     case Kind::kTunable: return "exact";
     case Kind::kDerivative:
     case Kind::kOutput: return "calculated";
     default: return nullptr;
   }
+}
+
+// What initialization computes (ModelStructure's InitialUnknown): the outputs, the
+// derivatives, and the states the task forms calculate.
+bool initial_unknown(const FmuVariable& v) {
+  return v.kind == Kind::kOutput || v.kind == Kind::kDerivative || (v.kind == Kind::kState && !v.start);
 }
 
 void attributes(pugi::xml_node n, const FmuVariable& v) {
@@ -73,7 +80,7 @@ void interfaces(pugi::xml_node root, const FmuDescription& d) {
   pugi::xml_node cs = root.append_child("CoSimulation");
   cs.append_attribute("modelIdentifier") = d.model_identifier.c_str();
   if (d.fmi_version == 3) {
-    cs.append_attribute("fixedInternalStepSize") = number(d.step).c_str();
+    cs.append_attribute("fixedInternalStepSize") = number(d.internal_step).c_str();
     cs.append_attribute("canHandleVariableCommunicationStepSize") = "true";
   } else {
     cs.append_attribute("canHandleVariableCommunicationStepSize") = "true";
@@ -83,9 +90,13 @@ void interfaces(pugi::xml_node root, const FmuDescription& d) {
 }
 
 void log_categories(pugi::xml_node root) {
-  pugi::xml_node c = root.append_child("LogCategories").append_child("Category");
+  pugi::xml_node categories = root.append_child("LogCategories");
+  pugi::xml_node c = categories.append_child("Category");
   c.append_attribute("name") = "logStatusError";
   c.append_attribute("description") = "a call refused: wrong mode, unknown value reference, value out of limits";
+  pugi::xml_node w = categories.append_child("Category");
+  w.append_attribute("name") = "logStatusWarning";
+  w.append_attribute("description") = "a task overrun in Scheduled Execution (the release skipped, counted)";
 }
 
 void default_experiment(pugi::xml_node root, const Model& model, const FmuDescription& d) {
@@ -129,7 +140,7 @@ void fmi3_variables(pugi::xml_node root, const FmuDescription& d) {
     n.append_attribute("causality") = causality(v);
     n.append_attribute("variability") = clocked ? "discrete" : variability(v);
     if (clocked) n.append_attribute("clocks") = fast_clock(d);
-    if (v.kind == Kind::kTunable || v.kind == Kind::kState) n.append_attribute("initial") = "exact";
+    if (v.kind == Kind::kTunable || v.kind == Kind::kState) n.append_attribute("initial") = initial(v);
     if (!v.unit.empty()) n.append_attribute("unit") = v.unit.c_str();
     if (v.kind == Kind::kDerivative && !d.scheduled) n.append_attribute("derivative") = v.derivative_of;
     attributes(n, v);
@@ -144,8 +155,7 @@ void fmi3_variables(pugi::xml_node root, const FmuDescription& d) {
     if (v.kind == Kind::kDerivative)
       s.append_child("ContinuousStateDerivative").append_attribute("valueReference") = v.value_reference;
   for (const FmuVariable& v : d.variables)
-    if (v.kind == Kind::kOutput || v.kind == Kind::kDerivative)
-      s.append_child("InitialUnknown").append_attribute("valueReference") = v.value_reference;
+    if (initial_unknown(v)) s.append_child("InitialUnknown").append_attribute("valueReference") = v.value_reference;
 }
 
 void fmi2_variables(pugi::xml_node root, const FmuDescription& d) {
@@ -174,8 +184,7 @@ void fmi2_variables(pugi::xml_node root, const FmuDescription& d) {
       derivatives.append_child("Unknown").append_attribute("index") = v.value_reference + 1;
   pugi::xml_node initial_unknowns = s.append_child("InitialUnknowns");
   for (const FmuVariable& v : d.variables)
-    if (v.kind == Kind::kOutput || v.kind == Kind::kDerivative)
-      initial_unknowns.append_child("Unknown").append_attribute("index") = v.value_reference + 1;
+    if (initial_unknown(v)) initial_unknowns.append_child("Unknown").append_attribute("index") = v.value_reference + 1;
 }
 
 // The units the variables name.

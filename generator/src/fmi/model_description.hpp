@@ -17,7 +17,8 @@ struct FmuDescription {
   std::string token;  // instantiationToken (3.0) or guid (2.0)
   std::string generator_version;
   std::string description;  // the model and the scheme
-  double step = 0;          // the communication step's unit: h, or H for the dual-rate task forms
+  double step = 0;           // the default communication step: h, or H for the dual-rate task forms
+  double internal_step = 0;  // h
   bool model_exchange = true;
   bool scheduled = false;  // FMI 3.0's Scheduled Execution alone (the dual-rate tasks' clocks)
   std::vector<FmuVariable> variables;

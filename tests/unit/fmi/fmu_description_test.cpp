@@ -19,6 +19,14 @@ using Kind = FmuVariable::Kind;
 
 GenerateRequest rk4_request(double step) { return {"rk4", step, 1, ScalarType::kDouble, "test"}; }
 
+FmuLayout layout(ScalarType scalar, bool arrays) {
+  FmuLayout l;
+  l.scalar = scalar;
+  l.arrays = arrays;
+  l.step = 1e-5;
+  return l;
+}
+
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -27,7 +35,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 TEST(FmuVariables, NumberedAsTheWrapperReadsThem) {
   const Model m = test::load(test::kCalibrationMotor);
-  const std::vector<FmuVariable> v = fmu_variables(m, ScalarType::kDouble, false);
+  const std::vector<FmuVariable> v = fmu_variables(m, layout(ScalarType::kDouble, false));
   // time, omega, I, der(omega), der(I), V, time_constant, R, Kt, friction[0..3]
   ASSERT_EQ(v.size(), 13U);
   for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].value_reference, i) << v[i].name;
@@ -44,12 +52,35 @@ TEST(FmuVariables, NumberedAsTheWrapperReadsThem) {
   EXPECT_EQ(*v[7].max, 2);
   EXPECT_EQ(v[7].unit, "ohm");
   EXPECT_EQ(v[12].name, "friction[3]");
-  EXPECT_EQ(fmu_tunable_names(m).size(), 6U);
+  EXPECT_EQ(v[12].index, 5);  // the sixth of the Calibration's values
+  EXPECT_EQ(tunable_values(m, ScalarType::kDouble)[5].member, "friction[3]");
+}
+
+TEST(FmuVariables, TablesAsArraysAndTheTasksClocks) {
+  const Model m = test::load(test::kCalibrationMotor);
+  FmuLayout l = layout(ScalarType::kDouble, true);
+  l.scheduled = true;
+  l.calculated_states = true;
+  l.ratio = 10;
+  const std::vector<FmuVariable> v = fmu_variables(m, l);
+  // time, omega, I, V, time_constant, R, Kt, friction (4 values), fast_task, slow_task: no
+  // derivatives in Scheduled Execution, no start values for the states the tasks calculate.
+  ASSERT_EQ(v.size(), 10U);
+  EXPECT_FALSE(v[1].start);
+  EXPECT_EQ(v[3].kind, Kind::kInput);
+  EXPECT_EQ(v[7].name, "friction");
+  EXPECT_EQ(v[7].index, 2);
+  EXPECT_EQ(v[7].count, 4);
+  EXPECT_EQ(v[8].kind, Kind::kClock);
+  EXPECT_EQ(v[8].interval, 1e-5);
+  EXPECT_EQ(v[9].index, 1);
+  EXPECT_EQ(v[9].interval, 1e-4);
+  EXPECT_EQ(v[9].priority, 1);
 }
 
 TEST(FmuVariables, FloatLimitsAreTheCheckedOnes) {
   const Model m = test::load(test::kCalibrationMotor);
-  const std::vector<FmuVariable> v = fmu_variables(m, ScalarType::kFloat, false);
+  const std::vector<FmuVariable> v = fmu_variables(m, layout(ScalarType::kFloat, false));
   // Kt's min 0.03 rounded inward to float: the smallest float at or above it.
   EXPECT_EQ(*v[8].min, static_cast<double>(0.030000001192092896F));
   EXPECT_GE(*v[8].min, 0.03);
@@ -63,7 +94,8 @@ FmuDescription description(const Model& m, int version) {
   d.token = "{token}";
   d.generator_version = "test";
   d.step = 1e-5;
-  d.variables = fmu_variables(m, ScalarType::kDouble, version == 3);
+  d.internal_step = 1e-5;
+  d.variables = fmu_variables(m, layout(ScalarType::kDouble, version == 3));
   return d;
 }
 
@@ -113,20 +145,22 @@ TEST(BuildDescription, ListsTheSourcesAlone) {
   EXPECT_NE(xml.find("<PreprocessorDefinition name=\"EIGEN_DONT_VECTORIZE\" />"), std::string::npos);
 }
 
-TEST(FmuGlue, ASlotPerInstanceNamespace) {
+TEST(FmuGlue, ASlotPerInstanceNamespaceAndTheVariablesTable) {
   const Model tunable = test::load(test::kCalibrationMotor);
   ASSERT_EQ(fmu_instances(tunable).size(), static_cast<std::size_t>(kFmuSlots));
-  const std::string glue = fmu_glue(tunable, rk4_request(1e-5), false, false, "motor.hpp", "{t}");
-  EXPECT_EQ(count(glue, "struct Slot<"), static_cast<std::size_t>(kFmuSlots));
-  EXPECT_NE(glue.find("model::recalibrate(v, model::fmu7::active_constants)"), std::string::npos);
-  EXPECT_NE(glue.find("case 5: return c.friction[3];"), std::string::npos);
-  EXPECT_NE(glue.find("tunable_first[] = {0, 1, 2, 0};"), std::string::npos);
-  EXPECT_NE(glue.find("tunable_count[] = {1, 1, 4, 0};"), std::string::npos);
+  const FmuGlue glue{"motor.hpp", "{t}", false, false, fmu_variables(tunable, layout(ScalarType::kDouble, true))};
+  const std::string text = fmu_glue(tunable, rk4_request(1e-5), glue);
+  EXPECT_EQ(count(text, "struct Slot<"), static_cast<std::size_t>(kFmuSlots));
+  EXPECT_NE(text.find("model::recalibrate(v, model::fmu7::active_constants)"), std::string::npos);
+  EXPECT_NE(text.find("case 5: return c.friction[3];"), std::string::npos);
+  EXPECT_NE(text.find("{dualrate::fmi::VariableKind::kTunable, 2, 4},  // 9 friction"), std::string::npos);
+  EXPECT_NE(text.find("kStep = 0x1.4f8b588e368f1p-17;"), std::string::npos);  // h = 1e-5 exactly as declared
   // Without tunable values every slot is the namespace's own Data.
   const Model plain = test::load("models/dc_motor.yaml");
   EXPECT_TRUE(fmu_instances(plain).empty());
-  const std::string plain_glue = fmu_glue(plain, rk4_request(1e-4), false, false, "dc_motor.hpp", "{t}");
-  EXPECT_EQ(count(plain_glue, "using Run = dualrate::fmi::SingleRateRun<Model, model::Data, Step>;"),
+  const FmuGlue plain_glue{"dc_motor.hpp", "{t}", false, false, fmu_variables(plain, layout(ScalarType::kDouble, true))};
+  EXPECT_EQ(count(fmu_glue(plain, rk4_request(1e-4), plain_glue),
+                  "using Run = dualrate::fmi::SingleRateRun<Model, model::Data, Step>;"),
             static_cast<std::size_t>(kFmuSlots));
 }
 
