@@ -154,6 +154,15 @@ case $case_name in
     simulate simulate.csv "$motor" --scheme sp_ll --step 1e-3 --param R=1.5
     same fmu.csv simulate.csv 1e-12
     ;;
+  se3.mrabm4_threads)
+    # The same with the slow partitions in a second thread, overlapping the fast partitions of
+    # the ticks that follow (each slow job ends before the next release): the tasks exchange
+    # their data at the releases only, so the rows are the sequential run's, bit for bit.
+    fmu motor "$motor" --scheme mrabm4 --step 1e-5 --ratio 10 --scheduled
+    import fmu.csv motor --interface se --t-end 0.02 --threads
+    import sequential.csv motor --interface se --t-end 0.02
+    same fmu.csv sequential.csv 0
+    ;;
   se3.mrabm4_ticks)
     # Scheduled Execution of mrabm4's tasks (h = 1e-5, H = 10 h), the importer a sequential
     # scheduler: the state and outputs the fast partition gives at each of the 2000 ticks equal,

@@ -21,7 +21,8 @@
 // Scheduled Execution (FMI 3.0, an FMU of `dualrate fmu --scheduled`) is a sequential scheduler:
 // at every tick t_n in [0, T) of the fast clock it sets the inputs at t_n, activates the fast
 // clock's partition, prints the row, and at every tick of the slow clock then activates its
-// partition.
+// partition; with --threads, the slow partitions run in a second thread, overlapping the fast
+// partitions of the ticks that follow (each slow job ends before the next release).
 //
 // Exit codes: 0 done; 1 an FMI call failed (its name in the message), a symbol is missing, or
 // --compare found a difference over the tolerance; 2 a usage error; 3 a start value refused;
@@ -38,6 +39,10 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -714,7 +719,7 @@ struct Timed {
 
 struct Options {
   std::string dir;
-  bool model_exchange = false, scheduled = false;
+  bool model_exchange = false, scheduled = false, threads = false;
   double step = 0, t_end = -1, tolerance = 1e-10;
   std::vector<Assignment> start, inputs;
   std::map<long, std::vector<Assignment>> start_of;
@@ -817,6 +822,8 @@ Options parse(int argc, char** argv) {
       need(i, 2);
       o.trace_of[whole(argv[i + 1], a)] = argv[i + 2];
       i += 2;
+    } else if (a == "--threads") {
+      o.threads = true;
     } else if (a == "--expect-refused-step") {
       need(i, 1);
       o.expect_refused = true;
@@ -840,6 +847,56 @@ Options parse(int argc, char** argv) {
     fail(kUsage, "--expect-refused-step is for co-simulation");
   return o;
 }
+
+// --threads: the slow partitions run in a thread of their own, while the fast partitions of the
+// following ticks run in the main thread, as a preemptive scheduler would have them overlap.
+class SlowThread {
+ public:
+  SlowThread() : thread_([this] { loop(); }) {}
+  ~SlowThread() {
+    {
+      const std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  // Queues a job (the slow partitions of one release, one per instance).
+  void run(std::function<void()> job) {
+    {
+      const std::lock_guard<std::mutex> lock(m_);
+      jobs_.push_back(std::move(job));
+    }
+    cv_.notify_all();
+  }
+  // Until every queued job has ended.
+  void wait() {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [this] { return jobs_.empty() && !busy_; });
+  }
+
+ private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(m_);
+    for (;;) {
+      cv_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;
+      std::function<void()> job = std::move(jobs_.front());
+      jobs_.erase(jobs_.begin());
+      busy_ = true;
+      lock.unlock();
+      job();
+      lock.lock();
+      busy_ = false;
+      cv_.notify_all();
+    }
+  }
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::vector<std::function<void()>> jobs_;
+  bool busy_ = false, stop_ = false;
+  std::thread thread_;
+};
 
 class Run {
  public:
@@ -1062,17 +1119,26 @@ class Run {
     const auto [fast, h] = d_.clocks[0];
     const auto [slow, slow_interval] = d_.clocks[1];
     const long ratio = std::lround(slow_interval / h);
+    SlowThread worker;
     for (long n = 0; n < steps_; ++n) {  // the ticks of [0, T)
       const double t = static_cast<double>(n) * h;
       const auto u = inputs.at(t);
+      // --threads: the slow job of the last release ends before this release (else the runtime
+      // would count an overrun and skip a release, and the run would not be the sequential one).
+      if (o_.threads && n % ratio == 0) worker.wait();
       for (std::size_t i = 0; i < instances_.size(); ++i) {
         Instance& fmu = *instances_[i];
         set_inputs(fmu, u);
         check(fmu.activate(fast, t), "fmi3ActivateModelPartition (fast clock)");
         print_row(fmu, out[i], t);
-        if (n % ratio == 0) check(fmu.activate(slow, t), "fmi3ActivateModelPartition (slow clock)");
+        if (n % ratio != 0) continue;
+        if (o_.threads)
+          worker.run([&fmu, slow = slow, t] { check(fmu.activate(slow, t), "fmi3ActivateModelPartition (slow clock)"); });
+        else
+          check(fmu.activate(slow, t), "fmi3ActivateModelPartition (slow clock)");
       }
     }
+    worker.wait();
     close_traces(out);
     terminate_all();
     return 0;
