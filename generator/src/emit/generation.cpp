@@ -38,7 +38,7 @@ void check_stability_over_range(const Model& model, const GenerateRequest& g, co
                                "values, a grid of the ranges and a search from its worst points, the tables' extreme "
                                "patterns)",
                                g.scheme, g.step, r.spectral_radius, r.where, r.points),
-                   "narrow the tunable values' ranges, or take a smaller step; --allow-unstable generates it anyway");
+                   "narrow the tunable values' ranges, or take a smaller step" + request.unstable_hint);
 }
 
 // The scheme along the scenario's trajectory, with the constants the header will have.
@@ -49,18 +49,19 @@ void check_along_trajectory(const Model& model, const GenerateRequest& g, const 
   if (along.stable) return;
   const Instability why = trajectory_instability(model, g.scheme, g.step, g.ratio, along);
   if (!along.advisory)
-    throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
+    throw ModelError(model.simulation.loc, why.message, why.hint + request.unstable_hint);
   say(request, "warning: " + why.message + " (hint: " + why.hint + ")\n");
 }
 
 // The scheme's linear stability at the initial state (unscheduled constants: scheduled ones
 // are proven stable by the schedule's check over its grid, which precompute makes).
-void check_initial_stability(const Model& model, const GenerateRequest& g, bool refuse) {
+void check_initial_stability(const Model& model, const GenerateRequest& g, const GenerationRequest& request) {
+  const bool refuse = !g.allow_unstable;
   const StabilityReport stability = analyze_stability(model, g.scheme, g.step, g.ratio, g.scheme_options,
                                                       refuse ? StepSearch::kWhenUnstable : StepSearch::kNever);
   if (stability.stable || !refuse) return;
   const Instability why = instability(model, stability, g.t_end);
-  throw ModelError(model.simulation.loc, why.message, why.hint + "; --allow-unstable generates it anyway");
+  throw ModelError(model.simulation.loc, why.message, why.hint + request.unstable_hint);
 }
 
 }  // namespace
@@ -73,7 +74,7 @@ Generation generate_code(const Model& model, const GenerationRequest& request) {
   const bool judged = request.judged && !g.allow_unstable && !scheduled;
   Generation out;
   if (request.judged && has_tunable(model)) require_finite_derived(model, g.scalar);
-  if (request.judged && !scheduled) check_initial_stability(model, g, !g.allow_unstable);
+  if (request.judged && !scheduled) check_initial_stability(model, g, request);
   // A plant may grow (an unstable airframe): a note; a negative parameter in the growing state's
   // equation (a capacitance, mass or resistance) is more likely a slip: a warning.
   if (const std::string growth = request.judged ? growth_origin(model) : ""; !growth.empty())

@@ -19,6 +19,8 @@ struct GenerationRequest {
   // Whether an unstable scheme is refused (generate, fmu), or generated for measuring (verify,
   // and generate --allow-unstable: request.allow_unstable).
   bool judged = true;
+  // Ends the hint of an unstable step's refusal: how the command generates it anyway.
+  std::string unstable_hint = "; --allow-unstable generates it anyway";
   // Where the generation's notes go as it makes them (each as the CLI prints it, "note: ..." or
   // "warning: ...", a warning being what the user should act on, ending in a newline), so that
   // those before a refusal are not lost; none: dropped.

@@ -9,8 +9,7 @@
 #include <map>
 #include <numeric>
 
-#include "analysis/stability.hpp"
-#include "analysis/stability_along_trajectory.hpp"
+#include "emit/generation.hpp"
 #include "base/data_paths.hpp"
 #include "base/process.hpp"
 #include "schemes/reference_core.hpp"
@@ -151,19 +150,16 @@ SystemModels load_models(const SystemSpec& spec) {
     s.steps.push_back(m.step ? *m.step : *model.simulation.step);
     s.ratios.push_back(m.ratio.value_or(model.simulation.ratio));
     s.step_ns.push_back(nanoseconds(s.steps.back(), m.loc));
-    const StabilityReport stability =
-        analyze_stability(model, m.scheme, s.steps.back(), s.ratios.back(), {}, StepSearch::kWhenUnstable);
-    if (!stability.stable) {
-      const Instability why = instability(model, stability, spec.t_end);
-      throw ModelError(m.scheme_loc, why.message, why.hint);
-    }
-    if (const SchemeInfo* info = find_scheme(m.scheme); info && info->check_trajectory)
-      info->check_trajectory(model, spec.t_end);
-    const TrajectoryStability along =
-        stability_along_trajectory(model, m.scheme, s.steps.back(), s.ratios.back(), {}, spec.t_end);
-    if (!along.stable && !along.advisory) {
-      const Instability why = trajectory_instability(model, m.scheme, s.steps.back(), s.ratios.back(), along);
-      throw ModelError(m.scheme_loc, why.message, why.hint);
+    // Judged as generate judges it (emit/generation.hpp), the refusal at the model's entry here;
+    // the header is not kept (verify makes the one it builds).
+    GenerationRequest judged{{m.scheme, s.steps.back(), s.ratios.back(),
+                              m.scalar.empty() ? ScalarType::kDouble : scalar_type(m.scalar), ""}};
+    judged.request.t_end = spec.t_end;
+    judged.unstable_hint = "";
+    try {
+      generate_code(model, judged);
+    } catch (const ModelError& e) {
+      throw ModelError(m.scheme_loc, e.what(), e.hint());
     }
   }
   for (long long ns : s.step_ns) s.base_ns = std::gcd(s.base_ns, ns);
