@@ -14,8 +14,8 @@
 // Co-simulation (the default) prints, at t = 0, DT, 2 DT ... up to T, the row t, the states (the
 // variables of causality local that are not derivatives) and the outputs, in value-reference
 // order, with %.17g, then takes doStep(t, DT). Model exchange integrates the continuous states
-// with Boost.Odeint's controlled runge_kutta_dopri5 (absolute and relative tolerance TOL) and
-// prints the rows at the same grid. The inputs at t are the constants of --input and, from
+// with SUNDIALS' CVODE (BDF, relative and absolute tolerance TOL; class Cvode) and prints the
+// rows at the same grid. The inputs at t are the constants of --input and, from
 // --inputs, the values of the last row whose time is at or before t (a CSV trace of
 // `dualrate simulate` works: its columns that are not inputs are ignored).
 // Scheduled Execution (FMI 3.0, an FMU of `dualrate fmu --scheduled`) is a sequential scheduler:
@@ -57,7 +57,10 @@
 #include <utility>
 #include <vector>
 
-#include <boost/numeric/odeint.hpp>
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
 #include <pugixml.hpp>
 
 #include "fmi2_api.h"
@@ -898,6 +901,78 @@ class SlowThread {
   std::thread thread_;
 };
 
+// Model exchange's solver: SUNDIALS' CVODE, variable-order BDF with Newton iterations on a dense
+// linear solver and CVODE's difference-quotient Jacobian, at relative and absolute tolerance TOL.
+// It stops exactly at each communication point and starts afresh at it (CVodeReInit: the held
+// inputs may jump there, CVODE's documented treatment of a discontinuity). x holds the states
+// between calls.
+class Cvode {
+ public:
+  Cvode(Instance& fmu, double tolerance) : fmu_(fmu) {
+    x.assign(fmu.states(), 0.0);
+    fmu.get_states(x);
+    check(SUNContext_Create(nullptr, &context_), "SUNContext_Create");
+    const auto n = static_cast<sunindextype>(x.size());
+    y_ = N_VNew_Serial(n, context_);
+    matrix_ = SUNDenseMatrix(n, n, context_);
+    solver_ = SUNLinSol_Dense(y_, matrix_, context_);
+    memory_ = CVodeCreate(CV_BDF, context_);
+    if (!y_ || !matrix_ || !solver_ || !memory_) fail(kCallFailed, "CVODE: out of memory");
+    std::copy(x.begin(), x.end(), N_VGetArrayPointer(y_));
+    check(CVodeInit(memory_, derivatives, 0.0, y_), "CVodeInit");
+    check(CVodeSStolerances(memory_, tolerance, tolerance), "CVodeSStolerances");
+    check(CVodeSetUserData(memory_, &fmu_), "CVodeSetUserData");
+    check(CVodeSetLinearSolver(memory_, solver_, matrix_), "CVodeSetLinearSolver");
+    check(CVodeSetMaxNumSteps(memory_, 1000000), "CVodeSetMaxNumSteps");
+  }
+  ~Cvode() {
+    CVodeFree(&memory_);
+    SUNLinSolFree(solver_);
+    SUNMatDestroy(matrix_);
+    N_VDestroy(y_);
+    SUNContext_Free(&context_);
+  }
+  Cvode(const Cvode&) = delete;
+  Cvode& operator=(const Cvode&) = delete;
+
+  // From the states x at t to next (the inputs set on the FMU held over it).
+  void integrate(double t, double next) {
+    std::copy(x.begin(), x.end(), N_VGetArrayPointer(y_));
+    check(CVodeReInit(memory_, t, y_), "CVodeReInit");
+    check(CVodeSetStopTime(memory_, next), "CVodeSetStopTime");
+    double reached = t;
+    check(CVode(memory_, next, y_, &reached, CV_NORMAL), "CVode");
+    if (reached != next) fail(kCallFailed, format("CVode stopped at t = %.17g, not at %.17g", reached, next));
+    const double* y = N_VGetArrayPointer(y_);
+    std::copy(y, y + x.size(), x.begin());
+  }
+
+  std::vector<double> x;
+
+ private:
+  static int derivatives(double t, N_Vector y, N_Vector dydt, void* user) {
+    Instance& fmu = *static_cast<Instance*>(user);
+    const auto n = static_cast<std::size_t>(N_VGetLength(y));
+    const double* in = N_VGetArrayPointer(y);
+    std::vector<double> state(in, in + n), rate(n);
+    fmu.set_time(t);
+    fmu.set_states(state);
+    fmu.get_derivatives(rate);
+    std::copy(rate.begin(), rate.end(), N_VGetArrayPointer(dydt));
+    return 0;
+  }
+  static void check(int flag, const char* function) {
+    if (flag < 0) fail(kCallFailed, format("%s returned %d", function, flag));
+  }
+
+  Instance& fmu_;
+  SUNContext context_ = nullptr;
+  N_Vector y_ = nullptr;
+  SUNMatrix matrix_ = nullptr;
+  SUNLinearSolver solver_ = nullptr;
+  void* memory_ = nullptr;
+};
+
 class Run {
  public:
   Run(const Options& o, const Description& d) : o_(o), d_(d) {
@@ -1145,41 +1220,26 @@ class Run {
   }
 
   int model_exchange() {
-    namespace odeint = boost::numeric::odeint;
-    using State = std::vector<double>;
     Inputs inputs(o_, d_, dt_);
     std::vector<FILE*> out = open_traces();
     std::vector<std::vector<bool>> done(instances_.size(), std::vector<bool>(o_.set_at.size(), false));
-    std::vector<State> x(instances_.size());
-    for (std::size_t i = 0; i < instances_.size(); ++i) {
-      x[i].assign(instances_[i]->states(), 0.0);
-      instances_[i]->get_states(x[i]);
-    }
-    auto stepper = odeint::make_controlled(o_.tolerance, o_.tolerance, odeint::runge_kutta_dopri5<State>());
+    std::vector<std::unique_ptr<Cvode>> solvers;
+    for (auto& fmu : instances_) solvers.push_back(std::make_unique<Cvode>(*fmu, o_.tolerance));
     for (long k = 0; k <= steps_; ++k) {
       const double t = static_cast<double>(k) * dt_;
       const auto u = inputs.at(t);
       for (std::size_t i = 0; i < instances_.size(); ++i) {
         Instance& fmu = *instances_[i];
+        Cvode& cvode = *solvers[i];
         fmu.set_time(t);
-        fmu.set_states(x[i]);
+        fmu.set_states(cvode.x);
         set_due(fmu, done[i], t, true);
         set_inputs(fmu, u);
         print_row(fmu, out[i], t);
         if (k == steps_) continue;
-        // The inputs are held over [t, t + dt); the stepper starts afresh (dopri5 carries its
-        // last derivative, which the new inputs may change).
-        auto system = [&fmu](const State& state, State& dxdt, double time) {
-          fmu.set_time(time);
-          fmu.set_states(state);
-          dxdt.resize(state.size());
-          fmu.get_derivatives(dxdt);
-        };
-        stepper.reset();
-        const double next = static_cast<double>(k + 1) * dt_;
-        odeint::integrate_adaptive(stepper, system, x[i], t, next, dt_);
-        fmu.set_time(next);
-        fmu.set_states(x[i]);
+        cvode.integrate(t, static_cast<double>(k + 1) * dt_);
+        fmu.set_time(static_cast<double>(k + 1) * dt_);
+        fmu.set_states(cvode.x);
         fmu.completed_step();
       }
     }
