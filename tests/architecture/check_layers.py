@@ -6,9 +6,10 @@ folder: `FOLDER: FOLDERS IT MAY INCLUDE` (its own files are always allowed), and
 `scheme FOLDER: NAMES` give the scheme names each folder of schemes/ registers. Checked:
   - every `#include "..."` of a file names a header of generator/src, from its own folder or
     one the rule allows (an include that names no file is an error too);
-  - a scheme folder (schemes/X/) includes no other scheme folder; the files of schemes/ itself
-    include none, except the registry (schemes/registry.cpp), and nothing outside schemes/
-    includes one: a scheme is reached through the registry;
+  - a scheme folder (schemes/X/) includes no other scheme folder; nothing else includes one but
+    the registry (registry/registry.cpp): a scheme is reached through the registry;
+  - no circle among the folders (schemes/X/ a folder of its own): folder A depends on folder
+    B when a file of A includes a header of B;
   - each scheme name appears as a string literal ("sp_ll") only in its own folder and the
     registry;
   - a file over 500 lines says why in a `// Size:` comment within its first 10 lines.
@@ -44,6 +45,28 @@ def read_rules(page):
     return allowed, schemes
 
 
+def folder_circles(edges):
+    """The circles of the folder graph {folder: {folder it includes: (file, line)}}, each as the
+    list of its folders, found by a depth-first search (one circle per back edge)."""
+    circles, state = [], {}
+
+    def visit(folder, path):
+        state[folder] = "open"
+        path.append(folder)
+        for target in sorted(edges.get(folder, {})):
+            if state.get(target) == "open":
+                circles.append(path[path.index(target):] + [target])
+            elif target not in state:
+                visit(target, path)
+        path.pop()
+        state[folder] = "done"
+
+    for folder in sorted(edges):
+        if folder not in state:
+            visit(folder, [])
+    return circles
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: check_layers.py SOURCE_DIR")
@@ -51,7 +74,7 @@ def main():
     src = os.path.join(root, "generator", "src")
     allowed, schemes = read_rules(os.path.join(root, "docs", "architecture.md"))
     include = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
-    problems, files = [], 0
+    problems, files, edges = [], 0, {}
     for folder, _, names in sorted(os.walk(src)):
         for name in sorted(names):
             if not name.endswith((".cpp", ".hpp")):
@@ -65,7 +88,7 @@ def main():
                 problems.append(f"{path}:1: not in a folder of docs/architecture.md's layers")
                 continue
             scheme_folder = parts[1] if layer == "schemes" and len(parts) > 2 else None
-            registry = rel == os.path.join("schemes", "registry.cpp")
+            registry = rel == os.path.join("registry", "registry.cpp")
             lines = open(path, encoding="utf-8").read().splitlines()
             if len(lines) > MAX_LINES and not any(l.startswith("// Size:") for l in lines[:10]):
                 problems.append(f"{path}:1: {len(lines)} lines and no `// Size:` reason in its first 10 lines")
@@ -78,6 +101,9 @@ def main():
                         problems.append(f"{path}:{number}: includes {target}, which is not a file of generator/src")
                         continue
                     tlayer = tparts[0]
+                    source_folder, target_folder = os.path.dirname(rel), os.path.dirname(target)
+                    if source_folder != target_folder:
+                        edges.setdefault(source_folder, {}).setdefault(target_folder, f"{path}:{number}")
                     if tlayer != layer and tlayer not in allowed[layer]:
                         problems.append(f"{path}:{number}: {layer}/ includes {target}: {layer}/ may include "
                                         f"{', '.join(sorted(allowed[layer])) or 'nothing'} (docs/architecture.md)")
@@ -94,6 +120,9 @@ def main():
                         if f'"{s}"' in line:
                             problems.append(f"{path}:{number}: names the scheme \"{s}\": only schemes/{folder_name}/ "
                                             "and the registry may")
+    for circle in folder_circles(edges):
+        steps = [f"{a}/ -> {b}/ ({edges[a][b]})" for a, b in zip(circle, circle[1:])]
+        problems.append(f"{edges[circle[0]][circle[1]]}: a circle of folders: " + "; ".join(steps))
     for p in problems:
         print(p)
     if problems:

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Checks the generator's sources (generator/src) at the level of units and functions.
 
-A unit is a header and its source file taken together (schemes/registry.hpp and
-schemes/registry.cpp are the unit schemes/registry): what one library member provides and
+A unit is a header and its source file taken together (registry/registry.hpp and
+registry/registry.cpp are the unit registry/registry): what one library member provides and
 needs. Checked:
   - the units include each other without a cycle (unit A depends on unit B when a file of A
     includes B's header): docs/architecture.md's layer rule sees folders, a cycle between the

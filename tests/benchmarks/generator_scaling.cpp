@@ -15,7 +15,7 @@
 #include "emit/cpp_emitter.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace {
 

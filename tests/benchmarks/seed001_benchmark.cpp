@@ -33,7 +33,7 @@
 #include "model/model.hpp"
 #include "periodic_run.hpp"
 #include "ratio_reporter.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "servo_actuator_lag.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"
 #include "sp_ll_at_step.hpp"

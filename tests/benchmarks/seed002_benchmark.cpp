@@ -23,7 +23,7 @@
 #include "model/model.hpp"
 #include "periodic_run.hpp"
 #include "ratio_reporter.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "walking_robot.hpp"
 #include "source_tree.hpp"
 

@@ -22,7 +22,7 @@
 #include "model/model.hpp"
 #include "planar_vehicle.hpp"
 #include "ratio_reporter.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "seed003.hpp"
 #include "source_tree.hpp"
 

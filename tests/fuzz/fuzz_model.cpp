@@ -6,7 +6,7 @@
 #include <string>
 
 #include "model/model.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -9,7 +9,7 @@
 #include "analysis/stability.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "model/model.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -11,7 +11,7 @@
 
 #include "generated_run.hpp"
 #include "model/model.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "source_tree.hpp"
 
 namespace {

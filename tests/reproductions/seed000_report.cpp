@@ -10,7 +10,7 @@
 #include "analysis/stability.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "report.hpp"
 #include "seed000.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"

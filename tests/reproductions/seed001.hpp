@@ -11,7 +11,7 @@
 
 #include "analysis/stability.hpp"
 #include "model/model.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "schemes/smfe/smfe.hpp"
 #include "source_tree.hpp"
 

@@ -13,7 +13,7 @@
 
 #include "analysis/stability.hpp"
 #include "model/model.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "source_tree.hpp"
 
 namespace dualrate::seed002 {

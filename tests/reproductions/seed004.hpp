@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "base/trace.hpp"
 
 namespace dualrate::seed004 {

@@ -18,7 +18,7 @@
 
 #include "model/model.hpp"
 #include "report.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "seed004.hpp"
 #include "source_tree.hpp"
 

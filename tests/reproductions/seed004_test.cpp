@@ -15,7 +15,7 @@
 
 #include "model/functions.hpp"
 #include "model/model.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "seed004.hpp"
 #include "source_tree.hpp"
 

@@ -12,8 +12,8 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate {
 

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "base/text_io.hpp"
-#include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate {
 

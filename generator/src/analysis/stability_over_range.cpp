@@ -13,8 +13,8 @@
 #include "model/calibration.hpp"
 #include "model/tunable.hpp"
 #include "numeric/linearization.hpp"
-#include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate {
 namespace {

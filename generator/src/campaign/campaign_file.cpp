@@ -16,7 +16,7 @@
 #include "base/text_io.hpp"
 #include "campaign/campaign.hpp"
 #include "model/model.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "targets/cross_target.hpp"
 
 namespace dualrate {

@@ -10,7 +10,7 @@
 #include "cli/commands.hpp"
 #include "emit/calibration.hpp"
 #include "model/tunable.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate::cli {
 

@@ -8,7 +8,7 @@
 #include "base/diagnostics.hpp"
 #include "base/text_io.hpp"
 #include "cli/commands.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate::cli {
 

@@ -11,7 +11,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/budget.hpp"
 

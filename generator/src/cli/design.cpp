@@ -9,8 +9,8 @@
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
 #include "design/design.hpp"
-#include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/trace_comparison.hpp"
 

@@ -12,7 +12,7 @@
 #include "model/loader.hpp"
 #include "model/scalar_type.hpp"
 #include "model/tunable.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/verify.hpp"
 

@@ -7,8 +7,8 @@
 #include "base/data_paths.hpp"
 #include "cli/commands.hpp"
 #include "model/functions.hpp"
-#include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
 #include "model/calibration.hpp"
-#include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate::cli {
 

@@ -10,8 +10,8 @@
 #include "design/model_text.hpp"
 #include "design/step_search.hpp"
 #include "model/model.hpp"
-#include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/verify.hpp"
 

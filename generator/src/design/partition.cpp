@@ -9,7 +9,7 @@
 
 #include "base/text_io.hpp"
 #include "numeric/decompositions.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 
 namespace dualrate {
 

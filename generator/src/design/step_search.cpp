@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "analysis/stability.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate {
 

@@ -11,7 +11,7 @@
 #include "design/candidate.hpp"
 #include "reference/dense_solution.hpp"
 #include "schemes/contract.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "verify/trace_comparison.hpp"
 
 namespace dualrate {

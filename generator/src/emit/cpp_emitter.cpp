@@ -25,7 +25,7 @@
 #include "numeric/calibrated_jacobian.hpp"
 #include "numeric/linearization.hpp"
 #include "schemes/compensated_states.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate {
 

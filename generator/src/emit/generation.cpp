@@ -9,7 +9,7 @@
 #include "analysis/stability_over_range.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "model/tunable.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate {
 

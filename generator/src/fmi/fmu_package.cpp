@@ -15,7 +15,7 @@
 #include "fmi/fmu_variables.hpp"
 #include "fmi/model_description.hpp"
 #include "model/cpp_names.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "targets/build.hpp"
 
 namespace dualrate {

@@ -2,7 +2,7 @@
 // setting tunable parameters and tables to new values from a time on, read from a calibration
 // file (`--calibration FILE`) or the model's `simulation: calibration:`; and the rules that
 // decide at which step a write applies and whether it is applied. The reference core
-// (schemes/reference_core.hpp) and the generated code's harness both follow these functions, so
+// (reference_core/reference_core.hpp) and the generated code's harness both follow these functions, so
 // that both apply the same writes at the same steps and refuse the same ones.
 //
 // Contract:

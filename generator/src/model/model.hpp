@@ -146,7 +146,7 @@ struct ErrorTolerance {
 struct Simulation {
   double t_end = 1.0;
   std::string scheme = "rk4";
-  SourceLoc scheme_loc{};      // of the scheme's name in the file (check_model_scheme, schemes/registry.hpp)
+  SourceLoc scheme_loc{};      // of the scheme's name in the file (check_model_scheme, registry/registry.hpp)
   std::optional<double> step;  // base (fast) step h
   int ratio = 1;               // H = ratio * h
   // The Jacobian blocks of sp_ll, quasistatic and smfe's constants: "exact" (constant blocks

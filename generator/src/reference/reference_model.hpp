@@ -5,7 +5,7 @@
 // integrates to high accuracy on its own (high_accuracy: Boost.Odeint's controlled
 // runge_kutta_dopri5 at tight tolerances, the input signals evaluated continuously in
 // time); the runs of the schemes, each through its registry entry, are the reference core's
-// (schemes/reference_core.hpp), above the schemes, which build on this layer.
+// (reference_core/reference_core.hpp), above the schemes, which build on this layer.
 #pragma once
 
 #include <algorithm>
@@ -44,7 +44,7 @@ class SimulationError : public std::runtime_error {
 using SchemeOptions = std::map<std::string, double>;
 
 struct RunOptions {
-  std::string scheme;  // a scheme of the registry (schemes/registry.hpp) or kHighAccuracy
+  std::string scheme;  // a scheme of the registry (registry/registry.hpp) or kHighAccuracy
   double step = 0;     // h
   double t_end = 0;
   int every = 1;       // one trace row every `every` steps

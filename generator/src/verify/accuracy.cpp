@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "base/text_io.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 
 namespace dualrate {
 

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "reference/output_sensitivity.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "verify/local_check.hpp"
 #include "verify/tolerance.hpp"
 

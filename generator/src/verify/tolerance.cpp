@@ -6,7 +6,7 @@
 
 #include "analysis/stability.hpp"
 #include "numeric/decompositions.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate {
 

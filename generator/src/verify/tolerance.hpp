@@ -11,7 +11,7 @@
 #include "base/trace.hpp"
 #include "model/model.hpp"
 #include "schemes/contract.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "verify/local_check.hpp"
 
 namespace dualrate {

@@ -9,7 +9,7 @@
 #include "schemes/adams/dual_rate_adams.hpp"
 #include "analysis/stability.hpp"
 #include "numeric/linearization.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -16,9 +16,9 @@
 
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"

@@ -16,7 +16,7 @@
 #include "emit/cpp_emitter.hpp"
 #include "model/functions.hpp"
 #include "model/loader.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 

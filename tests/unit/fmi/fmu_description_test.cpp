@@ -9,7 +9,7 @@
 #include "fmi/fmu_glue.hpp"
 #include "fmi/fmu_variables.hpp"
 #include "fmi/model_description.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

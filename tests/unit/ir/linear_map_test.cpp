@@ -5,7 +5,7 @@
 #include "emit/constants.hpp"
 #include "ir/linear_map.hpp"
 #include "ir/op_count.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"
 #include "test_support.hpp"
 

@@ -12,7 +12,7 @@
 #include "emit/cpp_emitter.hpp"
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "ir/straight_line.hpp"
 #include "test_support.hpp"
 

@@ -19,7 +19,7 @@
 #include "analysis/stability_over_range.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -13,7 +13,7 @@
 #include "model/functions.hpp"
 #include "model/model.hpp"
 #include "base/process.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -14,7 +14,7 @@
 #include "model/model.hpp"
 #include "base/process.hpp"
 #include "base/text_io.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -11,7 +11,7 @@
 #include "base/diagnostics.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
 #include "model/model.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

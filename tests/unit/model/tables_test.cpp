@@ -17,8 +17,8 @@
 #include "model/functions.hpp"
 #include "model/model.hpp"
 #include "numeric/linearization.hpp"
-#include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

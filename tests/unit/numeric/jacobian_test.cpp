@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "analysis/stability.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "test_support.hpp"
 #include "verify/accuracy.hpp"
 

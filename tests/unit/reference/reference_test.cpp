@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -11,7 +11,7 @@
 
 #include "analysis/stability.hpp"
 #include "numeric/linearization.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -14,7 +14,7 @@
 #include "base/text_io.hpp"
 #include "model/calibration.hpp"
 #include "model/functions.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -7,7 +7,7 @@
 
 #include "model/functions.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 

@@ -9,7 +9,7 @@
 #include "numeric/linearization.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "ir/function_cost.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "base/process.hpp"
 #include "schemes/smfe/smfe.hpp"
 #include "test_support.hpp"

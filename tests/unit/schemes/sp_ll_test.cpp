@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "analysis/stability.hpp"
-#include "schemes/reference_core.hpp"
-#include "schemes/registry.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "emit/cpp_emitter.hpp"
 #include "ir/function_cost.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "targets/cross_target.hpp"
 #include "verify/budget.hpp"
 #include "test_support.hpp"

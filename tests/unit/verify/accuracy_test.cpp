@@ -7,7 +7,7 @@
 
 #include "base/process.hpp"
 #include "model/model.hpp"
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 #include "verify/accuracy.hpp"
 #include "verify/result.hpp"
 #include "verify/trace_comparison.hpp"

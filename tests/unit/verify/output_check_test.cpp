@@ -10,7 +10,7 @@
 #include "emit/cpp_emitter.hpp"
 #include "reference/output_sensitivity.hpp"
 #include "test_support.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 #include "verify/verify.hpp"
 
 namespace dualrate {

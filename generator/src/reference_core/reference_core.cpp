@@ -1,4 +1,4 @@
-#include "schemes/reference_core.hpp"
+#include "reference_core/reference_core.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "constant_schedule/constant_schedule.hpp"
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate {
 

@@ -1,4 +1,4 @@
-#include "schemes/registry.hpp"
+#include "registry/registry.hpp"
 
 #include <fmt/format.h>
 
