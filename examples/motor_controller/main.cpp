@@ -52,9 +52,9 @@ int commits_logged = 0;
 
 }  // namespace
 
-motor::Data plant;                   // the model instance: `dualrate a2l --instance plant`
-volatile long ticks = 0;             // fast-task runs so far
-volatile bool plant_fault = false;   // a step reported a fault (non-finite state)
+motor::Data plant;                  // the model instance: `dualrate a2l --instance plant`
+volatile long ticks = 0;            // fast-task runs so far
+volatile bool plant_fault = false;  // a step reported a fault (non-finite state)
 
 extern "C" void SysTick_Handler() {
   const long n = ticks;

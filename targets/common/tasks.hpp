@@ -9,12 +9,12 @@
 // run's, which must equal it bit for bit in the other columns, has not.
 #pragma once
 
-#include "trace_format.hpp"
-#include "samples_before_start.hpp"
-#include "trace_calibration.hpp"
-
 #include <cstdint>
 #include <limits>
+
+#include "samples_before_start.hpp"
+#include "trace_calibration.hpp"
+#include "trace_format.hpp"
 
 #ifndef DUALRATE_TRACE_ROWS
 #error "build with -DDUALRATE_TRACE_ROWS=<rows of the run>"
@@ -50,8 +50,10 @@ class BasicRecorder {
     u_[count_] = row.u;
     if (Local) {
       local_[count_].next.setConstant(std::numeric_limits<typename M::Scalar>::quiet_NaN());
-      if (kept) local_[count_].kept = *kept;
-      else local_[count_].kept.setConstant(std::numeric_limits<typename M::Scalar>::quiet_NaN());
+      if (kept)
+        local_[count_].kept = *kept;
+      else
+        local_[count_].kept.setConstant(std::numeric_limits<typename M::Scalar>::quiet_NaN());
     }
     ++count_;
     return true;
@@ -89,13 +91,13 @@ typename T::Model::Input inputs_at_tick(const T& tasks, std::uint64_t n) {
 
 // The executive's counts, printed after the trace as '#' lines.
 struct Counts {
-  unsigned long ticks = 0;            // fast task runs
-  unsigned long slow_jobs = 0;        // slow task runs
-  unsigned long slow_overruns = 0;    // slow releases skipped, or late jobs waited for in vain (dual_rate.hpp)
+  unsigned long ticks = 0;              // fast task runs
+  unsigned long slow_jobs = 0;          // slow task runs
+  unsigned long slow_overruns = 0;      // slow releases skipped, or late jobs waited for in vain (dual_rate.hpp)
   unsigned long deferred_releases = 0;  // releases deferred behind a late job (OverrunPolicy::kDefer)
   unsigned long longest_wait = 0;       // most ticks the fast task waited for a late job's end points
-  unsigned long fast_overruns = 0;    // ticks that came while the fast task still ran
-  unsigned long preempted_ticks = 0;  // fast ticks that began while a slow job was running
+  unsigned long fast_overruns = 0;      // ticks that came while the fast task still ran
+  unsigned long preempted_ticks = 0;    // fast ticks that began while a slow job was running
 };
 
 // What the sequential executive does at each tick before the fast task: nothing, or TickRows'.

@@ -2,14 +2,14 @@
 // model's step function from its initial state with the inputs of the model file's scenario
 // and prints a CSV trace (trace_format.hpp; one row every EVERY steps and after the last).
 // Each row also holds the state one step later (columns next:<state>) and the carries of a
-// model's compensated states at both, for verify's local check: a row is printed once that step is taken, and after the last row one more step is
-// taken for it (not measured). With EIGEN_RUNTIME_NO_MALLOC defined, every step runs with
+// model's compensated states at both, for verify's local check: a row is printed once that step is taken, and after the
+// last row one more step is taken for it (not measured). With EIGEN_RUNTIME_NO_MALLOC defined, every step runs with
 // Eigen's heap use forbidden.
 #pragma once
 
-#include "trace_format.hpp"
 #include "samples_before_start.hpp"
 #include "trace_calibration.hpp"
+#include "trace_format.hpp"
 
 namespace dualrate_trace {
 

@@ -11,7 +11,6 @@
 #endif
 
 #include <cstdio>
-
 #include <dualrate/compensated_sum.hpp>
 
 namespace dualrate_trace {
@@ -86,8 +85,9 @@ inline void print_header(std::FILE* out, bool next = false, bool carries = false
   print_model_header<model::Model>(out, next, 0, carries);
 }
 
-inline void print_state_row(std::FILE* out, model::Model::Time t, const model::Model::State& x, const model::Model::Input& u,
-                            const model::Model::State* next = nullptr, const model::Model::State* carry = nullptr,
+inline void print_state_row(std::FILE* out, model::Model::Time t, const model::Model::State& x,
+                            const model::Model::Input& u, const model::Model::State* next = nullptr,
+                            const model::Model::State* carry = nullptr,
                             const model::Model::State* next_carry = nullptr) {
   print_model_row<model::Model>(out, t, x, u, next, nullptr, 0, carry, next_carry);
 }

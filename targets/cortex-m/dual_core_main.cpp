@@ -51,8 +51,8 @@ RunShape shape;
 Counts counts;
 long slow_delay_ticks = 0;
 std::atomic<std::uint32_t> ticks_done{0};
-std::atomic<bool> finished{false};  // the run ended (either core); publishes the trace and the counts
-std::atomic<int> failure{0};        // 0, or the exit status
+std::atomic<bool> finished{false};          // the run ended (either core); publishes the trace and the counts
+std::atomic<int> failure{0};                // 0, or the exit status
 std::atomic<std::uint32_t> core1_turns{0};  // core 1's polls and jobs: changes whenever core 1 ran
 unsigned long shared_overruns = 0;
 
@@ -124,7 +124,9 @@ alignas(128) const Vector core1_vectors[16] = {
     dualrate_fault_handler,    // BusFault
     dualrate_fault_handler,    // UsageFault
     dualrate_fault_handler,    // SecureFault
-    nullptr, nullptr, nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
     dualrate_default_handler,  // SVCall
     dualrate_default_handler,  // DebugMonitor
     nullptr,
@@ -186,12 +188,15 @@ int main(int argc, char** argv) {
   reg(kShpr3) = 0x40u << 24;  // SysTick
   reg(kNvicIser0) = 1u << kMhu1Irq;
   start_core1();
-  tick_until(a.tick_cycles, [] { return finished.load(std::memory_order_acquire); }, [] {
-    background_writes([] { return ticks_done.load(std::memory_order_relaxed); }, [] {
-      reg(kSystCsr) = 0;
-      finish(3, false);
-    });
-  });
+  tick_until(
+      a.tick_cycles, [] { return finished.load(std::memory_order_acquire); },
+      [] {
+        background_writes([] { return ticks_done.load(std::memory_order_relaxed); },
+                          [] {
+                            reg(kSystCsr) = 0;
+                            finish(3, false);
+                          });
+      });
   take_runtime_counts(tasks, counts);
   fast_handler.report(stdout, "fast_handler_instructions");
   std::printf("# fast_core 0\n# slow_core 1\n# shared_overruns %lu\n", shared_overruns);

@@ -77,9 +77,13 @@ struct JobCounts {
 class JobMeter {
  public:
   template <class F>
-  void fast(F&& f) { measure(fast_, f); }
+  void fast(F&& f) {
+    measure(fast_, f);
+  }
   template <class F>
-  void slow(F&& f) { measure(slow_, f); }
+  void slow(F&& f) {
+    measure(slow_, f);
+  }
 
   void report(std::FILE* out) const {
     print(out, "fast_job_instructions", fast_);

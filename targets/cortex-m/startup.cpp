@@ -37,7 +37,7 @@ extern void (*__init_array_start[])();
 extern void (*__init_array_end[])();
 // The program's main, under a name C++ lets startup code call.
 int application_main(int argc, char** argv) __asm__("main");
-void _set_tls(void* tls);  // picolibc: thread-local storage block (errno lives there)
+void _set_tls(void* tls);    // picolibc: thread-local storage block (errno lives there)
 [[noreturn]] void _start();  // reset handler (picolibc.ld's entry point)
 void dualrate_fault_handler();
 [[noreturn]] void dualrate_fault_report(const std::uint32_t* frame);
@@ -104,7 +104,8 @@ extern "C" __attribute__((naked)) void dualrate_fault_handler() {
 
 extern "C" [[noreturn]] void dualrate_fault_report(const std::uint32_t* frame) {
   const unsigned exception = reg(kIcsr) & 0x1FFu;
-  std::fprintf(stderr, "fault: exception %u, CFSR 0x%08lx, HFSR 0x%08lx, MMFAR 0x%08lx, BFAR 0x%08lx, PC 0x%08lx, LR 0x%08lx\n",
+  std::fprintf(stderr,
+               "fault: exception %u, CFSR 0x%08lx, HFSR 0x%08lx, MMFAR 0x%08lx, BFAR 0x%08lx, PC 0x%08lx, LR 0x%08lx\n",
                exception, static_cast<unsigned long>(reg(kCfsr)), static_cast<unsigned long>(reg(kHfsr)),
                static_cast<unsigned long>(reg(kMmfar)), static_cast<unsigned long>(reg(kBfar)),
                static_cast<unsigned long>(frame[6]), static_cast<unsigned long>(frame[5]));
@@ -143,14 +144,23 @@ __attribute__((section(".text.init.enter"), used)) const Vector dualrate_vectors
     dualrate_fault_handler,    // MemManage
     dualrate_fault_handler,    // BusFault
     dualrate_fault_handler,    // UsageFault
-    nullptr, nullptr, nullptr, nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
     dualrate_default_handler,  // SVCall
     dualrate_default_handler,  // DebugMonitor
     nullptr,
     PendSV_Handler,
     SysTick_Handler,
-    dualrate_task_irq0, dualrate_task_irq1, dualrate_task_irq2, dualrate_task_irq3,
-    dualrate_task_irq4, dualrate_task_irq5, dualrate_task_irq6, dualrate_task_irq7,
+    dualrate_task_irq0,
+    dualrate_task_irq1,
+    dualrate_task_irq2,
+    dualrate_task_irq3,
+    dualrate_task_irq4,
+    dualrate_task_irq5,
+    dualrate_task_irq6,
+    dualrate_task_irq7,
 };
 
 #define DUALRATE_FORBIDDEN(signature) \

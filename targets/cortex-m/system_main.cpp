@@ -23,13 +23,12 @@
 #include "tasks.hpp"
 #include "vectors.hpp"
 
-
 namespace {
 
 using namespace dualrate_trace;
 using namespace dualrate_cortex_m;
-constexpr std::uintptr_t kShpr3 = 0xE000ED20, kNvicIser = 0xE000E100, kNvicIspr = 0xE000E200,
-                         kNvicIabr = 0xE000E300, kNvicIpr = 0xE000E400;
+constexpr std::uintptr_t kShpr3 = 0xE000ED20, kNvicIser = 0xE000E100, kNvicIspr = 0xE000E200, kNvicIabr = 0xE000E300,
+                         kNvicIpr = 0xE000E400;
 
 volatile std::uint32_t dispatches = 0;  // base ticks dispatched so far
 volatile int failure = 0;
@@ -143,12 +142,12 @@ struct Entry {
   std::uint8_t fast_priority, slow_priority;
 };
 #define DUALRATE_SYSTEM_ENTRY(ns, fast_every, macro_steps, every, fast_priority, slow_priority) \
-  {[](std::uint32_t base, int irq) { run_##ns.dispatch(base, irq); },                      \
-   [](int irq) { run_##ns.fast(irq); },                                                     \
-   [] { run_##ns.slow(); },                                                                 \
-   [] { return run_##ns.done(); },                                                          \
-   [] { run_##ns.print(stdout); },                                                          \
-   fast_priority,                                                                           \
+  {[](std::uint32_t base, int irq) { run_##ns.dispatch(base, irq); },                           \
+   [](int irq) { run_##ns.fast(irq); },                                                         \
+   [] { run_##ns.slow(); },                                                                     \
+   [] { return run_##ns.done(); },                                                              \
+   [] { run_##ns.print(stdout); },                                                              \
+   fast_priority,                                                                               \
    slow_priority},
 const Entry kModels[] = {DUALRATE_SYSTEM_MODELS(DUALRATE_SYSTEM_ENTRY)};
 constexpr int kModelCount = static_cast<int>(sizeof kModels / sizeof kModels[0]);
@@ -158,8 +157,10 @@ HandlerCost dispatcher;
 
 void task(int irq) {
   const Entry& m = kModels[irq / 2];
-  if (irq % 2 == 0) m.fast(irq + 1);
-  else m.slow();
+  if (irq % 2 == 0)
+    m.fast(irq + 1);
+  else
+    m.slow();
   bool all = true;
   for (const Entry& e : kModels) all = all && e.done();
   if (all || failure != 0) {

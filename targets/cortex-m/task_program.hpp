@@ -30,7 +30,8 @@ inline bool read_task_arguments(int argc, char** argv, dualrate_trace::RunShape&
   shape.macro_steps = std::atol(argv[2]);
   shape.every = std::atol(argv[3]);
   a.slow_delay_ticks = argc >= 5 ? std::atol(argv[4]) : 0;
-  const long long default_cycles = static_cast<long long>(static_cast<double>(dualrate_trace::model::kStep) * DUALRATE_CPU_HZ + 0.5);
+  const long long default_cycles =
+      static_cast<long long>(static_cast<double>(dualrate_trace::model::kStep) * DUALRATE_CPU_HZ + 0.5);
   a.tick_cycles = argc == 6 ? std::atoll(argv[5]) : default_cycles;
   if ((!a.multi && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 || shape.every < 1 ||
       a.slow_delay_ticks < 0 || a.tick_cycles < 2 || a.tick_cycles > 0x1000000) {

@@ -27,7 +27,6 @@
 #include "task_program.hpp"
 #include "vectors.hpp"
 
-
 namespace {
 
 using namespace dualrate_trace;
@@ -115,8 +114,8 @@ int main(int argc, char** argv) {
   take_samples_before_start(tasks);
   if (!a.multi) return run_counted_sequential(tasks, recorder, shape, counts, a);
   reg(kShpr3) = (0x40u << 24) | (0xE0u << 16);  // SysTick, PendSV
-  tick_until(a.tick_cycles, [] { return finished; },
-             [] { background_writes([] { return ticks_done; }, [] { stop(3); }); });
+  tick_until(
+      a.tick_cycles, [] { return finished; }, [] { background_writes([] { return ticks_done; }, [] { stop(3); }); });
   take_runtime_counts(tasks, counts);
   fast_handler.report(stdout, "fast_handler_instructions");
   slow_handler.report(stdout, "slow_handler_instructions");

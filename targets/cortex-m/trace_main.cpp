@@ -22,7 +22,8 @@ class CostProbe {
  public:
   dualrate::Status operator()(dualrate_trace::model::Data& d, const dualrate_trace::model::Model::Input& u) {
     dualrate::Status status = dualrate::Status::kOk;
-    const std::uint32_t depth = deepest_stack([&] { counts_.count([&] { status = dualrate_trace::step_once(d, u); }); });
+    const std::uint32_t depth =
+        deepest_stack([&] { counts_.count([&] { status = dualrate_trace::step_once(d, u); }); });
     stack_ = depth > stack_ ? depth : stack_;
     return status;
   }
@@ -33,8 +34,8 @@ class CostProbe {
   dualrate::calibration::Status calibrate() {
     dualrate::calibration::Status status{};
     std::uint64_t n = 0;
-    const std::uint32_t depth =
-        deepest_stack([&] { calibration_measured_ = counter_.count([&] { status = dualrate_trace::model::calibrate(); }, n); });
+    const std::uint32_t depth = deepest_stack(
+        [&] { calibration_measured_ = counter_.count([&] { status = dualrate_trace::model::calibrate(); }, n); });
     calibration_instructions_ = n > calibration_instructions_ ? n : calibration_instructions_;
     calibration_stack_ = depth > calibration_stack_ ? depth : calibration_stack_;
     return status;
@@ -58,7 +59,8 @@ class CostProbe {
   std::uint32_t deepest_stack(F&& f) {
     std::uint32_t* sp;
     __asm__ volatile("mov %0, sp" : "=r"(sp));
-    std::uint32_t* const bottom = reinterpret_cast<std::uint32_t*>(__stack - reinterpret_cast<std::uintptr_t>(__stack_size));
+    std::uint32_t* const bottom =
+        reinterpret_cast<std::uint32_t*>(__stack - reinterpret_cast<std::uintptr_t>(__stack_size));
     for (std::uint32_t* p = bottom; p < sp; ++p) *p = kPaint;
     f();
     const std::uint32_t* p = bottom;

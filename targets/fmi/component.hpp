@@ -130,7 +130,8 @@ class Component final : public Instance {
     if (!std::isfinite(start)) return refuse("the start time %g is not finite", start);
     if (kind_ != Kind::kModelExchange && start != 0)
       return refuse("the start time is %.17g: the generated step counts its time from 0", start);
-    if (stop_defined && !(stop >= start)) return refuse("the stop time %.17g is not after the start %.17g", stop, start);
+    if (stop_defined && !(stop >= start))
+      return refuse("the stop time %.17g is not after the start %.17g", stop, start);
     t_ = start;
     stop_ = stop_defined ? stop : INFINITY;
     mode_ = Mode::kInitialization;
@@ -141,7 +142,7 @@ class Component final : public Instance {
     started_ = true;
     run_.start(x_);
     hold_.start(t_, u_);
-    mode_ = kind_ == Kind::kCoSimulation     ? Mode::kStep
+    mode_ = kind_ == Kind::kCoSimulation    ? Mode::kStep
             : kind_ == Kind::kModelExchange ? Mode::kEvent
                                             : Mode::kClockActivation;
     return Status::kOk;
@@ -207,11 +208,10 @@ class Component final : public Instance {
     const long per = dualrate_fmu::kRatio;
     const double unit = dualrate_fmu::kStep * static_cast<double>(per);
     const double whole = step / unit;
-    if (!(whole >= 0.5 && whole <= kMostSteps) ||
-        std::fabs(step - std::round(whole) * unit) > 1e-9 * step) {
+    if (!(whole >= 0.5 && whole <= kMostSteps) || std::fabs(step - std::round(whole) * unit) > 1e-9 * step) {
       if (per > 1)
-        return refuse("the communication step %.17g is not a whole number of macro steps H = %.17g (%ld h)", step,
-                      unit, per);
+        return refuse("the communication step %.17g is not a whole number of macro steps H = %.17g (%ld h)", step, unit,
+                      per);
       return refuse("the communication step %.17g is not a whole number of steps h = %.17g", step, unit);
     }
     if (!same_time(at, t_)) return refuse("the communication point %.17g is not the instance's time %.17g", at, t_);
@@ -348,19 +348,25 @@ class Component final : public Instance {
   }
   double value(Variable v, int k) const {
     switch (v.kind) {
-      case VariableKind::kTime: return t_;
-      case VariableKind::kState: return static_cast<double>(state()[v.index]);
-      case VariableKind::kDerivative: return static_cast<double>(derivatives()[v.index]);
-      case VariableKind::kInput: return static_cast<double>(u_[v.index]);
+      case VariableKind::kTime:
+        return t_;
+      case VariableKind::kState:
+        return static_cast<double>(state()[v.index]);
+      case VariableKind::kDerivative:
+        return static_cast<double>(derivatives()[v.index]);
+      case VariableKind::kInput:
+        return static_cast<double>(u_[v.index]);
       case VariableKind::kOutput: {
         if (kind_ == Kind::kScheduledExecution) return static_cast<double>(y_[v.index]);
         Output y;
         Model::outputs(model_time(), state(), u_, y);
         return static_cast<double>(y[v.index]);
       }
-      case VariableKind::kTunable: return static_cast<double>(dualrate_fmu::tunable(calibration_, v.index + k));
+      case VariableKind::kTunable:
+        return static_cast<double>(dualrate_fmu::tunable(calibration_, v.index + k));
       case VariableKind::kClock:
-      case VariableKind::kUnknown: break;
+      case VariableKind::kUnknown:
+        break;
     }
     return 0;
   }
@@ -381,8 +387,10 @@ class Component final : public Instance {
         if (!std::isfinite(x)) return refuse("state %s: %g is not finite", state_name(v.index), x);
         x_[v.index] = static_cast<Scalar>(x);
         return Status::kOk;
-      case VariableKind::kUnknown: return refuse("set: no variable has the value reference %u", vr);
-      default: return refuse("set: the variable with value reference %u is not settable", vr);
+      case VariableKind::kUnknown:
+        return refuse("set: no variable has the value reference %u", vr);
+      default:
+        return refuse("set: the variable with value reference %u is not settable", vr);
     }
   }
 
@@ -430,9 +438,10 @@ class Component final : public Instance {
   }
   Status slow_partition(double t) {
     if (!run_.slow_released())
-      return refuse("the slow task's partition is activated at t = %.17g with no job released: activate the fast "
-                    "task's partition of that tick first",
-                    t);
+      return refuse(
+          "the slow task's partition is activated at t = %.17g with no job released: activate the fast "
+          "task's partition of that tick first",
+          t);
     const double release =
         static_cast<double>(run_.released_job()) * dualrate_fmu::kStep * static_cast<double>(dualrate_fmu::kRatio);
     if (!same_time(t, release))
@@ -443,11 +452,13 @@ class Component final : public Instance {
   // An overrun is the runtime's to handle (a skipped or deferred release, counted): a warning.
   Status partition_status(dualrate::Status s, double t, const char* what) {
     switch (s) {
-      case dualrate::Status::kOk: return Status::kOk;
+      case dualrate::Status::kOk:
+        return Status::kOk;
       case dualrate::Status::kNonFiniteState:
         mode_ = Mode::kError;
         return refuse("the %s at t = %.17g failed: %s", what, t, to_string(s));
-      default: return warn("the %s at t = %.17g: %s", what, t, to_string(s));
+      default:
+        return warn("the %s at t = %.17g: %s", what, t, to_string(s));
     }
   }
 

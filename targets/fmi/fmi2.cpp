@@ -19,7 +19,7 @@ fmi2Status to_fmi2(Status s) { return static_cast<fmi2Status>(static_cast<int>(s
 
 void emit(const Logger& log, Status status, const char* category, const char* message) {
   reinterpret_cast<fmi2CallbackLogger>(log.callback)(log.environment, log.instance, to_fmi2(status), category, "%s",
-                                                      message);
+                                                     message);
 }
 
 Instance* of(fmi2Component c) { return dualrate::fmi::in_use(c); }
@@ -162,8 +162,8 @@ fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate, fmi2Byte[], size
 fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte[], size_t, fmi2FMUstate*) {
   return unsupported(c, "fmi2DeSerializeFMUstate");
 }
-fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference[], size_t,
-                                        const fmi2ValueReference[], size_t, const fmi2Real[], fmi2Real[]) {
+fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference[], size_t, const fmi2ValueReference[],
+                                        size_t, const fmi2Real[], fmi2Real[]) {
   return unsupported(c, "fmi2GetDirectionalDerivative");
 }
 
@@ -179,8 +179,7 @@ fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo* info) {
 fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c) {
   return call(c, [](Instance& i) { return i.enter_continuous_time_mode(); });
 }
-fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean, fmi2Boolean* enter_event,
-                                       fmi2Boolean* terminate) {
+fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean, fmi2Boolean* enter_event, fmi2Boolean* terminate) {
   if (!of(c)) return fmi2Error;
   if (enter_event) *enter_event = fmi2False;
   if (terminate) *terminate = fmi2False;

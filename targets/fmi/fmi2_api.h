@@ -37,57 +37,38 @@ typedef char fmi2Byte;
 
 /* ---- Enumerations ------------------------------------------------------- */
 
-typedef enum {
-    fmi2OK,
-    fmi2Warning,
-    fmi2Discard,
-    fmi2Error,
-    fmi2Fatal,
-    fmi2Pending
-} fmi2Status;
+typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
 
-typedef enum {
-    fmi2ModelExchange,
-    fmi2CoSimulation
-} fmi2Type;
+typedef enum { fmi2ModelExchange, fmi2CoSimulation } fmi2Type;
 
-typedef enum {
-    fmi2DoStepStatus,
-    fmi2PendingStatus,
-    fmi2LastSuccessfulTime,
-    fmi2Terminated
-} fmi2StatusKind;
+typedef enum { fmi2DoStepStatus, fmi2PendingStatus, fmi2LastSuccessfulTime, fmi2Terminated } fmi2StatusKind;
 
 /* ---- Importer-supplied callbacks ---------------------------------------- */
 
 /* message is a printf-style format; the variadic part supplies its args. */
-typedef void (*fmi2CallbackLogger)(fmi2ComponentEnvironment componentEnvironment,
-                                   fmi2String instanceName,
-                                   fmi2Status status,
-                                   fmi2String category,
-                                   fmi2String message,
-                                   ...);
+typedef void (*fmi2CallbackLogger)(fmi2ComponentEnvironment componentEnvironment, fmi2String instanceName,
+                                   fmi2Status status, fmi2String category, fmi2String message, ...);
 typedef void *(*fmi2CallbackAllocateMemory)(size_t nobj, size_t size);
 typedef void (*fmi2CallbackFreeMemory)(void *obj);
 typedef void (*fmi2StepFinished)(fmi2ComponentEnvironment componentEnvironment, fmi2Status status);
 
 /* Passed by pointer to fmi2Instantiate; every member is read-only. */
 typedef struct {
-    const fmi2CallbackLogger logger;
-    const fmi2CallbackAllocateMemory allocateMemory;
-    const fmi2CallbackFreeMemory freeMemory;
-    const fmi2StepFinished stepFinished;
-    const fmi2ComponentEnvironment componentEnvironment;
+  const fmi2CallbackLogger logger;
+  const fmi2CallbackAllocateMemory allocateMemory;
+  const fmi2CallbackFreeMemory freeMemory;
+  const fmi2StepFinished stepFinished;
+  const fmi2ComponentEnvironment componentEnvironment;
 } fmi2CallbackFunctions;
 
 /* Filled in by fmi2NewDiscreteStates. */
 typedef struct {
-    fmi2Boolean newDiscreteStatesNeeded;
-    fmi2Boolean terminateSimulation;
-    fmi2Boolean nominalsOfContinuousStatesChanged;
-    fmi2Boolean valuesOfContinuousStatesChanged;
-    fmi2Boolean nextEventTimeDefined;
-    fmi2Real nextEventTime;
+  fmi2Boolean newDiscreteStatesNeeded;
+  fmi2Boolean terminateSimulation;
+  fmi2Boolean nominalsOfContinuousStatesChanged;
+  fmi2Boolean valuesOfContinuousStatesChanged;
+  fmi2Boolean nextEventTimeDefined;
+  fmi2Real nextEventTime;
 } fmi2EventInfo;
 
 /* ---- Function types (an importer uses fmi2<Name>TYPE* for dlsym results) - */
@@ -95,41 +76,28 @@ typedef struct {
 /* Shared by Model Exchange and Co-Simulation */
 typedef const char *fmi2GetTypesPlatformTYPE(void);
 typedef const char *fmi2GetVersionTYPE(void);
-typedef fmi2Status fmi2SetDebugLoggingTYPE(fmi2Component c, fmi2Boolean loggingOn,
-                                           size_t nCategories, const fmi2String categories[]);
+typedef fmi2Status fmi2SetDebugLoggingTYPE(fmi2Component c, fmi2Boolean loggingOn, size_t nCategories,
+                                           const fmi2String categories[]);
 
-typedef fmi2Component fmi2InstantiateTYPE(fmi2String instanceName,
-                                          fmi2Type fmuType,
-                                          fmi2String fmuGUID,
-                                          fmi2String fmuResourceLocation,
-                                          const fmi2CallbackFunctions *functions,
-                                          fmi2Boolean visible,
-                                          fmi2Boolean loggingOn);
+typedef fmi2Component fmi2InstantiateTYPE(fmi2String instanceName, fmi2Type fmuType, fmi2String fmuGUID,
+                                          fmi2String fmuResourceLocation, const fmi2CallbackFunctions *functions,
+                                          fmi2Boolean visible, fmi2Boolean loggingOn);
 typedef void fmi2FreeInstanceTYPE(fmi2Component c);
 
-typedef fmi2Status fmi2SetupExperimentTYPE(fmi2Component c,
-                                           fmi2Boolean toleranceDefined,
-                                           fmi2Real tolerance,
-                                           fmi2Real startTime,
-                                           fmi2Boolean stopTimeDefined,
-                                           fmi2Real stopTime);
+typedef fmi2Status fmi2SetupExperimentTYPE(fmi2Component c, fmi2Boolean toleranceDefined, fmi2Real tolerance,
+                                           fmi2Real startTime, fmi2Boolean stopTimeDefined, fmi2Real stopTime);
 typedef fmi2Status fmi2EnterInitializationModeTYPE(fmi2Component c);
 typedef fmi2Status fmi2ExitInitializationModeTYPE(fmi2Component c);
 typedef fmi2Status fmi2TerminateTYPE(fmi2Component c);
 typedef fmi2Status fmi2ResetTYPE(fmi2Component c);
 
 /* Reading and writing variables: one value per reference. */
-typedef fmi2Status fmi2GetRealTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
-                                   fmi2Real value[]);
-typedef fmi2Status fmi2GetIntegerTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
-                                      fmi2Integer value[]);
-typedef fmi2Status fmi2GetBooleanTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
-                                      fmi2Boolean value[]);
-typedef fmi2Status fmi2GetStringTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
-                                     fmi2String value[]);
+typedef fmi2Status fmi2GetRealTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Real value[]);
+typedef fmi2Status fmi2GetIntegerTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Integer value[]);
+typedef fmi2Status fmi2GetBooleanTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Boolean value[]);
+typedef fmi2Status fmi2GetStringTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2String value[]);
 
-typedef fmi2Status fmi2SetRealTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
-                                   const fmi2Real value[]);
+typedef fmi2Status fmi2SetRealTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, const fmi2Real value[]);
 typedef fmi2Status fmi2SetIntegerTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                       const fmi2Integer value[]);
 typedef fmi2Status fmi2SetBooleanTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
@@ -142,26 +110,22 @@ typedef fmi2Status fmi2GetFMUstateTYPE(fmi2Component c, fmi2FMUstate *FMUstate);
 typedef fmi2Status fmi2SetFMUstateTYPE(fmi2Component c, fmi2FMUstate FMUstate);
 typedef fmi2Status fmi2FreeFMUstateTYPE(fmi2Component c, fmi2FMUstate *FMUstate);
 typedef fmi2Status fmi2SerializedFMUstateSizeTYPE(fmi2Component c, fmi2FMUstate FMUstate, size_t *size);
-typedef fmi2Status fmi2SerializeFMUstateTYPE(fmi2Component c, fmi2FMUstate FMUstate,
-                                             fmi2Byte serializedState[], size_t size);
-typedef fmi2Status fmi2DeSerializeFMUstateTYPE(fmi2Component c, const fmi2Byte serializedState[],
-                                               size_t size, fmi2FMUstate *FMUstate);
+typedef fmi2Status fmi2SerializeFMUstateTYPE(fmi2Component c, fmi2FMUstate FMUstate, fmi2Byte serializedState[],
+                                             size_t size);
+typedef fmi2Status fmi2DeSerializeFMUstateTYPE(fmi2Component c, const fmi2Byte serializedState[], size_t size,
+                                               fmi2FMUstate *FMUstate);
 
 /* Partial derivatives */
-typedef fmi2Status fmi2GetDirectionalDerivativeTYPE(fmi2Component c,
-                                                    const fmi2ValueReference vUnknown_ref[], size_t nUnknown,
-                                                    const fmi2ValueReference vKnown_ref[], size_t nKnown,
-                                                    const fmi2Real dvKnown[],
-                                                    fmi2Real dvUnknown[]);
+typedef fmi2Status fmi2GetDirectionalDerivativeTYPE(fmi2Component c, const fmi2ValueReference vUnknown_ref[],
+                                                    size_t nUnknown, const fmi2ValueReference vKnown_ref[],
+                                                    size_t nKnown, const fmi2Real dvKnown[], fmi2Real dvUnknown[]);
 
 /* Model Exchange only */
 typedef fmi2Status fmi2EnterEventModeTYPE(fmi2Component c);
 typedef fmi2Status fmi2NewDiscreteStatesTYPE(fmi2Component c, fmi2EventInfo *fmi2eventInfo);
 typedef fmi2Status fmi2EnterContinuousTimeModeTYPE(fmi2Component c);
-typedef fmi2Status fmi2CompletedIntegratorStepTYPE(fmi2Component c,
-                                                   fmi2Boolean noSetFMUStatePriorToCurrentPoint,
-                                                   fmi2Boolean *enterEventMode,
-                                                   fmi2Boolean *terminateSimulation);
+typedef fmi2Status fmi2CompletedIntegratorStepTYPE(fmi2Component c, fmi2Boolean noSetFMUStatePriorToCurrentPoint,
+                                                   fmi2Boolean *enterEventMode, fmi2Boolean *terminateSimulation);
 typedef fmi2Status fmi2SetTimeTYPE(fmi2Component c, fmi2Real time);
 typedef fmi2Status fmi2SetContinuousStatesTYPE(fmi2Component c, const fmi2Real x[], size_t nx);
 typedef fmi2Status fmi2GetDerivativesTYPE(fmi2Component c, fmi2Real derivatives[], size_t nx);
@@ -170,17 +134,11 @@ typedef fmi2Status fmi2GetContinuousStatesTYPE(fmi2Component c, fmi2Real x[], si
 typedef fmi2Status fmi2GetNominalsOfContinuousStatesTYPE(fmi2Component c, fmi2Real x_nominal[], size_t nx);
 
 /* Co-Simulation only */
-typedef fmi2Status fmi2SetRealInputDerivativesTYPE(fmi2Component c,
-                                                   const fmi2ValueReference vr[], size_t nvr,
-                                                   const fmi2Integer order[],
-                                                   const fmi2Real value[]);
-typedef fmi2Status fmi2GetRealOutputDerivativesTYPE(fmi2Component c,
-                                                    const fmi2ValueReference vr[], size_t nvr,
-                                                    const fmi2Integer order[],
-                                                    fmi2Real value[]);
-typedef fmi2Status fmi2DoStepTYPE(fmi2Component c,
-                                  fmi2Real currentCommunicationPoint,
-                                  fmi2Real communicationStepSize,
+typedef fmi2Status fmi2SetRealInputDerivativesTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                                   const fmi2Integer order[], const fmi2Real value[]);
+typedef fmi2Status fmi2GetRealOutputDerivativesTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                                    const fmi2Integer order[], fmi2Real value[]);
+typedef fmi2Status fmi2DoStepTYPE(fmi2Component c, fmi2Real currentCommunicationPoint, fmi2Real communicationStepSize,
                                   fmi2Boolean noSetFMUStatePriorToCurrentPoint);
 typedef fmi2Status fmi2CancelStepTYPE(fmi2Component c);
 

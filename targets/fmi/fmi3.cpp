@@ -138,12 +138,12 @@ fmi3Status fmi3SetFloat64(fmi3Instance i, const fmi3ValueReference vr[], size_t 
   return call(i, [&](Instance& c) { return c.set(vr, n, values, n_values); });
 }
 
-#define DUALRATE_FMI3_NO_VARIABLES(T)                                                                              \
-  fmi3Status fmi3Get##T(fmi3Instance i, const fmi3ValueReference[], size_t n, fmi3##T[], size_t) {                  \
-    return n == 0 && of(i) ? fmi3OK : unsupported(i, "fmi3Get" #T ": the FMU has no such variables");              \
-  }                                                                                                                \
-  fmi3Status fmi3Set##T(fmi3Instance i, const fmi3ValueReference[], size_t n, const fmi3##T[], size_t) {            \
-    return n == 0 && of(i) ? fmi3OK : unsupported(i, "fmi3Set" #T ": the FMU has no such variables");              \
+#define DUALRATE_FMI3_NO_VARIABLES(T)                                                                    \
+  fmi3Status fmi3Get##T(fmi3Instance i, const fmi3ValueReference[], size_t n, fmi3##T[], size_t) {       \
+    return n == 0 && of(i) ? fmi3OK : unsupported(i, "fmi3Get" #T ": the FMU has no such variables");    \
+  }                                                                                                      \
+  fmi3Status fmi3Set##T(fmi3Instance i, const fmi3ValueReference[], size_t n, const fmi3##T[], size_t) { \
+    return n == 0 && of(i) ? fmi3OK : unsupported(i, "fmi3Set" #T ": the FMU has no such variables");    \
   }
 DUALRATE_FMI3_NO_VARIABLES(Float32)
 DUALRATE_FMI3_NO_VARIABLES(Int8)

@@ -7,9 +7,8 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
-
 #include <dualrate/runtime.hpp>
+#include <optional>
 
 namespace dualrate::fmi {
 

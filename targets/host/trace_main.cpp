@@ -1,9 +1,9 @@
 // Host trace program for a generated model (see ../common/trace.hpp), built by
 // `dualrate verify` with -I targets/common.
 // Usage: trace STEPS EVERY OUT.csv. Exit 0, 1 on bad arguments, 3 when a step reports a fault.
-#include "trace.hpp"
-
 #include <cstdlib>
+
+#include "trace.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -17,8 +17,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bad arguments\n");
     return 1;
   }
-  const int status = dualrate_trace::run(out, steps, every, [](auto& d, const auto& u) {
-    return dualrate_trace::step_once(d, u);
-  });
+  const int status =
+      dualrate_trace::run(out, steps, every, [](auto& d, const auto& u) { return dualrate_trace::step_once(d, u); });
   return std::fclose(out) == 0 ? status : 1;  // NOLINT(cppcoreguidelines-owning-memory)
 }

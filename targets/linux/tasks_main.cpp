@@ -11,17 +11,15 @@
 //    absolute clock_nanosleep on CLOCK_MONOTONIC, the slow one at priority 70 released through
 //    a semaphore by the fast task. With two or more processors each thread has one of its
 //    own (the paper's two-processor setting: a fast task catching up after the host held it
-//    back does not starve the slow one); on one processor the fast task preempts the slow one. Without the privilege for SCHED_FIFO the threads keep the
-//    default policy ("# sched_fifo 0"); the results do not depend on it (dual_rate.hpp), the
-//    overrun counts may. A fast overrun is a fast job that used more processor time than
-//    one period h (CLOCK_THREAD_CPUTIME_ID): a demand no scheduler can fit. How late the
-//    fast thread woke is the platform's release latency, not the task's overrun: it is
-//    reported apart ("# late_ticks": ticks that began a whole period or more after their
-//    release, "# max_latency_ns"); a non-real-time kernel, or a host under emulation, does
-//    not bound it. A late fast task runs late; it never skips a tick.
-//    Before its first release the fast thread makes a sequential warm-up run of a separate Tasks object for
-//    kWarmUpMacroSteps macro steps brings all the task code in (under qemu-aarch64, its
-//    translation), as an ECU runs its tasks once before it enables its timers.
+//    back does not starve the slow one); on one processor the fast task preempts the slow one. Without the privilege
+//    for SCHED_FIFO the threads keep the default policy ("# sched_fifo 0"); the results do not depend on it
+//    (dual_rate.hpp), the overrun counts may. A fast overrun is a fast job that used more processor time than one
+//    period h (CLOCK_THREAD_CPUTIME_ID): a demand no scheduler can fit. How late the fast thread woke is the platform's
+//    release latency, not the task's overrun: it is reported apart ("# late_ticks": ticks that began a whole period or
+//    more after their release, "# max_latency_ns"); a non-real-time kernel, or a host under emulation, does not bound
+//    it. A late fast task runs late; it never skips a tick. Before its first release the fast thread makes a sequential
+//    warm-up run of a separate Tasks object for kWarmUpMacroSteps macro steps brings all the task code in (under
+//    qemu-aarch64, its translation), as an ECU runs its tasks once before it enables its timers.
 //  - SLOW_DELAY_TICKS > 0 makes slow job MACRO / 2 busy-wait until that many ticks have passed
 //    since its release (the forced-overrun test).
 // With calibration writes (a verify scenario's), a third thread at priority 60, the background,
@@ -31,9 +29,6 @@
 // qemu-aarch64 -singlestep -d exec every executed instruction is logged with its address, so
 // the instructions of each job are the lines between its markers, less the empty pair's.
 // Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
-#include "tasks.hpp"
-#include "realtime.hpp"
-
 #include <semaphore.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -42,6 +37,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+
+#include "realtime.hpp"
+#include "tasks.hpp"
 
 namespace {
 
@@ -131,7 +129,8 @@ void* slow_thread(void*) {
     const std::uint32_t k = tasks.next_job();
     const std::uint64_t release_tick = std::uint64_t{k} * kRatio;
     if (slow_delay_ticks > 0 && k == shape.macro_steps / 2)
-      while (ticks_done.load(std::memory_order_acquire) < release_tick + 1 + static_cast<std::uint64_t>(slow_delay_ticks)) {
+      while (ticks_done.load(std::memory_order_acquire) <
+             release_tick + 1 + static_cast<std::uint64_t>(slow_delay_ticks)) {
       }
     const dualrate::Status status = model::slow_task(tasks);
     ++counts.slow_jobs;
@@ -184,8 +183,7 @@ int main(int argc, char** argv) {
   slow_delay_ticks = argc == 6 ? std::atol(argv[5]) : 0;
   std::FILE* out = std::fopen(argv[4], "w");  // NOLINT(cppcoreguidelines-owning-memory): the host harness's trace file
   if (!out || (!multi && !count && !ticks && std::strcmp(argv[1], "single") != 0) || shape.macro_steps < 1 ||
-      shape.every < 1 ||
-      slow_delay_ticks < 0) {
+      shape.every < 1 || slow_delay_ticks < 0) {
     std::fprintf(stderr, "bad arguments\n");
     return 1;
   }

@@ -13,15 +13,15 @@
 //  - count: the single run with each step bracketed by the fast job's markers (realtime.hpp),
 //    for count_jobs.sh (which gives /dev/null as OUT.csv).
 // Exit status: 0, 1 on bad arguments, 3 when a step reports a fault.
-#include "trace.hpp"
-#include "realtime.hpp"
-
 #include <sys/mman.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include "realtime.hpp"
+#include "trace.hpp"
 
 namespace {
 
@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
       return s;
     });
   } else {
-    status = dualrate_trace::run(out, steps, every, [](auto& d, const auto& u) { return dualrate_trace::step_once(d, u); });
+    status =
+        dualrate_trace::run(out, steps, every, [](auto& d, const auto& u) { return dualrate_trace::step_once(d, u); });
   }
   if (std::fclose(out) != 0) return 1;  // NOLINT(cppcoreguidelines-owning-memory)
   std::printf("# ticks %ld\n# fast_overruns %ld\n# sched_fifo %d\n# late_ticks %ld\n# max_latency_ns %ld\n", steps,

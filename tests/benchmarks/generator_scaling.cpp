@@ -37,7 +37,8 @@ void generate(benchmark::State& state, const char* scheme) {
   for (auto _ : state) {
     const dualrate::Model model = dualrate::load_model_file(file);
     const double h = *model.simulation.step;
-    const dualrate::StabilityReport stability = dualrate::analyze_stability(model, scheme, h, 1, {}, dualrate::StepSearch::kWhenUnstable);
+    const dualrate::StabilityReport stability =
+        dualrate::analyze_stability(model, scheme, h, 1, {}, dualrate::StepSearch::kWhenUnstable);
     dualrate::GenerateRequest o{scheme, h, 1, dualrate::ScalarType::kDouble, "benchmark"};
     const dualrate::SchemeDesign design = dualrate::precompute_scheme(model, false, o);
     const std::string header = dualrate::generate_header(model, o, design);

@@ -47,15 +47,11 @@ double max_relative_error(const std::vector<std::vector<double>>& exact, long ma
 // Registers `name`: one iteration runs `macro` periods with m steps each, after prepare().
 template <class M, class Scheme, class Prepare>
 void register_periods(const std::string& name, long macro, double period, int m, Prepare prepare) {
-  benchmark::RegisterBenchmark(name.c_str(),
-                               [macro, period, m, prepare](benchmark::State& state) {
-                                 prepare();
-                                 for (auto _ : state)
-                                   benchmark::DoNotOptimize(
-                                       run_periods<M, Scheme>(macro, period, m, [](long, const auto&) {}));
-                                 state.counters["steps"] = static_cast<double>(macro * m);
-                               })
-      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark(name.c_str(), [macro, period, m, prepare](benchmark::State& state) {
+    prepare();
+    for (auto _ : state) benchmark::DoNotOptimize(run_periods<M, Scheme>(macro, period, m, [](long, const auto&) {}));
+    state.counters["steps"] = static_cast<double>(macro * m);
+  })->Unit(benchmark::kMicrosecond);
 }
 
 }  // namespace dualrate::bench

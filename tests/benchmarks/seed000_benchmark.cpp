@@ -10,7 +10,6 @@
 
 #include <boost/numeric/odeint.hpp>
 #include <boost/numeric/odeint/external/eigen/eigen.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -56,8 +55,8 @@ std::size_t dopri5_run(double tolerance, double& worst) {
   State x = Model::initial_state();
   const double e0 = energy(0, x);
   worst = 0;
-  auto stepper = odeint::make_controlled(tolerance, tolerance, odeint::runge_kutta_dopri5<State, double, State, double,
-                                                                                           odeint::vector_space_algebra>());
+  auto stepper = odeint::make_controlled(
+      tolerance, tolerance, odeint::runge_kutta_dopri5<State, double, State, double, odeint::vector_space_algebra>());
   return odeint::integrate_adaptive(stepper, Rhs(), x, 0.0, kEnd, 1e-3, [&](const State& s, double t) {
     worst = std::max(worst, std::fabs(energy(t, s) - e0) / std::fabs(e0));
   });

@@ -34,10 +34,10 @@
 #include "periodic_run.hpp"
 #include "ratio_reporter.hpp"
 #include "reference_core/reference_core.hpp"
-#include "servo_actuator_lag.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"
-#include "sp_ll_at_step.hpp"
+#include "servo_actuator_lag.hpp"
 #include "source_tree.hpp"
+#include "sp_ll_at_step.hpp"
 
 namespace {
 
@@ -79,22 +79,20 @@ class Case {
     add<SmfeScheme>("smfe", smfe.substeps, [] {});
     add<dualrate::Euler<M>>("euler", euler.substeps, [] {});
     add<dualrate::Rk4<M>>("rk4", rk4.substeps, [] {});
-    add<SpLl>("sp_ll", sp_ll.substeps, [this] { dualrate_test::SpLlAtStep<M>::set(blocks_, kPeriod / sp_ll.substeps); });
+    add<SpLl>("sp_ll", sp_ll.substeps,
+              [this] { dualrate_test::SpLlAtStep<M>::set(blocks_, kPeriod / sp_ll.substeps); });
   }
 
   void print(const dualrate::bench::RatioReporter& reporter) const {
     std::printf("%s over %g s, D = %g s (smfe N = %d, h_s = %.4g s):\n", name_, t_end_, kPeriod,
                 SmfeConstants::inner_steps, static_cast<double>(SmfeConstants::inner_step));
     const std::string smfe_name = std::string(name_) + "/smfe";
-    for (const auto& [scheme, c] : {std::pair<const char*, const Choice&>{"smfe", smfe},
-                                    {"euler", euler},
-                                    {"rk4", rk4},
-                                    {"sp_ll", sp_ll}}) {
-      std::printf("  %-6s step %-10.4g steps/s %-8.0f error %-9.2e CPU time / smfe's %6.3f%s%s\n", scheme,
-                  kPeriod / c.substeps, c.substeps / kPeriod, c.error,
-                  reporter.ratio(std::string(name_) + "/" + scheme, smfe_name),
-                  c.stability_bound ? "  (stability-bound step)" : "",
-                  c.reached ? "" : "  (accuracy target not reached)");
+    for (const auto& [scheme, c] :
+         {std::pair<const char*, const Choice&>{"smfe", smfe}, {"euler", euler}, {"rk4", rk4}, {"sp_ll", sp_ll}}) {
+      std::printf(
+          "  %-6s step %-10.4g steps/s %-8.0f error %-9.2e CPU time / smfe's %6.3f%s%s\n", scheme, kPeriod / c.substeps,
+          c.substeps / kPeriod, c.error, reporter.ratio(std::string(name_) + "/" + scheme, smfe_name),
+          c.stability_bound ? "  (stability-bound step)" : "", c.reached ? "" : "  (accuracy target not reached)");
     }
   }
 
@@ -142,11 +140,12 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   dualrate::init_symbolic();
-  Case<dc_motor::Model, dc_motor::SchemeConstants> dc("dc_motor", dualrate::test::source_path("models/dc_motor.yaml").c_str());
+  Case<dc_motor::Model, dc_motor::SchemeConstants> dc("dc_motor",
+                                                      dualrate::test::source_path("models/dc_motor.yaml").c_str());
   Case<servo_actuator_lag::Model, servo_actuator_lag::SchemeConstants> servo(
       "servo_actuator_lag", dualrate::test::source_path("models/servo_actuator_lag.yaml").c_str());
-  Case<flexible_joint::Model, flexible_joint::SchemeConstants> joint("flexible_joint",
-                                                            dualrate::test::source_path("models/flexible_joint.yaml").c_str());
+  Case<flexible_joint::Model, flexible_joint::SchemeConstants> joint(
+      "flexible_joint", dualrate::test::source_path("models/flexible_joint.yaml").c_str());
   dc.add_benchmarks();
   servo.add_benchmarks();
   joint.add_benchmarks();

@@ -48,19 +48,22 @@ Model::State run(long steps, Model::State x, const Model::Input* held) {
 
 Model::State run(int scheme, long steps, const Model::State& x, const Model::Input* held) {
   switch (scheme) {
-    case 0: return run<dualrate::Rk2<Model>>(steps, x, held);
-    case 1: return run<dualrate::Rk4<Model>>(steps, x, held);
-    default: return run<dualrate::Prk25<Model>>(steps, x, held);
+    case 0:
+      return run<dualrate::Rk2<Model>>(steps, x, held);
+    case 1:
+      return run<dualrate::Rk4<Model>>(steps, x, held);
+    default:
+      return run<dualrate::Prk25<Model>>(steps, x, held);
   }
 }
 
 struct Setup {
-  double limit[3] = {};        // largest stable step
-  long usable[3] = {};         // N at 0.9 times it
-  long matched[3] = {};        // N at kMatchedError
+  double limit[3] = {};  // largest stable step
+  long usable[3] = {};   // N at 0.9 times it
+  long matched[3] = {};  // N at kMatchedError
   double usable_error[3] = {}, matched_error[3] = {};
-  Model::State held_x0;        // the scenario's state at t = 2 s
-  Model::Input held_u;         // and its inputs
+  Model::State held_x0;  // the scenario's state at t = 2 s
+  Model::Input held_u;   // and its inputs
 };
 
 // max over states of |x - exact| / max(1, |exact|), exact a reference-core trace row.
@@ -76,7 +79,8 @@ const Setup& setup() {
     Setup r;
     dualrate::init_symbolic();
     const dualrate::Model m = dualrate::load_model_file(dualrate::test::source_path("models/planar_vehicle.yaml"));
-    const std::vector<double> exact = dualrate::ReferenceCore(m).simulate({dualrate::kHighAccuracy, 1e-3, kEnd, 1000}).rows.back();
+    const std::vector<double> exact =
+        dualrate::ReferenceCore(m).simulate({dualrate::kHighAccuracy, 1e-3, kEnd, 1000}).rows.back();
     const dualrate::Model held = dualrate::seed003::frozen_inputs(m, 2.0);
     const dualrate::ReferenceCore held_core(held);
     const std::vector<double> held_exact = held_core.simulate({dualrate::kHighAccuracy, 1e-3, kEnd, 1000}).rows.back();
@@ -104,7 +108,8 @@ void BM_Vehicle(benchmark::State& state, int scheme, bool matched) {
   const Setup& s = setup();
   const long n = matched ? s.matched[scheme] : s.usable[scheme];
   for (auto _ : state)
-    benchmark::DoNotOptimize(matched ? run(scheme, n, s.held_x0, &s.held_u) : run(scheme, n, Model::initial_state(), nullptr));
+    benchmark::DoNotOptimize(matched ? run(scheme, n, s.held_x0, &s.held_u)
+                                     : run(scheme, n, Model::initial_state(), nullptr));
   state.counters["h"] = kEnd / static_cast<double>(n);
   state.counters["steps"] = static_cast<double>(n);
   state.counters["error"] = matched ? s.matched_error[scheme] : s.usable_error[scheme];
@@ -115,8 +120,8 @@ void BM_Vehicle(benchmark::State& state, int scheme, bool matched) {
 int main(int argc, char** argv) {
   for (const bool matched : {false, true})
     for (int k = 0; k < 3; ++k)
-      benchmark::RegisterBenchmark((std::string(matched ? "matched/" : "usable/") + kSchemes[k]).c_str(), BM_Vehicle,
-                                   k, matched)
+      benchmark::RegisterBenchmark((std::string(matched ? "matched/" : "usable/") + kSchemes[k]).c_str(), BM_Vehicle, k,
+                                   matched)
           ->Unit(benchmark::kMicrosecond);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -10,6 +10,8 @@
 // against the inputs taken continuously, and the ratio of their CPU times.
 //
 //   work_precision [--models=a,b] [--out=DIR] [Google Benchmark flags]
+#include "work_precision.hpp"
+
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -26,9 +28,8 @@
 #include "model/functions.hpp"
 #include "model/model.hpp"
 #include "ratio_reporter.hpp"
-#include "verify/verify.hpp"
-#include "work_precision.hpp"
 #include "source_tree.hpp"
+#include "verify/verify.hpp"
 
 namespace work_precision {
 
@@ -44,8 +45,8 @@ bool add_case(Case c) {
 
 namespace {
 
-constexpr double kCoarsest = 1e-1;  // points less accurate than this are not timed
-constexpr double kFinest = 1e-8;    // a sweep stops below this error
+constexpr double kCoarsest = 1e-1;     // points less accurate than this are not timed
+constexpr double kFinest = 1e-8;       // a sweep stops below this error
 constexpr long kMaxSteps = 1'000'000;  // a sweep stops at this many steps per run
 const double kTargets[] = {1e-3, 1e-5};
 
@@ -53,9 +54,9 @@ struct Point {
   std::string model, method;
   bool ours = false;
   double step = 0, tolerance = 0;
-  double error = std::numeric_limits<double>::infinity();  // infinity: the run faulted
+  double error = std::numeric_limits<double>::infinity();             // infinity: the run faulted
   double continuous_error = std::numeric_limits<double>::infinity();  // against the continuous inputs' solution
-  std::string benchmark;                                   // empty: not timed
+  std::string benchmark;                                              // empty: not timed
   std::function<bool()> run;
 };
 
@@ -253,9 +254,10 @@ int main(int argc, char** argv) {
   for (const Point& p : points) {
     const auto t = cpu_ns.find(p.benchmark);
     const bool ran = std::isfinite(p.error);
-    csv << fmt::format("{},{},{},{},{},{},{},{}\n", p.model, p.method, p.ours ? 1 : 0, p.step > 0 ? fmt::format("{:.17g}", p.step) : "",
-                       p.tolerance > 0 ? csv_number(p.tolerance) : "", ran ? csv_number(p.error) : "fault",
-                       ran ? csv_number(p.continuous_error) : "fault", t == cpu_ns.end() ? "" : csv_number(t->second / 1e3));
+    csv << fmt::format("{},{},{},{},{},{},{},{}\n", p.model, p.method, p.ours ? 1 : 0,
+                       p.step > 0 ? fmt::format("{:.17g}", p.step) : "", p.tolerance > 0 ? csv_number(p.tolerance) : "",
+                       ran ? csv_number(p.error) : "fault", ran ? csv_number(p.continuous_error) : "fault",
+                       t == cpu_ns.end() ? "" : csv_number(t->second / 1e3));
   }
   std::ofstream(dir / "summary.md") << summary.str();
   write_plots(dir, points, cpu_ns);

@@ -13,26 +13,22 @@
 // samples and states of |x_ij - ref_ij| / max(1, max_i |ref_ij|) (the normalization of
 // `dualrate verify`). Beside it, the same against the high-accuracy solution with the inputs
 // taken continuously (the scenario's signals at every evaluation's time): the error a user
-// meets, which adds the sampling of the inputs to the integrator's own. Every method integrates the same generated right-hand side
-// (Model::derivatives, double), which verify checks against the reference core's evaluator.
-// Work: CPU time of one run over [0, t_end], measured by Google Benchmark in the same run for
-// every method.
+// meets, which adds the sampling of the inputs to the integrator's own. Every method integrates the same generated
+// right-hand side (Model::derivatives, double), which verify checks against the reference core's evaluator. Work: CPU
+// time of one run over [0, t_end], measured by Google Benchmark in the same run for every method.
 #pragma once
 
-#include <dualrate/runtime.hpp>
-
+#include <algorithm>
 #include <boost/numeric/odeint.hpp>
 #include <boost/numeric/odeint/external/eigen/eigen.hpp>
 #include <boost/numeric/odeint/stepper/rosenbrock4.hpp>
 #include <boost/numeric/odeint/stepper/rosenbrock4_controller.hpp>
-
-#include <algorithm>
-#include <utility>
-
 #include <cmath>
+#include <dualrate/runtime.hpp>
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace work_precision {
@@ -113,9 +109,7 @@ bool each_interval(double t_end, Interval interval) {
   return true;
 }
 
-inline double step_of(double t_end, long m) {
-  return t_end / (static_cast<double>(kSamples) * static_cast<double>(m));
-}
+inline double step_of(double t_end, long m) { return t_end / (static_cast<double>(kSamples) * static_cast<double>(m)); }
 
 // Ours: the generated step (the runtime's Scheme through dualrate::advance, which reports a
 // non-finite state).
@@ -157,8 +151,8 @@ bool dual_rate(double t_end, long m, Samples* samples) {
 }
 
 template <class M>
-using OdeintRk4 = odeint::runge_kutta4<typename M::State, double, typename M::State, double,
-                                       odeint::vector_space_algebra>;
+using OdeintRk4 =
+    odeint::runge_kutta4<typename M::State, double, typename M::State, double, odeint::vector_space_algebra>;
 
 // Boost.Odeint's classical Runge-Kutta 4 at a fixed step.
 template <class M>

@@ -17,9 +17,9 @@
 // scenario once would.
 #pragma once
 
-#include <cvode/cvode.h>
 #include <arkode/arkode_arkstep.h>
 #include <arkode/arkode_mristep.h>
+#include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
@@ -170,8 +170,7 @@ bool mristep(double t_end, long m, Samples* samples) {
   Held<M> held{held_input<M>(t_end, 0)};
   ArkStep inner_mem(ARKStepCreate(Held<M>::fast, nullptr, 0.0, y.get(), c.get()));
   if (!inner_mem || ARKStepSetErrHandlerFn(inner_mem.get(), quiet, nullptr) != ARK_SUCCESS ||
-      ARKStepSetUserData(inner_mem.get(), &held) != ARK_SUCCESS ||
-      ARKStepSetOrder(inner_mem.get(), 4) != ARK_SUCCESS ||
+      ARKStepSetUserData(inner_mem.get(), &held) != ARK_SUCCESS || ARKStepSetOrder(inner_mem.get(), 4) != ARK_SUCCESS ||
       ARKStepSetFixedStep(inner_mem.get(), big / kRatio) != ARK_SUCCESS ||
       ARKStepSetMaxNumSteps(inner_mem.get(), kMaxStepsPerInterval) != ARK_SUCCESS)
     return false;
@@ -188,8 +187,8 @@ bool mristep(double t_end, long m, Samples* samples) {
     held.u = u;
     double t = a;
     return (!jumped || MRIStepReInit(mem.get(), Held<M>::slow, nullptr, a, y.get()) == ARK_SUCCESS) &&
-           MRIStepSetStopTime(mem.get(), b) == ARK_SUCCESS && MRIStepEvolve(mem.get(), b, y.get(), &t, ARK_NORMAL) >= 0 &&
-           sample<M>(y.get(), samples);
+           MRIStepSetStopTime(mem.get(), b) == ARK_SUCCESS &&
+           MRIStepEvolve(mem.get(), b, y.get(), &t, ARK_NORMAL) >= 0 && sample<M>(y.get(), samples);
   });
 }
 

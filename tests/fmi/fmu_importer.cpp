@@ -36,32 +36,31 @@
 // --build-args prints, one a line, the compiler options, defines, include directories and source
 // files of sources/buildDescription.xml (FMI 3.0), paths made absolute, for the test that
 // rebuilds the binary from the FMU's sources (tests/fmi/check_fmu.sh).
+#include <cvode/cvode.h>
 #include <dlfcn.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
 
 #include <algorithm>
-#include <condition_variable>
-#include <functional>
-#include <mutex>
-#include <thread>
 #include <cmath>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <pugixml.hpp>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
-
-#include <cvode/cvode.h>
-#include <nvector/nvector_serial.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
-#include <pugixml.hpp>
 
 #include "fmi2_api.h"
 #include "fmi3_api.h"
@@ -153,8 +152,8 @@ Csv read_csv(const std::string& path) {
     if (line.empty() || line == "\r") continue;
     const std::vector<std::string> cells = split(line, ',');
     if (cells.size() != csv.names.size())
-      fail(kCallFailed, format("%s:%ld: %zu cells, the header has %zu", path.c_str(), at, cells.size(),
-                               csv.names.size()));
+      fail(kCallFailed,
+           format("%s:%ld: %zu cells, the header has %zu", path.c_str(), at, cells.size(), csv.names.size()));
     std::vector<double> row;
     for (const std::string& cell : cells) row.push_back(number(cell, format("%s:%ld", path.c_str(), at)));
     csv.rows.push_back(std::move(row));
@@ -203,8 +202,9 @@ int compare(const std::string& a_path, const std::string& b_path, double toleran
     for (std::size_t c = 0; c < names.size(); ++c) {
       const double x = row[static_cast<std::size_t>(a.column(names[c]))];
       const double y = b.rows[j][static_cast<std::size_t>(b.column(names[c]))];
-      const double d = std::isnan(x) && std::isnan(y) ? 0 : std::isnan(x) || std::isnan(y) ? INFINITY
-                                                                                              : std::fabs(x - y);
+      const double d = std::isnan(x) && std::isnan(y)   ? 0
+                       : std::isnan(x) || std::isnan(y) ? INFINITY
+                                                        : std::fabs(x - y);
       if (d > worst[c].difference || matched == 1) worst[c] = {d, t, x, y};
     }
     ++j;
@@ -223,8 +223,8 @@ int compare(const std::string& a_path, const std::string& b_path, double toleran
               worst[at].difference, names[at].c_str(), worst[at].t, tolerance);
   int code = 0;
   if (unmatched > 0) {
-    std::printf("%zu rows of %s have no row at their time in %s (the first at t = %.17g)\n", unmatched,
-                a_path.c_str(), b_path.c_str(), first_unmatched);
+    std::printf("%zu rows of %s have no row at their time in %s (the first at t = %.17g)\n", unmatched, a_path.c_str(),
+                b_path.c_str(), first_unmatched);
     code = 1;
   }
   if (!(worst[at].difference <= tolerance)) {
@@ -300,7 +300,8 @@ Description read_description(const std::string& dir) {
       var.derivative = static_cast<bool>(v.attribute("derivative"));
       for (const pugi::xml_node dimension : v.children("Dimension")) {
         if (!dimension.attribute("start"))
-          fail(kCallFailed, path + ": " + var.name + ": a Dimension without start (a structural parameter's) is not read");
+          fail(kCallFailed,
+               path + ": " + var.name + ": a Dimension without start (a structural parameter's) is not read");
         var.size *= dimension.attribute("start").as_ullong();
       }
     } else {
@@ -474,12 +475,12 @@ class Instance3 final : public Instance {
         i_ = f_.InstantiateModelExchange(name_.c_str(), token, resources_.c_str(), false, true, env, log3);
         break;
       case Kind::kCoSimulation:
-        i_ = f_.InstantiateCoSimulation(name_.c_str(), token, resources_.c_str(), false, true, false, false, nullptr,
-                                        0, env, log3, nullptr);
+        i_ = f_.InstantiateCoSimulation(name_.c_str(), token, resources_.c_str(), false, true, false, false, nullptr, 0,
+                                        env, log3, nullptr);
         break;
       case Kind::kScheduledExecution:
-        i_ = f_.InstantiateScheduledExecution(name_.c_str(), token, resources_.c_str(), false, true, env, log3,
-                                              nullptr, nullptr, nullptr);
+        i_ = f_.InstantiateScheduledExecution(name_.c_str(), token, resources_.c_str(), false, true, env, log3, nullptr,
+                                              nullptr, nullptr);
         break;
     }
     if (!i_) fail(kCallFailed, "fmi3Instantiate... returned null");
@@ -513,9 +514,7 @@ class Instance3 final : public Instance {
     }
   }
   void enter_event_mode() override { check(f_.EnterEventMode(i_), "fmi3EnterEventMode"); }
-  void enter_continuous_time_mode() override {
-    check(f_.EnterContinuousTimeMode(i_), "fmi3EnterContinuousTimeMode");
-  }
+  void enter_continuous_time_mode() override { check(f_.EnterContinuousTimeMode(i_), "fmi3EnterContinuousTimeMode"); }
   std::size_t states() override {
     std::size_t n = 0;
     check(f_.GetNumberOfContinuousStates(i_, &n), "fmi3GetNumberOfContinuousStates");
@@ -658,9 +657,7 @@ class Instance2 final : public Instance {
     }
   }
   void enter_event_mode() override { check(f_.EnterEventMode(c_), "fmi2EnterEventMode"); }
-  void enter_continuous_time_mode() override {
-    check(f_.EnterContinuousTimeMode(c_), "fmi2EnterContinuousTimeMode");
-  }
+  void enter_continuous_time_mode() override { check(f_.EnterContinuousTimeMode(c_), "fmi2EnterContinuousTimeMode"); }
   std::size_t states() override { return d_.derivatives; }  // FMI 2.0 has no call for it
   void get_states(std::vector<double>& x) override {
     check(f_.GetContinuousStates(c_, x.data(), x.size()), "fmi2GetContinuousStates");
@@ -844,10 +841,9 @@ Options parse(int argc, char** argv) {
     if (i < 0 || i >= o.instances) fail(kUsage, format("--start-of %ld: there are %ld instances", i, o.instances));
   for (const auto& [i, _] : o.trace_of)
     if (i < 1 || i >= o.instances)
-      fail(kUsage, format("--trace-of %ld: instance 0 prints to standard output, the others are 1..%ld", i,
-                          o.instances - 1));
-  if (o.expect_refused && (o.model_exchange || o.scheduled))
-    fail(kUsage, "--expect-refused-step is for co-simulation");
+      fail(kUsage,
+           format("--trace-of %ld: instance 0 prints to standard output, the others are 1..%ld", i, o.instances - 1));
+  if (o.expect_refused && (o.model_exchange || o.scheduled)) fail(kUsage, "--expect-refused-step is for co-simulation");
   return o;
 }
 
@@ -978,12 +974,12 @@ class Run {
   Run(const Options& o, const Description& d) : o_(o), d_(d) {
     const std::string id = o.model_exchange ? d.me_id : o.scheduled ? d.se_id : d.cs_id;
     if (id.empty())
-      fail(kCallFailed, std::string("the FMU offers no ") +
-                            (o.model_exchange ? "ModelExchange" : o.scheduled ? "ScheduledExecution" : "CoSimulation"));
+      fail(kCallFailed, std::string("the FMU offers no ") + (o.model_exchange ? "ModelExchange"
+                                                             : o.scheduled    ? "ScheduledExecution"
+                                                                              : "CoSimulation"));
     if (o.scheduled && (d.version != 3 || d.clocks.size() != 2))
       fail(kCallFailed, "Scheduled Execution: an FMI 3.0 FMU with two input clocks (fast and slow) is run here");
-    const std::string binary =
-        o.dir + (d.version == 3 ? "/binaries/x86_64-linux/" : "/binaries/linux64/") + id + ".so";
+    const std::string binary = o.dir + (d.version == 3 ? "/binaries/x86_64-linux/" : "/binaries/linux64/") + id + ".so";
     library_ = std::make_unique<Library>(binary);
     char* absolute = realpath(o.dir.c_str(), nullptr);
     const std::string root = absolute ? absolute : o.dir;
@@ -1032,8 +1028,8 @@ class Run {
   std::pair<const Variable*, long> target(const Assignment& a) const {
     if (const Variable* v = d_.find(a.name)) {
       if (a.values.size() != v->size)
-        fail(kUsage, format("%s: %s holds %zu values, %zu given", a.text.c_str(), a.name.c_str(), v->size,
-                            a.values.size()));
+        fail(kUsage,
+             format("%s: %s holds %zu values, %zu given", a.text.c_str(), a.name.c_str(), v->size, a.values.size()));
       return {v, -1};
     }
     const std::size_t open = a.name.find('[');
@@ -1208,7 +1204,8 @@ class Run {
         print_row(fmu, out[i], t);
         if (n % ratio != 0) continue;
         if (o_.threads)
-          worker.run([&fmu, slow = slow, t] { check(fmu.activate(slow, t), "fmi3ActivateModelPartition (slow clock)"); });
+          worker.run(
+              [&fmu, slow = slow, t] { check(fmu.activate(slow, t), "fmi3ActivateModelPartition (slow clock)"); });
         else
           check(fmu.activate(slow, t), "fmi3ActivateModelPartition (slow clock)");
       }

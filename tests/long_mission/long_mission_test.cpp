@@ -23,7 +23,8 @@ TEST(LongMission, FloatRunOfTenToTheEightStepsFollowsTheDoubleReferenceAtTheSame
   const long_mission_test::Samples run = long_mission_test::run_generated(kSteps, kKept);
   ASSERT_TRUE(run.all_ok);
   ASSERT_EQ(run.states.size(), kKept + 1);
-  const dualrate::Model model = dualrate::load_model_file(dualrate::test::source_path("tests/models/runtime/long_mission.yaml"));
+  const dualrate::Model model =
+      dualrate::load_model_file(dualrate::test::source_path("tests/models/runtime/long_mission.yaml"));
   const dualrate::ReferenceCore core(model);
 
   // The double reference from the generated state at step kSteps - kKept, stepping with the

@@ -27,7 +27,8 @@ inline std::string actuated_chain_yaml(int masses) {
        "  Slow states: positions x_i and velocities v_i; fast: actuator forces F_i, g_z = -I/tau.\n"
        "  Scenario: r rises from 0 to 0.1 m along a 20 ms raised-cosine ramp from t = 0.05 s.\n"
        "  Written by tests/models/actuated_chain.hpp.\n";
-  y += "parameters:\n  m: 1\n  k: 100\n  c: 0.5\n  kp: 50\n  kd: 5\n  tau: 1.0e-3\n  r_step: 0.1\n  t_step: 0.05\n  ramp: 0.02\n";
+  y += "parameters:\n  m: 1\n  k: 100\n  c: 0.5\n  kp: 50\n  kd: 5\n  tau: 1.0e-3\n  r_step: 0.1\n  t_step: 0.05\n  "
+       "ramp: 0.02\n";
   y += "inputs:\n  r: 0\nstates:\n  slow:\n";
   for (int i = 1; i <= masses; ++i) y += "    " + n("x", i) + ": 0\n    " + n("v", i) + ": 0\n";
   y += "  fast:\n";
@@ -45,7 +46,8 @@ inline std::string actuated_chain_yaml(int masses) {
   for (int i = 1; i <= masses; ++i)
     y += "  " + n("F", i) + ": (kp*(r - " + n("x", i) + ") - kd*" + n("v", i) + " - " + n("F", i) + ")/tau\n";
   y += "outputs:\n  tip: " + n("x", masses) + "\n";
-  y += "simulation:\n  t_end: 1\n  scheme: sp_ll\n  step: 1.0e-3\n  inputs:\n    r: r_step*(1 - cos(pi*min(max((t - t_step)/ramp, 0), 1)))/2\n";
+  y += "simulation:\n  t_end: 1\n  scheme: sp_ll\n  step: 1.0e-3\n  inputs:\n    r: r_step*(1 - cos(pi*min(max((t - "
+       "t_step)/ramp, 0), 1)))/2\n";
   return y;
 }
 

@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
-
 #include <cmath>
 #include <cstring>
 #include <random>

@@ -1,11 +1,10 @@
 #include "seed000.hpp"
 
-#include <dualrate/schemes/sp_ll.hpp>
-#include <unsupported/Eigen/MatrixFunctions>
-
 #include <cmath>
+#include <dualrate/schemes/sp_ll.hpp>
 #include <limits>
 #include <map>
+#include <unsupported/Eigen/MatrixFunctions>
 
 #include "analysis/stability.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"
@@ -46,8 +45,8 @@ Complex rk4_stability(Complex s) { return 1.0 + s + s * s / 2.0 + s * s * s / 6.
 Eigen::Matrix2cd closed_form_m(double alpha, double beta, Complex xi, ClosedForm form) {
   const double b2 = beta * beta, e = alpha + b2;
   const Complex ea = std::exp(alpha * xi), ee = std::exp(e * xi);
-  const Complex m11 = rk4_stability((1 - b2) * xi) + b2 / alpha * (ea - 1.0) -
-                      b2 / (alpha * alpha) * (alpha * xi - ea + 1.0);
+  const Complex m11 =
+      rk4_stability((1 - b2) * xi) + b2 / alpha * (ea - 1.0) - b2 / (alpha * alpha) * (alpha * xi - ea + 1.0);
   const double m12_scale = form == ClosedForm::kProcedure ? 1 / alpha : 1;
   const Complex m12 = beta * m12_scale * (ea - 1.0) - beta * b2 / (alpha * alpha) * (alpha * xi - ea + 1.0);
   Complex m21, m22;

@@ -12,7 +12,6 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <algorithm>
 #include <cmath>
 #include <complex>

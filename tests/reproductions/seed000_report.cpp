@@ -12,8 +12,8 @@
 #include "model/model.hpp"
 #include "reference_core/reference_core.hpp"
 #include "report.hpp"
-#include "seed000.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"
+#include "seed000.hpp"
 #include "source_tree.hpp"
 
 namespace fs = std::filesystem;
@@ -41,15 +41,15 @@ StabilityFigures stability(const fs::path& dir) {
         const double closed = spectral_radius(closed_form_m(alpha, beta, xi, ClosedForm::kProcedure));
         fig.worst_agreement =
             std::max(fig.worst_agreement, scaled_difference(sp_ll_spectral_radius(alpha, beta, xi), closed));
-        fig.worst_printed = std::max(
-            fig.worst_printed,
-            scaled_difference(spectral_radius(closed_form_m(alpha, beta, xi, ClosedForm::kPaper56)), closed));
+        fig.worst_printed =
+            std::max(fig.worst_printed,
+                     scaled_difference(spectral_radius(closed_form_m(alpha, beta, xi, ClosedForm::kPaper56)), closed));
       });
       if (alpha != 100 && beta != 0.1) continue;  // Fig. 2 varies alpha at beta 0.1, Fig. 3 beta at alpha 100
       for (int k = 0; k <= 60; ++k) {
         const double im = 0.05 * k;
-        const double impl = stability_boundary_left([&](Complex xi) { return sp_ll_spectral_radius(alpha, beta, xi); },
-                                                     im, -5, 1e-6);
+        const double impl =
+            stability_boundary_left([&](Complex xi) { return sp_ll_spectral_radius(alpha, beta, xi); }, im, -5, 1e-6);
         const double printed = stability_boundary_left(
             [&](Complex xi) { return spectral_radius(closed_form_m(alpha, beta, xi, ClosedForm::kPaper56)); }, im, -5,
             1e-6);
@@ -126,26 +126,29 @@ std::string local_errors(const fs::path& dir, Claims& claims) {
   // factor 3 from alpha 100 to 1000 is Seed000LocalError.StiffRegimeErrorIsFirstOrderInHAndFallsWithAlpha's.
   claims.check("sp_ll's local error at h = 0.2 falls with alpha (alpha 100 over alpha 1000)",
                sp_coarse[1] / sp_coarse[2], ">", 3);
-  const std::string common = "set logscale xy\nset xlabel 'h'\nset ylabel 'local error l_x'\nset datafile separator ','\n"
-                             "set format y '%.0e'\nset format x '%.0e'\n";
+  const std::string common =
+      "set logscale xy\nset xlabel 'h'\nset ylabel 'local error l_x'\nset datafile separator ','\n"
+      "set format y '%.0e'\nset format x '%.0e'\n";
   plot(dir, "local_error_alpha",
        "set title 'Local error vs h, beta = 0.1 (Fig. 4)'\n" + common +
            "set yrange [1e-17:1e3]\nplot 'local_error.csv' using 1:2 with linespoints title 'sp_ll alpha 10', "
-           "'' using 1:4 with linespoints title 'sp_ll alpha 100', '' using 1:6 with linespoints title 'sp_ll alpha 1000', "
+           "'' using 1:4 with linespoints title 'sp_ll alpha 100', '' using 1:6 with linespoints title 'sp_ll alpha "
+           "1000', "
            "'' using 1:3 with lines dt 2 title 'RK4 alpha 10', '' using 1:5 with lines dt 2 title 'RK4 alpha 100', "
            "'' using 1:7 with lines dt 2 title 'RK4 alpha 1000'\n");
   plot(dir, "local_error_beta",
        "set title 'Local error vs h, alpha = 100 (Fig. 5)'\n" + common +
            "plot 'local_error.csv' using 1:8 with linespoints title 'sp_ll beta 0.01', "
-           "'' using 1:9 with linespoints title 'sp_ll beta 0.1', '' using 1:10 with linespoints title 'sp_ll beta 0.5'\n");
+           "'' using 1:9 with linespoints title 'sp_ll beta 0.1', '' using 1:10 with linespoints title 'sp_ll beta "
+           "0.5'\n");
   return summary;
 }
 
 struct PendulumFigures {
-  double energy_drift = 0;   // max |E - E0| / |E0|, sp_ll (frozen, as generated) at h = 0.005
-  double theta_error = 0;    // max |theta - theta_ref| against the reference scheme
-  double rk4_radius = 0;     // spectral radius of RK4's one-step map at h = 0.005
-  double rk4_blowup = -1;    // time at which RK4 at h = 0.005 left |E| < 1e6 |E0| or became non-finite
+  double energy_drift = 0;  // max |E - E0| / |E0|, sp_ll (frozen, as generated) at h = 0.005
+  double theta_error = 0;   // max |theta - theta_ref| against the reference scheme
+  double rk4_radius = 0;    // spectral radius of RK4's one-step map at h = 0.005
+  double rk4_blowup = -1;   // time at which RK4 at h = 0.005 left |E| < 1e6 |E0| or became non-finite
   std::string variation;
 };
 
@@ -176,8 +179,10 @@ PendulumFigures pendulum(const fs::path& dir, const std::string& source_dir) {
     std::string rk4 = "";
     if (fig.rk4_blowup < 0) {
       const double e = core.outputs(r[0], x, u)[0];
-      if (std::isfinite(e) && std::fabs(e) < 1e6 * std::fabs(e0)) rk4 = fmt::format("{:.12e}", e);
-      else fig.rk4_blowup = r[0];
+      if (std::isfinite(e) && std::fabs(e) < 1e6 * std::fabs(e0))
+        rk4 = fmt::format("{:.12e}", e);
+      else
+        fig.rk4_blowup = r[0];
       try {
         if (fig.rk4_blowup < 0) x = scheme_step("rk4", f, r[0], h, x);
       } catch (const SimulationError&) {

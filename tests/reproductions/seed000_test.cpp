@@ -2,11 +2,11 @@
 // equation (eqs. 50-58, Figs. 2-3) and its local error against the step (eqs. 60-62,
 // Figs. 4-5). The figure legends were lost from the seed's text, so the parameter values are
 // ours: alpha in {10, 100, 1000}, beta in {0, 0.1, 0.5} (see tests/reproductions/seed000/REPORT.md).
+#include "seed000.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "seed000.hpp"
 
 namespace dualrate::seed000 {
 namespace {
@@ -21,9 +21,9 @@ TEST(Seed000Stability, ImplementationMatchesTheClosedFormM) {
       double worst_reference = 0, worst_runtime = 0;
       for_each_grid_xi([&](Complex xi) {
         const double closed = spectral_radius(closed_form_m(alpha, beta, xi, ClosedForm::kProcedure));
-        worst_reference =
-            std::max(worst_reference, scaled_difference(sp_ll_spectral_radius(alpha, beta, xi), closed));
-        worst_runtime = std::max(worst_runtime, scaled_difference(spectral_radius(runtime_step_map(alpha, beta, xi, 1)), closed));
+        worst_reference = std::max(worst_reference, scaled_difference(sp_ll_spectral_radius(alpha, beta, xi), closed));
+        worst_runtime =
+            std::max(worst_runtime, scaled_difference(spectral_radius(runtime_step_map(alpha, beta, xi, 1)), closed));
       });
       EXPECT_LE(worst_reference, 1e-8) << "reference core, alpha " << alpha << ", beta " << beta;
       EXPECT_LE(worst_runtime, 1e-8) << "runtime, alpha " << alpha << ", beta " << beta;
@@ -50,11 +50,14 @@ TEST(Seed000Stability, PrintedClosedFormsDisagreeWhereCoupled) {
     for (double beta : kBetas) {
       double worst = 0;
       for_each_grid_xi([&](Complex xi) {
-        worst = std::max(worst, scaled_difference(spectral_radius(closed_form_m(100, beta, xi, printed)),
-                                         spectral_radius(closed_form_m(100, beta, xi, ClosedForm::kProcedure))));
+        worst =
+            std::max(worst, scaled_difference(spectral_radius(closed_form_m(100, beta, xi, printed)),
+                                              spectral_radius(closed_form_m(100, beta, xi, ClosedForm::kProcedure))));
       });
-      if (beta == 0) EXPECT_LE(worst, 1e-12);
-      else EXPECT_GE(worst, 1e-2) << "beta " << beta;
+      if (beta == 0)
+        EXPECT_LE(worst, 1e-12);
+      else
+        EXPECT_GE(worst, 1e-2) << "beta " << beta;
     }
 }
 
@@ -69,10 +72,12 @@ TEST(Seed000Stability, RegionTendsToRk4sForTheReducedSlowEigenvalue) {
   for (double alpha : kAlphas)
     for (double beta : kBetas) {
       const double limit = kRk4RealBoundary / (1 - beta * beta);
-      const double boundary = stability_boundary_left(
-          [&](Complex xi) { return sp_ll_spectral_radius(alpha, beta, xi); }, 0, -5, 1e-10);
-      if (beta == 0) EXPECT_NEAR(boundary, kRk4RealBoundary, 1e-9) << "alpha " << alpha;
-      else EXPECT_NEAR(boundary, limit, 1 / alpha) << "alpha " << alpha << ", beta " << beta;
+      const double boundary =
+          stability_boundary_left([&](Complex xi) { return sp_ll_spectral_radius(alpha, beta, xi); }, 0, -5, 1e-10);
+      if (beta == 0)
+        EXPECT_NEAR(boundary, kRk4RealBoundary, 1e-9) << "alpha " << alpha;
+      else
+        EXPECT_NEAR(boundary, limit, 1 / alpha) << "alpha " << alpha << ", beta " << beta;
     }
 }
 

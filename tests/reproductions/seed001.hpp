@@ -50,9 +50,10 @@ inline NPoint n_for(double eps) {
 // z = u = -k y: eq. 23).
 inline Model adaptive() { return load_model_file(test::source_path("models/adaptive_parasitic.yaml")); }
 inline Model adaptive_reduced() {
-  return load_model_text("name: reduced\nparameters:\n  a: 1\n  y0: 1\n  k0: 1.5\nstates:\n  slow:\n    y: y0\n"
-                         "    k: k0\nequations:\n  y: (a - k)*y\n  k: y^2\nsimulation:\n  t_end: 10\n  step: 0.1\n",
-                         "reduced.yaml");
+  return load_model_text(
+      "name: reduced\nparameters:\n  a: 1\n  y0: 1\n  k0: 1.5\nstates:\n  slow:\n    y: y0\n"
+      "    k: k0\nequations:\n  y: (a - k)*y\n  k: y^2\nsimulation:\n  t_end: 10\n  step: 0.1\n",
+      "reduced.yaml");
 }
 
 // (y, k) every macro step D over [0, 10]: SMFE on the full model with h_s = eps = 0.01 and N

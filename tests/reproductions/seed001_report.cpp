@@ -19,9 +19,10 @@ using dualrate::report::Claims;
 namespace {
 
 std::string n_section(const fs::path& dir, Claims& claims) {
-  std::string md = "### N against eps (x' = -x + z, eps z' = -z + x, D = 0.5, h_s = eps D)\n\n"
-                   "| eps | N (eq. 14, every eigenvalue) | eq. 17 bound | evaluations per unit time: SMFE | forward "
-                   "Euler at its limit | ratio |\n|---|---|---|---|---|---|\n";
+  std::string md =
+      "### N against eps (x' = -x + z, eps z' = -z + x, D = 0.5, h_s = eps D)\n\n"
+      "| eps | N (eq. 14, every eigenvalue) | eq. 17 bound | evaluations per unit time: SMFE | forward "
+      "Euler at its limit | ratio |\n|---|---|---|---|---|---|\n";
   std::string csv = "eps,n,eq17\n";
   std::vector<seed001::NPoint> points;
   for (int k = 2; k <= 8; ++k) {
@@ -71,10 +72,11 @@ void check_adaptive(double d, const double (&mse)[4], Claims& claims) {
 }
 
 std::string adaptive_section(const fs::path& dir, Claims& claims) {
-  std::string md = "### Adaptive control example (Table I's protocol; models/adaptive_parasitic.yaml, eps = 0.01)\n\n"
-                   "Mean squared error of (y, k) at the macro steps over [0, 10] against the high-accuracy solution; "
-                   "SMFE with h_s = eps = 0.01 and N inner steps; forward Euler on the reduced model (eq. 23) with "
-                   "step D.\n\n| D | SMFE N = 1 | N = 2 | N = 3 | forward Euler, reduced model |\n|---|---|---|---|---|\n";
+  std::string md =
+      "### Adaptive control example (Table I's protocol; models/adaptive_parasitic.yaml, eps = 0.01)\n\n"
+      "Mean squared error of (y, k) at the macro steps over [0, 10] against the high-accuracy solution; "
+      "SMFE with h_s = eps = 0.01 and N inner steps; forward Euler on the reduced model (eq. 23) with "
+      "step D.\n\n| D | SMFE N = 1 | N = 2 | N = 3 | forward Euler, reduced model |\n|---|---|---|---|---|\n";
   std::map<double, double> smfe_mse;  // N = 1, by D
   for (const double d : {0.2, 0.1, 0.05}) {
     double mse[4];

@@ -20,7 +20,8 @@ std::string eps_section(const fs::path& dir, Claims& claims) {
   std::string csv = "eps,error\n";
   std::string md = fmt::format(
       "### Theorem 1: error against eps (quasistatic_outer at h = {} s; platform x, y, th for t in [{}, {}] s "
-      "against the full model's high-accuracy solution)\n\n| m_N | max error | ratio to the previous |\n|---|---|---|\n",
+      "against the full model's high-accuracy solution)\n\n| m_N | max error | ratio to the previous "
+      "|\n|---|---|---|\n",
       seed002::kStep, seed002::kOuterFrom, seed002::kTEnd);
   for (int k = 0; k <= 4; ++k) {
     points.push_back(seed002::eps_point(0.02 / std::pow(2.0, k)));

@@ -35,9 +35,7 @@ inline const std::vector<PaperCase>& paper_cases() {
   return cases;
 }
 
-inline std::string model_path(const std::string& name) {
-  return test::source_path("models/" + name + ".yaml");
-}
+inline std::string model_path(const std::string& name) { return test::source_path("models/" + name + ".yaml"); }
 
 // The largest stable step of `scheme` from the analysis at the initial state, and runs of
 // the model's scenario by the reference core at 0.99 and 1.1 times that step and at a
@@ -59,8 +57,8 @@ struct Run {
 struct StepLimit {
   double analyzed = 0;
   Run resolved;  // at 0.25 times the step
-  Run below;   // at 0.99 times the step
-  Run beyond;  // at 1.1 times
+  Run below;     // at 0.99 times the step
+  Run beyond;    // at 1.1 times
 };
 
 inline Run run(const Model& model, const std::string& scheme, double h, double t_end) {
@@ -82,7 +80,8 @@ inline Run run(const Model& model, const std::string& scheme, double h, double t
   r.amplification = r.error = 0;
   for (std::size_t i = 0; i < a.rows.size(); ++i)
     for (std::size_t j = 0; j < n; ++j) {
-      r.amplification = std::max(r.amplification, std::fabs(b.rows[i][1 + j] - a.rows[i][1 + j]) / scale[j] / kPerturbation);
+      r.amplification =
+          std::max(r.amplification, std::fabs(b.rows[i][1 + j] - a.rows[i][1 + j]) / scale[j] / kPerturbation);
       r.error = std::max(r.error, std::fabs(a.rows[i][1 + j] - exact.rows[i][1 + j]) / scale[j]);
     }
   return r;
@@ -119,7 +118,8 @@ inline double end_error(const Model& model, const std::string& scheme, double h,
   const std::vector<double> a = core.simulate({scheme, h, t_end, 1000000}).rows.back();
   const std::vector<double> b = core.simulate({kHighAccuracy, h, t_end, 1000000}).rows.back();
   double e = 0;
-  for (std::size_t j = 1; j <= model.states.size(); ++j) e = std::max(e, std::fabs(a[j] - b[j]) / std::max(1.0, std::fabs(b[j])));
+  for (std::size_t j = 1; j <= model.states.size(); ++j)
+    e = std::max(e, std::fabs(a[j] - b[j]) / std::max(1.0, std::fabs(b[j])));
   return e;
 }
 

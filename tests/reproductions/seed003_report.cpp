@@ -13,8 +13,8 @@
 #include <map>
 
 #include "numeric/linearization.hpp"
-#include "schemes/prk25/prk25.hpp"
 #include "report.hpp"
+#include "schemes/prk25/prk25.hpp"
 #include "seed003.hpp"
 
 namespace fs = std::filesystem;
@@ -30,8 +30,9 @@ const std::vector<double> kRk4B = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
 
 std::string tableau_section(const fs::path& dir, Claims& claims) {
   const PrkTableau& t = prk25_tableau();
-  std::string md = "### The 2-5 PRK tableau (runtime/include/dualrate/schemes/prk.hpp)\n\n"
-                   "| condition | value | expected | difference |\n|---|---|---|---|\n";
+  std::string md =
+      "### The 2-5 PRK tableau (runtime/include/dualrate/schemes/prk.hpp)\n\n"
+      "| condition | value | expected | difference |\n|---|---|---|---|\n";
   for (const auto& c : prk25_conditions(t)) {
     md += fmt::format("| {} | {:.12f} | {:.12f} | {:.2e} |\n", c.what, c.value, c.expected, c.value - c.expected);
     // The printed coefficients' 8-9 digits: the bound of Prk25.TableauSatisfiesOrderCouplingAndStabilityConditions.
@@ -56,9 +57,10 @@ std::string tableau_section(const fs::path& dir, Claims& claims) {
                "'' using 1:3 with lines lw 2 dt 2 title '2-5 PRK, slow tableau', "
                "'' using 1:4 with lines lw 2 title 'RK2 (Heun)', '' using 1:5 with lines lw 2 title 'RK4', "
                "1 with lines lc 'black' notitle\n");
-  md += fmt::format("\nFast tableau: |R(iy)| <= 1 + 1e-9 for 0 <= y <= {:.3f} (grid 1e-3; Table 5's polynomial: 4). "
-                    "Plot: imaginary_axis.svg.\n\n",
-                    interval);
+  md += fmt::format(
+      "\nFast tableau: |R(iy)| <= 1 + 1e-9 for 0 <= y <= {:.3f} (grid 1e-3; Table 5's polynomial: 4). "
+      "Plot: imaginary_axis.svg.\n\n",
+      interval);
   // Table 5's polynomial is stable on the imaginary axis up to 4: the bound 1e-3 of
   // Prk25.ImaginaryStabilityIntervalIsAbout4 plus this scan's grid step 1e-3 (the last stable
   // grid point lies up to one step below the interval's end).
@@ -93,25 +95,26 @@ void check_limits(const seed003::PaperCase& c, const Model& m, const seed003::St
 }
 
 std::string limits_section(Claims& claims) {
-  std::string md = "### Tables 7 and 8: largest stable step (s)\n\n"
-                   "Analysis: spectral radius of the implementation's one-step map at the initial state (coupled PRK "
-                   "map for prk25). Simulation: the model's scenario by the reference core at 0.99 and 1.1 times "
-                   "that step; amplification: the largest difference between that run and one from an initial state "
-                   "perturbed by 1e-7 of each state's scale, over 1e-7 (tests/reproductions/seed003.hpp); error: "
-                   "the run at 0.99x against the high-accuracy solution, relative to each state's scale.\n\n"
-                   "| model | paper RK2 | RK2 | amplification 0.99x / 1.1x | error 0.99x | paper PRK | PRK | "
-                   "amplification 0.99x / 1.1x | error 0.99x | PRK / RK2 |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  std::string md =
+      "### Tables 7 and 8: largest stable step (s)\n\n"
+      "Analysis: spectral radius of the implementation's one-step map at the initial state (coupled PRK "
+      "map for prk25). Simulation: the model's scenario by the reference core at 0.99 and 1.1 times "
+      "that step; amplification: the largest difference between that run and one from an initial state "
+      "perturbed by 1e-7 of each state's scale, over 1e-7 (tests/reproductions/seed003.hpp); error: "
+      "the run at 0.99x against the high-accuracy solution, relative to each state's scale.\n\n"
+      "| model | paper RK2 | RK2 | amplification 0.99x / 1.1x | error 0.99x | paper PRK | PRK | "
+      "amplification 0.99x / 1.1x | error 0.99x | PRK / RK2 |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& c : seed003::paper_cases()) {
     const Model m = load_model_file(seed003::model_path(c.model));
     const seed003::StepLimit rk2 = seed003::step_limit(m, "rk2");
     const seed003::StepLimit prk = seed003::step_limit(m, "prk25");
     check_limits(c, m, rk2, prk, claims);
-    md += fmt::format("| {} ({}) | {} | {:.4g} | {:.3g} / {:.3g} | {:.2e} | {} | {:.4g} | {:.3g} / {:.3g} | {:.2e} | "
-                      "{:.2f} |\n",
-                      c.model, c.what, c.paper_rk2, rk2.analyzed, rk2.below.amplification, rk2.beyond.amplification,
-                      rk2.below.error, c.paper_prk > 0 ? fmt::format("{}", c.paper_prk) : std::string("-"),
-                      prk.analyzed, prk.below.amplification, prk.beyond.amplification, prk.below.error,
-                      prk.analyzed / rk2.analyzed);
+    md += fmt::format(
+        "| {} ({}) | {} | {:.4g} | {:.3g} / {:.3g} | {:.2e} | {} | {:.4g} | {:.3g} / {:.3g} | {:.2e} | "
+        "{:.2f} |\n",
+        c.model, c.what, c.paper_rk2, rk2.analyzed, rk2.below.amplification, rk2.beyond.amplification, rk2.below.error,
+        c.paper_prk > 0 ? fmt::format("{}", c.paper_prk) : std::string("-"), prk.analyzed, prk.below.amplification,
+        prk.beyond.amplification, prk.below.error, prk.analyzed / rk2.analyzed);
   }
   return md + "\n";
 }
@@ -174,9 +177,10 @@ std::string eigenvalue_section(const fs::path& dir, Claims& claims) {
 // inputs held there (seed003::frozen_inputs), for four steps a factor 2 apart.
 std::string convergence_section(Claims& claims) {
   const Model m = seed003::frozen_inputs(load_model_file(seed003::model_path("planar_vehicle")), 2.0);
-  std::string md = "### Convergence on the planar vehicle\n\nFrom the scenario's state at t = 2 s, inputs held there, "
-                   "error at t = 0.25 s later against the high-accuracy solution (relative to max(1, |x_i|)):\n\n"
-                   "| h | rk2 | prk25 | rk4 |\n|---|---|---|---|\n";
+  std::string md =
+      "### Convergence on the planar vehicle\n\nFrom the scenario's state at t = 2 s, inputs held there, "
+      "error at t = 0.25 s later against the high-accuracy solution (relative to max(1, |x_i|)):\n\n"
+      "| h | rk2 | prk25 | rk4 |\n|---|---|---|---|\n";
   std::vector<double> steps;
   std::map<std::string, std::vector<double>> errors;
   for (double h = 0.00045; h > 0.00045 / 9; h /= 2) {

@@ -2,12 +2,12 @@
 // quarter cars A, B, C and the planar vehicle, from the analysis and confirmed by
 // simulation) and the PRK's second order on the vehicle. The tableau's conditions and
 // stability interval are in tests/unit/schemes/prk_test.cpp.
-#include <gtest/gtest.h>
+#include "seed003.hpp"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "model/functions.hpp"
-#include "seed003.hpp"
 
 namespace dualrate {
 namespace {
@@ -25,9 +25,8 @@ class StepLimits : public ::testing::TestWithParam<seed003::PaperCase> {
 void expect_confirmed(const seed003::StepLimit& s, const std::string& what) {
   EXPECT_LT(s.below.amplification, 2 * s.resolved.amplification) << what;
   EXPECT_GT(s.beyond.amplification, 1e4 * s.resolved.amplification) << what;
-  ::testing::Test::RecordProperty(what + "_amplification",
-                                  fmt::format("{:.4g} {:.4g} {:.4g}", s.resolved.amplification, s.below.amplification,
-                                              s.beyond.amplification));
+  ::testing::Test::RecordProperty(what + "_amplification", fmt::format("{:.4g} {:.4g} {:.4g}", s.resolved.amplification,
+                                                                       s.below.amplification, s.beyond.amplification));
 }
 
 // Table 7 gives RK2's limits as powers of ten (0.1, 0.01, 0.001 s; 0.0005 s for the

@@ -4,13 +4,11 @@
 #pragma once
 
 #include <Eigen/Core>
-
 #include <algorithm>
 #include <map>
 #include <string>
 
 #include "dualrate/schedule.hpp"
-
 #include "schemes/sp_ll/sp_ll.hpp"
 
 namespace dualrate_test {
@@ -23,7 +21,7 @@ struct SpLlAtStep {
   using Fast = Eigen::Matrix<Scalar, nf, 1>;
 
   static void set(const dualrate::SpLlBlocks& blocks, double h) {
-    const std::map<std::string, Scalar*> slots = {{"gz_inv", gz_inv_}, {"k", k_}, {"fz", fz_}, {"a", a_},
+    const std::map<std::string, Scalar*> slots = {{"gz_inv", gz_inv_}, {"k", k_},   {"fz", fz_}, {"a", a_},
                                                   {"p1", p1_},         {"p2", p2_}, {"q1", q1_}, {"q2", q2_}};
     for (const dualrate::NamedMatrix& c : dualrate::sp_ll_constants(blocks, h))
       std::copy_n(c.value.data(), c.value.size(), slots.at(c.name));

@@ -35,7 +35,7 @@ Status calibrate_with(float r, float kt) {
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // The smallest float at or above 0.03 and the largest at or below 0.08.
-const float kKtMin = 0x1.eb852p-6F;  // 0.0300000012
+const float kKtMin = 0x1.eb852p-6F;   // 0.0300000012
 const float kKtMax = 0x1.47ae14p-4F;  // 0.0799999982
 
 TEST(CalibrationLimits, FloatLimitsAreTheDeclaredOnesRoundedInward) {

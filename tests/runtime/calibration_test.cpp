@@ -194,10 +194,10 @@ TEST(Calibration, SpLlConstantsRecomputedOnTheTarget) {
   using R16Constants = motor_r16_sp_ll::SchemeConstants;
   const motor_r16_sp_ll::SchemeConstants::Schedule none{};
   const Eigen::Matrix<double, 1, 1> one = Eigen::Matrix<double, 1, 1>::Ones();
-  const Eigen::Matrix<double, 1, 1> expected[] = {
-      R16Constants::gz_inv(none, one), R16Constants::fz(none, one), R16Constants::a(none, one),
-      R16Constants::p1(none, one),     R16Constants::p2(none, one), R16Constants::q1(none, one),
-      R16Constants::q2(none, one)};
+  const Eigen::Matrix<double, 1, 1> expected[] = {R16Constants::gz_inv(none, one), R16Constants::fz(none, one),
+                                                  R16Constants::a(none, one),      R16Constants::p1(none, one),
+                                                  R16Constants::p2(none, one),     R16Constants::q1(none, one),
+                                                  R16Constants::q2(none, one)};
   const double got[] = {c.gz_inv[0], c.fz[0], c.a[0], c.p1[0], c.p2[0], c.q1[0], c.q2[0]};
   const double u = std::ldexp(1.0, -53);
   for (int i = 0; i < 7; ++i) EXPECT_NEAR(got[i], expected[i][0], 64 * u * std::fabs(expected[i][0])) << i;

@@ -10,13 +10,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <dualrate/expm.hpp>
 #include <limits>
 #include <random>
+#include <unsupported/Eigen/MatrixFunctions>
 #include <utility>
 #include <vector>
-
-#include <dualrate/expm.hpp>
-#include <unsupported/Eigen/MatrixFunctions>
 
 namespace {
 
@@ -184,10 +183,20 @@ Eigen::Matrix<Scalar, N, N> random_matrix(std::mt19937& random, double norm) {
 // Every degree's coefficients (b_j = (2m - j)! / (j! (m - j)!)) against the published table
 // (Higham, Functions of Matrices, Table 10.4, as Eigen's MatrixExponential.h has them).
 TEST(ExpmPlan, PadeCoefficientsAndThetas) {
-  const double b13[] = {64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
-                        129060195264000.,   10559470521600.,    670442572800.,    33522128640.,
-                        1323241920.,        40840800.,          960960.,          16380.,
-                        182.,               1.};
+  const double b13[] = {64764752532480000.,
+                        32382376266240000.,
+                        7771770303897600.,
+                        1187353796428800.,
+                        129060195264000.,
+                        10559470521600.,
+                        670442572800.,
+                        33522128640.,
+                        1323241920.,
+                        40840800.,
+                        960960.,
+                        16380.,
+                        182.,
+                        1.};
   const double b7[] = {17297280., 8648640., 1995840., 277200., 25200., 1512., 56., 1.};
   for (int j = 0; j <= 13; ++j) EXPECT_EQ(expm::detail::pade_coefficients(13).b[j], b13[j]) << j;
   for (int j = 0; j <= 7; ++j) EXPECT_EQ(expm::detail::pade_coefficients(7).b[j], b7[j]) << j;

@@ -78,13 +78,9 @@ void expect_exact_charge() {
   }
 }
 
-TEST(Mrabm4Restart, CountsTheChargeAcrossStepsSerial) {
-  expect_exact_charge<Serial>();
-}
+TEST(Mrabm4Restart, CountsTheChargeAcrossStepsSerial) { expect_exact_charge<Serial>(); }
 
-TEST(Mrabm4Restart, CountsTheChargeAcrossStepsParallel) {
-  expect_exact_charge<Parallel>();
-}
+TEST(Mrabm4Restart, CountsTheChargeAcrossStepsParallel) { expect_exact_charge<Parallel>(); }
 
 // In float the slow job adds SOC with a compensated sum (its slow states are the build's
 // compensated_states): over the 15,000 macro steps the SOC stays within what a compensated sum

@@ -5,11 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <dualrate/lookup.hpp>
 #include <limits>
 #include <random>
 #include <vector>
-
-#include <dualrate/lookup.hpp>
 
 namespace {
 
@@ -125,10 +124,10 @@ TEST(Lookup, UniformAxisEqualsBinarySearchAndTheLinearScan) {
     ASSERT_EQ((uniform<Extrapolation::kClamp, 0>(x)), (searched<Extrapolation::kClamp, 0>(x))) << x;
     ASSERT_EQ((uniform<Extrapolation::kLinear, 1>(x)), (searched<Extrapolation::kLinear, 1>(x))) << x;
     for (Extrapolation e : {Extrapolation::kClamp, Extrapolation::kLinear}) {
-      const double value = e == Extrapolation::kClamp ? uniform<Extrapolation::kClamp, 0>(x)
-                                                      : uniform<Extrapolation::kLinear, 0>(x);
-      const double slope = e == Extrapolation::kClamp ? uniform<Extrapolation::kClamp, 1>(x)
-                                                      : uniform<Extrapolation::kLinear, 1>(x);
+      const double value =
+          e == Extrapolation::kClamp ? uniform<Extrapolation::kClamp, 0>(x) : uniform<Extrapolation::kLinear, 0>(x);
+      const double slope =
+          e == Extrapolation::kClamp ? uniform<Extrapolation::kClamp, 1>(x) : uniform<Extrapolation::kLinear, 1>(x);
       ASSERT_EQ(value, scan_1d(kSearched.breakpoints, kV5, x, e, false)) << x;
       ASSERT_EQ(slope, scan_1d(kSearched.breakpoints, kV5, x, e, true)) << x;
     }

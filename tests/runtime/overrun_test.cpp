@@ -51,7 +51,7 @@ TaskRun run(long delay) {
   Tasks& tasks = *owned;
   TaskRun r;
   r.rows.reserve(kMacroSteps + 1);
-  long late_job_end = -1;  // tick after whose fast task job kLateJob runs
+  long late_job_end = -1;                // tick after whose fast task job kLateJob runs
   int& pending = ReleaseProbe::pending;  // released jobs not yet run
   pending = 0;
   bool front_late = false;  // the oldest of them is the late one

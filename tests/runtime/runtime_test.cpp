@@ -11,11 +11,11 @@ int fault_hook_calls = 0;
 void count_fault(dualrate::Status) noexcept { ++fault_hook_calls; }
 #define DUALRATE_FAULT_HOOK count_fault
 
+#include "adaptive_parasitic.hpp"
 #include "blowup.hpp"
 #include "pendulum_particle.hpp"
 #include "pendulum_particle_float.hpp"
 #include "pendulum_sp_ll.hpp"
-#include "adaptive_parasitic.hpp"
 #include "quarter_car.hpp"
 
 namespace {
@@ -60,7 +60,8 @@ TEST(Runtime, Prk25StepsInFloatWithoutHeap) {
   quarter_car::Data d;
   Eigen::internal::set_is_malloc_allowed(false);
   for (int i = 0; i < 75; ++i)
-    ASSERT_EQ(quarter_car::step(d, quarter_car::Model::scenario_inputs(d.time(quarter_car::kStep))), dualrate::Status::kOk);
+    ASSERT_EQ(quarter_car::step(d, quarter_car::Model::scenario_inputs(d.time(quarter_car::kStep))),
+              dualrate::Status::kOk);
   Eigen::internal::set_is_malloc_allowed(true);
   EXPECT_NEAR(d.x[0], 0.05f, 0.01f);
   EXPECT_NEAR(d.x[2], 0.05f, 0.01f);
@@ -91,9 +92,9 @@ TEST(Runtime, NonFiniteStateIsReportedAndThePreviousStateKept) {
   ASSERT_EQ(s, dualrate::Status::kNonFiniteState);
   EXPECT_EQ(fault_hook_calls, 1);
   EXPECT_TRUE(d.x.allFinite());
-  EXPECT_EQ(d.x, last);                       // the failed step did not change the state
+  EXPECT_EQ(d.x, last);  // the failed step did not change the state
   EXPECT_EQ(d.steps, static_cast<std::uint64_t>(steps - 1));
-  EXPECT_GT(d.time(blowup::kStep), 0.9);      // x' = x^2 blows up near t = 1
+  EXPECT_GT(d.time(blowup::kStep), 0.9);  // x' = x^2 blows up near t = 1
   EXPECT_STREQ(dualrate::to_string(s), "non-finite state");
 }
 

@@ -5,9 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <limits>
-
 #include <dualrate/schedule.hpp>
+#include <limits>
 
 #include "jet_acceleration.hpp"
 

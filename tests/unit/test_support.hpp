@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <initializer_list>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <dualrate/calibration.hpp>
 #include <iterator>
 #include <limits>
 #include <utility>
 #include <vector>
 
-#include <dualrate/calibration.hpp>
 #include "model/scalar_type.hpp"
 
 namespace dualrate {
@@ -19,12 +19,23 @@ std::string a2l_string(const std::string& text) {
   std::string s = "\"";
   for (const char c : text) {
     switch (c) {
-      case '"': s += "\\\""; break;
-      case '\\': s += "\\\\"; break;
-      case '\n': s += "\\n"; break;
-      case '\t': s += "\\t"; break;
-      case '\r': s += "\\r"; break;
-      default: s += c;
+      case '"':
+        s += "\\\"";
+        break;
+      case '\\':
+        s += "\\\\";
+        break;
+      case '\n':
+        s += "\\n";
+        break;
+      case '\t':
+        s += "\\t";
+        break;
+      case '\r':
+        s += "\\r";
+        break;
+      default:
+        s += c;
     }
   }
   return s + "\"";
@@ -231,8 +242,8 @@ void Writer::table(const CalibrationMember& member) {
 
 void Writer::measurement(const std::string& name, const std::string& what, std::uint64_t at,
                          const std::string& conversion, std::size_t count) {
-  const double limit = layout.scalar_bytes == 4 ? double{std::numeric_limits<float>::max()}
-                                                : std::numeric_limits<double>::max();
+  const double limit =
+      layout.scalar_bytes == 4 ? double{std::numeric_limits<float>::max()} : std::numeric_limits<double>::max();
   line(2, "/begin MEASUREMENT {} {}", name, a2l_string(what));
   line(3, "{} {} 0 0 {} {}", datatype(), conversion, number(-limit), number(limit));
   if (count > 1) line(3, "MATRIX_DIM {}", count);
@@ -333,7 +344,8 @@ std::string a2l_file(const Model& m, const ProgramLayout& layout, const A2lSourc
     return !m.partitioned ? "state" : m.states[i].fast ? "fast state" : "slow state";
   };
   if (layout.trace) {
-    for (std::size_t i = 0; i < m.states.size(); ++i) w.measurement(m.states[i].name, state_kind(i), layout.states + i * s);
+    for (std::size_t i = 0; i < m.states.size(); ++i)
+      w.measurement(m.states[i].name, state_kind(i), layout.states + i * s);
     for (std::size_t i = 0; i < m.inputs.size(); ++i) w.measurement(m.inputs[i].name, "input", layout.inputs + i * s);
     for (std::size_t i = 0; i < m.outputs.size(); ++i)
       w.measurement(m.outputs[i].name, "output", layout.outputs + i * s);

@@ -16,8 +16,8 @@
 namespace dualrate {
 
 struct A2lSources {
-  std::string generator_version;  // "0.1.0"
-  std::string model_file, program_file;  // as the file's comment names them (no directories)
+  std::string generator_version;                // "0.1.0"
+  std::string model_file, program_file;         // as the file's comment names them (no directories)
   std::vector<std::string> status_value_names;  // the generated header's (emit's status_value_names)
 };
 

@@ -49,9 +49,10 @@ std::string missing_hint(const std::string& name_space, bool trace) {
   if (trace)
     return "the program must be a trace program that holds the model's data objects (targets/, as `dualrate verify "
            "--target T --keep DIR` builds it)";
-  return fmt::format("build the program with the header generated from this model, whose objects are in namespace "
-                     "{}; pass --namespace NAME if it was generated with another",
-                     name_space);
+  return fmt::format(
+      "build the program with the header generated from this model, whose objects are in namespace "
+      "{}; pass --namespace NAME if it was generated with another",
+      name_space);
 }
 
 // The object `name` of at least `size` bytes (exactly, if `exact`), at a 32-bit address.
@@ -64,9 +65,9 @@ const ProgramSymbol& object(const ProgramImage& program, const std::string& name
                                    exact ? "" : "at least ", size),
                        hint);
   if (s->address + s->size > std::uint64_t{0xFFFFFFFF})
-    throw ProgramError(fmt::format("{}: {} is at {:#x}, beyond the 32-bit addresses of A2L files", program.file, name,
-                                   s->address),
-                       "link the program so that its data lies below 4 GiB");
+    throw ProgramError(
+        fmt::format("{}: {} is at {:#x}, beyond the 32-bit addresses of A2L files", program.file, name, s->address),
+        "link the program so that its data lies below 4 GiB");
   return *s;
 }
 
@@ -88,7 +89,8 @@ std::string read_string(const ProgramImage& program, const ProgramSymbol& object
 }
 
 // The 32-bit unsigned integers of `symbol`'s initial bytes, in the program's byte order.
-std::vector<std::uint32_t> read_words(const ProgramImage& program, const ProgramSymbol& symbol, const std::string& hint) {
+std::vector<std::uint32_t> read_words(const ProgramImage& program, const ProgramSymbol& symbol,
+                                      const std::string& hint) {
   const std::optional<std::string> bytes = program.bytes(symbol.address, symbol.size);
   if (!bytes || symbol.size % 4 != 0)
     throw ProgramError(fmt::format("{}: {} has no initial 32-bit words in the file", program.file, symbol.name), hint);
@@ -105,8 +107,8 @@ std::vector<std::uint32_t> read_words(const ProgramImage& program, const Program
 }
 
 // An array of `count` Scalars at the start of `name`, or 0 when the model has none.
-std::uint64_t trace_array(const ProgramImage& program, const std::string& name, std::size_t count,
-                          std::size_t scalar, bool exact) {
+std::uint64_t trace_array(const ProgramImage& program, const std::string& name, std::size_t count, std::size_t scalar,
+                          bool exact) {
   if (count == 0) return 0;
   return object(program, name, count * scalar, exact, missing_hint("", true)).address;
 }
@@ -115,14 +117,14 @@ std::uint64_t trace_array(const ProgramImage& program, const std::string& name, 
 
 void require_identity(const CalibrationIdentity& expected, const std::string& expected_layout, const std::string& epk,
                       const std::optional<std::string>& program_layout, const std::string& program_file) {
-  const std::string hint = "generate the header again from this model with the options given here, and rebuild "
-                           "the program; or give a2l the options the header was generated with (--scheme, --step, "
-                           "--namespace)";
+  const std::string hint =
+      "generate the header again from this model with the options given here, and rebuild "
+      "the program; or give a2l the options the header was generated with (--scheme, --step, "
+      "--namespace)";
   const std::optional<CalibrationIdentity> found = parse_calibration_identity(epk);
   if (!found)
-    throw ProgramError(fmt::format("{}: its EPK \"{}\" is not one that dualrate's generated code carries",
-                                   program_file, epk),
-                       hint);
+    throw ProgramError(
+        fmt::format("{}: its EPK \"{}\" is not one that dualrate's generated code carries", program_file, epk), hint);
   std::vector<std::string> differ;
   if (found->name_space != expected.name_space)
     differ.push_back(fmt::format("namespace {} (the model's: {})", found->name_space, expected.name_space));
@@ -133,9 +135,10 @@ void require_identity(const CalibrationIdentity& expected, const std::string& ex
   if (differ.empty() && found->hash != expected.hash) {
     if (program_layout) differ = layout_differences(*program_layout, expected_layout);
     if (differ.empty())
-      differ.push_back(fmt::format("calibration layout {} (the model's: {}): a tunable value's name, position, size "
-                                   "or limits, or the step, differ from the model's",
-                                   found->hash, expected.hash));
+      differ.push_back(
+          fmt::format("calibration layout {} (the model's: {}): a tunable value's name, position, size "
+                      "or limits, or the step, differ from the model's",
+                      found->hash, expected.hash));
   }
   if (differ.empty()) return;
   std::string list;
@@ -173,14 +176,13 @@ void locate_instances(const Model& m, const ProgramImage& program, const std::st
   for (const auto& [instance, symbol] : instance_objects(program, name_space, "tasks_layout"))
     tasks = read_words(program, *symbol, hint);
   if (tasks && tasks->size() != 2)
-    throw ProgramError(fmt::format("{}: {}::tasks_layout holds {} words, not 2", program.file, name_space,
-                                   tasks->size()),
-                       hint);
+    throw ProgramError(
+        fmt::format("{}: {}::tasks_layout holds {} words, not 2", program.file, name_space, tasks->size()), hint);
   for (const std::string& symbol : instances) {
-    const std::string instance_hint =
-        fmt::format("name a global of type {}::Data (dualrate/data.hpp) or, of a dual-rate header, {}::Tasks, that "
-                    "the program defines, as its symbol table spells it",
-                    name_space, name_space);
+    const std::string instance_hint = fmt::format(
+        "name a global of type {}::Data (dualrate/data.hpp) or, of a dual-rate header, {}::Tasks, that "
+        "the program defines, as its symbol table spells it",
+        name_space, name_space);
     // A Data holds the State (kStates Scalars, padded to 8 bytes) and two 64-bit counters; a State
     // that Eigen aligns to 16 bytes is a multiple of 16 long, so that no more padding follows. A
     // float build with compensated sums (dualrate/compensated_sum.hpp) keeps a State of carries
@@ -222,7 +224,8 @@ ProgramLayout locate(const Model& m, const ProgramImage& program, const std::str
   if (const ProgramSymbol* text = program.find(name_space + "::calibration_layout"))
     layout.layout_text = read_string(program, object(program, text->name, 1, false, hint), text->name, hint);
   layout.requests = object(program, name_space + "::calibration_requests", 8, true, hint).address;
-  const auto optional = [&](const std::string& symbol, std::uint64_t bytes, bool exact) -> std::optional<std::uint64_t> {
+  const auto optional = [&](const std::string& symbol, std::uint64_t bytes,
+                            bool exact) -> std::optional<std::uint64_t> {
     if (!program.find(name_space + "::" + symbol)) return std::nullopt;
     return object(program, name_space + "::" + symbol, bytes, exact, hint).address;
   };

@@ -66,20 +66,20 @@ struct ProgramLayout {
   bool little_endian = true;
   std::uint64_t calibration = 0;  // NS::calibration
   std::vector<CalibrationMember> members;
-  std::uint64_t epk_address = 0;  // NS::epk
-  std::string epk;                // without its NUL
-  std::optional<std::string> layout_text;  // NS::calibration_layout (calibration_layout_text), when held
-  bool trace = false;                                  // a trace program: the arrays below
+  std::uint64_t epk_address = 0;                      // NS::epk
+  std::string epk;                                    // without its NUL
+  std::optional<std::string> layout_text;             // NS::calibration_layout (calibration_layout_text), when held
+  bool trace = false;                                 // a trace program: the arrays below
   std::uint64_t states = 0, inputs = 0, outputs = 0;  // 0 for an empty array
   struct Instance {
     std::string symbol;
-    std::uint64_t states = 0;  // its State: a Data's at its start, a Tasks object's fast task's
+    std::uint64_t states = 0;   // its State: a Data's at its start, a Tasks object's fast task's
     bool tasks_object = false;  // a dual-rate Tasks object (else a Data)
   };
-  std::vector<Instance> instances;  // the model instances named (--instance)
-  std::uint64_t requests = 0;                        // NS::calibration_requests
-  std::optional<std::uint64_t> handled;               // NS::calibration_handled, when the program holds it
-  std::optional<std::uint64_t> status;                // NS::calibration_status, when the program holds it
+  std::vector<Instance> instances;       // the model instances named (--instance)
+  std::uint64_t requests = 0;            // NS::calibration_requests
+  std::optional<std::uint64_t> handled;  // NS::calibration_handled, when the program holds it
+  std::optional<std::uint64_t> status;   // NS::calibration_status, when the program holds it
   // The active constants (their values first) the program holds: NS::active_constants (instance
   // ""), or those of the instances generated with --instances, NS::INSTANCE::active_constants.
   struct ActiveSet {

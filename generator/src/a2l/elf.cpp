@@ -2,14 +2,13 @@
 
 #include <cxxabi.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <memory>
-
-#include <fmt/format.h>
 
 namespace dualrate {
 
@@ -18,10 +17,10 @@ const ProgramSymbol* ProgramImage::find(const std::string& name) const {
   for (const ProgramSymbol& s : objects) {
     if (s.name != name) continue;
     if (found && found->address != s.address)
-      throw ProgramError(fmt::format("{}: two objects named {}, at {:#x} and {:#x}", file, name, found->address,
-                                     s.address),
-                         "the program must hold one instance of the model's objects: include the generated "
-                         "header, whose objects are inline variables, not a copy of them");
+      throw ProgramError(
+          fmt::format("{}: two objects named {}, at {:#x} and {:#x}", file, name, found->address, s.address),
+          "the program must hold one instance of the model's objects: include the generated "
+          "header, whose objects are inline variables, not a copy of them");
     found = &s;
   }
   return found;

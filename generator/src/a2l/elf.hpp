@@ -16,8 +16,7 @@ namespace dualrate {
 // what to do about it.
 class ProgramError : public std::runtime_error {
  public:
-  ProgramError(const std::string& message, std::string hint)
-      : std::runtime_error(message), hint_(std::move(hint)) {}
+  ProgramError(const std::string& message, std::string hint) : std::runtime_error(message), hint_(std::move(hint)) {}
   const std::string& hint() const { return hint_; }
 
  private:

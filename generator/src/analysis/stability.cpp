@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -9,8 +10,6 @@
 #include <limits>
 #include <stdexcept>
 #include <tuple>
-
-#include <Eigen/Eigenvalues>
 
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
@@ -56,8 +55,8 @@ Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::Matri
   return m;
 }
 
-Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
-                             int ratio, const SchemeOptions& options) {
+Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio,
+                             const SchemeOptions& options) {
   const SchemeInfo* info = find_scheme(scheme);
   if (info && info->step_map) return info->step_map(j, slow, h);
   return reference_step_map(scheme, j, h, slow, ratio, options);
@@ -72,11 +71,12 @@ bool uniform(const std::string& scheme) {
 
 }  // namespace
 
-MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, const SchemeOptions& options)
+MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio,
+                     const SchemeOptions& options)
     : MapRadius(std::move(scheme), j, slow, ratio, options, eigenvalues(j)) {}
 
-MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio, const SchemeOptions& options,
-                     Eigen::VectorXcd eigenvalues)
+MapRadius::MapRadius(std::string scheme, const Eigen::MatrixXd& j, std::size_t slow, int ratio,
+                     const SchemeOptions& options, Eigen::VectorXcd eigenvalues)
     : scheme_(std::move(scheme)),
       j_(j),
       slow_(slow),
@@ -199,8 +199,8 @@ std::string text_list(const Eigen::VectorXcd& v) {
 
 }  // namespace
 
-double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded,
-                       int ratio, const SchemeOptions& options) {
+double max_stable_step(const std::string& scheme, const Eigen::MatrixXd& j, std::size_t slow, bool& bounded, int ratio,
+                       const SchemeOptions& options) {
   return MapRadius(scheme, j, slow, ratio, options).largest_stable_step(bounded);
 }
 
@@ -273,7 +273,8 @@ std::pair<double, double> modes_beside_zero(const std::string& scheme, const Eig
     std::sort(order.begin(), order.end(), [&](auto a, auto b) { return std::abs(modes[a]) > std::abs(modes[b]); });
     Eigen::MatrixXcd v(j.rows(), fast);
     for (Eigen::Index c = 0; c < fast; ++c) v.col(c) = jacobian.eigenvectors().col(order[static_cast<std::size_t>(c)]);
-    const Eigen::MatrixXcd on_fast = v.completeOrthogonalDecomposition().pseudoInverse() * map.cast<std::complex<double>>() * v;
+    const Eigen::MatrixXcd on_fast =
+        v.completeOrthogonalDecomposition().pseudoInverse() * map.cast<std::complex<double>>() * v;
     return {others, Eigen::ComplexEigenSolver<Eigen::MatrixXcd>(on_fast).eigenvalues().cwiseAbs().maxCoeff()};
   } catch (const std::exception&) {  // no map at this step (SchemeDesignError): nothing to show
     return {-1, -1};
@@ -367,13 +368,17 @@ std::string judgement_text(const MapJudgement& j, bool stable) {
   const double rate = std::log(j.amplification) / std::log(j.model_growth);
   const bool grows = j.mode.real() > 0 && std::log(j.model_growth) > 0;
   if (!grows)
-    return fmt::format("; the model grows (fastest at +{:.6g} 1/s), but mode {:.6g}{:+.6g}i, which does not, is "
-                       "amplified by {:.12g} per step",
-                       j.growth, j.mode.real(), j.mode.imag(), j.amplification);
-  return fmt::format("; the model grows: mode {:.6g}{:+.6g}i 1/s by {:.12g} per step, the map by {:.12g} (a growth "
-                     "rate {:.6g} times the model's, accepted from 0.5 to 1.5): {}",
-                     j.mode.real(), j.mode.imag(), j.model_growth, j.amplification, rate,
-                     stable ? "follows it" : rate > 1 ? "grows faster than the model" : "does not follow its growth");
+    return fmt::format(
+        "; the model grows (fastest at +{:.6g} 1/s), but mode {:.6g}{:+.6g}i, which does not, is "
+        "amplified by {:.12g} per step",
+        j.growth, j.mode.real(), j.mode.imag(), j.amplification);
+  return fmt::format(
+      "; the model grows: mode {:.6g}{:+.6g}i 1/s by {:.12g} per step, the map by {:.12g} (a growth "
+      "rate {:.6g} times the model's, accepted from 0.5 to 1.5): {}",
+      j.mode.real(), j.mode.imag(), j.model_growth, j.amplification, rate,
+      stable     ? "follows it"
+      : rate > 1 ? "grows faster than the model"
+                 : "does not follow its growth");
 }
 
 std::string StabilityReport::json() const {
@@ -385,14 +390,12 @@ std::string StabilityReport::json() const {
       scheme, step, ratio, spectral_radius, stable ? "true" : "false",
       std::isfinite(max_stable_step) ? fmt::format("{:.17g}", max_stable_step) : "null",
       max_stable_step_bounded ? "true" : "false", json_list(jacobian_eigenvalues),
-      json_list(growing_modes(jacobian_eigenvalues)),
-      json_list(fast_eigenvalues), json_list(slow_eigenvalues),
+      json_list(growing_modes(jacobian_eigenvalues)), json_list(fast_eigenvalues), json_list(slow_eigenvalues),
       std::isfinite(separation) ? fmt::format("{:.6g}", separation) : "null",
-      other_modes_radius >= 0 ? fmt::format(",\"other_modes_radius\":{:.17g}{}", other_modes_radius,
-                                            fast_modes_radius >= 0
-                                                ? fmt::format(",\"fast_modes_radius\":{:.17g}", fast_modes_radius)
-                                                : "")
-                              : "",
+      other_modes_radius >= 0
+          ? fmt::format(",\"other_modes_radius\":{:.17g}{}", other_modes_radius,
+                        fast_modes_radius >= 0 ? fmt::format(",\"fast_modes_radius\":{:.17g}", fast_modes_radius) : "")
+          : "",
       judgement.growth > 0 && std::isfinite(judgement.relative)
           ? fmt::format(",\"growth_relative_radius\":{:.17g},\"deciding_mode\":[{:.17g},{:.17g}],"
                         "\"mode_amplification\":{:.17g},\"model_growth_per_step\":{:.17g}",
@@ -401,37 +404,39 @@ std::string StabilityReport::json() const {
           : "",
       scheme_analysis.json,
       full_rk4_max_stable_step
-          ? fmt::format(",\"full_model_eigenvalues\":{},\"full_model_rk4_max_stable_step\":{:.17g},\"step_gain\":{:.6g}",
-                        json_list(full_jacobian_eigenvalues), *full_rk4_max_stable_step,
-                        max_stable_step / *full_rk4_max_stable_step)
+          ? fmt::format(
+                ",\"full_model_eigenvalues\":{},\"full_model_rk4_max_stable_step\":{:.17g},\"step_gain\":{:.6g}",
+                json_list(full_jacobian_eigenvalues), *full_rk4_max_stable_step,
+                max_stable_step / *full_rk4_max_stable_step)
           : "");
 }
 
 std::string StabilityReport::text() const {
   return fmt::format(
-      "{}{}\n"
-      "fast (g_z) eigenvalues:    {}\n"
-      "reduced slow eigenvalues:  {}\n"
-      "time-scale separation:     {:.6g}\n"
-      "{}"
-      "{} at h = {:.6g}{}: spectral radius of the {} map {:.12g}{}{}: {}\n"
-      "largest stable step of {}: {}\n",
-      full_rk4_max_stable_step ? "reduced form's eigenvalues (the Jacobian the scheme integrates): "
-                               : "Jacobian eigenvalues:      ",
-      text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation,
-      growth_text(jacobian_eigenvalues), scheme,
-      step, ratio > 1 ? fmt::format(", H = {} h", ratio) : "", ratio > 1 ? "macro-step" : "one-step", spectral_radius,
-      other_modes_radius >= 0
-          ? fmt::format(" (that of the Jacobian's eigenvalue 0, an integrating state; its other modes' at most "
-                        "{:.6g}{})",
-                        other_modes_radius,
-                        fast_modes_radius >= 0 ? fmt::format(", its fast modes' {:.6g}", fast_modes_radius) : "")
-          : "",
-      judgement_text(judgement, stable), stable ? "stable" : "UNSTABLE", scheme,
-      !searched                        ? std::string("not searched")
-      : max_stable_step_bounded        ? fmt::format("{:.6g}", max_stable_step)
-      : std::isfinite(max_stable_step) ? fmt::format("none found up to {:.6g} (stable over the whole scan)", max_stable_step)
-                                       : std::string("unbounded")) +
+             "{}{}\n"
+             "fast (g_z) eigenvalues:    {}\n"
+             "reduced slow eigenvalues:  {}\n"
+             "time-scale separation:     {:.6g}\n"
+             "{}"
+             "{} at h = {:.6g}{}: spectral radius of the {} map {:.12g}{}{}: {}\n"
+             "largest stable step of {}: {}\n",
+             full_rk4_max_stable_step ? "reduced form's eigenvalues (the Jacobian the scheme integrates): "
+                                      : "Jacobian eigenvalues:      ",
+             text_list(jacobian_eigenvalues), text_list(fast_eigenvalues), text_list(slow_eigenvalues), separation,
+             growth_text(jacobian_eigenvalues), scheme, step, ratio > 1 ? fmt::format(", H = {} h", ratio) : "",
+             ratio > 1 ? "macro-step" : "one-step", spectral_radius,
+             other_modes_radius >= 0
+                 ? fmt::format(" (that of the Jacobian's eigenvalue 0, an integrating state; its other modes' at most "
+                               "{:.6g}{})",
+                               other_modes_radius,
+                               fast_modes_radius >= 0 ? fmt::format(", its fast modes' {:.6g}", fast_modes_radius) : "")
+                 : "",
+             judgement_text(judgement, stable), stable ? "stable" : "UNSTABLE", scheme,
+             !searched                 ? std::string("not searched")
+             : max_stable_step_bounded ? fmt::format("{:.6g}", max_stable_step)
+             : std::isfinite(max_stable_step)
+                 ? fmt::format("none found up to {:.6g} (stable over the whole scan)", max_stable_step)
+                 : std::string("unbounded")) +
          scheme_analysis.text +
          (full_rk4_max_stable_step
               ? fmt::format("the full model's eigenvalues: {}\n"
@@ -450,17 +455,16 @@ Instability instability(const Model& model, const StabilityReport& r, double t_e
       "{} is unstable at h = {:.6g}{} for {}: the spectral radius of its {} map at the initial state is {:.12g} > 1{}",
       r.scheme, r.step, dual_rate ? fmt::format(", H = {} h", r.ratio) : "", model.name,
       dual_rate ? "macro-step" : "one-step", r.spectral_radius,
-      std::isfinite(steps) && r.spectral_radius < 2
-          ? fmt::format(" (a growth by {:.3g}% over t_end = {:.6g})", 100 * (std::pow(r.spectral_radius, steps) - 1),
-                        t_end)
-          : "");
+      std::isfinite(steps) && r.spectral_radius < 2 ? fmt::format(" (a growth by {:.3g}% over t_end = {:.6g})",
+                                                                  100 * (std::pow(r.spectral_radius, steps) - 1), t_end)
+                                                    : "");
   if (r.judgement.growth > 0)
     i.message = fmt::format("{} at h = {:.6g}{} does not follow {}, which grows at its initial state{}", r.scheme,
                             r.step, dual_rate ? fmt::format(", H = {} h", r.ratio) : "", model.name,
                             judgement_text(r.judgement, false));
-  i.hint = fmt::format("the largest {} is {:.6g}: reduce the step (see 'dualrate analyze') or choose another scheme",
-                       r.judgement.growth > 0 ? "step that follows the model's growth" : "stable step",
-                       r.max_stable_step);
+  i.hint =
+      fmt::format("the largest {} is {:.6g}: reduce the step (see 'dualrate analyze') or choose another scheme",
+                  r.judgement.growth > 0 ? "step that follows the model's growth" : "stable step", r.max_stable_step);
   return i;
 }
 

@@ -2,9 +2,9 @@
 // and their values at a point.
 #pragma once
 
-#include <Eigen/Dense>
 #include <ginac/ginac.h>
 
+#include <Eigen/Dense>
 #include <complex>
 #include <optional>
 #include <string>
@@ -31,9 +31,9 @@ namespace dualrate {
 // any other scheme is judged by its spectral radius against the fastest growing mode (its
 // eigenvalues are not paired with J's).
 struct MapJudgement {
-  double radius = 0;         // the map's spectral radius
-  double relative = 0;       // <= 1 + kStabilityMargin: acceptable
-  double growth = 0;         // growth_rate of J: 0 when the model does not grow
+  double radius = 0;    // the map's spectral radius
+  double relative = 0;  // <= 1 + kStabilityMargin: acceptable
+  double growth = 0;    // growth_rate of J: 0 when the model does not grow
   // The mode that decides `relative` (for a non-uniform map: the fastest growing mode, or the
   // largest), its amplification by the map over one (macro) step and the model's own, |e^(H lambda)|.
   std::complex<double> mode{};
@@ -62,11 +62,11 @@ struct StabilityReport {
   // map's other eigenvalues, which shows how its other modes are damped, and of the map on
   // the fast modes (the Jacobian's fast_count eigenvalues of largest |lambda|) (-1: none such).
   double other_modes_radius = -1, fast_modes_radius = -1;
-  bool stable = false;                    // judgement.relative <= 1 + kStabilityMargin
-  bool searched = true;                   // false: the two below were not searched (StepSearch)
-  double max_stable_step = 0;             // largest stable h (max_stable_step() below)
-  bool max_stable_step_bounded = true;    // false: stable over the whole scan
-  SchemeAnalysis scheme_analysis;         // what the scheme adds (SchemeInfo::analyse; smfe: its design at h = D)
+  bool stable = false;                  // judgement.relative <= 1 + kStabilityMargin
+  bool searched = true;                 // false: the two below were not searched (StepSearch)
+  double max_stable_step = 0;           // largest stable h (max_stable_step() below)
+  bool max_stable_step_bounded = true;  // false: stable over the whole scan
+  SchemeAnalysis scheme_analysis;       // what the scheme adds (SchemeInfo::analyse; smfe: its design at h = D)
   // Schemes that integrate a reduced form (quasistatic): the eigenvalues above are of its
   // Jacobian [F_x F_z; G_x G_z] (slow: the dynamics left after elimination); these are of the
   // full model, with RK4's largest stable step on it, against which the step is gained.
@@ -105,7 +105,6 @@ StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& 
 // from its constants, in one pass), else reference_step_map.
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
                              int ratio = 1, const SchemeOptions& options = {});
-
 
 // The spectral radius of that map, as a function of h. For a scheme that treats every state
 // alike (SchemeInfo::uniform, and abm4), the map of J is similar to the direct sum of the maps

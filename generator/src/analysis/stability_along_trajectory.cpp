@@ -16,9 +16,8 @@ namespace {
 // The judgement of the scheme's map at a point's Jacobian, or empty with why not in r.not_judged.
 using PointJudge = std::function<MapJudgement(const Eigen::MatrixXd& j)>;
 
-PointJudge point_judge(const Model& model, const std::string& scheme, double h, int ratio,
-                       const SchemeOptions& options, double t_end, const SchemeDesign* given,
-                       TrajectoryStability& r) {
+PointJudge point_judge(const Model& model, const std::string& scheme, double h, int ratio, const SchemeOptions& options,
+                       double t_end, const SchemeDesign* given, TrajectoryStability& r) {
   const SchemeInfo* info = find_any_scheme(scheme);
   if (!info || !info->constants)
     return [=](const Eigen::MatrixXd& j) { return MapRadius(scheme, j, model.slow_count, ratio, options).judge(h); };
@@ -55,8 +54,7 @@ PointJudge point_judge(const Model& model, const std::string& scheme, double h, 
 }  // namespace
 
 TrajectoryStability stability_along_trajectory(const Model& model, const std::string& scheme, double h, int ratio,
-                                               const SchemeOptions& options, double t_end,
-                                               const SchemeDesign* design) {
+                                               const SchemeOptions& options, double t_end, const SchemeDesign* design) {
   TrajectoryStability r;
   if (!(t_end > 0)) {
     r.not_judged = "the scenario has no duration";
@@ -103,49 +101,56 @@ Instability trajectory_instability(const Model& model, const std::string& scheme
   const std::string map = dual_rate ? "macro-step" : "one-step";
   Instability i;
   if (r.worst.growth > 0)
-    i.message = fmt::format("{} does not follow {} along the scenario's trajectory, at t = {:.6g}, where the model "
-                            "grows{}",
-                            at, model.name, r.t, judgement_text(r.worst, false));
+    i.message = fmt::format(
+        "{} does not follow {} along the scenario's trajectory, at t = {:.6g}, where the model "
+        "grows{}",
+        at, model.name, r.t, judgement_text(r.worst, false));
   else if (r.advisory)
-    i.message = fmt::format("{} with the initial state's constants is not stable along the scenario's trajectory "
-                            "of {}: at t = {:.6g} the spectral radius of its {} map (those constants, the model's "
-                            "linearization there) is {:.12g} > 1 (the worst of {} points to t_end)",
-                            at, model.name, r.t, map, r.worst.radius, r.points);
+    i.message = fmt::format(
+        "{} with the initial state's constants is not stable along the scenario's trajectory "
+        "of {}: at t = {:.6g} the spectral radius of its {} map (those constants, the model's "
+        "linearization there) is {:.12g} > 1 (the worst of {} points to t_end)",
+        at, model.name, r.t, map, r.worst.radius, r.points);
   else
-    i.message = fmt::format("{} is stable at the initial state of {} but not along the scenario's trajectory: at "
-                            "t = {:.6g} the spectral radius of its {} map at the model's linearization is {:.12g} > 1 "
-                            "(the worst of {} points to t_end)",
-                            at, model.name, r.t, map, r.worst.radius, r.points);
+    i.message = fmt::format(
+        "{} is stable at the initial state of {} but not along the scenario's trajectory: at "
+        "t = {:.6g} the spectral radius of its {} map at the model's linearization is {:.12g} > 1 "
+        "(the worst of {} points to t_end)",
+        at, model.name, r.t, map, r.worst.radius, r.points);
   const std::string mode =
       r.worst.mode_decides
           ? fmt::format("mode {:.6g}{:+.6g}i 1/s decides it there", r.worst.mode.real(), r.worst.mode.imag())
           : fmt::format("its stiffest mode there is {:.6g}{:+.6g}i 1/s", r.worst.mode.real(), r.worst.mode.imag());
-  i.hint = r.advisory ? fmt::format("scheduled constants (linearization: scheduled) follow the trajectory, or take a "
-                                    "smaller step; {}",
-                                    mode)
-                      : fmt::format("take a smaller step, or another scheme ('dualrate analyze' reports the worst "
-                                    "point along the trajectory); {}",
-                                    mode);
+  i.hint = r.advisory ? fmt::format(
+                            "scheduled constants (linearization: scheduled) follow the trajectory, or take a "
+                            "smaller step; {}",
+                            mode)
+                      : fmt::format(
+                            "take a smaller step, or another scheme ('dualrate analyze' reports the worst "
+                            "point along the trajectory); {}",
+                            mode);
   return i;
 }
 
 std::string trajectory_json(const TrajectoryStability& r) {
   if (!r.judged) return fmt::format(",\"along_trajectory\":{{\"judged\":false,\"why\":{}}}", json_string(r.not_judged));
-  return fmt::format(",\"along_trajectory\":{{\"judged\":true,\"points\":{},\"stable\":{},\"advisory\":{},"
-                     "\"worst_t\":{:.17g},\"worst_spectral_radius\":{:.17g},\"worst_relative\":{:.17g},"
-                     "\"worst_mode\":[{:.17g},{:.17g}]}}",
-                     r.points, r.stable ? "true" : "false", r.advisory ? "true" : "false", r.t, r.worst.radius,
-                     r.worst.relative, r.worst.mode.real(), r.worst.mode.imag());
+  return fmt::format(
+      ",\"along_trajectory\":{{\"judged\":true,\"points\":{},\"stable\":{},\"advisory\":{},"
+      "\"worst_t\":{:.17g},\"worst_spectral_radius\":{:.17g},\"worst_relative\":{:.17g},"
+      "\"worst_mode\":[{:.17g},{:.17g}]}}",
+      r.points, r.stable ? "true" : "false", r.advisory ? "true" : "false", r.t, r.worst.radius, r.worst.relative,
+      r.worst.mode.real(), r.worst.mode.imag());
 }
 
 std::string trajectory_text(const TrajectoryStability& r, const std::string& scheme) {
   if (!r.judged) return fmt::format("along the scenario's trajectory: not judged ({})\n", r.not_judged);
-  return fmt::format("along the scenario's trajectory ({} points to t_end): worst at t = {:.6g}, spectral radius "
-                     "{:.12g}{}: {}\n",
-                     r.points, r.t, r.worst.radius, judgement_text(r.worst, r.stable),
-                     r.stable     ? "stable"
-                     : r.advisory ? std::string("UNSTABLE (the initial state's constants; generate warns)")
-                                  : fmt::format("UNSTABLE (generate refuses {} at this step)", scheme));
+  return fmt::format(
+      "along the scenario's trajectory ({} points to t_end): worst at t = {:.6g}, spectral radius "
+      "{:.12g}{}: {}\n",
+      r.points, r.t, r.worst.radius, judgement_text(r.worst, r.stable),
+      r.stable     ? "stable"
+      : r.advisory ? std::string("UNSTABLE (the initial state's constants; generate warns)")
+                   : fmt::format("UNSTABLE (generate refuses {} at this step)", scheme));
 }
 
 }  // namespace dualrate

@@ -32,8 +32,8 @@ struct TrajectoryStability {
   std::string not_judged;  // why, when not judged
   bool stable = true;      // at every point judged
   std::size_t points = 0;
-  double t = 0;            // the worst point (the largest MapJudgement::relative)
-  MapJudgement worst;      // there
+  double t = 0;        // the worst point (the largest MapJudgement::relative)
+  MapJudgement worst;  // there
   // The map has the initial state's constants at every point (sp_ll with its linearization
   // frozen, smfe's h_s and N from the initial eigenvalues): an instability is the file's
   // choice of a frozen design, reported (analyze; generate warns), not refused.

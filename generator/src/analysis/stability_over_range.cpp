@@ -21,17 +21,22 @@ namespace {
 
 enum class Pattern { kValues, kMin, kMax, kMinMax, kMaxMin };
 constexpr Pattern kPatterns[] = {Pattern::kValues, Pattern::kMin, Pattern::kMax, Pattern::kMinMax, Pattern::kMaxMin};
-constexpr std::size_t kJointTables = 2;       // every combination of the tables' patterns: 5^2
+constexpr std::size_t kJointTables = 2;                    // every combination of the tables' patterns: 5^2
 constexpr double kFirstStep = 0.25, kLastStep = 1.0 / 64;  // the compass search's, of each range
 constexpr std::size_t kCompassStarts = 4;  // the grid's worst points it starts from (besides the worst of all)
 
 const char* to_string(Pattern p) {
   switch (p) {
-    case Pattern::kValues: return "its values";
-    case Pattern::kMin: return "all at min";
-    case Pattern::kMax: return "all at max";
-    case Pattern::kMinMax: return "alternating min/max";
-    case Pattern::kMaxMin: return "alternating max/min";
+    case Pattern::kValues:
+      return "its values";
+    case Pattern::kMin:
+      return "all at min";
+    case Pattern::kMax:
+      return "all at max";
+    case Pattern::kMinMax:
+      return "alternating min/max";
+    case Pattern::kMaxMin:
+      return "alternating max/min";
   }
   return "";
 }
@@ -57,9 +62,7 @@ std::vector<double> pattern_values(const Table& t, Pattern p) {
 struct Point {
   std::vector<double> parameters;  // the tunable parameters' values, in file order
   std::vector<Pattern> tables;     // the tunable tables' patterns, in file order
-  bool operator<(const Point& o) const {
-    return std::tie(parameters, tables) < std::tie(o.parameters, o.tables);
-  }
+  bool operator<(const Point& o) const { return std::tie(parameters, tables) < std::tie(o.parameters, o.tables); }
 };
 
 class Search {

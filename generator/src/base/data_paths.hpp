@@ -17,7 +17,7 @@ struct DataPaths {
   std::filesystem::path targets;          // common/, cortex-m/, host/, linux/, <board>/memory.ld
   std::filesystem::path portable_math;    // <target>/lib/libdualrate_{libm,softfp}.a
   std::filesystem::path eigen_include;
-  bool installed = false;                 // found relative to the executable
+  bool installed = false;  // found relative to the executable
 };
 
 // Resolved once, from the running executable's location.

@@ -6,8 +6,8 @@
 namespace dualrate {
 
 std::string ModelError::format() const {
-  std::string s = loc_.file + ":" + std::to_string(loc_.line) + ":" + std::to_string(loc_.column) +
-                  ": error: " + what();
+  std::string s =
+      loc_.file + ":" + std::to_string(loc_.line) + ":" + std::to_string(loc_.column) + ": error: " + what();
   if (!hint_.empty()) s += "\n  hint: " + hint_;
   return s;
 }
@@ -26,7 +26,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same_letter(a[i - 1], b[j - 1]) ? 0 : 1)});
+      d[i][j] =
+          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same_letter(a[i - 1], b[j - 1]) ? 0 : 1)});
       if (i > 1 && j > 1 && same_letter(a[i - 1], b[j - 2]) && same_letter(a[i - 2], b[j - 1]))
         d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }

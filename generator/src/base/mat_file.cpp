@@ -50,16 +50,16 @@ void check(const Trace& trace, const std::string& path) {
   std::set<std::string> seen;
   for (const auto& name : trace.columns) {
     if (!std::regex_match(name, matlab_name) || name.size() > kMaxNameLength)
-      throw std::runtime_error(fmt::format("{}: column '{}' is not a MATLAB variable name (a letter, then letters, "
-                                           "digits or '_', at most {} characters)",
-                                           path, name, kMaxNameLength));
-    if (!seen.insert(name).second)
-      throw std::runtime_error(fmt::format("{}: column '{}' appears twice", path, name));
+      throw std::runtime_error(
+          fmt::format("{}: column '{}' is not a MATLAB variable name (a letter, then letters, "
+                      "digits or '_', at most {} characters)",
+                      path, name, kMaxNameLength));
+    if (!seen.insert(name).second) throw std::runtime_error(fmt::format("{}: column '{}' appears twice", path, name));
   }
   for (std::size_t i = 0; i < trace.rows.size(); ++i)
     if (trace.rows[i].size() != trace.columns.size())
-      throw std::runtime_error(fmt::format("{}: row {} has {} values for {} columns", path, i + 1,
-                                           trace.rows[i].size(), trace.columns.size()));
+      throw std::runtime_error(fmt::format("{}: row {} has {} values for {} columns", path, i + 1, trace.rows[i].size(),
+                                           trace.columns.size()));
   if (trace.rows.size() > kMaxRows)
     throw std::runtime_error(
         fmt::format("{}: {} rows are more than a MAT 5 variable holds ({})", path, trace.rows.size(), kMaxRows));

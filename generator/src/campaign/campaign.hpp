@@ -24,7 +24,7 @@ struct CampaignPoint {
   std::string id;         // model/scheme/h=STEP/target/scalar/params, unique in the campaign
   std::string model, model_file, scheme;
   std::string model_digest;  // of the model file's bytes (model_digest()): what the point verifies
-  std::string step;       // "default", a factor of the largest stable step ("0.5x"), or seconds
+  std::string step;          // "default", a factor of the largest stable step ("0.5x"), or seconds
   std::string target, scalar;
   std::vector<ParameterSetting> params;
   bool dual_rate = false;  // the scheme runs as two tasks (`tasks` applies)
@@ -32,12 +32,12 @@ struct CampaignPoint {
 
 struct Campaign {
   std::string name;
-  std::string file;  // the campaign file, absolute
+  std::string file;     // the campaign file, absolute
   std::string version;  // of the dualrate that wrote the project; a point refuses another's
   std::optional<double> t_end;
   std::optional<double> tolerance;  // verify --tolerance for every point (else each model's own)
-  std::string tasks = "multi";     // verify --tasks for the dual-rate schemes
-  double timeout_seconds = 1800;   // per point
+  std::string tasks = "multi";      // verify --tasks for the dual-rate schemes
+  double timeout_seconds = 1800;    // per point
   std::vector<CampaignPoint> points;
 };
 

@@ -164,8 +164,8 @@ void CampaignReader::read_models(const YAML::Node& node) {
     model_files_.push_back(path.string());
     for (std::size_t i = 0; i + 1 < models_.size(); ++i)
       if (models_[i].name == models_.back().name)
-        fail(item, fmt::format("two models are named '{}' ({} and {})", models_.back().name, model_files_[i],
-                               path.string()),
+        fail(item,
+             fmt::format("two models are named '{}' ({} and {})", models_.back().name, model_files_[i], path.string()),
              "points and params are keyed by the model's name");
   }
 }

@@ -159,9 +159,10 @@ std::vector<PointStatus> collect(const Campaign& c, const std::vector<std::strin
     if (found == by_id.end() || points[found->second].status != "missing") continue;
     PointStatus& p = points[found->second];
     p.status = "fail";
-    p.reason = fmt::format("CTest ran the point and it failed ({}) without writing a result: killed (CTest's "
-                           "TIMEOUT) or crashed",
-                           message);
+    p.reason = fmt::format(
+        "CTest ran the point and it failed ({}) without writing a result: killed (CTest's "
+        "TIMEOUT) or crashed",
+        message);
   }
   return points;
 }
@@ -214,10 +215,10 @@ std::string text_summary(const Campaign& c, const std::vector<PointStatus>& poin
                      "schedulable");
     for (const auto& p : points)
       if (p.point->model == model)
-        s += fmt::format("  {:>5}  {:<16} {:<16} {:<16} {:<6} {:<28} {:<8} {:>10} {:>9} {:>13} {:>11}\n", p.point->index,
-                         p.point->scheme, p.step(), p.point->target, p.point->scalar, params_text(*p.point, ","),
-                         p.status, cell(p.ratio(), "{:.3g}"), cell(p.flag("bit_exact_vs_host")), p.instructions(),
-                         cell(p.flag("schedulable")));
+        s += fmt::format("  {:>5}  {:<16} {:<16} {:<16} {:<6} {:<28} {:<8} {:>10} {:>9} {:>13} {:>11}\n",
+                         p.point->index, p.point->scheme, p.step(), p.point->target, p.point->scalar,
+                         params_text(*p.point, ","), p.status, cell(p.ratio(), "{:.3g}"),
+                         cell(p.flag("bit_exact_vs_host")), p.instructions(), cell(p.flag("schedulable")));
   }
   for (const char* status : {"fail", "refused", "missing"})
     for (const auto& [reason, ids] : by_reason(points, status)) {
@@ -255,15 +256,12 @@ nlohmann::ordered_json json_summary(const Campaign& c, const std::vector<PointSt
                     {"schedulable", optional(p.flag("schedulable"))},
                     {"seconds", p.seconds()}});
   }
-  return {{"campaign", c.name},
-          {"points", list},
-          {"summary",
-           {{"pass", t.pass},
-            {"fail", t.fail},
-            {"refused", t.refused},
-            {"missing", t.missing},
-            {"seconds", t.seconds}}},
-          {"verdict", t.verdict()}};
+  return {
+      {"campaign", c.name},
+      {"points", list},
+      {"summary",
+       {{"pass", t.pass}, {"fail", t.fail}, {"refused", t.refused}, {"missing", t.missing}, {"seconds", t.seconds}}},
+      {"verdict", t.verdict()}};
 }
 
 // error/tolerance over the model's parameter points, a curve per configuration (scheme, step,
@@ -316,11 +314,12 @@ std::string html_page(const Campaign& c, const std::vector<PointStatus>& points,
       "td.fail,td.missing{{background:#fbe3e3}}td.refused{{background:#f4f0dc}}"
       "</style>\n</head>\n<body>\n<h1>Verification campaign {}</h1>\n",
       html_escape(c.name), kReportStyle, html_escape(c.name));
-  html += fmt::format(
-      "<p class=\"verdict {}\">{}: {} pass, {} fail, {} refused, {} missing of {} points</p>\n",
-      t.verdict() == "pass" ? "pass" : "fail",
-      t.verdict() == "pass" ? "PASS" : t.verdict() == "fail" ? "FAIL" : "INCOMPLETE",
-      t.pass, t.fail, t.refused, t.missing, points.size());
+  html += fmt::format("<p class=\"verdict {}\">{}: {} pass, {} fail, {} refused, {} missing of {} points</p>\n",
+                      t.verdict() == "pass" ? "pass" : "fail",
+                      t.verdict() == "pass"   ? "PASS"
+                      : t.verdict() == "fail" ? "FAIL"
+                                              : "INCOMPLETE",
+                      t.pass, t.fail, t.refused, t.missing, points.size());
   html += fmt::format("<p class=\"note\">From {} (dualrate {}); {:.1f} s over the points run.</p>\n",
                       html_escape(c.file), html_escape(c.version), t.seconds);
   for (const std::string& model : model_names(c)) {
@@ -329,17 +328,19 @@ std::string html_page(const Campaign& c, const std::vector<PointStatus>& points,
     if (!script.empty()) {
       try {
         html += "<figure>" + report_plot(script) + "</figure>\n";
-        html += fmt::format("<p class=\"note\">Each point's max_error over its tolerance (verify's); below {:g} "
-                            "(equal bits among them) drawn at {:g}; points without a result are not drawn.</p>\n",
-                            kFloor, kFloor);
+        html += fmt::format(
+            "<p class=\"note\">Each point's max_error over its tolerance (verify's); below {:g} "
+            "(equal bits among them) drawn at {:g}; points without a result are not drawn.</p>\n",
+            kFloor, kFloor);
       } catch (const std::exception& e) {
         html += fmt::format("<p class=\"note\">No plot: {}</p>\n", html_escape(e.what()));
       }
     }
-    html += "<table>\n<tr><th>#</th><th>scheme</th><th>step</th><th>target</th><th>scalar</th><th>params</th>"
-            "<th>status</th><th>error / tolerance</th><th>bit exact</th>"
-            "<th title=\"dual-rate tasks: the largest fast and slow jobs\">instructions per step</th>"
-            "<th>schedulable</th><th>seconds</th></tr>\n";
+    html +=
+        "<table>\n<tr><th>#</th><th>scheme</th><th>step</th><th>target</th><th>scalar</th><th>params</th>"
+        "<th>status</th><th>error / tolerance</th><th>bit exact</th>"
+        "<th title=\"dual-rate tasks: the largest fast and slow jobs\">instructions per step</th>"
+        "<th>schedulable</th><th>seconds</th></tr>\n";
     for (const auto& p : points)
       if (p.point->model == model)
         html += fmt::format(

@@ -95,10 +95,11 @@ std::string failure(const VerifyResult& v, const std::string& err) {
         "at {}",
         std::fabs(v.local_bias_sum), v.local_bias_bound, v.local_bias_ratio, v.local_bias_state);
   if (v.pass && v.accuracy && !v.accuracy->pass())
-    return fmt::format("not accurate: {:.3e} off the high-accuracy solution at {} t = {:.6g}, above its tolerance "
-                       "{:.3e} ({})",
-                       v.accuracy->max_error, v.accuracy->worst_state, v.accuracy->worst_time,
-                       v.accuracy->worst_tolerance(), v.accuracy->tolerance_source);
+    return fmt::format(
+        "not accurate: {:.3e} off the high-accuracy solution at {} t = {:.6g}, above its tolerance "
+        "{:.3e} ({})",
+        v.accuracy->max_error, v.accuracy->worst_state, v.accuracy->worst_time, v.accuracy->worst_tolerance(),
+        v.accuracy->tolerance_source);
   return tail(err);
 }
 
@@ -158,16 +159,18 @@ int run_campaign_point(const std::string& dir, const std::string& id, const std:
                        const std::string& dualrate, const std::string& version) {
   const Campaign c = read_campaign_project(dir);
   if (c.version != version)
-    throw std::runtime_error(fmt::format("{} was written by dualrate {}; this is dualrate {}: write it again with "
-                                         "dualrate campaign {} -o {}",
-                                         dir, c.version, version, c.file, dir));
+    throw std::runtime_error(
+        fmt::format("{} was written by dualrate {}; this is dualrate {}: write it again with "
+                    "dualrate campaign {} -o {}",
+                    dir, c.version, version, c.file, dir));
   const auto p = std::find_if(c.points.begin(), c.points.end(), [&](const CampaignPoint& q) { return q.id == id; });
   if (p == c.points.end()) throw std::runtime_error(fmt::format("campaign {} has no point '{}'", c.name, id));
 
   if (model_digest(p->model_file) != p->model_digest)
-    throw std::runtime_error(fmt::format("{} changed since the campaign's project was written: write it again with "
-                                         "dualrate campaign {} -o {}",
-                                         p->model_file, c.file, dir));
+    throw std::runtime_error(
+        fmt::format("{} changed since the campaign's project was written: write it again with "
+                    "dualrate campaign {} -o {}",
+                    p->model_file, c.file, dir));
   const auto start = std::chrono::steady_clock::now();
   std::string step_seconds;
   std::vector<std::string> command;
@@ -183,8 +186,7 @@ int run_campaign_point(const std::string& dir, const std::string& id, const std:
       {"command", command},
       {"exit_code", o.exit_code},
       {"seconds", seconds},
-      {"finished_unix",
-       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()},
+      {"finished_unix", std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()},
       {"verify", o.verify}};
   // Written under a temporary name and renamed: a shard killed while writing leaves no result.
   std::filesystem::create_directories(results_dir);

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "campaign/campaign.hpp"
 #include "base/text_io.hpp"
+#include "campaign/campaign.hpp"
 #include "campaign/campaign_json.hpp"
 
 namespace dualrate {
@@ -75,10 +75,17 @@ std::string cmake_lists(const Campaign& c, const std::string& dualrate) {
 nlohmann::ordered_json point_json(const CampaignPoint& p) {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [name, value] : p.params) params[name] = value;
-  return {{"index", p.index},   {"id", p.id},         {"model", p.model},   {"model_file", p.model_file},
+  return {{"index", p.index},
+          {"id", p.id},
+          {"model", p.model},
+          {"model_file", p.model_file},
           {"model_digest", p.model_digest},
-          {"scheme", p.scheme}, {"step", p.step},     {"target", p.target}, {"scalar", p.scalar},
-          {"params", params},   {"dual_rate", p.dual_rate}};
+          {"scheme", p.scheme},
+          {"step", p.step},
+          {"target", p.target},
+          {"scalar", p.scalar},
+          {"params", params},
+          {"dual_rate", p.dual_rate}};
 }
 
 void write_campaign_project(const Campaign& c, const std::string& dir, const std::string& dualrate) {
@@ -133,8 +140,8 @@ Campaign read_campaign_project(const std::string& dir) {
 }
 
 std::vector<std::string> verify_arguments(const Campaign& c, const CampaignPoint& p, const std::string& step_seconds) {
-  std::vector<std::string> args = {"verify", p.model_file, "--scheme", p.scheme, "--target", p.target, "--scalar",
-                                   p.scalar};
+  std::vector<std::string> args = {"verify",   p.model_file, "--scheme", p.scheme,
+                                   "--target", p.target,     "--scalar", p.scalar};
   if (p.step != "default") args.insert(args.end(), {"--step", step_seconds.empty() ? p.step : step_seconds});
   if (c.t_end) args.insert(args.end(), {"--t-end", fmt::format("{:.17g}", *c.t_end)});
   if (c.tolerance) args.insert(args.end(), {"--tolerance", fmt::format("{:.17g}", *c.tolerance)});

@@ -1,11 +1,11 @@
 // dualrate campaign: writes a campaign's CTest project, runs one of its points (the tests'
 // command) and merges the results of its shards (report).
-#include <CLI/CLI.hpp>
+#include "campaign/campaign.hpp"
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
 
-#include "campaign/campaign.hpp"
 #include "cli/commands.hpp"
 
 namespace dualrate::cli {
@@ -18,16 +18,18 @@ std::string this_program() { return std::filesystem::read_symlink("/proc/self/ex
 }  // namespace
 
 CampaignCommand::CampaignCommand(CLI::App& app) {
-  cmd_ = app.add_subcommand("campaign",
-                            "Write a verification campaign (models x schemes x steps x targets x scalars x parameter "
-                            "points) as a CMake project of one CTest test per point; 'report' merges its shards' results");
+  cmd_ =
+      app.add_subcommand("campaign",
+                         "Write a verification campaign (models x schemes x steps x targets x scalars x parameter "
+                         "points) as a CMake project of one CTest test per point; 'report' merges its shards' results");
   cmd_->require_subcommand(0, 1);
   cmd_->add_option("file", file_, "Campaign file (YAML)");
   cmd_->add_option("-o,--out", out_dir_, "The project's folder (CMakeLists.txt and campaign.json)");
 
   report_ = cmd_->add_subcommand(
-      "report", "Merge the results of a campaign's shards into one summary, an HTML page and a JUnit file; exit "
-                "status 0 when every point passed or was refused, 2 when one failed, 3 when one is missing");
+      "report",
+      "Merge the results of a campaign's shards into one summary, an HTML page and a JUnit file; exit "
+      "status 0 when every point passed or was refused, 2 when one failed, 3 when one is missing");
   report_->add_option("dir", report_options_.dir, "The campaign's project folder")->required();
   report_->add_option("shards", report_options_.shards,
                       "Build trees of the shards, or folders of results (default: DIR/build)");
@@ -48,8 +50,9 @@ int CampaignCommand::run() {
   if (point_->parsed())
     return run_campaign_point(point_dir_, point_id_, results_dir_, this_program(), DUALRATE_VERSION);
   if (file_.empty() || out_dir_.empty())
-    throw UsageError("dualrate campaign FILE.yaml -o DIR writes the project; dualrate campaign report DIR [SHARDS...] "
-                     "merges its results");
+    throw UsageError(
+        "dualrate campaign FILE.yaml -o DIR writes the project; dualrate campaign report DIR [SHARDS...] "
+        "merges its results");
   Campaign c = load_campaign(file_);
   c.version = DUALRATE_VERSION;
   write_campaign_project(c, out_dir_, this_program());

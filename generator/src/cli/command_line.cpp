@@ -2,10 +2,9 @@
 // settings they resolve, and the hints for mistyped options.
 #include "cli/command_line.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -73,7 +72,8 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
     if (!info->schedulable && asked)
       throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s.scheme),
                        fmt::format("scheduled constants are for {}; leave out --linearization scheduled and "
-                                   "--schedule-by for {}", fmt::join(scheme_names_with(&SchemeInfo::schedulable), ", "), s.scheme));
+                                   "--schedule-by for {}",
+                                   fmt::join(scheme_names_with(&SchemeInfo::schedulable), ", "), s.scheme));
   }
   if (!o.step && !m.simulation.step)
     throw UsageError("no step size: give --step or set simulation: step: in " + m.file);
@@ -175,16 +175,16 @@ std::vector<std::pair<std::string, double>> name_values(const std::vector<std::s
 ErrorTolerance given_tolerance(const Model& m, const ToleranceOptions& o) {
   ErrorTolerance given;
   if (o.relative && (!(*o.relative > 0) || !std::isfinite(*o.relative)))
-    throw UsageError(fmt::format("--tolerance must be a positive number, as in --tolerance 1e-3 (given {})",
-                                 *o.relative));
+    throw UsageError(
+        fmt::format("--tolerance must be a positive number, as in --tolerance 1e-3 (given {})", *o.relative));
   given.relative = o.relative;
   given.absolute = name_values(o.absolute, "--absolute-tolerance", true, "V_t=1e-3");
   const std::vector<std::string> names = m.state_and_output_names();
   for (const auto& a : given.absolute)
     if (std::find(names.begin(), names.end(), a.first) == names.end())
-      throw UsageError(fmt::format("--absolute-tolerance {}: {} has no state or output of that name ({})", a.first,
-                                   m.name, did_you_mean(a.first, names, "its states and outputs: " +
-                                                                            fmt::to_string(fmt::join(names, ", ")))));
+      throw UsageError(fmt::format(
+          "--absolute-tolerance {}: {} has no state or output of that name ({})", a.first, m.name,
+          did_you_mean(a.first, names, "its states and outputs: " + fmt::to_string(fmt::join(names, ", ")))));
   return given;
 }
 
@@ -217,17 +217,20 @@ void apply_linearization(Model& m, const Overrides& o) {
     m.simulation.schedule = std::move(spec);
   }
   if (m.simulation.linearization == "scheduled" && !m.simulation.schedule)
-    throw UsageError("--linearization scheduled needs the scheduling values: give --schedule-by EXPR (as in "
-                     "--schedule-by V) or simulation: schedule: by: in " + m.file);
+    throw UsageError(
+        "--linearization scheduled needs the scheduling values: give --schedule-by EXPR (as in "
+        "--schedule-by V) or simulation: schedule: by: in " +
+        m.file);
 }
 
 // Options of the dual-rate tasks, refused for a single-rate scheme.
 
 void require_dual_rate(const CLI::App* cmd, const std::string& option, const std::string& scheme) {
   if (cmd->count(option) == 0 || find_scheme(scheme)->dual_rate) return;
-  throw UsageError(fmt::format("{} applies to the dual-rate schemes ({}); {} runs both partitions inside one step, "
-                               "as one periodic task",
-                               option, fmt::join(scheme_names_with(&SchemeInfo::dual_rate), ", "), scheme));
+  throw UsageError(
+      fmt::format("{} applies to the dual-rate schemes ({}); {} runs both partitions inside one step, "
+                  "as one periodic task",
+                  option, fmt::join(scheme_names_with(&SchemeInfo::dual_rate), ", "), scheme));
 }
 
 // Edit distance (insertions, deletions, substitutions) between a and b.

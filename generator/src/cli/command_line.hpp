@@ -35,8 +35,8 @@ struct Overrides {
   std::optional<std::string> linearization;
   std::vector<std::string> schedule_by;  // --schedule-by: the scheduling values, replacing the file's
   SchemeOptions scheme_options;          // the schemes' own options given (SchemeInfo::options)
-  std::vector<std::string> params;  // NAME=VALUE, replacing the file's parameter values
-  std::string overrun = "skip";     // dual-rate tasks: skip or defer a release that finds the slow task busy
+  std::vector<std::string> params;       // NAME=VALUE, replacing the file's parameter values
+  std::string overrun = "skip";          // dual-rate tasks: skip or defer a release that finds the slow task busy
 };
 
 // --tolerance and --absolute-tolerance NAME=VALUE (repeatable), as given.

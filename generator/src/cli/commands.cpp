@@ -2,10 +2,9 @@
 // and main.cpp are the units that parse CLI11, a large header.
 #include "cli/commands.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <regex>
 #include <string>
@@ -108,15 +107,15 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
                    "Write DIR/report.html: the model, analysis, plots of every state and of the error against "
                    "the tolerance, the target's results and the verdict, in one self-contained page (default: "
                    "none)");
-  cmd_->add_option("--keep", keep_dir_, "Keep the generated header, trace program, binary and traces in DIR (default: "
+  cmd_->add_option("--keep", keep_dir_,
+                   "Keep the generated header, trace program, binary and traces in DIR (default: "
                    "a temporary directory, removed)");
-  cmd_
-      ->add_option("--header", header_file_,
-                   "Verify this header instead of generating one (hand-edited, or broken on purpose to see verify fail); "
-                   "it must be generated from the same model with the same scheme and scalar (default: generate one)")
+  cmd_->add_option(
+          "--header", header_file_,
+          "Verify this header instead of generating one (hand-edited, or broken on purpose to see verify fail); "
+          "it must be generated from the same model with the same scheme and scalar (default: generate one)")
       ->check(CLI::ExistingFile);
-  cmd_
-      ->add_option("--tasks", tasks_,
+  cmd_->add_option("--tasks", tasks_,
                    "Dual-rate schemes: 'single' runs the sequential executive only, 'multi' also the preemptive one "
                    "(SysTick/PendSV on Cortex-M, the slow task on core 1 on cortex-m33-dual, SCHED_FIFO threads on "
                    "Linux) and compares the two bit for bit (default: multi, but single on the host for a scenario "
@@ -224,9 +223,9 @@ FmuCommand::FmuCommand(CLI::App& app) {
 }
 
 VerifySystemCommand::VerifySystemCommand(CLI::App& app) {
-  cmd_ = app.add_subcommand(
-      "verify-system", "Run several models' dual-rate tasks on one Cortex-M core, rate-monotonic, and check each "
-                       "against its own sequential run (a system file lists them)");
+  cmd_ = app.add_subcommand("verify-system",
+                            "Run several models' dual-rate tasks on one Cortex-M core, rate-monotonic, and check each "
+                            "against its own sequential run (a system file lists them)");
   cmd_->add_option("system", system_file_, "System file (YAML)")->required();
   cmd_->add_option("--target", target_, target_names(true, ", ") + " (qemu-system-arm)")->capture_default_str();
   cmd_->add_option("--cpu-hz", cpu_hz_, "Clock of the part the budget is for (default: the target's)")

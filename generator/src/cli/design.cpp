@@ -1,5 +1,7 @@
 // dualrate design (design/design.hpp): the table on standard output, progress on a terminal's
 // standard error, the chosen design into -o's file.
+#include "design/design.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include "base/text_io.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
-#include "design/design.hpp"
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
 #include "targets/cross_target.hpp"
@@ -19,10 +20,11 @@ namespace dualrate::cli {
 int DesignCommand::run(const Model& model) {
   const ErrorTolerance tolerance = merged(model.simulation.tolerance, given_tolerance(model, tolerance_));
   if (tolerance.empty())
-    throw UsageError(fmt::format("design needs the accuracy to design for: --tolerance TOL (as in --tolerance 1e-3), "
-                                 "or simulation: tolerance: in {} (or absolute ones: --absolute-tolerance NAME=VALUE, "
-                                 "simulation: absolute_tolerance:)",
-                                 model.file));
+    throw UsageError(
+        fmt::format("design needs the accuracy to design for: --tolerance TOL (as in --tolerance 1e-3), "
+                    "or simulation: tolerance: in {} (or absolute ones: --absolute-tolerance NAME=VALUE, "
+                    "simulation: absolute_tolerance:)",
+                    model.file));
   const std::string target = target_ == "host" ? "" : target_;
   if (!target.empty() && !find_cross_target(target)) throw UsageError(unknown_target_message(target));
   if (target.empty() && (cpu_hz_ > 0 || cpi_ > 0)) throw UsageError("--cpu-hz and --cpi are for --target");

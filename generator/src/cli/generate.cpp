@@ -25,17 +25,18 @@ namespace {
 void check_instances(const Model& model, const std::vector<std::string>& instances) {
   if (instances.empty()) return;
   if (!has_tunable(model))
-    throw UsageError(fmt::format("--instances: model '{}' has no tunable values, so its instances share nothing but "
-                                 "code: declare as many {}::Data or Tasks objects as needed",
-                                 model.name, model.name));
+    throw UsageError(
+        fmt::format("--instances: model '{}' has no tunable values, so its instances share nothing but "
+                    "code: declare as many {}::Data or Tasks objects as needed",
+                    model.name, model.name));
   for (std::size_t i = 0; i < instances.size(); ++i) {
     if (cpp_reserved(instances[i]) || loading::cpp_keywords().count(instances[i]))
-      throw UsageError(fmt::format("--instances: '{}' is a name the generated code declares or reserves; name the "
-                                   "instance otherwise",
-                                   instances[i]));
+      throw UsageError(
+          fmt::format("--instances: '{}' is a name the generated code declares or reserves; name the "
+                      "instance otherwise",
+                      instances[i]));
     for (std::size_t j = 0; j < i; ++j)
-      if (instances[j] == instances[i])
-        throw UsageError(fmt::format("--instances: '{}' is named twice", instances[i]));
+      if (instances[j] == instances[i]) throw UsageError(fmt::format("--instances: '{}' is named twice", instances[i]));
   }
 }
 
@@ -90,18 +91,19 @@ void report_recalibration_cost(const Model& model, const GenerateRequest& g, con
     const VerifyResult r = verify(model, v);
     for (const CalibrationRecord& record : r.calibrations)
       if (!record.applied)
-        throw UsageError(fmt::format("--cost {}: the write at t = {} of the model's values or a corner of the "
-                                     "calibration range was refused ({}), so the recalibration's worst case is not "
-                                     "measured there",
-                                     target, record.at, record.reason));
+        throw UsageError(
+            fmt::format("--cost {}: the write at t = {} of the model's values or a corner of the "
+                        "calibration range was refused ({}), so the recalibration's worst case is not "
+                        "measured there",
+                        target, record.at, record.reason));
     if (r.calibration_instructions < 0)
       throw UsageError(fmt::format("--cost {}: the recalibration was not measured{}", target,
                                    r.error.empty() ? "" : ": " + r.error));
-    std::cerr << fmt::format("note: recalibration on {} ({}): {} instructions, {} bytes of stack: the most of one "
-                             "calibrate() over {} writes (the model's values and the corners of the calibration "
-                             "range), instructions counted by QEMU, stack painted\n",
-                             target, to_string(g.scalar), r.calibration_instructions, r.calibration_stack_bytes,
-                             writes.size());
+    std::cerr << fmt::format(
+        "note: recalibration on {} ({}): {} instructions, {} bytes of stack: the most of one "
+        "calibrate() over {} writes (the model's values and the corners of the calibration "
+        "range), instructions counted by QEMU, stack painted\n",
+        target, to_string(g.scalar), r.calibration_instructions, r.calibration_stack_bytes, writes.size());
   }
 }
 
@@ -110,8 +112,7 @@ void check_cost_targets(const Model& model, const std::vector<std::string>& targ
   for (const std::string& target : targets) {
     const CrossTarget* cross = find_cross_target(target);
     if (!cross || cross->linux_user)
-      throw UsageError(fmt::format("--cost {}: the recalibration is measured on {}", target,
-                                   target_names(true, ", ")));
+      throw UsageError(fmt::format("--cost {}: the recalibration is measured on {}", target, target_names(true, ", ")));
   }
   if (!targets.empty() && !has_tunable(model))
     throw UsageError(fmt::format("--cost: model '{}' has no tunable values, so nothing is recalibrated", model.name));

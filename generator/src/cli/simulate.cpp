@@ -20,10 +20,10 @@ int SimulateCommand::run(const Model& model) {
   run.ratio = s.ratio;
   run.scheme_options = o_.scheme_options;
   run.exact_end = true;
-  run.calibration = calibration_file_.empty() ? model.simulation.calibration
-                                              : load_calibration_file(model, calibration_file_);
-  if (const SchemeInfo* info = find_scheme(s.scheme); info && info->schedulable &&
-                                                      model.simulation.linearization == "scheduled") {
+  run.calibration =
+      calibration_file_.empty() ? model.simulation.calibration : load_calibration_file(model, calibration_file_);
+  if (const SchemeInfo* info = find_scheme(s.scheme);
+      info && info->schedulable && model.simulation.linearization == "scheduled") {
     GenerateRequest g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION};
     g.t_end = s.t_end;
     const SchemeDesign design = precompute_scheme(model, false, g);
@@ -33,17 +33,20 @@ int SimulateCommand::run(const Model& model) {
   }
   const EndTime end = end_time(s.t_end, s.step);
   if (!end.whole && s.scheme == kHighAccuracy)
-    std::cerr << fmt::format("note: t_end = {} is not a whole number of output steps h = {}: the last row is at "
-                             "t_end, {:.6g} after the one before\n",
-                             s.t_end, s.step, s.t_end - end.below);
+    std::cerr << fmt::format(
+        "note: t_end = {} is not a whole number of output steps h = {}: the last row is at "
+        "t_end, {:.6g} after the one before\n",
+        s.t_end, s.step, s.t_end - end.below);
   else if (!end.whole && !find_any_scheme(s.scheme)->grid_tied && run.exact_end)
-    std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: the last step is shortened to "
-                             "{:.6g} so that the run ends at t_end\n",
-                             s.t_end, s.step, s.t_end - end.below);
+    std::cerr << fmt::format(
+        "note: t_end = {} is not a whole number of steps h = {}: the last step is shortened to "
+        "{:.6g} so that the run ends at t_end\n",
+        s.t_end, s.step, s.t_end - end.below);
   else if (!end.whole && run.schedule)
-    std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}, and the scheduled constants are "
-                             "for h alone: the run takes whole steps and ends at {:.15g}\n",
-                             s.t_end, s.step, end.above);
+    std::cerr << fmt::format(
+        "note: t_end = {} is not a whole number of steps h = {}, and the scheduled constants are "
+        "for h alone: the run takes whole steps and ends at {:.15g}\n",
+        s.t_end, s.step, end.above);
   if (!run.calibration.empty()) {
     const SchemeInfo* info = find_any_scheme(s.scheme);
     run.calibration_stride = calibration_stride(run, info && info->dual_rate);

@@ -1,4 +1,6 @@
 // dualrate verify.
+#include "verify/verify.hpp"
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -21,7 +23,6 @@
 #include "targets/cross_target.hpp"
 #include "verify/local_check.hpp"
 #include "verify/report.hpp"
-#include "verify/verify.hpp"
 
 namespace dualrate::cli {
 
@@ -40,7 +41,8 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
   d.model_source = text.str();
   std::optional<StabilityReport> stability;
   try {
-    stability = analyze_stability(model, o.generate.scheme, o.generate.step, o.generate.ratio, o.generate.scheme_options);
+    stability =
+        analyze_stability(model, o.generate.scheme, o.generate.step, o.generate.ratio, o.generate.scheme_options);
     d.stability = &*stability;
   } catch (const std::exception& e) {
     d.stability_error = e.what();
@@ -83,9 +85,10 @@ int VerifyCommand::run(const Model& model) {
   require_dual_rate(cmd_, "--slow-core", s.scheme);
   const int cores = cross && !cross->linux_user ? cross->cores : 1;
   if (slow_core_ == 1 && cores < 2)
-    throw UsageError(fmt::format("--slow-core 1 puts the slow task on a second core: {} has one (two cores: "
-                                 "--target cortex-m33-dual)",
-                                 target_));
+    throw UsageError(
+        fmt::format("--slow-core 1 puts the slow task on a second core: {} has one (two cores: "
+                    "--target cortex-m33-dual)",
+                    target_));
   const SchemeInfo* info = find_scheme(s.scheme);
   const bool real_time_default = tasks_.empty() && host_real_time(cross, info, s.t_end);
   if (tasks_.empty()) tasks_ = real_time_default ? "single" : "multi";
@@ -93,8 +96,7 @@ int VerifyCommand::run(const Model& model) {
     throw UsageError("--slow-core places the slow task of the preemptive run: it needs --tasks multi");
   if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;
   warn_about_clock(target_, cpu_hz_);
-  if (info && info->check_trajectory)
-    info->check_trajectory(model, s.t_end);
+  if (info && info->check_trajectory) info->check_trajectory(model, s.t_end);
   VerifyOptions v;
   v.generate = generate_request(s, o_);
   v.frozen = frozen(model, o_);
@@ -118,12 +120,15 @@ int VerifyCommand::run(const Model& model) {
   v.cpu_hz = cpu_hz_;
   v.cpi = cpi_;
   if (real_time_default)
-    std::cerr << fmt::format("note: the sequential executive only: the preemptive tasks on the host take the "
-                             "scenario's {:g} s in real time (--tasks multi runs them)\n", s.t_end);
+    std::cerr << fmt::format(
+        "note: the sequential executive only: the preemptive tasks on the host take the "
+        "scenario's {:g} s in real time (--tasks multi runs them)\n",
+        s.t_end);
   if (!end_time(s.t_end, s.step).whole)
-    std::cerr << fmt::format("note: t_end = {} is not a whole number of steps h = {}: generated code runs whole "
-                             "steps, so verify runs {} steps, to t = {:.15g}\n",
-                             s.t_end, s.step, step_count(s.t_end, s.step), end_time(s.t_end, s.step).above);
+    std::cerr << fmt::format(
+        "note: t_end = {} is not a whole number of steps h = {}: generated code runs whole "
+        "steps, so verify runs {} steps, to t = {:.15g}\n",
+        s.t_end, s.step, step_count(s.t_end, s.step), end_time(s.t_end, s.step).above);
   // A report reads the run's traces: kept in a directory of ours unless --keep names one.
   const bool own_run_dir = !report_dir_.empty() && keep_dir_.empty();
   if (own_run_dir) v.keep_dir = make_temp_dir("dualrate-report");
@@ -142,10 +147,10 @@ int VerifyCommand::run(const Model& model) {
   std::cout << (json_ ? r.json() + "\n" : r.text());
   if (!r.error.empty()) std::cerr << "error: " << r.error << "\n";
   if (r.pass && !r.pass_all())
-    std::cerr << fmt::format("error: the code is the scheme, but its answer is {:.3e} off the high-accuracy "
-                             "solution in {}, above its tolerance {:.3e} ({})\n",
-                             r.accuracy->max_error, r.accuracy->worst_state, r.accuracy->worst_tolerance(),
-                             r.accuracy->tolerance_source);
+    std::cerr << fmt::format(
+        "error: the code is the scheme, but its answer is {:.3e} off the high-accuracy "
+        "solution in {}, above its tolerance {:.3e} ({})\n",
+        r.accuracy->max_error, r.accuracy->worst_state, r.accuracy->worst_tolerance(), r.accuracy->tolerance_source);
   return r.pass_all() ? 0 : 2;
 }
 

@@ -150,9 +150,7 @@ class Trajectory {
   std::vector<Slot> slots_;
 };
 
-double relative_difference(const MatrixXd& a, const MatrixXd& b) {
-  return (a - b).norm() / std::max(b.norm(), 1e-300);
-}
+double relative_difference(const MatrixXd& a, const MatrixXd& b) { return (a - b).norm() / std::max(b.norm(), 1e-300); }
 
 // The design: operating points and constants, each computed once per point.
 class Designer {
@@ -175,9 +173,10 @@ class Designer {
       p.op = trajectory_.at(s);
       p.jacobian = trajectory_.jacobian(p.op);
       if (!p.jacobian.allFinite())
-        throw ModelError(spec_.loc, fmt::format("the Jacobian at the operating point {} is not finite",
-                                                schedule_point_text(spec_.by_text, s)),
-                         "narrow the schedule's range to where the model is defined");
+        throw ModelError(
+            spec_.loc,
+            fmt::format("the Jacobian at the operating point {} is not finite", schedule_point_text(spec_.by_text, s)),
+            "narrow the schedule's range to where the model is defined");
       it = points_.emplace(s, std::move(p)).first;
     }
     Point& p = it->second;
@@ -185,8 +184,9 @@ class Designer {
       p.constants = scheme_.constants(p.op, p.jacobian);
       for (const NamedMatrix& c : p.constants)
         if (!c.value.allFinite())
-          throw ModelError(spec_.loc, fmt::format("the constant {} at the operating point {} is not finite", c.name,
-                                                  schedule_point_text(spec_.by_text, s)),
+          throw ModelError(spec_.loc,
+                           fmt::format("the constant {} at the operating point {} is not finite", c.name,
+                                       schedule_point_text(spec_.by_text, s)),
                            "narrow the schedule's range to where the fast dynamics are well defined");
     }
     return p;
@@ -310,7 +310,8 @@ Trajectory schedule_trajectory(const Model& m, double t_end) {
   } catch (const SimulationError& e) {
     throw ModelError(spec.loc,
                      fmt::format("the schedule's operating points come from the scenario's reference trajectory "
-                                 "to t = {:.6g}, which fails: {}", t_end, e.what()),
+                                 "to t = {:.6g}, which fails: {}",
+                                 t_end, e.what()),
                      "check the scenario with 'dualrate simulate MODEL --scheme " + kHighAccuracy + "'");
   }
 }
@@ -359,8 +360,8 @@ std::vector<double> cells_to_bisect(const ConstantSchedule& out, std::size_t d, 
                                                schedule_point_text(spec.by_text, a), error, spec.tolerance, b[d] - a[d])
                                  : fmt::format("the constants jump at {}: with them interpolated, {} is {:.3g} "
                                                "(at most {:.3g}) even over a cell {:.3g} wide",
-                                               schedule_point_text(spec.by_text, a), scheme.contraction_what, contraction,
-                                               scheme.contraction_target, b[d] - a[d]),
+                                               schedule_point_text(spec.by_text, a), scheme.contraction_what,
+                                               contraction, scheme.contraction_target, b[d] - a[d]),
                        "list the points, with one on each side of the jump, or schedule by a value the "
                        "constants depend on smoothly");
     added.push_back((a[d] + b[d]) / 2);
@@ -480,7 +481,7 @@ void refuse_unproven(const SchedulableScheme& scheme, const SourceLoc& loc, cons
                                  std::abs(out.worst_mode.imag()), out.worst_model_growth > 1 ? "grows" : "changes",
                                  out.worst_model_growth,
                                  out.worst_model_growth > 1 ? ": the map does not follow the model's growth"
-                                                             : ": the growth is the scheme's, not the model's",
+                                                            : ": the growth is the scheme's, not the model's",
                                  out.proof_points, out.points()),
                      "refine the grid there (more points, or points: auto with a smaller tolerance), take a smaller "
                      "step, or pass --allow-unstable");

@@ -25,11 +25,10 @@
 // scheme's contraction factor (when it has one) below 1 at the same points.
 #pragma once
 
-#include <Eigen/Dense>
-
-#include <complex>
 #include <ginac/ginac.h>
 
+#include <Eigen/Dense>
+#include <complex>
 #include <functional>
 #include <set>
 #include <string>
@@ -82,20 +81,20 @@ struct SchedulableScheme {
 };
 
 struct ConstantSchedule {
-  std::vector<std::string> by;                       // as written
-  double step = 0;                                   // the constants are the scheme's at this step
+  std::vector<std::string> by;  // as written
+  double step = 0;              // the constants are the scheme's at this step
   int iterations = 0;  // a count the scheme fixed for the whole grid (smfe: N inner steps; quasistatic: Newton steps)
-  SourceLoc loc{};                                   // of the model file's schedule
-  std::vector<std::vector<double>> grid;             // per scheduling value, ascending
-  std::vector<std::pair<double, double>> covered;    // by the reference trajectory
+  SourceLoc loc{};     // of the model file's schedule
+  std::vector<std::vector<double>> grid;           // per scheduling value, ascending
+  std::vector<std::pair<double, double>> covered;  // by the reference trajectory
   // The constants at every grid point, the first value's points outermost.
   std::vector<std::vector<NamedMatrix>> constants;
   // The Jacobian at each grid point's operating point, which its constants are computed from
   // (verify's exact step check confirms them with the reference core's own computation).
   std::vector<Eigen::MatrixXd> jacobians;
-  bool refined = false;              // grid chosen by points: auto
-  double tolerance = 0;              // of points: auto
-  double interpolation_error = 0;    // largest midpoint error (as auto's criterion) over the cells
+  bool refined = false;            // grid chosen by points: auto
+  double tolerance = 0;            // of points: auto
+  double interpolation_error = 0;  // largest midpoint error (as auto's criterion) over the cells
   std::vector<double> interpolation_error_at;
   // The proof: the largest spectral radius judged against the model's own growth at its point
   // (growth_relative, as analyze judges a map: <= 1 + kStabilityMargin holds), where, the
@@ -109,9 +108,9 @@ struct ConstantSchedule {
   long proof_points = 0;
   // The largest contraction factor over the proof's points (the scheme has one), and where.
   std::string contraction_what;
-  double worst_contraction = -1;     // -1: the scheme has none
+  double worst_contraction = -1;  // -1: the scheme has none
   std::vector<double> worst_contraction_at;
-  double largest_miss = 0;           // largest |reached - s| relative to the covered width
+  double largest_miss = 0;             // largest |reached - s| relative to the covered width
   std::vector<std::string> uncovered;  // what the constants depend on beyond the schedule, with its variation
 
   std::size_t points() const;

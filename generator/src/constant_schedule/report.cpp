@@ -2,10 +2,10 @@
 #include <fmt/format.h>
 
 #include "base/text_io.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 #include "ir/function_cost.hpp"
 #include "ir/straight_line.hpp"
 #include "numeric/linearization.hpp"
-#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 
@@ -18,7 +18,8 @@ OpCount schedule_ops(const Model& m, const std::vector<NamedMatrix>& matrices, l
   ops += dims * arithmetic(3, 1, 1);  // locate: x - b_0 (times the inverse spacing), x - b_i, the width, the fraction
   // Per entry: over one value M_i + f (M_{i+1} - M_i); over two, lookup::combine: per corner a
   // weight of one factor per axis (1 - f on the lower side), its product with the value, the sum.
-  ops += entries * (dims == 1 ? arithmetic(2, 1, 0) : arithmetic(corners + dims * corners / 2, corners * (dims + 1), 0));
+  ops +=
+      entries * (dims == 1 ? arithmetic(2, 1, 0) : arithmetic(corners + dims * corners / 2, corners * (dims + 1), 0));
   return ops;
 }
 
@@ -26,16 +27,18 @@ std::string schedule_summary(const ConstantSchedule& schedule) {
   std::string grid;
   for (std::size_t d = 0; d < schedule.grid.size(); ++d)
     grid += fmt::format("{}{}: {} points over [{:.6g}, {:.6g}] (the reference trajectory covers [{:.6g}, {:.6g}])",
-                        d ? "; " : "", schedule.by[d], schedule.grid[d].size(), schedule.grid[d].front(), schedule.grid[d].back(),
-                        schedule.covered[d].first, schedule.covered[d].second);
-  std::string s = fmt::format("Scheduled over {}{}.\n", grid,
-                              schedule.refined ? fmt::format(", chosen by points: auto at tolerance {:.3g}", schedule.tolerance) : "");
+                        d ? "; " : "", schedule.by[d], schedule.grid[d].size(), schedule.grid[d].front(),
+                        schedule.grid[d].back(), schedule.covered[d].first, schedule.covered[d].second);
+  std::string s = fmt::format(
+      "Scheduled over {}{}.\n", grid,
+      schedule.refined ? fmt::format(", chosen by points: auto at tolerance {:.3g}", schedule.tolerance) : "");
   s += fmt::format("Interpolation error (one-step map at a cell's midpoint, relative): at most {:.3g}, at {}.\n",
                    schedule.interpolation_error, schedule_point_text(schedule.by, schedule.interpolation_error_at));
-  s += fmt::format("Stability over the grid: at worst spectral radius {:.6g} at {}, judged against the model's "
-                   "growth there {:.6g} ({:.6g} relative; {} points checked).\n",
-                   schedule.worst_radius, schedule_point_text(schedule.by, schedule.worst_at),
-                   schedule.worst_model_growth, schedule.worst_relative, schedule.proof_points);
+  s += fmt::format(
+      "Stability over the grid: at worst spectral radius {:.6g} at {}, judged against the model's "
+      "growth there {:.6g} ({:.6g} relative; {} points checked).\n",
+      schedule.worst_radius, schedule_point_text(schedule.by, schedule.worst_at), schedule.worst_model_growth,
+      schedule.worst_relative, schedule.proof_points);
   if (schedule.worst_contraction >= 0)
     s += fmt::format("Contraction over the grid: {} at most {:.6g}, at {}.\n", schedule.contraction_what,
                      schedule.worst_contraction, schedule_point_text(schedule.by, schedule.worst_contraction_at));
@@ -68,11 +71,10 @@ std::string schedule_json(const ConstantSchedule& schedule) {
       numbers(schedule.interpolation_error_at), schedule.worst_radius, schedule.worst_relative,
       schedule.worst_model_growth, numbers(schedule.worst_at),
       schedule.worst_relative <= 1 + kStabilityMargin ? "true" : "false", schedule.proof_points, uncovered,
-      schedule.worst_contraction >= 0
-          ? fmt::format(",\"contraction\":{{\"what\":{},\"worst\":{:.17g},\"at\":{}}}",
-                        json_string(schedule.contraction_what), schedule.worst_contraction,
-                        numbers(schedule.worst_contraction_at))
-          : "");
+      schedule.worst_contraction >= 0 ? fmt::format(",\"contraction\":{{\"what\":{},\"worst\":{:.17g},\"at\":{}}}",
+                                                    json_string(schedule.contraction_what), schedule.worst_contraction,
+                                                    numbers(schedule.worst_contraction_at))
+                                      : "");
 }
 
 }  // namespace dualrate

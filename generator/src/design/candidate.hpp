@@ -12,9 +12,9 @@
 
 namespace dualrate {
 
-constexpr long kMinSteps = 20;        // a step is at most t_end / kMinSteps
-constexpr long kMaxSteps = 200000;    // and at least t_end / kMaxSteps
-constexpr long kErrorRows = 1000;     // rows compared per run in the search, at most
+constexpr long kMinSteps = 20;      // a step is at most t_end / kMinSteps
+constexpr long kMaxSteps = 200000;  // and at least t_end / kMaxSteps
+constexpr long kErrorRows = 1000;   // rows compared per run in the search, at most
 inline const std::vector<int> kRatios = {2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50};
 
 struct DesignRequest {
@@ -22,10 +22,10 @@ struct DesignRequest {
   // or in their own unit (verify/trace_comparison.hpp column_tolerances); the states and outputs
   // it names none for are not judged.
   ErrorTolerance tolerance;
-  std::string generator_version;  // of the headers verified on the target
-  std::string target;          // empty: the host's operation counts only
-  double cpu_hz = 0, cpi = 0;  // the part at the target (0: its default part)
-  std::optional<double> period;  // the ECU task's period: steps P/k
+  std::string generator_version;     // of the headers verified on the target
+  std::string target;                // empty: the host's operation counts only
+  double cpu_hz = 0, cpi = 0;        // the part at the target (0: its default part)
+  std::optional<double> period;      // the ECU task's period: steps P/k
   std::vector<std::string> schemes;  // the schemes to consider (empty: every scheme)
   // Every candidate searched to its cheapest step; false: without a target, steps that cost more
   // than a candidate already within the tolerance are not run (such a candidate is "dearer").
@@ -62,10 +62,10 @@ struct Candidate {
   bool dual_rate = false;
   double step = 0;  // the largest step within the tolerance (0: none)
   int ratio = 1;
-  double error = -1;  // at that step (-1: none within the tolerance), checked at every step
-  double error_share = -1;  // of its tolerance
-  double error_time = 0;    // where it occurs: the time
-  std::string error_where;  // and the state or output
+  double error = -1;            // at that step (-1: none within the tolerance), checked at every step
+  double error_share = -1;      // of its tolerance
+  double error_time = 0;        // where it occurs: the time
+  std::string error_where;      // and the state or output
   bool error_absolute = false;  // in error_where's unit (an absolute tolerance)
   // The chosen single-rate candidate's error where the inputs vary: the inputs' hold's part
   // (the high-accuracy solution with the inputs held as its steps hold them, against the
@@ -85,8 +85,8 @@ struct Candidate {
   double instructions_per_step = -1;  // dual-rate: per macro step (ratio ticks and a job)
   double cycles_per_second = -1;
   std::optional<Budget> budget;
-  int bit_exact = -1;         // the target's trace equals the host build's
-  std::string target_error;   // why it could not be measured there
+  int bit_exact = -1;        // the target's trace equals the host build's
+  std::string target_error;  // why it could not be measured there
 
   bool meets() const { return status == "chosen" || status == "ok"; }
   double cost() const { return cycles_per_second >= 0 ? cycles_per_second : ops_per_second; }

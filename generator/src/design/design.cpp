@@ -39,9 +39,10 @@ void measure_on_target(const Model& model, Candidate& c, const Design& d, const 
   c.bit_exact = result.bit_exact_vs_host;
   if (!result.error.empty() || !result.pass) {
     c.target_error = !result.error.empty() ? result.error
-                                           : fmt::format("generated code on {} is {:.3g} from the reference core, "
-                                                         "above verify's tolerance {:.3g}",
-                                                         r.target, result.max_error, result.tolerance);
+                                           : fmt::format(
+                                                 "generated code on {} is {:.3g} from the reference core, "
+                                                 "above verify's tolerance {:.3g}",
+                                                 r.target, result.max_error, result.tolerance);
     return;
   }
   c.budget = result.budget;
@@ -52,8 +53,8 @@ void measure_on_target(const Model& model, Candidate& c, const Design& d, const 
 }
 
 int status_rank(const std::string& s) {
-  static const std::vector<std::string> order{"chosen",     "ok",      "dearer", "not schedulable", "failed on target",
-                                              "inaccurate", "refused"};
+  static const std::vector<std::string> order{"chosen",           "ok",         "dearer", "not schedulable",
+                                              "failed on target", "inaccurate", "refused"};
   return static_cast<int>(std::find(order.begin(), order.end(), s) - order.begin());
 }
 
@@ -240,7 +241,8 @@ std::string designed_text(const Design& d, const Candidate& c, const Model& mode
   const bool repartition = d.partitioned && !model.second_order && (d.fast != declared || !model.partitioned);
   const std::string partitioned = repartition ? with_partition(text, model, d.fast) : text;
   DesignedSimulation sim{c.scheme, c.step, c.dual_rate ? c.ratio : 1, ""};
-  if (!c.linearization.empty() && c.linearization != model.simulation.linearization) sim.linearization = c.linearization;
+  if (!c.linearization.empty() && c.linearization != model.simulation.linearization)
+    sim.linearization = c.linearization;
   const std::string simulated = with_simulation(partitioned, sim);
   const Model held = with_holds(model, c.hold);
   bool same = true;

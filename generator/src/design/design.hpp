@@ -12,21 +12,18 @@
 // Step search, per scheme (and ratio): the steps tried are the R10 preferred numbers (1,
 // 1.25, 1.6, 2, 2.5, 3.15, 4, 5, 6.3, 8 times a power of ten) from the largest stable step
 // (at most t_end / kMinSteps; dual-rate schemes: from t_end / kMinSteps, the stability scan
-// of their macro-step map being too costly to repeat per ratio) down to t_end / kMaxSteps, or with a task period P the steps P/k
-// for whole k; a dual-rate scheme's only those whose steps make whole macro steps over
-// t_end. From the largest, every step is tried until one is within the tolerance: the error
-// need not fall with the step (an input that switches between grid points adds an error that
-// comes and goes with the step: dc_motor's sp_ll meets 1e-3 at 2.5 ms and misses it at 0.8
-// ms), so none is skipped for its error; without a target (DesignRequest::exhaustive false) a
-// step whose cost is above a candidate's already within the tolerance is not run (branch and
-// bound: the same choice, and actuated_chain at 1e-3 in 10 s, not 165). A search stops when the error plateaus (three or more errors at
-// steps from h to 10 h, spanning a factor of 2.5, within 1.25 of each other: the scheme's
-// own error, as quasistatic's reduction, is above the tolerance) or the scheme has no design
-// at a step (smfe below its inner step). Past the first step within the tolerance, smaller
-// ones are tried while their operations per simulated second are fewer (smfe's inner steps
-// fall with its macro step), until two in a row save nothing.
-// Ratios of the dual-rate schemes: kRatios, each searched, stopping after two that cost more
-// than the cheapest so far.
+// of their macro-step map being too costly to repeat per ratio) down to t_end / kMaxSteps, or with a task period P the
+// steps P/k for whole k; a dual-rate scheme's only those whose steps make whole macro steps over t_end. From the
+// largest, every step is tried until one is within the tolerance: the error need not fall with the step (an input that
+// switches between grid points adds an error that comes and goes with the step: dc_motor's sp_ll meets 1e-3 at 2.5 ms
+// and misses it at 0.8 ms), so none is skipped for its error; without a target (DesignRequest::exhaustive false) a step
+// whose cost is above a candidate's already within the tolerance is not run (branch and bound: the same choice, and
+// actuated_chain at 1e-3 in 10 s, not 165). A search stops when the error plateaus (three or more errors at steps from
+// h to 10 h, spanning a factor of 2.5, within 1.25 of each other: the scheme's own error, as quasistatic's reduction,
+// is above the tolerance) or the scheme has no design at a step (smfe below its inner step). Past the first step within
+// the tolerance, smaller ones are tried while their operations per simulated second are fewer (smfe's inner steps fall
+// with its macro step), until two in a row save nothing. Ratios of the dual-rate schemes: kRatios, each searched,
+// stopping after two that cost more than the cheapest so far.
 //
 // Holds: where the scenario's input signals vary in time, a scheme that takes held inputs
 // (SchemeInfo::held_inputs) is a candidate with each hold up to its SchemeInfo::hold_degree
@@ -54,15 +51,15 @@ struct Design {
   std::string model;
   ErrorTolerance tolerance;
   double t_end = 0;
-  double accurate_error = 0;  // the high-accuracy solution's own error, estimated
+  double accurate_error = 0;                 // the high-accuracy solution's own error, estimated
   bool inputs_sampled_before_start = false;  // simulation: inputs_before_start: sampled
   std::string target;
   std::optional<double> period;
   std::vector<std::string> schemes;  // those asked for (--schemes; empty: every scheme)
   PartitionProposal partition;
-  bool partitioned = false;    // the candidates run on a partition (proposed or declared)
-  std::vector<std::string> fast;  // its fast states
-  std::string states_block;       // the proposed states: block, when it is not the file's
+  bool partitioned = false;           // the candidates run on a partition (proposed or declared)
+  std::vector<std::string> fast;      // its fast states
+  std::string states_block;           // the proposed states: block, when it is not the file's
   std::vector<Candidate> candidates;  // ranked: those meeting the request by cost, then the rest by error
   int choice = -1;                    // index into candidates, -1: none meets the request
 

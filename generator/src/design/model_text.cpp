@@ -20,9 +20,7 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-bool top_level(const std::string& line) {
-  return !line.empty() && line[0] != ' ' && line[0] != '\t' && line[0] != '#';
-}
+bool top_level(const std::string& line) { return !line.empty() && line[0] != ' ' && line[0] != '\t' && line[0] != '#'; }
 
 // The lines [first, end) of the top-level key `key`'s block; first == lines.size() if absent.
 std::pair<std::size_t, std::size_t> block(const std::vector<std::string>& lines, const std::string& key) {
@@ -142,7 +140,8 @@ std::string with_simulation(const std::string& text, const DesignedSimulation& s
     for (const auto& [key, value] : set) lines.push_back("  " + key + ": " + value);
   } else {
     if (!std::regex_match(lines[first], std::regex("^simulation\\s*:\\s*(#.*)?")))
-      throw std::runtime_error("the model file's simulation: is not a block mapping: write its keys on lines of their own");
+      throw std::runtime_error(
+          "the model file's simulation: is not a block mapping: write its keys on lines of their own");
     std::string indent = "  ";
     for (std::size_t i = first + 1; i < end; ++i) {
       const auto pos = lines[i].find_first_not_of(' ');

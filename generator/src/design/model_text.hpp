@@ -13,8 +13,8 @@ namespace dualrate {
 struct DesignedSimulation {
   std::string scheme;
   double step = 0;
-  int ratio = 1;               // written when > 1 (the file's kept otherwise)
-  std::string linearization;   // written when not empty
+  int ratio = 1;              // written when > 1 (the file's kept otherwise)
+  std::string linearization;  // written when not empty
 };
 
 // `text` is the file `model` was loaded from: with its states: block replaced by the partition

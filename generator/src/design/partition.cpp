@@ -71,7 +71,8 @@ std::vector<StateShare> fast_shares(const Model& model, const std::vector<Modes>
 std::vector<std::size_t> largest_first(const std::vector<StateShare>& shares) {
   std::vector<std::size_t> order(shares.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return shares[a].share > shares[b].share; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return shares[a].share > shares[b].share; });
   return order;
 }
 
@@ -115,8 +116,9 @@ PartitionProposal propose_partition(const Model& model, double t_end, std::size_
   p.fastest_slow = worst->magnitude[split - 1];
   p.fast_modes = n - split;
   const std::vector<StateShare> shares = fast_shares(model, along, p.fast_modes);
-  for (std::size_t i = 0; i < n; ++i) p.states[i] = {shares[i].name, shares[i].share, shares[i].share_min,
-                                                      shares[i].share_max, false, model.states[i].fast};
+  for (std::size_t i = 0; i < n; ++i)
+    p.states[i] = {shares[i].name,      shares[i].share, shares[i].share_min,
+                   shares[i].share_max, false,           model.states[i].fast};
   const std::vector<std::size_t> by_share = largest_first(shares);
   for (std::size_t k = 0; k < p.fast_modes; ++k) p.states[by_share[k]].fast = true;
   for (std::size_t s = 1; s < n; ++s)
@@ -125,7 +127,8 @@ PartitionProposal propose_partition(const Model& model, double t_end, std::size_
       const std::vector<StateShare> other = fast_shares(model, along, n - s);
       const std::vector<std::size_t> order = largest_first(other);
       for (std::size_t i = 0; i < n; ++i)
-        if (std::find(order.begin(), order.begin() + static_cast<long>(n - s), i) != order.begin() + static_cast<long>(n - s))
+        if (std::find(order.begin(), order.begin() + static_cast<long>(n - s), i) !=
+            order.begin() + static_cast<long>(n - s))
           a.fast.push_back(model.states[i].name);
       p.alternatives.push_back(a);
     }
@@ -134,13 +137,15 @@ PartitionProposal propose_partition(const Model& model, double t_end, std::size_
   for (const StateShare& s : p.states) (s.fast ? p.fast : p.slow).push_back(s.name);
   p.found = p.gap >= kMinGap;
   if (!p.found)
-    p.note = fmt::format("no gap of at least {} between the modes' |lambda| holds along the scenario (the largest, "
-                         "{:.3g}, falls to that at t = {:.6g}): the model has no two time scales to partition",
-                         kMinGap, p.gap, p.gap_time);
+    p.note = fmt::format(
+        "no gap of at least {} between the modes' |lambda| holds along the scenario (the largest, "
+        "{:.3g}, falls to that at t = {:.6g}): the model has no two time scales to partition",
+        kMinGap, p.gap, p.gap_time);
   else if (p.states[by_share[p.fast_modes - 1]].share < 0.5 ||
            (p.fast_modes < n && p.states[by_share[p.fast_modes]].share > 0.5))
-    p.note = "a state's participation is split between the slow and the fast modes (its share is near 1/2): "
-             "the partition is the closest one with as many fast states as fast modes";
+    p.note =
+        "a state's participation is split between the slow and the fast modes (its share is near 1/2): "
+        "the partition is the closest one with as many fast states as fast modes";
   p.agrees = p.declared && p.found;
   for (const StateShare& s : p.states)
     if (s.fast != s.declared_fast) p.agrees = false;
@@ -155,9 +160,10 @@ std::string PartitionProposal::text() const {
     out += fmt::format("  {:<16} {:>10.3f} {:>10.3f} {:>10.3f}  {}{}\n", s.name, s.share, s.share_min, s.share_max,
                        s.fast ? "fast" : "slow", declared ? (s.declared_fast ? " (fast)" : " (slow)") : "");
   if (fast_modes > 0)
-    out += fmt::format("  gap: {:.3g} ({} fast mode{}), smallest at t = {:.6g}: slowest fast |lambda| {:.4g}, "
-                       "fastest slow {:.4g} 1/s\n",
-                       gap, fast_modes, fast_modes == 1 ? "" : "s", gap_time, slowest_fast, fastest_slow);
+    out += fmt::format(
+        "  gap: {:.3g} ({} fast mode{}), smallest at t = {:.6g}: slowest fast |lambda| {:.4g}, "
+        "fastest slow {:.4g} 1/s\n",
+        gap, fast_modes, fast_modes == 1 ? "" : "s", gap_time, slowest_fast, fastest_slow);
   for (const AlternativeSplit& a : alternatives) {
     std::string names;
     for (const auto& f : a.fast) names += (names.empty() ? "" : ", ") + f;
@@ -179,18 +185,20 @@ std::string PartitionProposal::json() const {
   };
   std::string shares;
   for (const StateShare& s : states)
-    shares += fmt::format("{}{{\"state\": {}, \"fast_share\": {:.6g}, \"min\": {:.6g}, \"max\": {:.6g}, "
-                          "\"fast\": {}}}",
-                          shares.empty() ? "" : ", ", json_string(s.name), s.share, s.share_min, s.share_max, s.fast);
+    shares += fmt::format(
+        "{}{{\"state\": {}, \"fast_share\": {:.6g}, \"min\": {:.6g}, \"max\": {:.6g}, "
+        "\"fast\": {}}}",
+        shares.empty() ? "" : ", ", json_string(s.name), s.share, s.share_min, s.share_max, s.fast);
   std::string others;
   for (const AlternativeSplit& a : alternatives)
     others += fmt::format("{}{{\"gap\": {:.6g}, \"fast_modes\": {}, \"fast\": {}}}", others.empty() ? "" : ", ", a.gap,
                           a.fast_modes, names(a.fast));
-  return fmt::format("{{\"found\": {}, \"slow\": {}, \"fast\": {}, \"gap\": {:.6g}, \"gap_time\": {:.6g}, "
-                     "\"slowest_fast\": {:.6g}, \"fastest_slow\": {:.6g}, \"fast_modes\": {}, \"samples\": {}, "
-                     "\"declared\": {}, \"agrees\": {}, \"states\": [{}], \"alternatives\": [{}], \"note\": {}}}",
-                     found, names(slow), names(fast), gap, gap_time, slowest_fast, fastest_slow, fast_modes, samples,
-                     declared, agrees, shares, others, json_string(note));
+  return fmt::format(
+      "{{\"found\": {}, \"slow\": {}, \"fast\": {}, \"gap\": {:.6g}, \"gap_time\": {:.6g}, "
+      "\"slowest_fast\": {:.6g}, \"fastest_slow\": {:.6g}, \"fast_modes\": {}, \"samples\": {}, "
+      "\"declared\": {}, \"agrees\": {}, \"states\": [{}], \"alternatives\": [{}], \"note\": {}}}",
+      found, names(slow), names(fast), gap, gap_time, slowest_fast, fastest_slow, fast_modes, samples, declared, agrees,
+      shares, others, json_string(note));
 }
 
 }  // namespace dualrate

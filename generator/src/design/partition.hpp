@@ -26,10 +26,10 @@ constexpr std::size_t kPartitionSamples = 41;  // t_end / 40 apart, both ends in
 
 struct StateShare {
   std::string name;
-  double share = 0;              // mean over the samples of its participation in the fast modes
+  double share = 0;  // mean over the samples of its participation in the fast modes
   double share_min = 0, share_max = 0;
-  bool fast = false;             // proposed
-  bool declared_fast = false;    // as the model file has it
+  bool fast = false;           // proposed
+  bool declared_fast = false;  // as the model file has it
 };
 
 // Another split whose gap holds too: its fast states (as many as its fast modes, the largest shares).
@@ -41,13 +41,13 @@ struct AlternativeSplit {
 
 struct PartitionProposal {
   std::size_t samples = 0;
-  std::size_t fast_modes = 0;   // n - s
-  double gap = 0;               // the smallest gap over the samples at the chosen split
-  double gap_time = 0;          // the sample where it is smallest
-  double slowest_fast = 0;      // |lambda| of the slowest fast and the fastest slow mode there
+  std::size_t fast_modes = 0;  // n - s
+  double gap = 0;              // the smallest gap over the samples at the chosen split
+  double gap_time = 0;         // the sample where it is smallest
+  double slowest_fast = 0;     // |lambda| of the slowest fast and the fastest slow mode there
   double fastest_slow = 0;
-  bool found = false;           // gap >= kMinGap
-  std::vector<StateShare> states;  // in the model's state order
+  bool found = false;                   // gap >= kMinGap
+  std::vector<StateShare> states;       // in the model's state order
   std::vector<std::string> slow, fast;  // the proposal, in the model's state order
   // The other splits whose gap is at least kMinGap all along, largest gap first (a model of
   // three time scales has two).
@@ -55,10 +55,10 @@ struct PartitionProposal {
   // Declared (Model::partitioned): whether its fast states are the proposed ones.
   bool declared = false;
   bool agrees = false;
-  std::string note;             // why there is no partition, or what is unclear about it
+  std::string note;  // why there is no partition, or what is unclear about it
 
   std::string text() const;
-  std::string json() const;     // an object
+  std::string json() const;  // an object
 };
 
 // Throws SimulationError when the scenario cannot be integrated (it blows up).

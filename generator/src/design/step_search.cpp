@@ -157,7 +157,7 @@ long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio,
                   const std::function<bool(std::size_t)>& dearer, std::vector<Trial>& trials, std::string& why,
                   bool* all_dearer) {
   std::map<std::size_t, double> errors;  // Trial::share
-  std::vector<std::size_t> finite;  // indices with a finite error, in the order run
+  std::vector<std::size_t> finite;       // indices with a finite error, in the order run
   const auto eval = [&](std::size_t k) {
     if (!errors.count(k)) {
       trials.push_back(runs.trial(grid[k], ratio));
@@ -194,9 +194,10 @@ long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio,
       break;
     }
     if (std::isfinite(e) && plateau(k)) {
-      why = fmt::format("its error stays near {:.3g} times the tolerance as the step falls (to {:.4g}): the scheme's "
-                        "own error is above the tolerance",
-                        e, grid[k]);
+      why = fmt::format(
+          "its error stays near {:.3g} times the tolerance as the step falls (to {:.4g}): the scheme's "
+          "own error is above the tolerance",
+          e, grid[k]);
       break;
     }
   }
@@ -306,9 +307,10 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
   const long found = search_steps(runs, grid, ratio, dearer, c.trials, why, &all_dearer);
   if (found < 0 && all_dearer) {
     c.status = "dearer";
-    c.reason = fmt::format("above the tolerance at every step run, and at every step not run costs more than {:.4g} "
-                           "operations per second, what a candidate within the tolerance costs",
-                           bound);
+    c.reason = fmt::format(
+        "above the tolerance at every step run, and at every step not run costs more than {:.4g} "
+        "operations per second, what a candidate within the tolerance costs",
+        bound);
     return c;
   }
   if (found < 0) {

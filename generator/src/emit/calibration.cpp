@@ -176,9 +176,10 @@ std::string derived_checks(const Model& m, const std::vector<std::string>& names
   std::string s;
   for (const Parameter* p : calibrated_parameters(m))
     if (!p->tunable)
-      s += fmt::format("  if (!dualrate::calibration::finite_in<{}>({})) "
-                       "return {{Result::kRecomputedNotFinite, {}}};\n",
-                       scalar, p->cpp(), recomputed_index(m, names, p->name));
+      s += fmt::format(
+          "  if (!dualrate::calibration::finite_in<{}>({})) "
+          "return {{Result::kRecomputedNotFinite, {}}};\n",
+          scalar, p->cpp(), recomputed_index(m, names, p->name));
   return s;
 }
 
@@ -224,9 +225,10 @@ std::string recompute_statements(const Model& m, const SchemeDesign& d, const st
                            cpp_expression(st.entries[static_cast<std::size_t>(k)]));
         break;
       case K::kInverse:
-        s += fmt::format("  {} {};\n  if (!dualrate::calibration::invert({}, {}))\n"
-                         "    return {{Result::kNotComputable, {}}};\n",
-                         type, out, local(st.in.at(0)), out, recomputed_index(m, names, st.out.at(0)));
+        s += fmt::format(
+            "  {} {};\n  if (!dualrate::calibration::invert({}, {}))\n"
+            "    return {{Result::kNotComputable, {}}};\n",
+            type, out, local(st.in.at(0)), out, recomputed_index(m, names, st.out.at(0)));
         break;
       case K::kProduct:
         s += fmt::format("  const {} {} = {}.lazyProduct({});\n", type, out, local(st.in.at(0)), local(st.in.at(1)));
@@ -245,9 +247,10 @@ std::string recompute_statements(const Model& m, const SchemeDesign& d, const st
         break;
     }
     for (const std::string& o : st.out)
-      s += fmt::format("  if (!dualrate::calibration::all_finite_in<{}>({})) "
-                       "return {{Result::kRecomputedNotFinite, {}}};\n",
-                       scalar, local(o), recomputed_index(m, names, o));
+      s += fmt::format(
+          "  if (!dualrate::calibration::all_finite_in<{}>({})) "
+          "return {{Result::kRecomputedNotFinite, {}}};\n",
+          scalar, local(o), recomputed_index(m, names, o));
   }
   return s;
 }
@@ -258,12 +261,13 @@ std::string stores(const Model& m, const SchemeDesign& d, const std::string& sca
   for (const Parameter* p : calibrated_parameters(m))
     s += fmt::format("  out_.parameters.{0} = {1}({0});\n", p->cpp(), scalar);
   for (const Table* t : tunable_tables(m))
-    s += fmt::format("  for (int i_ = 0; i_ < {0}; ++i_) out_.parameters.{1}[i_] = v_.{2}[i_];\n",
-                     t->values.size(), cpp_array(t->name, "values"), cpp_name(t->name));
+    s += fmt::format("  for (int i_ = 0; i_ < {0}; ++i_) out_.parameters.{1}[i_] = v_.{2}[i_];\n", t->values.size(),
+                     cpp_array(t->name, "values"), cpp_name(t->name));
   for (const Stored& st : stored_matrices(d))
-    s += fmt::format("  for (int r_ = 0; r_ < {0}; ++r_)\n"
-                     "    for (int c_ = 0; c_ < {1}; ++c_) out_.{2}[r_ * {1} + c_] = {3}({2}_(r_, c_));\n",
-                     st.rows, st.cols, st.name, scalar);
+    s += fmt::format(
+        "  for (int r_ = 0; r_ < {0}; ++r_)\n"
+        "    for (int c_ = 0; c_ < {1}; ++c_) out_.{2}[r_ * {1} + c_] = {3}({2}_(r_, c_));\n",
+        st.rows, st.cols, st.name, scalar);
   return s;
 }
 
@@ -290,18 +294,17 @@ std::string recalibration_function(const Model& m, const GenerateRequest& reques
       "inline constexpr const char* status_value_names[] = {";
   for (std::size_t i = 0; i < names.size(); ++i) s += fmt::format("{}\"{}\"", i ? ", " : "", names[i]);
   s += "};\n";
-  s +=
-      "\n// Checks the calibration values v_ (finite, within their limits) and computes from them, in\n"
-      "// double, every constant that follows them into out_: the derived parameters, the tables'\n"
-      "// values and the scheme's recomputed matrices, each refused when not finite in the header's\n"
-      "// scalar. Refused values leave out_ as it was; the status names the first refused value by its\n"
-      "// index among status_value_names. No heap, and the same operations for every set of values\n"
-      "// (the exponentials' degree and squarings fixed from bounds over the whole calibration range,\n"
-      "// docs/calibration.md).\n"
-      "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v_, Constants& out_) "
-      "noexcept {\n"
-      "  using dualrate::calibration::Result;\n  using dualrate::calibration::Status;\n"
-      "  using dualrate::calibration::check;\n";
+  s += "\n// Checks the calibration values v_ (finite, within their limits) and computes from them, in\n"
+       "// double, every constant that follows them into out_: the derived parameters, the tables'\n"
+       "// values and the scheme's recomputed matrices, each refused when not finite in the header's\n"
+       "// scalar. Refused values leave out_ as it was; the status names the first refused value by its\n"
+       "// index among status_value_names. No heap, and the same operations for every set of values\n"
+       "// (the exponentials' degree and squarings fixed from bounds over the whole calibration range,\n"
+       "// docs/calibration.md).\n"
+       "[[nodiscard]] inline dualrate::calibration::Status recalibrate(const Calibration& v_, Constants& out_) "
+       "noexcept {\n"
+       "  using dualrate::calibration::Result;\n  using dualrate::calibration::Status;\n"
+       "  using dualrate::calibration::check;\n";
   // The locals are double; tunable tables alone have none, and an unused alias fails -Werror.
   const std::string locals =
       parameter_locals(m) + derived_checks(m, names, scalar) + recompute_statements(m, design, names, scalar);
@@ -312,8 +315,9 @@ std::string recalibration_function(const Model& m, const GenerateRequest& reques
 
 std::string instance_constants(const Model& m, const GenerateRequest& request, const SchemeDesign& design,
                                const SchemeInfo& scheme) {
-  std::string s = "// This instance's constants: the active set the step reads, and the spare set calibrate()\n"
-                  "// computes into with its hand-over to the step.\n";
+  std::string s =
+      "// This instance's constants: the active set the step reads, and the spare set calibrate()\n"
+      "// computes into with its hand-over to the step.\n";
   s += constants_initializer(m, design, request.scalar);
   s += "inline dualrate::calibration::Handoff<Constants> constants_handoff;\n\n";
   if (scheme.dual_rate)
@@ -332,7 +336,9 @@ std::string calibrate_function(const Model& m, const GenerateRequest& request, c
   std::string s =
       "// The values of the last set applied; the status of the last commit handled, and the requests\n"
       "// handled (read by the tool).\n"
-      "inline Calibration calibration_applied = " + calibration_initializer(m, request.scalar) + ";\n"
+      "inline Calibration calibration_applied = " +
+      calibration_initializer(m, request.scalar) +
+      ";\n"
       "inline dualrate::calibration::Status calibration_status __attribute__((used)) = "
       "{dualrate::calibration::Result::kApplied, -1};\n"
       "inline dualrate::calibration::Requests calibration_handled __attribute__((used)) = {0, 0};\n\n";
@@ -344,7 +350,8 @@ std::string calibrate_function(const Model& m, const GenerateRequest& request, c
   if (several) {
     std::string list;
     for (const std::string& instance : request.instances) list += (list.empty() ? "" : ", ") + instance;
-    s += "// Each instance (" + list + ") gets a copy of the set and takes it at its own\n"
+    s += "// Each instance (" + list +
+         ") gets a copy of the set and takes it at its own\n"
          "// step; a set is computed once every instance took the last.\n";
   }
   s += "// Values written after the commit, while the set was computed, refuse it (kChanged: commit\n"
@@ -388,15 +395,17 @@ std::string calibration_declarations(const Model& m, const GenerateRequest& o, c
   // A section per namespace: GCC puts a translation unit's inline variables of one named section in
   // one COMDAT group, which the linker keeps from one unit only, dropping another namespace's.
   const std::string section = ".data.dualrate.calibration." + ns;
-  s += fmt::format("// In a linker section of its own (.data.dualrate.calibration.*), for a linker script that\n"
-                   "// places it in the calibration RAM.\n"
-                   "inline Calibration calibration __attribute__((section(\"{}\"), used)) = ",
-                   section) +
+  s += fmt::format(
+           "// In a linker section of its own (.data.dualrate.calibration.*), for a linker script that\n"
+           "// places it in the calibration RAM.\n"
+           "inline Calibration calibration __attribute__((section(\"{}\"), used)) = ",
+           section) +
        calibration_initializer(m, o.scalar) + ";\n";
   s += "// The calibration tool's requests (dualrate/calibration.hpp): a new commit after the values\n"
        "// of a set, a new reset to set the values back to the last applied.\n"
        "inline dualrate::calibration::Requests calibration_requests\n"
-       "    __attribute__((section(\"" + section + "\"), used)) = {0, 0};\n";
+       "    __attribute__((section(\"" +
+       section + "\"), used)) = {0, 0};\n";
   s += "// Identifies the calibration layout of this code (the A2L file's EPK).\n";
   s += fmt::format("inline const char epk[] __attribute__((used)) = \"{}\";\n",
                    calibration_identity(m, ns, o.scheme, o.step, o.scalar, o.generator_version).text());
@@ -409,16 +418,17 @@ std::string calibration_declarations(const Model& m, const GenerateRequest& o, c
 }
 
 std::string calibrated_parameter_member(const Parameter& p) {
-  const std::string what = p.tunable ? "tunable, " + limits(p.min, p.max, p.unit)
-                                     : "follows the calibration: " + cpp_expression(p.expr);
+  const std::string what =
+      p.tunable ? "tunable, " + limits(p.min, p.max, p.unit) : "follows the calibration: " + cpp_expression(p.expr);
   return fmt::format("  static constexpr const Scalar& {} = active_constants.parameters.{};  // {}\n", p.cpp(), p.cpp(),
                      what);
 }
 
 std::string calibrated_table_values_member(const Table& t) {
-  return fmt::format("  // {0}'s values are tunable, each {2}.\n"
-                     "  static constexpr const Scalar (&{3})[{1}] = active_constants.parameters.{3};",
-                     t.name, t.values.size(), limits(t.min, t.max, ""), cpp_array(t.name, "values"));
+  return fmt::format(
+      "  // {0}'s values are tunable, each {2}.\n"
+      "  static constexpr const Scalar (&{3})[{1}] = active_constants.parameters.{3};",
+      t.name, t.values.size(), limits(t.min, t.max, ""), cpp_array(t.name, "values"));
 }
 
 std::string calibrated_schedule() {
@@ -444,7 +454,8 @@ void check_calibratable(const Model& m, ScalarType scalar) {
   };
   for (const auto& p : m.parameters)
     if (p.tunable) require_value_within(p.min, p.max, p.range_loc, "parameter '" + p.name + "'");
-  for (const Table* t : tunable_tables(m)) require_value_within(t->min, t->max, t->range_loc, "table '" + t->name + "'");
+  for (const Table* t : tunable_tables(m))
+    require_value_within(t->min, t->max, t->range_loc, "table '" + t->name + "'");
   const SecondOrder* so = m.second_order ? &*m.second_order : nullptr;
   if (!so || !(so->constant_mass || so->diagonal)) return;
   for (const Parameter* p : calibrated_parameters(m))

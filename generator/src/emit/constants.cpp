@@ -9,9 +9,9 @@
 #include <cmath>
 
 #include "base/diagnostics.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 #include "model/printing.hpp"
 #include "model/scalar_type.hpp"
-#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 
@@ -47,13 +47,15 @@ bool reads_schedule(const LinearMap& m) {
 
 std::string matrix_function(const LinearMap& m) {
   std::string s = fmt::format("  // {}: {} x {}, {} nonzeros ({}", m.what, m.rows, m.cols, m.nonzeros(), m.shape());
-  if (m.structural_nonzeros < m.rows * m.cols) s += fmt::format("; the model's structure allows {}", m.structural_nonzeros);
+  if (m.structural_nonzeros < m.rows * m.cols)
+    s += fmt::format("; the model's structure allows {}", m.structural_nonzeros);
   if (m.dropped_residue > 0)
     s += fmt::format("; rounding residue up to {:.3g} of the largest entry dropped where the structure has zeros",
                      m.dropped_residue);
   if (!m.tables.empty()) s += fmt::format("; {} of them scheduled", m.tables.size());
   s += fmt::format(
-      ")\n  static Eigen::Matrix<Scalar, {}, 1> {}(const Schedule& {}, const Eigen::Matrix<Scalar, {}, 1>& {}) noexcept "
+      ")\n  static Eigen::Matrix<Scalar, {}, 1> {}(const Schedule& {}, const Eigen::Matrix<Scalar, {}, 1>& {}) "
+      "noexcept "
       "{{\n",
       m.rows, m.name, reads_schedule(m) ? "s_" : "/*s_*/", m.cols, m.nonzeros() ? "v_" : "/*v_*/");
   s += fmt::format("    Eigen::Matrix<Scalar, {}, 1> r_;\n", m.rows);
@@ -71,8 +73,10 @@ std::string matrix_function(const LinearMap& m) {
       else
         sum += (t.entry < 0 && t.coefficient < 0 && !negated ? " - " : " + ") + term;
     }
-    if (row.empty()) sum = "Scalar(0)";
-    else if (negated) sum = row.size() > 1 ? "-(" + sum + ")" : "-" + sum;
+    if (row.empty())
+      sum = "Scalar(0)";
+    else if (negated)
+      sum = row.size() > 1 ? "-(" + sum + ")" : "-" + sum;
     s += fmt::format("    r_[{}] = {};\n", r, sum);
   }
   return s + "    return r_;\n  }\n";
@@ -86,8 +90,9 @@ std::string schedule_definitions(const SchemeDesign& o, ScalarType scalar, const
   std::string h;
   if (!o.schedule) {
     return "  // The same constants at every step (dualrate/schedule.hpp).\n  using Schedule = dualrate::Unscheduled;\n"
-         "  static Schedule schedule(Model::Time /*t*/, const Model::State& /*x_*/, const Model::Input& /*u_*/) noexcept {\n"
-         "    return {};\n  }\n";
+           "  static Schedule schedule(Model::Time /*t*/, const Model::State& /*x_*/, const Model::Input& /*u_*/) "
+           "noexcept {\n"
+           "    return {};\n  }\n";
   }
   const ConstantSchedule& c = *o.schedule;
   const std::size_t dims = c.grid.size();
@@ -96,8 +101,9 @@ std::string schedule_definitions(const SchemeDesign& o, ScalarType scalar, const
   h += "  // the entries interpolated at a step's scheduling values, clamped to the grid.\n";
   for (std::size_t d = 0; d < dims; ++d) {
     if (const std::size_t i = equal_in_scalar(c.grid[d], scalar))
-      throw ModelError(c.loc, fmt::format("grid points {:.17g} and {:.17g} of '{}' are equal in {}",
-                                                   c.grid[d][i - 1], c.grid[d][i], c.by[d], to_string(scalar)),
+      throw ModelError(c.loc,
+                       fmt::format("grid points {:.17g} and {:.17g} of '{}' are equal in {}", c.grid[d][i - 1],
+                                   c.grid[d][i], c.by[d], to_string(scalar)),
                        "narrow the range or use fewer points, or generate with --scalar double");
     h += fmt::format("  // {}: {} points.\n", c.by[d], c.grid[d].size()) +
          axis_definition(fmt::format("schedule_axis{}_", d), c.grid[d], scalar) + "\n";
@@ -128,9 +134,10 @@ std::string schedule_definitions(const SchemeDesign& o, ScalarType scalar, const
     members += fmt::format("    Scalar {};  // {}\n", r.name, r.what);
   }
   for (std::size_t d = 0; d < dims; ++d) {
-    cells += fmt::format("{}dualrate::lookup::locate<dualrate::lookup::Interpolation::kLinear, "
-                         "dualrate::lookup::Extrapolation::kClamp>(schedule_axis{}_, v_[{}])",
-                         d ? ",\n        " : "", d, d);
+    cells += fmt::format(
+        "{}dualrate::lookup::locate<dualrate::lookup::Interpolation::kLinear, "
+        "dualrate::lookup::Extrapolation::kClamp>(schedule_axis{}_, v_[{}])",
+        d ? ",\n        " : "", d, d);
     strides += fmt::format("{}{}", d ? ", " : "", stride_of[d]);
     outside += fmt::format("{}dualrate::scheduling::outside(schedule_axis{}_, v_[{}])", d ? " || " : "", d, d);
   }
@@ -149,7 +156,8 @@ std::string schedule_definitions(const SchemeDesign& o, ScalarType scalar, const
       h += fmt::format("    dualrate::scheduling::interpolate({}_points_, cells_, strides_, s_.{});\n", m.name, m.name);
   for (const SchemeReal& r : o.reals)
     if (!r.scheduled.empty())
-      h += fmt::format("    s_.{} = dualrate::scheduling::interpolate({}_points_, cells_, strides_);\n", r.name, r.name);
+      h +=
+          fmt::format("    s_.{} = dualrate::scheduling::interpolate({}_points_, cells_, strides_);\n", r.name, r.name);
   h += "    return s_;\n  }\n";
   return h;
 }

@@ -27,9 +27,9 @@ void check_stability_over_range(const Model& model, const GenerateRequest& g, co
   const RangeStability r = stability_over_range(model, g.scheme, g.step, g.ratio, g.scheme_options, &design);
   if (r.growing > 0)
     say(request, fmt::format("note: the model itself grows at {} of the {} points of the calibration range checked "
-                                "(fastest at {}: a mode at +{:.6g} 1/s), which a calibration there makes unstable "
-                                "whatever the scheme; {} is judged there against the model's growth\n",
-                                r.growing, r.points, r.growth_where, r.growth, g.scheme));
+                             "(fastest at {}: a mode at +{:.6g} 1/s), which a calibration there makes unstable "
+                             "whatever the scheme; {} is judged there against the model's growth\n",
+                             r.growing, r.points, r.growth_where, r.growth, g.scheme));
   if (r.stable) return;
   throw ModelError(calibration_range_loc(model),
                    fmt::format("{} at h = {} is unstable over the calibration range: the one-step map's spectral "
@@ -48,8 +48,7 @@ void check_along_trajectory(const Model& model, const GenerateRequest& g, const 
       stability_along_trajectory(model, g.scheme, g.step, g.ratio, g.scheme_options, g.t_end, &design);
   if (along.stable) return;
   const Instability why = trajectory_instability(model, g.scheme, g.step, g.ratio, along);
-  if (!along.advisory)
-    throw ModelError(model.simulation.loc, why.message, why.hint + request.unstable_hint);
+  if (!along.advisory) throw ModelError(model.simulation.loc, why.message, why.hint + request.unstable_hint);
   say(request, "warning: " + why.message + " (hint: " + why.hint + ")\n");
 }
 
@@ -79,8 +78,8 @@ Generation generate_code(const Model& model, const GenerationRequest& request) {
   // equation (a capacitance, mass or resistance) is more likely a slip: a warning.
   if (const std::string growth = request.judged ? growth_origin(model) : ""; !growth.empty())
     say(request, fmt::format("{}: {} itself grows at its initial state: {}; the scheme is judged against that "
-                                    "growth\n",
-                                    growth.find(" < 0") != std::string::npos ? "warning" : "note", model.name, growth));
+                             "growth\n",
+                             growth.find(" < 0") != std::string::npos ? "warning" : "note", model.name, growth));
   if (judged && info->check_trajectory) info->check_trajectory(model, g.t_end);
   out.design = precompute_scheme(model, request.frozen, g);
   if (judged) {

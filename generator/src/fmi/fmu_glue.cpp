@@ -12,25 +12,33 @@ namespace {
 
 const char* kind_name(FmuVariable::Kind kind) {
   switch (kind) {
-    case FmuVariable::Kind::kTime: return "kTime";
-    case FmuVariable::Kind::kState: return "kState";
-    case FmuVariable::Kind::kDerivative: return "kDerivative";
-    case FmuVariable::Kind::kInput: return "kInput";
-    case FmuVariable::Kind::kOutput: return "kOutput";
-    case FmuVariable::Kind::kTunable: return "kTunable";
-    case FmuVariable::Kind::kClock: return "kClock";
+    case FmuVariable::Kind::kTime:
+      return "kTime";
+    case FmuVariable::Kind::kState:
+      return "kState";
+    case FmuVariable::Kind::kDerivative:
+      return "kDerivative";
+    case FmuVariable::Kind::kInput:
+      return "kInput";
+    case FmuVariable::Kind::kOutput:
+      return "kOutput";
+    case FmuVariable::Kind::kTunable:
+      return "kTunable";
+    case FmuVariable::Kind::kClock:
+      return "kClock";
   }
   return "kUnknown";
 }
 
 // The variables by value reference, as the wrapper reads them.
 std::string variable_table(const std::vector<FmuVariable>& variables) {
-  std::string s = "// The variables by value reference (docs/fmi.md#variables): kind, index among its kind's (a\n"
-                  "// tunable's: its first value among the Calibration's), values held.\n"
-                  "inline constexpr dualrate::fmi::Variable kVariables[] = {\n";
+  std::string s =
+      "// The variables by value reference (docs/fmi.md#variables): kind, index among its kind's (a\n"
+      "// tunable's: its first value among the Calibration's), values held.\n"
+      "inline constexpr dualrate::fmi::Variable kVariables[] = {\n";
   for (const FmuVariable& v : variables)
-    s += fmt::format("    {{dualrate::fmi::VariableKind::{}, {}, {}}},  // {} {}\n", kind_name(v.kind), v.index, v.count,
-                     v.value_reference, v.name);
+    s += fmt::format("    {{dualrate::fmi::VariableKind::{}, {}, {}}},  // {} {}\n", kind_name(v.kind), v.index,
+                     v.count, v.value_reference, v.name);
   return s + "};\n";
 }
 
@@ -39,8 +47,8 @@ std::string tunable_access(const std::vector<TunableValue>& values, const std::s
   std::string s = fmt::format("inline {}& tunable(Calibration& c, int i) {{\n  switch (i) {{\n", scalar);
   for (std::size_t i = 0; i < values.size(); ++i) s += fmt::format("    case {}: return c.{};\n", i, values[i].member);
   s += fmt::format("    default: return c.{};\n  }}\n}}\n", values.empty() ? "none" : values.front().member);
-  s += fmt::format("inline {} tunable(const Calibration& c, int i) {{ return tunable(const_cast<Calibration&>(c), i); }}\n",
-                   scalar);
+  s += fmt::format(
+      "inline {} tunable(const Calibration& c, int i) {{ return tunable(const_cast<Calibration&>(c), i); }}\n", scalar);
   s += "inline const char* tunable_name(int i) {\n  static constexpr const char* names[] = {";
   for (const TunableValue& v : values) s += "\"" + v.name + "\", ";
   return s + "\"\"};\n  return names[i];\n}\n";
@@ -70,20 +78,21 @@ std::string slot(int i, const std::string& ns, bool dual_rate, bool tunable) {
         ns);
   // recalibrate: into the constants the instance's step reads (no task runs meanwhile);
   // hand_over: into the spare set, which the tasks take at their next release.
-  s += tunable ? fmt::format("  static dualrate::calibration::Status recalibrate(const Calibration& v) {{\n"
-                             "    return model::recalibrate(v, {0}::active_constants);\n  }}\n"
-                             "  static dualrate::calibration::Status hand_over(const Calibration& v) {{\n"
-                             "    Constants* spare = {0}::constants_handoff.spare();\n"
-                             "    if (!spare) return {{dualrate::calibration::Result::kPending, -1}};\n"
-                             "    const dualrate::calibration::Status s = model::recalibrate(v, *spare);\n"
-                             "    if (s.applied()) {0}::constants_handoff.publish();\n"
-                             "    return s;\n  }}\n"
-                             "  // The generator's constants, and no set waiting from before (a reset).\n"
-                             "  static void restore() {{\n"
-                             "    Constants stale;\n"
-                             "    {0}::constants_handoff.take(stale);\n"
-                             "    {0}::active_constants = generated_constants;\n  }}\n",
-                             ns)
+  s += tunable ? fmt::format(
+                     "  static dualrate::calibration::Status recalibrate(const Calibration& v) {{\n"
+                     "    return model::recalibrate(v, {0}::active_constants);\n  }}\n"
+                     "  static dualrate::calibration::Status hand_over(const Calibration& v) {{\n"
+                     "    Constants* spare = {0}::constants_handoff.spare();\n"
+                     "    if (!spare) return {{dualrate::calibration::Result::kPending, -1}};\n"
+                     "    const dualrate::calibration::Status s = model::recalibrate(v, *spare);\n"
+                     "    if (s.applied()) {0}::constants_handoff.publish();\n"
+                     "    return s;\n  }}\n"
+                     "  // The generator's constants, and no set waiting from before (a reset).\n"
+                     "  static void restore() {{\n"
+                     "    Constants stale;\n"
+                     "    {0}::constants_handoff.take(stale);\n"
+                     "    {0}::active_constants = generated_constants;\n  }}\n",
+                     ns)
                : "  static dualrate::calibration::Status recalibrate(const Calibration&) {\n"
                  "    return {dualrate::calibration::Result::kApplied, -1};\n  }\n"
                  "  static dualrate::calibration::Status hand_over(const Calibration& v) { return recalibrate(v); }\n"
@@ -116,8 +125,8 @@ std::string fmu_glue(const Model& model, const GenerateRequest& request, const F
       "inline constexpr int kSlots = {};  // instances at once\n"
       "inline constexpr int kTunables = {};\n"
       "inline constexpr bool kScheduledExecution = {};  // an FMU of Scheduled Execution alone\n\n",
-      request.generator_version, model.name, glue.header_name, glue.header_name, cpp_name(ns), glue.token,
-      request.step, glue.dual_rate ? request.ratio : 1, kFmuSlots, values.size(), glue.scheduled);
+      request.generator_version, model.name, glue.header_name, glue.header_name, cpp_name(ns), glue.token, request.step,
+      glue.dual_rate ? request.ratio : 1, kFmuSlots, values.size(), glue.scheduled);
   s += variable_table(glue.variables);
   const std::string scalar = request.scalar == ScalarType::kFloat ? "float" : "double";
   if (tunable)
@@ -127,9 +136,10 @@ std::string fmu_glue(const Model& model, const GenerateRequest& request, const F
          "inline Calibration model_calibration() { return model::calibration; }\n"
          "inline const Constants generated_constants = model::fmu0::active_constants;\n";
   else
-    s += fmt::format("struct Calibration {{\n  {} none;  // the model has no tunable values\n}};\n"
-                     "inline Calibration model_calibration() {{ return {{}}; }}\n",
-                     scalar);
+    s += fmt::format(
+        "struct Calibration {{\n  {} none;  // the model has no tunable values\n}};\n"
+        "inline Calibration model_calibration() {{ return {{}}; }}\n",
+        scalar);
   s += tunable_access(values, scalar);
   s += tunable ? "inline const char* status_value_name(int i) { return model::status_value_names[i]; }\n\n"
                : "inline const char* status_value_name(int) { return \"\"; }\n\n";

@@ -46,14 +46,15 @@ void copy_tree(const fs::path& from, const fs::path& to) {
 std::string documentation(const Model& model, const FmuRequest& r, bool dual_rate) {
   const GenerateRequest& g = r.generation.request;
   const std::string interfaces =
-      r.scheduled
-          ? fmt::format("<p>Scheduled Execution alone: the fast task is the partition of clock fast_task (every h, "
+      r.scheduled ? fmt::format(
+                        "<p>Scheduled Execution alone: the fast task is the partition of clock fast_task (every h, "
                         "priority 0), the slow task the partition of clock slow_task (every H = {} h, priority 1), "
                         "activated after the fast partition of the tick that released its job; the slow partition "
                         "may be preempted by later fast ones. Inputs, outputs and states are discrete, on the fast "
                         "clock.</p>\n",
                         g.ratio)
-          : fmt::format("<p>Co-simulation advances the generated step function in whole {}; a communication step "
+                  : fmt::format(
+                        "<p>Co-simulation advances the generated step function in whole {}; a communication step "
                         "that is not a whole number of them is refused with an error status and a log message. "
                         "Inputs are held over a communication step as the model declares each input's hold (zero, "
                         "linear or quadratic, through the values at the communication points), or with the input "
@@ -89,16 +90,24 @@ void build_binary(const fs::path& dir, const FmuSources& sources, const std::str
   const fs::path binaries = dir / "binaries" / fmu_platform(fmi_version);
   fs::create_directories(binaries);
   std::vector<std::string> argv = {std::getenv("CXX") ? std::getenv("CXX") : "c++",
-                                   "-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
-                                   "-ffp-contract=off", "-fno-exceptions", "-fno-rtti",
-                                   "-Wall", "-Wextra", "-Wpedantic", "-Werror"};
+                                   "-std=c++17",
+                                   "-O2",
+                                   "-fPIC",
+                                   "-shared",
+                                   "-fvisibility=hidden",
+                                   "-ffp-contract=off",
+                                   "-fno-exceptions",
+                                   "-fno-rtti",
+                                   "-Wall",
+                                   "-Wextra",
+                                   "-Wpedantic",
+                                   "-Werror"};
   for (const auto& [name, value] : sources.defines) argv.push_back("-D" + name + (value.empty() ? "" : "=" + value));
   for (const std::string& inc : sources.include_directories) argv.push_back("-I" + (dir / "sources" / inc).string());
   for (const std::string& f : sources.files) argv.push_back((dir / "sources" / f).string());
   argv.insert(argv.end(), {"-o", (binaries / (id + ".so")).string()});
   const ProcessResult built = build_program(argv, dir);
-  if (built.exit_code != 0)
-    throw std::runtime_error(fmt::format("the FMU's binary did not build:\n{}", built.output));
+  if (built.exit_code != 0) throw std::runtime_error(fmt::format("the FMU's binary did not build:\n{}", built.output));
 }
 
 // The FMU's files, sorted, relative to dir, each with the same time and permissions (the zip's
@@ -109,8 +118,8 @@ std::vector<std::string> fmu_files(const fs::path& dir) {
     if (e.is_regular_file()) files.push_back(fs::relative(e.path(), dir).string());
   std::sort(files.begin(), files.end());
   for (const std::string& f : files)
-    fs::permissions(dir / f, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                                 fs::perms::others_read);
+    fs::permissions(dir / f,
+                    fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
   std::vector<std::string> touch = {"touch", "-d", "@1577836800"};  // 2020-01-01
   touch.insert(touch.end(), files.begin(), files.end());
   if (run_process(touch, dir.string()).exit_code != 0) throw std::runtime_error("touch failed on the FMU's files");
@@ -176,9 +185,10 @@ FmuResult write_fmu(const Model& model, const FmuRequest& request) {
   const SchemeInfo* info = find_scheme(g.request.scheme);
   const bool dual_rate = info && info->dual_rate;
   if (request.scheduled && (request.fmi_version != 3 || !dual_rate))
-    throw std::invalid_argument(fmt::format("--scheduled: Scheduled Execution is FMI 3.0's, for a dual-rate task "
-                                            "form's two tasks (mrabm4, mrabm4_parallel): not for {}{}",
-                                            request.fmi_version != 3 ? "FMI 2.0 and " : "", g.request.scheme));
+    throw std::invalid_argument(
+        fmt::format("--scheduled: Scheduled Execution is FMI 3.0's, for a dual-rate task "
+                    "form's two tasks (mrabm4, mrabm4_parallel): not for {}{}",
+                    request.fmi_version != 3 ? "FMI 2.0 and " : "", g.request.scheme));
   g.request.instances = fmu_instances(model);
   const Generation generation = generate_code(model, g);
   const std::string ns = g.request.name_space.empty() ? model.name : g.request.name_space;

@@ -17,7 +17,7 @@ struct FmuRequest {
   int fmi_version = 3;           // 3 or 2
   // FMI 3.0's Scheduled Execution alone: the dual-rate tasks as two clocked model partitions.
   bool scheduled = false;
-  std::string output;            // the .fmu file
+  std::string output;  // the .fmu file
 };
 
 struct FmuResult {

@@ -58,8 +58,8 @@ std::vector<TunableValue> tunable_values(const Model& model, ScalarType scalar) 
     const ScalarLimits l = scalar_limits(table->min, table->max, scalar);
     for (std::size_t i = 0; i < table->values.size(); ++i)
       values.push_back({fmt::format("{}[{}]", table->name, i), fmt::format("{}[{}]", cpp_name(table->name), i),
-                        table->name, in_scalar(in_scalar_limits(table->values[i], l, scalar), scalar), l.min, l.max,
-                        "", fmt::format("table {}'s value {}", table->name, i)});
+                        table->name, in_scalar(in_scalar_limits(table->values[i], l, scalar), scalar), l.min, l.max, "",
+                        fmt::format("table {}'s value {}", table->name, i)});
   }
   return values;
 }

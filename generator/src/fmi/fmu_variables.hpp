@@ -19,10 +19,10 @@ namespace dualrate {
 // One of the generated Calibration's values, in its order: each tunable parameter, then each
 // tunable table's values (first axis outermost).
 struct TunableValue {
-  std::string name;    // as the FMU names it: R, friction[2]
-  std::string member;  // the Calibration member that holds it: R, friction[2]
-  std::string table;   // the table's name, or empty for a parameter
-  double start = 0;    // the model's value in the header's scalar, within the limits as checked
+  std::string name;         // as the FMU names it: R, friction[2]
+  std::string member;       // the Calibration member that holds it: R, friction[2]
+  std::string table;        // the table's name, or empty for a parameter
+  double start = 0;         // the model's value in the header's scalar, within the limits as checked
   double min = 0, max = 0;  // the limits generated code checks (rounded inward in float)
   std::string unit, description;
 };
@@ -33,9 +33,9 @@ struct FmuVariable {
   Kind kind = Kind::kTime;
   std::string name;
   std::uint32_t value_reference = 0;
-  int index = 0;  // among its kind's (a tunable's: its first value among the Calibration's;
-                  // a clock's: 0 the fast task's, 1 the slow task's)
-  int count = 1;  // the values it holds (an array's)
+  int index = 0;                    // among its kind's (a tunable's: its first value among the Calibration's;
+                                    // a clock's: 0 the fast task's, 1 the slow task's)
+  int count = 1;                    // the values it holds (an array's)
   std::optional<double> start;      // in the header's scalar, as it starts
   std::vector<double> array_start;  // an array variable's (a tunable table's values)
   std::optional<double> min, max;   // a tunable value's limits as generated code checks them

@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <pugixml.hpp>
-
 #include <algorithm>
+#include <pugixml.hpp>
 #include <sstream>
 
 namespace dualrate {
@@ -17,11 +16,16 @@ std::string number(double v) { return fmt::format("{:.17g}", v); }
 
 const char* causality(const FmuVariable& v) {
   switch (v.kind) {
-    case Kind::kTime: return "independent";
-    case Kind::kInput: return "input";
-    case Kind::kOutput: return "output";
-    case Kind::kTunable: return "parameter";
-    default: return "local";
+    case Kind::kTime:
+      return "independent";
+    case Kind::kInput:
+      return "input";
+    case Kind::kOutput:
+      return "output";
+    case Kind::kTunable:
+      return "parameter";
+    default:
+      return "local";
   }
 }
 
@@ -31,11 +35,15 @@ const char* variability(const FmuVariable& v) { return v.kind == Kind::kTunable 
 // one the task forms calculate is calculated.
 const char* initial(const FmuVariable& v) {
   switch (v.kind) {
-    case Kind::kState: return v.start ? "exact" : "calculated";
-    case Kind::kTunable: return "exact";
+    case Kind::kState:
+      return v.start ? "exact" : "calculated";
+    case Kind::kTunable:
+      return "exact";
     case Kind::kDerivative:
-    case Kind::kOutput: return "calculated";
-    default: return nullptr;
+    case Kind::kOutput:
+      return "calculated";
+    default:
+      return nullptr;
   }
 }
 
@@ -74,8 +82,10 @@ void interfaces(pugi::xml_node root, const FmuDescription& d) {
   if (d.model_exchange) {
     pugi::xml_node me = root.append_child("ModelExchange");
     me.append_attribute("modelIdentifier") = d.model_identifier.c_str();
-    if (d.fmi_version == 3) me.append_attribute("needsCompletedIntegratorStep") = "false";
-    else me.append_attribute("completedIntegratorStepNotNeeded") = "true";
+    if (d.fmi_version == 3)
+      me.append_attribute("needsCompletedIntegratorStep") = "false";
+    else
+      me.append_attribute("completedIntegratorStepNotNeeded") = "true";
   }
   pugi::xml_node cs = root.append_child("CoSimulation");
   cs.append_attribute("modelIdentifier") = d.model_identifier.c_str();
@@ -213,8 +223,10 @@ std::string model_description_xml(const Model& model, const FmuDescription& d) {
   units(root, d);
   log_categories(root);
   default_experiment(root, model, d);
-  if (d.fmi_version == 3) fmi3_variables(root, d);
-  else fmi2_variables(root, d);
+  if (d.fmi_version == 3)
+    fmi3_variables(root, d);
+  else
+    fmi2_variables(root, d);
   return text(doc);
 }
 

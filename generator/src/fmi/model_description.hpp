@@ -16,7 +16,7 @@ struct FmuDescription {
   std::string model_identifier;
   std::string token;  // instantiationToken (3.0) or guid (2.0)
   std::string generator_version;
-  std::string description;  // the model and the scheme
+  std::string description;   // the model and the scheme
   double step = 0;           // the default communication step: h, or H for the dual-rate task forms
   double internal_step = 0;  // h
   bool model_exchange = true;

@@ -40,13 +40,15 @@ Eigen::Matrix<T, Eigen::Dynamic, 1> product_in(const LinearMap& m, const Eigen::
     bool first = true;
     for (const LinearTerm& t : row) {
       if (t.entry >= static_cast<long>(scheduled.size()))
-        throw std::logic_error("product_in: no value of scheduled entry " + std::to_string(t.entry) + " of '" +
-                               m.name + "'");
+        throw std::logic_error("product_in: no value of scheduled entry " + std::to_string(t.entry) + " of '" + m.name +
+                               "'");
       const T factor = t.entry >= 0 ? scheduled[static_cast<std::size_t>(t.entry)]
                                     : static_cast<T>(std::fabs(t.coefficient));  // 1 v is v, as emitted
       const T term = factor * v[t.column];
-      if (first) sum = term;
-      else sum = t.entry < 0 && t.coefficient < 0 && !negated ? sum - term : sum + term;
+      if (first)
+        sum = term;
+      else
+        sum = t.entry < 0 && t.coefficient < 0 && !negated ? sum - term : sum + term;
       first = false;
     }
     r[i] = negated ? -sum : sum;
@@ -102,14 +104,13 @@ std::vector<T> scheduled_entries_in(const LinearMap& m, const CellsIn<T>& cells)
   return entries;
 }
 
-#define DUALRATE_FLOAT_CONSTANTS_IN(T)                                                                    \
-  template std::vector<NamedMatrix> confirmed_constants<T>(const std::vector<NamedMatrix>&,              \
-                                                           const std::vector<NamedMatrix>&);             \
-  template Eigen::Matrix<T, Eigen::Dynamic, 1> product_in(const LinearMap&,                              \
-                                                          const Eigen::Matrix<T, Eigen::Dynamic, 1>&,    \
-                                                          const std::vector<T>&);                        \
-  template CellsIn<T> locate_in(const std::vector<std::vector<double>>&, const std::vector<T>&);         \
-  template T interpolate_in(const std::vector<double>&, const CellsIn<T>&);                              \
+#define DUALRATE_FLOAT_CONSTANTS_IN(T)                                                           \
+  template std::vector<NamedMatrix> confirmed_constants<T>(const std::vector<NamedMatrix>&,      \
+                                                           const std::vector<NamedMatrix>&);     \
+  template Eigen::Matrix<T, Eigen::Dynamic, 1> product_in(                                       \
+      const LinearMap&, const Eigen::Matrix<T, Eigen::Dynamic, 1>&, const std::vector<T>&);      \
+  template CellsIn<T> locate_in(const std::vector<std::vector<double>>&, const std::vector<T>&); \
+  template T interpolate_in(const std::vector<double>&, const CellsIn<T>&);                      \
   template std::vector<T> scheduled_entries_in(const LinearMap&, const CellsIn<T>&);
 DUALRATE_FLOAT_CONSTANTS_IN(float)
 DUALRATE_FLOAT_CONSTANTS_IN(double)

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <vector>
 
 #include "ir/linear_map.hpp"

@@ -66,7 +66,8 @@ std::string LinearMap::shape() const {
   const bool one_per_column = std::all_of(per_column.begin(), per_column.end(), [](int n) { return n == 1; });
   if (one_per_row && one_per_column && rows == cols) {
     bool diagonal = true;
-    for (std::size_t r = 0; r < terms.size(); ++r) diagonal = diagonal && terms[r].front().column == static_cast<long>(r);
+    for (std::size_t r = 0; r < terms.size(); ++r)
+      diagonal = diagonal && terms[r].front().column == static_cast<long>(r);
     return diagonal ? "diagonal" : "permutation";
   }
   return "sparse";

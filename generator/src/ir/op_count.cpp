@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "model/printing.hpp"
 #include "model/functions.hpp"
+#include "model/printing.hpp"
 #include "model/tables.hpp"
 
 namespace dualrate {
@@ -152,8 +152,8 @@ std::set<std::string> called_functions(const Model& model) {
 
 std::set<std::string> portable_math_functions(const std::set<std::string>& functions) {
 #define DUALRATE_PORTABLE_NAME(name) std::string("dualrate::math::") + #name,
-  static const std::set<std::string> portable = {
-      DUALRATE_LIBM_UNARY(DUALRATE_PORTABLE_NAME) DUALRATE_LIBM_BINARY(DUALRATE_PORTABLE_NAME)};
+  static const std::set<std::string> portable = {DUALRATE_LIBM_UNARY(DUALRATE_PORTABLE_NAME)
+                                                     DUALRATE_LIBM_BINARY(DUALRATE_PORTABLE_NAME)};
 #undef DUALRATE_PORTABLE_NAME
   std::set<std::string> r;
   for (const auto& f : functions)

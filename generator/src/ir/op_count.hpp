@@ -13,11 +13,11 @@
 namespace dualrate {
 
 struct OpCount {
-  long add = 0;    // additions and subtractions
-  long mul = 0;    // multiplications (integer powers count as repeated multiplication)
+  long add = 0;  // additions and subtractions
+  long mul = 0;  // multiplications (integer powers count as repeated multiplication)
   long div = 0;
-  long neg = 0;    // negations
-  long calls = 0;  // elementary-function calls (sin, exp, sqrt, pow ...)
+  long neg = 0;                     // negations
+  long calls = 0;                   // elementary-function calls (sin, exp, sqrt, pow ...)
   std::set<std::string> functions;  // the C++ functions called, e.g. "std::sin"
 
   long total() const { return add + mul + div + neg + calls; }

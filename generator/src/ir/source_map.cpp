@@ -12,11 +12,16 @@ namespace dualrate {
 
 const char* to_string(EquationKind kind) {
   switch (kind) {
-    case EquationKind::kDerivative: return "derivative";
-    case EquationKind::kOutput: return "output";
-    case EquationKind::kVariable: return "variable";
-    case EquationKind::kTable: return "table";
-    case EquationKind::kSchedule: return "schedule";
+    case EquationKind::kDerivative:
+      return "derivative";
+    case EquationKind::kOutput:
+      return "output";
+    case EquationKind::kVariable:
+      return "variable";
+    case EquationKind::kTable:
+      return "table";
+    case EquationKind::kSchedule:
+      return "schedule";
   }
   return "";
 }
@@ -38,7 +43,8 @@ std::vector<Equation> schedule_equations(const Model& m) {
   std::vector<Equation> all;
   if (!m.simulation.schedule) return all;
   const ScheduleSpec& s = *m.simulation.schedule;
-  for (std::size_t d = 0; d < s.by.size(); ++d) all.push_back({EquationKind::kSchedule, s.by_text[d], s.by_loc[d].line});
+  for (std::size_t d = 0; d < s.by.size(); ++d)
+    all.push_back({EquationKind::kSchedule, s.by_text[d], s.by_loc[d].line});
   return all;
 }
 

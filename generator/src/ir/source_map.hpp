@@ -57,9 +57,9 @@ struct TracedConstant {
 };
 
 struct SourceMap {
-  std::string model_file;    // as the header's first line names it
-  std::string comment_file;  // as the comments name it
-  std::string header;        // the generated header's file name
+  std::string model_file;                 // as the header's first line names it
+  std::string comment_file;               // as the comments name it
+  std::string header;                     // the generated header's file name
   std::vector<TracedEquation> equations;  // model_equations' order
   std::vector<TracedConstant> constants;  // in emission order
 

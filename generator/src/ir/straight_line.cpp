@@ -74,13 +74,13 @@ OperationOrder node_order(const ex& e, const SharedOrders& shared, Of&& of) {
     std::optional<OperationOrder> up, down;
     if (coefficient != 1 || parts.up.empty()) up = text_hash(cpp_expression(coefficient));
     for (const ex& f : parts.up) up = up ? binary(*up, '*', of(f)) : of(f);
-    for (const ex& f : parts.down)
-      down = down ? binary(*down, '*', of(f)) : of(f);
+    for (const ex& f : parts.down) down = down ? binary(*down, '*', of(f)) : of(f);
     return down ? mix(mix('/', *up), *down) : *up;
   }
   if (is_a<GiNaC::power>(e))
     return mix(mix('^', of(even_power_base(e.op(0), e.op(1)))), text_hash(cpp_expression(e.op(1))));
-  OperationOrder call = text_hash(is_a<GiNaC::function>(e) ? GiNaC::ex_to<GiNaC::function>(e).get_name() : cpp_expression(e));
+  OperationOrder call =
+      text_hash(is_a<GiNaC::function>(e) ? GiNaC::ex_to<GiNaC::function>(e).get_name() : cpp_expression(e));
   for (const ex& operand : e) call = mix(call, of(operand));
   return call;
 }
@@ -128,7 +128,9 @@ using Counts = std::map<std::string, Occurrences>;
 
 // -x, as GiNaC holds a subtracted term (whether a sum's term is -x or x depends on the sign
 // GiNaC gave the sum): counted as x, once.
-bool negated(const ex& e) { return is_a<GiNaC::mul>(e) && e.nops() == 2 && (e.op(0).is_equal(-1) || e.op(1).is_equal(-1)); }
+bool negated(const ex& e) {
+  return is_a<GiNaC::mul>(e) && e.nops() == 2 && (e.op(0).is_equal(-1) || e.op(1).is_equal(-1));
+}
 
 // A time term is shared whole or not at all: its operands are computed in Time, a shared
 // local in Scalar.
@@ -272,7 +274,8 @@ bool drop_unused(const std::vector<Statement>& statements, SharedTerms& shared) 
 
 // One round of keep_operation_order; whether it changed anything.
 bool keep_operation_order_once(std::vector<Statement>& statements, SharedTerms& shared,
-                               const std::vector<Statement>& unshared, const std::vector<OperationOrder>& unshared_orders) {
+                               const std::vector<Statement>& unshared,
+                               const std::vector<OperationOrder>& unshared_orders) {
   bool changed = false;
   // Each shared symbol's operations and its value without shared terms, those its value
   // uses first (a value may use a term shared after it: sin(th) in sin(th)*cos(th)).

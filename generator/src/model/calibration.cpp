@@ -112,8 +112,8 @@ WriteCheck check_write(const Model& m, const CalibrationValues& current, const C
   return c;
 }
 
-std::vector<CalibrationEvent> calibration_events(const Model& m, const std::vector<CalibrationWrite>& writes,
-                                                 double h, int stride) {
+std::vector<CalibrationEvent> calibration_events(const Model& m, const std::vector<CalibrationWrite>& writes, double h,
+                                                 int stride) {
   std::vector<CalibrationEvent> events;
   CalibrationValues values = initial_calibration(m);
   for (std::size_t i = 0; i < writes.size(); ++i) {

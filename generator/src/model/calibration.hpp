@@ -77,8 +77,8 @@ struct CalibrationEvent {
   long step = 0;
   WriteCheck check;
 };
-std::vector<CalibrationEvent> calibration_events(const Model& m, const std::vector<CalibrationWrite>& writes,
-                                                 double h, int stride = 1);
+std::vector<CalibrationEvent> calibration_events(const Model& m, const std::vector<CalibrationWrite>& writes, double h,
+                                                 int stride = 1);
 
 // "at 0.25 (step 25000): R = 1.6 applied" or "... refused: R = 3 is above its max 2".
 std::string describe(const CalibrationWrite& write, const CalibrationEvent& event);

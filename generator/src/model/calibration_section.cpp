@@ -70,8 +70,8 @@ class CalibrationReader {
 
   CalibrationWrite write(const YAML::Node& entry) {
     if (!entry.IsMap())
-      throw ModelError(at(entry), std::string("a calibration write must be a mapping with 'at' and 'set', not ") +
-                                      kind_of(entry),
+      throw ModelError(at(entry),
+                       std::string("a calibration write must be a mapping with 'at' and 'set', not ") + kind_of(entry),
                        kWriteExample);
     const auto k = keys(entry);
     for (const char* key : {"at", "set"})
@@ -92,8 +92,9 @@ class CalibrationReader {
     double t = 0;
     const NumberText kind = number_text(n.Scalar(), t);
     if (kind != NumberText::kFinite)
-      throw ModelError(at(n), "'at' must be a " + std::string(kind == NumberText::kNotFinite ? "finite " : "") +
-                                  "number, not '" + n.Scalar() + "'",
+      throw ModelError(at(n),
+                       "'at' must be a " + std::string(kind == NumberText::kNotFinite ? "finite " : "") +
+                           "number, not '" + n.Scalar() + "'",
                        "the time in seconds from which the write applies, as in at: 0.25");
     if (t < 0) throw ModelError(at(n), "'at' is negative: " + n.Scalar(), "a run starts at t = 0");
     return t;
@@ -179,17 +180,16 @@ class CalibrationReader {
   }
 
   std::vector<double> table_values(const YAML::Node& n, const Table& t) const {
-    std::string hint = fmt::format("a list of all {} values of table '{}', first axis outermost", t.values.size(),
-                                   t.name);
+    std::string hint =
+        fmt::format("a list of all {} values of table '{}', first axis outermost", t.values.size(), t.name);
     if (t.values.size() <= 8) hint += fmt::format(", as in [{}]", fmt::join(t.values, ", "));
     if (!n.IsSequence())
-      throw ModelError(at(n), fmt::format("table '{}' takes a list of its {} values, not {}", t.name,
-                                          t.values.size(), kind_of(n)),
-                       hint);
+      throw ModelError(
+          at(n), fmt::format("table '{}' takes a list of its {} values, not {}", t.name, t.values.size(), kind_of(n)),
+          hint);
     if (n.size() != t.values.size())
-      throw ModelError(at(n), fmt::format("table '{}' has {} values; this list gives {}", t.name, t.values.size(),
-                                          n.size()),
-                       hint);
+      throw ModelError(
+          at(n), fmt::format("table '{}' has {} values; this list gives {}", t.name, t.values.size(), n.size()), hint);
     std::vector<double> values;
     for (std::size_t i = 0; i < n.size(); ++i)
       values.push_back(number(n[i], fmt::format("value {} of table '{}'", i, t.name)));

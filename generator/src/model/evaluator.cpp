@@ -179,9 +179,12 @@ Node Builder::node(const ex& e) {
 template <class T, class Slot, class Arg, class Wide>
 T apply(const Node& n, const Slot& slot, const Arg& arg, const Wide& wide) {
   switch (n.op) {
-    case Op::kConst: return static_cast<T>(n.value);
-    case Op::kSlot: return slot(n.index);
-    case Op::kTime: return static_cast<T>(wide(0));
+    case Op::kConst:
+      return static_cast<T>(n.value);
+    case Op::kSlot:
+      return slot(n.index);
+    case Op::kTime:
+      return static_cast<T>(wide(0));
     case Op::kAdd: {
       T s = arg(0);  // not 0 + ...: -0 + -0 is -0, 0 + -0 is 0
       for (std::size_t i = 1; i < n.args.size(); ++i) s += arg(i);
@@ -206,9 +209,12 @@ T apply(const Node& n, const Slot& slot, const Arg& arg, const Wide& wide) {
       for (int i = 0; i < std::abs(n.index); ++i) p *= b;
       return n.index < 0 ? 1 / p : p;
     }
-    case Op::kPow: return n.binary.of(arg(0), arg(1));
-    case Op::kCall1: return n.unary.of(arg(0));
-    case Op::kCall2: return n.binary.of(arg(0), arg(1));
+    case Op::kPow:
+      return n.binary.of(arg(0), arg(1));
+    case Op::kCall1:
+      return n.unary.of(arg(0));
+    case Op::kCall2:
+      return n.binary.of(arg(0), arg(1));
     case Op::kTable: {
       T args[kMaxTableAxes];
       for (std::size_t i = 0; i < n.args.size(); ++i) args[i] = arg(i);

@@ -44,11 +44,11 @@ struct ExpressionGraph {
   struct Node {
     Op op = Op::kConst;
     double value = 0;
-    int index = 0;          // slot, integer exponent
-    UnaryFunction unary;    // kCall1, resolved from the name when built
-    BinaryFunction binary;  // kCall2, kPow
+    int index = 0;                       // slot, integer exponent
+    UnaryFunction unary;                 // kCall1, resolved from the name when built
+    BinaryFunction binary;               // kCall2, kPow
     std::shared_ptr<const Table> table;  // kTable (index: its slope mask)
-    std::vector<int> args;  // kDiv: numerator factors, then index = count of denominator factors
+    std::vector<int> args;               // kDiv: numerator factors, then index = count of denominator factors
   };
   std::vector<Node> nodes;
   int time_slot = -1;  // time's slot, where an expression reads time (its time terms then take the double t)

@@ -43,17 +43,20 @@ GiNaC::ex restore(const GiNaC::ex& e, const ParserInput& r, const ExpressionText
       const auto& x = GiNaC::ex_to<GiNaC::numeric>(exponent);
       // GiNaC throws on these after allocating the power, which it then never frees.
       if (b.is_zero() && !GiNaC::real(x).is_positive())
-        throw ModelError(src.at(0), "cannot evaluate " + scope.what + ": " + (x.is_zero() ? "0^0 is undefined" : "division by zero"));
+        throw ModelError(src.at(0), "cannot evaluate " + scope.what + ": " +
+                                        (x.is_zero() ? "0^0 is undefined" : "division by zero"));
       const auto bits = [](const GiNaC::numeric& n) { return static_cast<double>(GiNaC::abs(n).int_length()); };
       // Floating-point powers too: CLN raises its precision with the exponent
       // (0.82^(-1.5e21) asked for a 2^59-byte number).
       const double estimate =
           b.is_rational() && x.is_rational()
-              ? (bits(x.numer()) > 62 ? HUGE_VAL : std::fabs(x.numer().to_double()) * (bits(b.numer()) + bits(b.denom())))
+              ? (bits(x.numer()) > 62 ? HUGE_VAL
+                                      : std::fabs(x.numer().to_double()) * (bits(b.numer()) + bits(b.denom())))
               : std::fabs(GiNaC::real(x).to_double()) * std::fabs(std::log2(std::fabs(GiNaC::abs(b).to_double())));
       if (!(estimate <= static_cast<double>(kMaxPowerBits)) && !b.is_zero() && GiNaC::abs(b) != 1)
-        throw ModelError(src.at(0), "number out of range in " + scope.what + ": a power of numbers with more than " +
-                                        std::to_string(kMaxPowerBits) + " bits",
+        throw ModelError(src.at(0),
+                         "number out of range in " + scope.what + ": a power of numbers with more than " +
+                             std::to_string(kMaxPowerBits) + " bits",
                          "constants must be finite in double precision");
     } else if (GiNaC::is_exactly_a<GiNaC::numeric>(exponent) && GiNaC::ex_to<GiNaC::numeric>(exponent).is_rational()) {
       // GiNaC takes a number out of the base of a rational power and raises it: a product's
@@ -75,8 +78,8 @@ GiNaC::ex restore(const GiNaC::ex& e, const ParserInput& r, const ExpressionText
         power << x;
         throw ModelError(src.at(0),
                          "number out of range in " + scope.what + ": a power with exponent " + power.str() +
-                             " of a base with a numeric factor other than 1 (more than " + std::to_string(kMaxPowerBits) +
-                             " bits)",
+                             " of a base with a numeric factor other than 1 (more than " +
+                             std::to_string(kMaxPowerBits) + " bits)",
                          "an exponent that large has no value in double precision; check the expression");
       }
     }
@@ -101,8 +104,7 @@ void check_numbers_finite(const GiNaC::ex& e, const ExpressionText& src, const E
   for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
     if (GiNaC::is_exactly_a<GiNaC::numeric>(*it)) {
       const auto& n = GiNaC::ex_to<GiNaC::numeric>(*it);
-      if (!n.is_real())
-        throw ModelError(src.at(0), scope.what + " evaluates to a complex number");
+      if (!n.is_real()) throw ModelError(src.at(0), scope.what + " evaluates to a complex number");
       if (!std::isfinite(n.to_double()))
         throw ModelError(src.at(0), "number out of range in " + scope.what,
                          "constants must be finite in double precision");

@@ -15,23 +15,21 @@
 namespace dualrate {
 
 struct ExpressionScope {
-  std::map<std::string, GiNaC::ex> allowed;        // usable names and what they stand for
-  std::map<std::string, std::string> forbidden;    // existing names that may not be used here, and why
+  std::map<std::string, GiNaC::ex> allowed;                    // usable names and what they stand for
+  std::map<std::string, std::string> forbidden;                // existing names that may not be used here, and why
   std::map<std::string, std::shared_ptr<const Table>> tables;  // callable tables
-  const GiNaC::ex* time = nullptr;                 // symbol for `t`, when time may be used
+  const GiNaC::ex* time = nullptr;                             // symbol for `t`, when time may be used
   // A call of a tunable table stays a call even at numbers (a parameter's value derived from
   // the table follows its calibration); otherwise a call at numbers is the table's value.
   bool hold_tunable_tables = false;
-  std::string what;                                // what is being parsed, for messages
+  std::string what;  // what is being parsed, for messages
 };
 
 struct ExpressionText {
   std::string text;
-  SourceLoc loc;        // where the text starts in the file
-  bool exact = true;    // whether column offsets inside `text` map to columns in the file
-  SourceLoc at(std::size_t offset) const {
-    return exact ? loc.shifted(static_cast<int>(offset)) : loc;
-  }
+  SourceLoc loc;      // where the text starts in the file
+  bool exact = true;  // whether column offsets inside `text` map to columns in the file
+  SourceLoc at(std::size_t offset) const { return exact ? loc.shifted(static_cast<int>(offset)) : loc; }
 };
 
 constexpr std::size_t kMaxExpressionLength = 20000;

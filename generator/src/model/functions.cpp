@@ -8,9 +8,7 @@ namespace dualrate {
 using GiNaC::ex;
 using GiNaC::numeric;
 
-bool is_real_number(const ex& e) {
-  return GiNaC::is_exactly_a<numeric>(e) && GiNaC::ex_to<numeric>(e).is_real();
-}
+bool is_real_number(const ex& e) { return GiNaC::is_exactly_a<numeric>(e) && GiNaC::ex_to<numeric>(e).is_real(); }
 
 namespace {
 
@@ -72,18 +70,19 @@ REGISTER_FUNCTION(dr_time, eval_func(time_eval).evalf_func(time_eval).derivative
 bool is_time_term(const ex& e) { return is_ex_the_function(e, dr_time); }
 
 const std::vector<FunctionInfo>& model_functions() {
-  static const std::vector<FunctionInfo> functions = {
-      {"sin", 1},  {"cos", 1},  {"tan", 1},  {"asin", 1}, {"acos", 1}, {"atan", 1},
-      {"atan2", 2}, {"sinh", 1}, {"cosh", 1}, {"tanh", 1}, {"exp", 1},  {"log", 1},
-      {"sqrt", 1}, {"abs", 1},  {"sign", 1}, {"min", 2},  {"max", 2},  {"pow", 2},
-      {"step", 1}};
+  static const std::vector<FunctionInfo> functions = {{"sin", 1},  {"cos", 1},   {"tan", 1},  {"asin", 1}, {"acos", 1},
+                                                      {"atan", 1}, {"atan2", 2}, {"sinh", 1}, {"cosh", 1}, {"tanh", 1},
+                                                      {"exp", 1},  {"log", 1},   {"sqrt", 1}, {"abs", 1},  {"sign", 1},
+                                                      {"min", 2},  {"max", 2},   {"pow", 2},  {"step", 1}};
   return functions;
 }
 
 std::string cpp_function(const std::string& ginac_name) {
-  static const std::map<std::string, std::string> own = {
-      {"dr_abs", "std::abs"}, {"dr_sign", "dualrate::math::sign"}, {"dr_step", "dualrate::math::heaviside"},
-      {"dr_min", "dualrate::math::min"}, {"dr_max", "dualrate::math::max"}};
+  static const std::map<std::string, std::string> own = {{"dr_abs", "std::abs"},
+                                                         {"dr_sign", "dualrate::math::sign"},
+                                                         {"dr_step", "dualrate::math::heaviside"},
+                                                         {"dr_min", "dualrate::math::min"},
+                                                         {"dr_max", "dualrate::math::max"}};
   const auto it = own.find(ginac_name);
   return it != own.end() ? it->second : "dualrate::math::" + ginac_name;
 }

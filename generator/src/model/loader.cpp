@@ -2,9 +2,8 @@
 // inputs, states, variables, equations and outputs (loader.hpp).
 #include "model/loader.hpp"
 
-#include <yaml-cpp/depthguard.h>
-
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 
 #include <algorithm>
 #include <cmath>
@@ -50,8 +49,7 @@ Model Loader::load() {
     throw ModelError(loc, "invalid YAML: " + e.msg, tab ? "indent with spaces: YAML does not allow tabs there" : "");
   }
   if (!root || root.IsNull())
-    throw ModelError({file_, 1, 1}, "empty model file",
-                     "a model needs at least 'name', 'states' and 'equations'");
+    throw ModelError({file_, 1, 1}, "empty model file", "a model needs at least 'name', 'states' and 'equations'");
   if (!root.IsMap())
     throw ModelError(at(root.Mark()), "a model file must be a YAML mapping",
                      "start with 'name: my_model', then 'states:' and 'equations:'");
@@ -112,17 +110,17 @@ Model Loader::load() {
 // states then run as slow ones, and the schemes that need the partition refuse the model.
 void Loader::read_states(const KeyValue& section, std::vector<Entry>& slow, std::vector<Entry>& fast) {
   const YAML::Node& node = section.second;
-  const std::string hint = "list them under states: slow: and fast:, or as a plain mapping (states: {x: 0, y: 1}) "
-                           "for `dualrate design` to partition";
+  const std::string hint =
+      "list them under states: slow: and fast:, or as a plain mapping (states: {x: 0, y: 1}) "
+      "for `dualrate design` to partition";
   if (!node.IsMap()) keys(node, kStateKeys, "states", section.first);  // throws: states must be a mapping
   if (node.size() == 0) throw ModelError(at(section.first), "the model has no states", hint);
   // A key whose value is a mapping (or slow:/fast: left empty) is the partition's; one with a
   // value, a state's.
   std::vector<YAML::Node> plain, split;
   for (auto it = node.begin(); it != node.end(); ++it) {
-    const bool part = it->second.IsMap() ||
-                      (it->second.IsNull() && it->first.IsScalar() &&
-                       std::count(kStateKeys.begin(), kStateKeys.end(), it->first.Scalar()) > 0);
+    const bool part = it->second.IsMap() || (it->second.IsNull() && it->first.IsScalar() &&
+                                             std::count(kStateKeys.begin(), kStateKeys.end(), it->first.Scalar()) > 0);
     (part ? split : plain).push_back(it->first);
   }
   if (!plain.empty() && !split.empty())
@@ -146,7 +144,7 @@ SourceLoc Loader::at(const YAML::Mark& m) const {
 
 // The keys of a mapping, each checked against `allowed` and for duplicates.
 std::map<std::string, KeyValue> Loader::keys(const YAML::Node& node, const std::vector<std::string>& allowed,
-                                     const std::string& where, const YAML::Node& owner) {
+                                             const std::string& where, const YAML::Node& owner) {
   if (!node.IsMap())
     throw ModelError(at(node.IsNull() && owner ? owner : node), where + " must be a mapping",
                      "expected one of: " + join(allowed));
@@ -193,8 +191,7 @@ std::vector<Entry> Loader::section(const std::map<std::string, KeyValue>& top, c
 std::vector<Entry> Loader::entries(const YAML::Node& node, const std::string& where) {
   if (node.IsNull()) return {};
   if (!node.IsMap())
-    throw ModelError(at(node), where + " must be a mapping of name: value",
-                     "write one entry per line, as in 'R: 1.0'");
+    throw ModelError(at(node), where + " must be a mapping of name: value", "write one entry per line, as in 'R: 1.0'");
   std::vector<Entry> result;
   for (auto it = node.begin(); it != node.end(); ++it)
     result.push_back({key_name(it->first, where), it->first, it->second});
@@ -218,8 +215,7 @@ Named Loader::define(const Entry& e, const std::string& kind) {
   const SourceLoc loc = at(e.key);
   static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
   const std::string hint = "names are C identifiers: a letter, then letters, digits or '_'";
-  if (!std::regex_match(e.name, identifier))
-    throw ModelError(loc, "invalid " + kind + " name '" + e.name + "'", hint);
+  if (!std::regex_match(e.name, identifier)) throw ModelError(loc, "invalid " + kind + " name '" + e.name + "'", hint);
   if (cpp_keywords().count(e.name))
     throw ModelError(loc, "invalid " + kind + " name '" + e.name + "': it is a C++ keyword", "choose another name");
   if (find_model_function(e.name))
@@ -241,8 +237,8 @@ Named Loader::define(const Entry& e, const std::string& kind) {
 ExpressionText Loader::text_of(const YAML::Node& key, const YAML::Node& node, const std::string& what) {
   if (node.IsNull()) throw ModelError(at(key), what + " is missing", "write a number or an expression");
   if (!node.IsScalar())
-    throw ModelError(at(node), what + " must be a number or an expression, not a " +
-                                   (node.IsSequence() ? "list" : "mapping"));
+    throw ModelError(at(node),
+                     what + " must be a number or an expression, not a " + (node.IsSequence() ? "list" : "mapping"));
   const std::string& s = node.Scalar();
   static const std::regex special("[-+]?\\.(inf|Inf|INF|nan|NaN|NAN)");
   if (std::regex_match(s, special)) throw ModelError(at(node), what + " is not finite", "use a finite number");
@@ -284,8 +280,10 @@ ExpressionScope Loader::parameter_scope(const std::string& what, std::size_t ava
   scope.what = what;
   for (std::size_t i = 0; i < model_.parameters.size(); ++i) {
     const auto& p = model_.parameters[i];
-    if (i < available) scope.allowed[p.name] = p.symbol;
-    else scope.forbidden[p.name] = "parameter '" + p.name + "' is defined later; move it up";
+    if (i < available)
+      scope.allowed[p.name] = p.symbol;
+    else
+      scope.forbidden[p.name] = "parameter '" + p.name + "' is defined later; move it up";
   }
   for (const auto& t : model_.tables) scope.tables[t->name] = t;
   for (const auto& [name, kind] : kind_)
@@ -361,7 +359,8 @@ void Loader::read_initial_values(const std::vector<Entry>& entries) {
 void Loader::read_variables(const std::vector<Entry>& entries, std::vector<Variable>& variables) {
   all_variables_ = variables;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    variables[i].expr = expression(entries[i].key, entries[i].value, dynamic_scope("variable '" + variables[i].name + "'"));
+    variables[i].expr =
+        expression(entries[i].key, entries[i].value, dynamic_scope("variable '" + variables[i].name + "'"));
     variables[i].expr_loc = at(entries[i].value);
   }
   enum class Mark { kNew, kActive, kDone };
@@ -391,18 +390,19 @@ void Loader::read_variables(const std::vector<Entry>& entries, std::vector<Varia
 // form (coordinates, mass, forces and optionally small), which may add first-order slow
 // states (controller integrators, filters) with their equations.
 void Loader::check_form(const YAML::Node& root, const std::map<std::string, KeyValue>& top, bool second_order) {
-  const std::vector<std::string> other = second_order ? std::vector<std::string>{}
-                                                      : std::vector<std::string>{"mass", "forces", "small"};
+  const std::vector<std::string> other =
+      second_order ? std::vector<std::string>{} : std::vector<std::string>{"mass", "forces", "small"};
   if (second_order && top.count("states")) require(root, top, "equations");
   if (second_order && top.count("equations")) require(root, top, "states");
   for (const auto& k : other)
     if (top.count(k))
-      throw ModelError(at(top.at(k).first),
-                       "'" + k + (second_order ? "' in a second-order model (it has 'coordinates')" : "' without 'coordinates'"),
-                       "write a model either in first-order form (states, equations) or in second-order form "
-                       "(coordinates, mass, forces)");
-  for (const auto& k : second_order ? std::vector<std::string>{"mass", "forces"}
-                                    : std::vector<std::string>{"states", "equations"})
+      throw ModelError(
+          at(top.at(k).first),
+          "'" + k + (second_order ? "' in a second-order model (it has 'coordinates')" : "' without 'coordinates'"),
+          "write a model either in first-order form (states, equations) or in second-order form "
+          "(coordinates, mass, forces)");
+  for (const auto& k :
+       second_order ? std::vector<std::string>{"mass", "forces"} : std::vector<std::string>{"states", "equations"})
     require(root, top, k);
 }
 
@@ -432,8 +432,7 @@ void Loader::read_equations(const KeyValue& section) {
       throw ModelError(at(it->first), "equation for '" + name + "', which is not a state" + kind,
                        did_you_mean(name, state_names, "equations give d(state)/dt, one per state"));
     }
-    if (!seen.insert(name).second)
-      throw ModelError(at(it->first), "duplicate equation for state '" + name + "'");
+    if (!seen.insert(name).second) throw ModelError(at(it->first), "duplicate equation for state '" + name + "'");
     const std::string kind = kind_.at(name);
     if (kind == "coordinate" || kind == "velocity")
       throw ModelError(at(it->first), "equation for '" + name + "', which is a " + kind + " of the second-order model",
@@ -446,8 +445,9 @@ void Loader::read_equations(const KeyValue& section) {
     if (!seen.count(x.name) && kind_.at(x.name) != "coordinate" && kind_.at(x.name) != "velocity")
       missing.push_back(x.name);
   if (!missing.empty())
-    throw ModelError(at(section.first), "missing equation" + std::string(missing.size() > 1 ? "s" : "") +
-                                            " for state" + (missing.size() > 1 ? "s " : " ") + join(missing),
+    throw ModelError(at(section.first),
+                     "missing equation" + std::string(missing.size() > 1 ? "s" : "") + " for state" +
+                         (missing.size() > 1 ? "s " : " ") + join(missing),
                      "each state needs exactly one equation: its time derivative");
 }
 

@@ -8,7 +8,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <Eigen/Dense>
-
 #include <map>
 #include <set>
 #include <string>
@@ -20,19 +19,22 @@
 
 namespace dualrate::loading {
 
-
 inline const std::set<std::string>& cpp_keywords() {
   static const std::set<std::string> words = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
-      "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval",
-      "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype",
-      "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern",
-      "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace",
-      "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected",
-      "public", "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof",
-      "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
-      "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual",
-      "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "main"};
+      "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+      "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+      "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+      "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+      "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+      "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+      "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+      "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+      "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+      "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+      "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+      "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+      "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+      "xor_eq",      "main"};
   return words;
 }
 
@@ -45,18 +47,26 @@ inline const std::map<std::string, std::string>& reserved_names() {
   return names;
 }
 
-inline const std::vector<std::string> kTopKeys = {"name",      "description", "parameters", "inputs",  "states",
-                                           "variables", "equations",   "outputs",    "simulation", "coordinates",
-                                           "mass",      "forces",      "small",      "tables"};
+inline const std::vector<std::string> kTopKeys = {"name",      "description", "parameters", "inputs",     "states",
+                                                  "variables", "equations",   "outputs",    "simulation", "coordinates",
+                                                  "mass",      "forces",      "small",      "tables"};
 inline const std::vector<std::string> kParameterKeys = {"value", "unit", "description", "tunable", "min", "max"};
 inline const std::vector<std::string> kInputKeys = {"value", "hold", "jump", "unit", "description"};
 inline const std::vector<std::string> kCoordinateKeys = {"position", "velocity"};
 inline const std::vector<std::string> kMassKeys = {"diagonal", "rows"};
 inline const std::vector<std::string> kSmallKeys = {"coordinates", "parameter"};
 inline const std::vector<std::string> kStateKeys = {"slow", "fast"};
-inline const std::vector<std::string> kSimulationKeys = {
-    "t_end",  "scheme",      "step",      "ratio",    "linearization",     "schedule",
-    "inputs", "inputs_before_start", "calibration", "tolerance", "absolute_tolerance"};
+inline const std::vector<std::string> kSimulationKeys = {"t_end",
+                                                         "scheme",
+                                                         "step",
+                                                         "ratio",
+                                                         "linearization",
+                                                         "schedule",
+                                                         "inputs",
+                                                         "inputs_before_start",
+                                                         "calibration",
+                                                         "tolerance",
+                                                         "absolute_tolerance"};
 
 inline const char* const kLinearizationHint =
     "exact: the Jacobian blocks must be constant; frozen: taken at the initial state; scheduled: computed over a grid "

@@ -23,15 +23,16 @@ GiNaC::exmap Model::variable_definitions() const {
   return m;
 }
 
-GiNaC::ex Model::resolve(const GiNaC::ex& e) const {
-  return e.subs(variable_definitions()).subs(parameter_values());
-}
+GiNaC::ex Model::resolve(const GiNaC::ex& e) const { return e.subs(variable_definitions()).subs(parameter_values()); }
 
 const char* to_string(InputHold hold) {
   switch (hold) {
-    case InputHold::kLinear: return "linear";
-    case InputHold::kQuadratic: return "quadratic";
-    case InputHold::kZero: break;
+    case InputHold::kLinear:
+      return "linear";
+    case InputHold::kQuadratic:
+      return "quadratic";
+    case InputHold::kZero:
+      break;
   }
   return "zero";
 }
@@ -113,8 +114,8 @@ bool of_time_and_parameters(const GiNaC::ex& e, const Model& m) {
   for (auto node = e.preorder_begin(); node != e.preorder_end(); ++node) {
     if (is_table_call(*node)) return false;
     if (!GiNaC::is_a<GiNaC::symbol>(*node) || node->is_equal(m.time)) continue;
-    const bool parameter =
-        std::any_of(m.parameters.begin(), m.parameters.end(), [&](const Parameter& p) { return node->is_equal(p.symbol); });
+    const bool parameter = std::any_of(m.parameters.begin(), m.parameters.end(),
+                                       [&](const Parameter& p) { return node->is_equal(p.symbol); });
     if (!parameter) return false;
   }
   return true;

@@ -25,8 +25,8 @@ struct Named {
 };
 
 struct Parameter : Named {
-  GiNaC::ex expr;   // as written (numbers and earlier parameters), or the override's number
-  double value{};   // evaluated
+  GiNaC::ex expr;           // as written (numbers and earlier parameters), or the override's number
+  double value{};           // evaluated
   bool overridden = false;  // set on the command line (--param), not by the file
   // Calibration: a tunable parameter's value may be changed on the running target, within
   // [min, max]; `value` is the one it starts from. Derived parameters (depends_on_tunable)
@@ -73,8 +73,8 @@ struct State : Named {
   bool fast = false;
   GiNaC::ex initial_expr;
   double initial_value{};
-  GiNaC::ex rhs;          // d(state)/dt as written (may use variables and parameters)
-  SourceLoc rhs_loc;      // of its equation (second-order models: q' = q_dot at the coordinate, q_dot' at its force)
+  GiNaC::ex rhs;      // d(state)/dt as written (may use variables and parameters)
+  SourceLoc rhs_loc;  // of its equation (second-order models: q' = q_dot at the coordinate, q_dot' at its force)
 };
 
 struct Variable : Named {
@@ -101,8 +101,8 @@ struct InputSignal {
 // constants are computed at the points of a grid over them and interpolated at run time
 // (constant_schedule/constant_schedule.hpp).
 struct ScheduleSpec {
-  std::vector<GiNaC::ex> by;          // 1 or 2 expressions of states, inputs, parameters, variables
-  std::vector<std::string> by_text;   // as written
+  std::vector<GiNaC::ex> by;         // 1 or 2 expressions of states, inputs, parameters, variables
+  std::vector<std::string> by_text;  // as written
   std::vector<SourceLoc> by_loc;
   // Per scheduling value, [low, high]; empty: the range the scenario's reference trajectory
   // covers, widened by 5% of its width at each end.
@@ -166,7 +166,7 @@ struct Simulation {
   // The accuracy the model's user asks of a run: verify judges the generated trace against the
   // high-accuracy solution with it (verify's options override it), design designs for it.
   ErrorTolerance tolerance;
-  SourceLoc loc;               // of the simulation section, or the file start
+  SourceLoc loc;  // of the simulation section, or the file start
 };
 
 // A model written in second-order form, M q'' = f(t, q, q', u) (model file sections
@@ -180,16 +180,16 @@ struct Simulation {
 // not inverted numerically: each q_dot' is the variable q_ddot, solved at run time.
 struct SecondOrder {
   std::vector<std::string> coordinates;
-  std::vector<std::size_t> position, velocity;   // state index of each coordinate's q and q_dot
-  std::vector<std::vector<GiNaC::ex>> mass;      // n x n, of numbers, parameters and (if !constant_mass) coordinates
+  std::vector<std::size_t> position, velocity;  // state index of each coordinate's q and q_dot
+  std::vector<std::vector<GiNaC::ex>> mass;     // n x n, of numbers, parameters and (if !constant_mass) coordinates
   bool constant_mass = true;
-  std::vector<GiNaC::ex> accelerations;          // !constant_mass: the symbols of the q_ddot variables
-  bool diagonal = false;                         // the file gives only the diagonal
-  std::vector<GiNaC::ex> forces;                 // each coordinate's force: the symbol of variable <q>_force
-  std::vector<std::size_t> small;                // coordinates whose inertia is small
-  std::string small_parameter;                   // the parameter that makes it small (eps), or empty
+  std::vector<GiNaC::ex> accelerations;  // !constant_mass: the symbols of the q_ddot variables
+  bool diagonal = false;                 // the file gives only the diagonal
+  std::vector<GiNaC::ex> forces;         // each coordinate's force: the symbol of variable <q>_force
+  std::vector<std::size_t> small;        // coordinates whose inertia is small
+  std::string small_parameter;           // the parameter that makes it small (eps), or empty
   SourceLoc mass_loc;
-  SourceLoc small_loc;                           // of the small section, when there is one
+  SourceLoc small_loc;  // of the small section, when there is one
 };
 
 // The symbolic inverse a q-dependent mass matrix's solution carries grows like n!.
@@ -202,7 +202,7 @@ struct Model {
   std::vector<Parameter> parameters;
   std::vector<std::shared_ptr<const Table>> tables;  // in file order; callable in every expression
   std::vector<Input> inputs;
-  std::vector<State> states;        // slow states first, then fast, each in file order
+  std::vector<State> states;  // slow states first, then fast, each in file order
   std::size_t slow_count = 0;
   // The file gives the slow/fast partition (states: slow: fast:, or a second-order model's
   // small coordinates). false: states: is a plain mapping, every state counted slow, and the

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "model/functions.hpp"
 #include "model/cpp_names.hpp"
+#include "model/functions.hpp"
 #include "model/tables.hpp"
 
 namespace dualrate {
@@ -97,9 +97,7 @@ std::string literal_in(double v) {
   return literal(v, A == In::kTime ? "Time" : "Scalar");
 }
 
-bool negative_numeric(const ex& e) {
-  return is_exactly_a<numeric>(e) && ex_to<numeric>(e).is_negative();
-}
+bool negative_numeric(const ex& e) { return is_exactly_a<numeric>(e) && ex_to<numeric>(e).is_negative(); }
 
 std::string integer_power(const std::string& base, long n) {
   return fmt::format("dualrate::math::powi<{}>({})", n, base);

@@ -1,7 +1,5 @@
 // The loader's second-order form: coordinates, mass, forces and small, lowered to the
 // first-order states every scheme runs (loader.hpp, model.hpp's SecondOrder).
-#include "model/loader.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,6 +7,7 @@
 #include <limits>
 
 #include "model/functions.hpp"
+#include "model/loader.hpp"
 
 namespace dualrate::loading {
 
@@ -24,7 +23,7 @@ const char* const kMassFormHint =
 // velocities (name q_dot) of the coordinates with large inertia (slow), then those of the
 // small-inertia coordinates (fast). Initial values are the coordinates' position and velocity.
 void Loader::second_order_states(const std::map<std::string, KeyValue>& top, std::vector<Entry>& slow,
-                         std::vector<Entry>& fast) {
+                                 std::vector<Entry>& fast) {
   const KeyValue& section = top.at("coordinates");
   const auto coords = entries(section.second, "coordinates");
   if (coords.empty())
@@ -98,8 +97,8 @@ void Loader::force_entries(const std::map<std::string, KeyValue>& top, std::vect
   for (const auto& c : coordinates)
     if (!forces.count(c)) missing.push_back(c);
   if (!missing.empty())
-    throw ModelError(at(section.first), "missing force for coordinate" + std::string(missing.size() > 1 ? "s " : " ") +
-                                            join(missing),
+    throw ModelError(at(section.first),
+                     "missing force for coordinate" + std::string(missing.size() > 1 ? "s " : " ") + join(missing),
                      "each coordinate needs its generalized force f in M q'' = f");
   for (const auto& c : coordinates) vars.push_back({c + "_force", forces.at(c).first, forces.at(c).second});
 }
@@ -108,7 +107,8 @@ void Loader::force_entries(const std::map<std::string, KeyValue>& top, std::vect
 // definite, and the first-order equations: q' = q_dot, q_dot' = (M^-1 f)_q.
 void Loader::read_second_order(const std::map<std::string, KeyValue>& top) {
   SecondOrder& so = *model_.second_order;
-  if (!so.small_parameter.empty() && (!kind_.count(so.small_parameter) || kind_.at(so.small_parameter) != "parameter")) {
+  if (!so.small_parameter.empty() &&
+      (!kind_.count(so.small_parameter) || kind_.at(so.small_parameter) != "parameter")) {
     std::vector<std::string> names;
     for (const auto& p : model_.parameters) names.push_back(p.name);
     throw ModelError(at(small_parameter_node_), "small.parameter '" + so.small_parameter + "' is not a parameter",
@@ -269,8 +269,7 @@ void Loader::check_mass_symmetric(const KeyValue& rows, const Eigen::MatrixXd& m
         throw ModelError(at(rows.second[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)]),
                          fmt::format("the mass matrix is not symmetric{}: entry ({}, {}) is {:.17g}, entry ({}, {}) is "
                                      "{:.17g}",
-                                     initially(so),
-                                     so.coordinates[static_cast<std::size_t>(j)],
+                                     initially(so), so.coordinates[static_cast<std::size_t>(j)],
                                      so.coordinates[static_cast<std::size_t>(i)], m(j, i),
                                      so.coordinates[static_cast<std::size_t>(i)],
                                      so.coordinates[static_cast<std::size_t>(j)], m(i, j)),

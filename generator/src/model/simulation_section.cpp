@@ -1,11 +1,11 @@
 // The loader's simulation section: end time, scheme, step, ratio, linearization and the
 // input signals (loader.hpp).
-#include "model/loader.hpp"
-
 #include <fmt/format.h>
 
 #include <cmath>
 #include <regex>
+
+#include "model/loader.hpp"
 
 namespace dualrate::loading {
 
@@ -50,8 +50,8 @@ void Loader::read_schedule_by(const KeyValue& by, ScheduleSpec& spec) {
   if (by.second.IsNull()) throw ModelError(at(by.first), "simulation.schedule.by is empty", "as in by: [V]");
   const std::vector<YAML::Node> by_items = items(by.second);
   if (by_items.empty() || by_items.size() > 2)
-    throw ModelError(at(by.second), fmt::format("simulation.schedule.by lists {} values; 1 or 2 are scheduled over",
-                                                by_items.size()));
+    throw ModelError(at(by.second),
+                     fmt::format("simulation.schedule.by lists {} values; 1 or 2 are scheduled over", by_items.size()));
   for (const auto& item : by_items) {
     const std::string what = "the scheduling value '" + (item.IsScalar() ? item.Scalar() : std::string("?")) + "'";
     ExpressionScope scope = dynamic_scope(what);
@@ -132,8 +132,8 @@ void Loader::read_grid_count(const YAML::Node& p, std::size_t d, ScheduleSpec& s
 
 void Loader::read_grid_points(const YAML::Node& p, std::size_t d, ScheduleSpec& spec) {
   if (!is_number_list(p))
-    throw ModelError(at(p), "grid points of '" + spec.by_text[d] +
-                                "': expected auto, a number of points or a list of numbers");
+    throw ModelError(
+        at(p), "grid points of '" + spec.by_text[d] + "': expected auto, a number of points or a list of numbers");
   std::vector<double>& grid = spec.points[d];
   for (const auto& v : p) grid.push_back(table_value(v, "a grid point of '" + spec.by_text[d] + "'"));
   if (grid.size() < 2)
@@ -190,8 +190,9 @@ void Loader::read_simulation(const KeyValue& section) {
   }
   if (k.count("schedule")) read_schedule(k.at("schedule"));
   if (sim.linearization == "scheduled" && !sim.schedule)
-    throw ModelError(sim.linearization_loc, "linearization: scheduled needs the scheduling values",
-                     "add 'schedule: by: [EXPR]' to the simulation section (as in by: [V]), or pass --schedule-by EXPR");
+    throw ModelError(
+        sim.linearization_loc, "linearization: scheduled needs the scheduling values",
+        "add 'schedule: by: [EXPR]' to the simulation section (as in by: [V]), or pass --schedule-by EXPR");
   if (k.count("inputs_before_start"))
     sim.inputs_sampled_before_start =
         keyword(k.at("inputs_before_start"), "inputs_before_start", "simulation", {"none", "sampled"}) == "sampled";
@@ -209,7 +210,8 @@ void Loader::read_simulation(const KeyValue& section) {
       if (!seen.insert(e.name).second) throw ModelError(at(e.key), "duplicate input signal for '" + e.name + "'");
       ExpressionScope scope = parameter_scope("the signal of input '" + e.name + "'", model_.parameters.size());
       scope.time = &time_ex_;
-      sim.inputs.push_back({static_cast<std::size_t>(u - input_names.begin()), expression(e.key, e.value, scope), at(e.value)});
+      sim.inputs.push_back(
+          {static_cast<std::size_t>(u - input_names.begin()), expression(e.key, e.value, scope), at(e.value)});
     }
   }
 }
@@ -253,7 +255,8 @@ GiNaC::ex parse_scheduling_value(const Model& m, const std::string& text, const 
   for (const auto& u : m.inputs) scope.allowed[u.name] = u.symbol;
   for (const auto& x : m.states) scope.allowed[x.name] = x.symbol;
   for (const auto& v : m.variables) scope.allowed[v.name] = v.symbol;
-  for (const auto& y : m.outputs) scope.forbidden[y.name] = "'" + y.name + "' is an output; to reuse it, make it a variable";
+  for (const auto& y : m.outputs)
+    scope.forbidden[y.name] = "'" + y.name + "' is an output; to reuse it, make it a variable";
   GiNaC::ex e = parse_expression({text, loc, true}, scope);
   check_scheduling_value(m, e, loc, scope.what);
   return e;

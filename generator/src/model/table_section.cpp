@@ -16,9 +16,9 @@ namespace dualrate::loading {
 
 namespace {
 
-const std::vector<std::string> kTableKeys = {"breakpoints", "values", "values_file", "interpolation",
-                                             "extrapolation", "tunable", "min", "max",
-                                             "unit", "axis_units", "description"};
+const std::vector<std::string> kTableKeys = {"breakpoints",   "values",     "values_file", "interpolation",
+                                             "extrapolation", "tunable",    "min",         "max",
+                                             "unit",          "axis_units", "description"};
 
 // A decimal number as written in a table (no expressions, no .inf or .nan), or nothing.
 bool table_number(const std::string& text, double& value) { return number_text(text, value) == NumberText::kFinite; }
@@ -39,7 +39,10 @@ std::string Loader::keyword(const KeyValue& kv, const std::string& key, const st
 
 double Loader::table_value(const YAML::Node& node, const std::string& what) {
   if (!node.IsScalar())
-    throw ModelError(at(node), what + " must be a number, not a " + (node.IsSequence() ? "list" : node.IsMap() ? "mapping" : "null"));
+    throw ModelError(at(node), what + " must be a number, not a " +
+                                   (node.IsSequence() ? "list"
+                                    : node.IsMap()    ? "mapping"
+                                                      : "null"));
   double v = 0;
   if (!table_number(node.Scalar(), v))
     throw ModelError(at(node), what + " is not a finite number: '" + node.Scalar() + "'",
@@ -56,8 +59,9 @@ void Loader::table_values(const YAML::Node& node, const Table& t, std::size_t ax
     throw ModelError(at(node), fmt::format("{}: expected a list of {} {} (axis {} has {} breakpoints)", what, n,
                                            axis + 1 == t.axes() ? "numbers" : "lists", axis + 1, n));
   if (node.size() != n)
-    throw ModelError(at(node), fmt::format("{}: a list of {} {} where axis {} has {} breakpoints", what, node.size(),
-                                           axis + 1 == t.axes() ? "numbers" : "lists", axis + 1, n),
+    throw ModelError(at(node),
+                     fmt::format("{}: a list of {} {} where axis {} has {} breakpoints", what, node.size(),
+                                 axis + 1 == t.axes() ? "numbers" : "lists", axis + 1, n),
                      "values[i][j]... is the value at (breakpoints[0][i], breakpoints[1][j], ...)");
   for (const auto& item : node) {
     if (axis + 1 == t.axes()) {
@@ -71,9 +75,9 @@ void Loader::table_values(const YAML::Node& node, const Table& t, std::size_t ax
 
 void Loader::check_table_limits(const Table& t, double v, const std::string& text, const SourceLoc& loc) {
   if (t.tunable && (v < t.min || v > t.max))
-    throw ModelError(loc, fmt::format("value {} of tunable table '{}' is outside its limits [{}, {}]", text, t.name,
-                                      t.min, t.max),
-                     "min and max bound every value of a tunable table: correct the value or widen them");
+    throw ModelError(
+        loc, fmt::format("value {} of tunable table '{}' is outside its limits [{}, {}]", text, t.name, t.min, t.max),
+        "min and max bound every value of a tunable table: correct the value or widen them");
 }
 
 void Loader::table_values_file(const KeyValue& kv, Table& t) {
@@ -97,9 +101,9 @@ void Loader::table_values_file(const KeyValue& kv, Table& t) {
     if (first == std::string::npos || line[first] == '#') continue;
     last = {path.string(), line_number, 1};
     if (row == rows)
-      throw ModelError(last, fmt::format("table '{}': more than {} rows of values (axis 1 has {} breakpoints)", t.name,
-                                         rows, rows),
-                       "one row per breakpoint of the first axis");
+      throw ModelError(
+          last, fmt::format("table '{}': more than {} rows of values (axis 1 has {} breakpoints)", t.name, rows, rows),
+          "one row per breakpoint of the first axis");
     std::size_t count = 0, start = 0;
     while (true) {
       const std::size_t comma = line.find(',', start);
@@ -125,8 +129,8 @@ void Loader::table_values_file(const KeyValue& kv, Table& t) {
     ++row;
   }
   if (row != rows)
-    throw ModelError(last, fmt::format("table '{}': {} rows of values, not {} (one per breakpoint of axis 1)", t.name,
-                                       row, rows));
+    throw ModelError(
+        last, fmt::format("table '{}': {} rows of values, not {} (one per breakpoint of axis 1)", t.name, row, rows));
 }
 
 void Loader::read_breakpoints(const Entry& e, const KeyValue& bp, Table& t) {
@@ -136,8 +140,8 @@ void Loader::read_breakpoints(const Entry& e, const KeyValue& bp, Table& t) {
                      "breakpoints of table '" + e.name + "' must be a list of lists, one per argument",
                      "a 1-D table too: breakpoints: [[0, 1, 2]]");
   if (bp.second.size() > kMaxTableAxes)
-    throw ModelError(at(bp.second), fmt::format("table '{}' has {} axes; tables have 1 to {}", e.name,
-                                                bp.second.size(), kMaxTableAxes));
+    throw ModelError(at(bp.second), fmt::format("table '{}' has {} axes; tables have 1 to {}", e.name, bp.second.size(),
+                                                kMaxTableAxes));
   std::size_t count = 1;
   for (std::size_t d = 0; d < bp.second.size(); ++d) {
     const YAML::Node axis = bp.second[d];
@@ -151,15 +155,18 @@ void Loader::read_breakpoints(const Entry& e, const KeyValue& bp, Table& t) {
     for (const auto& node : axis) {
       const double v = table_value(node, what);
       if (!points.empty() && !(v > points.back()))
-        throw ModelError(at(node), fmt::format("breakpoints of axis {} of table '{}' are not strictly increasing: "
-                                               "{} after {}", d + 1, e.name, node.Scalar(), points.back()),
-                         v == points.back() ? "a breakpoint may not repeat" : "list the breakpoints in increasing order");
+        throw ModelError(
+            at(node),
+            fmt::format("breakpoints of axis {} of table '{}' are not strictly increasing: "
+                        "{} after {}",
+                        d + 1, e.name, node.Scalar(), points.back()),
+            v == points.back() ? "a breakpoint may not repeat" : "list the breakpoints in increasing order");
       points.push_back(v);
     }
     count *= points.size();
     if (count > kMaxTableValues)
-      throw ModelError(at(bp.second), fmt::format("table '{}' would hold more than {} values", e.name,
-                                                  kMaxTableValues), "tables are stored in the target's flash");
+      throw ModelError(at(bp.second), fmt::format("table '{}' would hold more than {} values", e.name, kMaxTableValues),
+                       "tables are stored in the target's flash");
     t.breakpoints.push_back(std::move(points));
   }
 }
@@ -168,8 +175,8 @@ void Loader::read_axis_units(const KeyValue& kv, Table& t) {
   const YAML::Node& list = kv.second;
   if (!list.IsSequence() || list.size() != t.axes())
     throw ModelError(at(list.IsNull() ? kv.first : list),
-                     fmt::format("axis_units of table '{}' must be a list of {} unit{}, one per axis", t.name,
-                                 t.axes(), t.axes() == 1 ? "" : "s"),
+                     fmt::format("axis_units of table '{}' must be a list of {} unit{}, one per axis", t.name, t.axes(),
+                                 t.axes() == 1 ? "" : "s"),
                      t.axes() == 1 ? "as in axis_units: [rpm]" : "as in axis_units: [rpm, \"1\"]");
   for (std::size_t d = 0; d < list.size(); ++d)
     t.axis_units.push_back(scalar({list[d], list[d]}, fmt::format("the unit of axis {} of table '{}'", d + 1, t.name)));
@@ -194,7 +201,8 @@ void Loader::read_tables(const std::vector<Entry>& entries) {
     const bool inline_values = k.count("values") > 0, file_values = k.count("values_file") > 0;
     if (inline_values == file_values)
       throw ModelError(at(inline_values ? k.at("values_file").first : e.key),
-                       "table '" + e.name + "' needs " + (inline_values ? "either values or values_file, not both" : "values or values_file"),
+                       "table '" + e.name + "' needs " +
+                           (inline_values ? "either values or values_file, not both" : "values or values_file"),
                        "values: nested lists, one level per axis; values_file: a CSV file next to the model file");
     if (inline_values) {
       table_values(k.at("values").second, t, 0, t.values);

@@ -138,14 +138,30 @@ ex zero6(const ex&, const ex&, const ex&, const ex&, const ex&, const ex&) { ret
 
 }  // namespace
 
-REGISTER_FUNCTION(dr_table1, eval_func(eval1).evalf_func(eval1).derivative_func(deriv1).real_part_func(real1)
-                                 .imag_part_func(zero3).conjugate_func(real1))
-REGISTER_FUNCTION(dr_table2, eval_func(eval2).evalf_func(eval2).derivative_func(deriv2).real_part_func(real2)
-                                 .imag_part_func(zero4).conjugate_func(real2))
-REGISTER_FUNCTION(dr_table3, eval_func(eval3).evalf_func(eval3).derivative_func(deriv3).real_part_func(real3)
-                                 .imag_part_func(zero5).conjugate_func(real3))
-REGISTER_FUNCTION(dr_table4, eval_func(eval4).evalf_func(eval4).derivative_func(deriv4).real_part_func(real4)
-                                 .imag_part_func(zero6).conjugate_func(real4))
+REGISTER_FUNCTION(dr_table1, eval_func(eval1)
+                                 .evalf_func(eval1)
+                                 .derivative_func(deriv1)
+                                 .real_part_func(real1)
+                                 .imag_part_func(zero3)
+                                 .conjugate_func(real1))
+REGISTER_FUNCTION(dr_table2, eval_func(eval2)
+                                 .evalf_func(eval2)
+                                 .derivative_func(deriv2)
+                                 .real_part_func(real2)
+                                 .imag_part_func(zero4)
+                                 .conjugate_func(real2))
+REGISTER_FUNCTION(dr_table3, eval_func(eval3)
+                                 .evalf_func(eval3)
+                                 .derivative_func(deriv3)
+                                 .real_part_func(real3)
+                                 .imag_part_func(zero5)
+                                 .conjugate_func(real3))
+REGISTER_FUNCTION(dr_table4, eval_func(eval4)
+                                 .evalf_func(eval4)
+                                 .derivative_func(deriv4)
+                                 .real_part_func(real4)
+                                 .imag_part_func(zero6)
+                                 .conjugate_func(real4))
 
 std::shared_ptr<const Table> register_table(Table table) {
   static int next_id = 0;

@@ -32,7 +32,7 @@ struct Table {
   enum class Extrapolation { kClamp, kLinear };
 
   std::string name;
-  SourceLoc loc;                                // of the name
+  SourceLoc loc;                                 // of the name
   std::vector<std::vector<double>> breakpoints;  // per axis, strictly increasing, >= 2 points
   std::vector<double> values;                    // first axis outermost
   SourceLoc breakpoints_loc;                     // of the breakpoints' list
@@ -49,7 +49,7 @@ struct Table {
   bool tunable = false;
   double min{}, max{};    // tunable only
   SourceLoc range_loc{};  // tunable only: of its `min:`
-  int id = -1;  // first argument of its calls; set by register_table
+  int id = -1;            // first argument of its calls; set by register_table
 
   std::size_t axes() const { return breakpoints.size(); }
   // T(args) or, with slope bit d set, its partial derivative in args[d], in T's arithmetic as

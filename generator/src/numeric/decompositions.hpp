@@ -6,7 +6,6 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <memory>
 
 namespace dualrate {

@@ -133,7 +133,8 @@ std::vector<T> solve_llt_as_runtime(std::size_t n, std::vector<T> mass, std::vec
     }
   }
   fixed_size_solves::triangular_solve(n, at, true, false, force);
-  fixed_size_solves::triangular_solve(n, [&at](std::size_t i, std::size_t j) { return at(j, i); }, false, false, force);
+  fixed_size_solves::triangular_solve(
+      n, [&at](std::size_t i, std::size_t j) { return at(j, i); }, false, false, force);
   return force;
 }
 

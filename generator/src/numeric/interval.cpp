@@ -65,8 +65,8 @@ Interval sine(Interval a) {
   const auto passes = [&](double at) {  // whether at + 2k pi lies within a for some k
     return std::floor((a.hi - at) / (2 * kPi)) >= std::ceil((a.lo - at) / (2 * kPi));
   };
-  Interval r = widened(std::min(std::sin(a.lo), std::sin(a.hi)), std::max(std::sin(a.lo), std::sin(a.hi)),
-                       kFunctionUlps);
+  Interval r =
+      widened(std::min(std::sin(a.lo), std::sin(a.hi)), std::max(std::sin(a.lo), std::sin(a.hi)), kFunctionUlps);
   if (passes(kPi / 2)) r.hi = 1;
   if (passes(3 * kPi / 2)) r.lo = -1;
   return {std::max(r.lo, -1.0), std::min(r.hi, 1.0)};
@@ -118,8 +118,7 @@ Interval function_bound(const GiNaC::function& f, const std::vector<Interval>& a
 
 Interval power_bound(const GiNaC::ex& base, const GiNaC::ex& exponent, const IntervalMap& symbols) {
   const Interval b = bound(base, symbols);
-  if (!GiNaC::is_a<GiNaC::numeric>(exponent))
-    throw IntervalError("a power whose exponent is not a number");
+  if (!GiNaC::is_a<GiNaC::numeric>(exponent)) throw IntervalError("a power whose exponent is not a number");
   const GiNaC::numeric p = GiNaC::ex_to<GiNaC::numeric>(exponent);
   if (p.is_integer()) return integer_power(b, p.to_long());
   if (!p.is_real()) throw IntervalError("a power with a complex exponent");
@@ -141,7 +140,8 @@ Interval bound(const GiNaC::ex& e, const IntervalMap& symbols) {
   }
   if (GiNaC::is_a<GiNaC::symbol>(e)) {
     const auto found = symbols.find(e);
-    if (found == symbols.end()) throw IntervalError("symbol " + GiNaC::ex_to<GiNaC::symbol>(e).get_name() + " has no bound");
+    if (found == symbols.end())
+      throw IntervalError("symbol " + GiNaC::ex_to<GiNaC::symbol>(e).get_name() + " has no bound");
     return found->second;
   }
   if (GiNaC::is_a<GiNaC::add>(e)) {

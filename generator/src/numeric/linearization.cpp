@@ -1,15 +1,12 @@
 #include "numeric/linearization.hpp"
 
-#include "numeric/decompositions.hpp"
-
-#include <vector>
-
+#include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <algorithm>
-
 #include <stdexcept>
+#include <vector>
+
+#include "numeric/decompositions.hpp"
 
 namespace dualrate {
 
@@ -57,8 +54,9 @@ Eigen::MatrixXd evaluate(const Model& model, const GiNaC::matrix& m, double t, c
       const GiNaC::ex& entry = m(r, c);
       // Plain substitution (no pattern matching): a map lookup per symbol instead of a match
       // against every entry of the point per node.
-      const GiNaC::ex v =
-          GiNaC::is_a<GiNaC::numeric>(entry) ? entry.evalf() : entry.subs(point, GiNaC::subs_options::no_pattern).evalf();
+      const GiNaC::ex v = GiNaC::is_a<GiNaC::numeric>(entry)
+                              ? entry.evalf()
+                              : entry.subs(point, GiNaC::subs_options::no_pattern).evalf();
       if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real())
         throw std::runtime_error("Jacobian entry does not evaluate to a real number");
       result(r, c) = GiNaC::ex_to<GiNaC::numeric>(v).to_double();

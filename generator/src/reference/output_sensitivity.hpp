@@ -4,7 +4,6 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <map>
 #include <string>
 #include <vector>

@@ -1,21 +1,19 @@
 #include "reference/reference_model.hpp"
 
-#include <boost/numeric/odeint.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/numeric/odeint.hpp>
 #include <cmath>
 #include <set>
 #include <type_traits>
 
-#include "numeric/linearization.hpp"
 #include "numeric/fixed_size_solves.hpp"
+#include "numeric/linearization.hpp"
 
 namespace dualrate {
 
-long step_count(double t_end, double h) {
-  return static_cast<long>(std::ceil(t_end / h - 1e-9));
-}
+long step_count(double t_end, double h) { return static_cast<long>(std::ceil(t_end / h - 1e-9)); }
 
 EndTime end_time(double t_end, double h, int stride) {
   const double span = h * stride;
@@ -289,9 +287,9 @@ double sample_time(long i, double h, bool float_time) {
 }
 
 void ReferenceModel::march(long n, double h, double t_last, int every, bool float_time,
-                          const std::function<long(long, Vector&)>& advance, Trace& trace,
-                          const std::function<const ReferenceModel&(long)>& at,
-                          const std::function<void(double)>& progress) const {
+                           const std::function<long(long, Vector&)>& advance, Trace& trace,
+                           const std::function<const ReferenceModel&(long)>& at,
+                           const std::function<void(double)>& progress) const {
   const auto row_at = [&](long i, double t, const Vector& x) {
     const ReferenceModel& m = at ? at(i) : *this;
     const bool on_grid = t == static_cast<double>(i) * h;
@@ -370,8 +368,8 @@ RightHandSide ReferenceModel::holding_step(long i, double h, bool in_float) cons
 }
 
 template <class T>
-std::function<std::vector<T>(double, const std::vector<T>&, const ReferenceModel::Vector&)>
-ReferenceModel::function_in(const std::vector<GiNaC::ex>& expressions) const {
+std::function<std::vector<T>(double, const std::vector<T>&, const ReferenceModel::Vector&)> ReferenceModel::function_in(
+    const std::vector<GiNaC::ex>& expressions) const {
   auto evaluators = std::make_shared<std::vector<Evaluator>>();
   for (const auto& e : expressions) evaluators->emplace_back(model_.with_time_terms(e), slots_);
   return [this, evaluators](double t, const std::vector<T>& x, const Vector& u) {
@@ -392,7 +390,7 @@ template std::function<std::vector<double>(double, const std::vector<double>&, c
 ReferenceModel::function_in<double>(const std::vector<GiNaC::ex>&) const;
 
 void ReferenceModel::float_derivatives(double t, const std::vector<float>& x, const Vector& u,
-                                      std::vector<float>& dxdt) const {
+                                       std::vector<float>& dxdt) const {
   const std::vector<float> env = environment(t, x, u);
   dxdt.resize(rhs_.size());
   for (std::size_t i = 0; i < rhs_.size(); ++i) dxdt[i] = rhs_[i](env.data(), t);
@@ -425,9 +423,10 @@ double integrate_segment(Stepper& stepper, System& system, ReferenceModel::Vecto
   const double allowed = kStepsPerGridStep * std::ceil((b - a) / max_step - 1e-9);
   while (t < b) {
     if (static_cast<double>(++taken) > allowed)
-      throw SimulationError(fmt::format("reference integration failed: more than {} steps per step of the grid "
-                                        "({:.6g} s) near t = {:.17g} (too stiff for the explicit integrator)",
-                                        kStepsPerGridStep, max_step, t));
+      throw SimulationError(
+          fmt::format("reference integration failed: more than {} steps per step of the grid "
+                      "({:.6g} s) near t = {:.17g} (too stiff for the explicit integrator)",
+                      kStepsPerGridStep, max_step, t));
     const bool last = t + natural >= b;
     double step = last ? b - t : natural;
     if (stepper.try_step(system, x, t, step) == odeint::success) {

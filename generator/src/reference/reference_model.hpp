@@ -8,6 +8,7 @@
 // (reference_core/reference_core.hpp), above the schemes, which build on this layer.
 #pragma once
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -16,12 +17,10 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Dense>
-
+#include "base/trace.hpp"
 #include "model/calibration.hpp"
 #include "model/evaluator.hpp"
 #include "model/model.hpp"
-#include "base/trace.hpp"
 #include "numeric/ode.hpp"
 
 namespace dualrate {
@@ -47,13 +46,13 @@ struct RunOptions {
   std::string scheme;  // a scheme of the registry (registry/registry.hpp) or kHighAccuracy
   double step = 0;     // h
   double t_end = 0;
-  int every = 1;       // one trace row every `every` steps
+  int every = 1;                       // one trace row every `every` steps
   double reference_tolerance = 1e-12;  // absolute and relative, for kHighAccuracy
   // kHighAccuracy with the inputs as a single-rate run of `step` holds them over each step (its
   // sample, or the polynomial of its hold: holding_step), not continuous in time: the solution
   // whose difference to the continuous one is what the inputs' hold costs.
   bool inputs_held = false;
-  bool frozen_linearization = false;   // sp_ll: Jacobian blocks at the initial state, not re-linearized
+  bool frozen_linearization = false;  // sp_ll: Jacobian blocks at the initial state, not re-linearized
   // Scheduled constants (linearization: scheduled, as generate designed them): interpolated at
   // each step's start instead of re-linearizing; null otherwise.
   std::shared_ptr<const ConstantSchedule> schedule{};
@@ -61,8 +60,8 @@ struct RunOptions {
   // caller holds it (verify); null: the reference core designs it where its exact step check
   // needs it. Its schedule, if any, is `schedule`.
   std::shared_ptr<const SchemeDesign> design{};
-  int ratio = 1;                       // H = ratio h, for the multirate schemes
-  SchemeOptions scheme_options{};      // the scheme's own options as given
+  int ratio = 1;                   // H = ratio h, for the multirate schemes
+  SchemeOptions scheme_options{};  // the scheme's own options as given
   // Without `schedule`: the count a scheduled design fixed (ConstantSchedule::iterations), for
   // the run that re-designs at every step what the schedule interpolates (verify's
   // schedule_error); 0: the scheme's own design.
@@ -102,7 +101,6 @@ inline int calibration_stride(const RunOptions& options, bool dual_rate) {
 
 // The time at which step i of size h samples its inputs (RunOptions::float_time).
 double sample_time(long i, double h, bool float_time);
-
 
 // Number of steps of size h that cover [0, t_end] (t_end is reached or passed by less than
 // one part in 1e9 of a step).

@@ -16,11 +16,12 @@ namespace {
 
 // Why a run of `scheme` cannot end exactly at t_end, with the end times it can reach.
 SimulationError off_grid(const std::string& scheme, double t_end, double h, int stride, const EndTime& e) {
-  const std::string unit = stride > 1 ? fmt::format("macro steps H = {} h = {}", stride, h * stride)
-                                      : fmt::format("steps h = {}", h);
-  return SimulationError(fmt::format("t_end = {} is not a whole number of {} and {} cannot shorten its last "
-                                     "step; the nearest end times are {:.15g} and {:.15g} (--t-end)",
-                                     t_end, unit, scheme, e.below, e.above));
+  const std::string unit =
+      stride > 1 ? fmt::format("macro steps H = {} h = {}", stride, h * stride) : fmt::format("steps h = {}", h);
+  return SimulationError(
+      fmt::format("t_end = {} is not a whole number of {} and {} cannot shorten its last "
+                  "step; the nearest end times are {:.15g} and {:.15g} (--t-end)",
+                  t_end, unit, scheme, e.below, e.above));
 }
 
 }  // namespace
@@ -71,7 +72,7 @@ ReferenceStep prepared_step(const ReferenceCore& core, const Model& model, const
     const Vector x0 = core.initial_state(), u0 = core.inputs_at(0, in_float);
     const Eigen::MatrixXd initial_inputs = core.input_jacobian_at(0, x0, u0);
     setup.input_jacobian = [&core, initial_inputs, frozen = options.frozen_linearization, in_float](double t,
-                                                                                                  const Vector& x) {
+                                                                                                    const Vector& x) {
       return frozen ? initial_inputs : core.input_jacobian_at(t, x, core.inputs_at(t, in_float));
     };
   }
@@ -93,8 +94,9 @@ namespace {
 std::vector<ReferenceStep> prepared_steps(const ReferenceCores& cores, const SchemeInfo& info,
                                           const RunOptions& options, double h) {
   if (options.schedule && cores.size() > 1)
-    throw SimulationError("scheduled constants are designed at the model's values: a calibration write would leave "
-                          "them stale, and runs with one are not supported");
+    throw SimulationError(
+        "scheduled constants are designed at the model's values: a calibration write would leave "
+        "them stale, and runs with one are not supported");
   std::vector<ReferenceStep> steps;
   for (std::size_t k = 0; k < cores.size(); ++k)
     steps.push_back(prepared_step(cores.core(k), cores.model(k), info, options, h));
@@ -144,12 +146,12 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)>
   const bool in_float = options.float_time;
   auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
                                                       calibration_stride(options, false));
-  return [cores, h, in_float, steps = prepared_steps(*cores, *info, options, h)](long i, const Vector& x,
-                                                                                 double length) {
-    const std::size_t k = cores->index(i);
-    const ReferenceCore& core = cores->core(k);
-    return steps[k](core.holding_step(i, h, in_float), sample_time(i, h, in_float), length, x);
-  };
+  return
+      [cores, h, in_float, steps = prepared_steps(*cores, *info, options, h)](long i, const Vector& x, double length) {
+        const std::size_t k = cores->index(i);
+        const ReferenceCore& core = cores->core(k);
+        return steps[k](core.holding_step(i, h, in_float), sample_time(i, h, in_float), length, x);
+      };
 }
 
 namespace {
@@ -428,8 +430,8 @@ Trace ReferenceCore::tick_trace_in(const RunOptions& options, GridRunIn<T> (*ref
   const double h = options.step;
   const bool in_float = options.float_time;
   const long n = step_count(options.t_end, h);
-  const auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
-                                                            calibration_stride(options, true));
+  const auto cores =
+      std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h, calibration_stride(options, true));
   const auto active = std::make_shared<const ReferenceCore*>(this);
   Trace trace = started(options);
   GridSetupIn<T> setup = grid_setup<T>(options, active, cores);

@@ -92,8 +92,9 @@ class ReferenceCore : public ReferenceModel {
   // single_step in T with the scheme's transcription `reference` (float_reference,
   // double_reference) on the generator's design.
   template <class T>
-  std::function<Vector(long i, const Vector& x)> single_step_in(
-      const RunOptions& options, StepIn<T> (*reference)(const ReferenceSetup&, double)) const;
+  std::function<Vector(long i, const Vector& x)> single_step_in(const RunOptions& options,
+                                                                StepIn<T> (*reference)(const ReferenceSetup&,
+                                                                                       double)) const;
   void fixed_step(const RunOptions& options, Trace& trace) const;
   // The run of a scheme tied to its grid (SchemeInfo::reference_run: the Adams schemes).
   void grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const;
@@ -108,8 +109,7 @@ class ReferenceCore : public ReferenceModel {
   std::function<Vector(long i, const Vector& kept)> macro_step_in(
       const RunOptions& options, GridRunIn<T> (*reference_run)(const GridSetupIn<T>&)) const;
   template <class T>
-  Trace tick_trace_in(const RunOptions& options, GridRunIn<T> (*reference_run)(const GridSetupIn<T>&),
-                      int every) const;
+  Trace tick_trace_in(const RunOptions& options, GridRunIn<T> (*reference_run)(const GridSetupIn<T>&), int every) const;
 };
 
 }  // namespace dualrate

@@ -7,8 +7,8 @@
 
 #include "model/tunable.hpp"
 #include "reference/reference_model.hpp"
-#include "schemes/compensated_states.hpp"
 #include "schemes/adams/adams.hpp"
+#include "schemes/compensated_states.hpp"
 #include "schemes/prk25/prk25.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
 #include "schemes/runge_kutta/runge_kutta.hpp"
@@ -20,8 +20,8 @@ namespace dualrate {
 const std::vector<SchemeInfo>& all_schemes() {
   static const std::vector<SchemeInfo> all = [] {
     std::vector<SchemeInfo> s = runge_kutta_schemes();
-    for (const SchemeInfo& seed : {sp_ll_scheme(), prk25_scheme(), smfe_scheme(), quasistatic_scheme(),
-                                   quasistatic_outer_scheme()})
+    for (const SchemeInfo& seed :
+         {sp_ll_scheme(), prk25_scheme(), smfe_scheme(), quasistatic_scheme(), quasistatic_outer_scheme()})
       s.push_back(seed);
     for (const SchemeInfo& adams : adams_schemes()) s.push_back(adams);
     // Generated ones first, each group in the order above.
@@ -150,15 +150,17 @@ StepCost step_cost(const Model& model, const GenerateRequest& request, const Sch
   if (!info || !info->cost) throw std::invalid_argument("op count: unknown scheme '" + request.scheme + "'");
   StepCost c = info->cost(model, request, design);
   // A compensated state's update: 3 additions besides its own (dualrate::CompensatedSum).
-  c.ops += arithmetic(3 * static_cast<long>(std::count(design.compensated.begin(), design.compensated.end(), true)), 0, 0);
+  c.ops +=
+      arithmetic(3 * static_cast<long>(std::count(design.compensated.begin(), design.compensated.end(), true)), 0, 0);
   return c;
 }
 
 void check_model_scheme(const Model& model) {
   const std::string& s = model.simulation.scheme;
-  if (const SchemeInfo* info = find_scheme(s); info && model.simulation.linearization == "scheduled" &&
-                                               !info->schedulable) {
-    const SourceLoc at = model.simulation.schedule ? model.simulation.schedule->loc : model.simulation.linearization_loc;
+  if (const SchemeInfo* info = find_scheme(s);
+      info && model.simulation.linearization == "scheduled" && !info->schedulable) {
+    const SourceLoc at =
+        model.simulation.schedule ? model.simulation.schedule->loc : model.simulation.linearization_loc;
     const std::string names = fmt::format("{}", fmt::join(scheme_names_with(&SchemeInfo::schedulable), ", "));
     throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s),
                      "scheduled constants are for " + names + "; leave out linearization: scheduled for " + s);

@@ -7,9 +7,9 @@
 // ask the registry and call the hooks.
 #pragma once
 
-#include <Eigen/Dense>
 #include <ginac/ginac.h>
 
+#include <Eigen/Dense>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
+#include "constant_schedule/constant_schedule.hpp"
 #include "ir/linear_map.hpp"
 #include "ir/op_count.hpp"
 #include "model/model.hpp"
 #include "model/scalar_type.hpp"
 #include "numeric/linearization.hpp"
 #include "numeric/ode.hpp"
-#include "constant_schedule/constant_schedule.hpp"
 #include "reference/reference_model.hpp"
 
 namespace dualrate {
@@ -94,12 +94,12 @@ struct GenerateRequest {
 // temporary of an earlier step), with no heap and a fixed number of operations.
 struct RecomputeStep {
   enum class Kind {
-    kEvaluate,   // out[0] = the rows x cols matrix of `entries` (row by row), in the calibrated parameters
-    kInverse,    // out[0] = in[0]^-1 (refused when singular)
-    kProduct,    // out[0] = in[0] in[1]
-    kSum,        // out[0] = in[0] + in[1]
-    kPhiBlocks,  // out = e^{hZ}, h phi_1(hZ), h^2 phi_2(hZ) for Z = in[0] and h = step, from one
-                 // exponential of Padé degree `degree` with `squarings` squarings, for every write
+    kEvaluate,     // out[0] = the rows x cols matrix of `entries` (row by row), in the calibrated parameters
+    kInverse,      // out[0] = in[0]^-1 (refused when singular)
+    kProduct,      // out[0] = in[0] in[1]
+    kSum,          // out[0] = in[0] + in[1]
+    kPhiBlocks,    // out = e^{hZ}, h phi_1(hZ), h^2 phi_2(hZ) for Z = in[0] and h = step, from one
+                   // exponential of Padé degree `degree` with `squarings` squarings, for every write
     kExponential,  // out[0] = e^{hZ} for Z = in[0], h = step, planned as kPhiBlocks
   };
   Kind kind = Kind::kEvaluate;
@@ -321,8 +321,8 @@ struct SchemeInfo {
   const char* header = "";         // runtime header that defines it
   int order = 1;
   const char* summary = "";
-  int evaluations = 1;        // right-hand-side evaluations per step
-  bool constants = false;     // instantiated as <Model, SchemeConstants> with precomputed matrices
+  int evaluations = 1;              // right-hand-side evaluations per step
+  bool constants = false;           // instantiated as <Model, SchemeConstants> with precomputed matrices
   double double_tolerance = 1e-12;  // verify bound against the reference core in double
   // Verify's local check holds its float builds to one (macro) step's share of the step-map
   // bound (local_step_tolerance: stages rounding relative to their terms, solved fast states
@@ -341,8 +341,8 @@ struct SchemeInfo {
   // core's steps along the run. Otherwise 2 u_f |Phi - I| X: a worst case over each row's
   // terms, for constants that multiply parts of a step apart (matrices, stage weights).
   bool step_scaled_constants = false;
-  bool dual_rate = false;     // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
-  bool parallel = false;      // dual-rate: the parallel two-track variant
+  bool dual_rate = false;  // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
+  bool parallel = false;   // dual-rate: the parallel two-track variant
   // Treats every state alike (no slow/fast split): its one-step map for J decouples along J's
   // eigenvectors, so the analysis checks it per eigenvalue (on a 1x1 or 2x2 real block).
   bool uniform = false;
@@ -427,8 +427,8 @@ struct SchemeInfo {
   SchemeAnalysis (*analyse)(const Model& model, double h, const SchemeOptions& options) = nullptr;
   // A note for generate's standard error on what the design rests on (sp_ll frozen: how much
   // its matrices vary; smfe: its design along the trajectory), or empty.
-  std::string (*generate_note)(const Model& model, const GenerateRequest& request, const SchemeDesign& design, bool frozen,
-                               double t_end) = nullptr;
+  std::string (*generate_note)(const Model& model, const GenerateRequest& request, const SchemeDesign& design,
+                               bool frozen, double t_end) = nullptr;
 };
 
 }  // namespace dualrate

@@ -17,15 +17,24 @@ namespace dualrate {
 
 namespace fs = std::filesystem;
 
-
 // Flags both the host and the cross build of a program of generated code use: the product's warnings
 // as errors, no contraction into fused multiply-adds, no Eigen vectorization and the portable
 // libm (the same fdlibm on both sides), so that the two compute the same IEEE operations in
 // the same order.
 std::vector<std::string> program_flags(const std::vector<fs::path>& include_dirs) {
-  std::vector<std::string> flags = {"-std=c++17", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wshadow",
-                                    "-Wdouble-promotion", "-Werror", "-fno-exceptions", "-fno-rtti",
-                                    "-ffp-contract=off", "-DEIGEN_DONT_VECTORIZE", "-DDUALRATE_PORTABLE_MATH"};
+  std::vector<std::string> flags = {"-std=c++17",
+                                    "-O2",
+                                    "-Wall",
+                                    "-Wextra",
+                                    "-Wpedantic",
+                                    "-Wshadow",
+                                    "-Wdouble-promotion",
+                                    "-Werror",
+                                    "-fno-exceptions",
+                                    "-fno-rtti",
+                                    "-ffp-contract=off",
+                                    "-DEIGEN_DONT_VECTORIZE",
+                                    "-DDUALRATE_PORTABLE_MATH"};
   for (const auto& d : include_dirs) flags.push_back("-I" + d.string());
   const DataPaths& paths = data_paths();
   flags.insert(flags.end(), {"-I" + (paths.targets / "common").string(), "-I" + paths.runtime_include.string(),
@@ -43,9 +52,10 @@ std::string portable_math_library(const std::string& target, const std::string& 
 std::string missing_portable_math(const std::string& target) {
   const std::string libm = portable_math_library(target, "libm");
   if (fs::exists(libm)) return "";
-  return fmt::format("the portable libm for {} is not built ({} is missing): build it with `cmake --build build "
-                     "--target portable_math_{}`, or everything with scripts/build",
-                     target, libm, target);
+  return fmt::format(
+      "the portable libm for {} is not built ({} is missing): build it with `cmake --build build "
+      "--target portable_math_{}`, or everything with scripts/build",
+      target, libm, target);
 }
 
 // Why the Cortex-M binary `elf` breaks the heap ban (it names a heap function), or empty.
@@ -63,23 +73,34 @@ std::string heap_function(const fs::path& elf) {
 
 // The qemu-system-arm command that runs `elf` on `target` with the semihosting command line `args`.
 // QEMU's SSE-200 (mps2-an521) gives its first core no FPU unless asked.
-std::vector<std::string> qemu_system(const CrossTarget& target, int shift, const fs::path& elf, const std::string& args) {
-  std::vector<std::string> argv = {"timeout", "-k", "5", "900", "qemu-system-arm", "-M", target.board,
-                                   "-icount", fmt::format("shift={},sleep=off", shift)};
+std::vector<std::string> qemu_system(const CrossTarget& target, int shift, const fs::path& elf,
+                                     const std::string& args) {
+  std::vector<std::string> argv = {"timeout",
+                                   "-k",
+                                   "5",
+                                   "900",
+                                   "qemu-system-arm",
+                                   "-M",
+                                   target.board,
+                                   "-icount",
+                                   fmt::format("shift={},sleep=off", shift)};
   if (std::string(target.board) == "mps2-an521")
     argv.insert(argv.end(), {"-global", "sse-200.CPU0_FPU=on", "-global", "sse-200.CPU0_DSP=on"});
-  argv.insert(argv.end(), {"-display", "none", "-serial", "none", "-monitor", "none", "-chardev", "stdio,id=c0",
-                           "-semihosting-config", "enable=on,target=native,chardev=c0", "-kernel", elf.string(),
-                           "-append", args});
+  argv.insert(argv.end(),
+              {"-display", "none", "-serial", "none", "-monitor", "none", "-chardev", "stdio,id=c0",
+               "-semihosting-config", "enable=on,target=native,chardev=c0", "-kernel", elf.string(), "-append", args});
   return argv;
 }
 
 ProgramOutput split_output(const std::string& output) {
   ProgramOutput out;
   for (const auto& line : split(output, '\n')) {
-    if (line[0] == '#') out.counts.push_back(split(line.substr(1), ' '));
-    else if (line.rfind("t,", 0) == 0 || line.rfind("0x", 0) == 0 || line.rfind("-0x", 0) == 0) out.trace += line + "\n";
-    else out.messages += line + "\n";
+    if (line[0] == '#')
+      out.counts.push_back(split(line.substr(1), ' '));
+    else if (line.rfind("t,", 0) == 0 || line.rfind("0x", 0) == 0 || line.rfind("-0x", 0) == 0)
+      out.trace += line + "\n";
+    else
+      out.messages += line + "\n";
   }
   return out;
 }
@@ -96,12 +117,13 @@ std::vector<std::string> cortex_m_build(const CrossTarget& target, const std::ve
   argv.insert(argv.end(), defines.begin(), defines.end());
   // -fno-tree-loop-distribute-patterns: Eigen's fixed-size copies stay inline loads and
   // stores instead of calls to picolibc's memcpy, which copies a byte at a time.
-  argv.insert(argv.end(), {"-fno-threadsafe-statics", "-fno-use-cxa-atexit", "-ffunction-sections", "-fdata-sections",
-                           "-fno-tree-loop-distribute-patterns",
-                           "-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_CPU_HZ={}", target.cpu_hz),
-                           "--specs=picolibc.specs", "--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections", "-T",
-                           (board / "memory.ld").string(), main_source, (data_paths().targets / "cortex-m" / "startup.cpp").string(),
-                           portable_math_library(target.name, "libm")});
+  argv.insert(
+      argv.end(),
+      {"-fno-threadsafe-statics", "-fno-use-cxa-atexit", "-ffunction-sections", "-fdata-sections",
+       "-fno-tree-loop-distribute-patterns", "-DDUALRATE_TRACE_HEX", fmt::format("-DDUALRATE_CPU_HZ={}", target.cpu_hz),
+       "--specs=picolibc.specs", "--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections", "-T",
+       (board / "memory.ld").string(), main_source, (data_paths().targets / "cortex-m" / "startup.cpp").string(),
+       portable_math_library(target.name, "libm")});
   const std::string softfp = portable_math_library(target.name, "softfp");
   if (fs::exists(softfp)) argv.insert(argv.end(), {"-Wl,--whole-archive", softfp, "-Wl,--no-whole-archive"});
   argv.insert(argv.end(), {"-o", elf.string()});

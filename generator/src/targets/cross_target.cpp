@@ -33,8 +33,8 @@ const std::vector<CrossTarget>& cross_targets() {
       {"cortex-m55", "mps3-an547", "-mcpu=cortex-m55 -mthumb -mfloat-abi=hard", "double",
        "Cortex-M55 (Armv8.1-M, Helium) with double-precision FPU", 32000000, false, "Alif Ensemble E3 (M55-HP)", 400e6,
        1.0, 60},
-      {"cortex-a53-linux", "linux", "-mcpu=cortex-a53", "double", "Cortex-A53, aarch64 Linux (qemu-aarch64)", 0,
-       true, "BCM2837 (Raspberry Pi 3)", 1.2e9, 1.0, 0},
+      {"cortex-a53-linux", "linux", "-mcpu=cortex-a53", "double", "Cortex-A53, aarch64 Linux (qemu-aarch64)", 0, true,
+       "BCM2837 (Raspberry Pi 3)", 1.2e9, 1.0, 0},
   };
   return all;
 }

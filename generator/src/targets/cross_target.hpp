@@ -10,14 +10,14 @@
 namespace dualrate {
 
 struct CrossTarget {
-  const char* name;            // cortex-m3, cortex-m4f, cortex-m7, cortex-m33, cortex-m33-dual, cortex-m55, cortex-a53-linux
-  const char* board;           // folder under targets/ with memory.ld; QEMU machine of the same name
-                               // (Linux targets: "linux", the folder of their programs)
-  const char* cpu_flags;       // -mcpu/-mfpu/-mfloat-abi, space separated
+  const char* name;       // cortex-m3, cortex-m4f, cortex-m7, cortex-m33, cortex-m33-dual, cortex-m55, cortex-a53-linux
+  const char* board;      // folder under targets/ with memory.ld; QEMU machine of the same name
+                          // (Linux targets: "linux", the folder of their programs)
+  const char* cpu_flags;  // -mcpu/-mfpu/-mfloat-abi, space separated
   const char* default_scalar;  // "double" or "float"
   const char* summary;
-  long cpu_hz = 25000000;      // clock of the core and of SysTick on the emulated board
-  bool linux_user = false;     // aarch64-linux-gnu-g++ -static, run by qemu-aarch64
+  long cpu_hz = 25000000;   // clock of the core and of SysTick on the emulated board
+  bool linux_user = false;  // aarch64-linux-gnu-g++ -static, run by qemu-aarch64
   // The real part whose budget verify estimates (--cpu-hz and --cpi override the two numbers):
   // a typical part of this core, its clock, and the cycles per instruction assumed to turn
   // QEMU's instruction counts into cycles (wait states, pipeline stalls: an estimate only).

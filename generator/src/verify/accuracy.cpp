@@ -25,8 +25,8 @@ Trace accurate_on_grid(const ReferenceCore& core, const RunOptions& run, const T
   for (const auto& row : rows.rows) {
     const long i = std::lround(row[0] / run.step);
     if (i < 0 || i >= static_cast<long>(all.rows.size()))
-      throw std::runtime_error(fmt::format("the run has a row at t = {:.9g}, past the high-accuracy solution's end {:.9g}",
-                                           row[0], all.rows.back()[0]));
+      throw std::runtime_error(fmt::format(
+          "the run has a row at t = {:.9g}, past the high-accuracy solution's end {:.9g}", row[0], all.rows.back()[0]));
     picked.rows.push_back(all.rows[static_cast<std::size_t>(i)]);
   }
   return picked;
@@ -83,8 +83,8 @@ std::string accuracy_text(const AccuracyCheck& a, const std::string& linearizati
   std::string s = fmt::format("accuracy (against the high-accuracy solution): max error {:.3e}", a.max_error);
   if (!a.worst_state.empty())
     s += a.worst_absolute() ? fmt::format(" at {}, t = {:.6g} (absolute)", a.worst_state, a.worst_time)
-                          : fmt::format(" at {}, t = {:.6g}, relative to {:.4g} (max(1, max_t |{}|))", a.worst_state,
-                                        a.worst_time, a.worst_scale, a.worst_state);
+                            : fmt::format(" at {}, t = {:.6g}, relative to {:.4g} (max(1, max_t |{}|))", a.worst_state,
+                                          a.worst_time, a.worst_scale, a.worst_state);
   s += a.judged() ? fmt::format("; tolerance {:.3e} ({}): {}\n", a.worst_tolerance(), a.tolerance_source,
                                 a.pass() ? "ACCURATE" : "NOT ACCURATE")
                   : "; not judged (no --tolerance or simulation: tolerance:)\n";
@@ -94,15 +94,16 @@ std::string accuracy_text(const AccuracyCheck& a, const std::string& linearizati
     s += "\n";
   }
   if (a.hold_error >= 0)
-    s += fmt::format("of which the inputs' hold between samples accounts for {:.3e} (the high-accuracy solution "
-                     "with the inputs held as the steps hold them, against it) and the integration for {:.3e} (the "
-                     "run against that solution)\n",
-                     a.hold_error, a.integration_error);
+    s += fmt::format(
+        "of which the inputs' hold between samples accounts for {:.3e} (the high-accuracy solution "
+        "with the inputs held as the steps hold them, against it) and the integration for {:.3e} (the "
+        "run against that solution)\n",
+        a.hold_error, a.integration_error);
   if (a.relinearized_error >= 0)
-    s += fmt::format("{} linearization: the scheme re-linearized at every step is {:.3e} off the same solution, so "
-                     "the {} constants cost {:.3e}\n",
-                     linearization, a.relinearized_error, linearization,
-                     std::max(0.0, a.max_error - a.relinearized_error));
+    s += fmt::format(
+        "{} linearization: the scheme re-linearized at every step is {:.3e} off the same solution, so "
+        "the {} constants cost {:.3e}\n",
+        linearization, a.relinearized_error, linearization, std::max(0.0, a.max_error - a.relinearized_error));
   return s;
 }
 

@@ -43,7 +43,7 @@ struct AccuracyCheck {
   double max_error = 0;
   std::string worst_state;  // its name (a state or an output)
   double worst_time = 0;
-  double worst_scale = 1;  // what its error is relative to: max(1, max_t |x_accurate|), 1 if absolute
+  double worst_scale = 1;            // what its error is relative to: max(1, max_t |x_accurate|), 1 if absolute
   std::vector<ColumnError> columns;  // each state's, then each output's
   // Frozen or scheduled linearizations: the same scheme re-linearized at every step (the
   // reference core's run), against the same solution; what freezing or scheduling costs is

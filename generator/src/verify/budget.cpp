@@ -23,7 +23,8 @@ std::vector<double> response_times(const std::vector<double>& periods, const std
     for (int step = 0; step < 1000; ++step) {
       double next = demands[i];
       for (std::size_t j = 0; j < periods.size(); ++j)
-        if (j != i && cores[j] == cores[i] && priorities[j] <= priorities[i]) next += std::ceil(response / periods[j]) * demands[j];
+        if (j != i && cores[j] == cores[i] && priorities[j] <= priorities[i])
+          next += std::ceil(response / periods[j]) * demands[j];
       if (next == response) break;
       response = next;
       if (response > periods[i]) break;
@@ -67,21 +68,24 @@ Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, c
   (slow_core == 0 ? b.fast_core_utilization : b.slow_core_utilization) += slow_utilization;
   const double fast_total = b.fast_cycles_max + b.fast_overhead;
   if (b.fast_response > h)
-    b.verdict = fmt::format("the fast task needs {:.0f} cycles per job ({:.0f} of its code at CPI {:.3g}, {:.0f} of "
-                            "interrupt entry, exit and handler) but has {:.0f}: its period h = {:.6g} s at {:.6g} MHz",
-                            fast_total, b.fast_cycles_max, cpi, b.fast_overhead, h * cpu_hz, h, cpu_hz / 1e6);
+    b.verdict = fmt::format(
+        "the fast task needs {:.0f} cycles per job ({:.0f} of its code at CPI {:.3g}, {:.0f} of "
+        "interrupt entry, exit and handler) but has {:.0f}: its period h = {:.6g} s at {:.6g} MHz",
+        fast_total, b.fast_cycles_max, cpi, b.fast_overhead, h * cpu_hz, h, cpu_hz / 1e6);
   else if (dual && !b.schedulable && slow_core != 0)
-    b.verdict = fmt::format("the slow task needs {:.0f} cycles per job on core {} ({:.0f} of its code at CPI {:.3g}, "
-                            "{:.0f} of interrupt entry, exit and handler) but has {:.0f}: its period H = {} h = {:.6g} s "
-                            "at {:.6g} MHz",
-                            b.slow_response * cpu_hz, slow_core, b.slow_cycles_max, cpi, b.slow_overhead,
-                            h * ratio * cpu_hz, ratio, h * ratio, cpu_hz / 1e6);
+    b.verdict = fmt::format(
+        "the slow task needs {:.0f} cycles per job on core {} ({:.0f} of its code at CPI {:.3g}, "
+        "{:.0f} of interrupt entry, exit and handler) but has {:.0f}: its period H = {} h = {:.6g} s "
+        "at {:.6g} MHz",
+        b.slow_response * cpu_hz, slow_core, b.slow_cycles_max, cpi, b.slow_overhead, h * ratio * cpu_hz, ratio,
+        h * ratio, cpu_hz / 1e6);
   else if (dual && !b.schedulable)
-    b.verdict = fmt::format("the slow task's response time is {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
-                            "preempted by fast jobs of {:.0f} cycles each) but its budget is {:.0f}: its period H = "
-                            "{} h = {:.6g} s at {:.6g} MHz",
-                            b.slow_response * cpu_hz, b.slow_cycles_max, cpi, fast_total, h * ratio * cpu_hz, ratio,
-                            h * ratio, cpu_hz / 1e6);
+    b.verdict = fmt::format(
+        "the slow task's response time is {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
+        "preempted by fast jobs of {:.0f} cycles each) but its budget is {:.0f}: its period H = "
+        "{} h = {:.6g} s at {:.6g} MHz",
+        b.slow_response * cpu_hz, b.slow_cycles_max, cpi, fast_total, h * ratio * cpu_hz, ratio, h * ratio,
+        cpu_hz / 1e6);
   return b;
 }
 
@@ -99,9 +103,10 @@ std::string Budget::json() const {
   if (slow_core == 0)
     return s + fmt::format(",\"cores\":[{{\"core\":0,\"tasks\":[{}],\"utilization\":{:.6g}}}]",
                            dual ? "\"fast\",\"slow\"" : "\"fast\"", fast_core_utilization);
-  return s + fmt::format(",\"cores\":[{{\"core\":0,\"tasks\":[\"fast\"],\"utilization\":{:.6g}}},"
-                         "{{\"core\":{},\"tasks\":[\"slow\"],\"utilization\":{:.6g}}}]",
-                         fast_core_utilization, slow_core, slow_core_utilization);
+  return s + fmt::format(
+                 ",\"cores\":[{{\"core\":0,\"tasks\":[\"fast\"],\"utilization\":{:.6g}}},"
+                 "{{\"core\":{},\"tasks\":[\"slow\"],\"utilization\":{:.6g}}}]",
+                 fast_core_utilization, slow_core, slow_core_utilization);
 }
 
 TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::string& part, double cpu_hz, double cpi) {
@@ -138,10 +143,11 @@ TaskSetBudget schedule_task_set(std::vector<PeriodicTask> tasks, const std::stri
     b.margin = std::min(b.margin, 1 - t.response / t.period);
     if (t.response > t.period && b.schedulable) {
       b.schedulable = false;
-      b.verdict = fmt::format("the task {} has a response time of {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
-                              "{:.0f} of interrupt entry, exit and handler, the rest preemption by higher-rate tasks) "
-                              "but a budget of {:.0f}: its period {:.6g} s at {:.6g} MHz",
-                              t.name, r[i], t.cycles, cpi, t.overhead, t.period * cpu_hz, t.period, cpu_hz / 1e6);
+      b.verdict = fmt::format(
+          "the task {} has a response time of {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
+          "{:.0f} of interrupt entry, exit and handler, the rest preemption by higher-rate tasks) "
+          "but a budget of {:.0f}: its period {:.6g} s at {:.6g} MHz",
+          t.name, r[i], t.cycles, cpi, t.overhead, t.period * cpu_hz, t.period, cpu_hz / 1e6);
     }
   }
   b.tasks = tasks;
@@ -161,16 +167,18 @@ PartRate part_rate(const CrossTarget& target, double cpu_hz, double cpi) {
 
 std::string clock_warning(const CrossTarget& target, double cpu_hz) {
   if (cpu_hz <= target.part_hz * (1 + 1e-12)) return "";
-  return fmt::format("--cpu-hz {:.6g} MHz is above the {:.6g} MHz of {}'s typical part ({}): the budget is for a "
-                     "faster part than that",
-                     cpu_hz / 1e6, target.part_hz / 1e6, target.name, target.part);
+  return fmt::format(
+      "--cpu-hz {:.6g} MHz is above the {:.6g} MHz of {}'s typical part ({}): the budget is for a "
+      "faster part than that",
+      cpu_hz / 1e6, target.part_hz / 1e6, target.name, target.part);
 }
 
 std::string not_schedulable_message(const std::string& subject, const std::string& object, const std::string& part,
                                     double cpu_hz, double cpi, const std::string& verdict, double min_cpu_hz) {
-  return fmt::format("{} not schedulable on {} at {:.6g} MHz (CPI {:.3g}, an estimate): {}; the smallest clock that "
-                     "schedules {} is {:.4g} MHz",
-                     subject, part, cpu_hz / 1e6, cpi, verdict, object, min_cpu_hz / 1e6);
+  return fmt::format(
+      "{} not schedulable on {} at {:.6g} MHz (CPI {:.3g}, an estimate): {}; the smallest clock that "
+      "schedules {} is {:.4g} MHz",
+      subject, part, cpu_hz / 1e6, cpi, verdict, object, min_cpu_hz / 1e6);
 }
 
 }  // namespace dualrate

@@ -30,7 +30,7 @@ struct JobCost {
 struct Budget {
   std::string part;
   double cpu_hz = 0, cpi = 1;
-  long overhead_cycles = 0;  // interrupt entry and exit on the part, per job
+  long overhead_cycles = 0;                     // interrupt entry and exit on the part, per job
   double fast_overhead = 0, slow_overhead = 0;  // O of each task: that plus its handler's instructions x CPI
   double fast_cycles_max = 0, slow_cycles_max = -1;
   double fast_response = 0, slow_response = -1;  // seconds

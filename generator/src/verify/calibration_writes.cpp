@@ -23,9 +23,10 @@ std::vector<TraceCalibrationWrite> trace_writes(const Model& model, const RunOpt
 }
 
 std::string calibration_writes_header(const std::vector<TraceCalibrationWrite>& writes) {
-  std::string s = "// Calibration writes of a dualrate verify run (targets/common/trace_calibration.hpp).\n"
-                  "#pragma once\n\n"
-                  "namespace dualrate_trace {\n\n";
+  std::string s =
+      "// Calibration writes of a dualrate verify run (targets/common/trace_calibration.hpp).\n"
+      "#pragma once\n\n"
+      "namespace dualrate_trace {\n\n";
   for (std::size_t i = 0; i < writes.size(); ++i) {
     s += fmt::format("inline void calibration_write_{}(model::Calibration& c) {{\n", i);
     for (const auto& [member, value] : writes[i].values)

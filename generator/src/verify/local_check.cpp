@@ -8,7 +8,6 @@
 #include <sstream>
 #include <stdexcept>
 
-
 namespace dualrate {
 
 namespace {
@@ -28,7 +27,8 @@ bool is_local(const std::string& column) {
 Trace take_columns(Trace& trace, const char* prefix) {
   Trace taken_part;
   std::vector<std::size_t> kept, taken;
-  for (std::size_t c = 0; c < trace.columns.size(); ++c) (starts_with(trace.columns[c], prefix) ? taken : kept).push_back(c);
+  for (std::size_t c = 0; c < trace.columns.size(); ++c)
+    (starts_with(trace.columns[c], prefix) ? taken : kept).push_back(c);
   if (taken.empty()) return taken_part;
   for (const std::size_t c : taken) taken_part.columns.push_back(trace.columns[c].substr(std::string(prefix).size()));
   Trace rest;
@@ -146,11 +146,12 @@ ReferenceSteps reference_steps(const Trace& generated, const Trace& next, const 
     const auto& row = generated.rows[r];
     if (row.size() < n + 1 || next.rows[r].size() != n)
       throw std::runtime_error("local check: a trace row is shorter than its header");
-    expected.rows.push_back(step(samples[r], kept ? kept->rows[r]
-                                                  : std::vector<double>(row.begin() + 1, row.begin() + 1 + static_cast<long>(n))));
+    expected.rows.push_back(
+        step(samples[r],
+             kept ? kept->rows[r] : std::vector<double>(row.begin() + 1, row.begin() + 1 + static_cast<long>(n))));
     if (expected.rows.back().size() != n)
-      throw std::runtime_error(fmt::format("local check: the reference step gives {} states of {}",
-                                           expected.rows.back().size(), n));
+      throw std::runtime_error(
+          fmt::format("local check: the reference step gives {} states of {}", expected.rows.back().size(), n));
   }
   return expected;
 }
@@ -161,9 +162,10 @@ LocalCheck local_check(const Trace& generated, const Trace& next, const Referenc
   if (static_cast<std::size_t>(tolerance.operations.size()) != n || static_cast<std::size_t>(scale.size()) != n ||
       static_cast<std::size_t>(tolerance.constants.size()) != n || expected.rows.size() != next.rows.size() ||
       generated.rows.size() != next.rows.size())
-    throw std::runtime_error(fmt::format("local check: tolerances for {} states, {} reference steps for {} states "
-                                         "in {} rows",
-                                         tolerance.operations.size(), expected.rows.size(), n, next.rows.size()));
+    throw std::runtime_error(
+        fmt::format("local check: tolerances for {} states, {} reference steps for {} states "
+                    "in {} rows",
+                    tolerance.operations.size(), expected.rows.size(), n, next.rows.size()));
   LocalCheck c;
   const Eigen::VectorXd step_tolerance = tolerance.operations + tolerance.constants;
   Eigen::VectorXd sum = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
@@ -210,8 +212,8 @@ ExactStepCheck exact_step_check(const Trace& generated, const Trace& next, const
                                 bool in_float) {
   const std::size_t n = next.columns.size();
   if (expected.rows.size() != next.rows.size() || generated.rows.size() != next.rows.size())
-    throw std::runtime_error(fmt::format("exact step check: {} reference steps for {} rows", expected.rows.size(),
-                                         next.rows.size()));
+    throw std::runtime_error(
+        fmt::format("exact step check: {} reference steps for {} rows", expected.rows.size(), next.rows.size()));
   ExactStepCheck c;
   for (std::size_t r = 0; r < expected.rows.size(); ++r) {
     ++c.samples;

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <functional>
 #include <string>
 #include <vector>

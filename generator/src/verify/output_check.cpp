@@ -119,16 +119,16 @@ void compare_row(const OutputRun& o, const OutputTolerances& t, const std::vecto
 
 }  // namespace
 
-OutputCheck check_outputs(const Trace& generated, const Trace& reference, const Model& model,
-                          const ReferenceCore& core, const RunOptions& run, bool in_float, double state_tolerance,
+OutputCheck check_outputs(const Trace& generated, const Trace& reference, const Model& model, const ReferenceCore& core,
+                          const RunOptions& run, bool in_float, double state_tolerance,
                           const std::vector<double>& state_scale) {
   const std::size_t n = model.states.size(), m = model.outputs.size();
   if (generated.rows.size() != reference.rows.size() || generated.columns.size() != 1 + n + m ||
       reference.columns.size() != 1 + n + m)
-    throw std::runtime_error(fmt::format("output check: {} rows x {} columns against {} rows x {} columns for {} "
-                                         "states and {} outputs",
-                                         generated.rows.size(), generated.columns.size(), reference.rows.size(),
-                                         reference.columns.size(), n, m));
+    throw std::runtime_error(fmt::format(
+        "output check: {} rows x {} columns against {} rows x {} columns for {} "
+        "states and {} outputs",
+        generated.rows.size(), generated.columns.size(), reference.rows.size(), reference.columns.size(), n, m));
   OutputCheck c;
   c.exact_skipped = output_exact_difference(model);
   if (m == 0) return c;

@@ -57,8 +57,8 @@ struct OutputCheck {
 // outputs) against `reference` (the reference core's run of `run`, same rows) for a build in
 // float (`in_float`) or double, whose states passed within `state_tolerance` relative to
 // `state_scale` (compare_traces'). Throws std::runtime_error when the traces' shapes differ.
-OutputCheck check_outputs(const Trace& generated, const Trace& reference, const Model& model,
-                          const ReferenceCore& core, const RunOptions& run, bool in_float, double state_tolerance,
+OutputCheck check_outputs(const Trace& generated, const Trace& reference, const Model& model, const ReferenceCore& core,
+                          const RunOptions& run, bool in_float, double state_tolerance,
                           const std::vector<double>& state_scale);
 
 }  // namespace dualrate

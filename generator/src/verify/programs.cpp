@@ -11,8 +11,8 @@
 #include "base/data_paths.hpp"
 #include "base/process.hpp"
 #include "base/text_io.hpp"
-#include "targets/build.hpp"
 #include "model/tunable.hpp"
+#include "targets/build.hpp"
 #include "verify/calibration_writes.hpp"
 #include "verify/local_check.hpp"
 
@@ -32,9 +32,10 @@ bool parse_number(const std::string& word, T& value) {
 std::string malformed_count(const std::string& where, const std::vector<std::string>& words) {
   std::string line;
   for (const auto& w : words) line += " " + w;
-  return fmt::format("the program on {} printed a malformed count line '#{}' (its output was cut short or mixed "
-                     "with other output)",
-                     where, line.substr(0, 200));
+  return fmt::format(
+      "the program on {} printed a malformed count line '#{}' (its output was cut short or mixed "
+      "with other output)",
+      where, line.substr(0, 200));
 }
 
 // The host compiler command for generated code: $CXX, else the generator's default (c++; in a
@@ -100,8 +101,8 @@ std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& 
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-DEIGEN_RUNTIME_NO_MALLOC");
   if (hex) argv.push_back("-DDUALRATE_TRACE_HEX");
-  argv.insert(argv.end(), {(data_paths().targets / "host" / "trace_main.cpp").string(), portable_math_library("host", "libm"), "-o",
-                           (dir / name).string()});
+  argv.insert(argv.end(), {(data_paths().targets / "host" / "trace_main.cpp").string(),
+                           portable_math_library("host", "libm"), "-o", (dir / name).string()});
   script += command_line(argv) + "\n";
   const ProcessResult built = build_program(argv, dir);
   if (built.exit_code != 0) return "the generated code did not compile:\n" + built.output;
@@ -120,7 +121,8 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
                      (data_paths().targets / "cortex-m" / "trace_main.cpp").string(), dir / "trace.elf");
   script += command_line(argv) + "\n";
   const ProcessResult built = build_program(argv, dir);
-  if (built.exit_code != 0) return "the generated code did not cross-build for " + std::string(target.name) + ":\n" + built.output;
+  if (built.exit_code != 0)
+    return "the generated code did not cross-build for " + std::string(target.name) + ":\n" + built.output;
 
   std::string heap = heap_function(dir / "trace.elf");
   if (!heap.empty()) return heap;
@@ -152,9 +154,10 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
     } else if (words.size() == 2 && words[0] == "stack_bytes") {
       if (!parse_number(words[1], r.stack_bytes)) return malformed_count(target.name, words);
     } else if (words.size() == 3 && words[0] == "stack_bytes" && words[1] == "overflow") {
-      return fmt::format("a step used all of the stack on {} (at least {} bytes): the painted region was "
-                         "overwritten to its end",
-                         target.name, words[2]);
+      return fmt::format(
+          "a step used all of the stack on {} (at least {} bytes): the painted region was "
+          "overwritten to its end",
+          target.name, words[2]);
     }
   }
   write_file(dir / "generated.csv", out.trace);
@@ -172,23 +175,40 @@ bool read_task_count(const std::vector<std::string>& words, VerifyResult& r) {
   const auto parsed = std::from_chars(words[1].data(), end, value);
   if (parsed.ec != std::errc() || parsed.ptr != end) return false;
   const std::string& name = words[0];
-  if (name == "ticks") r.ticks = value;
-  else if (name == "slow_jobs") r.slow_jobs = value;
-  else if (name == "slow_overruns") r.slow_overruns = value;
-  else if (name == "fast_overruns") r.fast_overruns = value;
-  else if (name == "preempted_ticks") r.preempted_ticks = value;
-  else if (name == "deferred_releases") r.deferred_releases = value;
-  else if (name == "longest_wait") r.longest_wait = value;
-  else if (name == "sched_fifo") r.sched_fifo = static_cast<int>(value);
-  else if (name == "tick_cycles") r.tick_cycles = value;
-  else if (name == "late_ticks") r.late_ticks = value;
-  else if (name == "shared_overruns") r.shared_overruns = value;
-  else if (name == "max_latency_ns") r.max_latency_ns = value;
-  else if (name == "fast_handler_instructions") r.fast_job.handler_instructions_max = value;
-  else if (name == "slow_handler_instructions") r.slow_job.handler_instructions_max = value;
-  else if (name == "slow_core") r.slow_core = static_cast<int>(value);
-  else if (name == "fast_core") r.fast_core = static_cast<int>(value);
-  else return false;
+  if (name == "ticks")
+    r.ticks = value;
+  else if (name == "slow_jobs")
+    r.slow_jobs = value;
+  else if (name == "slow_overruns")
+    r.slow_overruns = value;
+  else if (name == "fast_overruns")
+    r.fast_overruns = value;
+  else if (name == "preempted_ticks")
+    r.preempted_ticks = value;
+  else if (name == "deferred_releases")
+    r.deferred_releases = value;
+  else if (name == "longest_wait")
+    r.longest_wait = value;
+  else if (name == "sched_fifo")
+    r.sched_fifo = static_cast<int>(value);
+  else if (name == "tick_cycles")
+    r.tick_cycles = value;
+  else if (name == "late_ticks")
+    r.late_ticks = value;
+  else if (name == "shared_overruns")
+    r.shared_overruns = value;
+  else if (name == "max_latency_ns")
+    r.max_latency_ns = value;
+  else if (name == "fast_handler_instructions")
+    r.fast_job.handler_instructions_max = value;
+  else if (name == "slow_handler_instructions")
+    r.slow_job.handler_instructions_max = value;
+  else if (name == "slow_core")
+    r.slow_core = static_cast<int>(value);
+  else if (name == "fast_core")
+    r.fast_core = static_cast<int>(value);
+  else
+    return false;
   return true;
 }
 
@@ -256,10 +276,10 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
   write_file(csv.string() + ".out", ran.output);
   const ProgramOutput out = split_output(ran.output);
   std::string failed =
-      ran.exit_code == 0 ? ""
-                         : fmt::format("the {} task program failed on {} (exit status {}{}):\n{}", mode, where,
-                                       ran.exit_code, ran.exit_code == 124 ? ", timed out" : "",
-                                       out.messages.substr(0, 4000));
+      ran.exit_code == 0
+          ? ""
+          : fmt::format("the {} task program failed on {} (exit status {}{}):\n{}", mode, where, ran.exit_code,
+                        ran.exit_code == 124 ? ", timed out" : "", out.messages.substr(0, 4000));
   for (const auto& words : out.counts) {
     const CountLine line = read_job_instructions(words, r);
     if (line == CountLine::kMalformed) return malformed_count(where, words);
@@ -298,8 +318,9 @@ std::string count_linux_jobs(const CrossTarget& target, const fs::path& exe, con
 // into r. Returns why it failed, or empty.
 std::string run_linux_trace_mode(const CrossTarget& target, const fs::path& exe, const std::string& mode, long steps,
                                  int every, const fs::path& csv, VerifyResult& r, std::string& script) {
-  const std::vector<std::string> run = {"timeout", "-k", "5", "900", "qemu-aarch64", exe.string(), mode,
-                                        std::to_string(steps), std::to_string(every), csv.string()};
+  const std::vector<std::string> run = {
+      "timeout",   "-k", "5", "900", "qemu-aarch64", exe.string(), mode, std::to_string(steps), std::to_string(every),
+      csv.string()};
   script += command_line(run) + "\n";
   const ProcessResult ran = run_process(run);
   const ProgramOutput out = split_output(ran.output);
@@ -367,9 +388,9 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
       if (!r.budget->schedulable) return not_schedulable(*r.budget);
     } else {
       // Reported, not enforced: the threads run on an emulated, non-real-time host.
-      error = count_linux_jobs(*plan.target, exe,
-                               {"count", std::to_string(plan.macro_steps), std::to_string(plan.every), "/dev/null", "0"},
-                               true, r, script);
+      error = count_linux_jobs(
+          *plan.target, exe, {"count", std::to_string(plan.macro_steps), std::to_string(plan.every), "/dev/null", "0"},
+          true, r, script);
       if (!error.empty()) return error;
       r.budget = budget_of(plan, r);
     }

@@ -20,8 +20,7 @@ namespace fs = std::filesystem;
 // Builds the host trace program into dir/<name> and runs it, writing dir/<csv> (hex floats
 // with `hex`); empty on success, else why not.
 std::string run_host_trace(const fs::path& dir, const std::vector<std::string>& flags, bool hex,
-                           const std::string& name, const std::string& csv, long steps, int every,
-                           std::string& script);
+                           const std::string& name, const std::string& csv, long steps, int every, std::string& script);
 
 // Cross-builds, checks and runs the trace program on `target` under QEMU: writes
 // dir/generated.csv and fills the cost figures. Returns why it failed, or empty.
@@ -37,8 +36,8 @@ std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, cons
                             long steps, int every, VerifyResult& r, std::string& script);
 
 // cortex-a53-linux runs the preemptive executive as SCHED_FIFO threads of qemu-user on a
-// shared, non-real-time host, the host as native threads on the same kernel. An overrun there while the fast thread also woke a whole period
-// or more late (late_ticks) comes from the host's scheduling (another process, the kernel's
+// shared, non-real-time host, the host as native threads on the same kernel. An overrun there while the fast thread
+// also woke a whole period or more late (late_ticks) comes from the host's scheduling (another process, the kernel's
 // real-time throttling), not from the code: such a run is repeated, kNoiseAttempts runs in all
 // at most, and one that still overruns fails as noise, said so. An overrun with every tick on
 // time is the code's and fails at once.

@@ -60,7 +60,6 @@ Series series(const std::string& title, const Trace& trace, std::size_t column, 
   return s;
 }
 
-
 std::string plot_script(const std::string& title, const std::string& ylabel, const std::vector<Series>& curves,
                         bool log_y) {
   std::string script =
@@ -88,8 +87,8 @@ std::string plot_script(const std::string& title, const std::string& ylabel, con
   }
   script += "plot ";
   for (std::size_t c = 0; c < curves.size(); ++c)
-    script += fmt::format("{}$d{} using 1:2 title {} {}", c ? ", " : "", c, gnuplot_string(curves[c].title),
-                          curves[c].style);
+    script +=
+        fmt::format("{}$d{} using 1:2 title {} {}", c ? ", " : "", c, gnuplot_string(curves[c].title), curves[c].style);
   return script + "\n";
 }
 
@@ -109,8 +108,7 @@ std::string accuracy_html(const VerifyResult& r) {
 }
 
 std::string verdict_html(const VerifyResult& r) {
-  if (!r.error.empty())
-    return fmt::format("<p class=\"verdict fail\">FAIL: {}</p>\n", html_escape(r.error));
+  if (!r.error.empty()) return fmt::format("<p class=\"verdict fail\">FAIL: {}</p>\n", html_escape(r.error));
   std::string local;
   if (r.local_ratio >= 0)
     local = fmt::format("; local check: one step's error {:.3e} {} its tolerance {:.3e} ({})", r.local_max_error,
@@ -133,8 +131,8 @@ std::string verdict_html(const VerifyResult& r) {
     else if (o.differing == 0)
       local += fmt::format(", from the generated state {} rows equal bit for bit", o.samples);
     else
-      local += fmt::format(", from the generated state {} of {} rows differ, the first at t = {:.6g} ({})",
-                           o.differing, o.samples, o.differing_time, html_escape(o.differing_output));
+      local += fmt::format(", from the generated state {} of {} rows differ, the first at t = {:.6g} ({})", o.differing,
+                           o.samples, o.differing_time, html_escape(o.differing_output));
   }
   return fmt::format("<p class=\"verdict {}\">{}: max_error {:.3e} {} tolerance {:.3e} ({}){}</p>\n",
                      r.pass ? "pass" : "fail", r.pass ? "PASS" : "FAIL", r.max_error,
@@ -146,30 +144,34 @@ std::vector<Row> model_rows(const Model& m) {
   if (!m.description.empty()) rows.push_back({"description", html_escape(m.description)});
   std::string states;
   for (std::size_t i = 0; i < m.states.size(); ++i)
-    states += fmt::format("{}{} ({}, x0 = {}, line {})", i ? ", " : "", html_escape(m.states[i].name),
-                          i < m.slow_count ? "slow" : "fast", number(m.states[i].initial_value), m.states[i].rhs_loc.line);
+    states +=
+        fmt::format("{}{} ({}, x0 = {}, line {})", i ? ", " : "", html_escape(m.states[i].name),
+                    i < m.slow_count ? "slow" : "fast", number(m.states[i].initial_value), m.states[i].rhs_loc.line);
   rows.push_back({"states", states});
   std::string inputs;
   for (std::size_t i = 0; i < m.inputs.size(); ++i) inputs += (i ? ", " : "") + html_escape(m.inputs[i].name);
   if (!inputs.empty()) rows.push_back({"inputs", inputs});
   std::string parameters;
   for (std::size_t i = 0; i < m.parameters.size(); ++i)
-    parameters += fmt::format("{}{} = {}{}", i ? ", " : "", html_escape(m.parameters[i].name), number(m.parameters[i].value),
-                              m.parameters[i].overridden ? " (--param)" : "");
+    parameters += fmt::format("{}{} = {}{}", i ? ", " : "", html_escape(m.parameters[i].name),
+                              number(m.parameters[i].value), m.parameters[i].overridden ? " (--param)" : "");
   if (!parameters.empty()) rows.push_back({"parameters", parameters});
   return rows;
 }
 
 std::vector<Row> option_rows(const VerifyOptions& o, const VerifyResult& r) {
-  std::vector<Row> rows = {{"scheme", html_escape(r.scheme)},
-                           {"step h", number(o.generate.step)},
-                           {"scalar", html_escape(r.scalar)},
-                           {"target", html_escape(r.target)},
-                           {"end time", fmt::format("{} ({} steps; --t-end {})", number(r.t_end), r.steps, number(o.t_end))},
-                           {"compared", o.every == 1 ? std::string("every step") : fmt::format("every {} steps", o.every)}};
+  std::vector<Row> rows = {
+      {"scheme", html_escape(r.scheme)},
+      {"step h", number(o.generate.step)},
+      {"scalar", html_escape(r.scalar)},
+      {"target", html_escape(r.target)},
+      {"end time", fmt::format("{} ({} steps; --t-end {})", number(r.t_end), r.steps, number(o.t_end))},
+      {"compared", o.every == 1 ? std::string("every step") : fmt::format("every {} steps", o.every)}};
   if (o.generate.ratio > 1) rows.push_back({"ratio H / h", std::to_string(o.generate.ratio)});
-  if (r.tasks == kPeriodicTask) rows.push_back({"tasks", "one periodic task"});
-  else if (!r.tasks.empty()) rows.push_back({"tasks", html_escape(r.tasks) + ", overrun policy " + html_escape(r.overrun_policy)});
+  if (r.tasks == kPeriodicTask)
+    rows.push_back({"tasks", "one periodic task"});
+  else if (!r.tasks.empty())
+    rows.push_back({"tasks", html_escape(r.tasks) + ", overrun policy " + html_escape(r.overrun_policy)});
   if (!o.header_file.empty()) rows.push_back({"header", "given: " + html_escape(o.header_file)});
   return rows;
 }
@@ -183,9 +185,9 @@ std::vector<Row> analysis_rows(const StabilityReport& s) {
                             number(s.spectral_radius)},
                            {"stability", s.stable ? "stable at this step" : "<b>unstable at this step</b>"}};
   if (s.searched)
-    rows.push_back({"largest stable step", s.max_stable_step_bounded ? number(s.max_stable_step)
-                                                                     : "stable over the whole scan (" +
-                                                                           number(s.max_stable_step) + ")"});
+    rows.push_back({"largest stable step", s.max_stable_step_bounded
+                                               ? number(s.max_stable_step)
+                                               : "stable over the whole scan (" + number(s.max_stable_step) + ")"});
   return rows;
 }
 
@@ -196,32 +198,35 @@ std::vector<Row> target_rows(const VerifyResult& r) {
   if (r.bit_exact_vs_host >= 0)
     rows.push_back({"vs the host build", r.bit_exact_vs_host ? "bit for bit equal" : "<b>differs</b>"});
   if (r.instructions_per_step >= 0)
-    rows.push_back({"instructions per step",
-                    r.instructions_min >= 0 ? fmt::format("{:.1f} (min {}, max {})", r.instructions_per_step,
-                                                          r.instructions_min, r.instructions_max)
-                                            : fmt::format("{:.1f} (max {})", r.instructions_per_step, r.instructions_max)});
+    rows.push_back(
+        {"instructions per step",
+         r.instructions_min >= 0
+             ? fmt::format("{:.1f} (min {}, max {})", r.instructions_per_step, r.instructions_min, r.instructions_max)
+             : fmt::format("{:.1f} (max {})", r.instructions_per_step, r.instructions_max)});
   if (r.stack_bytes >= 0) rows.push_back({"stack", fmt::format("{} bytes", r.stack_bytes)});
   if (r.text_bytes >= 0)
     rows.push_back({"program", fmt::format("text {} B, data {} B, bss {} B", r.text_bytes, r.data_bytes, r.bss_bytes)});
   if (r.bit_exact_vs_single >= 0)
     rows.push_back({"preemptive vs sequential", r.bit_exact_vs_single ? "bit for bit equal" : "<b>differs</b>"});
   if (r.tick_check)
-    rows.push_back({"every tick", r.tick_check->pass()
-                                      ? fmt::format("state and outputs at {} ticks bit for bit the reference core's",
-                                                    r.tick_check->samples)
-                                      : fmt::format("<b>{} of {} ticks differ</b>, the first at t = {}",
-                                                    r.tick_check->differing, r.tick_check->samples,
-                                                    number(r.tick_check->first_differing_time))});
+    rows.push_back(
+        {"every tick",
+         r.tick_check->pass()
+             ? fmt::format("state and outputs at {} ticks bit for bit the reference core's", r.tick_check->samples)
+             : fmt::format("<b>{} of {} ticks differ</b>, the first at t = {}", r.tick_check->differing,
+                           r.tick_check->samples, number(r.tick_check->first_differing_time))});
   if (r.overruns >= 0 && r.tasks == kPeriodicTask)
     rows.push_back({"overruns", fmt::format("{} in {} steps", r.overruns, r.ticks)});
   else if (r.overruns >= 0)
     rows.push_back({"overruns", fmt::format("{} (slow {}, fast {}) in {} ticks", r.overruns, r.slow_overruns,
                                             r.fast_overruns, r.ticks)});
   if (r.fast_job.instructions_max >= 0 && r.slow_job.instructions_max >= 0)
-    rows.push_back({"instructions per job", fmt::format("fast {} max, slow {} max", r.fast_job.instructions_max, r.slow_job.instructions_max)});
+    rows.push_back({"instructions per job",
+                    fmt::format("fast {} max, slow {} max", r.fast_job.instructions_max, r.slow_job.instructions_max)});
   if (r.budget) {
     const Budget& b = *r.budget;
-    rows.push_back({"part", fmt::format("{} at {} MHz, CPI {}", html_escape(b.part), number(b.cpu_hz / 1e6), number(b.cpi))});
+    rows.push_back(
+        {"part", fmt::format("{} at {} MHz, CPI {}", html_escape(b.part), number(b.cpu_hz / 1e6), number(b.cpi))});
     rows.push_back({"schedulability",
                     fmt::format("{}: utilization {:.3f}, margin {:.3f}, smallest clock {} MHz{}",
                                 b.schedulable ? "schedulable" : "<b>not schedulable</b>", b.utilization, b.margin,
@@ -324,16 +329,24 @@ std::string html_escape(const std::string& text) {
   out.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
 }
-
 
 std::string gnuplot_string(const std::string& text) {
   std::string out = "\"";
@@ -392,10 +405,11 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
   const Model& m = *d.model;
   const VerifyResult& r = *d.result;
   std::string html = fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>dualrate verify: {} {} on {}</title>\n"
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>dualrate verify: {} {} on "
+      "{}</title>\n"
       "<style>{}</style>\n</head>\n<body>\n<h1>Verification of {}: {} on {} ({})</h1>\n",
-      html_escape(m.name), html_escape(r.scheme), html_escape(r.target), kReportStyle, html_escape(m.name), html_escape(r.scheme), html_escape(r.target),
-      html_escape(r.scalar));
+      html_escape(m.name), html_escape(r.scheme), html_escape(r.target), kReportStyle, html_escape(m.name),
+      html_escape(r.scheme), html_escape(r.target), html_escape(r.scalar));
   html += verdict_html(r) + accuracy_html(r);
   html += "<h2>Model</h2>\n" + table(model_rows(m));
   html += "<h2>Scheme and options</h2>\n" + table(option_rows(*d.options, r));
@@ -411,12 +425,14 @@ std::string report_html(const ReportData& d, const std::function<std::string(con
     html += "<p>No trace to plot: the run produced none.</p>\n";
   }
   if (!report_traces(d).rows.empty())
-    html += "<p class=\"note\">The plotted data: report.mat next to this page (MAT-file version 5: t, "
-            "generated_&lt;state&gt;, reference_&lt;state&gt;, accurate_&lt;state&gt;).</p>\n";
+    html +=
+        "<p class=\"note\">The plotted data: report.mat next to this page (MAT-file version 5: t, "
+        "generated_&lt;state&gt;, reference_&lt;state&gt;, accurate_&lt;state&gt;).</p>\n";
   html += "<h2>Model source</h2>\n" + source_html(d.model_source);
   html += "<h2>Result as JSON</h2>\n<details><summary>verify --json</summary><pre>" + html_escape(r.json()) +
           "</pre></details>\n";
-  html += fmt::format("<p class=\"note\">dualrate {}</p>\n</body>\n</html>\n", html_escape(d.options->generate.generator_version));
+  html += fmt::format("<p class=\"note\">dualrate {}</p>\n</body>\n</html>\n",
+                      html_escape(d.options->generate.generator_version));
   return html;
 }
 

@@ -41,8 +41,8 @@ struct TickCheck {
 struct VerifyResult {
   std::string model, scheme, target, scalar;
   long steps = 0;
-  double t_end = 0;       // where the run ended: steps h (the first grid time at or past --t-end)
-  double max_error = 0;   // max over samples and states of |gen - ref| / max(1, max_t |ref|)
+  double t_end = 0;      // where the run ended: steps h (the first grid time at or past --t-end)
+  double max_error = 0;  // max over samples and states of |gen - ref| / max(1, max_t |ref|)
   double tolerance = 0;
   // How the tolerance was derived: "scheme" (double: the scheme's own bound), "step map"
   // (float: map_float_tolerance) or "first order" (float: verify_tolerance's bound).
@@ -76,37 +76,37 @@ struct VerifyResult {
   // The generated trace against the high-accuracy solution, and the second verdict (accurate
   // or not) where a tolerance is given; absent when the run was not compared.
   std::optional<AccuracyCheck> accuracy;
-  long ops_per_step = 0;           // arithmetic operations of one step, counted by the generator
-  long ops_bound = 0;              // its lower bound (StepCost::bound)
+  long ops_per_step = 0;                             // arithmetic operations of one step, counted by the generator
+  long ops_bound = 0;                                // its lower bound (StepCost::bound)
   std::vector<std::string> portable_math_functions;  // elementary functions the generated header
                                                      // calls (step and scenario inputs), all
                                                      // computed by the portable libm
   // Cross targets only (-1 when not measured):
-  int bit_exact_vs_host = -1;      // 1 when the target's trace equals the host build's bit for bit
+  int bit_exact_vs_host = -1;         // 1 when the target's trace equals the host build's bit for bit
   double instructions_per_step = -1;  // mean over the steps, under QEMU's instruction counting
   long instructions_min = -1, instructions_max = -1;
   long instructions_counted_steps = -1;  // cortex-a53-linux single-rate: the first steps counted (-1: all)
   long text_bytes = -1, data_bytes = -1, bss_bytes = -1, stack_bytes = -1;
   // Dual-rate schemes (-1 when not run):
-  std::string tasks;              // single or multi (dual-rate tasks), or kPeriodicTask
-  int bit_exact_vs_single = -1;   // multi: 1 when its trace equals the sequential executive's bit for bit
-  long overruns = -1;             // multi: slow + fast overruns
+  std::string tasks;             // single or multi (dual-rate tasks), or kPeriodicTask
+  int bit_exact_vs_single = -1;  // multi: 1 when its trace equals the sequential executive's bit for bit
+  long overruns = -1;            // multi: slow + fast overruns
   long slow_overruns = -1, fast_overruns = -1, ticks = -1, slow_jobs = -1, preempted_ticks = -1;
-  std::string overrun_policy;    // dual-rate: skip or defer
-  long deferred_releases = -1;   // releases deferred behind a late slow job (defer)
-  long longest_wait = -1;        // most ticks the fast task waited for a late job's end points (defer)
+  std::string overrun_policy;          // dual-rate: skip or defer
+  long deferred_releases = -1;         // releases deferred behind a late slow job (defer)
+  long longest_wait = -1;              // most ticks the fast task waited for a late job's end points (defer)
   int fast_core = -1, slow_core = -1;  // the cores the dual-rate tasks ran on, as the task program reports them
   // Two cores under QEMU: ticks that came while the fast task's handler ran and the other core
   // ran within it (emulated cores share one clock; not a fast overrun on the part).
   long shared_overruns = -1;
-  int sched_fifo = -1;            // Linux executives: 1 when the threads ran under SCHED_FIFO
-  long late_ticks = -1;           // Linux: ticks the fast thread began a period or more late
-  long max_latency_ns = -1;       // Linux: the fast thread's worst wake-up latency (platform, not overrun)
+  int sched_fifo = -1;       // Linux executives: 1 when the threads ran under SCHED_FIFO
+  long late_ticks = -1;      // Linux: ticks the fast thread began a period or more late
+  long max_latency_ns = -1;  // Linux: the fast thread's worst wake-up latency (platform, not overrun)
   // cortex-a53-linux: preemptive runs repeated because the host's scheduling, not the code,
   // made them overrun (overruns together with late wake-ups; kNoiseAttempts in all at most).
   int noise_retries = 0;
-  int icount_shift = -1;          // Cortex-M: QEMU's -icount shift of the runs
-  long tick_cycles = -1;          // Cortex-M: SysTick period in board cycles
+  int icount_shift = -1;  // Cortex-M: QEMU's -icount shift of the runs
+  long tick_cycles = -1;  // Cortex-M: SysTick period in board cycles
   // Cortex-M: instructions per job, measured in the sequential run (dual-rate: the fast task's
   // ticks and the slow jobs; single-rate: the steps as the fast task), and the budget.
   JobCost fast_job, slow_job;

@@ -482,8 +482,11 @@ std::string VerifyResult::json() const {
 
 std::string SystemResult::json() const {
   const std::optional<bool> all_accurate = accurate();
-  Json j = {{"system", name}, {"target", target}, {"pass", pass},
-            {"accurate", all_accurate ? Json(*all_accurate) : Json(nullptr)}, {"base_tick", base_tick}};
+  Json j = {{"system", name},
+            {"target", target},
+            {"pass", pass},
+            {"accurate", all_accurate ? Json(*all_accurate) : Json(nullptr)},
+            {"base_tick", base_tick}};
   if (!error.empty()) j["error"] = error;
   if (!directory.empty()) j["directory"] = directory;
   Json list = Json::array();

@@ -9,9 +9,9 @@
 #include <map>
 #include <numeric>
 
-#include "emit/generation.hpp"
 #include "base/data_paths.hpp"
 #include "base/process.hpp"
+#include "emit/generation.hpp"
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
 #include "targets/build.hpp"
@@ -86,7 +86,9 @@ SystemSpec load_system_file(const std::string& path) {
                      "each entry: file, scheme and optionally step, ratio, overrun, scalar");
   const fs::path base = fs::path(path).parent_path();
   for (const auto& entry : models) {
-    if (!entry.IsMap()) throw ModelError(at(path, entry), "a model entry must be a mapping", "keys: file, scheme, step, ratio, overrun, scalar");
+    if (!entry.IsMap())
+      throw ModelError(at(path, entry), "a model entry must be a mapping",
+                       "keys: file, scheme, step, ratio, overrun, scalar");
     check_keys(path, entry, {"file", "scheme", "step", "ratio", "overrun", "scalar"}, "a model entry");
     SystemModel m;
     m.loc = at(path, entry);
@@ -99,7 +101,8 @@ SystemSpec load_system_file(const std::string& path) {
     const SchemeInfo* info = find_scheme(m.scheme);
     if (!info || !info->dual_rate)
       throw ModelError(m.scheme_loc, fmt::format("'{}' is not a dual-rate scheme", m.scheme),
-                       fmt::format("a system runs dual-rate tasks: {}", fmt::join(scheme_names_with(&SchemeInfo::dual_rate), " or ")));
+                       fmt::format("a system runs dual-rate tasks: {}",
+                                   fmt::join(scheme_names_with(&SchemeInfo::dual_rate), " or ")));
     if (entry["step"]) m.step = positive_number(path, entry["step"], "step");
     if (entry["ratio"]) {
       int r = 0;
@@ -109,8 +112,7 @@ SystemSpec load_system_file(const std::string& path) {
     }
     if (entry["overrun"]) {
       const std::string p = entry["overrun"].as<std::string>();
-      if (p != "skip" && p != "defer")
-        throw ModelError(at(path, entry["overrun"]), "overrun must be skip or defer");
+      if (p != "skip" && p != "defer") throw ModelError(at(path, entry["overrun"]), "overrun must be skip or defer");
       m.defer_overruns = p == "defer";
     }
     if (entry["scalar"]) {
@@ -405,15 +407,17 @@ std::optional<bool> SystemResult::accurate() const {
 }
 
 std::string SystemResult::text() const {
-  std::string s = fmt::format("system {} on {}, base tick {:.6g} s: {}\n", name, target, base_tick, pass ? "PASS" : "FAIL");
+  std::string s =
+      fmt::format("system {} on {}, base tick {:.6g} s: {}\n", name, target, base_tick, pass ? "PASS" : "FAIL");
   for (std::size_t i = 0; i < models.size(); ++i) {
     const VerifyResult& m = models[i];
     s += fmt::format("  {} {}: alone max_error {:.3e} (tolerance {:.3e}) {}", m.model, m.scheme, m.max_error,
                      m.tolerance, m.pass ? "pass" : "FAIL");
     if (i < runs.size())
-      s += fmt::format("; in the system {} its own sequential run, {} ticks preempted a slow job, overruns {} slow {} fast",
-                       runs[i].bit_exact_vs_single == 1 ? "equals bit for bit" : "DIFFERS from", runs[i].preempted_ticks,
-                       runs[i].slow_overruns, runs[i].fast_overruns);
+      s += fmt::format(
+          "; in the system {} its own sequential run, {} ticks preempted a slow job, overruns {} slow {} fast",
+          runs[i].bit_exact_vs_single == 1 ? "equals bit for bit" : "DIFFERS from", runs[i].preempted_ticks,
+          runs[i].slow_overruns, runs[i].fast_overruns);
     s += "\n";
     if (m.accuracy) {
       const std::string lines = accuracy_text(*m.accuracy, "");

@@ -24,14 +24,14 @@
 #include <string>
 #include <vector>
 
-#include "verify/budget.hpp"
 #include "base/diagnostics.hpp"
+#include "verify/budget.hpp"
 #include "verify/verify.hpp"
 
 namespace dualrate {
 
 struct SystemModel {
-  SourceLoc loc;  // the entry in the system file
+  SourceLoc loc;     // the entry in the system file
   std::string file;  // resolved path
   std::string scheme;
   SourceLoc scheme_loc;
@@ -60,7 +60,7 @@ struct SystemOptions {
 struct SystemResult {
   std::string name, target;
   double base_tick = 0;
-  std::vector<VerifyResult> models;   // each alone, sequential run on the target
+  std::vector<VerifyResult> models;  // each alone, sequential run on the target
   // Per model, its counts in the system's run (VerifyResult's task fields: ticks, overruns,
   // handler instructions) and bit_exact_vs_single: its trace there equals its own sequential run's.
   std::vector<VerifyResult> runs;

@@ -15,10 +15,10 @@ int tick_every(long ticks, int ratio) {
 
 TickCheck compare_tick_rows(const Trace& generated, const Trace& reference, int every) {
   if (generated.rows.size() != reference.rows.size() || generated.columns.size() != reference.columns.size())
-    throw std::runtime_error(fmt::format("the tasks' tick rows ({} rows of {} columns) do not match the reference "
-                                         "core's ({} of {})",
-                                         generated.rows.size(), generated.columns.size(), reference.rows.size(),
-                                         reference.columns.size()));
+    throw std::runtime_error(
+        fmt::format("the tasks' tick rows ({} rows of {} columns) do not match the reference "
+                    "core's ({} of {})",
+                    generated.rows.size(), generated.columns.size(), reference.rows.size(), reference.columns.size()));
   TickCheck c;
   c.every = every;
   c.samples = static_cast<long>(generated.rows.size());

@@ -135,8 +135,9 @@ Eigen::VectorXd step_scaled_share(const ReferenceCore& core, const RunOptions& r
       const std::vector<double> next = step(i, start, length);
       return Eigen::Map<const Eigen::VectorXd>(next.data(), n).eval();
     };
-    const Eigen::VectorXd sensitivity = scaled ? ((at(h * (1 + kRelative)) - at(h * (1 - kRelative))) / (2 * kRelative)).eval()
-                                               : Eigen::VectorXd::Zero(n).eval();
+    const Eigen::VectorXd sensitivity =
+        scaled ? ((at(h * (1 + kRelative)) - at(h * (1 - kRelative))) / (2 * kRelative)).eval()
+               : Eigen::VectorXd::Zero(n).eval();
     const Eigen::VectorXd increment = at(h) - Eigen::Map<const Eigen::VectorXd>(start.data(), n);
     result = result.cwiseMax(sensitivity.cwiseAbs() + increment.cwiseAbs());
   }
@@ -155,8 +156,8 @@ Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, cons
   const auto n = analysed.rows(), slow = static_cast<Eigen::Index>(model.slow_count), fast = n - slow;
   Eigen::VectorXd terms = Eigen::VectorXd::Zero(n);
   if (!info || !info->fast_states_solved || fast <= 0) return terms;
-  const Eigen::MatrixXd j = info->analysed_jacobian ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0))
-                                                    : analysed;
+  const Eigen::MatrixXd j =
+      info->analysed_jacobian ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0)) : analysed;
   const FullPivotLu gz(j.bottomRightCorner(fast, fast));
   if (!gz.invertible()) return terms;
   const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
@@ -168,8 +169,8 @@ Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, cons
 }  // namespace
 
 std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore& core, const GenerateRequest& generate,
-                                        const SchemeDesign& design, const RunOptions& run, const Eigen::MatrixXd& j, const Trace& reference,
-                                        int evaluations) {
+                                        const SchemeDesign& design, const RunOptions& run, const Eigen::MatrixXd& j,
+                                        const Trace& reference, int evaluations) {
   const auto n = static_cast<Eigen::Index>(model.states.size());
   if (j.rows() != n || reference.rows.empty()) return std::nullopt;
   MapRounding r;

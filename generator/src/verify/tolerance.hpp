@@ -4,14 +4,13 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <optional>
 #include <vector>
 
 #include "base/trace.hpp"
 #include "model/model.hpp"
-#include "schemes/contract.hpp"
 #include "reference_core/reference_core.hpp"
+#include "schemes/contract.hpp"
 #include "verify/local_check.hpp"
 
 namespace dualrate {
@@ -70,8 +69,8 @@ struct MapRounding {
   int substeps = 1;
 };
 std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore& core, const GenerateRequest& request,
-                                        const SchemeDesign& design, const RunOptions& run, const Eigen::MatrixXd& j, const Trace& reference,
-                                        int evaluations);
+                                        const SchemeDesign& design, const RunOptions& run, const Eigen::MatrixXd& j,
+                                        const Trace& reference, int evaluations);
 
 // map_float_tolerance for a float run of `steps` steps of h: the rounding carried through
 // `steps` / substeps (macro) steps. Empty when `steps` is not a whole number of macro steps.

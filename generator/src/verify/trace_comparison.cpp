@@ -15,8 +15,8 @@ std::vector<ColumnTolerance> column_tolerances(const Model& m, const ErrorTolera
   for (const auto& [name, value] : t.absolute) {
     const auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end())
-      throw std::invalid_argument(fmt::format("the absolute tolerance of '{}': {} has no state or output of that name",
-                                              name, m.name));
+      throw std::invalid_argument(
+          fmt::format("the absolute tolerance of '{}': {} has no state or output of that name", name, m.name));
     columns[static_cast<std::size_t>(it - names.begin())] = {value, true};
   }
   return columns;
@@ -55,8 +55,11 @@ std::string tolerance_source(const ErrorTolerance& file, const ErrorTolerance& g
 std::string tolerance_text(const ErrorTolerance& t) {
   std::string s = t.relative ? fmt::format("{:g} relative", *t.relative) : "";
   for (std::size_t i = 0; i < t.absolute.size(); ++i)
-    s += fmt::format("{}{} {:g}", i > 0 ? ", " : s.empty() ? "absolute " : "; absolute ", t.absolute[i].first,
-                     t.absolute[i].second);
+    s += fmt::format("{}{} {:g}",
+                     i > 0       ? ", "
+                     : s.empty() ? "absolute "
+                                 : "; absolute ",
+                     t.absolute[i].first, t.absolute[i].second);
   return s;
 }
 

@@ -15,11 +15,11 @@
 #include "base/text_io.hpp"
 #include "emit/generation.hpp"
 #include "ir/op_count.hpp"
+#include "model/calibration.hpp"
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
 #include "targets/build.hpp"
 #include "targets/cross_target.hpp"
-#include "model/calibration.hpp"
 #include "verify/accuracy.hpp"
 #include "verify/calibration_writes.hpp"
 #include "verify/local_check.hpp"
@@ -114,10 +114,10 @@ class Verification {
   const RunOptions run_;
   VerifyResult& r_;
   Trace reference_;
-  Trace generated_;     // the generated code's trace (states and outputs), once compare read it
-  Trace relinearized_;  // frozen or scheduled: the re-linearizing reference core's run
+  Trace generated_;                      // the generated code's trace (states and outputs), once compare read it
+  Trace relinearized_;                   // frozen or scheduled: the re-linearizing reference core's run
   std::optional<MapRounding> rounding_;  // float only
-  int tick_every_ = 0;  // dual-rate tasks: the spacing of their tick rows (dir/ticks.csv), 0: none
+  int tick_every_ = 0;                   // dual-rate tasks: the spacing of their tick rows (dir/ticks.csv), 0: none
 };
 
 Verification::Verification(const Model& model, const VerifyOptions& o, const SchemeInfo& info, const TargetPart& target,
@@ -329,8 +329,8 @@ void Verification::compare(const fs::path& dir) {
     }
     if (tick_every_ > 0) {
       stage("the tasks' state and outputs at every tick");
-      r_.tick_check = compare_tick_rows(read_csv((dir / "ticks.csv").string()), core_.tick_trace(run_, tick_every_),
-                                        tick_every_);
+      r_.tick_check =
+          compare_tick_rows(read_csv((dir / "ticks.csv").string()), core_.tick_trace(run_, tick_every_), tick_every_);
     }
     r_.pass = r_.max_error <= r_.tolerance && r_.bit_exact_vs_host != 0 && r_.bit_exact_vs_single != 0 &&
               r_.overruns <= 0 && (!checked || (r_.local_ratio <= 1 && r_.local_bias_ratio <= 1)) &&
@@ -412,14 +412,14 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
   // design with matrices or a schedule, which the exact step takes confirmed from the design.
   const bool own_constants = !design_.matrices.empty() || design_.schedule;
   if (compensated) kept = with_carries(generated, carries.at_row, model_.states.size());
-  r_.exact_step = exact_step_check(
-      generated, next,
-      in_float || (own_constants && !tasks)
-          ? reference_steps(generated, next, samples,
-                            tasks ? core_.macro_step_in_float(run_) : core_.exact_single_step(run_),
-                            tasks || compensated ? &kept : nullptr)
-          : expected,
-      in_float);
+  r_.exact_step =
+      exact_step_check(generated, next,
+                       in_float || (own_constants && !tasks)
+                           ? reference_steps(generated, next, samples,
+                                             tasks ? core_.macro_step_in_float(run_) : core_.exact_single_step(run_),
+                                             tasks || compensated ? &kept : nullptr)
+                           : expected,
+                       in_float);
 }
 
 void Verification::check_accuracy(const fs::path& dir) {
@@ -436,11 +436,11 @@ void Verification::check_calibrations(const fs::path& dir) {
   const std::vector<CalibrationEvent> events =
       calibration_events(model_, run_.calibration, run_.step, run_.calibration_stride);
   for (const auto& e : events)
-    r_.calibrations.push_back({o_.calibration[e.write].at, e.step, o_.calibration[e.write].set, e.check.applied,
-                               e.check.reason});
+    r_.calibrations.push_back(
+        {o_.calibration[e.write].at, e.step, o_.calibration[e.write].set, e.check.applied, e.check.reason});
   if (cross_ && cross_->linux_user) {
-    r_.error = "calibration writes are verified on the host and on the Cortex-M targets, not on " +
-               std::string(cross_->name);
+    r_.error =
+        "calibration writes are verified on the host and on the Cortex-M targets, not on " + std::string(cross_->name);
     return;
   }
   std::vector<TraceCalibrationResult> results;
@@ -448,18 +448,19 @@ void Verification::check_calibrations(const fs::path& dir) {
   const fs::path output = info_.dual_rate ? fs::path(sequential_trace(dir, cross_).string() + ".out")
                                           : dir / (cross_ ? "target.txt" : "trace.log");
   if (!read_calibration_results(read_file(output), results) || results.size() != events.size()) {
-    r_.error = fmt::format("the trace program reported {} calibration writes of {} ({})", results.size(),
-                           events.size(), output.filename().string());
+    r_.error = fmt::format("the trace program reported {} calibration writes of {} ({})", results.size(), events.size(),
+                           output.filename().string());
     return;
   }
   for (std::size_t i = 0; i < events.size(); ++i) {
     const bool applied = results[i].result == 0;
     if (results[i].step != events[i].step || applied != events[i].check.applied)
-      r_.error = fmt::format("calibration write {} (at {}): the generated code {} it at step {}, the reference core "
-                             "{} it at step {}{}",
-                             i + 1, o_.calibration[events[i].write].at, applied ? "applied" : "refused",
-                             results[i].step, events[i].check.applied ? "applied" : "refused", events[i].step,
-                             events[i].check.applied ? "" : " (" + events[i].check.reason + ")");
+      r_.error = fmt::format(
+          "calibration write {} (at {}): the generated code {} it at step {}, the reference core "
+          "{} it at step {}{}",
+          i + 1, o_.calibration[events[i].write].at, applied ? "applied" : "refused", results[i].step,
+          events[i].check.applied ? "applied" : "refused", events[i].step,
+          events[i].check.applied ? "" : " (" + events[i].check.reason + ")");
   }
 }
 
@@ -499,20 +500,22 @@ std::string header_mismatch(const std::string& text, const Model& model, const G
     return "not a header generated by dualrate (its first two lines are not those 'dualrate generate' writes)";
   std::vector<std::string> why;
   if (b.ns != model.name)
-    why.push_back(fmt::format("it is generated for namespace '{}', not for model '{}' (regenerate it from {} without "
-                              "--namespace)",
-                              b.ns, model.name, model.file));
+    why.push_back(
+        fmt::format("it is generated for namespace '{}', not for model '{}' (regenerate it from {} without "
+                    "--namespace)",
+                    b.ns, model.name, model.file));
   if (b.scheme != generate.scheme)
     why.push_back(fmt::format("its scheme is {}, not {} (give --scheme {})", b.scheme, generate.scheme, b.scheme));
   if (std::fabs(b.step - generate.step) > 1e-12 * generate.step)
-    why.push_back(fmt::format("its step is h = {:.17g}, not {:.17g} (give --step {:.17g})", b.step, generate.step,
-                              b.step));
+    why.push_back(
+        fmt::format("its step is h = {:.17g}, not {:.17g} (give --step {:.17g})", b.step, generate.step, b.step));
   if (b.scalar != to_string(generate.scalar))
-    why.push_back(fmt::format("its scalar is {}, not {} (give --scalar {})", b.scalar, to_string(generate.scalar),
-                              b.scalar));
+    why.push_back(
+        fmt::format("its scalar is {}, not {} (give --scalar {})", b.scalar, to_string(generate.scalar), b.scalar));
   if (text.find(kInstanceBanner) != std::string::npos)
-    why.push_back("it is generated with --instances, and verify checks the code of one instance (regenerate it "
-                  "without --instances: each instance's code is the same)");
+    why.push_back(
+        "it is generated with --instances, and verify checks the code of one instance (regenerate it "
+        "without --instances: each instance's code is the same)");
   return fmt::format("{}", fmt::join(why, "; "));
 }
 

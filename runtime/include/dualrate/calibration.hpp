@@ -20,13 +20,12 @@
 // last applied ones.
 #pragma once
 
+#include <Eigen/Core>
 #include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-
-#include <Eigen/Core>
 
 #include "expm.hpp"
 
@@ -37,26 +36,34 @@ namespace dualrate {
 namespace calibration {
 
 enum class Result : std::int32_t {
-  kApplied = 0,        // the constants follow the values (or will, from the next step)
-  kPending = 1,        // a computed set waits for the step to take it; nothing was computed
-  kNotFinite = 2,      // a value is NaN or infinite
-  kBelowMin = 3,       // a value is below its declared min
-  kAboveMax = 4,       // a value is above its declared max
-  kNotComputable = 5,  // a constant's algorithm refused (a singular matrix, a norm beyond its plan)
-  kChanged = 6,        // the values changed while the constants were computed; computed again later
+  kApplied = 0,              // the constants follow the values (or will, from the next step)
+  kPending = 1,              // a computed set waits for the step to take it; nothing was computed
+  kNotFinite = 2,            // a value is NaN or infinite
+  kBelowMin = 3,             // a value is below its declared min
+  kAboveMax = 4,             // a value is above its declared max
+  kNotComputable = 5,        // a constant's algorithm refused (a singular matrix, a norm beyond its plan)
+  kChanged = 6,              // the values changed while the constants were computed; computed again later
   kRecomputedNotFinite = 7,  // a derived parameter or recomputed constant is not finite in the scalar type
 };
 
 inline const char* to_string(Result r) noexcept {
   switch (r) {
-    case Result::kApplied: return "applied";
-    case Result::kPending: return "a computed set waits for the step";
-    case Result::kNotFinite: return "not finite";
-    case Result::kBelowMin: return "below its min";
-    case Result::kAboveMax: return "above its max";
-    case Result::kNotComputable: return "constants not computable";
-    case Result::kChanged: return "changed while computed";
-    case Result::kRecomputedNotFinite: return "a recomputed value is not finite";
+    case Result::kApplied:
+      return "applied";
+    case Result::kPending:
+      return "a computed set waits for the step";
+    case Result::kNotFinite:
+      return "not finite";
+    case Result::kBelowMin:
+      return "below its min";
+    case Result::kAboveMax:
+      return "above its max";
+    case Result::kNotComputable:
+      return "constants not computable";
+    case Result::kChanged:
+      return "changed while computed";
+    case Result::kRecomputedNotFinite:
+      return "a recomputed value is not finite";
   }
   return "unknown";
 }

@@ -187,8 +187,10 @@ class DualRate {
       } else {
         if (busy == 0) {
           AtRelease::at_release();
-          if (ends_macro_[k % 2].load(std::memory_order_acquire) == k) fast_.ends = ends_[k % 2];
-          else if (n / kRatio >= Scheme::kStartupMacroSteps) Scheme::hold(fast_.ends);
+          if (ends_macro_[k % 2].load(std::memory_order_acquire) == k)
+            fast_.ends = ends_[k % 2];
+          else if (n / kRatio >= Scheme::kStartupMacroSteps)
+            Scheme::hold(fast_.ends);
         }
         Scheme::snapshot(fast_, u, snapshot_[k % 2]);
         jobs_[released % 2] = k;
@@ -256,9 +258,7 @@ class DualRate {
   InputSamples<Model>& input_samples() noexcept { return inputs_.samples; }
   std::uint64_t ticks() const noexcept { return tick_; }  // ticks seen; fast steps taken may lag under kDefer
   // The job slow() runs next (valid while slow_busy()).
-  std::uint32_t next_job() const noexcept {
-    return jobs_[completed_count_.load(std::memory_order_relaxed) % 2];
-  }
+  std::uint32_t next_job() const noexcept { return jobs_[completed_count_.load(std::memory_order_relaxed) % 2]; }
   bool slow_busy() const noexcept { return queued() > 0; }
   std::uint32_t slow_overruns() const noexcept { return slow_overruns_; }
   std::uint32_t deferred_releases() const noexcept { return deferred_releases_; }

@@ -69,8 +69,10 @@ int cell_index(const Axis<Scalar, N, Uniform>& axis, Scalar x) noexcept {
   if constexpr (Uniform) {
     const Scalar q = (x - b[0]) * axis.inverse_spacing;
     int i = q >= Scalar(1) ? (q < Scalar(N - 2) ? static_cast<int>(q) : N - 2) : 0;
-    if (i < N - 2 && x >= b[i + 1]) ++i;
-    else if (i > 0 && x < b[i]) --i;
+    if (i < N - 2 && x >= b[i + 1])
+      ++i;
+    else if (i > 0 && x < b[i])
+      --i;
     return i;
   } else {
     constexpr int kSteps = search_steps(N - 1);
@@ -120,8 +122,10 @@ Scalar combine(const Scalar (&values)[Count], const Cell<Scalar> (&cells)[D], co
     for (int d = 0; d < D; ++d) {
       const bool upper = ((corner >> d) & 1u) != 0;
       offset += static_cast<std::size_t>((cells[d].index + (upper ? 1 : 0)) * strides[d]);
-      if ((Slope >> d) & 1u) weight *= upper ? cells[d].inverse_width : -cells[d].inverse_width;
-      else weight *= upper ? cells[d].fraction : Scalar(1) - cells[d].fraction;
+      if ((Slope >> d) & 1u)
+        weight *= upper ? cells[d].inverse_width : -cells[d].inverse_width;
+      else
+        weight *= upper ? cells[d].fraction : Scalar(1) - cells[d].fraction;
     }
     sum += weight * values[offset];
   }

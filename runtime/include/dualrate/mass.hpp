@@ -6,7 +6,6 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
-
 #include <limits>
 
 namespace dualrate {
@@ -18,7 +17,8 @@ template <class Scalar, int N>
 Eigen::Matrix<Scalar, N, 1> solve_mass(const Eigen::Matrix<Scalar, N, N>& mass,
                                        const Eigen::Matrix<Scalar, N, 1>& force) noexcept {
   const Eigen::LLT<Eigen::Matrix<Scalar, N, N>> factor(mass);
-  if (factor.info() != Eigen::Success) return Eigen::Matrix<Scalar, N, 1>::Constant(std::numeric_limits<Scalar>::quiet_NaN());
+  if (factor.info() != Eigen::Success)
+    return Eigen::Matrix<Scalar, N, 1>::Constant(std::numeric_limits<Scalar>::quiet_NaN());
   return factor.solve(force);
 }
 

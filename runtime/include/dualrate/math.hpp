@@ -13,18 +13,18 @@
 // last bit may differ between C libraries.
 #pragma once
 
-#include <cmath>
-
 #include <dualrate/portable_math.h>
+
+#include <cmath>
 
 namespace dualrate {
 namespace math {
 
 #ifdef DUALRATE_PORTABLE_MATH
-#define DUALRATE_MATH_FUNCTION1(name)                                                    \
-  inline double name(double x) noexcept { return ::dualrate_libm_##name(x); }            \
+#define DUALRATE_MATH_FUNCTION1(name)                                         \
+  inline double name(double x) noexcept { return ::dualrate_libm_##name(x); } \
   inline float name(float x) noexcept { return ::dualrate_libm_##name##f(x); }
-#define DUALRATE_MATH_FUNCTION2(name)                                                    \
+#define DUALRATE_MATH_FUNCTION2(name)                                                      \
   inline double name(double x, double y) noexcept { return ::dualrate_libm_##name(x, y); } \
   inline float name(float x, float y) noexcept { return ::dualrate_libm_##name##f(x, y); }
 #else

@@ -23,16 +23,14 @@
 //   };
 #pragma once
 
-#include <type_traits>
-
 #include <Eigen/Core>
+#include <type_traits>
 
 namespace dualrate {
 
 template <class M>
 struct ModelChecks {
-  static_assert(std::is_same<typename M::Scalar, float>::value ||
-                    std::is_same<typename M::Scalar, double>::value,
+  static_assert(std::is_same<typename M::Scalar, float>::value || std::is_same<typename M::Scalar, double>::value,
                 "dualrate: Model::Scalar must be float or double");
   static_assert(std::is_same<typename M::Time, typename M::Scalar>::value ||
                     std::is_same<typename M::Time, double>::value,
@@ -41,8 +39,7 @@ struct ModelChecks {
                 "dualrate: model sizes must be non-negative");
   static_assert(M::kStates == M::kSlow + M::kFast && M::kStates > 0,
                 "dualrate: a model needs at least one state, and kStates = kSlow + kFast");
-  static_assert(std::is_same<typename M::State,
-                             Eigen::Matrix<typename M::Scalar, M::kStates, 1>>::value,
+  static_assert(std::is_same<typename M::State, Eigen::Matrix<typename M::Scalar, M::kStates, 1>>::value,
                 "dualrate: Model::State must be a fixed-size column vector of kStates");
   static constexpr bool value = true;
 };

@@ -17,10 +17,10 @@
 extern "C" {
 #endif
 
-#define DUALRATE_LIBM_DECLARE1(name) \
+#define DUALRATE_LIBM_DECLARE1(name)     \
   double dualrate_libm_##name(double x); \
   float dualrate_libm_##name##f(float x);
-#define DUALRATE_LIBM_DECLARE2(name) \
+#define DUALRATE_LIBM_DECLARE2(name)               \
   double dualrate_libm_##name(double x, double y); \
   float dualrate_libm_##name##f(float x, float y);
 DUALRATE_LIBM_UNARY(DUALRATE_LIBM_DECLARE1)

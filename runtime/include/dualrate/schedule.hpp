@@ -2,11 +2,12 @@
 // precomputed matrices (and scalars: smfe's inner step), tabulated by the generator at the
 // points of a grid of one or two scheduling values s(x, u) and interpolated linearly at every
 // step, as gain scheduling interpolates controller gains. Each scheduled scalar, and each
-// matrix entry that is nonzero at some grid point, has a table over the grid (the first scheduling value's axis outermost); at a step,
+// matrix entry that is nonzero at some grid point, has a table over the grid (the first scheduling value's axis
+// outermost); at a step,
 //   M(s) = sum over the corners c of s's cell of prod_d (c_d ? f_d : 1 - f_d) M(grid point i + c)
-// (for one value, M_i + f (M_{i+1} - M_i)) with s clamped to the grid's range (dualrate/lookup.hpp's linear interpolation with clamp
-// extrapolation). A NaN scheduling value gives NaN constants, so the step reports a
-// non-finite state. No exponential, inverse or search beyond lookup's bounded one.
+// (for one value, M_i + f (M_{i+1} - M_i)) with s clamped to the grid's range (dualrate/lookup.hpp's linear
+// interpolation with clamp extrapolation). A NaN scheduling value gives NaN constants, so the step reports a non-finite
+// state. No exponential, inverse or search beyond lookup's bounded one.
 //
 // Unscheduled constants (exact or frozen linearization) use the empty Unscheduled, so a
 // scheme passes the schedule of its step to every matrix function either way.

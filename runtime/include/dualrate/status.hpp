@@ -15,11 +15,16 @@ enum class Status : std::uint8_t {
 
 constexpr const char* to_string(Status s) noexcept {
   switch (s) {
-    case Status::kOk: return "ok";
-    case Status::kNonFiniteState: return "non-finite state";
-    case Status::kSlowOverrun: return "slow task overrun";
-    case Status::kFastOverrun: return "fast task overrun";
-    case Status::kSlowJobLate: return "slow job late (release deferred)";
+    case Status::kOk:
+      return "ok";
+    case Status::kNonFiniteState:
+      return "non-finite state";
+    case Status::kSlowOverrun:
+      return "slow task overrun";
+    case Status::kFastOverrun:
+      return "fast task overrun";
+    case Status::kSlowJobLate:
+      return "slow job late (release deferred)";
   }
   return "unknown";
 }

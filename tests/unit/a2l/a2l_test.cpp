@@ -30,12 +30,9 @@ Model motor() { return test::load(test::source_path(kMotor)); }
 ProgramImage motor_program(std::uint64_t scalar, std::uint64_t values = 6) {
   ProgramImage p;
   p.file = "p.elf";
-  p.objects = {{"motor::calibration", 0x20000008, values * scalar},
-               {"motor::epk", 0x1ac, 9},
-               {"motor::calibration_requests", 0x20000000, 8},
-               {"dualrate_trace::data", 0x20000040, 5 * scalar},
-               {"dualrate_trace::inputs", 0x20000024, scalar},
-               {"dualrate_trace::outputs", 0x20000020, scalar}};
+  p.objects = {{"motor::calibration", 0x20000008, values * scalar}, {"motor::epk", 0x1ac, 9},
+               {"motor::calibration_requests", 0x20000000, 8},      {"dualrate_trace::data", 0x20000040, 5 * scalar},
+               {"dualrate_trace::inputs", 0x20000024, scalar},      {"dualrate_trace::outputs", 0x20000020, scalar}};
   p.sections = {{0x1a0, std::string(12, 'x') + std::string("motor v1\0\0\0\0", 12)}};
   return p;
 }
@@ -98,17 +95,18 @@ TEST(A2l, AddressesAreTheSymbolsPlusTheLayoutsOffsets) {
 
 TEST(A2l, AMissingObjectIsNamed) {
   const Model m = motor();
-  EXPECT_NE(program_error(m, motor_program(4), "other").find("p.elf: no object other::calibration in its symbol "
-                                                             "table | build the program with the header generated "
-                                                             "from this model"),
+  EXPECT_NE(program_error(m, motor_program(4), "other")
+                .find("p.elf: no object other::calibration in its symbol "
+                      "table | build the program with the header generated "
+                      "from this model"),
             std::string::npos);
   // A trace program's arrays go together: one missing beside dualrate_trace::data is an error.
-  for (const char* name : {"motor::epk", "motor::calibration_requests", "dualrate_trace::inputs",
-                           "dualrate_trace::outputs"}) {
+  for (const char* name :
+       {"motor::epk", "motor::calibration_requests", "dualrate_trace::inputs", "dualrate_trace::outputs"}) {
     ProgramImage p = motor_program(4);
-    p.objects.erase(std::remove_if(p.objects.begin(), p.objects.end(),
-                                   [&](const ProgramSymbol& s) { return s.name == name; }),
-                    p.objects.end());
+    p.objects.erase(
+        std::remove_if(p.objects.begin(), p.objects.end(), [&](const ProgramSymbol& s) { return s.name == name; }),
+        p.objects.end());
     EXPECT_NE(program_error(m, p).find(std::string("no object ") + name), std::string::npos) << name;
   }
 }
@@ -185,8 +183,11 @@ TEST(A2l, AnyProgramWithTheCalibrationObjectAndItsInstances) {
   ASSERT_EQ(layout.instances.size(), 1U);
   EXPECT_EQ(layout.instances[0].states, 0x20000100U);
   const std::string text =
-      a2l_file(m, layout, {"1.0", "motor.yaml", "p.elf", {"R", "Kt", "friction[0]", "friction[1]", "friction[2]",
-                                                           "friction[3]", "tau", "Ke"}});
+      a2l_file(m, layout,
+               {"1.0",
+                "motor.yaml",
+                "p.elf",
+                {"R", "Kt", "friction[0]", "friction[1]", "friction[2]", "friction[3]", "tau", "Ke"}});
   // The requests the tool writes, and what the program reads back: the requests handled, the
   // status in words, and the active values at active_constants (its Calibration first).
   EXPECT_NE(text.find("/begin CHARACTERISTIC calibration_requests.commit "), std::string::npos) << text;
@@ -233,8 +234,9 @@ TEST(A2l, AnyProgramWithTheCalibrationObjectAndItsInstances) {
 
 TEST(A2l, ObjectsOfTheWrongSizeAreRefused) {
   const Model m = motor();
-  EXPECT_NE(program_error(m, motor_program(4, 5)).find("motor::calibration is 20 bytes, but the model's 6 tunable "
-                                                       "values take 24 (float) or 48 (double)"),
+  EXPECT_NE(program_error(m, motor_program(4, 5))
+                .find("motor::calibration is 20 bytes, but the model's 6 tunable "
+                      "values take 24 (float) or 48 (double)"),
             std::string::npos);
   ProgramImage p = motor_program(8);
   p.objects[4].size = 4;  // inputs: one float, where the calibration says double
@@ -335,9 +337,7 @@ TEST(A2l, EachTableFormHasItsCharacteristic) {
   EXPECT_EQ(a2l.find("MEASUREMENT calibration_status"), std::string::npos);
 }
 
-TEST(A2l, StringsAreEscaped) {
-  EXPECT_EQ(a2l_string("a \"b\" c\\d\ne"), "\"a \\\"b\\\" c\\\\d\\ne\"");
-}
+TEST(A2l, StringsAreEscaped) { EXPECT_EQ(a2l_string("a \"b\" c\\d\ne"), "\"a \\\"b\\\" c\\\\d\\ne\""); }
 
 }  // namespace
 }  // namespace dualrate

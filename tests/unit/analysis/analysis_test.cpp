@@ -5,11 +5,11 @@
 #include <cmath>
 #include <complex>
 
-#include "schemes/adams/adams.hpp"
-#include "schemes/adams/dual_rate_adams.hpp"
 #include "analysis/stability.hpp"
 #include "numeric/linearization.hpp"
 #include "reference_core/reference_core.hpp"
+#include "schemes/adams/adams.hpp"
+#include "schemes/adams/dual_rate_adams.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -27,9 +27,7 @@ TEST(Analysis, OneStepMapMatchesStabilityPolynomials) {
       const double euler = std::abs(1.0 + z);
       const double heun = std::abs(1.0 + z + z * z / 2.0);
       const double rk4 = std::abs(1.0 + z + z * z / 2.0 + z * z * z / 6.0 + z * z * z * z / 24.0);
-      const auto radius = [&](const char* s) {
-        return eigenvalues(one_step_map(s, j, h)).cwiseAbs().maxCoeff();
-      };
+      const auto radius = [&](const char* s) { return eigenvalues(one_step_map(s, j, h)).cwiseAbs().maxCoeff(); };
       // Both sides are a few dozen floating-point operations on numbers with |z| <= 14, so
       // they agree to some tens of ulps of max(1, |R|): inside 1e-12 relative.
       EXPECT_NEAR(radius("euler"), euler, 1e-12 * std::max(1.0, euler));
@@ -55,17 +53,18 @@ TEST(Analysis, PendulumRk4IsUnstableAtTheSeedsStepAndStableBelowIt) {
 // mode once and its e-folding time 1 / 0.1 = 10 s; a stable one is not.
 TEST(Analysis, AModelThatGrowsIsSaidSo) {
   init_symbolic();
-  const Model m = load_model_text("name: growing\nstates:\n  slow:\n    x: 1\n    y: 0\n"
-                                  "equations:\n  x: 0.1*x + 2*y\n  y: -2*x + 0.1*y\n",
-                                  "growing.yaml");
+  const Model m = load_model_text(
+      "name: growing\nstates:\n  slow:\n    x: 1\n    y: 0\n"
+      "equations:\n  x: 0.1*x + 2*y\n  y: -2*x + 0.1*y\n",
+      "growing.yaml");
   const StabilityReport r = analyze_stability(m, "rk4", 1e-3);
   EXPECT_NEAR(growth_rate(r.jacobian_eigenvalues), 0.1, 1e-12);
   EXPECT_NE(r.text().find("the model itself grows at its linearization: mode 0.1+2i 1/s (e-folding time 10 s)\n"),
             std::string::npos)
       << r.text();
   EXPECT_NE(r.json().find("\"growing_modes\":[[0.1"), std::string::npos) << r.json();
-  const StabilityReport stable = analyze_stability(test::load(test::source_path("models/pendulum_particle.yaml")),
-                                                   "rk4", 1e-3);
+  const StabilityReport stable =
+      analyze_stability(test::load(test::source_path("models/pendulum_particle.yaml")), "rk4", 1e-3);
   EXPECT_EQ(stable.text().find("grows"), std::string::npos);
   EXPECT_NE(stable.json().find("\"growing_modes\":[]"), std::string::npos);
 }
@@ -131,9 +130,9 @@ namespace {
 // of the stability tests below.
 Eigen::MatrixXd coupled_oscillators() {
   Eigen::MatrixXd j(4, 4);
-  j << 0, 1, 0, 0,  //
+  j << 0, 1, 0, 0,     //
       -4, -0.4, 1, 0,  //
-      0, 0, 0, 1,  //
+      0, 0, 0, 1,      //
       50, 0, -2500, -10;
   return j;
 }
@@ -149,26 +148,28 @@ TEST(Analysis, MacroStepMapOfTheDualRateSchemesPredictsTheirGrowth) {
     const char* scheme = parallel ? "mrabm4_parallel" : "mrabm4";
     for (const double h : {0.004, 0.019}) {  // stable, and just beyond the largest stable step 0.0182
       const int ratio = 5;
-      const double radius =
-          eigenvalues(one_step_map(scheme, j, h, 2, ratio)).cwiseAbs().maxCoeff();
+      const double radius = eigenvalues(one_step_map(scheme, j, h, 2, ratio)).cwiseAbs().maxCoeff();
       const TickRhs f = [&](long, double, const std::vector<double>& x, std::vector<double>& dx) {
         const Eigen::Vector4d v = j * Eigen::Map<const Eigen::Vector4d>(x.data());
         dx.assign(v.data(), v.data() + 4);
       };
       const StartStep start = [&](long, const std::vector<double>& x) {
-        return scheme_step("rk4", [&](double, const std::vector<double>& xs, std::vector<double>& dx) { f(0, 0, xs, dx); },
-                           0, h, x);
+        return scheme_step(
+            "rk4", [&](double, const std::vector<double>& xs, std::vector<double>& dx) { f(0, 0, xs, dx); }, 0, h, x);
       };
       DualRateAdams tasks(parallel, 2, h, ratio, f, start);
       std::vector<double> x = {1, 0, 0.01, 0};
       double norm_200 = 0;
       for (long k = 0; k <= 400 + DualRateAdams::kStartupMacroSteps; ++k) {
         tasks.advance(k * ratio, x);
-        if (k == 200 + DualRateAdams::kStartupMacroSteps) norm_200 = Eigen::Map<const Eigen::VectorXd>(
-            tasks.history().data(), static_cast<Eigen::Index>(tasks.history().size())).norm();
+        if (k == 200 + DualRateAdams::kStartupMacroSteps)
+          norm_200 = Eigen::Map<const Eigen::VectorXd>(tasks.history().data(),
+                                                       static_cast<Eigen::Index>(tasks.history().size()))
+                         .norm();
       }
       const std::vector<double> last = tasks.history();
-      const double norm_400 = Eigen::Map<const Eigen::VectorXd>(last.data(), static_cast<Eigen::Index>(last.size())).norm();
+      const double norm_400 =
+          Eigen::Map<const Eigen::VectorXd>(last.data(), static_cast<Eigen::Index>(last.size())).norm();
       EXPECT_NEAR(std::pow(norm_400 / norm_200, 1.0 / 200), radius, 0.01 * radius) << scheme << " h = " << h;
     }
   }
@@ -184,15 +185,15 @@ TEST(Analysis, OneStepMapOfAbm4PredictsItsGrowth) {
   const double limit = max_stable_step("abm4", j, 2, bounded);
   ASSERT_TRUE(bounded);
   for (const double h : {0.5 * limit, 1.05 * limit}) {
-    const double radius =
-        eigenvalues(one_step_map("abm4", j, h, 2, 1)).cwiseAbs().maxCoeff();
+    const double radius = eigenvalues(one_step_map("abm4", j, h, 2, 1)).cwiseAbs().maxCoeff();
     EXPECT_EQ(radius <= 1 + kStabilityMargin, h < limit) << "h = " << h;
     const RightHandSide linear = [&](double, const std::vector<double>& x, std::vector<double>& dx) {
       const Eigen::Vector4d v = j * Eigen::Map<const Eigen::Vector4d>(x.data());
       dx.assign(v.data(), v.data() + 4);
     };
     AdamsIntegrator abm4(
-        AdamsScheme::kAbm4, 2, h, 1, [&](long, const std::vector<double>& x, std::vector<double>& dx) { linear(0, x, dx); },
+        AdamsScheme::kAbm4, 2, h, 1,
+        [&](long, const std::vector<double>& x, std::vector<double>& dx) { linear(0, x, dx); },
         [&](long, const std::vector<double>& x) { return scheme_step("rk4", linear, 0, h, x); });
     std::vector<double> x = {1, 0, 0.01, 0};
     const auto norm = [&] {
@@ -263,9 +264,7 @@ TEST(Analysis, UniformSchemesRadiusPerEigenvalueIsTheWholeMapsRadius) {
     for (const char* scheme : {"euler", "rk2", "rk4", "abm4"}) {
       const MapRadius radius(scheme, j, slow, 1, {});
       for (const double h : {1e-4, 1e-3, 3e-3, 1e-2}) {
-        const double whole = eigenvalues(reference_step_map(scheme, j, h, slow))
-                                 .cwiseAbs()
-                                 .maxCoeff();
+        const double whole = eigenvalues(reference_step_map(scheme, j, h, slow)).cwiseAbs().maxCoeff();
         EXPECT_NEAR(radius(h), whole, 1e-10 * std::max(1.0, whole)) << scheme << " h = " << h << " n = " << j.rows();
       }
     }

@@ -22,9 +22,10 @@ namespace {
 // about h k 1e-8 = 4e-9.
 Model stiffening() {
   init_symbolic();
-  return load_model_text("name: stiffening\nparameters:\n  k: 10\nstates:\n  slow:\n    x: 0\n    y: 1\n"
-                         "equations:\n  x: 1\n  y: -k*(1 + x)*y\nsimulation:\n  t_end: 5\n  step: 0.04\n",
-                         "stiffening.yaml");
+  return load_model_text(
+      "name: stiffening\nparameters:\n  k: 10\nstates:\n  slow:\n    x: 0\n    y: 1\n"
+      "equations:\n  x: 1\n  y: -k*(1 + x)*y\nsimulation:\n  t_end: 5\n  step: 0.04\n",
+      "stiffening.yaml");
 }
 
 TEST(StabilityAlongTrajectory, EulerLeavesItsRegionWhereTheModelStiffens) {
@@ -49,9 +50,10 @@ TEST(StabilityAlongTrajectory, EulerLeavesItsRegionWhereTheModelStiffens) {
 
 TEST(StabilityAlongTrajectory, NotJudgedWhereTheInitialStateDecides) {
   init_symbolic();
-  const Model linear = load_model_text("name: linear\nstates:\n  slow:\n    x: 1\n    y: 0\n"
-                                       "equations:\n  x: -x + 2*y\n  y: -2*x - y\n",
-                                       "linear.yaml");
+  const Model linear = load_model_text(
+      "name: linear\nstates:\n  slow:\n    x: 1\n    y: 0\n"
+      "equations:\n  x: -x + 2*y\n  y: -2*x - y\n",
+      "linear.yaml");
   const TrajectoryStability constant = stability_along_trajectory(linear, "rk4", 0.01, 1, {}, 1);
   EXPECT_FALSE(constant.judged);
   EXPECT_EQ(constant.not_judged, "the Jacobian is constant");
@@ -83,7 +85,8 @@ double smfe_reordering_bound(const Eigen::MatrixXd& j, double macro_step, double
 // (smfe_reordering_bound).
 TEST(StabilityAlongTrajectory, TheDesignsMapAtTheInitialStateIsTheSchemesOwn) {
   for (const auto& [file, scheme] : {std::pair<std::string, std::string>{"pendulum_particle", "sp_ll"},
-                                     {"quarter_car_c", "sp_ll"}, {"quarter_car_c", "smfe"}}) {
+                                     {"quarter_car_c", "sp_ll"},
+                                     {"quarter_car_c", "smfe"}}) {
     const Model m = test::load(test::source_path("models/" + file + ".yaml"));
     const double h = *m.simulation.step;
     GenerateRequest request{scheme, h, 1, ScalarType::kDouble, {}};
@@ -97,8 +100,8 @@ TEST(StabilityAlongTrajectory, TheDesignsMapAtTheInitialStateIsTheSchemesOwn) {
       EXPECT_EQ(difference, 0) << file;
       continue;
     }
-    const double bound = smfe_reordering_bound(j, h, design.reals.front().value,
-                                               static_cast<int>(design.integers.front().value));
+    const double bound =
+        smfe_reordering_bound(j, h, design.reals.front().value, static_cast<int>(design.integers.front().value));
     EXPECT_LE(difference, bound) << file << " " << scheme;
     EXPECT_GT(difference, 0) << "the two orders agree bit for bit: the bound is not exercised";
   }

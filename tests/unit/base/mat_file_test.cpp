@@ -1,12 +1,13 @@
 // The MAT-file writer's refusals and failures: clean errors, no file where it refuses before
 // creating one (the round trip through scipy is the CTest mat_file.round_trip).
+#include "base/mat_file.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <initializer_list>
 #include <stdexcept>
 
-#include "base/mat_file.hpp"
 #include "base/process.hpp"
 #include "test_support.hpp"
 
@@ -37,9 +38,9 @@ TEST(MatFile, MissingDirectoryIsAnError) {
 TEST(MatFile, ShortWriteIsAnError) {
   const std::string dir = make_temp_dir("dualrate-mat");
   const std::string path = dir + "/trace.mat";
-  const ProcessResult r = run_process({"/bin/sh", "-c", "ulimit -f 2; trap '' XFSZ; exec \"$0\" \"$@\"", test::cli(),
-                                       "simulate", test::source_path("models/dc_motor.yaml"), "--t-end", "0.01", "-o",
-                                       path});
+  const ProcessResult r =
+      run_process({"/bin/sh", "-c", "ulimit -f 2; trap '' XFSZ; exec \"$0\" \"$@\"", test::cli(), "simulate",
+                   test::source_path("models/dc_motor.yaml"), "--t-end", "0.01", "-o", path});
   EXPECT_EQ(r.exit_code, 1);
   // 128 header bytes; 10 columns of 101 rows: 48 bytes of tags, flags and dimensions each, 152
   // of names in all (t, theta, omega, I, rpm, motor_torque, electrical_power, shaft_power and
@@ -87,8 +88,8 @@ TEST(MatFile, RepeatedNameAndShortRowAreRefused) {
 TEST(MatFile, CliReportsAnUnwritablePath) {
   const std::string dir = make_temp_dir("dualrate-mat");
   const std::string path = dir + "/missing/trace.mat";
-  const ProcessResult r = run_process(
-      {test::cli(), "simulate", test::source_path("models/dc_motor.yaml"), "--t-end", "0.001", "-o", path});
+  const ProcessResult r =
+      run_process({test::cli(), "simulate", test::source_path("models/dc_motor.yaml"), "--t-end", "0.001", "-o", path});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.output, "error: cannot create " + path + ": No such file or directory\n");
   std::filesystem::remove_all(dir);

@@ -2,6 +2,8 @@
 // CLI), the expansion into points, the project written the same twice, a point's step as a factor
 // of the largest stable step and a refusal as the tests run them, and the report's merge
 // (missing, refused, failed, stale and repeated results) with its verdicts and exit statuses.
+#include "campaign/campaign.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,7 +12,6 @@
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
 #include "base/text_io.hpp"
-#include "campaign/campaign.hpp"
 #include "campaign/campaign_json.hpp"
 #include "test_support.hpp"
 
@@ -118,7 +119,8 @@ TEST(Campaign, ProjectIsTheSameTwiceAndReadsBack) {
     EXPECT_EQ(read_file(dir + "/a/" + file), read_file(dir + "/b/" + file)) << file;
   const std::string cmake = read_file(dir + "/a/CMakeLists.txt");
   EXPECT_TRUE(contains(cmake, "set(DUALRATE \"/opt/dualrate/bin/dualrate\" CACHE FILEPATH"));
-  EXPECT_TRUE(contains(cmake, "LABELS \"campaign=three_models;model=quarter_car;scheme=sp_ll;target=cortex-m4f;scalar=float\""));
+  EXPECT_TRUE(contains(
+      cmake, "LABELS \"campaign=three_models;model=quarter_car;scheme=sp_ll;target=cortex-m4f;scalar=float\""));
   const Campaign back = read_campaign_project(dir + "/a");
   ASSERT_EQ(back.points.size(), c.points.size());
   EXPECT_EQ(back.t_end, c.t_end);
@@ -143,10 +145,17 @@ TEST(Campaign, VerifyArgumentsOfAPoint) {
   p.scalar = "double";
   p.params = {{"Ma", "-6"}, {"tau_act", "0.003"}};
   p.dual_rate = true;
-  const std::vector<std::string> expected = {"verify",  "/m/aircraft_pitch.yaml", "--scheme", "mrabm4", "--target",
-                                             "cortex-m7", "--scalar", "double", "--step", "0.00125", "--t-end",
-                                             "0.25",    "--tolerance", "0.001", "--tasks",  "single", "--param", "Ma=-6",
-                                             "--param", "tau_act=0.003", "--json"};
+  const std::vector<std::string> expected = {"verify",      "/m/aircraft_pitch.yaml",
+                                             "--scheme",    "mrabm4",
+                                             "--target",    "cortex-m7",
+                                             "--scalar",    "double",
+                                             "--step",      "0.00125",
+                                             "--t-end",     "0.25",
+                                             "--tolerance", "0.001",
+                                             "--tasks",     "single",
+                                             "--param",     "Ma=-6",
+                                             "--param",     "tau_act=0.003",
+                                             "--json"};
   EXPECT_EQ(verify_arguments(c, p, "0.00125"), expected);
 }
 
@@ -159,13 +168,13 @@ TEST(CampaignPoint, FactorStepAndRefusal) {
                              "]\nschemes: [sp_ll]\nsteps: [0.5x]\nt_end: 0.05\n");
   ASSERT_EQ(run_process({test::cli(), "campaign", dir + "/c.yaml", "-o", dir + "/p"}).exit_code, 0);
 
-  const ProcessResult ok = run_process({test::cli(), "campaign", "point", dir + "/p",
-                                        "quarter_car/sp_ll/h=0.5x/host/double", "--results", dir + "/r"});
+  const ProcessResult ok = run_process(
+      {test::cli(), "campaign", "point", dir + "/p", "quarter_car/sp_ll/h=0.5x/host/double", "--results", dir + "/r"});
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
   const auto pass = nlohmann::json::parse(read_file(dir + "/r/000001.json"));
   EXPECT_EQ(pass.at("status"), "pass") << pass.dump(1);
-  const ProcessResult analysis =
-      run_process({test::cli(), "analyze", test::source_path("models/quarter_car.yaml"), "--scheme", "sp_ll", "--json"});
+  const ProcessResult analysis = run_process(
+      {test::cli(), "analyze", test::source_path("models/quarter_car.yaml"), "--scheme", "sp_ll", "--json"});
   const double largest = nlohmann::json::parse(analysis.output).at("max_stable_step").get<double>();
   const double h = std::stod(pass.at("step_seconds").get<std::string>());
   EXPECT_LE(h, 0.5 * largest);
@@ -202,9 +211,15 @@ class CampaignReport : public ::testing::Test {
     nlohmann::ordered_json point = point_json(campaign_.points[i]);
     if (!model_file.empty()) point["model_file"] = model_file;
     const nlohmann::ordered_json r = {
-        {"campaign", campaign_.name}, {"point", point}, {"status", status}, {"reason", status == "pass" ? "" : "why"},
-        {"step_seconds", nullptr}, {"command", nlohmann::ordered_json::array()}, {"exit_code", 0},
-        {"seconds", 1.5}, {"finished_unix", finished},
+        {"campaign", campaign_.name},
+        {"point", point},
+        {"status", status},
+        {"reason", status == "pass" ? "" : "why"},
+        {"step_seconds", nullptr},
+        {"command", nlohmann::ordered_json::array()},
+        {"exit_code", 0},
+        {"seconds", 1.5},
+        {"finished_unix", finished},
         {"verify", {{"max_error", max_error}, {"tolerance", 1e-5}, {"pass", status == "pass"}}}};
     write(std::filesystem::path(dir_) / shard / "results" / (std::to_string(finished) + ".json"), r.dump());
   }
@@ -237,7 +252,8 @@ TEST_F(CampaignReport, EveryStatusAndVerdict) {
   EXPECT_EQ(j.at("points")[3].at("status"), "missing");
   EXPECT_EQ(j.at("points")[0].at("max_error"), 1e-6);
   EXPECT_EQ(j.at("points")[1].at("reason"), "why");
-  EXPECT_EQ(j.at("summary"), nlohmann::json({{"pass", 2}, {"fail", 0}, {"refused", 1}, {"missing", 1}, {"seconds", 4.5}}));
+  EXPECT_EQ(j.at("summary"),
+            nlohmann::json({{"pass", 2}, {"fail", 0}, {"refused", 1}, {"missing", 1}, {"seconds", 4.5}}));
 
   result("s2", 3, "fail", 4, 2e-5);
   std::tie(status, j) = report({"s1", "s2"});
@@ -286,10 +302,16 @@ TEST_F(CampaignReport, JUnitFailureWithoutAResultIsAFailure) {
   result("s1", 0, "pass", 1);
   write(dir_ + "/s1/junit.xml",
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite tests=\"3\">\n"
-        "<testcase name=\"" + campaign_.points[1].id + "\" status=\"fail\"><failure message=\"Timeout\"/></testcase>\n"
-        "<testcase name=\"" + campaign_.points[2].id + "\" status=\"run\"/>\n"
-        "<testcase name=\"" + campaign_.points[0].id + "\" status=\"fail\"><failure message=\"Failed\"/></testcase>\n"
-        "</testsuite>\n");
+        "<testcase name=\"" +
+            campaign_.points[1].id +
+            "\" status=\"fail\"><failure message=\"Timeout\"/></testcase>\n"
+            "<testcase name=\"" +
+            campaign_.points[2].id +
+            "\" status=\"run\"/>\n"
+            "<testcase name=\"" +
+            campaign_.points[0].id +
+            "\" status=\"fail\"><failure message=\"Failed\"/></testcase>\n"
+            "</testsuite>\n");
   const auto [status, j] = report({"s1"});
   EXPECT_EQ(status, 2);
   EXPECT_EQ(j.at("points")[0].at("status"), "pass");  // its result counts, not an earlier run's JUnit line

@@ -21,8 +21,10 @@ std::vector<std::string> value_options(const std::string& help) {
   std::istringstream lines(help);
   static const std::regex option_line(R"(^  (-\w,)?--[\w-]+ (TEXT|INT|FLOAT|UINT).*)");
   for (std::string line; std::getline(lines, line);) {
-    if (std::regex_match(line, option_line)) options.push_back(line);
-    else if (!options.empty() && line.rfind("                              ", 0) == 0) options.back() += line;
+    if (std::regex_match(line, option_line))
+      options.push_back(line);
+    else if (!options.empty() && line.rfind("                              ", 0) == 0)
+      options.back() += line;
   }
   return options;
 }
@@ -48,7 +50,8 @@ TEST(Cli, UnknownOptionsGetTheNearestOne) {
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("--t-ned: did you mean --t-end?"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("--targte: did you mean --target?"), std::string::npos) << r.output;
-  const ProcessResult far = run_process({test::cli(), "simulate", test::source_path("models/dc_motor.yaml"), "--zzzzzz"});
+  const ProcessResult far =
+      run_process({test::cli(), "simulate", test::source_path("models/dc_motor.yaml"), "--zzzzzz"});
   EXPECT_EQ(far.exit_code, 1) << far.output;
   EXPECT_EQ(far.output.find("did you mean"), std::string::npos) << far.output;
   EXPECT_NE(far.output.find("dualrate simulate --help"), std::string::npos) << far.output;

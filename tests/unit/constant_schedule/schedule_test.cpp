@@ -2,9 +2,8 @@
 // interpolation, the design's grid and proof, sp_ll on jet_acceleration against the
 // high-accuracy solution, the re-linearizing reference core and the frozen linearization, and
 // smfe's scheduled inner step.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -16,10 +15,10 @@
 
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
-#include "reference_core/reference_core.hpp"
-#include "schemes/quasistatic/quasistatic.hpp"
-#include "registry/registry.hpp"
 #include "constant_schedule/constant_schedule.hpp"
+#include "reference_core/reference_core.hpp"
+#include "registry/registry.hpp"
+#include "schemes/quasistatic/quasistatic.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 
@@ -133,11 +132,11 @@ TEST(Schedule, MorePointsConvergeToTheRelinearizedResult) {
     difference.push_back(max_error(core.simulate(run), relinearized, n));
   }
   for (std::size_t i = 1; i < difference.size(); ++i) {
-    std::cout << fmt::format("{} -> {} points: interpolation error {:.3e} -> {:.3e} (ratio {:.2f}), run's difference "
-                             "{:.3e} -> {:.3e} (ratio {:.2f})\n",
-                             (1 << i) + 1, (1 << (i + 1)) + 1, interpolation[i - 1], interpolation[i],
-                             interpolation[i - 1] / interpolation[i], difference[i - 1], difference[i],
-                             difference[i - 1] / difference[i]);
+    std::cout << fmt::format(
+        "{} -> {} points: interpolation error {:.3e} -> {:.3e} (ratio {:.2f}), run's difference "
+        "{:.3e} -> {:.3e} (ratio {:.2f})\n",
+        (1 << i) + 1, (1 << (i + 1)) + 1, interpolation[i - 1], interpolation[i],
+        interpolation[i - 1] / interpolation[i], difference[i - 1], difference[i], difference[i - 1] / difference[i]);
     EXPECT_GE(interpolation[i - 1] / interpolation[i], 3);
     EXPECT_LT(difference[i], difference[i - 1]);
   }
@@ -242,10 +241,11 @@ TEST_P(ScheduledSmfe, SchedulesTheInnerStepAndBeatsTheInitialDesign) {
     initial_error = max_error(core.simulate(run), reference, n);
   } catch (const SimulationError&) {  // a non-finite state: the initial design diverges
   }
-  std::cout << fmt::format("grid {} points, N = {}, h_s {:.4g}..{:.4g}; errors: scheduled {:.3e}, re-designed "
-                           "{:.3e}, initial design {:.3e}\n",
-                           g.schedule->points(), inner_steps, *std::min_element(hs.begin(), hs.end()),
-                           *std::max_element(hs.begin(), hs.end()), scheduled_error, redesigned_error, initial_error);
+  std::cout << fmt::format(
+      "grid {} points, N = {}, h_s {:.4g}..{:.4g}; errors: scheduled {:.3e}, re-designed "
+      "{:.3e}, initial design {:.3e}\n",
+      g.schedule->points(), inner_steps, *std::min_element(hs.begin(), hs.end()),
+      *std::max_element(hs.begin(), hs.end()), scheduled_error, redesigned_error, initial_error);
   EXPECT_LE(scheduled_error, 2 * redesigned_error);
   EXPECT_GE(initial_error, 10 * scheduled_error);
 }
@@ -280,10 +280,11 @@ TEST_P(ScheduledQuasistatic, IsCloseToTheStepByStepDesign) {
   const double redesigned_error = max_error(core.simulate(run), reference, n);
   run.iterations = 0;
   const double design_point_error = max_error(core.simulate(run), reference, n);
-  std::cout << fmt::format("{}: grid {} points, {} Newton steps (contraction {:.3g}); errors: scheduled {:.3e}, every "
-                           "step {:.3e}, design point {:.3e}\n",
-                           scheme, g.schedule->points(), g.schedule->iterations, g.schedule->worst_contraction,
-                           scheduled_error, redesigned_error, design_point_error);
+  std::cout << fmt::format(
+      "{}: grid {} points, {} Newton steps (contraction {:.3g}); errors: scheduled {:.3e}, every "
+      "step {:.3e}, design point {:.3e}\n",
+      scheme, g.schedule->points(), g.schedule->iterations, g.schedule->worst_contraction, scheduled_error,
+      redesigned_error, design_point_error);
   EXPECT_LE(scheduled_error, 2 * redesigned_error);
 }
 
@@ -369,8 +370,7 @@ TEST(Schedule, TwoScheduledValuesAgreeOnTheHost) {
 // integrator from t = 5.7 on) is a positioned model error, not an escaped SimulationError.
 TEST(Schedule, AFailingReferenceTrajectoryIsAModelError) {
   init_symbolic();
-  const Model m =
-      load_model_file(test::source_path("tests/models/schemes/scheduled_stiffness.yaml"), {{"v", 20}});
+  const Model m = load_model_file(test::source_path("tests/models/schemes/scheduled_stiffness.yaml"), {{"v", 20}});
   try {
     scheduled(m, *m.simulation.step, m.simulation.t_end);
     ADD_FAILURE() << "no error";
@@ -393,8 +393,8 @@ TEST(Schedule, AnalyzeReportsTheGridTheRangeAndTheProof) {
 // The scheduled constants are for the step h alone: simulate takes whole steps past an end
 // between two and says so (jet_acceleration: h = 0.1).
 TEST(Schedule, SimulateTakesWholeStepsPastAnEndOffTheGrid) {
-  const ProcessResult r = run_process(
-      {test::cli(), "simulate", test::source_path("models/jet_acceleration.yaml"), "--t-end", "1.05"});
+  const ProcessResult r =
+      run_process({test::cli(), "simulate", test::source_path("models/jet_acceleration.yaml"), "--t-end", "1.05"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("the run takes whole steps and ends at 1.1"), std::string::npos) << r.output;
   const std::size_t last = r.output.rfind("\n", r.output.size() - 2) + 1;
@@ -419,8 +419,8 @@ TEST(Schedule, TheCommandLineRefusesAScheduleWithoutConstantsOrValues) {
   r = run_process({test::cli(), "generate", vehicle, "--scheme", "rk4", "-o", out});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   // smfe schedules h_s, which --inner-step would fix.
-  r = run_process({test::cli(), "generate", vehicle, "--scheme", "smfe", "--step", "0.05", "--inner-step", "0.01",
-                   "-o", out});
+  r = run_process(
+      {test::cli(), "generate", vehicle, "--scheme", "smfe", "--step", "0.05", "--inner-step", "0.01", "-o", out});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("tire_lag_vehicle.yaml:54:3: error: smfe's scheduled constant is its inner step h_s, but "
                           "--inner-step fixes it"),
@@ -434,7 +434,9 @@ TEST(Schedule, TheCommandLineRefusesAScheduleWithoutConstantsOrValues) {
 ProcessResult generate_scheduled_by_x(const std::string& dir, const std::string& rate) {
   const std::string model = dir + "/follower.yaml";
   std::ofstream(model) << "name: follower\nparameters: {v: 0.1, c: 0.01}\nstates: {slow: {x: 0}, fast: {z: 0}}\n"
-                          "equations:\n  x: v - c*(z - x)\n  z: -(" << rate << ")*(z - x)\n"
+                          "equations:\n  x: v - c*(z - x)\n  z: -("
+                       << rate
+                       << ")*(z - x)\n"
                           "simulation: {t_end: 10, step: 0.05, scheme: rk4}\n";
   return run_process({test::cli(), "generate", model, "--scheme", "sp_ll", "--linearization", "scheduled",
                       "--schedule-by", "x", "-o", dir});

@@ -1,25 +1,26 @@
 // dualrate design (design/): models without a partition, the partition proposed from
 // participation factors, the model file rewritten with a design, the step search against an
 // exhaustive sweep, and the CLI.
+#include "design/design.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
-#include <regex>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 
 #include "base/process.hpp"
 #include "base/text_io.hpp"
-#include "design/design.hpp"
-#include "design/step_search.hpp"
 #include "design/model_text.hpp"
+#include "design/step_search.hpp"
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
+#include "test_support.hpp"
 #include "verify/accuracy.hpp"
 #include "verify/verify.hpp"
-#include "test_support.hpp"
 
 namespace dualrate {
 namespace {
@@ -59,8 +60,8 @@ TEST(Unpartitioned, SchemesThatNeedThePartitionPointToDesign) {
     const ProcessResult r = run_process({test::cli(), "generate", file, "--scheme", scheme, "-o", dir});
     EXPECT_EQ(r.exit_code, 1) << scheme << r.output;
     // Positioned at the first state (line of theta under states:).
-    EXPECT_TRUE(std::regex_search(r.output, std::regex(file + ":[0-9]+:3: error: " + scheme +
-                                                       " needs the slow/fast partition")))
+    EXPECT_TRUE(std::regex_search(r.output,
+                                  std::regex(file + ":[0-9]+:3: error: " + scheme + " needs the slow/fast partition")))
         << r.output;
     EXPECT_NE(r.output.find("dualrate design " + file + " --tolerance TOL"), std::string::npos) << r.output;
   }
@@ -120,7 +121,8 @@ TEST(Partition, NoGapNoPartition) {
   init_symbolic();
   // Two modes at -1 and -3: a gap of 3, below kMinGap.
   const Model m = load_model_text(
-      "name: close\nstates:\n  x: 1\n  y: 1\nequations:\n  x: -x\n  y: -3*y + x\nsimulation:\n  t_end: 5\n", "close.yaml");
+      "name: close\nstates:\n  x: 1\n  y: 1\nequations:\n  x: -x\n  y: -3*y + x\nsimulation:\n  t_end: 5\n",
+      "close.yaml");
   const PartitionProposal p = propose_partition(m, 5);
   EXPECT_FALSE(p.found);
   EXPECT_NEAR(p.gap, 3, 1e-6);
@@ -234,8 +236,8 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
             if (!accurate.count(key)) {
               // As the search's high-accuracy runs: output steps of at most t_end / 1000.
               const long sub = std::max(1L, static_cast<long>(std::ceil(h / (m.simulation.t_end / 1000) - 1e-9)));
-              accurate[key] = ReferenceCore(m).simulate({kHighAccuracy, h / static_cast<double>(sub), run.t_end,
-                                                         rows * static_cast<int>(sub)});
+              accurate[key] = ReferenceCore(m).simulate(
+                  {kHighAccuracy, h / static_cast<double>(sub), run.t_end, rows * static_cast<int>(sub)});
             }
             return accurate[key];
           };
@@ -265,7 +267,8 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, DesignSweep,
-                         ::testing::Values("adaptive_parasitic", "aircraft_pitch", "flexible_joint", "jet_acceleration"));
+                         ::testing::Values("adaptive_parasitic", "aircraft_pitch", "flexible_joint",
+                                           "jet_acceleration"));
 
 // A design of `scheme` alone, for a relative tolerance (or none).
 DesignRequest scheme_request(const std::string& scheme, std::optional<double> relative) {
@@ -350,9 +353,9 @@ TEST(Design, BoundSkipsOnlyDearerSteps) {
 }
 
 // The error between the samples the search compares (every 20 ms here): a stiff lag
-// (lambda = -3000 1/s) that follows an input's jump at t = 3.001 s, between two samples. RK4's one-step factor R(h lambda) differs from exp(h lambda) by
-// 0.05 at h = 5e-4 (h lambda = -1.5), 1.7e-3 at 2.5e-4 and 5.9e-4 at 2e-4, in the step after the
-// jump; by the next sample it has decayed by R^20 below 1e-11.
+// (lambda = -3000 1/s) that follows an input's jump at t = 3.001 s, between two samples. RK4's one-step factor R(h
+// lambda) differs from exp(h lambda) by 0.05 at h = 5e-4 (h lambda = -1.5), 1.7e-3 at 2.5e-4 and 5.9e-4 at 2e-4, in the
+// step after the jump; by the next sample it has decayed by R^20 below 1e-11.
 constexpr const char* kJump =
     "name: jump\ninputs:\n  u: 0\nstates:\n  slow:\n    x: 0\n  fast:\n    z: 0\n"
     "equations:\n  x: z - x\n  z: 3000*(u - z)\nsimulation:\n  t_end: 20\n  inputs:\n    u: step(t - 3.001)\n";
@@ -426,8 +429,7 @@ TEST(Design, AnAbsoluteToleranceJudgesItsStateInItsUnit) {
   EXPECT_LE(a.max_error, 1e-2) << d.text();
   EXPECT_NEAR(a.max_error, chosen.error, 1e-3 * chosen.error) << d.text();
   EXPECT_NE(d.text().find("for an error of at most absolute x 0.01"), std::string::npos) << d.text();
-  EXPECT_NE(d.json().find(R"("tolerance": null, "absolute_tolerance": {"x": 0.01})"), std::string::npos)
-      << d.json();
+  EXPECT_NE(d.json().find(R"("tolerance": null, "absolute_tolerance": {"x": 0.01})"), std::string::npos) << d.json();
 }
 
 // --period P: every candidate's step is P / k for a whole k; the JSON names the choice.
@@ -436,7 +438,9 @@ TEST(DesignCli, PeriodFixesTheSteps) {
                                        "--tolerance", "1e-2", "--period", "0.01", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::smatch step;
-  ASSERT_TRUE(std::regex_search(r.output, step, std::regex(R"("choice": \{"scheme": "\w+", "linearization": "\w*", "hold": "\w*", "step": ([0-9.e-]+))")))
+  ASSERT_TRUE(std::regex_search(
+      r.output, step,
+      std::regex(R"("choice": \{"scheme": "\w+", "linearization": "\w*", "hold": "\w*", "step": ([0-9.e-]+))")))
       << r.output;
   const double k = 0.01 / std::stod(step[1].str());
   EXPECT_NEAR(k, std::round(k), 1e-9 * k) << r.output;
@@ -452,7 +456,8 @@ TEST(DesignCli, PeriodFixesTheSteps) {
 // is a usage error that lists the known ones.
 TEST(DesignCli, SchemesLimitTheCandidates) {
   const std::string joint = test::source_path("models/flexible_joint.yaml");
-  const ProcessResult r = run_process({test::cli(), "design", joint, "--tolerance", "1e-2", "--schemes", "rk4,euler", "--json"});
+  const ProcessResult r =
+      run_process({test::cli(), "design", joint, "--tolerance", "1e-2", "--schemes", "rk4,euler", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find(R"("schemes": ["rk4", "euler"])"), std::string::npos) << r.output;
   std::set<std::string> seen;
@@ -476,7 +481,8 @@ TEST(DesignCli, BadRequestsAndNothingToChoose) {
   }
   const ProcessResult unasked = run_process({test::cli(), "design", motor});
   EXPECT_EQ(unasked.exit_code, 1) << unasked.output;
-  EXPECT_NE(unasked.output.find("--tolerance TOL (as in --tolerance 1e-3), or simulation: tolerance:"), std::string::npos)
+  EXPECT_NE(unasked.output.find("--tolerance TOL (as in --tolerance 1e-3), or simulation: tolerance:"),
+            std::string::npos)
       << unasked.output;
   const ProcessResult tiny = run_process({test::cli(), "design", motor, "--tolerance", "1e-15"});
   EXPECT_EQ(tiny.exit_code, 1) << tiny.output;
@@ -490,8 +496,8 @@ TEST(DesignCli, BadRequestsAndNothingToChoose) {
   write_file(dir + "/stiff_lag.yaml",
              "name: stiff_lag\ninputs:\n  u: 1\nstates:\n  x: 0\nequations:\n  x: -1e7*(x - u)\nsimulation:\n  "
              "t_end: 1\n");
-  const ProcessResult none = run_process({test::cli(), "design", dir + "/stiff_lag.yaml", "--tolerance", "1e-3", "-o",
-                                          dir + "/out.yaml"});
+  const ProcessResult none =
+      run_process({test::cli(), "design", dir + "/stiff_lag.yaml", "--tolerance", "1e-3", "-o", dir + "/out.yaml"});
   EXPECT_EQ(none.exit_code, 2) << none.output;
   EXPECT_NE(none.output.find("no scheme meets the request; the closest: "), std::string::npos) << none.output;
   EXPECT_NE(none.output.find("takes more than 200000 steps"), std::string::npos) << none.output;

@@ -1,10 +1,10 @@
 // Generated code against the reference core, for every model and scheme; exact, reproducible
 // emission; the runtime version guard.
-#include <dualrate/version.hpp>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <dualrate/version.hpp>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -13,10 +13,10 @@
 #include <sstream>
 #include <string>
 
-#include "emit/cpp_emitter.hpp"
-#include "model/printing.hpp"
 #include "base/process.hpp"
 #include "base/text_io.hpp"
+#include "emit/cpp_emitter.hpp"
+#include "model/printing.hpp"
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
 #include "test_support.hpp"
@@ -148,11 +148,13 @@ VerifyResult verify_with_kt_moved(int ulps) {
   o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
   o.t_end = m.simulation.t_end;
   o.every = 10;
-  return verify_header(m, o, with_constant(generate_header(m, o.generate, precompute_scheme(m, false, o.generate)), "kt", [ulps](double v) {
-                         auto value = static_cast<float>(v);
-                         for (int i = 0; i < ulps; ++i) value = std::nextafter(value, INFINITY);
-                         return static_cast<double>(value);
-                       }));
+  return verify_header(
+      m, o,
+      with_constant(generate_header(m, o.generate, precompute_scheme(m, false, o.generate)), "kt", [ulps](double v) {
+        auto value = static_cast<float>(v);
+        for (int i = 0; i < ulps; ++i) value = std::nextafter(value, INFINITY);
+        return static_cast<double>(value);
+      }));
 }
 
 // One ulp is within the accumulated and the local check's rounding; the exact step check sees
@@ -216,9 +218,8 @@ void expect_exact_step_catches(const char* file, const char* scheme, double t_en
 // (f_z on the integral of y, p2, q2) may stay equivalent at one ulp: its product rounds alike.
 TEST(FloatMutation, SpLlsConstantOneUlpOffFailsTheExactStepCheck) {
   expect_exact_step_catches("models/dc_motor.yaml", "sp_ll", 0.1, [](const std::string& header) {
-    return with_first_entry_moved(header, "k", [](double v) {
-      return static_cast<double>(std::nextafter(static_cast<float>(v), INFINITY));
-    });
+    return with_first_entry_moved(
+        header, "k", [](double v) { return static_cast<double>(std::nextafter(static_cast<float>(v), INFINITY)); });
   });
 }
 
@@ -286,7 +287,8 @@ std::string with_scheduled_entry_moved(std::string header, const std::string& na
   for (std::size_t p = header.find("Scalar(0x", at); p < end; p = header.find("Scalar(0x", p + 1)) {
     const std::size_t begin = p + 7, close = header.find(')', begin);
     char literal[64];
-    std::snprintf(literal, sizeof literal, "%a", move(std::strtod(header.substr(begin, close - begin).c_str(), nullptr)));
+    std::snprintf(literal, sizeof literal, "%a",
+                  move(std::strtod(header.substr(begin, close - begin).c_str(), nullptr)));
     header.replace(begin, close - begin, literal);
   }
   return header;
@@ -371,7 +373,9 @@ VerifyResult verify_with_constant_scaled(const std::string& name, double factor)
   VerifyOptions o;
   o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
   o.t_end = m.simulation.t_end;
-  return verify_header(m, o, with_constant(generate_header(m, o.generate, precompute_scheme(m, false, o.generate)), name, [factor](double v) { return factor * v; }));
+  return verify_header(m, o,
+                       with_constant(generate_header(m, o.generate, precompute_scheme(m, false, o.generate)), name,
+                                     [factor](double v) { return factor * v; }));
 }
 VerifyResult verify_with_gravity_scaled(double factor) { return verify_with_constant_scaled("g", factor); }
 
@@ -466,7 +470,8 @@ VerifyResult verify_tasks_with_actuator_lag_scaled(double factor) {
   o.t_end = m.simulation.t_end;
   o.tasks = "single";
   return verify_header(m, o,
-                       with_constant(generate_header(m, o.generate, precompute_scheme(m, false, o.generate)), "tau_act", [factor](double v) { return factor * v; }));
+                       with_constant(generate_header(m, o.generate, precompute_scheme(m, false, o.generate)), "tau_act",
+                                     [factor](double v) { return factor * v; }));
 }
 
 TEST(LocalCheckTasks, TheHeaderAsGeneratedPasses) {
@@ -532,7 +537,8 @@ TEST(GeneratedVsReference, DetectsADifferentScheme) {
   o.keep_dir = ::testing::TempDir() + "/dualrate-different-scheme";
   ASSERT_TRUE(verify(m, o).pass);
   const Trace rk4 = ReferenceCore(m).simulate({"rk4", 0.01, 1, 1});
-  const Comparison c = compare_traces(without_local_columns(read_csv(o.keep_dir + "/generated.csv")), rk4, m.states.size());
+  const Comparison c =
+      compare_traces(without_local_columns(read_csv(o.keep_dir + "/generated.csv")), rk4, m.states.size());
   EXPECT_GT(c.max_error, 1e-6);
 }
 
@@ -570,9 +576,9 @@ TEST(Emission, VersionGuardRefusesAMismatchedRuntime) {
   std::ofstream(dir + "/probe.cpp") << "#include <dualrate/version.hpp>\n"
                                        "#undef DUALRATE_RUNTIME_API\n#define DUALRATE_RUNTIME_API 999\n"
                                        "#include \"van_der_pol.hpp\"\n";
-  const std::vector<std::string> cmd = {"c++", "-std=c++17", "-fsyntax-only", "-I" + dir,
-                                        "-I" + test::source_path("runtime/include"), "-isystem", "/usr/include/eigen3",
-                                        dir + "/probe.cpp"};
+  const std::vector<std::string> cmd = {
+      "c++",      "-std=c++17",          "-fsyntax-only",   "-I" + dir, "-I" + test::source_path("runtime/include"),
+      "-isystem", "/usr/include/eigen3", dir + "/probe.cpp"};
   const ProcessResult bad = run_process(cmd);
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.output.find("generated for dualrate runtime API " + std::to_string(DUALRATE_RUNTIME_API)),

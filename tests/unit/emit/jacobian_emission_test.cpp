@@ -62,10 +62,11 @@ TEST(JacobianEmission, MatchesCentralDifferencesOfTheDerivatives) {
   int models = 0;
   for (const std::string& file : test::all_model_files()) {
     const std::string name = test::stem(file);
-    const ProcessResult r = run_process({test::cli(), "generate", file, "--jacobian", "--allow-unstable", "--namespace",
-                                         "jac_" + name, "-o", dir});
+    const ProcessResult r = run_process(
+        {test::cli(), "generate", file, "--jacobian", "--allow-unstable", "--namespace", "jac_" + name, "-o", dir});
     if (r.exit_code != 0) {
-      EXPECT_NE(r.output.find("--jacobian needs a constant mass matrix"), std::string::npos) << file << ": " << r.output;
+      EXPECT_NE(r.output.find("--jacobian needs a constant mass matrix"), std::string::npos)
+          << file << ": " << r.output;
       continue;
     }
     includes += "#include \"jac_" + name + ".hpp\"\n";

@@ -3,9 +3,8 @@
 // takes the identifiers of generated headers (a plain model, a calibratable one under the task
 // form, sp_ll's constants) and names a model's parameters, variables, states, inputs, outputs
 // and table with exactly them; its code must build and verify.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <regex>
@@ -72,9 +71,11 @@ std::string model_text(const std::vector<std::string>& names) {
 
 TEST(GeneratedNames, AModelNamedWithTheGeneratedCodesOwnNamesBuildsAndVerifies) {
   std::set<std::string> all;
-  for (const auto& [model, scheme] : std::vector<std::pair<std::string, std::string>>{
-           {"models/dc_motor.yaml", "rk4"}, {"models/dc_motor.yaml", "sp_ll"},
-           {"models/vehicle_driveline.yaml", "mrabm4"}, {"models/tire_lag_vehicle.yaml", "sp_ll"}})
+  for (const auto& [model, scheme] :
+       std::vector<std::pair<std::string, std::string>>{{"models/dc_motor.yaml", "rk4"},
+                                                        {"models/dc_motor.yaml", "sp_ll"},
+                                                        {"models/vehicle_driveline.yaml", "mrabm4"},
+                                                        {"models/tire_lag_vehicle.yaml", "sp_ll"}})
     for (const auto& name : identifiers(header_of(model, scheme))) all.insert(name);
   // Names of the generated code's own first: they are the states, input, table and outputs.
   std::vector<std::string> names;

@@ -52,8 +52,8 @@ TEST(GenerateInstances, ANamespacePerInstanceAndOneCalibration) {
   const std::string model = test::source_path("tests/models/calibration/motor.yaml");
   const std::string dir = (std::filesystem::temp_directory_path() / "dualrate-instances-test").string();
   std::filesystem::remove_all(dir);
-  const ProcessResult r = run_process({test::cli(), "generate", model, "--scheme", "rk4", "--instances", "a,b", "-o",
-                                       dir});
+  const ProcessResult r =
+      run_process({test::cli(), "generate", model, "--scheme", "rk4", "--instances", "a,b", "-o", dir});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string header = read_file(dir + "/motor.hpp");
   const auto count = [&header](const std::string& what) {

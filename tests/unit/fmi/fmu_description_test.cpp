@@ -158,7 +158,8 @@ TEST(FmuGlue, ASlotPerInstanceNamespaceAndTheVariablesTable) {
   // Without tunable values every slot is the namespace's own Data.
   const Model plain = test::load("models/dc_motor.yaml");
   EXPECT_TRUE(fmu_instances(plain).empty());
-  const FmuGlue plain_glue{"dc_motor.hpp", "{t}", false, false, fmu_variables(plain, layout(ScalarType::kDouble, true))};
+  const FmuGlue plain_glue{"dc_motor.hpp", "{t}", false, false,
+                           fmu_variables(plain, layout(ScalarType::kDouble, true))};
   EXPECT_EQ(count(fmu_glue(plain, rk4_request(1e-4), plain_glue),
                   "using Run = dualrate::fmi::SingleRateRun<Model, model::Data, Step>;"),
             static_cast<std::size_t>(kFmuSlots));

@@ -1,9 +1,10 @@
 // Constant matrices as emitted (linear_map.hpp): structure algebra, the nonzero terms and
 // their cost, the emitted text, and sp_ll's constants on models with known structure.
+#include "ir/linear_map.hpp"
+
 #include <gtest/gtest.h>
 
 #include "emit/constants.hpp"
-#include "ir/linear_map.hpp"
 #include "ir/op_count.hpp"
 #include "registry/registry.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"
@@ -146,7 +147,7 @@ TEST(LinearMap, SpLlConstantsOfTheActuatedChainFollowItsStructure) {
   const Model m = test::load(test::source_path("models/actuated_chain.yaml"));
   const std::vector<NamedMatrix> constants = sp_ll_constants(sp_ll_blocks(m, false), 1e-3);
   const std::map<std::string, std::pair<std::string, long>> expected = {
-      {"gz_inv", {"diagonal", 10}}, {"k", {"sparse", 20}}, {"fz", {"sparse", 10}}, {"a", {"diagonal", 10}},
+      {"gz_inv", {"diagonal", 10}}, {"k", {"sparse", 20}},    {"fz", {"sparse", 10}},   {"a", {"diagonal", 10}},
       {"p1", {"diagonal", 10}},     {"p2", {"diagonal", 10}}, {"q1", {"diagonal", 10}}, {"q2", {"diagonal", 10}}};
   for (const NamedMatrix& c : constants) {
     const LinearMap map = linear_map(c);

@@ -9,11 +9,11 @@
 #include <set>
 #include <sstream>
 
-#include "emit/cpp_emitter.hpp"
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
-#include "registry/registry.hpp"
+#include "emit/cpp_emitter.hpp"
 #include "ir/straight_line.hpp"
+#include "registry/registry.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -78,8 +78,8 @@ void check_traced(const Model& m, const SchemeDesign& g, const TracedHeader& h, 
     for (int l : t.lines) {
       ASSERT_TRUE(l >= 1 && static_cast<std::size_t>(l) <= lines.size()) << what << ": line " << l;
       EXPECT_EQ(named_lines(lines[l - 1], file).count(t.equation.line), 1u)
-          << what << ": " << t.equation.name << " (model line " << t.equation.line << ") at header line " << l
-          << ": " << lines[l - 1];
+          << what << ": " << t.equation.name << " (model line " << t.equation.line << ") at header line " << l << ": "
+          << lines[l - 1];
     }
     ++equations;
   }
@@ -94,8 +94,8 @@ void check_traced(const Model& m, const SchemeDesign& g, const TracedHeader& h, 
     for (int named : named_lines(lines[l - 1], file)) {
       bool traced = false;
       for (const auto& t : h.source_map.equations)
-        traced = traced || (t.equation.line == named &&
-                            std::binary_search(t.lines.begin(), t.lines.end(), static_cast<int>(l)));
+        traced = traced ||
+                 (t.equation.line == named && std::binary_search(t.lines.begin(), t.lines.end(), static_cast<int>(l)));
       EXPECT_TRUE(traced) << what << ": header line " << l << " names model line " << named
                           << " but no equation of that line lists it: " << lines[l - 1];
     }

@@ -1,5 +1,7 @@
 // Generated function bodies as straight-line code (straight_line.hpp): shared subexpressions
 // are computed once, placed before their first use, and counted as emitted.
+#include "ir/straight_line.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,7 +10,6 @@
 
 #include "emit/cpp_emitter.hpp"
 #include "ir/function_cost.hpp"
-#include "ir/straight_line.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -49,7 +50,7 @@ TEST(StraightLine, SharesRecurringTermsOnceBeforeTheirFirstUse) {
   const StraightLine plain = straight_line(m, rates(m), false);
   long terms = 0;
   for (const auto& l : shared.locals) terms += l.variable ? 0 : 1;
-  EXPECT_GE(terms, 3);  // sin(th), sin(th)*cos(th), lever*w^2 (or its parts)
+  EXPECT_GE(terms, 3);                 // sin(th), sin(th)*cos(th), lever*w^2 (or its parts)
   ASSERT_EQ(plain.locals.size(), 1u);  // lever alone
   expect_defined_before_use(m, shared);
   // The same values: substitute the locals back, last first.
@@ -108,7 +109,8 @@ TEST(StraightLine, LeavesAModelWithoutRepeatsAsWritten) {
 TEST(StraightLine, EmittedHeaderDeclaresTheSharedTerms) {
   const Model m = test::load(test::source_path("tests/models/valid/shared_terms.yaml"));
   const std::string h = generate_header(m, {"rk4", 0.01, 1, ScalarType::kDouble, "test"}, {});
-  const auto body = h.substr(h.find("static void derivatives"), h.find("static void slow_derivatives") - h.find("static void derivatives"));
+  const auto body = h.substr(h.find("static void derivatives"),
+                             h.find("static void slow_derivatives") - h.find("static void derivatives"));
   EXPECT_NE(body.find("const Scalar cse0_ = "), std::string::npos) << body;
   EXPECT_EQ(body.find("sin(th)", body.find("sin(th)") + 1), std::string::npos) << body;
 }

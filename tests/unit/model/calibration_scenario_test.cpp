@@ -113,8 +113,9 @@ TEST(CalibrationFile, TimesAreNonNegativeNumbersInOrder) {
 
 TEST(CalibrationFile, ModelFileSimulationSection) {
   init_symbolic();
-  std::string text = "name: m\nparameters:\n  k: {value: 1, tunable: true, min: 0.5, max: 2}\n"
-                     "states:\n  x: 1\nequations:\n  x: -k*x\nsimulation:\n  calibration:\n";
+  std::string text =
+      "name: m\nparameters:\n  k: {value: 1, tunable: true, min: 0.5, max: 2}\n"
+      "states:\n  x: 1\nequations:\n  x: -k*x\nsimulation:\n  calibration:\n";
   const Model m = load_model_text(text + "    - {at: 0.1, set: {k: 1.5}}\n", "m.yaml");
   ASSERT_EQ(m.simulation.calibration.size(), 1U);
   EXPECT_EQ(m.simulation.calibration[0].set[0].values, std::vector<double>{1.5});

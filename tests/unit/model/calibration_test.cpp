@@ -12,11 +12,11 @@
 #include <regex>
 #include <sstream>
 
+#include "analysis/stability_over_range.hpp"
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
 #include "base/text_io.hpp"
 #include "emit/cpp_emitter.hpp"
-#include "analysis/stability_over_range.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
 #include "registry/registry.hpp"
@@ -88,7 +88,8 @@ TEST(Calibration, MappingFormTunableParametersAndTables) {
 
 TEST(Calibration, DerivedParametersDependOnTunableOnes) {
   const Model m = test::load(test::source_path(test::kCalibrationMotor));
-  for (const std::string name : {"J", "R", "Kt", "L"}) EXPECT_FALSE(depends_on_tunable(m, test::parameter(m, name))) << name;
+  for (const std::string name : {"J", "R", "Kt", "L"})
+    EXPECT_FALSE(depends_on_tunable(m, test::parameter(m, name))) << name;
   EXPECT_TRUE(depends_on_tunable(m, test::parameter(m, "tau")));  // L/R
   EXPECT_TRUE(depends_on_tunable(m, test::parameter(m, "Ke")));   // value: Kt
   init_symbolic();
@@ -97,7 +98,8 @@ TEST(Calibration, DerivedParametersDependOnTunableOnes) {
       "  F: {breakpoints: [[0, 1]], values: [1, 2]}\nparameters:\n  a: T(0.5)\n  b: 2*a\n  c: F(0.5)\n"
       "  g: {value: 1, tunable: false}\n  k: c*g\nstates:\n  slow:\n    x: 1\nequations:\n  x: -k*x\n",
       "n.yaml");
-  EXPECT_TRUE(depends_on_tunable(n, test::parameter(n, "a")));   // calls a tunable table: the call stays in its expression
+  EXPECT_TRUE(
+      depends_on_tunable(n, test::parameter(n, "a")));  // calls a tunable table: the call stays in its expression
   EXPECT_EQ(test::parameter(n, "a").value, 1.5);
   EXPECT_EQ(test::parameter(n, "c").value, 1.5);
   EXPECT_TRUE(depends_on_tunable(n, test::parameter(n, "b")));   // through a
@@ -114,7 +116,8 @@ TEST(Calibration, ParamOverrideOfATunableParameterStaysWithinItsLimits) {
   EXPECT_TRUE(test::parameter(m, "R").overridden);
   EXPECT_EQ(test::parameter(m, "R").value, 2.0);
   EXPECT_DOUBLE_EQ(test::parameter(m, "tau").value, 0.5e-4);
-  expect_error(test::model_error(text, {{"R", 2.5}}), "m.yaml", 7, 34, "--param R=2.5: outside the limits [0.5, 2] of tunable");
+  expect_error(test::model_error(text, {{"R", 2.5}}), "m.yaml", 7, 34,
+               "--param R=2.5: outside the limits [0.5, 2] of tunable");
   // A derived parameter given a number is no longer derived.
   const Model n = load_model_text(text, "motor.yaml", {{"tau", 1e-3}});
   EXPECT_FALSE(depends_on_tunable(n, test::parameter(n, "tau")));
@@ -125,7 +128,8 @@ TEST(Calibration, TunableIsTheWordTrueOrFalse) {
                          "tunable of parameter 'k' must be true or false, not 'true'");
   expect_parameter_error("  k: {value: 1, tunable: True, min: 0, max: 2}\n", 26, "must be true or false, not 'True'");
   init_symbolic();
-  EXPECT_FALSE(test::parameter(load_model_text(with_parameters("  k: {value: 1, tunable: false}\n"), "m.yaml"), "k").tunable);
+  EXPECT_FALSE(
+      test::parameter(load_model_text(with_parameters("  k: {value: 1, tunable: false}\n"), "m.yaml"), "k").tunable);
 }
 
 TEST(Calibration, ATunableValueIsANumberWithinItsLimits) {
@@ -221,16 +225,18 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
     const std::string header = read_file(out + "/motor.hpp");
     EXPECT_NE(header.find("struct Calibration {"), std::string::npos) << scheme;
     if (std::string(scheme) != "rk4") {  // g_z = -R/L: an exponential recomputed on the target, its plan fixed
-      EXPECT_NE(header.find(std::string(scheme) == "sp_ll" ? "dualrate::expm::phi_blocks<" : "dualrate::expm::exponential<"),
-                std::string::npos)
+      EXPECT_NE(
+          header.find(std::string(scheme) == "sp_ll" ? "dualrate::expm::phi_blocks<" : "dualrate::expm::exponential<"),
+          std::string::npos)
           << scheme;
     }
     std::filesystem::remove(out + "/motor.hpp");
   }
   const ProcessResult tasks = at_step(model, "mrabm4");  // the tasks take a computed set at a release
   ASSERT_EQ(tasks.exit_code, 0) << tasks.output;
-  EXPECT_NE(read_file(out + "/motor.hpp").find("using Tasks = dualrate::DualRate<Scheme, dualrate::OverrunPolicy::kSkip, "
-                                          "TakeConstants>;"),
+  EXPECT_NE(read_file(out + "/motor.hpp")
+                .find("using Tasks = dualrate::DualRate<Scheme, dualrate::OverrunPolicy::kSkip, "
+                      "TakeConstants>;"),
             std::string::npos);
   std::filesystem::remove(out + "/motor.hpp");
   const std::string scheduled = out + "/scheduled.yaml";
@@ -238,8 +244,9 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
                                                  "  scheme: quasistatic\n  linearization: scheduled\n"
                                                  "  schedule:\n    by: [omega]\n");
   const ProcessResult lost = at_step(scheduled, "quasistatic");
-  expect_refused(lost, scheduled + ":7:34: error: quasistatic's precomputed constants change with tunable "
-                                   "parameter 'R' (at R = 0.5): generated code cannot recompute them on the target");
+  expect_refused(lost, scheduled +
+                           ":7:34: error: quasistatic's precomputed constants change with tunable "
+                           "parameter 'R' (at R = 0.5): generated code cannot recompute them on the target");
   std::filesystem::remove(scheduled);
   EXPECT_TRUE(std::filesystem::is_empty(out));
   std::filesystem::remove_all(out);
@@ -250,7 +257,8 @@ TEST(Calibration, GenerateTakesCalibrationOrRefusesAtTheRange) {
 // [[ms + mu, mu], [mu, mu]] with ms tunable) is refused.
 TEST(Calibration, JacobianFollowsAndAConstantMassMatrixIsRefused) {
   const std::string out = make_temp_dir("dualrate-calibration");
-  const ProcessResult jacobian = generate(test::source_path(test::kCalibrationMotor), {"--scheme", "rk4", "--jacobian"}, out);
+  const ProcessResult jacobian =
+      generate(test::source_path(test::kCalibrationMotor), {"--scheme", "rk4", "--jacobian"}, out);
   ASSERT_EQ(jacobian.exit_code, 0) << jacobian.output;
   const std::string header = read_file(out + "/motor.hpp");
   EXPECT_NE(header.find("static void jacobian("), std::string::npos);
@@ -264,8 +272,8 @@ TEST(Calibration, JacobianFollowsAndAConstantMassMatrixIsRefused) {
   const auto ms = text.begin() + static_cast<long>(text.find("\n  ms:") + 1);
   const long line = 1 + std::count(text.begin(), ms, '\n');
   const ProcessResult mass = generate(model, {"--scheme", "rk4"}, out);
-  expect_refused(mass, fmt::format("{}:{}:35: error: parameter 'ms' is in the mass matrix, which is constant",
-                                   model, line));
+  expect_refused(mass,
+                 fmt::format("{}:{}:35: error: parameter 'ms' is in the mass matrix, which is constant", model, line));
   std::filesystem::remove_all(out);
 }
 
@@ -286,7 +294,8 @@ TEST(Calibration, ModelNamesDoNotClashWithTheGeneratedOnes) {
 // R = 1 alone it would be 1e-4 s).
 TEST(Calibration, SmfeDesignHoldsOverTheCalibrationRange) {
   const std::string out = make_temp_dir("dualrate-calibration");
-  const ProcessResult r = generate(test::source_path(test::kCalibrationMotor), {"--scheme", "smfe", "--step", "1e-3"}, out);
+  const ProcessResult r =
+      generate(test::source_path(test::kCalibrationMotor), {"--scheme", "smfe", "--step", "1e-3"}, out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string header = read_file(out + "/motor.hpp");
   std::smatch h_s;
@@ -305,9 +314,10 @@ TEST(Calibration, GenerateChecksStabilityOverTheCalibrationRange) {
   const std::string model = test::source_path(test::kCalibrationMotor);
   const std::string out = make_temp_dir("dualrate-calibration");
   const ProcessResult r = generate(model, {"--scheme", "rk4", "--step", "2.7e-4"}, out);
-  expect_refused(r, model + ":7:34: error: rk4 at h = 0.00027 is unstable over the calibration range: the "
-                           "one-step map's spectral radius (relative to the model's growth where it grows) reaches "
-                           "19.3652 > 1 at R = 2, Kt = 0.03, friction: ");
+  expect_refused(r, model +
+                        ":7:34: error: rk4 at h = 0.00027 is unstable over the calibration range: the "
+                        "one-step map's spectral radius (relative to the model's growth where it grows) reaches "
+                        "19.3652 > 1 at R = 2, Kt = 0.03, friction: ");
   EXPECT_TRUE(std::filesystem::is_empty(out));
   const ProcessResult anyway = generate(model, {"--scheme", "rk4", "--step", "2.7e-4", "--allow-unstable"}, out);
   EXPECT_EQ(anyway.exit_code, 0) << anyway.output;

@@ -10,9 +10,9 @@
 #include <regex>
 
 #include "base/diagnostics.hpp"
+#include "base/process.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
-#include "base/process.hpp"
 #include "registry/registry.hpp"
 #include "test_support.hpp"
 
@@ -49,12 +49,13 @@ TEST_P(ModelErrorFile, CliExitsWithStatus1AndThePosition) {
   std::filesystem::remove_all(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, ModelErrorFile, ::testing::ValuesIn(test::yaml_files({"tests/models/errors"})), [](const auto& info) {
-  std::string name = test::stem(info.param);
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return name;
-});
+INSTANTIATE_TEST_SUITE_P(Files, ModelErrorFile, ::testing::ValuesIn(test::yaml_files({"tests/models/errors"})),
+                         [](const auto& info) {
+                           std::string name = test::stem(info.param);
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
 
 // A model whose one equation, x: ..., starts at line 6, column 6.
 std::string with_equation(const std::string& expression) {
@@ -77,7 +78,8 @@ void expect_error(const ModelError& e, int line, int column, const std::string& 
 TEST(ModelErrors, DeepParentheses) {
   expect_error(test::model_error(with_equation(repeat("(", 100000) + "x" + repeat(")", 100000))), 6, 6, "is too long");
   // Within the length limit: the 65th '(' is one level too deep.
-  expect_error(test::model_error(with_equation(repeat("(", 9000) + "x" + repeat(")", 9000))), 6, 6 + 64, "nests deeper than 64 levels");
+  expect_error(test::model_error(with_equation(repeat("(", 9000) + "x" + repeat(")", 9000))), 6, 6 + 64,
+               "nests deeper than 64 levels");
   expect_error(test::model_error(with_equation(repeat("sin(", 3000) + "x" + repeat(")", 3000))), 6, 6 + 64 * 4 + 3,
                "nests deeper than 64 levels");
   expect_error(test::model_error(with_equation(repeat("(", 9000))), 6, 6 + 64, "nests deeper than 64 levels");
@@ -87,11 +89,13 @@ TEST(ModelErrors, DeepParentheses) {
 TEST(ModelErrors, LongChainsOfSigns) {
   expect_error(test::model_error(with_equation(repeat("-", 100000) + "x")), 6, 6, "is too long");
   expect_error(test::model_error(with_equation(repeat("-", 9000) + "x")), 6, 6 + 8, "too many operators in a row");
-  expect_error(test::model_error(with_equation("0" + repeat(" -", 9000) + " x")), 6, 6 + 18, "too many operators in a row");
+  expect_error(test::model_error(with_equation("0" + repeat(" -", 9000) + " x")), 6, 6 + 18,
+               "too many operators in a row");
   expect_error(test::model_error(with_equation(repeat("-(", 5000) + "x" + repeat(")", 5000))), 6, 6 + 64 * 2 + 1,
                "nests deeper than 64 levels");
   // A sign after an operator nests (x^(-x^(-x ...))): bounded like parentheses.
-  expect_error(test::model_error(with_equation("x" + repeat("^-x", 5000))), 6, 6 + 2 + 64 * 3, "nests deeper than 64 levels");
+  expect_error(test::model_error(with_equation("x" + repeat("^-x", 5000))), 6, 6 + 2 + 64 * 3,
+               "nests deeper than 64 levels");
   // ... but does not accumulate along a product: x*(-x)*(-x)... is flat.
   const Model m = test::load_text(with_equation("x" + repeat("*-x", 5000)));
   EXPECT_TRUE((m.states[0].rhs - GiNaC::pow(m.states[0].symbol, 5001)).is_zero()) << m.states[0].rhs;
@@ -124,7 +128,8 @@ TEST(ModelErrors, BinaryGarbage) {
 }
 
 TEST(ModelErrors, HugeExpressions) {
-  expect_error(test::model_error(with_equation("x" + repeat(" + x", 262144))), 6, 6, "is too long (1048577 characters, at most 20000)");
+  expect_error(test::model_error(with_equation("x" + repeat(" + x", 262144))), 6, 6,
+               "is too long (1048577 characters, at most 20000)");
   expect_error(test::model_error(with_equation(repeat("1", 1000000))), 6, 6, "is too long");
   // Within the length limit: a huge number is out of range, a long sum loads.
   expect_error(test::model_error(with_equation(repeat("9", 19999))), 6, 6, "number out of range");
@@ -134,7 +139,8 @@ TEST(ModelErrors, HugeExpressions) {
   expect_error(test::model_error(with_equation("x*0.82^(-387E8^2.)")), 6, 6, "a power of numbers");
   expect_error(test::model_error(with_equation("x + 1e22222222222")), 6, 10, "number out of range: '1e22222222222'");
   const Model exact = test::load_text(with_equation("x*2^10*(2/3)^2*(-1)^(9^9)"));
-  EXPECT_TRUE((exact.states[0].rhs + GiNaC::numeric(4096, 9) * exact.states[0].symbol).is_zero()) << exact.states[0].rhs;
+  EXPECT_TRUE((exact.states[0].rhs + GiNaC::numeric(4096, 9) * exact.states[0].symbol).is_zero())
+      << exact.states[0].rhs;
   const Model m = test::load_text(with_equation("x" + repeat("+x", 9999)));
   EXPECT_TRUE((m.states[0].rhs - 10000 * m.states[0].symbol).is_zero());
 }
@@ -144,10 +150,12 @@ TEST(ModelErrors, HugeExpressions) {
 // parse, at the second '^'.
 TEST(ModelErrors, SignAfterOperatorBindsToItsOperand) {
   const std::vector<std::pair<std::string, double>> cases = {
-      {"2*-3+4", -2}, {"2^-1+1", 1.5}, {"2/-2*4", -4}, {"1 - -2 - 1", 2}, {"-2^2", -4}, {"2*-3^2", -18},
-      {"2^-(1+1)*4", 1}, {"-(2+3)*-2", 10}, {"2*--3", 6}, {"min(-1+2, -3)", -3}, {"2^-3^2", 1.0 / 512}};
+      {"2*-3+4", -2}, {"2^-1+1", 1.5},       {"2/-2*4", -4},       {"1 - -2 - 1", 2},
+      {"-2^2", -4},   {"2*-3^2", -18},       {"2^-(1+1)*4", 1},    {"-(2+3)*-2", 10},
+      {"2*--3", 6},   {"min(-1+2, -3)", -3}, {"2^-3^2", 1.0 / 512}};
   for (const auto& [text, value] : cases) {
-    const Model m = test::load_text("name: m\nparameters:\n  p: " + text + "\nstates:\n  slow:\n    x: 1\nequations:\n  x: -x\n");
+    const Model m =
+        test::load_text("name: m\nparameters:\n  p: " + text + "\nstates:\n  slow:\n    x: 1\nequations:\n  x: -x\n");
     EXPECT_DOUBLE_EQ(m.parameters[0].value, value) << text;
   }
   expect_error(test::model_error(with_equation("x^2^x")), 6, 9, "ambiguous power");
@@ -159,8 +167,8 @@ TEST(ModelErrors, SignAfterOperatorBindsToItsOperand) {
 TEST(ModelErrors, OddNamesAreOrdinarySymbols) {
   const Model m = test::load(test::source_path("tests/models/valid/odd_names.yaml"));
   const std::vector<std::pair<std::string, double>> parameters = {
-      {"I", 2},      {"E", 3},      {"D", 0.5},  {"Pi", 1.5},   {"gamma", 0.25},
-      {"beta", 4},   {"lambda", 2}, {"eps", 0.1}, {"Euler", 1}, {"Catalan", 0.75}};
+      {"I", 2},    {"E", 3},      {"D", 0.5},   {"Pi", 1.5},  {"gamma", 0.25},
+      {"beta", 4}, {"lambda", 2}, {"eps", 0.1}, {"Euler", 1}, {"Catalan", 0.75}};
   ASSERT_EQ(m.parameters.size(), parameters.size());
   for (std::size_t i = 0; i < parameters.size(); ++i) {
     EXPECT_EQ(m.parameters[i].name, parameters[i].first);

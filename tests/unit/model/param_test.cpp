@@ -10,10 +10,10 @@
 
 #include "analysis/stability.hpp"
 #include "base/diagnostics.hpp"
-#include "model/functions.hpp"
-#include "model/model.hpp"
 #include "base/process.hpp"
 #include "base/text_io.hpp"
+#include "model/functions.hpp"
+#include "model/model.hpp"
 #include "reference_core/reference_core.hpp"
 #include "test_support.hpp"
 
@@ -50,8 +50,8 @@ TEST(ParamOverride, ReplacesTheValueAndWhatIsDefinedFromItFollows) {
   init_symbolic();
   const Model m = load_model_text(kModel, "lag.yaml", {{"tau", 0.25}});
   EXPECT_EQ(parameter(m, "tau"), 0.25);
-  EXPECT_EQ(parameter(m, "k"), 8.0);               // k: 2/tau
-  EXPECT_EQ(m.states.at(0).initial_value, 8.0);    // x: k
+  EXPECT_EQ(parameter(m, "k"), 8.0);             // k: 2/tau
+  EXPECT_EQ(m.states.at(0).initial_value, 8.0);  // x: k
   EXPECT_TRUE(m.parameters.at(0).overridden);
   EXPECT_FALSE(m.parameters.at(1).overridden);
   // The input signal u0*step(t - tau) switches at the new tau.
@@ -121,9 +121,11 @@ TEST(ParamOverride, CliMatchesAnEditedFile) {
 
 TEST(ParamOverride, MalformedOrRepeatedOverridesAreUsageErrors) {
   const std::string model = test::source_path("models/dc_motor.yaml");
-  for (const std::vector<std::string>& bad :
-       {std::vector<std::string>{"--param", "L"}, {"--param", "=1"}, {"--param", "L=abc"}, {"--param", "L=inf"},
-        {"--param", "L=1e-4", "--param", "L=2e-4"}}) {
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--param", "L"},
+                                              {"--param", "=1"},
+                                              {"--param", "L=abc"},
+                                              {"--param", "L=inf"},
+                                              {"--param", "L=1e-4", "--param", "L=2e-4"}}) {
     std::vector<std::string> argv = {test::cli(), "analyze", model};
     argv.insert(argv.end(), bad.begin(), bad.end());
     const ProcessResult r = run_process(argv);

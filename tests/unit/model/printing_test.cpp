@@ -1,11 +1,10 @@
 // The canonical printing of model expressions (model/printing).
-#include <gtest/gtest.h>
+#include "model/printing.hpp"
 
 #include <ginac/ginac.h>
+#include <gtest/gtest.h>
 
 #include <optional>
-
-#include "model/printing.hpp"
 
 namespace dualrate {
 namespace {

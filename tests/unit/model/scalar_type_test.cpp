@@ -3,6 +3,8 @@
 // the declared limits exactly when it lies within the rounded ones; the checks of derived
 // parameters at the calibration range's points and at a write (model/tunable.hpp,
 // model/calibration.hpp).
+#include "model/scalar_type.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +14,6 @@
 #include "model/calibration.hpp"
 #include "model/loader.hpp"
 #include "model/model.hpp"
-#include "model/scalar_type.hpp"
 #include "model/tunable.hpp"
 
 namespace dualrate {
@@ -31,8 +32,10 @@ TEST(ScalarLimits, RoundedInwardToFloat) {
   EXPECT_EQ(scalar_limits(0.5, 2.0, ScalarType::kFloat).max, 2.0);
   EXPECT_EQ(scalar_limits(0.03, 0.08, ScalarType::kDouble).min, 0.03);
   // Beyond float's range: the largest float; no float within [1e39, 1e40].
-  EXPECT_EQ(scalar_limits(-1e300, 1e300, ScalarType::kFloat).max, static_cast<double>(std::numeric_limits<float>::max()));
-  EXPECT_EQ(scalar_limits(-1e300, 1e300, ScalarType::kFloat).min, -static_cast<double>(std::numeric_limits<float>::max()));
+  EXPECT_EQ(scalar_limits(-1e300, 1e300, ScalarType::kFloat).max,
+            static_cast<double>(std::numeric_limits<float>::max()));
+  EXPECT_EQ(scalar_limits(-1e300, 1e300, ScalarType::kFloat).min,
+            -static_cast<double>(std::numeric_limits<float>::max()));
   EXPECT_TRUE(scalar_limits(1e39, 1e40, ScalarType::kFloat).empty());
   // Two limits between the same two floats.
   EXPECT_TRUE(scalar_limits(0.1000000001, 0.1000000002, ScalarType::kFloat).empty());
@@ -49,7 +52,7 @@ TEST(ScalarLimits, AModelValueOnALimitIsWithinIt) {
 
 TEST(ScalarLimits, NearestFloatWithItsOverflow) {
   const double max = std::numeric_limits<float>::max();
-  EXPECT_EQ(in_scalar(max + 0x1p102, ScalarType::kFloat), max);  // below half a unit beyond: rounds down
+  EXPECT_EQ(in_scalar(max + 0x1p102, ScalarType::kFloat), max);           // below half a unit beyond: rounds down
   EXPECT_TRUE(std::isinf(in_scalar(max + 0x1p103, ScalarType::kFloat)));  // the tie rounds to even: infinity
   EXPECT_TRUE(std::isinf(in_scalar(-1e39, ScalarType::kFloat)));
   EXPECT_EQ(in_scalar(1e39, ScalarType::kDouble), 1e39);
@@ -116,8 +119,9 @@ simulation: {t_end: 0.01, scheme: rk4, step: 1.0e-3}
 )";
   const Model m = load_model_text(kTwo, "two.yaml");
   const std::string text = calibration_layout_text(m, 1e-3, ScalarType::kDouble);
-  EXPECT_EQ(text, "double h=0x1.0624dd2f1a9fcp-10;R[0x1p-1,0x1p+1];Kt[0x1.eb851eb851eb8p-6,0x1.47ae147ae147bp-4];"
-                  "f[2][0x0p+0,0x1p+0];");
+  EXPECT_EQ(text,
+            "double h=0x1.0624dd2f1a9fcp-10;R[0x1p-1,0x1p+1];Kt[0x1.eb851eb851eb8p-6,0x1.47ae147ae147bp-4];"
+            "f[2][0x0p+0,0x1p+0];");
   EXPECT_TRUE(layout_differences(text, text).empty());
   std::string other = kTwo;
   other.replace(other.find("max: 0.08"), 9, "max: 0.09");
@@ -132,15 +136,16 @@ simulation: {t_end: 0.01, scheme: rk4, step: 1.0e-3}
   const std::string r_line = "  R: {value: 1.0, tunable: true, min: 0.5, max: 2.0}\n";
   swapped.erase(swapped.find(r_line), r_line.size());
   swapped.insert(swapped.find("tables:"), r_line);
-  const std::vector<std::string> e = layout_differences(
-      calibration_layout_text(load_model_text(swapped, "two.yaml"), 1e-4, ScalarType::kFloat), text);
+  const std::vector<std::string> e =
+      layout_differences(calibration_layout_text(load_model_text(swapped, "two.yaml"), 1e-4, ScalarType::kFloat), text);
   ASSERT_EQ(e.size(), 5U);
   EXPECT_EQ(e[0], "scalar float in the program, double here");
   EXPECT_EQ(e[1], "step 0.0001 in the program, 0.001 here");
   EXPECT_EQ(e[2], "R is value 1 in the program, 0 in the model");
   EXPECT_EQ(e[3], "Kt is value 0 in the program, 1 in the model");
-  EXPECT_EQ(e[4], "Kt's limits are [0.030000001192092896, 0.07999999821186066] in the program, [0.03, 0.08] in the "
-                  "model");  // rounded inward to float; R's 0.5 and 2 are floats, the same in both
+  EXPECT_EQ(e[4],
+            "Kt's limits are [0.030000001192092896, 0.07999999821186066] in the program, [0.03, 0.08] in the "
+            "model");  // rounded inward to float; R's 0.5 and 2 are floats, the same in both
 }
 
 }  // namespace

@@ -4,14 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
-
 #include <cmath>
 
-#include "model/functions.hpp"
 #include "base/diagnostics.hpp"
-#include "schemes/quasistatic/quasistatic.hpp"
+#include "model/functions.hpp"
 #include "model/model.hpp"
 #include "reference_core/reference_core.hpp"
+#include "schemes/quasistatic/quasistatic.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -84,9 +83,9 @@ TEST(SecondOrder, CoordinateDependentMassIsSolvedForTheAccelerations) {
   Eigen::Matrix2d mass;
   mass << (m1 + m2) * l1 * l1, m2 * l1 * l2 * std::cos(q1 - q2), m2 * l1 * l2 * std::cos(q1 - q2), m2 * l2 * l2;
   const double joint = k * (q2 - q1) + c * (w2 - w1), coupling = m2 * l1 * l2 * std::sin(q1 - q2);
-  const Eigen::Vector2d force(kp * (target - q1) - kd * w1 - b1 * w1 + joint - (m1 + m2) * g * l1 * std::sin(q1) -
-                                  coupling * w2 * w2,
-                              -joint - m2 * g * l2 * std::sin(q2) + coupling * w1 * w1);
+  const Eigen::Vector2d force(
+      kp * (target - q1) - kd * w1 - b1 * w1 + joint - (m1 + m2) * g * l1 * std::sin(q1) - coupling * w2 * w2,
+      -joint - m2 * g * l2 * std::sin(q2) + coupling * w1 * w1);
   const Eigen::Vector2d expected = mass.llt().solve(force);
   std::vector<double> dx;
   ReferenceCore(m).derivatives(0, {q1, q2, w1, w2}, {target}, dx);

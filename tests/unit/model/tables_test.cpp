@@ -4,11 +4,11 @@
 // line, and the float check of breakpoints. The model-file errors of the tables section are
 // files in tests/models/errors/ (table_*.yaml, errors_test.cpp). The reference core's
 // arithmetic of a table against the runtime's lookup, bit for bit.
-#include <dualrate/lookup.hpp>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <dualrate/lookup.hpp>
 #include <filesystem>
 #include <fstream>
 
@@ -31,7 +31,8 @@ namespace {
 // rounded to 1.1e-16 relative, far below the 1e-11 (1e-9 for the 3-D table's ~500) used.
 double integral(const std::string& tables, const std::string& rate, double t_end, const std::string& scheme = "rk4") {
   const double h = 0.125;
-  const Model m = test::load_text("name: m\ntables:\n" + tables + "states:\n  slow:\n    x: 0\nequations:\n  x: " + rate + "\n");
+  const Model m =
+      test::load_text("name: m\ntables:\n" + tables + "states:\n  slow:\n    x: 0\nequations:\n  x: " + rate + "\n");
   const ReferenceCore core(m);
   const Trace trace = core.simulate(RunOptions{scheme, h, t_end, 1});
   EXPECT_NEAR(trace.rows.back()[0], t_end, 1e-12);
@@ -87,7 +88,7 @@ TEST(Tables, IntegralOfTwoAndThreeDimensionalTables) {
 // the argument is clamped; the analysis evaluates it at a point.
 TEST(Tables, JacobianIsTheCellsSlope) {
   const Model m = test::load_text("name: m\ntables:\n" + kRamp +
-                         "states:\n  slow:\n    x: 0.5\n    y: 0\nequations:\n  x: R(x)\n  y: R(2*x + y)\n");
+                                  "states:\n  slow:\n    x: 0.5\n    y: 0\nequations:\n  x: R(x)\n  y: R(2*x + y)\n");
   const GiNaC::matrix j = jacobian(m, state_symbols(m));
   const auto at = [&](double x, double y) { return evaluate(m, j, 0, {x, y}, {}); };
   EXPECT_DOUBLE_EQ(at(0.5, 0)(0, 0), 2);
@@ -112,9 +113,9 @@ TEST(Tables, JacobianIsTheCellsSlope) {
 // and frozen sp_ll's and quasistatic's are below 0.05.
 TEST(Tables, SchemesThatPrecomputeAcceptATableModel) {
   const Model m = test::load_text("name: m\ntables:\n" + kRamp +
-                         "  G:\n    breakpoints: [[0, 1, 2], [-1, 1]]\n    values: [[0, 1], [2, 4], [1, -1]]\n"
-                         "states:\n  slow:\n    x: 0.5\n  fast:\n    z: 0\nequations:\n  x: R(t) - 0.5*x + z\n"
-                         "  z: (G(x, z) - 20*z)\n");
+                                  "  G:\n    breakpoints: [[0, 1, 2], [-1, 1]]\n    values: [[0, 1], [2, 4], [1, -1]]\n"
+                                  "states:\n  slow:\n    x: 0.5\n  fast:\n    z: 0\nequations:\n  x: R(t) - 0.5*x + z\n"
+                                  "  z: (G(x, z) - 20*z)\n");
   const ReferenceCore core(m);
   const double t_end = 2;
   const std::vector<double> exact = core.simulate(RunOptions{"rk4", 1e-3, t_end, 1}).rows.back();
@@ -128,7 +129,8 @@ TEST(Tables, SchemesThatPrecomputeAcceptATableModel) {
     o.scheme = c.scheme;
     o.step = c.step;
     const SchemeDesign design = precompute_scheme(m, c.frozen, o);
-    EXPECT_NE(generate_header(m, o, design).find("static Scalar G(Scalar x0_, Scalar x1_)"), std::string::npos) << c.scheme;
+    EXPECT_NE(generate_header(m, o, design).find("static Scalar G(Scalar x0_, Scalar x1_)"), std::string::npos)
+        << c.scheme;
     RunOptions run{c.scheme, c.step, t_end, 1};
     run.frozen_linearization = c.frozen;
     run.scheme_options = design.options;
@@ -267,8 +269,9 @@ TEST(Tables, EvaluatedAsGeneratedIsTheRuntimesLookupBitForBit) {
 }
 
 TEST(Tables, BreakpointsThatFloatCannotSeparateAreRefusedForFloat) {
-  const Model m = test::load_text("name: m\ntables:\n  T:\n    breakpoints: [[1, 1.00000001, 2]]\n    values: [1, 2, 3]\n"
-                         "states:\n  slow:\n    x: 0\nequations:\n  x: T(x)\n");
+  const Model m = test::load_text(
+      "name: m\ntables:\n  T:\n    breakpoints: [[1, 1.00000001, 2]]\n    values: [1, 2, 3]\n"
+      "states:\n  slow:\n    x: 0\nequations:\n  x: T(x)\n");
   GenerateRequest o;
   o.scheme = "rk4";
   o.step = 0.01;

@@ -3,16 +3,16 @@
 // expressions are their exact ranges to rounding, what cannot be bounded is refused, the bound of
 // an inverse's norm holds over its box, and sp_ll's exponential plan, fixed from these bounds,
 // covers the norms at random points of the calibration range of real models.
+#include "numeric/interval.hpp"
+
 #include <gtest/gtest.h>
 
-#include <dualrate/expm.hpp>
-
 #include <cmath>
+#include <dualrate/expm.hpp>
 #include <random>
 
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"
-#include "numeric/interval.hpp"
 #include "schemes/sp_ll/calibration.hpp"
 #include "test_support.hpp"
 
@@ -27,9 +27,16 @@ double at(const GiNaC::ex& e, double xv, double yv) {
 
 TEST(Interval, EveryValueOverTheBoxLiesWithinItsBound) {
   const IntervalMap box{{x, {-1, 2}}, {y, {0.5, 3}}};
-  const GiNaC::ex expressions[] = {x * y, GiNaC::pow(x, 2), 1 / y, GiNaC::sin(x) * GiNaC::exp(y),
-                                   x / y - GiNaC::pow(y, 3), GiNaC::sqrt(y), GiNaC::cos(3 * x),
-                                   GiNaC::tanh(x * y), GiNaC::log(y) * x, GiNaC::pow(x - 1, 3) + GiNaC::cosh(x)};
+  const GiNaC::ex expressions[] = {x * y,
+                                   GiNaC::pow(x, 2),
+                                   1 / y,
+                                   GiNaC::sin(x) * GiNaC::exp(y),
+                                   x / y - GiNaC::pow(y, 3),
+                                   GiNaC::sqrt(y),
+                                   GiNaC::cos(3 * x),
+                                   GiNaC::tanh(x * y),
+                                   GiNaC::log(y) * x,
+                                   GiNaC::pow(x - 1, 3) + GiNaC::cosh(x)};
   for (const GiNaC::ex& e : expressions) {
     const Interval b = bound(e, box);
     for (int i = 0; i <= 40; ++i)
@@ -130,9 +137,12 @@ TEST(Interval, SpLlPlanCoversTheWholeCalibrationRange) {
       for (const Parameter& q : m.parameters)
         if (q.tunable) p[q.name] = q.min + (q.max - q.min) * unit(random);
       const GiNaC::exmap values = parameter_values_at(m, p);
-      const auto block = [&](std::size_t i) { return evaluate_block(steps[i].entries, steps[i].rows, steps[i].cols, values); };
+      const auto block = [&](std::size_t i) {
+        return evaluate_block(steps[i].entries, steps[i].rows, steps[i].cols, values);
+      };
       const Eigen::MatrixXd gz = block(0), a = gz + gz.inverse() * block(1) * block(2);
-      const double norm = h * std::max(gz.cwiseAbs().colwise().sum().maxCoeff(), a.cwiseAbs().colwise().sum().maxCoeff());
+      const double norm =
+          h * std::max(gz.cwiseAbs().colwise().sum().maxCoeff(), a.cwiseAbs().colwise().sum().maxCoeff());
       ASSERT_LE(norm, reach) << file << " at point " << k;
     }
   }

@@ -38,7 +38,8 @@ TEST_P(JacobianTest, MatchesCentralDifferences) {
     core.derivatives(t, xm, u, fm);
     for (std::size_t r = 0; r < x.size(); ++r) {
       const double fd = (fp[r] - fm[r]) / (2 * d);
-      const double scale = std::max({1.0, analytic.row(r).cwiseAbs().maxCoeff(), std::fabs(f[r]) / std::max(1.0, std::fabs(x[c]))});
+      const double scale =
+          std::max({1.0, analytic.row(r).cwiseAbs().maxCoeff(), std::fabs(f[r]) / std::max(1.0, std::fabs(x[c]))});
       EXPECT_NEAR(analytic(r, c), fd, 1e-6 * scale)
           << "d(" << m.states[r].name << ")'/d" << m.states[c].name << " in " << m.name;
     }

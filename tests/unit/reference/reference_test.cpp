@@ -112,8 +112,8 @@ TEST(ReferenceCore, ReportsNonFiniteStateWithTimeAndNames) {
 
 TEST(ReferenceCore, NamesTheVariableThatWentBad) {
   init_symbolic();
-  const Model m = load_model_text(
-      "name: bad\nstates: {slow: {x: 1}}\nvariables: {r: log(x - 2)}\nequations: {x: r}\n", "b.yaml");
+  const Model m =
+      load_model_text("name: bad\nstates: {slow: {x: 1}}\nvariables: {r: log(x - 2)}\nequations: {x: r}\n", "b.yaml");
   try {
     ReferenceCore(m).simulate({"euler", 0.1, 1.0, 1});
     FAIL() << "expected a SimulationError";
@@ -252,10 +252,10 @@ TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwis
   EXPECT_EQ(difference("models/dc_motor.yaml", "sp_ll"), "");
   // In double the design's constants confirmed as in float (SchemeInfo::double_reference).
   EXPECT_EQ(difference("models/dc_motor.yaml", "sp_ll", 1e-3, false), "");
-  EXPECT_EQ(difference("models/dc_motor.yaml", "smfe"), "");  // D = 1e-3: 5 inner steps and the rest
+  EXPECT_EQ(difference("models/dc_motor.yaml", "smfe"), "");               // D = 1e-3: 5 inner steps and the rest
   EXPECT_EQ(difference("models/dc_motor.yaml", "smfe", 1e-3, false), "");  // h_s and N: the generator's numbers
   EXPECT_NE(difference("models/dc_motor.yaml", "smfe", 1e-4).find("no design"), std::string::npos);
-  EXPECT_EQ(difference("models/dc_motor.yaml", "quasistatic", 1e-4), "");  // G_z = -R/L: its inverse precomputed
+  EXPECT_EQ(difference("models/dc_motor.yaml", "quasistatic", 1e-4), "");       // G_z = -R/L: its inverse precomputed
   EXPECT_EQ(difference("models/walking_robot.yaml", "quasistatic", 1e-3), "");  // G_z factorized: PartialPivLU's order
   EXPECT_NE(difference("models/jet_acceleration.yaml", "sp_ll").find("no schedule"), std::string::npos);
   // With the generator's schedule, as verify runs it: in float each grid point confirmed and
@@ -285,8 +285,7 @@ TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwis
   EXPECT_EQ(difference("models/f16_longitudinal.yaml", "rk4"), "");  // tables: the runtime's arithmetic
   // A coordinate-dependent mass matrix: in float the runtime's factorization (numeric/fixed_size_solves.hpp).
   EXPECT_EQ(difference("models/light_double_pendulum.yaml", "rk4"), "");
-  EXPECT_NE(difference("models/light_double_pendulum.yaml", "rk4", 1e-3, false).find("mass matrix"),
-            std::string::npos);
+  EXPECT_NE(difference("models/light_double_pendulum.yaml", "rk4", 1e-3, false).find("mass matrix"), std::string::npos);
 
   const Model m = test::load(test::source_path("tests/models/valid/van_der_pol.yaml"));
   const ReferenceCore core(m);

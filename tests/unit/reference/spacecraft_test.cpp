@@ -122,8 +122,10 @@ TEST(Spacecraft, AttitudeControlDissipatesEnergyAndKeepsLinearMomentum) {
   const Trace tr = core.simulate({kHighAccuracy, kStep, kTEnd, 1, kTolerance});
   expect_conserved(core, tr, {"px", "py"});
   const std::size_t e = column(tr, "energy");
-  const double per_interval = drift_bound(core, tr, "energy", kStep, kTolerance) / static_cast<double>(tr.rows.size() - 1);
-  for (std::size_t i = 1; i < tr.rows.size(); ++i) ASSERT_LE(tr.rows[i][e], tr.rows[i - 1][e] + per_interval) << "t = " << tr.rows[i][0];
+  const double per_interval =
+      drift_bound(core, tr, "energy", kStep, kTolerance) / static_cast<double>(tr.rows.size() - 1);
+  for (std::size_t i = 1; i < tr.rows.size(); ++i)
+    ASSERT_LE(tr.rows[i][e], tr.rows[i - 1][e] + per_interval) << "t = " << tr.rows[i][0];
   // The controller damps the mode that turns the body (half the initial energy, see the
   // RK4 test below); the panels' symmetric mode, which does not turn the body, keeps its
   // half. The split is exact for the linearized model; at 0.05 rad the geometry changes it
@@ -193,8 +195,8 @@ TEST(Spacecraft, JacobianAtRestMatchesTheHandDerivedModes) {
       const double mpb = value(m, "m_P") * value(m, "b_P");
       const double c = value(m, "J_P") + mpb * (value(m, "d_H") + value(m, "b_P"));
       const double wA = std::sqrt(k * J0 / (j * J0 - 2 * c * c)), wS = std::sqrt(k * mt / (j * mt - 2 * mpb * mpb));
-      expect_match({expected.begin() + 2, expected.end()},
-                   {0.0, 0.0, {0, wS}, {0, -wS}, 0.0, 0.0, {0, wA}, {0, -wA}}, 1e-5, 1e-8);
+      expect_match({expected.begin() + 2, expected.end()}, {0.0, 0.0, {0, wS}, {0, -wS}, 0.0, 0.0, {0, wA}, {0, -wA}},
+                   1e-5, 1e-8);
       RecordProperty("w_A", fmt::format("{:.4f}", wA));
       RecordProperty("w_S", fmt::format("{:.4f}", wS));
     }

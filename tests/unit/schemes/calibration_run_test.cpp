@@ -70,8 +70,7 @@ TEST_P(CalibratedRun, ContinuesAsAFreshRunAtTheNewValueFromTheStateReached) {
 
 INSTANTIATE_TEST_SUITE_P(Schemes, CalibratedRun,
                          ::testing::Values(Case{"rk4", 1e-5, 0.004, 0.002}, Case{"euler", 1e-5, 0.004, 0.0025},
-                                           Case{"sp_ll", 1e-5, 0.004, 0.002},
-                                           Case{"quasistatic", 1e-5, 0.004, 0.002},
+                                           Case{"sp_ll", 1e-5, 0.004, 0.002}, Case{"quasistatic", 1e-5, 0.004, 0.002},
                                            Case{"smfe", 1e-3, 0.02, 0.01}),
                          [](const auto& info) { return info.param.scheme; });
 
@@ -169,8 +168,8 @@ TEST(CalibratedRunHighAccuracy, ContinuesFromTheStateAtTheWrite) {
 TEST(CalibrationCli, SimulateTakesAScenarioFile) {
   const std::string scenario = "tests/models/calibration/motor_scenario.yaml";
   const std::string dir = make_temp_dir("dualrate-calibration");
-  const ProcessResult r = run_process(
-      {test::cli(), "simulate", test::kCalibrationMotor, "--calibration", scenario, "--every", "100", "-o", dir + "/trace.csv"});
+  const ProcessResult r = run_process({test::cli(), "simulate", test::kCalibrationMotor, "--calibration", scenario,
+                                       "--every", "100", "-o", dir + "/trace.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("calibration: at 0.005 (step 500): R = 1.6 applied\n"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("calibration: at 0.01 (step 1000): Kt = 0.07, friction = [0.1, 0.12, 0.16, 0.25] applied"),
@@ -190,7 +189,8 @@ TEST(CalibrationCli, SimulateTakesAScenarioFile) {
             std::string::npos);
 
   write_file(dir + "/bad.yaml", "- at: 0.005\n  set: {Rr: 1.6}\n");
-  const ProcessResult bad = run_process({test::cli(), "simulate", test::kCalibrationMotor, "--calibration", dir + "/bad.yaml"});
+  const ProcessResult bad =
+      run_process({test::cli(), "simulate", test::kCalibrationMotor, "--calibration", dir + "/bad.yaml"});
   EXPECT_EQ(bad.exit_code, 1) << bad.output;
   EXPECT_EQ(bad.output.rfind(dir + "/bad.yaml:2:9: error: model 'motor' has no parameter or table 'Rr'", 0), 0U)
       << bad.output;

@@ -3,14 +3,13 @@
 // the runtime step against the reference core's transcription.
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <dualrate/schemes/prk.hpp>
 
-#include <complex>
-
 #include "analysis/stability.hpp"
+#include "base/process.hpp"
 #include "numeric/linearization.hpp"
 #include "schemes/prk25/prk25.hpp"
-#include "base/process.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -45,8 +44,8 @@ static_assert(Prk<TwoStates, Prk25Tableau>::fast_evaluations() == 5, "fast equat
 TEST(Prk25, FastStabilityFunctionIsTable5sPolynomial) {
   const PrkTableau& t = prk25_tableau();
   for (const std::complex<double> z : {std::complex<double>(0, 1), {0, 3.9}, {-1, 2}, {-2.5, 0}, {0.3, -1.7}}) {
-    const std::complex<double> table5 = 1.0 + z + z * z / 2.0 + 3.0 * std::pow(z, 3) / 16.0 +
-                                        std::pow(z, 4) / 32.0 + std::pow(z, 5) / 128.0;
+    const std::complex<double> table5 =
+        1.0 + z + z * z / 2.0 + 3.0 * std::pow(z, 3) / 16.0 + std::pow(z, 4) / 32.0 + std::pow(z, 5) / 128.0;
     // Each coefficient of the tableau's polynomial is within 2e-9 of Table 5's (previous
     // test); |z|^5 <= 900 multiplies that to < 2e-6.
     EXPECT_LT(std::abs(stability_function(t.a_fast, t.b_fast, z) - table5), 2e-6) << z;
@@ -85,7 +84,7 @@ TEST(Prk25, ImaginaryStabilityIntervalIsAbout4) {
 TEST(Prk25, OneStepMapOfADecoupledSystemIsEachTableausPolynomial) {
   const PrkTableau& t = prk25_tableau();
   Eigen::MatrixXd j = Eigen::MatrixXd::Zero(3, 3);
-  j(0, 0) = -2;  // slow
+  j(0, 0) = -2;                                    // slow
   j.bottomRightCorner(2, 2) << -5, -300, 300, -5;  // fast: -5 +- 300i
   const double h = 0.01;
   const Eigen::MatrixXd m = one_step_map("prk25", j, h, 1);

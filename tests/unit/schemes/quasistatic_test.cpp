@@ -1,12 +1,13 @@
 // Seed 002's quasistatic scheme on the generator side: the construction of M0, the refusals
 // (singular G_z, M0 whose kernel is not the small coordinates, no fast states), the Newton
 // design, consistent initial values, and generated code against the reference core.
+#include "schemes/quasistatic/quasistatic.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "model/functions.hpp"
-#include "schemes/quasistatic/quasistatic.hpp"
 #include "registry/registry.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
@@ -23,7 +24,9 @@ Model text_model(const std::string& yaml) {
 std::string two_masses(const std::string& mass, const std::string& small_force) {
   return "name: two_masses\nparameters:\n  m: 1\n  e: 0.01\n  k: 100\n  c: 5\n"
          "coordinates:\n  x: {position: 1, velocity: 0}\n  z: {position: 0, velocity: 0}\n"
-         "mass:\n  " + mass + "\nforces:\n  x: -k*x + k*z\n  z: " + small_force + "\n"
+         "mass:\n  " +
+         mass + "\nforces:\n  x: -k*x + k*z\n  z: " + small_force +
+         "\n"
          "small:\n  coordinates: [z]\n  parameter: e\n";
 }
 
@@ -52,7 +55,8 @@ TEST(Quasistatic, RefusesAMassMatrixWhoseSmallRowsDoNotVanish) {
     FAIL() << "no error";
   } catch (const ModelError& e) {
     EXPECT_EQ(e.loc().line, 10);
-    EXPECT_NE(std::string(e.what()).find("with e = 0 the mass matrix keeps entry (z, x)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("with e = 0 the mass matrix keeps entry (z, x)"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -117,7 +121,9 @@ TEST(Quasistatic, NonlinearResidualTakesMoreNewtonStepsThanTheStartNeeds) {
 // r steps from 0 to 1 at t = 1, so Newton there starts 50 from the solution, on the flat part.
 std::string rate_limited(const std::string& fast_equation) {
   return "name: rate_limited\ninputs:\n  r: 0\nstates:\n  slow: {x: 0}\n  fast: {z: 0}\n"
-         "equations:\n  x: -x + z\n  z: " + fast_equation + "\n"
+         "equations:\n  x: -x + z\n  z: " +
+         fast_equation +
+         "\n"
          "simulation:\n  t_end: 2\n  step: 0.01\n  inputs:\n    r: step(t - 1)\n";
 }
 
@@ -156,9 +162,10 @@ struct QuasistaticCase {
 TEST(Quasistatic, GeneratedAgreesWithTheReferenceCore) {
   const Model cubic = text_model(kCubic);
   for (const QuasistaticCase& c : {QuasistaticCase{"models/walking_robot.yaml", "quasistatic", 0.01},
-                        QuasistaticCase{"models/walking_robot.yaml", "quasistatic_outer", 0.01},
-                        QuasistaticCase{"models/quarter_car_relative.yaml", "quasistatic", 0.002},
-                        QuasistaticCase{"models/adaptive_parasitic.yaml", "quasistatic", 0.05}, QuasistaticCase{"", "quasistatic", 0.01}}) {
+                                   QuasistaticCase{"models/walking_robot.yaml", "quasistatic_outer", 0.01},
+                                   QuasistaticCase{"models/quarter_car_relative.yaml", "quasistatic", 0.002},
+                                   QuasistaticCase{"models/adaptive_parasitic.yaml", "quasistatic", 0.05},
+                                   QuasistaticCase{"", "quasistatic", 0.01}}) {
     const Model m = c.model.empty() ? cubic : test::load(test::source_path(c.model));
     VerifyOptions o;
     o.generate = {c.scheme, c.step, 1, ScalarType::kDouble, "test"};

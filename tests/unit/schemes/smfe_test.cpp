@@ -1,17 +1,18 @@
 // Seed 001's SMFE: eq. 14 against the implementation's macro-step map, the choice of h_s and
 // N (every eigenvalue, not only the paper's two), refusals, and generated code against the
 // reference core.
+#include "schemes/smfe/smfe.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "analysis/stability.hpp"
-#include "numeric/linearization.hpp"
+#include "base/process.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "ir/function_cost.hpp"
+#include "numeric/linearization.hpp"
 #include "registry/registry.hpp"
-#include "base/process.hpp"
-#include "schemes/smfe/smfe.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 
@@ -86,8 +87,9 @@ TEST(Smfe, RefusesWithAPositionedMessage) {
   EXPECT_EQ(short_d.exit_code, 1) << short_d.output;
   EXPECT_EQ(short_d.output.rfind(gap + ":", 0), 0u) << short_d.output;
   EXPECT_NE(short_d.output.find("is not shorter than the macro step"), std::string::npos) << short_d.output;
-  const ProcessResult undamped = run_process({test::cli(), "analyze", test::source_path("models/planar_spacecraft.yaml"),
-                                              "--scheme", "smfe", "--step", "0.05"});
+  const ProcessResult undamped =
+      run_process({test::cli(), "analyze", test::source_path("models/planar_spacecraft.yaml"), "--scheme", "smfe",
+                   "--step", "0.05"});
   EXPECT_EQ(undamped.exit_code, 1) << undamped.output;
   EXPECT_NE(undamped.output.find("undamped"), std::string::npos) << undamped.output;
 }
@@ -96,9 +98,11 @@ TEST(Smfe, RefusesWithAPositionedMessage) {
 // the other schemes) at macro steps where the generator accepts smfe, far beyond forward
 // Euler's limit (adaptive_parasitic: 2/98.5 = 0.0203 s).
 TEST(Smfe, GeneratedAgreesWithTheReferenceCore) {
-  for (const auto& [file, d] : std::vector<std::pair<std::string, double>>{
-           {"models/adaptive_parasitic.yaml", 0.05}, {"models/quarter_car.yaml", 0.05},
-           {"models/flexible_joint.yaml", 0.01}, {"tests/models/schemes/smfe_gap.yaml", 0.1}}) {
+  for (const auto& [file, d] :
+       std::vector<std::pair<std::string, double>>{{"models/adaptive_parasitic.yaml", 0.05},
+                                                   {"models/quarter_car.yaml", 0.05},
+                                                   {"models/flexible_joint.yaml", 0.01},
+                                                   {"tests/models/schemes/smfe_gap.yaml", 0.1}}) {
     const Model m = test::load(test::source_path(file));
     VerifyOptions o;
     o.generate = {"smfe", d, 1, ScalarType::kDouble, "test"};

@@ -73,7 +73,7 @@ TEST(SpLl, PendulumAtTheSeedsStepStaysBoundedWhereRk4Diverges) {
 // 3.4 over 0.2..0.05 s, 1.27 from 0.05 to 0.025 s).
 struct BeyondRk4 {
   const char* model;
-  double rk4_limit;    // largest stable RK4 step, from the model's description (checked below)
+  double rk4_limit;           // largest stable RK4 step, from the model's description (checked below)
   std::vector<double> steps;  // sp_ll steps, largest first, each a multiple of the smallest, on which
                               // the input steps fall (the inputs are held over a step, as on an ECU)
   double t_end;

@@ -22,12 +22,21 @@ std::vector<std::string> two_source_program(const fs::path& dir) {
   fs::create_directories(dir / "include");
   write_file(dir / "include" / "answer.hpp", "int answer();\n");
   write_file(dir / "answer.cpp", "#include \"answer.hpp\"\nint answer() { return 42; }\n");
-  write_file(dir / "main.cpp", "#include <cstdio>\n#include \"answer.hpp\"\nint main() { std::printf(\"%d\\n\", answer()); }\n");
+  write_file(dir / "main.cpp",
+             "#include <cstdio>\n#include \"answer.hpp\"\nint main() { std::printf(\"%d\\n\", answer()); }\n");
   write_file(dir / "twice.cpp", "int twice(int x) { return 2 * x; }\n");
   EXPECT_EQ(run_process({"c++", "-c", "twice.cpp", "-o", "twice.o"}, dir.string()).exit_code, 0);
   EXPECT_EQ(run_process({"ar", "rcs", (dir / "libtwice.a").string(), (dir / "twice.o").string()}).exit_code, 0);
-  return {"c++", "-O1", "-Wall", "-Werror", "-I" + (dir / "include").string(), (dir / "main.cpp").string(),
-          (dir / "answer.cpp").string(), (dir / "libtwice.a").string(), "-Wl,--gc-sections", "-o",
+  return {"c++",
+          "-O1",
+          "-Wall",
+          "-Werror",
+          "-I" + (dir / "include").string(),
+          (dir / "main.cpp").string(),
+          (dir / "answer.cpp").string(),
+          (dir / "libtwice.a").string(),
+          "-Wl,--gc-sections",
+          "-o",
           (dir / "program").string()};
 }
 
@@ -40,8 +49,10 @@ class BuildProgram : public ::testing::Test {
     dir_ = make_temp_dir("dualrate-build-program");
   }
   void TearDown() override {
-    if (had_) setenv("DUALRATE_COMPILER_LAUNCHER", saved_.c_str(), 1);
-    else unsetenv("DUALRATE_COMPILER_LAUNCHER");
+    if (had_)
+      setenv("DUALRATE_COMPILER_LAUNCHER", saved_.c_str(), 1);
+    else
+      unsetenv("DUALRATE_COMPILER_LAUNCHER");
     fs::remove_all(dir_);
   }
   std::string saved_;

@@ -9,8 +9,8 @@
 #include "ir/function_cost.hpp"
 #include "registry/registry.hpp"
 #include "targets/cross_target.hpp"
-#include "verify/budget.hpp"
 #include "test_support.hpp"
+#include "verify/budget.hpp"
 
 namespace dualrate {
 namespace {
@@ -101,8 +101,9 @@ TEST(CrossTargets, ToolchainFilesMatchTheTable) {
   EXPECT_NE(unknown_target_message("m4f").find("(available: host, cortex-m3, cortex-m4f"), std::string::npos);
   // --cpu-hz above the typical part's clock is warned about, at or below it not.
   EXPECT_EQ(clock_warning(*find_cross_target("cortex-m33"), 160e6), "");
-  EXPECT_NE(clock_warning(*find_cross_target("cortex-m33"), 1e9).find("above the 160 MHz of cortex-m33's typical part "
-                                                                      "(STM32U585)"),
+  EXPECT_NE(clock_warning(*find_cross_target("cortex-m33"), 1e9)
+                .find("above the 160 MHz of cortex-m33's typical part "
+                      "(STM32U585)"),
             std::string::npos);
 }
 

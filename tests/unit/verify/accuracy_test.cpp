@@ -1,5 +1,7 @@
 // verify's accuracy check (verify/accuracy.hpp): the generated trace against the high-accuracy
 // solution, relative to each state's scale, and the verdict where a tolerance is given.
+#include "verify/accuracy.hpp"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -8,10 +10,9 @@
 #include "base/process.hpp"
 #include "model/model.hpp"
 #include "reference_core/reference_core.hpp"
-#include "verify/accuracy.hpp"
+#include "test_support.hpp"
 #include "verify/result.hpp"
 #include "verify/trace_comparison.hpp"
-#include "test_support.hpp"
 
 namespace dualrate {
 namespace {
@@ -44,8 +45,7 @@ TEST(Accuracy, TheHighAccuracySolutionIsOnTheRunsRowsAndMeasuresTheSchemesError)
   const AccuracyCheck a = check_accuracy(run, accurate, m, {});
   // Euler's global error at t = k h is 2 ((1 - h)^k - e^{-k h}); the scale is max|x| = 2.
   double expected = 0;
-  for (int k = 0; k <= 10; k += 2)
-    expected = std::max(expected, std::fabs(std::pow(0.9, k) - std::exp(-0.1 * k)));
+  for (int k = 0; k <= 10; k += 2) expected = std::max(expected, std::fabs(std::pow(0.9, k) - std::exp(-0.1 * k)));
   EXPECT_NEAR(a.max_error, expected, 1e-11);
   EXPECT_EQ(a.worst_state, "x");
   EXPECT_EQ(a.worst_scale, 2.0);
@@ -217,9 +217,9 @@ TEST(AccuracyCli, AbsoluteTolerancesFromTheCommandLineAndTheFile) {
 // --tolerance turns into a failure (exit 2) while the same scheme re-linearized at every step
 // would meet it (measured over 5 s: frozen 0.83, re-linearized 3.2e-3; 1.5 s here).
 TEST(AccuracyCli, TheCodeIsTheSchemeButTheFrozenAnswerIsNotAccurate) {
-  const ProcessResult r = run_process({test::cli(), "verify", test::source_path("models/pendulum_particle.yaml"),
-                                       "--scheme", "sp_ll", "--step", "0.005", "--t-end", "1.5", "--tolerance", "1e-2",
-                                       "--json"});
+  const ProcessResult r =
+      run_process({test::cli(), "verify", test::source_path("models/pendulum_particle.yaml"), "--scheme", "sp_ll",
+                   "--step", "0.005", "--t-end", "1.5", "--tolerance", "1e-2", "--json"});
   EXPECT_EQ(r.exit_code, 2) << r.output;
   const std::size_t start = r.output.find('{');
   ASSERT_NE(start, std::string::npos) << r.output;

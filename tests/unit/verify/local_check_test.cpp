@@ -1,6 +1,8 @@
 // verify's local check (verify/local_check.hpp): the trace's next states and one step of the
 // reference core from the generated state (on a model: generated_test.cpp's
 // LocalCheckPendulum); verify --header refusing a header of another model, scheme or scalar.
+#include "verify/local_check.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +12,6 @@
 
 #include "base/process.hpp"
 #include "test_support.hpp"
-#include "verify/local_check.hpp"
 #include "verify/verify.hpp"
 
 namespace dualrate {
@@ -76,9 +77,9 @@ TEST(LocalCheck, RatioOfOneStepsErrorToItsTolerance) {
   EXPECT_NEAR(c.bias_sum, 3e-6, 1e-15);
   EXPECT_NEAR(c.bias_ratio, 3e-6 / (7 * std::sqrt(2.0) * 0.75e-6 + 0.5e-6), 1e-9);
   EXPECT_THROW(reference_steps(generated, next, {0}, step), std::runtime_error);
-  EXPECT_THROW(local_check(generated, next, reference_steps(generated, next, {0, 1}, step), tolerance,
-                           Eigen::Vector3d(1, 1, 1)),
-               std::runtime_error);
+  EXPECT_THROW(
+      local_check(generated, next, reference_steps(generated, next, {0, 1}, step), tolerance, Eigen::Vector3d(1, 1, 1)),
+      std::runtime_error);
 }
 
 // A defect moves every step the same way: 400 samples each off by 0.2 of one step's tolerance
@@ -141,9 +142,9 @@ TEST(LocalCheck, RestartsFromTheKeptValues) {
     seen.push_back(from);
     return std::vector<double>{from[0] / 2};
   };
-  const LocalCheck c = local_check(generated, next, reference_steps(generated, next, {0, 10}, step, &kept),
-                                   {Eigen::VectorXd::Constant(1, 1e-6), Eigen::VectorXd::Zero(1)},
-                                   Eigen::VectorXd::Ones(1));
+  const LocalCheck c =
+      local_check(generated, next, reference_steps(generated, next, {0, 10}, step, &kept),
+                  {Eigen::VectorXd::Constant(1, 1e-6), Eigen::VectorXd::Zero(1)}, Eigen::VectorXd::Ones(1));
   EXPECT_EQ(seen, kept.rows);
   EXPECT_EQ(c.ratio, 0);
   const Trace short_kept{{"0"}, {{1}}};
@@ -155,7 +156,8 @@ TEST(LocalCheck, RestartsFromTheKeptValues) {
 TEST(VerifyHeader, RefusesAHeaderOfAnotherModelSchemeStepOrScalar) {
   const std::string dir = make_temp_dir("dualrate-header");
   const std::string pendulum = test::source_path("models/pendulum_particle.yaml");
-  ASSERT_EQ(run_process({test::cli(), "generate", pendulum, "--scheme", "rk4", "--scalar", "float", "-o", dir}).exit_code, 0);
+  ASSERT_EQ(
+      run_process({test::cli(), "generate", pendulum, "--scheme", "rk4", "--scalar", "float", "-o", dir}).exit_code, 0);
   const std::string header = dir + "/pendulum_particle.hpp";
   struct Case {
     std::vector<std::string> args;

@@ -1,9 +1,10 @@
 // verify --report's page (report.hpp) without a browser: its sections, one plot per state and
 // one of the error, escaping of the model's text, and the error curve whose maximum is
 // verify's max_error.
+#include "verify/report.hpp"
+
 #include <gtest/gtest.h>
 
-#include "verify/report.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -64,7 +65,8 @@ TEST(VerifyResultText, PeriodicTaskHasNoDualRateFields) {
 TEST(Report, PageHasEverySectionAndEscapesTheModel) {
   init_symbolic();
   const Model m = load_model_text(
-      "name: decay\ndescription: x < 1 & falls\nstates: {slow: {x: 1}, fast: {z: 0}}\nequations: {x: -x, z: -100*(z - x)}\n",
+      "name: decay\ndescription: x < 1 & falls\nstates: {slow: {x: 1}, fast: {z: 0}}\nequations: {x: -x, z: -100*(z - "
+      "x)}\n",
       "d.yaml");
   VerifyOptions o;
   o.generate.step = 0.01;

@@ -1,13 +1,13 @@
 // System files (verify-system): the example loads with its defaults; mistakes are positioned
 // errors at the key or value they concern.
+#include "verify/system.hpp"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
-#include "verify/system.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {
@@ -28,7 +28,8 @@ TEST(SystemFile, TheExampleLoads) {
 // loading gives.
 ModelError error_of(const std::string& text) {
   const std::string path =
-      (std::filesystem::temp_directory_path() / ("dualrate_system_test_" + std::to_string(getpid()) + ".yaml")).string();
+      (std::filesystem::temp_directory_path() / ("dualrate_system_test_" + std::to_string(getpid()) + ".yaml"))
+          .string();
   std::ofstream(path) << text;
   try {
     load_system_file(path);

@@ -16,21 +16,24 @@ using adams::push;
 }  // namespace
 
 bool adams_scheme(const std::string& scheme, AdamsScheme& out) {
-  if (scheme == "abm4") out = AdamsScheme::kAbm4;
-  else if (scheme == "mrabm4_sync") out = AdamsScheme::kMrabm4Sync;
-  else if (scheme == "mrabm4_parallel_sync") out = AdamsScheme::kMrabm4ParallelSync;
-  else if (scheme == "mrabm4") out = AdamsScheme::kMrabm4;
-  else if (scheme == "mrabm4_parallel") out = AdamsScheme::kMrabm4Parallel;
-  else return false;
+  if (scheme == "abm4")
+    out = AdamsScheme::kAbm4;
+  else if (scheme == "mrabm4_sync")
+    out = AdamsScheme::kMrabm4Sync;
+  else if (scheme == "mrabm4_parallel_sync")
+    out = AdamsScheme::kMrabm4ParallelSync;
+  else if (scheme == "mrabm4")
+    out = AdamsScheme::kMrabm4;
+  else if (scheme == "mrabm4_parallel")
+    out = AdamsScheme::kMrabm4Parallel;
+  else
+    return false;
   return true;
 }
 
-bool task_form(AdamsScheme scheme) {
-  return scheme == AdamsScheme::kMrabm4 || scheme == AdamsScheme::kMrabm4Parallel;
-}
+bool task_form(AdamsScheme scheme) { return scheme == AdamsScheme::kMrabm4 || scheme == AdamsScheme::kMrabm4Parallel; }
 
-AdamsIntegrator::AdamsIntegrator(AdamsScheme scheme, std::size_t slow, double h, int ratio, GridRhs f,
-                                 StartStep start)
+AdamsIntegrator::AdamsIntegrator(AdamsScheme scheme, std::size_t slow, double h, int ratio, GridRhs f, StartStep start)
     : scheme_(scheme),
       slow_(slow),
       h_(h),
@@ -39,9 +42,7 @@ AdamsIntegrator::AdamsIntegrator(AdamsScheme scheme, std::size_t slow, double h,
       start_(std::move(start)),
       startup_steps_(3 * ratio_) {}
 
-int AdamsIntegrator::stride(long i) const {
-  return i < startup_steps_ || scheme_ == AdamsScheme::kAbm4 ? 1 : ratio_;
-}
+int AdamsIntegrator::stride(long i) const { return i < startup_steps_ || scheme_ == AdamsScheme::kAbm4 ? 1 : ratio_; }
 
 Vector AdamsIntegrator::full(const Vector& xr, const Vector& xe) const {
   Vector x = xr;
@@ -115,15 +116,15 @@ void AdamsIntegrator::advance(long i, Vector& x) {
   const Vector pred = predict(xr, big, fr_);  // eqs. 9, 17
   Vector xr_cor, xe_new;
   if (scheme_ == AdamsScheme::kMrabm4Sync) {
-    xe_new = fast_round(i, xr, pred, xe, fe_);                      // eqs. 10-13
-    f_(next, full(pred, xe_new), d);                                // eq. 14
-    xr_cor = correct(xr, big, slow_part(d), fr_);                   // eq. 15
-    f_(next, full(xr_cor, xe_new), d);                              // eq. 16
+    xe_new = fast_round(i, xr, pred, xe, fe_);     // eqs. 10-13
+    f_(next, full(pred, xe_new), d);               // eq. 14
+    xr_cor = correct(xr, big, slow_part(d), fr_);  // eq. 15
+    f_(next, full(xr_cor, xe_new), d);             // eq. 16
   } else {
-    f_(next, full(pred, xe), d);                                    // eq. 18
-    const Vector preferred = correct(xr, big, slow_part(d), fr_);   // eq. 19
+    f_(next, full(pred, xe), d);                                   // eq. 18
+    const Vector preferred = correct(xr, big, slow_part(d), fr_);  // eq. 19
     std::array<Vector, 4> fe_first = fe_;
-    const Vector xe_first = fast_round(i, xr, pred, xe, fe_first); // eqs. 23-26
+    const Vector xe_first = fast_round(i, xr, pred, xe, fe_first);  // eqs. 23-26
     f_(next, full(preferred, xe_first), d);                         // eq. 20
     xr_cor = correct(xr, big, slow_part(d), fr_);                   // eq. 21
     f_(next, full(xr_cor, xe_first), d);                            // eq. 22

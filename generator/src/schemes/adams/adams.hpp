@@ -42,7 +42,6 @@ bool adams_scheme(const std::string& scheme, AdamsScheme& out);
 // mrabm4 and mrabm4_parallel: the dual-rate task forms (DualRateAdams).
 bool task_form(AdamsScheme scheme);
 
-
 class AdamsIntegrator {
  public:
   using Vector = std::vector<double>;

@@ -2,10 +2,9 @@
 // analysis and verify's float tolerance read, and the entries themselves.
 #include <memory>
 
+#include "ir/function_cost.hpp"
 #include "schemes/adams/adams.hpp"
 #include "schemes/adams/dual_rate_adams.hpp"
-
-#include "ir/function_cost.hpp"
 
 namespace dualrate {
 
@@ -40,7 +39,9 @@ GridRun run(AdamsScheme scheme, const GridSetup& s) {
 template <class Use>
 auto with_started_tasks(bool parallel, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio, Use use) {
   const RightHandSide linear = linear_rhs(j);
-  const TickRhs ticks = [&](long, double t, const std::vector<double>& x, std::vector<double>& dx) { linear(t, x, dx); };
+  const TickRhs ticks = [&](long, double t, const std::vector<double>& x, std::vector<double>& dx) {
+    linear(t, x, dx);
+  };
   const StartStep start = [&](long, const std::vector<double>& x) { return rk4_step(linear, 0, h, x); };
   DualRateAdams tasks(parallel, slow, h, ratio, ticks, start);
   std::vector<double> x(static_cast<std::size_t>(j.rows()), 1.0);
@@ -59,7 +60,8 @@ Eigen::MatrixXd macro_step_map(bool parallel, const Eigen::MatrixXd& j, double h
       tasks.set_history(e);
       tasks.advance(tick, x);
       const std::vector<double> next = tasks.history();
-      map.col(static_cast<Eigen::Index>(c)) = Eigen::Map<const Eigen::VectorXd>(next.data(), static_cast<Eigen::Index>(m));
+      map.col(static_cast<Eigen::Index>(c)) =
+          Eigen::Map<const Eigen::VectorXd>(next.data(), static_cast<Eigen::Index>(m));
     }
     return map;
   });
@@ -156,7 +158,9 @@ std::vector<SchemeInfo> adams_schemes() {
   serial.compensated_update = CompensatedUpdate::kSlowStates;  // the slow job's corrections of x_r
   serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
   serial.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(false, s); };
-  serial.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) { return macro_step_cost(m, false, request.ratio); };
+  serial.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) {
+    return macro_step_cost(m, false, request.ratio);
+  };
   serial.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(false, j, h, slow, ratio);
   };
@@ -178,7 +182,9 @@ std::vector<SchemeInfo> adams_schemes() {
   parallel.compensated_update = CompensatedUpdate::kSlowStates;
   parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
   parallel.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(true, s); };
-  parallel.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) { return macro_step_cost(m, true, request.ratio); };
+  parallel.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) {
+    return macro_step_cost(m, true, request.ratio);
+  };
   parallel.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(true, j, h, slow, ratio);
   };

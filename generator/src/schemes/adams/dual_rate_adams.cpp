@@ -11,8 +11,8 @@
 namespace dualrate {
 
 template <class T>
-DualRateAdamsIn<T>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start,
-                                    Jumped jumped, Tick tick, const std::vector<bool>& compensated)
+DualRateAdamsIn<T>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start, Jumped jumped,
+                                    Tick tick, const std::vector<bool>& compensated)
     : parallel_(parallel),
       slow_(slow),
       h_(h),
@@ -120,13 +120,13 @@ void DualRateAdamsIn<T>::slow_job(long k) {
     xr_ = part(x_, false);
     std::fill(carry_.begin(), carry_.end(), T(0));
   } else if (carry_.empty()) {
-    xr_ = adams::correct(xr_, big, slow_rate(k, t, predicted_, xe), f_slow_);        // eqs. 14-15, 20-21
+    xr_ = adams::correct(xr_, big, slow_rate(k, t, predicted_, xe), f_slow_);  // eqs. 14-15, 20-21
   } else {
     add_correction(adams::correction(big, slow_rate(k, t, predicted_, xe), f_slow_));
   }
-  adams::push(f_slow_, slow_rate(k, t, xr_, xe));                                    // eqs. 16, 22
+  adams::push(f_slow_, slow_rate(k, t, xr_, xe));  // eqs. 16, 22
   if (k + 1 < first_adams) return;
-  next_.first_start = adams::predict(xr_, big, f_slow_);                             // eqs. 9, 17
+  next_.first_start = adams::predict(xr_, big, f_slow_);  // eqs. 9, 17
   next_.first_end = adams::predict_two(xr_, big, f_slow_);
   if (parallel_) {
     const Vector d = slow_rate(k, t + static_cast<double>(big), next_.first_start, xe_carried);  // eq. 18
@@ -168,10 +168,10 @@ void DualRateAdamsIn<T>::advance(long i, Vector& x) {
 template <class T>
 template <class Self>
 auto DualRateAdamsIn<T>::kept(Self& self) {
-  std::vector<decltype(&self.x_)> v = {&self.x_,           &self.xe_first_,        &self.ends_.first_start,
-                                       &self.ends_.first_end, &self.ends_.start,   &self.ends_.end,
-                                       &self.next_.first_start, &self.next_.first_end, &self.next_.start,
-                                       &self.next_.end,     &self.xr_,              &self.predicted_};
+  std::vector<decltype(&self.x_)> v = {
+      &self.x_,        &self.xe_first_,         &self.ends_.first_start, &self.ends_.first_end, &self.ends_.start,
+      &self.ends_.end, &self.next_.first_start, &self.next_.first_end,   &self.next_.start,     &self.next_.end,
+      &self.xr_,       &self.predicted_};
   for (auto* history : {&self.g_, &self.g_first_, &self.f_slow_})
     for (auto& d : *history) v.push_back(&d);
   if (!self.carry_.empty()) v.push_back(&self.carry_);

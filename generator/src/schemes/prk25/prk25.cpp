@@ -1,8 +1,8 @@
 #include "schemes/prk25/prk25.hpp"
 
-#include "ir/function_cost.hpp"
-
 #include <dualrate/schemes/prk.hpp>
+
+#include "ir/function_cost.hpp"
 
 namespace dualrate {
 
@@ -204,7 +204,9 @@ SchemeInfo prk25_scheme() {
       return prk_step_in(prk25_tableau(), m.f, slow, t, h, x);
     };
   };
-  s.cost = [](const Model& model, const GenerateRequest&, const SchemeDesign&) { return prk_step_cost(prk25_tableau(), model); };
+  s.cost = [](const Model& model, const GenerateRequest&, const SchemeDesign&) {
+    return prk_step_cost(prk25_tableau(), model);
+  };
   return s;
 }
 

@@ -1,9 +1,8 @@
 #include "schemes/quasistatic/calibration.hpp"
 
 #include <algorithm>
-#include <optional>
-
 #include <dualrate/expm.hpp>
+#include <optional>
 
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"
@@ -25,8 +24,8 @@ QuasistaticCalibration quasistatic_calibration(const Model& model, const Model& 
   const GiNaC::exmap point = design_point(model);
   using K = RecomputeStep::Kind;
   if (jacobian_constant) {
-    const std::vector<GiNaC::ex> gz = calibrated_block(model, calibrated_jacobian(reduced), fast_block, point,
-                                                       "quasistatic");
+    const std::vector<GiNaC::ex> gz =
+        calibrated_block(model, calibrated_jacobian(reduced), fast_block, point, "quasistatic");
     if (follows_calibration(model, gz)) {
       c.steps.push_back({K::kEvaluate, {"residual_jacobian"}, {}, n, n, gz});
       c.steps.push_back({K::kInverse, {"residual_jacobian_inverse"}, {"residual_jacobian"}});

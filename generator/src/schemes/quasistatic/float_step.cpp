@@ -18,9 +18,10 @@ std::string quasistatic_float_gap(const SchemeDesign& design) {
            "not: the reference core does not confirm it";
   if (!find_named(design.matrices, "residual_jacobian_inverse") && design.function_model &&
       design.function_model->fast_count() > kMaxUnblockedLu)
-    return fmt::format("G_z depends on the state and has {} fast states: the generated code factorizes it with "
-                       "Eigen's PartialPivLU, blocked above {}, where the reference core does not transcribe it",
-                       design.function_model->fast_count(), kMaxUnblockedLu);
+    return fmt::format(
+        "G_z depends on the state and has {} fast states: the generated code factorizes it with "
+        "Eigen's PartialPivLU, blocked above {}, where the reference core does not transcribe it",
+        design.function_model->fast_count(), kMaxUnblockedLu);
   return "";
 }
 
@@ -61,8 +62,8 @@ StepIn<T> quasistatic_step_in(std::shared_ptr<const Model> reduced, std::optiona
   const auto ns = static_cast<Eigen::Index>(slow);
   std::function<std::vector<T>(double, const std::vector<T>&, const std::vector<double>&)> residual_jacobian;
   if (!inverse) residual_jacobian = residual_jacobian_in<T>(*reduced, *core);
-  return [reduced, core, inverse, transition, iterations, ns, residual_jacobian, grid](
-             const ModelIn<T>& m, double t, T hs, const std::vector<T>& x0) {
+  return [reduced, core, inverse, transition, iterations, ns, residual_jacobian, grid](const ModelIn<T>& m, double t,
+                                                                                       T hs, const std::vector<T>& x0) {
     const auto n = static_cast<Eigen::Index>(x0.size()), nf = n - ns;
     // The step's scheduled entries, interpolated at its start as the generated schedule() does.
     std::vector<T> inverse_entries, transition_entries;
@@ -83,10 +84,9 @@ StepIn<T> quasistatic_step_in(std::shared_ptr<const Model> reduced, std::optiona
     const auto newton_step = [&](double ts, const VectorT& x) -> VectorT {
       const VectorT g = rates(ts, x).tail(nf);
       if (inverse) return product_in<T>(*inverse, g, inverse_entries);
-      const std::vector<T> step =
-          solve_lu_as_runtime(static_cast<std::size_t>(nf),
-                              residual_jacobian(ts, std::vector<T>(x.data(), x.data() + n), inputs_at(ts)),
-                              std::vector<T>(g.data(), g.data() + nf));
+      const std::vector<T> step = solve_lu_as_runtime(
+          static_cast<std::size_t>(nf), residual_jacobian(ts, std::vector<T>(x.data(), x.data() + n), inputs_at(ts)),
+          std::vector<T>(g.data(), g.data() + nf));
       return Eigen::Map<const VectorT>(step.data(), nf);
     };
     const auto project = [&](double ts, VectorT& x) {

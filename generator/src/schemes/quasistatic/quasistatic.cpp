@@ -11,15 +11,15 @@
 #include <stdexcept>
 #include <string>
 
-#include "numeric/decompositions.hpp"
-#include "numeric/linearization.hpp"
 #include "constant_schedule/constant_schedule.hpp"
-#include "schemes/contract.hpp"
-#include "model/tunable.hpp"
-#include "schemes/quasistatic/calibration.hpp"
-#include "schemes/quasistatic/float_step.hpp"
 #include "ir/float_constants.hpp"
 #include "ir/op_count.hpp"
+#include "model/tunable.hpp"
+#include "numeric/decompositions.hpp"
+#include "numeric/linearization.hpp"
+#include "schemes/contract.hpp"
+#include "schemes/quasistatic/calibration.hpp"
+#include "schemes/quasistatic/float_step.hpp"
 
 namespace dualrate {
 
@@ -97,8 +97,7 @@ void reduce_second_order(const Model& model, QuasistaticForm& form) {
   for (Eigen::Index a = 0; a < nl; ++a) {
     GiNaC::ex sum = 0;
     for (Eigen::Index b = 0; b < nl; ++b)
-      if (inverse(a, b) != 0)
-        sum += GiNaC::numeric(inverse(a, b)) * so.forces[form.large[static_cast<std::size_t>(b)]];
+      if (inverse(a, b) != 0) sum += GiNaC::numeric(inverse(a, b)) * so.forces[form.large[static_cast<std::size_t>(b)]];
     form.model.states[so.velocity[form.large[static_cast<std::size_t>(a)]]].rhs = sum;
   }
   for (std::size_t s : so.small) form.model.states[so.velocity[s]].rhs = so.forces[s];
@@ -110,7 +109,9 @@ SourceLoc residual_loc(const Model& model) {
   return model.states[model.slow_count].rhs_loc;
 }
 
-std::vector<double> fast_part(const std::vector<double>& v, std::size_t slow) { return {v.begin() + static_cast<long>(slow), v.end()}; }
+std::vector<double> fast_part(const std::vector<double>& v, std::size_t slow) {
+  return {v.begin() + static_cast<long>(slow), v.end()};
+}
 
 // G_z symbolically, the fast block of the reduced form's Jacobian, into d, with whether it is
 // constant and whether G is affine in the fast states.
@@ -152,8 +153,8 @@ struct NewtonRun {
 // Takes up to kQuasistaticMaxNewton steps on x in place, stopping when a step's correction is
 // at most `tolerance` relative to each fast state, or after the first step of an affine G
 // (which that step solves exactly).
-NewtonRun newton_on_fast_states(const Model& model, const ReferenceModel& core, double t,
-                                const std::vector<double>& u, double tolerance, bool affine, std::vector<double>& x) {
+NewtonRun newton_on_fast_states(const Model& model, const ReferenceModel& core, double t, const std::vector<double>& u,
+                                double tolerance, bool affine, std::vector<double>& x) {
   const std::size_t ns = model.slow_count;
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
   NewtonRun run;
@@ -297,8 +298,8 @@ void check_newton_along_trajectory(const Model& model, const QuasistaticForm& fo
 }
 
 std::vector<double> quasistatic_reference_step(const StackedRates& rates, const NewtonCorrection& newton,
-                                               std::size_t slow, int newton_iterations, const MatrixXd& layer,
-                                               double t, double h, const std::vector<double>& x) {
+                                               std::size_t slow, int newton_iterations, const MatrixXd& layer, double t,
+                                               double h, const std::vector<double>& x) {
   const auto ns = static_cast<Eigen::Index>(slow);
   const auto n = static_cast<Eigen::Index>(x.size());
   const auto nf = n - ns;
@@ -337,7 +338,7 @@ std::vector<double> quasistatic_reference_step(const StackedRates& rates, const 
 // F and G as functions of the reduced form (and G_z's, re-evaluated at every Newton step,
 // unless its inverse is precomputed).
 void quasistatic_functions(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
-                       bool inverse_precomputed, SchemeDesign& design) {
+                           bool inverse_precomputed, SchemeDesign& design) {
   const std::size_t ns = model.slow_count;
   const auto nf = static_cast<unsigned>(model.fast_count());
   std::vector<GiNaC::ex> slow_rhs, residual;
@@ -361,7 +362,6 @@ void quasistatic_functions(const Model& model, const QuasistaticForm& form, cons
     design.functions.push_back({"residual_jacobian", "FastSquare", "G_z, column-major", entries, rows});
   }
 }
-
 
 namespace {
 
@@ -393,22 +393,27 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
   if (d.jacobian_constant) {
     const auto n = static_cast<unsigned>(nf);
     const Pattern structure = symbolic_structure(d.residual_jacobian_symbolic, 0, 0, n, n);
-    design.matrices.push_back({"residual_jacobian_inverse", partial_pivot_inverse(d.residual_jacobian), "G_z^-1 (constant)",
-                          pattern_closure(structure), "quasistatic: inverse of G_z, constant (quasistatic_design)"});
+    design.matrices.push_back({"residual_jacobian_inverse", partial_pivot_inverse(d.residual_jacobian),
+                               "G_z^-1 (constant)", pattern_closure(structure),
+                               "quasistatic: inverse of G_z, constant (quasistatic_design)"});
   }
   if (layer)
-    design.matrices.push_back({"layer_transition", matrix_exponential(request.step * d.layer_rate),
-                          "E = e^{h A_zz}, A_zz the fast block of the Jacobian at the design point", {},
-                          "quasistatic: expm of h A_zz, the Jacobian's fast block at the design point (quasistatic_design)"});
+    design.matrices.push_back(
+        {"layer_transition",
+         matrix_exponential(request.step * d.layer_rate),
+         "E = e^{h A_zz}, A_zz the fast block of the Jacobian at the design point",
+         {},
+         "quasistatic: expm of h A_zz, the Jacobian's fast block at the design point (quasistatic_design)"});
   const int newton = calibration.newton_iterations;
-  design.integers = {{"newton_iterations", "int", newton, "Newton steps per solve of G = 0",
-                 "quasistatic: Newton from the file's fast states at the design point, one step more than it took to "
-                 "converge (one when G is affine; quasistatic_design; the most over a calibration range)"},
-                {"inverse_precomputed", "bool", d.jacobian_constant ? 1 : 0,
-                 "Newton steps with the precomputed G_z^-1 (G_z constant)",
-                 "quasistatic: G_z checked symbolically for t, states and inputs (quasistatic_design)"},
-                {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
-                 "quasistatic: the scheme's variant"}};
+  design.integers = {
+      {"newton_iterations", "int", newton, "Newton steps per solve of G = 0",
+       "quasistatic: Newton from the file's fast states at the design point, one step more than it took to "
+       "converge (one when G is affine; quasistatic_design; the most over a calibration range)"},
+      {"inverse_precomputed", "bool", d.jacobian_constant ? 1 : 0,
+       "Newton steps with the precomputed G_z^-1 (G_z constant)",
+       "quasistatic: G_z checked symbolically for t, states and inputs (quasistatic_design)"},
+      {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
+       "quasistatic: the scheme's variant"}};
   quasistatic_functions(model, form, d, d.jacobian_constant, design);
   std::string mass;
   if (model.second_order) {
@@ -466,7 +471,8 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
   const MatrixXd e = layer ? matrix_exponential(h * d.layer_rate) : MatrixXd();
   const auto nf = static_cast<Eigen::Index>(s.model->fast_count());
   // The inputs over the step from t: its sample, or its held inputs' polynomials.
-  const auto inputs_over = [inputs = s.inputs, held = s.held_inputs](double t) -> std::function<std::vector<double>(double)> {
+  const auto inputs_over = [inputs = s.inputs,
+                            held = s.held_inputs](double t) -> std::function<std::vector<double>(double)> {
     if (!held) return [u = inputs(t)](double) { return u; };
     return [h = held(t)](double ts) { return h.at(ts); };
   };
@@ -482,8 +488,8 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
     return [rates_at, slow, layer, inputs_over, constants = s.scheduled, iterations = s.iterations,
             step = s.scheduled_step](const RightHandSide&, double t, double hs, const std::vector<double>& x) {
       if (hs != step)
-        throw SimulationError(fmt::format("quasistatic's scheduled E is computed for the step {:.17g}, not {:.17g}",
-                                          step, hs));
+        throw SimulationError(
+            fmt::format("quasistatic's scheduled E is computed for the step {:.17g}, not {:.17g}", step, hs));
       const std::vector<NamedMatrix> c = constants(t, x);
       const MatrixXd& inverse = named(c, "residual_jacobian_inverse").value;
       const NewtonCorrection chord = [&inverse](double, const std::vector<double>&, const VectorXd& g) {
@@ -497,8 +503,8 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
   // E of the fast block at every step's start, as the schedule computes them at a grid point.
   const bool redesigned = s.iterations > 0;
   return [rates_at, core, e, slow, nf, layer, redesigned, jacobian = s.jacobian, inputs_over,
-          iterations = redesigned ? s.iterations : d.newton_iterations](
-             const RightHandSide&, double t, double hs, const std::vector<double>& x) {
+          iterations = redesigned ? s.iterations : d.newton_iterations](const RightHandSide&, double t, double hs,
+                                                                        const std::vector<double>& x) {
     const std::function<std::vector<double>(double)> u = inputs_over(t);
     const NewtonCorrection solve = [&](double ts, const std::vector<double>& xs, const VectorXd& g) {
       return partial_pivot_solve(core->trailing_jacobian_at(ts, xs, u(ts), nf), g);
@@ -596,10 +602,9 @@ StepIn<T> scheduled_reference_in(const ReferenceSetup& s, double h) {
   const std::vector<NamedMatrix> maps = scheduled_matrices(confirmed);
   std::optional<LinearMap> transition;
   if (layer) transition = linear_map(named(maps, "layer_transition"));
-  return quasistatic_step_in<T>(std::make_shared<const Model>(*s.model),
-                                linear_map(named(maps, "residual_jacobian_inverse")), transition,
-                                static_cast<int>(design_integer(*s.design, "newton_iterations")), s.slow,
-                                confirmed.grid);
+  return quasistatic_step_in<T>(
+      std::make_shared<const Model>(*s.model), linear_map(named(maps, "residual_jacobian_inverse")), transition,
+      static_cast<int>(design_integer(*s.design, "newton_iterations")), s.slow, confirmed.grid);
 }
 
 // The design's G_z^-1 (when G_z is constant) and E confirmed (confirmed_constants) with the
@@ -652,7 +657,7 @@ SchemeInfo quasistatic_scheme() {
   s.cost = cost_corrected;
   s.analysed_jacobian = analysed_jacobian;
   s.schedulable = true;
-  s.held_inputs = true;  // at the RK4 stages' times, where F and G are evaluated
+  s.held_inputs = true;                                   // at the RK4 stages' times, where F and G are evaluated
   s.compensated_update = CompensatedUpdate::kSlowStates;  // the fast states are solved
   s.hold_degree = 2;
   return s;

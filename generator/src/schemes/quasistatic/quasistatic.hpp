@@ -18,9 +18,9 @@
 // approximation's error).
 #pragma once
 
-#include <Eigen/Dense>
 #include <ginac/ginac.h>
 
+#include <Eigen/Dense>
 #include <string>
 #include <vector>
 
@@ -34,10 +34,10 @@ namespace dualrate {
 // variables and outputs: slow right-hand sides F, fast right-hand sides the residual G.
 struct QuasistaticForm {
   Model model;
-  std::string residual;            // what G is, for messages
-  Eigen::MatrixXd reduced_mass;    // M0_LL (second-order models), else empty
+  std::string residual;              // what G is, for messages
+  Eigen::MatrixXd reduced_mass;      // M0_LL (second-order models), else empty
   double reduced_mass_smallest = 0;  // its smallest eigenvalue
-  std::vector<std::size_t> large;  // second-order: the coordinates with large inertia (rows of M0_LL)
+  std::vector<std::size_t> large;    // second-order: the coordinates with large inertia (rows of M0_LL)
 };
 
 // Throws ModelError (positioned) when the model has no slow or no fast states, or, for a
@@ -47,8 +47,8 @@ QuasistaticForm quasistatic_form(const Model& model);
 
 struct QuasistaticDesign {
   GiNaC::matrix residual_jacobian_symbolic;  // G_z, kFast x kFast, of t, states and inputs
-  bool jacobian_constant = false;  // G_z has no t, state or input in it (symbolically)
-  bool affine = false;             // G_z has no fast state in it: one Newton step is exact
+  bool jacobian_constant = false;            // G_z has no t, state or input in it (symbolically)
+  bool affine = false;                       // G_z has no fast state in it: one Newton step is exact
   int newton_iterations = 1;
   Eigen::MatrixXd residual_jacobian;  // G_z at the design point
   std::vector<double> consistent;     // z* at t = 0: G(0, x0, z*) = 0

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <memory>
 
+#include "constant_schedule/constant_schedule.hpp"
 #include "numeric/decompositions.hpp"
 #include "numeric/linearization.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
-#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 
@@ -41,14 +41,18 @@ SchedulableScheme scheduled_design(const Model& model, const QuasistaticForm& fo
   scheme.constants = [=](const OperatingPoint& op, const MatrixXd& j) {
     const MatrixXd gz = residual_jacobian(op);
     if (!FullPivotLu(gz).invertible())
-      throw ModelError(where, "quasistatic needs an invertible G_z, but it is singular at an operating point of the "
-                              "schedule",
+      throw ModelError(where,
+                       "quasistatic needs an invertible G_z, but it is singular at an operating point of the "
+                       "schedule",
                        "narrow the schedule's range to where the fast states are solvable");
-    std::vector<NamedMatrix> c = {{"residual_jacobian_inverse", partial_pivot_inverse(gz), "G_z^-1 (scheduled)", inverse_structure,
+    std::vector<NamedMatrix> c = {{"residual_jacobian_inverse", partial_pivot_inverse(gz), "G_z^-1 (scheduled)",
+                                   inverse_structure,
                                    "quasistatic: inverse of G_z of the reduced form at each operating point"}};
     if (layer)
-      c.push_back({"layer_transition", matrix_exponential(h * j.bottomRightCorner(nf, nf)),
-                   "E = e^{h A_zz}, A_zz the fast block of the Jacobian (scheduled)", {},
+      c.push_back({"layer_transition",
+                   matrix_exponential(h * j.bottomRightCorner(nf, nf)),
+                   "E = e^{h A_zz}, A_zz the fast block of the Jacobian (scheduled)",
+                   {},
                    "quasistatic: expm of h A_zz, the Jacobian's fast block at each operating point"});
     return c;
   };
@@ -108,28 +112,30 @@ SchemeDesign quasistatic_precompute_scheduled(const Model& model, const Generate
     k = needed;
   }
   if (!request.allow_unstable && (schedule.worst_relative > 1 + kStabilityMargin || !(schedule.worst_contraction < 1)))
-    design_schedule(model, t_end, scheduled_design(model, form, d, request.step, layer, k), false);  // throws the refusal
+    design_schedule(model, t_end, scheduled_design(model, form, d, request.step, layer, k),
+                    false);  // throws the refusal
   schedule.step = request.step;
   schedule.iterations = k;
   design.matrices = scheduled_matrices(schedule);
-  design.integers = {{"newton_iterations", "int", k, "Newton steps per solve of G = 0, for the whole grid",
-                 fmt::format("quasistatic: the fewest that leave at most {:.0e} of a projection's start error at the "
-                             "grid's worst contraction, not below the design point's {} (precompute_scheduled)",
-                             kQuasistaticScheduledLeftover, d.newton_iterations)},
-                {"inverse_precomputed", "bool", 1, "Newton steps with the interpolated G_z^-1",
-                 "quasistatic: scheduled constants"},
-                {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
-                 "quasistatic: the scheme's variant"}};
+  design.integers = {
+      {"newton_iterations", "int", k, "Newton steps per solve of G = 0, for the whole grid",
+       fmt::format("quasistatic: the fewest that leave at most {:.0e} of a projection's start error at the "
+                   "grid's worst contraction, not below the design point's {} (precompute_scheduled)",
+                   kQuasistaticScheduledLeftover, d.newton_iterations)},
+      {"inverse_precomputed", "bool", 1, "Newton steps with the interpolated G_z^-1",
+       "quasistatic: scheduled constants"},
+      {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
+       "quasistatic: the scheme's variant"}};
   quasistatic_functions(model, form, d, true, design);
-  design.notes = fmt::format(
-      "G = {}; G_z^-1{} computed at the operating points of a grid of scheduling values (simulation:\n"
-      "linearization: scheduled) and interpolated linearly at each step; {} Newton step{} per solve with the\n"
-      "interpolated inverse (the design point's exact Newton takes {}).\n",
-      form.residual, layer ? " and E = e^{h A_zz}" : "", k, k > 1 ? "s" : "", d.newton_iterations) +
+  design.notes =
+      fmt::format(
+          "G = {}; G_z^-1{} computed at the operating points of a grid of scheduling values (simulation:\n"
+          "linearization: scheduled) and interpolated linearly at each step; {} Newton step{} per solve with the\n"
+          "interpolated inverse (the design point's exact Newton takes {}).\n",
+          form.residual, layer ? " and E = e^{h A_zz}" : "", k, k > 1 ? "s" : "", d.newton_iterations) +
       schedule_summary(schedule);
   design.schedule = std::make_shared<const ConstantSchedule>(std::move(schedule));
   return design;
 }
-
 
 }  // namespace dualrate

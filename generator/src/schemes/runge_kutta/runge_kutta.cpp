@@ -56,14 +56,14 @@ std::vector<SchemeInfo> runge_kutta_schemes() {
   euler.float_reference = float_step_of<euler_step_in<float, FloatAdd>>;
   // x += h k
   euler.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 1, 0, 1, 0, 1, 0); };
-  SchemeInfo rk2 = runge_kutta("rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2,
-                               "Heun's method (explicit trapezoidal)");
+  SchemeInfo rk2 =
+      runge_kutta("rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)");
   rk2.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return heun_step; };
   rk2.float_reference = float_step_of<heun_step_in<float, FloatAdd>>;
   // x + h k1, t + h, x += (h/2) (k1 + k2)
   rk2.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) { return cost(m, 2, 1, 3, 1, 2, 1); };
-  SchemeInfo rk4 = runge_kutta("rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4,
-                               "classical fourth-order Runge-Kutta");
+  SchemeInfo rk4 =
+      runge_kutta("rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta");
   rk4.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return rk4_step; };
   rk4.float_reference = float_step_of<rk4_step_in<float, FloatAdd>>;
   // three stage inputs and times, h/2, h/6, weighted sum

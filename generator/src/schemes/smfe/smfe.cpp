@@ -8,10 +8,10 @@
 #include <cmath>
 #include <limits>
 
-#include "numeric/linearization.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "ir/function_cost.hpp"
 #include "model/tunable.hpp"
+#include "numeric/linearization.hpp"
 #include "schemes/smfe/float_step.hpp"
 
 namespace dualrate {
@@ -52,8 +52,8 @@ double smfe_default_inner_step(const Eigen::VectorXcd& fast) {
   const std::complex<double> lf = fast[fi];
   // The best inner step leaves |1 + h_s lambda_f| = |Im lambda_f| / |lambda_f|.
   if (!(lf.real() < 0) || std::abs(lf.imag()) / std::abs(lf) > 1 - 1e-6)
-    throw SmfeDesignError(fmt::format("the fastest fast eigenvalue {} is (nearly) undamped: no inner step damps it",
-                                      show(lf)));
+    throw SmfeDesignError(
+        fmt::format("the fastest fast eigenvalue {} is (nearly) undamped: no inner step damps it", show(lf)));
   return -lf.real() / std::norm(lf);
 }
 
@@ -94,10 +94,11 @@ SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow
   if (most < 1)
     throw SmfeDesignError(fmt::format("the inner step h_s = {:.6g} is not shorter than the macro step D = {:.6g}",
                                       d.inner_step, macro_step));
-  throw SmfeDesignError(fmt::format(
-      "no N with N h_s < D = {:.6g} (h_s = {:.6g}, N <= {}{}) satisfies eq. 14: eigenvalue {} still has "
-      "|1 + (D - N h_s) lambda| |1 + h_s lambda|^N = {:.6g} > 1 at N = {}",
-      macro_step, d.inner_step, most, most < fit ? ", the most a design may take" : "", show(breaker), smfe_factor(breaker, macro_step, d.inner_step, most), most));
+  throw SmfeDesignError(
+      fmt::format("no N with N h_s < D = {:.6g} (h_s = {:.6g}, N <= {}{}) satisfies eq. 14: eigenvalue {} still has "
+                  "|1 + (D - N h_s) lambda| |1 + h_s lambda|^N = {:.6g} > 1 at N = {}",
+                  macro_step, d.inner_step, most, most < fit ? ", the most a design may take" : "", show(breaker),
+                  smfe_factor(breaker, macro_step, d.inner_step, most), most));
 }
 
 namespace {
@@ -128,9 +129,10 @@ SmfeDesign design_over_range(const Model& model, double macro_step, double inner
       d.worst_factor = std::max(d.worst_factor, worst(s.all, macro_step, hs, d.inner_steps, breaker));
     if (d.worst_factor <= 1 + kStabilityMargin) return d;
     if ((d.inner_steps + 1) * hs >= macro_step || d.inner_steps + 1 > kSmfeMaxInnerSteps)
-      throw SmfeDesignError(fmt::format("no N with N h_s < D = {:.6g} (h_s = {:.6g}) satisfies eq. 14 at every point "
-                                        "of the calibration range; the largest factor at N = {} is {:.6g}",
-                                        macro_step, hs, d.inner_steps, d.worst_factor));
+      throw SmfeDesignError(
+          fmt::format("no N with N h_s < D = {:.6g} (h_s = {:.6g}) satisfies eq. 14 at every point "
+                      "of the calibration range; the largest factor at N = {} is {:.6g}",
+                      macro_step, hs, d.inner_steps, d.worst_factor));
   }
 }
 
@@ -199,10 +201,12 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
       throw ModelError(where, fmt::format("smfe at an operating point of the schedule: {}", error.what()),
                        "narrow the schedule's range to where the fast modes are damped, or use sp_ll");
     }
-    return std::vector<NamedMatrix>{
-        {"inner_step", MatrixXd::Constant(1, 1, hs), "h_s", {}, {}},
-        {"own_inner_steps", MatrixXd::Constant(1, 1, own_inner_steps(e, macro_step)), "N of the point's own design",
-         {}, {}}};
+    return std::vector<NamedMatrix>{{"inner_step", MatrixXd::Constant(1, 1, hs), "h_s", {}, {}},
+                                    {"own_inner_steps",
+                                     MatrixXd::Constant(1, 1, own_inner_steps(e, macro_step)),
+                                     "N of the point's own design",
+                                     {},
+                                     {}}};
   };
   scheme.step_map = [=](const std::vector<NamedMatrix>& c, const OperatingPoint&, const MatrixXd& j) {
     return algorithm_map(j, macro_step, named(c, "inner_step").value(0, 0), inner_steps);
@@ -248,17 +252,19 @@ SchemeDesign precompute_scheduled(const Model& model, const GenerateRequest& req
   std::vector<double> hs;
   for (const auto& point : schedule.constants) hs.push_back(named(point, "inner_step").value(0, 0));
   design.evaluations = n + 1;
-  design.reals = {{"inner_step", hs.front(), "h_s: inner step (s), interpolated over the schedule's grid",
-              "smfe: from g_z's fastest eigenvalue at each operating point, at most D / (N + 1) (scheduled_design)",
-              hs}};
+  design.reals = {
+      {"inner_step", hs.front(), "h_s: inner step (s), interpolated over the schedule's grid",
+       "smfe: from g_z's fastest eigenvalue at each operating point, at most D / (N + 1) (scheduled_design)", hs}};
   design.integers = {{"inner_steps", "int", n, "N: inner steps per macro step, for the whole grid",
-                 "smfe: the largest N the grid points' designs take (precompute_scheduled)"}};
-  design.notes = fmt::format(
-      "h_s computed at the operating points of a grid of scheduling values (simulation: linearization:\n"
-      "scheduled) from g_z's fastest eigenvalue, at most D / (N + 1), and interpolated linearly at each\n"
-      "macro step; N = {} for the whole grid ({}).\n",
-      n, raises ? fmt::format("the grid points' designs take {}, raised {} times for the proof", n - raises, raises)
-                : "the largest the grid points' designs take") +
+                      "smfe: the largest N the grid points' designs take (precompute_scheduled)"}};
+  design.notes =
+      fmt::format(
+          "h_s computed at the operating points of a grid of scheduling values (simulation: linearization:\n"
+          "scheduled) from g_z's fastest eigenvalue, at most D / (N + 1), and interpolated linearly at each\n"
+          "macro step; N = {} for the whole grid ({}).\n",
+          n,
+          raises ? fmt::format("the grid points' designs take {}, raised {} times for the proof", n - raises, raises)
+                 : "the largest the grid points' designs take") +
       schedule_summary(schedule);
   design.schedule = std::make_shared<const ConstantSchedule>(std::move(schedule));
   return design;
@@ -275,7 +281,7 @@ SchemeDesign precompute(const Model& model, bool, const GenerateRequest& request
       given ? "smfe: --inner-step" : "smfe: from g_z's fastest eigenvalue at the initial state (smfe_design)";
   design.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)", origin}};
   design.integers = {{"inner_steps", "int", d.inner_steps, "N: inner steps per macro step",
-                 "smfe: the smallest N with eq. 14 <= 1 for every eigenvalue at the initial state (smfe_design)"}};
+                      "smfe: the smallest N with eq. 14 <= 1 for every eigenvalue at the initial state (smfe_design)"}};
   design.calibration_checked = has_tunable(model);
   design.notes = fmt::format(
       "Design at the initial state{}: h_s = {:.6g} s{}, N = {} (the smallest N with\n"
@@ -314,7 +320,7 @@ namespace {
 ReferenceStep reference(const ReferenceSetup& s, double d) {
   if (s.iterations > 0 && !s.scheduled) {
     return [jacobian = s.jacobian, slow = s.slow, n = s.iterations](const RightHandSide& f, double t, double h,
-                                                                     const std::vector<double>& x) {
+                                                                    const std::vector<double>& x) {
       double hs = 0;
       try {
         hs = fitted_inner_step(spectra(jacobian(t, x), slow).fast, h, n);
@@ -329,8 +335,8 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
     return [constants = s.scheduled, n = s.iterations, step = s.scheduled_step](
                const RightHandSide& f, double t, double h, const std::vector<double>& x) {
       if (h != step)
-        throw SimulationError(fmt::format("smfe's scheduled h_s is designed for the macro step {:.17g}, not {:.17g}",
-                                          step, h));
+        throw SimulationError(
+            fmt::format("smfe's scheduled h_s is designed for the macro step {:.17g}, not {:.17g}", step, h));
       return smfe_reference_step(f, t, h, named(constants(t, x), "inner_step").value(0, 0), n, x);
     };
   }
@@ -419,18 +425,19 @@ SchemeAnalysis analyse(const Model& model, double step, const SchemeOptions& opt
   const SmfeDesign d = smfe_design_for(model, step, inner_step);
   const bool extremes_stable = d.extremes_worst_factor <= 1 + kStabilityMargin;
   SchemeAnalysis a;
-  a.json = fmt::format(",\"inner_step\":{:.17g},\"inner_steps\":{},\"eq14_largest_factor\":{:.17g},"
-                       "\"eq17_bound\":{:.6g},\"extremes_inner_steps\":{},\"extremes_largest_factor\":{:.17g},"
-                       "\"extremes_stable\":{},\"extremes_breaker\":[{:.17g},{:.17g}]",
-                       d.inner_step, d.inner_steps, d.worst_factor, d.eq17_bound, d.extremes_inner_steps,
-                       d.extremes_worst_factor, extremes_stable ? "true" : "false", d.extremes_breaker.real(),
-                       d.extremes_breaker.imag());
-  a.text = fmt::format("smfe design at D = {:.6g}: inner step h_s = {:.6g}, N = {} inner steps (eq. 14 for every "
-                       "eigenvalue, largest factor {:.6g}); eq. 17's bound N >= {:.3g}; the paper's two "
-                       "eigenvalues alone give N = {}, at which eigenvalue {:.6g}{:+.6g}i has factor {:.6g}{}\n",
-                       step, d.inner_step, d.inner_steps, d.worst_factor, d.eq17_bound, d.extremes_inner_steps,
-                       d.extremes_breaker.real(), d.extremes_breaker.imag(), d.extremes_worst_factor,
-                       extremes_stable ? "" : " (UNSTABLE)");
+  a.json = fmt::format(
+      ",\"inner_step\":{:.17g},\"inner_steps\":{},\"eq14_largest_factor\":{:.17g},"
+      "\"eq17_bound\":{:.6g},\"extremes_inner_steps\":{},\"extremes_largest_factor\":{:.17g},"
+      "\"extremes_stable\":{},\"extremes_breaker\":[{:.17g},{:.17g}]",
+      d.inner_step, d.inner_steps, d.worst_factor, d.eq17_bound, d.extremes_inner_steps, d.extremes_worst_factor,
+      extremes_stable ? "true" : "false", d.extremes_breaker.real(), d.extremes_breaker.imag());
+  a.text = fmt::format(
+      "smfe design at D = {:.6g}: inner step h_s = {:.6g}, N = {} inner steps (eq. 14 for every "
+      "eigenvalue, largest factor {:.6g}); eq. 17's bound N >= {:.3g}; the paper's two "
+      "eigenvalues alone give N = {}, at which eigenvalue {:.6g}{:+.6g}i has factor {:.6g}{}\n",
+      step, d.inner_step, d.inner_steps, d.worst_factor, d.eq17_bound, d.extremes_inner_steps,
+      d.extremes_breaker.real(), d.extremes_breaker.imag(), d.extremes_worst_factor,
+      extremes_stable ? "" : " (UNSTABLE)");
   return a;
 }
 
@@ -472,8 +479,9 @@ SchemeInfo smfe_scheme() {
     return algorithm_map(j, macro_step, design.reals.front().value, designed_inner_steps(design));
   };
   s.schedulable = true;
-  s.options = {{kInnerStepOption, "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it "
-                                  "is real)"}};
+  s.options = {{kInnerStepOption,
+                "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it "
+                "is real)"}};
   return s;
 }
 

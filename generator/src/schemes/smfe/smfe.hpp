@@ -11,7 +11,6 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <complex>
 #include <string>
 #include <vector>
@@ -34,13 +33,13 @@ class SmfeDesignError : public SchemeDesignError {
 };
 
 struct SmfeDesign {
-  double macro_step = 0;                // D
-  double inner_step = 0;                // h_s
-  int inner_steps = 0;                  // N, the smallest that satisfies eq. 14 for every eigenvalue
-  double worst_factor = 0;              // max over eigenvalues of eq. 14's left side at N
-  double eq17_bound = 0;                // eq. 17's sufficient N for the fastest eigenvalue (0 when dead-beat)
-  int extremes_inner_steps = 0;         // the smallest N for the paper's two eigenvalues alone (eqs. 15, 10)
-  double extremes_worst_factor = 0;     // eq. 14 over every eigenvalue at that N
+  double macro_step = 0;                  // D
+  double inner_step = 0;                  // h_s
+  int inner_steps = 0;                    // N, the smallest that satisfies eq. 14 for every eigenvalue
+  double worst_factor = 0;                // max over eigenvalues of eq. 14's left side at N
+  double eq17_bound = 0;                  // eq. 17's sufficient N for the fastest eigenvalue (0 when dead-beat)
+  int extremes_inner_steps = 0;           // the smallest N for the paper's two eigenvalues alone (eqs. 15, 10)
+  double extremes_worst_factor = 0;       // eq. 14 over every eigenvalue at that N
   std::complex<double> extremes_breaker;  // the eigenvalue with that factor
 };
 

@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <dualrate/expm.hpp>
 #include <limits>
 #include <optional>
-
-#include <dualrate/expm.hpp>
 
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"

@@ -1,7 +1,6 @@
 #include "schemes/sp_ll/float_step.hpp"
 
 #include <Eigen/Dense>
-
 #include <map>
 #include <optional>
 #include <string>
@@ -38,9 +37,10 @@ StepIn<T> sp_ll_step_in(const std::vector<NamedMatrix>& constants, std::size_t s
                         const std::vector<std::vector<double>>& grid) {
   using VectorT = Eigen::Matrix<T, Eigen::Dynamic, 1>;
   const auto map = [&](const char* name) { return linear_map(named(constants, name)); };
-  const SpLlMaps m{map("gz_inv"), map("k"),  map("fz"), map("a"),
-                   map("p1"),     map("p2"), map("q1"), map("q2"),
-                   find_named(constants, "ku") ? std::optional<LinearMap>(map("ku")) : std::nullopt};
+  const SpLlMaps m{
+      map("gz_inv"), map("k"),  map("fz"),
+      map("a"),      map("p1"), map("p2"),
+      map("q1"),     map("q2"), find_named(constants, "ku") ? std::optional<LinearMap>(map("ku")) : std::nullopt};
   const auto ns = static_cast<Eigen::Index>(slow);
   return [m, ns, grid](const ModelIn<T>& model, double t, T h, const std::vector<T>& x0) {
     const RightHandSideIn<T>& f = model.f;

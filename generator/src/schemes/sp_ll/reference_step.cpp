@@ -60,14 +60,15 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
   const FullPivotLu gz(b.gz);
   const VectorXd d0 = split_rate(rhs, t, xn, zn);
-  const VectorXd sigma = gz.solve(d0.tail(nf));                   // eq. 43
-  const VectorXd gamma = gz.solve(b.gx * d0.head(ns));            // eq. 43
+  const VectorXd sigma = gz.solve(d0.tail(nf));         // eq. 43
+  const VectorXd gamma = gz.solve(b.gx * d0.head(ns));  // eq. 43
   // g_u (u(t) - u_n) and g_u u'(t) of the held inputs (none without).
   const bool holds = !held.rate.empty();
   const auto input_change = [&](double ts) -> VectorXd {
     if (!holds) return VectorXd::Zero(nf);
     const std::vector<double> u = held.at(ts), u0 = held.at(held.start);
-    return b.gu * (Eigen::Map<const VectorXd>(u.data(), b.gu.cols()) - Eigen::Map<const VectorXd>(u0.data(), b.gu.cols()));
+    return b.gu *
+           (Eigen::Map<const VectorXd>(u.data(), b.gu.cols()) - Eigen::Map<const VectorXd>(u0.data(), b.gu.cols()));
   };
   const auto input_slope = [&](double ts) -> VectorXd {
     if (!holds) return VectorXd::Zero(nf);
@@ -79,9 +80,7 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
   const auto H = [&](double ts, const VectorXd& xs) -> VectorXd {  // eq. 22
     return zn - gz.solve(b.gx * (xs - xn) + d0.tail(nf) + input_change(ts));
   };
-  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd {
-    return split_rate(rhs, ts, xs, H(ts, xs)).head(ns);
-  };
+  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd { return split_rate(rhs, ts, xs, H(ts, xs)).head(ns); };
 
   // Step 1 (eqs. 34, 43, 44).
   const MatrixXd e34 = exponential34(b.gz, gamma + gz.solve(input_slope(t)), h);

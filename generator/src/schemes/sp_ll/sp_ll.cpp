@@ -4,13 +4,13 @@
 
 #include <set>
 
-#include "numeric/linearization.hpp"
-#include "numeric/decompositions.hpp"
-#include "schemes/contract.hpp"
-#include "ir/function_cost.hpp"
-#include "reference/reference_model.hpp"
 #include "constant_schedule/constant_schedule.hpp"
+#include "ir/function_cost.hpp"
 #include "model/tunable.hpp"
+#include "numeric/decompositions.hpp"
+#include "numeric/linearization.hpp"
+#include "reference/reference_model.hpp"
+#include "schemes/contract.hpp"
 #include "schemes/sp_ll/calibration.hpp"
 #include "schemes/sp_ll/float_step.hpp"
 
@@ -59,7 +59,8 @@ SymbolSet dynamic_symbols(const Model& m, bool with_time) {
 }
 
 // The symbols of `among` in block b of j; *first_row is the first row with one.
-SymbolSet block_symbols(const GiNaC::matrix& j, const Block& b, const SymbolSet& among, std::size_t* first_row = nullptr) {
+SymbolSet block_symbols(const GiNaC::matrix& j, const Block& b, const SymbolSet& among,
+                        std::size_t* first_row = nullptr) {
   SymbolSet found;
   for (std::size_t r = b.row0; r < b.row0 + b.rows; ++r)
     for (std::size_t c = b.col0; c < b.col0 + b.cols; ++c) {
@@ -89,8 +90,8 @@ void held_input_block(const Model& m, bool frozen, const std::vector<double>& x0
                        "at their samples (no 'hold:')");
   }
   b.gu = held_input_columns(m, evaluate(m, ju, 0, x0, u0), ns);
-  b.gu_structure = symbolic_structure(ju, static_cast<unsigned>(ns), 0, static_cast<unsigned>(nf),
-                                      static_cast<unsigned>(ni));
+  b.gu_structure =
+      symbolic_structure(ju, static_cast<unsigned>(ns), 0, static_cast<unsigned>(nf), static_cast<unsigned>(ni));
   for (std::size_t k = 0; k < ni; ++k)
     if (m.inputs[k].hold == InputHold::kZero) b.gu_structure.col(static_cast<Eigen::Index>(k)).setConstant(false);
 }
@@ -100,10 +101,10 @@ void held_input_block(const Model& m, bool frozen, const std::vector<double>& x0
 SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
   const std::size_t ns = m.slow_count, nf = m.fast_count();
   if (ns == 0 || nf == 0)
-    throw ModelError(m.states.empty() ? SourceLoc{m.file, 1, 1} : m.states.front().loc,
-                     "sp_ll needs both slow and fast states (" + std::to_string(ns) + " slow, " + std::to_string(nf) +
-                         " fast)",
-                     "list the fast states under states: fast:, or use rk4 for a single-time-scale model");
+    throw ModelError(
+        m.states.empty() ? SourceLoc{m.file, 1, 1} : m.states.front().loc,
+        "sp_ll needs both slow and fast states (" + std::to_string(ns) + " slow, " + std::to_string(nf) + " fast)",
+        "list the fast states under states: fast:, or use rk4 for a single-time-scale model");
   const GiNaC::matrix j = jacobian(m, state_symbols(m));
   const SymbolSet dynamic = dynamic_symbols(m, true);
   const std::vector<Block> blocks = constant_blocks(m);
@@ -136,8 +137,9 @@ SpLlBlocks sp_ll_blocks(const Model& m, bool frozen) {
   out.fz_structure = structure(blocks[2]);
   if (m.holds_inputs()) held_input_block(m, frozen, p.x, p.u, out);
   if (!FullPivotLu(out.gz).invertible())
-    throw ModelError(m.states[ns].rhs_loc, "sp_ll needs an invertible g_z, but g_z is singular at the initial state",
-                     "every fast state must appear in the fast equations so that g(x, z) = 0 defines the slow manifold");
+    throw ModelError(
+        m.states[ns].rhs_loc, "sp_ll needs an invertible g_z, but g_z is singular at the initial state",
+        "every fast state must appear in the fast equations so that g(x, z) = 0 defines the slow manifold");
   return out;
 }
 
@@ -150,14 +152,15 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
   phi_blocks(a, h, e_a, q1, q2);
   const std::string blocks = ", from the Jacobian's blocks (sp_ll_blocks)";
   const std::string expm = " at h: expm of h [[Z, I, 0], [0, 0, I], [0, 0, 0]] (phi_blocks)";
-  std::vector<NamedMatrix> c = {{"gz_inv", gz_inv, "g_z^-1", {}, "sp_ll: inverse of g_z" + blocks},
-                                {"k", k, "g_z^-1 g_x", {}, "sp_ll: g_z^-1 g_x" + blocks},
-                                {"fz", b.fz, "f_z", {}, "sp_ll: f_z" + blocks},
-                                {"a", a, "A = g_z + g_z^-1 g_x f_z (eq. 40)", {}, "sp_ll: g_z + g_z^-1 g_x f_z" + blocks},
-                                {"p1", p1, "h phi1(h g_z) = g_z^-1 (e^{h g_z} - I) (eq. 43)", {}, "sp_ll: Z = g_z" + expm},
-                                {"p2", p2, "h^2 phi2(h g_z): J_1 = p2 gamma (eq. 44)", {}, "sp_ll: Z = g_z" + expm},
-                                {"q1", q1, "h phi1(h A) (eq. 47)", {}, "sp_ll: Z = A" + expm},
-                                {"q2", q2, "h^2 phi2(h A) (eq. 47)", {}, "sp_ll: Z = A" + expm}};
+  std::vector<NamedMatrix> c = {
+      {"gz_inv", gz_inv, "g_z^-1", {}, "sp_ll: inverse of g_z" + blocks},
+      {"k", k, "g_z^-1 g_x", {}, "sp_ll: g_z^-1 g_x" + blocks},
+      {"fz", b.fz, "f_z", {}, "sp_ll: f_z" + blocks},
+      {"a", a, "A = g_z + g_z^-1 g_x f_z (eq. 40)", {}, "sp_ll: g_z + g_z^-1 g_x f_z" + blocks},
+      {"p1", p1, "h phi1(h g_z) = g_z^-1 (e^{h g_z} - I) (eq. 43)", {}, "sp_ll: Z = g_z" + expm},
+      {"p2", p2, "h^2 phi2(h g_z): J_1 = p2 gamma (eq. 44)", {}, "sp_ll: Z = g_z" + expm},
+      {"q1", q1, "h phi1(h A) (eq. 47)", {}, "sp_ll: Z = A" + expm},
+      {"q2", q2, "h^2 phi2(h A) (eq. 47)", {}, "sp_ll: Z = A" + expm}};
   if (b.gu.cols() > 0)
     c.push_back({"ku", gz_inv * b.gu, "K_u = g_z^-1 g_u (held inputs)", {}, "sp_ll: g_z^-1 g_u" + blocks});
   if (b.gz_structure.size() == 0) return c;
@@ -165,8 +168,8 @@ std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& b, double h) {
   const Pattern k_structure = pattern_product(gz_functions, b.gx_structure);
   const Pattern a_structure = pattern_sum(b.gz_structure, pattern_product(k_structure, b.fz_structure));
   const Pattern a_functions = pattern_closure(a_structure);
-  const Pattern structures[] = {gz_functions, k_structure, b.fz_structure, a_structure,
-                                gz_functions, gz_functions, a_functions, a_functions};
+  const Pattern structures[] = {gz_functions, k_structure,  b.fz_structure, a_structure,
+                                gz_functions, gz_functions, a_functions,    a_functions};
   for (std::size_t i = 0; i < std::size(structures); ++i) c[i].structure = structures[i];
   if (b.gu.cols() > 0) c.back().structure = pattern_product(gz_functions, b.gu_structure);
   return c;
@@ -176,8 +179,7 @@ MatrixXd sp_ll_step_map(const MatrixXd& j, std::size_t slow, double h) {
   return sp_ll_step_map_with(sp_ll_constants(split_jacobian(j, slow), h), j, slow, h);
 }
 
-MatrixXd sp_ll_step_map_with(const std::vector<NamedMatrix>& constants, const MatrixXd& j, std::size_t slow,
-                             double h) {
+MatrixXd sp_ll_step_map_with(const std::vector<NamedMatrix>& constants, const MatrixXd& j, std::size_t slow, double h) {
   const auto ns = static_cast<Eigen::Index>(slow), n = j.rows(), nf = n - ns;
   const auto c = [&](const char* name) -> const MatrixXd& { return named(constants, name).value; };
   const MatrixXd &k = c("k"), &fz = c("fz");
@@ -217,9 +219,9 @@ std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<Ma
     const double scale = then.norm() > 0 ? then.norm() : largest;
     return scale > 0 ? change / scale : 0.0;
   };
-  return {{"f_z", variation(&SpLlBlocks::fz)}, {"g_x", variation(&SpLlBlocks::gx)}, {"g_z", variation(&SpLlBlocks::gz)}};
+  return {
+      {"f_z", variation(&SpLlBlocks::fz)}, {"g_x", variation(&SpLlBlocks::gx)}, {"g_z", variation(&SpLlBlocks::gz)}};
 }
-
 
 namespace {
 
@@ -243,15 +245,17 @@ SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& 
     d.matrices = sp_ll_constants(blocks, request.step);
     if (!d.recompute.empty()) {
       const RecomputeStep& phi = d.recompute.back();
-      d.notes = fmt::format("f_z, g_x and g_z depend on tunable values: computed here at the model's values, and by\n"
-                            "recalibrate() on the target for new ones (exponentials of Padé degree {} with {}\n"
-                            "squarings for every write, from bounds over the whole calibration range).",
-                            phi.degree, phi.squarings);
+      d.notes = fmt::format(
+          "f_z, g_x and g_z depend on tunable values: computed here at the model's values, and by\n"
+          "recalibrate() on the target for new ones (exponentials of Padé degree {} with {}\n"
+          "squarings for every write, from bounds over the whole calibration range).",
+          phi.degree, phi.squarings);
       return d;
     }
-    d.notes = frozen ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
-                       "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."
-                     : "f_z, g_x and g_z are constant (checked symbolically).";
+    d.notes = frozen
+                  ? "Linearization frozen at the initial state (simulation: linearization: frozen): f_z, g_x and g_z\n"
+                    "vary with the state; 'dualrate generate' reports by how much along the reference trajectory."
+                  : "f_z, g_x and g_z are constant (checked symbolically).";
     return d;
   }
   if (model.holds_inputs())
@@ -274,7 +278,8 @@ SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& 
   scheme.constants = [&](const OperatingPoint&, const MatrixXd& j) {
     SpLlBlocks b = split_jacobian(j, ns);
     if (!FullPivotLu(b.gz).invertible())
-      throw ModelError(where, "sp_ll needs an invertible g_z, but g_z is singular at an operating point of the schedule",
+      throw ModelError(where,
+                       "sp_ll needs an invertible g_z, but g_z is singular at an operating point of the schedule",
                        "narrow the schedule's range to where the fast dynamics are well defined");
     b.fz_structure = initial.fz_structure;
     b.gx_structure = initial.gx_structure;
@@ -289,9 +294,10 @@ SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& 
   auto schedule = std::make_shared<ConstantSchedule>(design_schedule(model, t_end, scheme, request.allow_unstable));
   schedule->step = h;
   d.matrices = scheduled_matrices(*schedule);
-  d.notes = "f_z, g_x and g_z computed at the operating points of a grid of scheduling values (simulation:\n"
-            "linearization: scheduled); the constants are interpolated linearly at each step.\n" +
-            schedule_summary(*schedule);
+  d.notes =
+      "f_z, g_x and g_z computed at the operating points of a grid of scheduling values (simulation:\n"
+      "linearization: scheduled); the constants are interpolated linearly at each step.\n" +
+      schedule_summary(*schedule);
   d.schedule = std::move(schedule);
   return d;
 }
@@ -301,8 +307,8 @@ ReferenceStep reference(const ReferenceSetup& s, double) {
     return [constants = s.scheduled, slow = s.slow, step = s.scheduled_step](const RightHandSide& f, double t, double h,
                                                                              const std::vector<double>& x) {
       if (h != step)
-        throw SimulationError(fmt::format("sp_ll's scheduled constants are computed for the step {:.17g}, not {:.17g}",
-                                          step, h));
+        throw SimulationError(
+            fmt::format("sp_ll's scheduled constants are computed for the step {:.17g}, not {:.17g}", step, h));
       return sp_ll_constants_step(f, constants(t, x), slow, t, h, x);
     };
   }
@@ -312,7 +318,7 @@ ReferenceStep reference(const ReferenceSetup& s, double) {
     return b;
   };
   return [blocks, slow = s.slow, held = s.held_inputs](const RightHandSide& f, double t, double h,
-                                                      const std::vector<double>& x) {
+                                                       const std::vector<double>& x) {
     return sp_ll_reference_step(f, blocks, slow, t, h, x, held ? held(t) : HeldInputs<double>{});
   };
 }
@@ -325,16 +331,16 @@ StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& d)
   StepCost c;
   c.add_work(derivative_ops(model, Rows::kAll));
   c.add_work(5 * derivative_ops(model, Rows::kSlow));  // k1..k4 and f1
-  c.add_work(10 * product("k"));  // gamma, the manifold's offset, at k1..k4, f1 and z_next, b, c
+  c.add_work(10 * product("k"));                       // gamma, the manifold's offset, at k1..k4, f1 and z_next, b, c
   for (const char* m : {"gz_inv", "p1", "p2", "fz", "a", "q1", "q2"}) c.add_work(product(m));
-  c.ops += arithmetic(2 * nf, 0, 0);             // the manifold's offset: zn - sigma + k xn
-  c.ops += 6 * arithmetic(nf, 0, 0);             // the manifold: offset - k xs
-  c.ops += arithmetic(nf, 0, 0);                 // integral of y: sum
-  c.ops += arithmetic(3 * ns + 4, 3 * ns, 1);    // RK4 stage inputs, their times, h/2
-  c.ops += arithmetic(5 * ns, 3 * ns, 1);        // RK4 update with h/6 and the f_z term
-  c.ops += arithmetic(nf, 0, 0);                 // b: sum
-  c.ops += arithmetic(ns, 0, nf);                // c: f1 - k1, divided by h
-  c.ops += arithmetic(3 * nf, 0, 0);             // y_next: sums; z_next: + y_next
+  c.ops += arithmetic(2 * nf, 0, 0);           // the manifold's offset: zn - sigma + k xn
+  c.ops += 6 * arithmetic(nf, 0, 0);           // the manifold: offset - k xs
+  c.ops += arithmetic(nf, 0, 0);               // integral of y: sum
+  c.ops += arithmetic(3 * ns + 4, 3 * ns, 1);  // RK4 stage inputs, their times, h/2
+  c.ops += arithmetic(5 * ns, 3 * ns, 1);      // RK4 update with h/6 and the f_z term
+  c.ops += arithmetic(nf, 0, 0);               // b: sum
+  c.ops += arithmetic(ns, 0, nf);              // c: f1 - k1, divided by h
+  c.ops += arithmetic(3 * nf, 0, 0);           // y_next: sums; z_next: + y_next
   if (model.holds_inputs()) {
     c.add_work(2 * product("ku"));               // K_u r, K_u c
     c.ops += arithmetic(3 * nf, 0, 0);           // gamma, b and c take them

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <functional>
 #include <string>
 #include <vector>

@@ -108,7 +108,7 @@ struct Mrabm4 {
     Endpoints ends{};
     std::uint64_t tick = 0;
     std::uint64_t adams_from = std::uint64_t{kStartupMacroSteps} * R;  // ticks before it integrate with RK4
-    LastSample<M> last{};                                               // of tick - 1
+    LastSample<M> last{};                                              // of tick - 1
   };
   // The compensated slow states' carries (the fast part unused); none without compensation.
   using Carries = std::conditional_t<CompensatesStates<M>::value, State, Eigen::Matrix<Scalar, 0, 1>>;
@@ -180,8 +180,10 @@ struct Mrabm4 {
     push(s.history, slow_rate(t, s.xr, xe_slow, u));
     if (k + 1 >= in.adams_from) {
       const auto& F = s.history;
-      const SlowState a = s.xr + (big / Scalar(24)) * (Scalar(55) * F[0] - Scalar(59) * F[1] + Scalar(37) * F[2] - Scalar(9) * F[3]);
-      const SlowState b = s.xr + (big / Scalar(3)) * (Scalar(27) * F[0] - Scalar(44) * F[1] + Scalar(31) * F[2] - Scalar(8) * F[3]);
+      const SlowState a =
+          s.xr + (big / Scalar(24)) * (Scalar(55) * F[0] - Scalar(59) * F[1] + Scalar(37) * F[2] - Scalar(9) * F[3]);
+      const SlowState b =
+          s.xr + (big / Scalar(3)) * (Scalar(27) * F[0] - Scalar(44) * F[1] + Scalar(31) * F[2] - Scalar(8) * F[3]);
       next.first_start = a;
       next.first_end = b;
       if (Parallel) {

@@ -39,7 +39,6 @@
 #pragma once
 
 #include <Eigen/Core>
-
 #include <type_traits>
 
 #include "../compensated_sum.hpp"
