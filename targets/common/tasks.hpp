@@ -9,12 +9,12 @@
 // run's, which must equal it bit for bit in the other columns, has not.
 #pragma once
 
-#include <cstdint>
-#include <limits>
-
+#include "trace_format.hpp"
 #include "samples_before_start.hpp"
 #include "trace_calibration.hpp"
-#include "trace_format.hpp"
+
+#include <cstdint>
+#include <limits>
 
 #ifndef DUALRATE_TRACE_ROWS
 #error "build with -DDUALRATE_TRACE_ROWS=<rows of the run>"

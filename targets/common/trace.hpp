@@ -7,9 +7,9 @@
 // Eigen's heap use forbidden.
 #pragma once
 
+#include "trace_format.hpp"
 #include "samples_before_start.hpp"
 #include "trace_calibration.hpp"
-#include "trace_format.hpp"
 
 namespace dualrate_trace {
 

@@ -11,6 +11,7 @@
 #endif
 
 #include <cstdio>
+
 #include <dualrate/compensated_sum.hpp>
 
 namespace dualrate_trace {

@@ -7,8 +7,9 @@
 
 #include <array>
 #include <cstdint>
-#include <dualrate/runtime.hpp>
 #include <optional>
+
+#include <dualrate/runtime.hpp>
 
 namespace dualrate::fmi {
 

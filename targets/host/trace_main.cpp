@@ -1,9 +1,9 @@
 // Host trace program for a generated model (see ../common/trace.hpp), built by
 // `dualrate verify` with -I targets/common.
 // Usage: trace STEPS EVERY OUT.csv. Exit 0, 1 on bad arguments, 3 when a step reports a fault.
-#include <cstdlib>
-
 #include "trace.hpp"
+
+#include <cstdlib>
 
 int main(int argc, char** argv) {
   if (argc != 4) {

@@ -29,6 +29,9 @@
 // qemu-aarch64 -singlestep -d exec every executed instruction is logged with its address, so
 // the instructions of each job are the lines between its markers, less the empty pair's.
 // Exit status: 0, 1 on bad arguments, 3 when a task reports a fault.
+#include "tasks.hpp"
+#include "realtime.hpp"
+
 #include <semaphore.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -37,9 +40,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-
-#include "realtime.hpp"
-#include "tasks.hpp"
 
 namespace {
 

@@ -13,15 +13,15 @@
 //  - count: the single run with each step bracketed by the fast job's markers (realtime.hpp),
 //    for count_jobs.sh (which gives /dev/null as OUT.csv).
 // Exit status: 0, 1 on bad arguments, 3 when a step reports a fault.
+#include "trace.hpp"
+#include "realtime.hpp"
+
 #include <sys/mman.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-
-#include "realtime.hpp"
-#include "trace.hpp"
 
 namespace {
 

@@ -12,6 +12,7 @@
 #include <boost/numeric/odeint/algebra/vector_space_algebra.hpp>
 #include <boost/numeric/odeint/external/eigen/eigen_algebra.hpp>
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
+
 #include <cstdlib>
 
 #include "step_counts.hpp"

@@ -10,6 +10,7 @@
 
 #include <boost/numeric/odeint.hpp>
 #include <boost/numeric/odeint/external/eigen/eigen.hpp>
+
 #include <cmath>
 #include <cstdio>
 #include <string>

@@ -34,10 +34,10 @@
 #include "periodic_run.hpp"
 #include "ratio_reporter.hpp"
 #include "reference_core/reference_core.hpp"
-#include "schemes/sp_ll/sp_ll.hpp"
 #include "servo_actuator_lag.hpp"
-#include "source_tree.hpp"
+#include "schemes/sp_ll/sp_ll.hpp"
 #include "sp_ll_at_step.hpp"
+#include "source_tree.hpp"
 
 namespace {
 

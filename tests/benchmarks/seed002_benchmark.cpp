@@ -24,8 +24,8 @@
 #include "periodic_run.hpp"
 #include "ratio_reporter.hpp"
 #include "reference_core/reference_core.hpp"
-#include "source_tree.hpp"
 #include "walking_robot.hpp"
+#include "source_tree.hpp"
 
 namespace {
 

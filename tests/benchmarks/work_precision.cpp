@@ -10,8 +10,6 @@
 // against the inputs taken continuously, and the ratio of their CPU times.
 //
 //   work_precision [--models=a,b] [--out=DIR] [Google Benchmark flags]
-#include "work_precision.hpp"
-
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -28,8 +26,9 @@
 #include "model/functions.hpp"
 #include "model/model.hpp"
 #include "ratio_reporter.hpp"
-#include "source_tree.hpp"
 #include "verify/verify.hpp"
+#include "work_precision.hpp"
+#include "source_tree.hpp"
 
 namespace work_precision {
 

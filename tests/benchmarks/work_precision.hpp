@@ -18,17 +18,20 @@
 // time of one run over [0, t_end], measured by Google Benchmark in the same run for every method.
 #pragma once
 
-#include <algorithm>
+#include <dualrate/runtime.hpp>
+
 #include <boost/numeric/odeint.hpp>
 #include <boost/numeric/odeint/external/eigen/eigen.hpp>
 #include <boost/numeric/odeint/stepper/rosenbrock4.hpp>
 #include <boost/numeric/odeint/stepper/rosenbrock4_controller.hpp>
+
+#include <algorithm>
+#include <utility>
+
 #include <cmath>
-#include <dualrate/runtime.hpp>
 #include <functional>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace work_precision {

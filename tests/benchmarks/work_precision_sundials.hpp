@@ -17,9 +17,9 @@
 // scenario once would.
 #pragma once
 
+#include <cvode/cvode.h>
 #include <arkode/arkode_arkstep.h>
 #include <arkode/arkode_mristep.h>
-#include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>

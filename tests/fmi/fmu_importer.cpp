@@ -36,31 +36,32 @@
 // --build-args prints, one a line, the compiler options, defines, include directories and source
 // files of sources/buildDescription.xml (FMI 3.0), paths made absolute, for the test that
 // rebuilds the binary from the FMU's sources (tests/fmi/check_fmu.sh).
-#include <cvode/cvode.h>
 #include <dlfcn.h>
-#include <nvector/nvector_serial.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
 
 #include <algorithm>
-#include <cmath>
 #include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <pugixml.hpp>
 #include <set>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
+
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <pugixml.hpp>
 
 #include "fmi2_api.h"
 #include "fmi3_api.h"

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "base/diagnostics.hpp"
 #include "campaign/campaign.hpp"
+#include "base/diagnostics.hpp"
 #include "model/functions.hpp"
 #include "source_tree.hpp"
 

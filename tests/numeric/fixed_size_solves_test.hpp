@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
+
 #include <cmath>
 #include <cstring>
 #include <random>

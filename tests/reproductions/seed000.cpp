@@ -1,10 +1,11 @@
 #include "seed000.hpp"
 
-#include <cmath>
 #include <dualrate/schemes/sp_ll.hpp>
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include <cmath>
 #include <limits>
 #include <map>
-#include <unsupported/Eigen/MatrixFunctions>
 
 #include "analysis/stability.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"

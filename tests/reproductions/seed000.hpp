@@ -12,6 +12,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+
 #include <algorithm>
 #include <cmath>
 #include <complex>

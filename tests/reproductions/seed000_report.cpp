@@ -12,8 +12,8 @@
 #include "model/model.hpp"
 #include "reference_core/reference_core.hpp"
 #include "report.hpp"
-#include "schemes/sp_ll/sp_ll.hpp"
 #include "seed000.hpp"
+#include "schemes/sp_ll/sp_ll.hpp"
 #include "source_tree.hpp"
 
 namespace fs = std::filesystem;

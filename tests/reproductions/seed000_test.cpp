@@ -2,11 +2,11 @@
 // equation (eqs. 50-58, Figs. 2-3) and its local error against the step (eqs. 60-62,
 // Figs. 4-5). The figure legends were lost from the seed's text, so the parameter values are
 // ours: alpha in {10, 100, 1000}, beta in {0, 0.1, 0.5} (see tests/reproductions/seed000/REPORT.md).
-#include "seed000.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
+
+#include "seed000.hpp"
 
 namespace dualrate::seed000 {
 namespace {

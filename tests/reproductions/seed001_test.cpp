@@ -2,11 +2,10 @@
 // against forward Euler at its stability limit, and on the adaptive control example the
 // error is set by the macro step D, barely by N (Table I's protocol). Eq. 14's exactness for
 // linear systems is tests/unit/schemes/smfe_test.cpp.
-#include "seed001.hpp"
-
 #include <gtest/gtest.h>
 
 #include "model/functions.hpp"
+#include "seed001.hpp"
 
 namespace dualrate {
 namespace {

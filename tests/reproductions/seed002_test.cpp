@@ -1,11 +1,10 @@
 // Seed 002 reproductions (models/walking_robot.yaml): Theorem 1's O(eps) error of the
 // quasistatic solution outside the initial layer, the boundary-layer correction inside it,
 // and the stable step gained by eliminating the feet.
-#include "seed002.hpp"
-
 #include <gtest/gtest.h>
 
 #include "model/functions.hpp"
+#include "seed002.hpp"
 
 namespace dualrate {
 namespace {

@@ -13,8 +13,8 @@
 #include <map>
 
 #include "numeric/linearization.hpp"
-#include "report.hpp"
 #include "schemes/prk25/prk25.hpp"
+#include "report.hpp"
 #include "seed003.hpp"
 
 namespace fs = std::filesystem;

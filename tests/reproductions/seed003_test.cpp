@@ -2,12 +2,12 @@
 // quarter cars A, B, C and the planar vehicle, from the analysis and confirmed by
 // simulation) and the PRK's second order on the vehicle. The tableau's conditions and
 // stability interval are in tests/unit/schemes/prk_test.cpp.
-#include "seed003.hpp"
-
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "model/functions.hpp"
+#include "seed003.hpp"
 
 namespace dualrate {
 namespace {

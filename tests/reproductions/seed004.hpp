@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "base/trace.hpp"
 #include "reference_core/reference_core.hpp"
+#include "base/trace.hpp"
 
 namespace dualrate::seed004 {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "model/model.hpp"
-#include "reference_core/reference_core.hpp"
 #include "report.hpp"
+#include "reference_core/reference_core.hpp"
 #include "seed004.hpp"
 #include "source_tree.hpp"
 

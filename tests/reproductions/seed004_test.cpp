@@ -9,8 +9,6 @@
 //    (omega H = 1.0 and 1.4), and the resulting momentum error is the same for both
 //    variants; it falls by more than a factor 10 per halving of h and H (r fixed), faster
 //    than the schemes' order 2, so it is a step-size effect, not a defect of one variant.
-#include "seed004.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,6 +16,7 @@
 #include "model/functions.hpp"
 #include "model/model.hpp"
 #include "reference_core/reference_core.hpp"
+#include "seed004.hpp"
 #include "source_tree.hpp"
 
 namespace dualrate::seed004 {

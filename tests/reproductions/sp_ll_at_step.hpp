@@ -4,11 +4,13 @@
 #pragma once
 
 #include <Eigen/Core>
+
 #include <algorithm>
 #include <map>
 #include <string>
 
 #include "dualrate/schedule.hpp"
+
 #include "schemes/sp_ll/sp_ll.hpp"
 
 namespace dualrate_test {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+
 #include <dualrate/runtime.hpp>
 
 namespace {

@@ -10,12 +10,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <dualrate/expm.hpp>
 #include <limits>
 #include <random>
-#include <unsupported/Eigen/MatrixFunctions>
 #include <utility>
 #include <vector>
+
+#include <dualrate/expm.hpp>
+#include <unsupported/Eigen/MatrixFunctions>
 
 namespace {
 

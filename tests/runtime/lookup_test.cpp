@@ -5,10 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <dualrate/lookup.hpp>
 #include <limits>
 #include <random>
 #include <vector>
+
+#include <dualrate/lookup.hpp>
 
 namespace {
 

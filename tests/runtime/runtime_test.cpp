@@ -11,11 +11,11 @@ int fault_hook_calls = 0;
 void count_fault(dualrate::Status) noexcept { ++fault_hook_calls; }
 #define DUALRATE_FAULT_HOOK count_fault
 
-#include "adaptive_parasitic.hpp"
 #include "blowup.hpp"
 #include "pendulum_particle.hpp"
 #include "pendulum_particle_float.hpp"
 #include "pendulum_sp_ll.hpp"
+#include "adaptive_parasitic.hpp"
 #include "quarter_car.hpp"
 
 namespace {

@@ -5,8 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <dualrate/schedule.hpp>
 #include <limits>
+
+#include <dualrate/schedule.hpp>
 
 #include "jet_acceleration.hpp"
 

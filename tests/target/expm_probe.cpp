@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+
 #include <dualrate/expm.hpp>
 #ifdef __arm__
 #include "instruction_counter.hpp"

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <initializer_list>
 #include <regex>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <dualrate/calibration.hpp>
 #include <iterator>
 #include <limits>
 #include <utility>
 #include <vector>
 
+#include <dualrate/calibration.hpp>
 #include "model/scalar_type.hpp"
 
 namespace dualrate {

@@ -2,13 +2,14 @@
 
 #include <cxxabi.h>
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <memory>
+
+#include <fmt/format.h>
 
 namespace dualrate {
 

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -10,6 +9,8 @@
 #include <limits>
 #include <stdexcept>
 #include <tuple>
+
+#include <Eigen/Eigenvalues>
 
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"

@@ -2,9 +2,9 @@
 // and their values at a point.
 #pragma once
 
+#include <Eigen/Dense>
 #include <ginac/ginac.h>
 
-#include <Eigen/Dense>
 #include <complex>
 #include <optional>
 #include <string>

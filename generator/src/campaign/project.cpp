@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "base/text_io.hpp"
 #include "campaign/campaign.hpp"
+#include "base/text_io.hpp"
 #include "campaign/campaign_json.hpp"
 
 namespace dualrate {

@@ -1,11 +1,11 @@
 // dualrate campaign: writes a campaign's CTest project, runs one of its points (the tests'
 // command) and merges the results of its shards (report).
-#include "campaign/campaign.hpp"
-
 #include <CLI/CLI.hpp>
+
 #include <filesystem>
 #include <iostream>
 
+#include "campaign/campaign.hpp"
 #include "cli/commands.hpp"
 
 namespace dualrate::cli {

@@ -2,9 +2,10 @@
 // settings they resolve, and the hints for mistyped options.
 #include "cli/command_line.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <iostream>

@@ -2,9 +2,10 @@
 // and main.cpp are the units that parse CLI11, a large header.
 #include "cli/commands.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <regex>
 #include <string>

@@ -1,7 +1,5 @@
 // dualrate design (design/design.hpp): the table on standard output, progress on a terminal's
 // standard error, the chosen design into -o's file.
-#include "design/design.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,6 +8,7 @@
 #include "base/text_io.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
+#include "design/design.hpp"
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
 #include "targets/cross_target.hpp"

@@ -1,5 +1,6 @@
 // dualrate command-line interface: the subcommands (commands.hpp) on one CLI11 application.
 #include <CLI/CLI.hpp>
+
 #include <iostream>
 #include <vector>
 

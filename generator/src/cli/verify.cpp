@@ -1,6 +1,4 @@
 // dualrate verify.
-#include "verify/verify.hpp"
-
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -23,6 +21,7 @@
 #include "targets/cross_target.hpp"
 #include "verify/local_check.hpp"
 #include "verify/report.hpp"
+#include "verify/verify.hpp"
 
 namespace dualrate::cli {
 

@@ -25,10 +25,11 @@
 // scheme's contraction factor (when it has one) below 1 at the same points.
 #pragma once
 
+#include <Eigen/Dense>
+
+#include <complex>
 #include <ginac/ginac.h>
 
-#include <Eigen/Dense>
-#include <complex>
 #include <functional>
 #include <set>
 #include <string>

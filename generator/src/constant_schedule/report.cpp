@@ -2,10 +2,10 @@
 #include <fmt/format.h>
 
 #include "base/text_io.hpp"
-#include "constant_schedule/constant_schedule.hpp"
 #include "ir/function_cost.hpp"
 #include "ir/straight_line.hpp"
 #include "numeric/linearization.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 

@@ -10,8 +10,8 @@
 
 #include "design/candidate.hpp"
 #include "reference/dense_solution.hpp"
-#include "reference_core/reference_core.hpp"
 #include "schemes/contract.hpp"
+#include "reference_core/reference_core.hpp"
 #include "verify/trace_comparison.hpp"
 
 namespace dualrate {

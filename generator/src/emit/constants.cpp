@@ -9,9 +9,9 @@
 #include <cmath>
 
 #include "base/diagnostics.hpp"
-#include "constant_schedule/constant_schedule.hpp"
 #include "model/printing.hpp"
 #include "model/scalar_type.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 

@@ -24,8 +24,8 @@
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"
 #include "numeric/linearization.hpp"
-#include "registry/registry.hpp"
 #include "schemes/compensated_states.hpp"
+#include "registry/registry.hpp"
 
 namespace dualrate {
 

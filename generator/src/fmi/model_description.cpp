@@ -2,8 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <pugixml.hpp>
+
+#include <algorithm>
 #include <sstream>
 
 namespace dualrate {

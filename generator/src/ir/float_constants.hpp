@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+
 #include <vector>
 
 #include "ir/linear_map.hpp"

@@ -6,9 +6,9 @@
 // Pattern), and exact zeros of the numbers the generator computed.
 #pragma once
 
+#include <Eigen/Dense>
 #include <ginac/ginac.h>
 
-#include <Eigen/Dense>
 #include <string>
 #include <vector>
 

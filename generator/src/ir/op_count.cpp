@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "model/functions.hpp"
 #include "model/printing.hpp"
+#include "model/functions.hpp"
 #include "model/tables.hpp"
 
 namespace dualrate {

@@ -17,8 +17,8 @@
 #include <map>
 #include <vector>
 
-#include "ir/op_count.hpp"
 #include "model/model.hpp"
+#include "ir/op_count.hpp"
 
 namespace dualrate {
 

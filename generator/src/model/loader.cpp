@@ -2,8 +2,9 @@
 // inputs, states, variables, equations and outputs (loader.hpp).
 #include "model/loader.hpp"
 
-#include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>

@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <Eigen/Dense>
+
 #include <map>
 #include <set>
 #include <string>

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "model/cpp_names.hpp"
 #include "model/functions.hpp"
+#include "model/cpp_names.hpp"
 #include "model/tables.hpp"
 
 namespace dualrate {

@@ -1,5 +1,7 @@
 // The loader's second-order form: coordinates, mass, forces and small, lowered to the
 // first-order states every scheme runs (loader.hpp, model.hpp's SecondOrder).
+#include "model/loader.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <limits>
 
 #include "model/functions.hpp"
-#include "model/loader.hpp"
 
 namespace dualrate::loading {
 

@@ -1,11 +1,11 @@
 // The loader's simulation section: end time, scheme, step, ratio, linearization and the
 // input signals (loader.hpp).
+#include "model/loader.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
 #include <regex>
-
-#include "model/loader.hpp"
 
 namespace dualrate::loading {
 

@@ -4,9 +4,9 @@
 // calibration range.
 #pragma once
 
+#include <Eigen/Dense>
 #include <ginac/ginac.h>
 
-#include <Eigen/Dense>
 #include <string>
 #include <vector>
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+
 #include <memory>
 
 namespace dualrate {

@@ -5,9 +5,9 @@
 // that an interval contains every value the expression takes over the box.
 #pragma once
 
+#include <Eigen/Dense>
 #include <ginac/ginac.h>
 
-#include <Eigen/Dense>
 #include <functional>
 #include <map>
 #include <optional>

@@ -1,12 +1,15 @@
 #include "numeric/linearization.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <stdexcept>
+#include "numeric/decompositions.hpp"
+
 #include <vector>
 
-#include "numeric/decompositions.hpp"
+#include <cmath>
+#include <limits>
+
+#include <algorithm>
+
+#include <stdexcept>
 
 namespace dualrate {
 

@@ -2,10 +2,11 @@
 // their values at a point, and the spectra the analysis and the schemes' designs read.
 #pragma once
 
+#include <Eigen/Dense>
+
+#include <complex>
 #include <ginac/ginac.h>
 
-#include <Eigen/Dense>
-#include <complex>
 #include <vector>
 
 #include "model/model.hpp"

@@ -1,9 +1,9 @@
 #include "reference/dense_solution.hpp"
 
+#include <boost/numeric/odeint.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/numeric/odeint.hpp>
 #include <cmath>
 
 namespace dualrate {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+
 #include <map>
 #include <string>
 #include <vector>

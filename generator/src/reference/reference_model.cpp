@@ -1,15 +1,15 @@
 #include "reference/reference_model.hpp"
 
+#include <boost/numeric/odeint.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/numeric/odeint.hpp>
 #include <cmath>
 #include <set>
 #include <type_traits>
 
-#include "numeric/fixed_size_solves.hpp"
 #include "numeric/linearization.hpp"
+#include "numeric/fixed_size_solves.hpp"
 
 namespace dualrate {
 

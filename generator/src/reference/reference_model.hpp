@@ -8,7 +8,6 @@
 // (reference_core/reference_core.hpp), above the schemes, which build on this layer.
 #pragma once
 
-#include <Eigen/Dense>
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -17,10 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "base/trace.hpp"
+#include <Eigen/Dense>
+
 #include "model/calibration.hpp"
 #include "model/evaluator.hpp"
 #include "model/model.hpp"
+#include "base/trace.hpp"
 #include "numeric/ode.hpp"
 
 namespace dualrate {

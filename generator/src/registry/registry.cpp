@@ -7,8 +7,8 @@
 
 #include "model/tunable.hpp"
 #include "reference/reference_model.hpp"
-#include "schemes/adams/adams.hpp"
 #include "schemes/compensated_states.hpp"
+#include "schemes/adams/adams.hpp"
 #include "schemes/prk25/prk25.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
 #include "schemes/runge_kutta/runge_kutta.hpp"

@@ -7,9 +7,9 @@
 // ask the registry and call the hooks.
 #pragma once
 
+#include <Eigen/Dense>
 #include <ginac/ginac.h>
 
-#include <Eigen/Dense>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "constant_schedule/constant_schedule.hpp"
 #include "ir/linear_map.hpp"
 #include "ir/op_count.hpp"
 #include "model/model.hpp"
 #include "model/scalar_type.hpp"
 #include "numeric/linearization.hpp"
 #include "numeric/ode.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 #include "reference/reference_model.hpp"
 
 namespace dualrate {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+
 #include <functional>
 #include <string>
 #include <vector>

@@ -11,8 +11,8 @@
 #include "base/data_paths.hpp"
 #include "base/process.hpp"
 #include "base/text_io.hpp"
-#include "model/tunable.hpp"
 #include "targets/build.hpp"
+#include "model/tunable.hpp"
 #include "verify/calibration_writes.hpp"
 #include "verify/local_check.hpp"
 

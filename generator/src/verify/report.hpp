@@ -9,8 +9,8 @@
 #include <string>
 
 #include "analysis/stability.hpp"
-#include "base/trace.hpp"
 #include "model/model.hpp"
+#include "base/trace.hpp"
 #include "verify/verify.hpp"
 
 namespace dualrate {

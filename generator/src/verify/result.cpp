@@ -1,10 +1,10 @@
 // What a verify run reports: its text (its JSON: result_json.cpp).
-#include "verify/result.hpp"
-
 #include <fmt/format.h>
 
 #include <cmath>
 #include <limits>
+
+#include "verify/result.hpp"
 
 namespace dualrate {
 

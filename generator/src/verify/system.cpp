@@ -9,9 +9,9 @@
 #include <map>
 #include <numeric>
 
+#include "emit/generation.hpp"
 #include "base/data_paths.hpp"
 #include "base/process.hpp"
-#include "emit/generation.hpp"
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
 #include "targets/build.hpp"

@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "base/diagnostics.hpp"
 #include "verify/budget.hpp"
+#include "base/diagnostics.hpp"
 #include "verify/verify.hpp"
 
 namespace dualrate {

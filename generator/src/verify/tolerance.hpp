@@ -4,13 +4,14 @@
 #pragma once
 
 #include <Eigen/Dense>
+
 #include <optional>
 #include <vector>
 
 #include "base/trace.hpp"
 #include "model/model.hpp"
-#include "reference_core/reference_core.hpp"
 #include "schemes/contract.hpp"
+#include "reference_core/reference_core.hpp"
 #include "verify/local_check.hpp"
 
 namespace dualrate {

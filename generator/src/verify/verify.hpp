@@ -2,8 +2,9 @@
 #pragma once
 
 #include <Eigen/Dense>
-#include <functional>
+
 #include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 

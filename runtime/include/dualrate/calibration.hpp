@@ -20,12 +20,13 @@
 // last applied ones.
 #pragma once
 
-#include <Eigen/Core>
 #include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+
+#include <Eigen/Core>
 
 #include "expm.hpp"
 

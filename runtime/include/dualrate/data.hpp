@@ -18,9 +18,9 @@
 #include <type_traits>
 
 #include "compensated_sum.hpp"
+#include "model.hpp"
 #include "fault.hpp"
 #include "input_hold.hpp"
-#include "model.hpp"
 
 namespace dualrate {
 

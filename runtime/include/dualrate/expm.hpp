@@ -59,10 +59,11 @@
 // ||.||_1 = max(||hZ||_1, |h|): plan that norm.
 #pragma once
 
-#include <Eigen/Core>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
+
+#include <Eigen/Core>
 
 namespace dualrate {
 namespace expm {

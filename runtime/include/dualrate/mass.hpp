@@ -6,6 +6,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+
 #include <limits>
 
 namespace dualrate {

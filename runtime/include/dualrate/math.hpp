@@ -13,9 +13,9 @@
 // last bit may differ between C libraries.
 #pragma once
 
-#include <dualrate/portable_math.h>
-
 #include <cmath>
+
+#include <dualrate/portable_math.h>
 
 namespace dualrate {
 namespace math {

@@ -23,8 +23,9 @@
 //   };
 #pragma once
 
-#include <Eigen/Core>
 #include <type_traits>
+
+#include <Eigen/Core>
 
 namespace dualrate {
 

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <complex>
 
+#include "schemes/adams/adams.hpp"
+#include "schemes/adams/dual_rate_adams.hpp"
 #include "analysis/stability.hpp"
 #include "numeric/linearization.hpp"
 #include "reference_core/reference_core.hpp"
-#include "schemes/adams/adams.hpp"
-#include "schemes/adams/dual_rate_adams.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

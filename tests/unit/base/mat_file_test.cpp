@@ -1,13 +1,12 @@
 // The MAT-file writer's refusals and failures: clean errors, no file where it refuses before
 // creating one (the round trip through scipy is the CTest mat_file.round_trip).
-#include "base/mat_file.hpp"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <initializer_list>
 #include <stdexcept>
 
+#include "base/mat_file.hpp"
 #include "base/process.hpp"
 #include "test_support.hpp"
 

@@ -2,8 +2,6 @@
 // CLI), the expansion into points, the project written the same twice, a point's step as a factor
 // of the largest stable step and a refusal as the tests run them, and the report's merge
 // (missing, refused, failed, stale and repeated results) with its verdicts and exit statuses.
-#include "campaign/campaign.hpp"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,6 +10,7 @@
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
 #include "base/text_io.hpp"
+#include "campaign/campaign.hpp"
 #include "campaign/campaign_json.hpp"
 #include "test_support.hpp"
 

@@ -2,8 +2,9 @@
 // interpolation, the design's grid and proof, sp_ll on jet_acceleration against the
 // high-accuracy solution, the re-linearizing reference core and the frozen linearization, and
 // smfe's scheduled inner step.
-#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,10 +16,10 @@
 
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
-#include "constant_schedule/constant_schedule.hpp"
 #include "reference_core/reference_core.hpp"
-#include "registry/registry.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
+#include "registry/registry.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 

@@ -1,26 +1,25 @@
 // dualrate design (design/): models without a partition, the partition proposed from
 // participation factors, the model file rewritten with a design, the step search against an
 // exhaustive sweep, and the CLI.
-#include "design/design.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
+#include <regex>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 
 #include "base/process.hpp"
 #include "base/text_io.hpp"
-#include "design/model_text.hpp"
+#include "design/design.hpp"
 #include "design/step_search.hpp"
+#include "design/model_text.hpp"
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
-#include "test_support.hpp"
 #include "verify/accuracy.hpp"
 #include "verify/verify.hpp"
+#include "test_support.hpp"
 
 namespace dualrate {
 namespace {

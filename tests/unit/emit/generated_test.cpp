@@ -1,10 +1,10 @@
 // Generated code against the reference core, for every model and scheme; exact, reproducible
 // emission; the runtime version guard.
+#include <dualrate/version.hpp>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
-#include <dualrate/version.hpp>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -13,10 +13,10 @@
 #include <sstream>
 #include <string>
 
-#include "base/process.hpp"
-#include "base/text_io.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "model/printing.hpp"
+#include "base/process.hpp"
+#include "base/text_io.hpp"
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
 #include "test_support.hpp"

@@ -3,8 +3,9 @@
 // takes the identifiers of generated headers (a plain model, a calibratable one under the task
 // form, sp_ll's constants) and names a model's parameters, variables, states, inputs, outputs
 // and table with exactly them; its code must build and verify.
-#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <regex>

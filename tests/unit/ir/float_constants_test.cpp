@@ -1,10 +1,10 @@
 // A scheme's constants as a float build holds and applies them (ir/float_constants.hpp): which
 // value of an entry the exact step check takes, and the product in the emitted order.
-#include "ir/float_constants.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
+
+#include "ir/float_constants.hpp"
 
 namespace dualrate {
 namespace {

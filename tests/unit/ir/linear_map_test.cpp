@@ -1,10 +1,9 @@
 // Constant matrices as emitted (linear_map.hpp): structure algebra, the nonzero terms and
 // their cost, the emitted text, and sp_ll's constants on models with known structure.
-#include "ir/linear_map.hpp"
-
 #include <gtest/gtest.h>
 
 #include "emit/constants.hpp"
+#include "ir/linear_map.hpp"
 #include "ir/op_count.hpp"
 #include "registry/registry.hpp"
 #include "schemes/sp_ll/sp_ll.hpp"

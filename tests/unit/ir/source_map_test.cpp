@@ -9,11 +9,11 @@
 #include <set>
 #include <sstream>
 
+#include "emit/cpp_emitter.hpp"
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
-#include "emit/cpp_emitter.hpp"
-#include "ir/straight_line.hpp"
 #include "registry/registry.hpp"
+#include "ir/straight_line.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -1,7 +1,5 @@
 // Generated function bodies as straight-line code (straight_line.hpp): shared subexpressions
 // are computed once, placed before their first use, and counted as emitted.
-#include "ir/straight_line.hpp"
-
 #include <gtest/gtest.h>
 
 #include <map>
@@ -10,6 +8,7 @@
 
 #include "emit/cpp_emitter.hpp"
 #include "ir/function_cost.hpp"
+#include "ir/straight_line.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -12,11 +12,11 @@
 #include <regex>
 #include <sstream>
 
-#include "analysis/stability_over_range.hpp"
 #include "base/diagnostics.hpp"
 #include "base/process.hpp"
 #include "base/text_io.hpp"
 #include "emit/cpp_emitter.hpp"
+#include "analysis/stability_over_range.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
 #include "registry/registry.hpp"

@@ -10,9 +10,9 @@
 #include <regex>
 
 #include "base/diagnostics.hpp"
-#include "base/process.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
+#include "base/process.hpp"
 #include "registry/registry.hpp"
 #include "test_support.hpp"
 

@@ -1,13 +1,12 @@
 // EvaluatorSet (model/evaluator.hpp): many expressions evaluated as one, each shared
 // subexpression once, with every value bit for bit its own Evaluator's.
-#include "model/evaluator.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <map>
 #include <vector>
 
+#include "model/evaluator.hpp"
 #include "numeric/linearization.hpp"
 #include "reference/reference_model.hpp"
 #include "test_support.hpp"

@@ -10,10 +10,10 @@
 
 #include "analysis/stability.hpp"
 #include "base/diagnostics.hpp"
-#include "base/process.hpp"
-#include "base/text_io.hpp"
 #include "model/functions.hpp"
 #include "model/model.hpp"
+#include "base/process.hpp"
+#include "base/text_io.hpp"
 #include "reference_core/reference_core.hpp"
 #include "test_support.hpp"
 

@@ -1,10 +1,11 @@
 // The canonical printing of model expressions (model/printing).
-#include "model/printing.hpp"
-
-#include <ginac/ginac.h>
 #include <gtest/gtest.h>
 
+#include <ginac/ginac.h>
+
 #include <optional>
+
+#include "model/printing.hpp"
 
 namespace dualrate {
 namespace {

@@ -3,8 +3,6 @@
 // the declared limits exactly when it lies within the rounded ones; the checks of derived
 // parameters at the calibration range's points and at a write (model/tunable.hpp,
 // model/calibration.hpp).
-#include "model/scalar_type.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +12,7 @@
 #include "model/calibration.hpp"
 #include "model/loader.hpp"
 #include "model/model.hpp"
+#include "model/scalar_type.hpp"
 #include "model/tunable.hpp"
 
 namespace dualrate {

@@ -4,13 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+
 #include <cmath>
 
-#include "base/diagnostics.hpp"
 #include "model/functions.hpp"
+#include "base/diagnostics.hpp"
+#include "schemes/quasistatic/quasistatic.hpp"
 #include "model/model.hpp"
 #include "reference_core/reference_core.hpp"
-#include "schemes/quasistatic/quasistatic.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

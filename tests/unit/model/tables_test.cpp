@@ -4,11 +4,11 @@
 // line, and the float check of breakpoints. The model-file errors of the tables section are
 // files in tests/models/errors/ (table_*.yaml, errors_test.cpp). The reference core's
 // arithmetic of a table against the runtime's lookup, bit for bit.
+#include <dualrate/lookup.hpp>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
-#include <dualrate/lookup.hpp>
 #include <filesystem>
 #include <fstream>
 

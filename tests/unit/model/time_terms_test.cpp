@@ -1,8 +1,9 @@
 // Time terms (Model::with_time_terms, dr_time): the largest subexpressions of t and parameters
 // are marked, shared only whole, printed in the model's Time and rounded once to Scalar, and
 // the reference core's float evaluation computes them the same way.
-#include <dualrate/portable_math.h>
 #include <gtest/gtest.h>
+
+#include <dualrate/portable_math.h>
 
 #include <cmath>
 #include <map>

@@ -3,16 +3,16 @@
 // expressions are their exact ranges to rounding, what cannot be bounded is refused, the bound of
 // an inverse's norm holds over its box, and sp_ll's exponential plan, fixed from these bounds,
 // covers the norms at random points of the calibration range of real models.
-#include "numeric/interval.hpp"
-
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <dualrate/expm.hpp>
+
+#include <cmath>
 #include <random>
 
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"
+#include "numeric/interval.hpp"
 #include "schemes/sp_ll/calibration.hpp"
 #include "test_support.hpp"
 

@@ -3,13 +3,14 @@
 // the runtime step against the reference core's transcription.
 #include <gtest/gtest.h>
 
-#include <complex>
 #include <dualrate/schemes/prk.hpp>
 
+#include <complex>
+
 #include "analysis/stability.hpp"
-#include "base/process.hpp"
 #include "numeric/linearization.hpp"
 #include "schemes/prk25/prk25.hpp"
+#include "base/process.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

@@ -1,13 +1,12 @@
 // Seed 002's quasistatic scheme on the generator side: the construction of M0, the refusals
 // (singular G_z, M0 whose kernel is not the small coordinates, no fast states), the Newton
 // design, consistent initial values, and generated code against the reference core.
-#include "schemes/quasistatic/quasistatic.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "model/functions.hpp"
+#include "schemes/quasistatic/quasistatic.hpp"
 #include "registry/registry.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"

@@ -1,18 +1,17 @@
 // Seed 001's SMFE: eq. 14 against the implementation's macro-step map, the choice of h_s and
 // N (every eigenvalue, not only the paper's two), refusals, and generated code against the
 // reference core.
-#include "schemes/smfe/smfe.hpp"
-
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "analysis/stability.hpp"
-#include "base/process.hpp"
+#include "numeric/linearization.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "ir/function_cost.hpp"
-#include "numeric/linearization.hpp"
 #include "registry/registry.hpp"
+#include "base/process.hpp"
+#include "schemes/smfe/smfe.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 

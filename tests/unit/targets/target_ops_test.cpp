@@ -9,8 +9,8 @@
 #include "ir/function_cost.hpp"
 #include "registry/registry.hpp"
 #include "targets/cross_target.hpp"
-#include "test_support.hpp"
 #include "verify/budget.hpp"
+#include "test_support.hpp"
 
 namespace dualrate {
 namespace {

@@ -1,7 +1,5 @@
 // verify's accuracy check (verify/accuracy.hpp): the generated trace against the high-accuracy
 // solution, relative to each state's scale, and the verdict where a tolerance is given.
-#include "verify/accuracy.hpp"
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -10,9 +8,10 @@
 #include "base/process.hpp"
 #include "model/model.hpp"
 #include "reference_core/reference_core.hpp"
-#include "test_support.hpp"
+#include "verify/accuracy.hpp"
 #include "verify/result.hpp"
 #include "verify/trace_comparison.hpp"
+#include "test_support.hpp"
 
 namespace dualrate {
 namespace {

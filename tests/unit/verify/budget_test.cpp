@@ -1,9 +1,9 @@
 // The response-time analysis of budget.hpp on cases worked by hand (at 1 MHz and CPI 1, a
 // cycle is a microsecond): fast jobs of 100 cycles plus 10 of interrupt overhead every
 // h = 200 us, slow jobs every H = 10 h = 2000 us.
-#include "verify/budget.hpp"
-
 #include <gtest/gtest.h>
+
+#include "verify/budget.hpp"
 
 namespace dualrate {
 namespace {

@@ -1,8 +1,6 @@
 // verify's local check (verify/local_check.hpp): the trace's next states and one step of the
 // reference core from the generated state (on a model: generated_test.cpp's
 // LocalCheckPendulum); verify --header refusing a header of another model, scheme or scalar.
-#include "verify/local_check.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +10,7 @@
 
 #include "base/process.hpp"
 #include "test_support.hpp"
+#include "verify/local_check.hpp"
 #include "verify/verify.hpp"
 
 namespace dualrate {

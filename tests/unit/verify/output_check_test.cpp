@@ -9,8 +9,8 @@
 #include "base/process.hpp"
 #include "emit/cpp_emitter.hpp"
 #include "reference/output_sensitivity.hpp"
-#include "registry/registry.hpp"
 #include "test_support.hpp"
+#include "registry/registry.hpp"
 #include "verify/verify.hpp"
 
 namespace dualrate {

@@ -1,10 +1,9 @@
 // verify --report's page (report.hpp) without a browser: its sections, one plot per state and
 // one of the error, escaping of the model's text, and the error curve whose maximum is
 // verify's max_error.
-#include "verify/report.hpp"
-
 #include <gtest/gtest.h>
 
+#include "verify/report.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

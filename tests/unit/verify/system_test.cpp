@@ -1,13 +1,13 @@
 // System files (verify-system): the example loads with its defaults; mistakes are positioned
 // errors at the key or value they concern.
-#include "verify/system.hpp"
-
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
+#include "verify/system.hpp"
 #include "test_support.hpp"
 
 namespace dualrate {

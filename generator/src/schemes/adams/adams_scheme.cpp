@@ -2,9 +2,10 @@
 // analysis and verify's float tolerance read, and the entries themselves.
 #include <memory>
 
-#include "ir/function_cost.hpp"
 #include "schemes/adams/adams.hpp"
 #include "schemes/adams/dual_rate_adams.hpp"
+
+#include "ir/function_cost.hpp"
 
 namespace dualrate {
 

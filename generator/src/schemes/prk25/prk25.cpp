@@ -1,8 +1,8 @@
 #include "schemes/prk25/prk25.hpp"
 
-#include <dualrate/schemes/prk.hpp>
-
 #include "ir/function_cost.hpp"
+
+#include <dualrate/schemes/prk.hpp>
 
 namespace dualrate {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/op_count.hpp"
 #include "model/model.hpp"
+#include "ir/op_count.hpp"
 #include "reference/reference_model.hpp"
 #include "schemes/contract.hpp"
 

@@ -1,8 +1,9 @@
 #include "schemes/quasistatic/calibration.hpp"
 
 #include <algorithm>
-#include <dualrate/expm.hpp>
 #include <optional>
+
+#include <dualrate/expm.hpp>
 
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"

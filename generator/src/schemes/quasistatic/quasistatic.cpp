@@ -11,15 +11,15 @@
 #include <stdexcept>
 #include <string>
 
-#include "constant_schedule/constant_schedule.hpp"
-#include "ir/float_constants.hpp"
-#include "ir/op_count.hpp"
-#include "model/tunable.hpp"
 #include "numeric/decompositions.hpp"
 #include "numeric/linearization.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 #include "schemes/contract.hpp"
+#include "model/tunable.hpp"
 #include "schemes/quasistatic/calibration.hpp"
 #include "schemes/quasistatic/float_step.hpp"
+#include "ir/float_constants.hpp"
+#include "ir/op_count.hpp"
 
 namespace dualrate {
 

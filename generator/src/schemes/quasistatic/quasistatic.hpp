@@ -18,9 +18,9 @@
 // approximation's error).
 #pragma once
 
+#include <Eigen/Dense>
 #include <ginac/ginac.h>
 
-#include <Eigen/Dense>
 #include <string>
 #include <vector>
 

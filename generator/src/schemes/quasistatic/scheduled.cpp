@@ -6,10 +6,10 @@
 #include <cmath>
 #include <memory>
 
-#include "constant_schedule/constant_schedule.hpp"
 #include "numeric/decompositions.hpp"
 #include "numeric/linearization.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
+#include "constant_schedule/constant_schedule.hpp"
 
 namespace dualrate {
 

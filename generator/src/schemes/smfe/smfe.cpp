@@ -8,10 +8,10 @@
 #include <cmath>
 #include <limits>
 
+#include "numeric/linearization.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "ir/function_cost.hpp"
 #include "model/tunable.hpp"
-#include "numeric/linearization.hpp"
 #include "schemes/smfe/float_step.hpp"
 
 namespace dualrate {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+
 #include <complex>
 #include <string>
 #include <vector>

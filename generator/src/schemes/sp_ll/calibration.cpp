@@ -3,9 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <dualrate/expm.hpp>
 #include <limits>
 #include <optional>
+
+#include <dualrate/expm.hpp>
 
 #include "model/tunable.hpp"
 #include "numeric/calibrated_jacobian.hpp"

@@ -1,6 +1,7 @@
 #include "schemes/sp_ll/float_step.hpp"
 
 #include <Eigen/Dense>
+
 #include <map>
 #include <optional>
 #include <string>

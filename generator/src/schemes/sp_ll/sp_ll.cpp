@@ -4,13 +4,13 @@
 
 #include <set>
 
-#include "constant_schedule/constant_schedule.hpp"
-#include "ir/function_cost.hpp"
-#include "model/tunable.hpp"
-#include "numeric/decompositions.hpp"
 #include "numeric/linearization.hpp"
-#include "reference/reference_model.hpp"
+#include "numeric/decompositions.hpp"
 #include "schemes/contract.hpp"
+#include "ir/function_cost.hpp"
+#include "reference/reference_model.hpp"
+#include "constant_schedule/constant_schedule.hpp"
+#include "model/tunable.hpp"
 #include "schemes/sp_ll/calibration.hpp"
 #include "schemes/sp_ll/float_step.hpp"
 

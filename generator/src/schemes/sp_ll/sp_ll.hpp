@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+
 #include <functional>
 #include <string>
 #include <vector>

@@ -39,6 +39,7 @@
 #pragma once
 
 #include <Eigen/Core>
+
 #include <type_traits>
 
 #include "../compensated_sum.hpp"
