@@ -84,16 +84,16 @@ std::string failure(const VerifyResult& v, const std::string& err) {
   if (v.max_error > v.tolerance)
     return fmt::format("max_error {:.3e} > tolerance {:.3e} ({}), at {} t = {:.6g}", v.max_error, v.tolerance,
                        v.tolerance_basis, v.worst_state, v.worst_time);
-  if (v.local_ratio > 1)
+  if (v.local && v.local->ratio > 1)
     return fmt::format(
         "local check: one step's error {:.3e} > its tolerance {:.3e} ({}), {:.3g} times, at {} t = {:.6g}",
-        v.local_max_error, v.local_tolerance, v.local_tolerance_basis, v.local_ratio, v.local_worst_state,
-        v.local_worst_time);
-  if (v.local_bias_ratio > 1)
+        v.local->max_error, v.local->tolerance, v.local->tolerance_basis, v.local->ratio, v.local->worst_state,
+        v.local->worst_time);
+  if (v.local && v.local->bias_ratio > 1)
     return fmt::format(
         "local check: one-step errors summed over the samples {:.3e} > their bound {:.3e}, {:.3g} times, "
         "at {}",
-        std::fabs(v.local_bias_sum), v.local_bias_bound, v.local_bias_ratio, v.local_bias_state);
+        std::fabs(v.local->bias_sum), v.local->bias_bound, v.local->bias_ratio, v.local->bias_state);
   if (v.pass && v.accuracy && !v.accuracy->pass())
     return fmt::format(
         "not accurate: {:.3e} off the high-accuracy solution at {} t = {:.6g}, above its tolerance "

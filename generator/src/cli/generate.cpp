@@ -96,14 +96,14 @@ void report_recalibration_cost(const Model& model, const GenerateRequest& g, con
                         "calibration range was refused ({}), so the recalibration's worst case is not "
                         "measured there",
                         target, record.at, record.reason));
-    if (r.calibration_instructions < 0)
+    if (!r.calibration_cost)
       throw UsageError(fmt::format("--cost {}: the recalibration was not measured{}", target,
                                    r.error.empty() ? "" : ": " + r.error));
     std::cerr << fmt::format(
         "note: recalibration on {} ({}): {} instructions, {} bytes of stack: the most of one "
         "calibrate() over {} writes (the model's values and the corners of the calibration "
         "range), instructions counted by QEMU, stack painted\n",
-        target, to_string(g.scalar), r.calibration_instructions, r.calibration_stack_bytes, writes.size());
+        target, to_string(g.scalar), r.calibration_cost->instructions, r.calibration_cost->stack_bytes, writes.size());
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "design/model_text.hpp"
@@ -24,6 +25,17 @@ Model with_holds(const Model& m, const std::string& hold) {
   return hold.empty() ? m : with_every_input_held(m, input_hold_named(hold));
 }
 
+// The instructions of candidate c's step (dual-rate: of a macro step, ratio ticks and a slow
+// job) as verify counted them on the target.
+std::optional<double> counted_instructions(const VerifyResult& v, const Candidate& c) {
+  if (c.dual_rate)
+    return v.fast_job && v.slow_job
+               ? std::optional<double>(v.fast_job->instructions_mean * c.ratio + v.slow_job->instructions_mean)
+               : std::nullopt;
+  return v.target_cost && v.target_cost->instructions ? std::optional<double>(v.target_cost->instructions->mean)
+                                                      : std::nullopt;
+}
+
 // Candidate c verified on r.target: its instructions and cycles, or why it failed there.
 void measure_on_target(const Model& model, Candidate& c, const Design& d, const DesignRequest& r) {
   const CrossTarget* cross = find_cross_target(r.target);
@@ -36,7 +48,7 @@ void measure_on_target(const Model& model, Candidate& c, const Design& d, const 
   v.cpu_hz = r.cpu_hz;
   v.cpi = r.cpi;
   const VerifyResult result = verify(model, v);
-  c.bit_exact = result.bit_exact_vs_host;
+  if (result.bit_exact_vs_host) c.bit_exact = *result.bit_exact_vs_host ? 1 : 0;
   if (!result.error.empty() || !result.pass) {
     c.target_error = !result.error.empty() ? result.error
                                            : fmt::format(
@@ -46,10 +58,10 @@ void measure_on_target(const Model& model, Candidate& c, const Design& d, const 
     return;
   }
   c.budget = result.budget;
-  const double per_step = c.dual_rate ? result.fast_job.instructions_mean * c.ratio + result.slow_job.instructions_mean
-                                      : result.instructions_per_step;
-  c.instructions_per_step = per_step;
-  if (c.budget) c.cycles_per_second = per_step * c.budget->cpi / (c.step * c.ratio);
+  const std::optional<double> per_step = counted_instructions(result, c);
+  if (!per_step) return;
+  c.instructions_per_step = *per_step;
+  if (c.budget) c.cycles_per_second = *per_step * c.budget->cpi / (c.step * c.ratio);
 }
 
 int status_rank(const std::string& s) {

@@ -93,17 +93,17 @@ std::string accuracy_text(const AccuracyCheck& a, const std::string& linearizati
     for (const auto& c : a.columns) s += fmt::format(" {} {:.2e}{}", c.name, c.error, c.absolute ? " (absolute)" : "");
     s += "\n";
   }
-  if (a.hold_error >= 0)
+  if (a.hold_error && a.integration_error)
     s += fmt::format(
         "of which the inputs' hold between samples accounts for {:.3e} (the high-accuracy solution "
         "with the inputs held as the steps hold them, against it) and the integration for {:.3e} (the "
         "run against that solution)\n",
-        a.hold_error, a.integration_error);
-  if (a.relinearized_error >= 0)
+        *a.hold_error, *a.integration_error);
+  if (a.relinearized_error)
     s += fmt::format(
         "{} linearization: the scheme re-linearized at every step is {:.3e} off the same solution, so "
         "the {} constants cost {:.3e}\n",
-        linearization, a.relinearized_error, linearization, std::max(0.0, a.max_error - a.relinearized_error));
+        linearization, *a.relinearized_error, linearization, std::max(0.0, a.max_error - *a.relinearized_error));
   return s;
 }
 

@@ -47,15 +47,14 @@ struct AccuracyCheck {
   std::vector<ColumnError> columns;  // each state's, then each output's
   // Frozen or scheduled linearizations: the same scheme re-linearized at every step (the
   // reference core's run), against the same solution; what freezing or scheduling costs is
-  // max_error beside it. -1: not run.
-  double relinearized_error = -1;
+  // max_error beside it.
+  std::optional<double> relinearized_error;
   // Where the scenario's inputs vary in time: the high-accuracy
   // solution with the inputs as the run's (fast) steps hold them (RunOptions::inputs_held) against the
   // one with them continuous, measured as max_error is: the part of max_error the inputs' hold
   // accounts for; integration_error is the run against the held solution, the scheme's own
-  // part. -1: not measured.
-  double hold_error = -1;
-  double integration_error = -1;
+  // part.
+  std::optional<double> hold_error, integration_error;
   ErrorTolerance tolerance;
   std::string tolerance_source;  // of worst_tolerance() (trace_comparison.hpp tolerance_source)
   std::string error;             // why the high-accuracy solution could not be had (then nothing is judged)

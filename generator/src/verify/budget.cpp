@@ -36,35 +36,34 @@ std::vector<double> response_times(const std::vector<double>& periods, const std
 
 }  // namespace
 
-Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, const std::string& part, double cpu_hz,
-                double cpi, long overhead_cycles, int slow_core) {
+Budget schedule(const JobCost& fast, const std::optional<JobCost>& slow, double h, int ratio, const std::string& part,
+                double cpu_hz, double cpi, long overhead_cycles, int slow_core, const HandlerInstructions& handlers) {
   Budget b;
   b.slow_core = slow_core;
   b.part = part;
   b.cpu_hz = cpu_hz;
   b.cpi = cpi;
   b.overhead_cycles = overhead_cycles;
-  const auto overhead = [&](const JobCost& c) {
-    return static_cast<double>(overhead_cycles) + static_cast<double>(std::max(0L, c.handler_instructions_max)) * cpi;
+  const auto overhead = [&](long handler) {
+    return static_cast<double>(overhead_cycles) + static_cast<double>(handler) * cpi;
   };
   b.fast_cycles_max = static_cast<double>(fast.instructions_max) * cpi;
-  b.fast_overhead = overhead(fast);
+  b.fast_overhead = overhead(handlers.fast);
   std::vector<PeriodicTask> tasks = {{"fast", h, 0, b.fast_cycles_max, b.fast_overhead, 0}};
-  const bool dual = slow.instructions_max >= 0;
-  if (dual) {
-    b.slow_cycles_max = static_cast<double>(slow.instructions_max) * cpi;
-    b.slow_overhead = overhead(slow);
-    tasks.push_back({"slow", h * ratio, 1, b.slow_cycles_max, b.slow_overhead, 0, slow_core});
+  if (slow) {
+    b.slow_cycles_max = static_cast<double>(slow->instructions_max) * cpi;
+    b.slow_overhead = overhead(handlers.slow);
+    tasks.push_back({"slow", h * ratio, 1, *b.slow_cycles_max, b.slow_overhead, 0, slow_core});
   }
   const TaskSetBudget set = schedule_task_set(tasks, part, cpu_hz, cpi);
   b.fast_response = set.tasks[0].response;
-  b.slow_response = dual ? set.tasks[1].response : -1;
+  if (slow) b.slow_response = set.tasks[1].response;
   b.utilization = set.utilization;
   b.schedulable = set.schedulable;
   b.margin = set.margin;
   b.min_cpu_hz = set.min_cpu_hz;
   b.fast_core_utilization = (b.fast_cycles_max + b.fast_overhead) / (h * cpu_hz);
-  const double slow_utilization = dual ? (b.slow_cycles_max + b.slow_overhead) / (h * ratio * cpu_hz) : 0;
+  const double slow_utilization = slow ? (*b.slow_cycles_max + b.slow_overhead) / (h * ratio * cpu_hz) : 0;
   (slow_core == 0 ? b.fast_core_utilization : b.slow_core_utilization) += slow_utilization;
   const double fast_total = b.fast_cycles_max + b.fast_overhead;
   if (b.fast_response > h)
@@ -72,19 +71,19 @@ Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, c
         "the fast task needs {:.0f} cycles per job ({:.0f} of its code at CPI {:.3g}, {:.0f} of "
         "interrupt entry, exit and handler) but has {:.0f}: its period h = {:.6g} s at {:.6g} MHz",
         fast_total, b.fast_cycles_max, cpi, b.fast_overhead, h * cpu_hz, h, cpu_hz / 1e6);
-  else if (dual && !b.schedulable && slow_core != 0)
+  else if (slow && !b.schedulable && slow_core != 0)
     b.verdict = fmt::format(
         "the slow task needs {:.0f} cycles per job on core {} ({:.0f} of its code at CPI {:.3g}, "
         "{:.0f} of interrupt entry, exit and handler) but has {:.0f}: its period H = {} h = {:.6g} s "
         "at {:.6g} MHz",
-        b.slow_response * cpu_hz, slow_core, b.slow_cycles_max, cpi, b.slow_overhead, h * ratio * cpu_hz, ratio,
+        *b.slow_response * cpu_hz, slow_core, *b.slow_cycles_max, cpi, b.slow_overhead, h * ratio * cpu_hz, ratio,
         h * ratio, cpu_hz / 1e6);
-  else if (dual && !b.schedulable)
+  else if (slow && !b.schedulable)
     b.verdict = fmt::format(
         "the slow task's response time is {:.0f} cycles ({:.0f} of its own code at CPI {:.3g}, "
         "preempted by fast jobs of {:.0f} cycles each) but its budget is {:.0f}: its period H = "
         "{} h = {:.6g} s at {:.6g} MHz",
-        b.slow_response * cpu_hz, b.slow_cycles_max, cpi, fast_total, h * ratio * cpu_hz, ratio, h * ratio,
+        *b.slow_response * cpu_hz, *b.slow_cycles_max, cpi, fast_total, h * ratio * cpu_hz, ratio, h * ratio,
         cpu_hz / 1e6);
   return b;
 }
@@ -94,12 +93,12 @@ std::string Budget::json() const {
       ",\"part\":\"{}\",\"cpu_hz\":{:.17g},\"cpi\":{:.17g},\"interrupt_entry_exit_cycles\":{},"
       "\"fast_job_cycles_max\":{:.17g},\"fast_overhead_cycles\":{:.17g},\"fast_response_time\":{:.17g}",
       part, cpu_hz, cpi, overhead_cycles, fast_cycles_max, fast_overhead, fast_response);
-  if (slow_cycles_max >= 0)
+  if (slow_cycles_max)
     s += fmt::format(",\"slow_job_cycles_max\":{:.17g},\"slow_overhead_cycles\":{:.17g},\"slow_response_time\":{:.17g}",
-                     slow_cycles_max, slow_overhead, slow_response);
+                     *slow_cycles_max, slow_overhead, *slow_response);
   s += fmt::format(",\"utilization\":{:.6g},\"schedulable\":{},\"margin\":{:.6g},\"min_cpu_hz\":{:.6g}", utilization,
                    schedulable ? "true" : "false", margin, min_cpu_hz);
-  const bool dual = slow_cycles_max >= 0;
+  const bool dual = slow_cycles_max.has_value();
   if (slow_core == 0)
     return s + fmt::format(",\"cores\":[{{\"core\":0,\"tasks\":[{}],\"utilization\":{:.6g}}}]",
                            dual ? "\"fast\",\"slow\"" : "\"fast\"", fast_core_utilization);

@@ -5,13 +5,14 @@
 //   R_fast = C_fast + O                                   <= h
 //   R_slow = C_slow + O + ceil(R_slow / h) (C_fast + O)   <= H   (iterated from C_slow + O)
 // with O each job's interrupt entry and exit on the part plus its handler's own instructions
-// (JobCost::handler_instructions_max, once measured). Single-rate models have the fast task only.
+// (HandlerInstructions, once measured). Single-rate models have the fast task only.
 // On two cores (cortex-m33-dual: the slow task on core 1) nothing preempts the slow task:
 //   R_slow = C_slow + O                                   <= H
 // The cycles are an estimate: instruction counts are exact and bounded (generated steps have no
 // data-dependent loops), the CPI and the part's memory system are assumptions.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,12 +20,16 @@
 
 namespace dualrate {
 
+// A task's jobs' instructions, counted in a sequential run.
 struct JobCost {
-  long instructions_max = -1;  // -1: the task does not exist
-  double instructions_mean = -1;
-  // The interrupt handler's own instructions around the job (bookkeeping, the release),
-  // measured in the preemptive run; -1 before it ran. Part of the task's O.
-  long handler_instructions_max = -1;
+  long instructions_max = 0;
+  double instructions_mean = 0;
+};
+
+// Each task's interrupt handler's own instructions around its jobs (bookkeeping, the release),
+// measured in the preemptive run; 0 before it ran. Part of the task's O.
+struct HandlerInstructions {
+  long fast = 0, slow = 0;
 };
 
 struct Budget {
@@ -32,8 +37,10 @@ struct Budget {
   double cpu_hz = 0, cpi = 1;
   long overhead_cycles = 0;                     // interrupt entry and exit on the part, per job
   double fast_overhead = 0, slow_overhead = 0;  // O of each task: that plus its handler's instructions x CPI
-  double fast_cycles_max = 0, slow_cycles_max = -1;
-  double fast_response = 0, slow_response = -1;  // seconds
+  double fast_cycles_max = 0;
+  std::optional<double> slow_cycles_max;  // the slow task's, as its response: dual-rate only
+  double fast_response = 0;               // seconds
+  std::optional<double> slow_response;
   double utilization = 0;
   bool schedulable = false;
   double margin = 0;      // min over the tasks of 1 - R / deadline
@@ -45,8 +52,10 @@ struct Budget {
   std::string json() const;  // fields to append to an object, each after a comma
 };
 
-Budget schedule(const JobCost& fast, const JobCost& slow, double h, int ratio, const std::string& part, double cpu_hz,
-                double cpi, long overhead_cycles, int slow_core = 0);
+// `slow` absent: a single-rate scheme's fast task alone.
+Budget schedule(const JobCost& fast, const std::optional<JobCost>& slow, double h, int ratio, const std::string& part,
+                double cpu_hz, double cpi, long overhead_cycles, int slow_core = 0,
+                const HandlerInstructions& handlers = {});
 
 // Any set of periodic tasks on one core (one model's two tasks above; several models' in
 // verify-system): each task's job and overhead in cycles, its period (also its deadline) and

@@ -6,7 +6,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <map>
+#include <optional>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 #include "base/data_paths.hpp"
 #include "base/process.hpp"
@@ -38,6 +42,11 @@ std::string malformed_count(const std::string& where, const std::vector<std::str
       where, line.substr(0, 200));
 }
 
+// A step's instructions as counted, per arithmetic operation of the step where it has any.
+StepInstructions step_instructions(double mean, std::optional<long> min, long max, long ops_per_step) {
+  return {mean, min, max, ops_per_step > 0 ? mean / static_cast<double>(ops_per_step) : 0.0};
+}
+
 // The host compiler command for generated code: $CXX, else the generator's default (c++; in a
 // sanitized build the generator's own compiler with its sanitizers, so that host verification
 // runs the generated code under them too, and links the sanitized portable libm).
@@ -56,18 +65,26 @@ constexpr int kNoiseAttempts = 3;
 // Runs a real-time run on a host-timed executive (Linux threads), and again, up to
 // kNoiseAttempts runs in all, while it failed only as host scheduling noise.
 template <class Run>
-std::string retrying_noise(VerifyResult& r, bool host_timed, Run run) {
+std::string retrying_noise(TaskRun& t, bool host_timed, Run run) {
   std::string error = run();
-  while (host_timed && error.empty() && host_scheduling_noise(r) && r.noise_retries + 1 < kNoiseAttempts) {
-    ++r.noise_retries;
+  while (host_timed && error.empty() && host_scheduling_noise(t) && t.noise_retries + 1 < kNoiseAttempts) {
+    ++t.noise_retries;
     error = run();
   }
   return error;
 }
 
-Budget budget_of(const TaskPlan& plan, const VerifyResult& r) {
-  return schedule(r.fast_job, r.slow_job, plan.h, plan.ratio, plan.target->part, plan.cpu_hz, plan.cpi,
-                  plan.target->exception_cycles, plan.slow_core);
+// The budget of the jobs counted in r, with the handlers' instructions once the preemptive run
+// measured them; none without a fast job counted.
+std::optional<Budget> budget_of(const TaskPlan& plan, const VerifyResult& r) {
+  if (!r.fast_job) return std::nullopt;
+  HandlerInstructions handlers;
+  if (r.task_run) {
+    handlers.fast = r.task_run->fast_handler_instructions.value_or(0);
+    handlers.slow = r.task_run->slow_handler_instructions.value_or(0);
+  }
+  return schedule(*r.fast_job, r.slow_job, plan.h, plan.ratio, plan.target->part, plan.cpu_hz, plan.cpi,
+                  plan.target->exception_cycles, plan.slow_core, handlers);
 }
 
 std::string not_schedulable(const Budget& b) {
@@ -86,9 +103,7 @@ CountLine read_job_instructions(const std::vector<std::string>& words, VerifyRes
   if (!parse_number(words[1], max) || !parse_number(words[2], total) || !parse_number(words[3], jobs))
     return CountLine::kMalformed;
   if (jobs < 1) return CountLine::kRead;
-  JobCost& c = words[0] == "fast_job_instructions" ? r.fast_job : r.slow_job;
-  c.instructions_max = max;
-  c.instructions_mean = total / jobs;
+  (words[0] == "fast_job_instructions" ? r.fast_job : r.slow_job) = JobCost{max, total / jobs};
   return CountLine::kRead;
 }
 
@@ -130,7 +145,9 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
   const auto size_lines = split(size.output, '\n');
   if (size.exit_code != 0 || size_lines.size() < 2) return "arm-none-eabi-size failed: " + size.output;
   std::istringstream sizes(size_lines[1]);
-  sizes >> r.text_bytes >> r.data_bytes >> r.bss_bytes;
+  TargetCost& cost = r.target_cost.emplace();
+  cost.sections.emplace();
+  sizes >> cost.sections->text >> cost.sections->data >> cost.sections->bss;
 
   const std::vector<std::string> run =
       qemu_system(target, kIcountShift, dir / "trace.elf", fmt::format("{} {}", steps, every));
@@ -144,15 +161,16 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
   for (const auto& words : out.counts) {
     if (words.size() == 4 && words[0] == "instructions_per_step" && steps > 0) {
       double total = 0;
-      if (!parse_number(words[1], total) || !parse_number(words[2], r.instructions_min) ||
-          !parse_number(words[3], r.instructions_max))
+      long min = 0, max = 0;
+      if (!parse_number(words[1], total) || !parse_number(words[2], min) || !parse_number(words[3], max))
         return malformed_count(target.name, words);
-      r.instructions_per_step = total / static_cast<double>(steps);
+      cost.instructions = step_instructions(total / static_cast<double>(steps), min, max, r.ops_per_step);
     } else if (words.size() == 3 && words[0] == "calibration_cost") {
-      if (!parse_number(words[1], r.calibration_instructions) || !parse_number(words[2], r.calibration_stack_bytes))
+      CalibrationCost& c = r.calibration_cost.emplace();
+      if (!parse_number(words[1], c.instructions) || !parse_number(words[2], c.stack_bytes))
         return malformed_count(target.name, words);
     } else if (words.size() == 2 && words[0] == "stack_bytes") {
-      if (!parse_number(words[1], r.stack_bytes)) return malformed_count(target.name, words);
+      if (!parse_number(words[1], cost.stack_bytes.emplace())) return malformed_count(target.name, words);
     } else if (words.size() == 3 && words[0] == "stack_bytes" && words[1] == "overflow") {
       return fmt::format(
           "a step used all of the stack on {} (at least {} bytes): the painted region was "
@@ -165,50 +183,49 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
 }
 
 Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int ratio, double cpu_hz, double cpi) {
-  return schedule(r.fast_job, r.slow_job, h, ratio, target.part, cpu_hz, cpi, target.exception_cycles);
+  return schedule(*r.fast_job, r.slow_job, h, ratio, target.part, cpu_hz, cpi, target.exception_cycles);
 }
 
-bool read_task_count(const std::vector<std::string>& words, VerifyResult& r) {
+namespace {
+
+// Where a task program's count line goes in TaskRun, by its name.
+using TaskCount =
+    std::variant<std::optional<long> TaskRun::*, std::optional<int> TaskRun::*, std::optional<bool> TaskRun::*>;
+const std::map<std::string, TaskCount>& task_counts() {
+  static const std::map<std::string, TaskCount> counts = {
+      {"ticks", &TaskRun::ticks},
+      {"slow_jobs", &TaskRun::slow_jobs},
+      {"slow_overruns", &TaskRun::slow_overruns},
+      {"fast_overruns", &TaskRun::fast_overruns},
+      {"preempted_ticks", &TaskRun::preempted_ticks},
+      {"deferred_releases", &TaskRun::deferred_releases},
+      {"longest_wait", &TaskRun::longest_wait},
+      {"sched_fifo", &TaskRun::sched_fifo},
+      {"tick_cycles", &TaskRun::tick_cycles},
+      {"late_ticks", &TaskRun::late_ticks},
+      {"shared_overruns", &TaskRun::shared_overruns},
+      {"max_latency_ns", &TaskRun::max_latency_ns},
+      {"fast_handler_instructions", &TaskRun::fast_handler_instructions},
+      {"slow_handler_instructions", &TaskRun::slow_handler_instructions},
+      {"slow_core", &TaskRun::slow_core},
+      {"fast_core", &TaskRun::fast_core},
+  };
+  return counts;
+}
+
+}  // namespace
+
+bool read_task_count(const std::vector<std::string>& words, TaskRun& t) {
   long value = 0;
-  if (words.size() != 2) return false;
-  const char* end = words[1].data() + words[1].size();
-  const auto parsed = std::from_chars(words[1].data(), end, value);
-  if (parsed.ec != std::errc() || parsed.ptr != end) return false;
-  const std::string& name = words[0];
-  if (name == "ticks")
-    r.ticks = value;
-  else if (name == "slow_jobs")
-    r.slow_jobs = value;
-  else if (name == "slow_overruns")
-    r.slow_overruns = value;
-  else if (name == "fast_overruns")
-    r.fast_overruns = value;
-  else if (name == "preempted_ticks")
-    r.preempted_ticks = value;
-  else if (name == "deferred_releases")
-    r.deferred_releases = value;
-  else if (name == "longest_wait")
-    r.longest_wait = value;
-  else if (name == "sched_fifo")
-    r.sched_fifo = static_cast<int>(value);
-  else if (name == "tick_cycles")
-    r.tick_cycles = value;
-  else if (name == "late_ticks")
-    r.late_ticks = value;
-  else if (name == "shared_overruns")
-    r.shared_overruns = value;
-  else if (name == "max_latency_ns")
-    r.max_latency_ns = value;
-  else if (name == "fast_handler_instructions")
-    r.fast_job.handler_instructions_max = value;
-  else if (name == "slow_handler_instructions")
-    r.slow_job.handler_instructions_max = value;
-  else if (name == "slow_core")
-    r.slow_core = static_cast<int>(value);
-  else if (name == "fast_core")
-    r.fast_core = static_cast<int>(value);
-  else
-    return false;
+  if (words.size() != 2 || !parse_number(words[1], value)) return false;
+  const auto count = task_counts().find(words[0]);
+  if (count == task_counts().end()) return false;
+  std::visit(
+      [&](auto member) {
+        auto& field = t.*member;
+        field = static_cast<typename std::decay_t<decltype(field)>::value_type>(value);
+      },
+      count->second);
   return true;
 }
 
@@ -287,11 +304,13 @@ std::string run_tasks(const TaskPlan& plan, const fs::path& exe, const std::stri
     if (words.size() == 2 && words[1] == "unmeasured")
       return fmt::format("a job on {} ran through a whole SysTick period and could not be counted ({})", where,
                          words[0]);
-    if (mode == "multi") read_task_count(words, r);
+    if (mode == "multi") read_task_count(words, *r.task_run);
   }
   if (!failed.empty()) return failed;
   if (t && !t->linux_user) write_file(csv, out.trace);
-  if (mode == "multi") r.overruns = r.slow_overruns + r.fast_overruns;
+  TaskRun& counts = *r.task_run;
+  if (mode == "multi" && counts.slow_overruns && counts.fast_overruns)
+    counts.overruns = *counts.slow_overruns + *counts.fast_overruns;
   return "";
 }
 
@@ -309,15 +328,15 @@ std::string count_linux_jobs(const CrossTarget& target, const fs::path& exe, con
                        counted.exit_code, counted.output.substr(0, 4000));
   for (const auto& words : split_output(counted.output).counts)
     if (read_job_instructions(words, r) == CountLine::kMalformed) return malformed_count(target.name, words);
-  if (r.fast_job.instructions_max < 0 || (slow && r.slow_job.instructions_max < 0))
+  if (!r.fast_job || (slow && !r.slow_job))
     return "counting the jobs' instructions on " + std::string(target.name) + " found no jobs";
   return "";
 }
 
 // Runs the Linux trace program `exe` (qemu-aarch64) in `mode` writing `csv`; its count lines
-// into r. Returns why it failed, or empty.
+// into t. Returns why it failed, or empty.
 std::string run_linux_trace_mode(const CrossTarget& target, const fs::path& exe, const std::string& mode, long steps,
-                                 int every, const fs::path& csv, VerifyResult& r, std::string& script) {
+                                 int every, const fs::path& csv, TaskRun& t, std::string& script) {
   const std::vector<std::string> run = {
       "timeout",   "-k", "5", "900", "qemu-aarch64", exe.string(), mode, std::to_string(steps), std::to_string(every),
       csv.string()};
@@ -328,8 +347,8 @@ std::string run_linux_trace_mode(const CrossTarget& target, const fs::path& exe,
     return fmt::format("the {} trace program failed on {} (exit status {}{}):\n{}", mode, target.name, ran.exit_code,
                        ran.exit_code == 124 ? ", timed out" : "", out.messages.substr(0, 4000));
   for (const auto& words : out.counts)
-    if (!read_task_count(words, r)) return malformed_count(target.name, words);
-  r.overruns = r.fast_overruns;
+    if (!read_task_count(words, t)) return malformed_count(target.name, words);
+  t.overruns = t.fast_overruns;
   return "";
 }
 
@@ -343,7 +362,10 @@ std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, cons
   const ProcessResult built = build_program(argv, dir);
   if (built.exit_code != 0)
     return fmt::format("the trace program did not build for {}:\n{}", target.name, built.output);
-  std::string error = run_linux_trace_mode(target, exe, "single", steps, every, dir / "generated.csv", r, script);
+  // The back-to-back run's counts are not the periodic task's: not kept.
+  TaskRun back_to_back;
+  std::string error =
+      run_linux_trace_mode(target, exe, "single", steps, every, dir / "generated.csv", back_to_back, script);
   // Counted with rows only at the ends (formatting a row costs more than a step), over the
   // first kLinuxCountedSteps steps: qemu-aarch64 logs each instruction, about 660000 a second
   // (planar_vehicle's quasistatic step has 286787: its 2000 steps would take 15 minutes).
@@ -351,16 +373,18 @@ std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, cons
   if (error.empty())
     error = count_linux_jobs(target, exe, {"count", std::to_string(counted), std::to_string(counted), "/dev/null"},
                              false, r, script);
-  r.instructions_counted_steps = counted;
+  TargetCost& cost = r.target_cost.emplace();
+  cost.counted_steps = counted;
   if (!error.empty()) return error;
-  r.instructions_max = r.fast_job.instructions_max;
-  r.instructions_per_step = r.fast_job.instructions_mean;
-  r.tasks = kPeriodicTask;
-  error = retrying_noise(r, true, [&] {
-    return run_linux_trace_mode(target, exe, "periodic", steps, every, dir / "periodic.csv", r, script);
+  cost.instructions =
+      step_instructions(r.fast_job->instructions_mean, std::nullopt, r.fast_job->instructions_max, r.ops_per_step);
+  TaskRun& periodic = r.task_run.emplace();
+  periodic.tasks = kPeriodicTask;
+  error = retrying_noise(periodic, true, [&] {
+    return run_linux_trace_mode(target, exe, "periodic", steps, every, dir / "periodic.csv", periodic, script);
   });
   if (!error.empty()) return error;
-  r.bit_exact_vs_single = read_file(dir / "periodic.csv") == read_file(dir / "generated.csv") ? 1 : 0;
+  periodic.bit_exact_vs_single = read_file(dir / "periodic.csv") == read_file(dir / "generated.csv");
   return "";
 }
 
@@ -382,10 +406,10 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
     if (error.empty()) error = run_tasks(plan, exe, "single", sequential_trace(dir, plan.target), r, script);
     if (!error.empty()) return error;
     single = sequential_trace(dir, plan.target);
-    r.bit_exact_vs_host = read_file(single) == read_file(dir / "host_single.csv") ? 1 : 0;
+    r.bit_exact_vs_host = read_file(single) == read_file(dir / "host_single.csv");
     if (!plan.target->linux_user) {
       r.budget = budget_of(plan, r);
-      if (!r.budget->schedulable) return not_schedulable(*r.budget);
+      if (r.budget && !r.budget->schedulable) return not_schedulable(*r.budget);
     } else {
       // Reported, not enforced: the threads run on an emulated, non-real-time host.
       error = count_linux_jobs(
@@ -396,18 +420,19 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
     }
   }
   if (tasks == "multi") {
-    error = retrying_noise(r, !plan.target || plan.target->linux_user,
+    error = retrying_noise(*r.task_run, !plan.target || plan.target->linux_user,
                            [&] { return run_tasks(plan, exe, "multi", dir / "generated.csv", r, script); });
     if (r.budget && !plan.target->linux_user) {  // again with the handlers' instructions measured in the preemptive run
       r.budget = budget_of(plan, r);
-      if (!r.budget->schedulable) return not_schedulable(*r.budget) + (error.empty() ? "" : "; the run: " + error);
+      if (r.budget && !r.budget->schedulable)
+        return not_schedulable(*r.budget) + (error.empty() ? "" : "; the run: " + error);
     }
     if (!error.empty()) return error;
-    if (plan.slow_core == 1 && (r.fast_core != 0 || r.slow_core != 1))
+    if (plan.slow_core == 1 && (r.task_run->fast_core != 0 || r.task_run->slow_core != 1))
       return fmt::format("the task program on {} did not report the fast task on core 0 and the slow task on core 1",
                          plan.target->name);
-    r.bit_exact_vs_single =
-        read_file(dir / "generated.csv") == trace_text_without_local_columns(read_file(single)) ? 1 : 0;
+    r.task_run->bit_exact_vs_single =
+        read_file(dir / "generated.csv") == trace_text_without_local_columns(read_file(single));
   } else {
     fs::copy_file(single, dir / "generated.csv", fs::copy_options::overwrite_existing);
   }

@@ -43,9 +43,11 @@ std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, cons
 // time is the code's and fails at once.
 // Every fast job (or periodic step) overran: under qemu-user the emulation runs the step slower
 // than real time, which no retry changes and which says nothing about the part.
-inline bool slower_than_real_time(const VerifyResult& r) { return r.ticks > 0 && r.fast_overruns >= r.ticks; }
-inline bool host_scheduling_noise(const VerifyResult& r) {
-  return r.overruns > 0 && r.late_ticks > 0 && !slower_than_real_time(r);
+inline bool slower_than_real_time(const TaskRun& t) {
+  return t.ticks.value_or(0) > 0 && t.fast_overruns.value_or(0) >= *t.ticks;
+}
+inline bool host_scheduling_noise(const TaskRun& t) {
+  return t.overran() && t.late_ticks.value_or(0) > 0 && !slower_than_real_time(t);
 }
 
 // Dual-rate schemes: the task programs (targets/linux/tasks_main.cpp for the host and
@@ -71,7 +73,8 @@ struct TaskPlan {
 // the threaded one for --tasks multi on the host); on a target both of its executives, and
 // the host's sequential one for the bit-for-bit comparison. Leaves the trace to compare
 // with the reference core in dir/generated.csv, and the sequential run's (with the local
-// check's columns) in sequential_trace(dir, plan.target).
+// check's columns) in sequential_trace(dir, plan.target). The tasks' counts into r.task_run,
+// which the caller has made.
 fs::path sequential_trace(const fs::path& dir, const CrossTarget* target);
 std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const fs::path& dir,
                           const std::vector<std::string>& flags, VerifyResult& r, std::string& script);
@@ -80,7 +83,8 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
 // dir/ticks.csv. Returns why it failed, or empty.
 std::string run_tick_rows(const TaskPlan& plan, int every, const fs::path& dir, VerifyResult& r, std::string& script);
 
-// The budget of the jobs measured in r on the target's part (slow_job absent for single-rate models).
+// The budget of the jobs measured in r on the target's part (slow_job absent for single-rate
+// models); r has its fast job counted.
 Budget budget_of(const CrossTarget& target, const VerifyResult& r, double h, int ratio, double cpu_hz, double cpi);
 
 // The compile flags of a trace or task program for one model: its header in dir, its namespace;
@@ -90,8 +94,8 @@ std::vector<std::string> trace_flags(const fs::path& dir, const std::string& hea
                                      const std::vector<TraceCalibrationWrite>& writes);
 
 // A task program's '# NAME VALUE' count line (ticks, overruns, handler instructions, ...)
-// into r; false for any other line.
-bool read_task_count(const std::vector<std::string>& words, VerifyResult& r);
+// into t; false for any other line.
+bool read_task_count(const std::vector<std::string>& words, TaskRun& t);
 
 // The rows a task program's recorder needs for `steps` fast steps at ratio r, a row every
 // `every` steps: one per multiple of `every` passed, plus the first and the last (at most one

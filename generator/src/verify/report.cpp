@@ -110,12 +110,13 @@ std::string accuracy_html(const VerifyResult& r) {
 std::string verdict_html(const VerifyResult& r) {
   if (!r.error.empty()) return fmt::format("<p class=\"verdict fail\">FAIL: {}</p>\n", html_escape(r.error));
   std::string local;
-  if (r.local_ratio >= 0)
-    local = fmt::format("; local check: one step's error {:.3e} {} its tolerance {:.3e} ({})", r.local_max_error,
-                        r.local_ratio <= 1 ? "&le;" : "&gt;", r.local_tolerance, html_escape(r.local_tolerance_basis));
-  if (r.local_bias_ratio >= 0)
-    local += fmt::format(", summed over the samples {:.3e} {} its bound {:.3e}", std::fabs(r.local_bias_sum),
-                         r.local_bias_ratio <= 1 ? "&le;" : "&gt;", r.local_bias_bound);
+  if (r.local)
+    local = fmt::format(
+        "; local check: one step's error {:.3e} {} its tolerance {:.3e} ({}), summed over the samples {:.3e} {} its "
+        "bound {:.3e}",
+        r.local->max_error, r.local->ratio <= 1 ? "&le;" : "&gt;", r.local->tolerance,
+        html_escape(r.local->tolerance_basis), std::fabs(r.local->bias_sum), r.local->bias_ratio <= 1 ? "&le;" : "&gt;",
+        r.local->bias_bound);
   if (r.exact_step)
     local += r.exact_step->differing == 0
                  ? fmt::format("; exact step check: {} samples equal bit for bit", r.exact_step->samples)
@@ -168,10 +169,11 @@ std::vector<Row> option_rows(const VerifyOptions& o, const VerifyResult& r) {
       {"end time", fmt::format("{} ({} steps; --t-end {})", number(r.t_end), r.steps, number(o.t_end))},
       {"compared", o.every == 1 ? std::string("every step") : fmt::format("every {} steps", o.every)}};
   if (o.generate.ratio > 1) rows.push_back({"ratio H / h", std::to_string(o.generate.ratio)});
-  if (r.tasks == kPeriodicTask)
+  if (r.task_run && r.task_run->tasks == kPeriodicTask)
     rows.push_back({"tasks", "one periodic task"});
-  else if (!r.tasks.empty())
-    rows.push_back({"tasks", html_escape(r.tasks) + ", overrun policy " + html_escape(r.overrun_policy)});
+  else if (r.task_run)
+    rows.push_back(
+        {"tasks", html_escape(r.task_run->tasks) + ", overrun policy " + html_escape(r.task_run->overrun_policy)});
   if (!o.header_file.empty()) rows.push_back({"header", "given: " + html_escape(o.header_file)});
   return rows;
 }
@@ -191,23 +193,29 @@ std::vector<Row> analysis_rows(const StabilityReport& s) {
   return rows;
 }
 
+// The target's cost of a step (TargetCost): its instructions, stack and sections.
+void cost_rows(const TargetCost& c, std::vector<Row>& rows) {
+  if (c.instructions) {
+    const StepInstructions& i = *c.instructions;
+    rows.push_back({"instructions per step", i.min ? fmt::format("{:.1f} (min {}, max {})", i.mean, *i.min, i.max)
+                                                   : fmt::format("{:.1f} (max {})", i.mean, i.max)});
+  }
+  if (c.stack_bytes) rows.push_back({"stack", fmt::format("{} bytes", *c.stack_bytes)});
+  if (c.sections)
+    rows.push_back({"program", fmt::format("text {} B, data {} B, bss {} B", c.sections->text, c.sections->data,
+                                           c.sections->bss)});
+}
+
 std::vector<Row> target_rows(const VerifyResult& r) {
   std::vector<Row> rows;
   if (r.ops_per_step > 0)
     rows.push_back({"arithmetic per step", fmt::format("{} operations (lower bound {})", r.ops_per_step, r.ops_bound)});
-  if (r.bit_exact_vs_host >= 0)
-    rows.push_back({"vs the host build", r.bit_exact_vs_host ? "bit for bit equal" : "<b>differs</b>"});
-  if (r.instructions_per_step >= 0)
-    rows.push_back(
-        {"instructions per step",
-         r.instructions_min >= 0
-             ? fmt::format("{:.1f} (min {}, max {})", r.instructions_per_step, r.instructions_min, r.instructions_max)
-             : fmt::format("{:.1f} (max {})", r.instructions_per_step, r.instructions_max)});
-  if (r.stack_bytes >= 0) rows.push_back({"stack", fmt::format("{} bytes", r.stack_bytes)});
-  if (r.text_bytes >= 0)
-    rows.push_back({"program", fmt::format("text {} B, data {} B, bss {} B", r.text_bytes, r.data_bytes, r.bss_bytes)});
-  if (r.bit_exact_vs_single >= 0)
-    rows.push_back({"preemptive vs sequential", r.bit_exact_vs_single ? "bit for bit equal" : "<b>differs</b>"});
+  if (r.bit_exact_vs_host)
+    rows.push_back({"vs the host build", *r.bit_exact_vs_host ? "bit for bit equal" : "<b>differs</b>"});
+  if (r.target_cost) cost_rows(*r.target_cost, rows);
+  const TaskRun tasks = r.task_run.value_or(TaskRun());
+  if (tasks.bit_exact_vs_single)
+    rows.push_back({"preemptive vs sequential", *tasks.bit_exact_vs_single ? "bit for bit equal" : "<b>differs</b>"});
   if (r.tick_check)
     rows.push_back(
         {"every tick",
@@ -215,14 +223,16 @@ std::vector<Row> target_rows(const VerifyResult& r) {
              ? fmt::format("state and outputs at {} ticks bit for bit the reference core's", r.tick_check->samples)
              : fmt::format("<b>{} of {} ticks differ</b>, the first at t = {}", r.tick_check->differing,
                            r.tick_check->samples, number(r.tick_check->first_differing_time))});
-  if (r.overruns >= 0 && r.tasks == kPeriodicTask)
-    rows.push_back({"overruns", fmt::format("{} in {} steps", r.overruns, r.ticks)});
-  else if (r.overruns >= 0)
-    rows.push_back({"overruns", fmt::format("{} (slow {}, fast {}) in {} ticks", r.overruns, r.slow_overruns,
-                                            r.fast_overruns, r.ticks)});
-  if (r.fast_job.instructions_max >= 0 && r.slow_job.instructions_max >= 0)
-    rows.push_back({"instructions per job",
-                    fmt::format("fast {} max, slow {} max", r.fast_job.instructions_max, r.slow_job.instructions_max)});
+  const auto count = [](const std::optional<long>& n) { return n ? std::to_string(*n) : "?"; };
+  if (tasks.overruns && tasks.tasks == kPeriodicTask)
+    rows.push_back({"overruns", fmt::format("{} in {} steps", *tasks.overruns, count(tasks.ticks))});
+  else if (tasks.overruns)
+    rows.push_back(
+        {"overruns", fmt::format("{} (slow {}, fast {}) in {} ticks", *tasks.overruns, count(tasks.slow_overruns),
+                                 count(tasks.fast_overruns), count(tasks.ticks))});
+  if (r.fast_job && r.slow_job)
+    rows.push_back({"instructions per job", fmt::format("fast {} max, slow {} max", r.fast_job->instructions_max,
+                                                        r.slow_job->instructions_max)});
   if (r.budget) {
     const Budget& b = *r.budget;
     rows.push_back(
@@ -232,9 +242,9 @@ std::vector<Row> target_rows(const VerifyResult& r) {
                                 b.schedulable ? "schedulable" : "<b>not schedulable</b>", b.utilization, b.margin,
                                 number(b.min_cpu_hz / 1e6), b.verdict.empty() ? "" : "; " + html_escape(b.verdict))});
   }
-  if (r.late_ticks >= 0)
-    rows.push_back({"Linux wake-ups", fmt::format("{} late ticks, worst latency {} us", r.late_ticks,
-                                                  number(static_cast<double>(r.max_latency_ns) / 1e3))});
+  if (tasks.late_ticks && tasks.max_latency_ns)
+    rows.push_back({"Linux wake-ups", fmt::format("{} late ticks, worst latency {} us", *tasks.late_ticks,
+                                                  number(static_cast<double>(*tasks.max_latency_ns) / 1e3))});
   if (rows.empty()) rows.push_back({"measurements", "none for this target (the host measures no cost)"});
   return rows;
 }
@@ -282,17 +292,17 @@ std::string error_plots_html(const ReportData& d, const PlotFunction& plot) {
 
 // Empty without local check ratios.
 std::string local_check_html(const VerifyResult& r, const PlotFunction& plot) {
-  if (r.local_ratios.empty()) return {};
+  if (!r.local || r.local->ratios.empty()) return {};
   std::string html = fmt::format(
       "<h2>Local check over time</h2>\n<p class=\"note\">Per compared sample, one step of the reference core "
       "from the generated code's state there against the generated code's next state: the largest over the "
       "states of that error divided by its tolerance, the rounding of one step ({}); a run passes only below "
       "1. Ratios below 1e-18 (equal bits) are drawn at 1e-18.</p>\n",
-      html_escape(r.local_tolerance_basis));
+      html_escape(r.local->tolerance_basis));
   Trace ratios{{"t", "ratio"}, {}}, one{{"t", "tolerance"}, {}};
-  for (std::size_t i = 0; i < r.local_ratios.size(); ++i) {
-    ratios.rows.push_back({r.local_times[i], std::max(r.local_ratios[i], 1e-18)});
-    one.rows.push_back({r.local_times[i], 1.0});
+  for (std::size_t i = 0; i < r.local->ratios.size(); ++i) {
+    ratios.rows.push_back({r.local->times[i], std::max(r.local->ratios[i], 1e-18)});
+    one.rows.push_back({r.local->times[i], 1.0});
   }
   return html + "<figure>" +
          plot(plot_script(

@@ -8,10 +8,6 @@
 
 namespace dualrate {
 
-double VerifyResult::instructions_per_op() const {
-  return ops_per_step > 0 ? instructions_per_step / static_cast<double>(ops_per_step) : 0.0;
-}
-
 namespace {
 
 // A line per calibration write, and the recalibration's cost where measured.
@@ -28,9 +24,9 @@ std::string calibration_text(const VerifyResult& r) {
         "calibration at {} (step {}): {}: {}\n", c.at, c.step, set,
         c.applied ? "applied by the generated code and the reference core" : "refused by both (" + c.reason + ")");
   }
-  if (r.calibration_instructions >= 0)
+  if (r.calibration_cost)
     s += fmt::format("recalibration on {}: {} instructions, stack {} bytes (the most of one calibrate())\n", r.target,
-                     r.calibration_instructions, r.calibration_stack_bytes);
+                     r.calibration_cost->instructions, r.calibration_cost->stack_bytes);
   return s;
 }
 
@@ -67,36 +63,46 @@ std::string tick_text(const TickCheck& c, const std::string& scalar) {
                                              c.samples, c.first_differing_time));
 }
 
-// The target run's lines: its cost, its tasks against the sequential run, deferred releases.
-std::string target_run_text(const VerifyResult& r) {
-  std::string s;
-  if (r.instructions_per_step >= 0 && r.text_bytes >= 0)
-    s += fmt::format(
+// The target's cost of a step: a Cortex-M program's with its sections and stack, a Linux
+// program's counted under qemu-aarch64 without them. What a program did not report prints as -1,
+// as in the JSON.
+std::string cost_text(const VerifyResult& r) {
+  if (!r.target_cost || !r.target_cost->instructions) return "";
+  const TargetCost& c = *r.target_cost;
+  const StepInstructions& i = *c.instructions;
+  if (c.sections)
+    return fmt::format(
         "cost on {}: {:.1f} instructions per step (min {}, max {}), {} arithmetic ops per step "
         "(lower bound {}; {:.2f} instructions per op), stack {} bytes; program text {} B, data "
         "{} B, bss {} B\n",
-        r.target, r.instructions_per_step, r.instructions_min, r.instructions_max, r.ops_per_step, r.ops_bound,
-        r.instructions_per_op(), r.stack_bytes, r.text_bytes, r.data_bytes, r.bss_bytes);
-  else if (r.instructions_per_step >= 0)  // a Linux program: counted under qemu-aarch64, no sizes or stack
-    s += fmt::format(
-        "cost on {}: {:.1f} instructions per step (max {}), {} arithmetic ops per step (lower bound "
-        "{}; {:.2f} instructions per op)\n",
-        r.target, r.instructions_per_step, r.instructions_max, r.ops_per_step, r.ops_bound, r.instructions_per_op());
-  if (r.bit_exact_vs_single >= 0 && r.tasks == kPeriodicTask)
+        r.target, i.mean, i.min.value_or(-1), i.max, r.ops_per_step, r.ops_bound, i.per_op, c.stack_bytes.value_or(-1),
+        c.sections->text, c.sections->data, c.sections->bss);
+  return fmt::format(
+      "cost on {}: {:.1f} instructions per step (max {}), {} arithmetic ops per step (lower bound "
+      "{}; {:.2f} instructions per op)\n",
+      r.target, i.mean, i.max, r.ops_per_step, r.ops_bound, i.per_op);
+}
+
+// The tasks' lines: against the sequential run, deferred releases. A count the task program did
+// not report prints as -1, as in the JSON.
+std::string tasks_text(const TaskRun& t) {
+  std::string s;
+  const auto count = [](const std::optional<long>& n) { return n.value_or(-1); };
+  if (t.bit_exact_vs_single && t.tasks == kPeriodicTask)
     s += fmt::format("periodic task: its run {} the back-to-back one; {} steps, overruns {}\n",
-                     r.bit_exact_vs_single ? "equals bit for bit" : "DIFFERS from", r.ticks, r.overruns);
-  else if (r.bit_exact_vs_single >= 0)
+                     *t.bit_exact_vs_single ? "equals bit for bit" : "DIFFERS from", count(t.ticks), count(t.overruns));
+  else if (t.bit_exact_vs_single)
     s += fmt::format(
         "tasks: preemptive run {} the sequential one; {} ticks, {} slow jobs, {} ticks preempted "
         "a slow job; overruns {} (slow {}, fast {})\n",
-        r.bit_exact_vs_single ? "equals bit for bit" : "DIFFERS from", r.ticks, r.slow_jobs, r.preempted_ticks,
-        r.overruns, r.slow_overruns, r.fast_overruns);
-  if (r.deferred_releases > 0)
+        *t.bit_exact_vs_single ? "equals bit for bit" : "DIFFERS from", count(t.ticks), count(t.slow_jobs),
+        count(t.preempted_ticks), count(t.overruns), count(t.slow_overruns), count(t.fast_overruns));
+  if (t.deferred_releases.value_or(0) > 0)
     s += fmt::format(
         "deferred releases: {} (a slow job still ran at the next release; the next job ran "
         "right after it on its grid snapshot, and the fast task waited up to {} ticks for the "
         "late end points: its outputs were that late, the state is the scheme's)\n",
-        r.deferred_releases, r.longest_wait);
+        *t.deferred_releases, count(t.longest_wait));
   return s;
 }
 
@@ -109,19 +115,16 @@ std::string VerifyResult::text() const {
       model, scheme, target, scalar, steps, max_error, tolerance,
       worst_state.empty() ? "" : fmt::format(" (worst: {} at t = {:.6g})", worst_state, worst_time),
       pass ? "PASS" : "FAIL");
-  if (accuracy) s += accuracy_text(*accuracy, linearization);
-  if (local_ratio >= 0)
+  if (accuracy) s += accuracy_text(*accuracy, relinearized ? relinearized->linearization : "");
+  if (local)
     s += fmt::format(
         "local check (one step from the generated state at each sample): error {:.3e}, tolerance "
-        "{:.3e} ({}) at {}, t = {:.6g}: {:.3g} of the tolerance{}\n",
-        local_max_error, local_tolerance, local_tolerance_basis, local_worst_state, local_worst_time, local_ratio,
-        local_ratio <= 1 ? "" : " (FAIL)");
-  if (local_bias_ratio >= 0)
-    s += fmt::format(
+        "{:.3e} ({}) at {}, t = {:.6g}: {:.3g} of the tolerance{}\n"
         "local check, bias (the signed errors of {} samples summed): {:.3e} at {} against {:.3e}: {:.3g} "
         "of it{}\n",
-        local_ratios.size(), local_bias_sum, local_bias_state, local_bias_bound, local_bias_ratio,
-        local_bias_ratio <= 1 ? "" : " (FAIL)");
+        local->max_error, local->tolerance, local->tolerance_basis, local->worst_state, local->worst_time, local->ratio,
+        local->ratio <= 1 ? "" : " (FAIL)", local->ratios.size(), local->bias_sum, local->bias_state, local->bias_bound,
+        local->bias_ratio, local->bias_ratio <= 1 ? "" : " (FAIL)");
   if (exact_step) {
     s += fmt::format(
         "exact step check (the reference core's step in {} arithmetic from the generated state at each "
@@ -139,20 +142,22 @@ std::string VerifyResult::text() const {
     s += "exact step check: not made, " + exact_step_skipped + "\n";
   if (outputs) s += output_text(*outputs, scalar);
   if (tick_check) s += tick_text(*tick_check, scalar);
-  if (relinearized_error >= 0 && !accuracy)
-    s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n", linearization,
-                     relinearized_error, linearization == "scheduled" ? " (schedule_error)" : "");
-  if (bit_exact_vs_host >= 0)
-    s += fmt::format("host build, same code and flags: {}\n", bit_exact_vs_host ? "bit for bit equal" : "differs");
-  s += target_run_text(*this);
+  if (relinearized && !accuracy)
+    s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n",
+                     relinearized->linearization, relinearized->max_error,
+                     relinearized->linearization == "scheduled" ? " (schedule_error)" : "");
+  if (bit_exact_vs_host)
+    s += fmt::format("host build, same code and flags: {}\n", *bit_exact_vs_host ? "bit for bit equal" : "differs");
+  s += cost_text(*this);
+  if (task_run) s += tasks_text(*task_run);
   if (budget) {
     const Budget& b = *budget;
     s += fmt::format(
         "budget on {} at {:.6g} MHz, CPI {:.3g} (an estimate): fast job {:.0f} cycles, response "
         "{:.4g} us{}; utilization {:.3g}; {} (margin {:.3g}; smallest clock {:.4g} MHz)\n",
         b.part, b.cpu_hz / 1e6, b.cpi, b.fast_cycles_max, b.fast_response * 1e6,
-        b.slow_cycles_max >= 0
-            ? fmt::format("; slow job {:.0f} cycles, response {:.4g} us", b.slow_cycles_max, b.slow_response * 1e6)
+        b.slow_cycles_max
+            ? fmt::format("; slow job {:.0f} cycles, response {:.4g} us", *b.slow_cycles_max, *b.slow_response * 1e6)
             : "",
         b.utilization, b.schedulable ? "schedulable" : "NOT schedulable", b.margin, b.min_cpu_hz / 1e6);
   }

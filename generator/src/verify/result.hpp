@@ -15,7 +15,7 @@
 
 namespace dualrate {
 
-// VerifyResult::tasks of a single-rate scheme run as one periodic task (cortex-a53-linux).
+// TaskRun::tasks of a single-rate scheme run as one periodic task (cortex-a53-linux).
 inline constexpr const char* kPeriodicTask = "periodic";
 
 // A calibration write of the run's scenario (verify --calibration): when it applies, what it
@@ -38,6 +38,76 @@ struct TickCheck {
   bool pass() const { return samples > 0 && differing == 0; }
 };
 
+// The local check (verify/local_check.hpp) of a run: its findings, relative to each state's
+// scale as max_error, and what its tolerance was derived from (as
+// VerifyResult::tolerance_basis).
+struct LocalCheckResult : LocalCheck {
+  std::string tolerance_basis;
+};
+
+// Frozen or scheduled sp_ll: the generated trace against the re-linearizing reference core's.
+struct RelinearizedComparison {
+  std::string linearization;  // frozen or scheduled
+  double max_error = 0;       // as VerifyResult::max_error
+};
+
+// The instructions of a step under QEMU's instruction counting, over the steps counted.
+struct StepInstructions {
+  double mean = 0;
+  std::optional<long> min;  // not counted on cortex-a53-linux
+  long max = 0;
+  double per_op = 0;  // mean per arithmetic operation of the step (0 without an op count)
+};
+
+// A Cortex-M program's sections.
+struct SectionSizes {
+  long text = 0, data = 0, bss = 0;
+};
+
+// A single-rate scheme's code measured on a cross target, each where the target's programs
+// measure it.
+struct TargetCost {
+  std::optional<StepInstructions> instructions;
+  std::optional<long> counted_steps;     // cortex-a53-linux: the first steps counted (absent: all)
+  std::optional<SectionSizes> sections;  // Cortex-M: the trace program's
+  std::optional<long> stack_bytes;       // Cortex-M: the most one step used
+};
+
+// The tasks' runs: which executives ran (a dual-rate scheme's tasks, or a single-rate scheme's
+// periodic task on cortex-a53-linux) and the counts their programs report.
+struct TaskRun {
+  std::string tasks;                        // single or multi (dual-rate tasks), or kPeriodicTask
+  std::string overrun_policy;               // dual-rate: skip or defer
+  std::optional<bool> bit_exact_vs_single;  // its trace equals the sequential executive's bit for bit
+  std::optional<long> overruns;             // slow + fast overruns
+  std::optional<long> slow_overruns, fast_overruns, ticks, slow_jobs, preempted_ticks;
+  std::optional<long> deferred_releases;    // releases deferred behind a late slow job (defer)
+  std::optional<long> longest_wait;         // most ticks the fast task waited for a late job's end points (defer)
+  std::optional<int> fast_core, slow_core;  // the cores the tasks ran on, as the task program reports them
+  // Two cores under QEMU: ticks that came while the fast task's handler ran and the other core
+  // ran within it (emulated cores share one clock; not a fast overrun on the part).
+  std::optional<long> shared_overruns;
+  std::optional<bool> sched_fifo;      // Linux executives: the threads ran under SCHED_FIFO
+  std::optional<long> late_ticks;      // Linux: ticks the fast thread began a period or more late
+  std::optional<long> max_latency_ns;  // Linux: the fast thread's worst wake-up latency (platform, not overrun)
+  // cortex-a53-linux: preemptive runs repeated because the host's scheduling, not the code,
+  // made them overrun (overruns together with late wake-ups; kNoiseAttempts in all at most).
+  int noise_retries = 0;
+  std::optional<int> icount_shift;  // Cortex-M: QEMU's -icount shift of the runs
+  std::optional<long> tick_cycles;  // Cortex-M: SysTick period in board cycles
+  // Cortex-M: each task's interrupt handler's own instructions around its jobs (bookkeeping,
+  // the release), measured in the preemptive run.
+  std::optional<long> fast_handler_instructions, slow_handler_instructions;
+
+  bool overran() const { return overruns.value_or(0) > 0; }
+};
+
+// Cortex-M: the most instructions and stack of one calibrate() over the run (a recalibration).
+struct CalibrationCost {
+  long instructions = 0, stack_bytes = 0;
+};
+
+// What a verify run measured. Each part is present where it was measured.
 struct VerifyResult {
   std::string model, scheme, target, scalar;
   long steps = 0;
@@ -50,17 +120,7 @@ struct VerifyResult {
   bool pass = false;
   std::string worst_state;
   double worst_time = 0;
-  // The local check (verify/local_check.hpp; -1 when not run): over the samples and states the
-  // largest ratio of one step's error to its tolerance, that error and tolerance (relative to
-  // the state's scale, as max_error), where, and the tolerance's basis (as tolerance_basis).
-  double local_ratio = -1, local_max_error = -1, local_tolerance = -1;
-  std::string local_worst_state, local_tolerance_basis;
-  double local_worst_time = 0;
-  std::vector<double> local_times, local_ratios;  // per sample: time, largest ratio over the states
-  // The local check's bias test (LocalCheck::bias_ratio): the largest ratio over the states of
-  // the sum of the signed errors to its bound, and that state's sum and bound.
-  double local_bias_ratio = -1, local_bias_sum = 0, local_bias_bound = 0;
-  std::string local_bias_state;
+  std::optional<LocalCheckResult> local;
   // The exact step check (verify/local_check.hpp), or why it was not made.
   std::optional<ExactStepCheck> exact_step;
   std::string exact_step_skipped;
@@ -70,9 +130,7 @@ struct VerifyResult {
   std::optional<TickCheck> tick_check;
   std::string error;      // why the run could not be compared, if it could not
   std::string directory;  // where the kept files are (empty when not kept)
-  // Frozen or scheduled sp_ll: max_error against the re-linearizing reference core, and which.
-  double relinearized_error = -1;
-  std::string linearization{};
+  std::optional<RelinearizedComparison> relinearized;
   // The generated trace against the high-accuracy solution, and the second verdict (accurate
   // or not) where a tolerance is given; absent when the run was not compared.
   std::optional<AccuracyCheck> accuracy;
@@ -81,42 +139,17 @@ struct VerifyResult {
   std::vector<std::string> portable_math_functions;  // elementary functions the generated header
                                                      // calls (step and scenario inputs), all
                                                      // computed by the portable libm
-  // Cross targets only (-1 when not measured):
-  int bit_exact_vs_host = -1;         // 1 when the target's trace equals the host build's bit for bit
-  double instructions_per_step = -1;  // mean over the steps, under QEMU's instruction counting
-  long instructions_min = -1, instructions_max = -1;
-  long instructions_counted_steps = -1;  // cortex-a53-linux single-rate: the first steps counted (-1: all)
-  long text_bytes = -1, data_bytes = -1, bss_bytes = -1, stack_bytes = -1;
-  // Dual-rate schemes (-1 when not run):
-  std::string tasks;             // single or multi (dual-rate tasks), or kPeriodicTask
-  int bit_exact_vs_single = -1;  // multi: 1 when its trace equals the sequential executive's bit for bit
-  long overruns = -1;            // multi: slow + fast overruns
-  long slow_overruns = -1, fast_overruns = -1, ticks = -1, slow_jobs = -1, preempted_ticks = -1;
-  std::string overrun_policy;          // dual-rate: skip or defer
-  long deferred_releases = -1;         // releases deferred behind a late slow job (defer)
-  long longest_wait = -1;              // most ticks the fast task waited for a late job's end points (defer)
-  int fast_core = -1, slow_core = -1;  // the cores the dual-rate tasks ran on, as the task program reports them
-  // Two cores under QEMU: ticks that came while the fast task's handler ran and the other core
-  // ran within it (emulated cores share one clock; not a fast overrun on the part).
-  long shared_overruns = -1;
-  int sched_fifo = -1;       // Linux executives: 1 when the threads ran under SCHED_FIFO
-  long late_ticks = -1;      // Linux: ticks the fast thread began a period or more late
-  long max_latency_ns = -1;  // Linux: the fast thread's worst wake-up latency (platform, not overrun)
-  // cortex-a53-linux: preemptive runs repeated because the host's scheduling, not the code,
-  // made them overrun (overruns together with late wake-ups; kNoiseAttempts in all at most).
-  int noise_retries = 0;
-  int icount_shift = -1;  // Cortex-M: QEMU's -icount shift of the runs
-  long tick_cycles = -1;  // Cortex-M: SysTick period in board cycles
-  // Cortex-M: instructions per job, measured in the sequential run (dual-rate: the fast task's
-  // ticks and the slow jobs; single-rate: the steps as the fast task), and the budget.
-  JobCost fast_job, slow_job;
+  std::optional<bool> bit_exact_vs_host;  // cross targets: the target's trace equals the host build's bit for bit
+  std::optional<TargetCost> target_cost;
+  std::optional<TaskRun> task_run;
+  // Cortex-M and cortex-a53-linux: instructions per job, measured in the sequential run
+  // (dual-rate: the fast task's ticks and the slow jobs; single-rate: the steps as the fast
+  // task), and the budget.
+  std::optional<JobCost> fast_job, slow_job;
   std::optional<Budget> budget;
-  // The scenario's calibration writes, and on Cortex-M the most instructions and stack of one
-  // calibrate() over the run (a recalibration; -1 when not measured).
-  std::vector<CalibrationRecord> calibrations;
-  long calibration_instructions = -1, calibration_stack_bytes = -1;
+  std::vector<CalibrationRecord> calibrations;  // the scenario's calibration writes
+  std::optional<CalibrationCost> calibration_cost;
 
-  double instructions_per_op() const;  // 0 without an op count
   // Both verdicts: the code is the scheme (pass), and the answer is accurate where judged.
   bool pass_all() const { return pass && (!accuracy || accuracy->pass()); }
 

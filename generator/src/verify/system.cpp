@@ -209,9 +209,10 @@ class TaskSet {
   // The jobs' instructions as each model's sequential run counted them (`alone`).
   TaskSet(const SystemModels& s, const std::vector<VerifyResult>& alone) {
     for (std::size_t i = 0; i < s.models.size(); ++i) {
-      tasks_.push_back({s.models[i].name + ".fast", s.steps[i], s.step_ns[i], i, true, alone[i].fast_job});
+      tasks_.push_back(
+          {s.models[i].name + ".fast", s.steps[i], s.step_ns[i], i, true, alone[i].fast_job.value_or(JobCost())});
       tasks_.push_back({s.models[i].name + ".slow", s.steps[i] * s.ratios[i], s.step_ns[i] * s.ratios[i], i, false,
-                        alone[i].slow_job});
+                        alone[i].slow_job.value_or(JobCost())});
     }
     for (const auto& t : tasks_) periods_.push_back(t.period_ns);
     std::sort(periods_.begin(), periods_.end());
@@ -227,17 +228,19 @@ class TaskSet {
   // The response-time analysis of the tasks and the dispatcher every base tick, with the
   // dispatcher's instructions and each task's handler's (in `runs`, per model) as the system's
   // run counted them; before it (-1, none) without.
-  TaskSetBudget budget(double base_tick, long dispatcher, const std::vector<VerifyResult>& runs,
-                       const CrossTarget& cross, const PartRate& part) const {
+  TaskSetBudget budget(double base_tick, long dispatcher, const std::vector<TaskRun>& runs, const CrossTarget& cross,
+                       const PartRate& part) const {
     const double exception_cycles = static_cast<double>(cross.exception_cycles);
     std::vector<PeriodicTask> tasks;
     tasks.push_back(
         {"dispatcher", base_tick, 0, static_cast<double>(std::max(0L, dispatcher)) * part.cpi, exception_cycles, 0});
     for (const Task& t : tasks_) {
       const long handler =
-          runs.empty() ? -1 : (t.fast ? runs[t.model].fast_job : runs[t.model].slow_job).handler_instructions_max;
+          runs.empty() ? 0
+                       : (t.fast ? runs[t.model].fast_handler_instructions : runs[t.model].slow_handler_instructions)
+                             .value_or(0);
       tasks.push_back({t.name, t.period, level(t.period_ns), static_cast<double>(t.cost.instructions_max) * part.cpi,
-                       exception_cycles + static_cast<double>(std::max(0L, handler)) * part.cpi, 0});
+                       exception_cycles + static_cast<double>(handler) * part.cpi, 0});
     }
     return schedule_task_set(tasks, cross.part, part.cpu_hz, part.cpi);
   }
@@ -315,7 +318,7 @@ std::string build_and_run(const SystemSpec& spec, const SystemModels& s, const R
 // trace there is compared with its own sequential run's (bit_exact_vs_single).
 void read_system_run(const std::string& output, const SystemModels& s, const fs::path& dir, SystemResult& r) {
   std::map<std::string, std::string> traces;
-  std::map<std::string, VerifyResult> runs_by_name;
+  std::map<std::string, TaskRun> runs_by_name;
   std::string current;
   for (const auto& line : split(output, '\n')) {
     const ProgramOutput out = split_output(line + "\n");
@@ -332,10 +335,10 @@ void read_system_run(const std::string& output, const SystemModels& s, const fs:
       read_task_count(w, runs_by_name[current]);
   }
   for (const auto& m : s.models) {
-    VerifyResult run = runs_by_name[m.name];
+    TaskRun run = runs_by_name[m.name];
     write_file(dir / (m.name + "_system.csv"), traces[m.name]);
     run.bit_exact_vs_single =
-        traces[m.name] == trace_text_without_local_columns(read_file(dir / m.name / "single.csv")) ? 1 : 0;
+        traces[m.name] == trace_text_without_local_columns(read_file(dir / m.name / "single.csv"));
     r.runs.push_back(run);
   }
 }
@@ -344,8 +347,8 @@ void read_system_run(const std::string& output, const SystemModels& s, const fs:
 std::string system_run_error(const SystemResult& r, const ProcessResult& ran, const CrossTarget& cross,
                              const PartRate& part) {
   bool exact = true, overran = false;
-  for (const VerifyResult& run : r.runs) {
-    exact = exact && run.bit_exact_vs_single == 1;
+  for (const TaskRun& run : r.runs) {
+    exact = exact && run.bit_exact_vs_single == true;
     overran = overran || run.slow_overruns != 0 || run.fast_overruns != 0;
   }
   if (!r.budget->schedulable) return not_schedulable(*r.budget, part);
@@ -413,11 +416,11 @@ std::string SystemResult::text() const {
     const VerifyResult& m = models[i];
     s += fmt::format("  {} {}: alone max_error {:.3e} (tolerance {:.3e}) {}", m.model, m.scheme, m.max_error,
                      m.tolerance, m.pass ? "pass" : "FAIL");
-    if (i < runs.size())
+    if (i < runs.size())  // a count the system program did not report: -1, as in the JSON
       s += fmt::format(
           "; in the system {} its own sequential run, {} ticks preempted a slow job, overruns {} slow {} fast",
-          runs[i].bit_exact_vs_single == 1 ? "equals bit for bit" : "DIFFERS from", runs[i].preempted_ticks,
-          runs[i].slow_overruns, runs[i].fast_overruns);
+          runs[i].bit_exact_vs_single == true ? "equals bit for bit" : "DIFFERS from",
+          runs[i].preempted_ticks.value_or(-1), runs[i].slow_overruns.value_or(-1), runs[i].fast_overruns.value_or(-1));
     s += "\n";
     if (m.accuracy) {
       const std::string lines = accuracy_text(*m.accuracy, "");

@@ -61,9 +61,9 @@ struct SystemResult {
   std::string name, target;
   double base_tick = 0;
   std::vector<VerifyResult> models;  // each alone, sequential run on the target
-  // Per model, its counts in the system's run (VerifyResult's task fields: ticks, overruns,
-  // handler instructions) and bit_exact_vs_single: its trace there equals its own sequential run's.
-  std::vector<VerifyResult> runs;
+  // Per model, its counts in the system's run (ticks, overruns, handler instructions) and
+  // bit_exact_vs_single: its trace there equals its own sequential run's.
+  std::vector<TaskRun> runs;
   long dispatcher_instructions = -1;
   std::optional<TaskSetBudget> budget;
   bool pass = false;

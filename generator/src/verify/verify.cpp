@@ -196,9 +196,10 @@ TaskPlan Verification::task_plan() const {
 
 void Verification::run_tasks(const fs::path& dir, const std::vector<std::string>& flags, std::string& script) {
   const TaskPlan plan = task_plan();
-  r_.tasks = o_.tasks;
-  r_.overrun_policy = o_.generate.defer_overruns ? "defer" : "skip";
-  if (cross_ && !cross_->linux_user) r_.icount_shift = plan.icount_shift;
+  TaskRun& run = r_.task_run.emplace();
+  run.tasks = o_.tasks;
+  run.overrun_policy = o_.generate.defer_overruns ? "defer" : "skip";
+  if (cross_ && !cross_->linux_user) run.icount_shift = plan.icount_shift;
   stage(fmt::format("building and running the {} tasks{}", o_.tasks,
                     cross_ ? std::string(" on ") + cross_->name : std::string()));
   if (r_.steps % o_.generate.ratio != 0)
@@ -221,7 +222,7 @@ void Verification::run_on_linux(const fs::path& dir, const std::vector<std::stri
   if (r_.error.empty()) {
     // Reported, not enforced: the task runs on an emulated, non-real-time host.
     r_.budget = budget_of(*cross_, r_, o_.generate.step, 1, part_.cpu_hz, part_.cpi);
-    r_.bit_exact_vs_host = read_file(dir / "generated.csv") == read_file(dir / "host.csv") ? 1 : 0;
+    r_.bit_exact_vs_host = read_file(dir / "generated.csv") == read_file(dir / "host.csv");
   }
 }
 
@@ -230,12 +231,12 @@ void Verification::run_on_cortex_m(const fs::path& dir, const std::vector<std::s
   r_.error = run_host_trace(dir, flags, true, "trace_host", "host.csv", r_.steps, o_.every, script);
   stage(fmt::format("building the trace program for {} and running it under QEMU", cross_->name));
   if (r_.error.empty()) r_.error = run_on_target(*cross_, dir, flags, r_.steps, o_.every, r_, script);
-  if (r_.error.empty() && r_.instructions_max >= 0) {
+  if (r_.error.empty() && r_.target_cost && r_.target_cost->instructions) {
     // Steps run back to back here, not in real time: the budget is reported, not enforced.
-    r_.fast_job = {r_.instructions_max, r_.instructions_per_step};
+    r_.fast_job = JobCost{r_.target_cost->instructions->max, r_.target_cost->instructions->mean};
     r_.budget = budget_of(*cross_, r_, o_.generate.step, 1, part_.cpu_hz, part_.cpi);
   }
-  if (r_.error.empty()) r_.bit_exact_vs_host = read_file(dir / "generated.csv") == read_file(dir / "host.csv") ? 1 : 0;
+  if (r_.error.empty()) r_.bit_exact_vs_host = read_file(dir / "generated.csv") == read_file(dir / "host.csv");
 }
 
 void Verification::run_reference(const fs::path& dir) {
@@ -258,7 +259,6 @@ void Verification::run_reference(const fs::path& dir) {
 }
 
 void Verification::compare_relinearized(const fs::path& dir) {
-  r_.linearization = frozen_ ? "frozen" : "scheduled";
   RunOptions relinearizing = run_;
   relinearizing.frozen_linearization = false;
   if (relinearizing.schedule) relinearizing.iterations = relinearizing.schedule->iterations;
@@ -266,41 +266,44 @@ void Verification::compare_relinearized(const fs::path& dir) {
   relinearizing.design = nullptr;
   relinearized_ = core_.simulate(relinearizing);
   write_csv(relinearized_, (dir / "reference_relinearized.csv").string());
-  r_.relinearized_error = compare_traces(without_local_columns(read_csv((dir / "generated.csv").string())),
-                                         relinearized_, model_.states.size())
-                              .max_error;
+  r_.relinearized =
+      RelinearizedComparison{frozen_ ? "frozen" : "scheduled",
+                             compare_traces(without_local_columns(read_csv((dir / "generated.csv").string())),
+                                            relinearized_, model_.states.size())
+                                 .max_error};
 }
 
 std::string Verification::overrun_error() const {
-  if (r_.overruns <= 0) return "";
-  const bool periodic = r_.tasks == kPeriodicTask;
-  if (cross_ && cross_->linux_user && slower_than_real_time(r_))
+  if (!r_.task_run || !r_.task_run->overran()) return "";
+  const TaskRun& t = *r_.task_run;
+  const bool periodic = t.tasks == kPeriodicTask;
+  if (cross_ && cross_->linux_user && slower_than_real_time(t))
     return fmt::format(
         "every {} overran ({} of {}): under qemu-aarch64 a step of {} instructions takes more "
         "than h = {:.6g} s, so the emulated run cannot keep its period; its real-time behaviour "
         "is for the board to show (the budget from the instruction count: utilization {:.3g} on "
         "{})",
-        periodic ? "step of the periodic task" : "fast job", r_.fast_overruns, r_.ticks, r_.fast_job.instructions_max,
+        periodic ? "step of the periodic task" : "fast job", *t.fast_overruns, *t.ticks, r_.fast_job->instructions_max,
         o_.generate.step, r_.budget ? r_.budget->utilization : -1.0, cross_->part);
-  if ((!cross_ || cross_->linux_user) && host_scheduling_noise(r_))
+  if ((!cross_ || cross_->linux_user) && host_scheduling_noise(t))
     return fmt::format(
         "host scheduling noise, not the code: {} overruns{} in each of {} runs, with the {} "
         "thread waking a period or more late on {} ticks (up to {:.1f} ms); run it on a quieter "
         "host",
-        r_.overruns, periodic ? "" : fmt::format(" ({} slow, {} fast)", r_.slow_overruns, r_.fast_overruns),
-        r_.noise_retries + 1, periodic ? "periodic" : "fast", r_.late_ticks,
-        static_cast<double>(r_.max_latency_ns) / 1e6);
+        *t.overruns, periodic ? "" : fmt::format(" ({} slow, {} fast)", *t.slow_overruns, *t.fast_overruns),
+        t.noise_retries + 1, periodic ? "periodic" : "fast", *t.late_ticks,
+        static_cast<double>(t.max_latency_ns.value_or(0)) / 1e6);
   if (periodic)
     return fmt::format("{} overruns: {} steps of the periodic task used more processor time than h = {:.6g} s",
-                       r_.overruns, r_.overruns, o_.generate.step);
+                       *t.overruns, *t.overruns, o_.generate.step);
   return fmt::format(
       "{} overruns ({} slow, {} fast): {} (dualrate/dual_rate.hpp's {} policy), so the trace is "
       "not the scheme's result and is not compared",
-      r_.overruns, r_.slow_overruns, r_.fast_overruns,
+      *t.overruns, *t.slow_overruns, *t.fast_overruns,
       o_.generate.defer_overruns ? "a late slow job did not end within the next macro step and the "
                                    "fast task stopped waiting for it"
                                  : "slow releases were skipped",
-      r_.overrun_policy);
+      t.overrun_policy);
 }
 
 void Verification::compare(const fs::path& dir) {
@@ -332,8 +335,10 @@ void Verification::compare(const fs::path& dir) {
       r_.tick_check =
           compare_tick_rows(read_csv((dir / "ticks.csv").string()), core_.tick_trace(run_, tick_every_), tick_every_);
     }
-    r_.pass = r_.max_error <= r_.tolerance && r_.bit_exact_vs_host != 0 && r_.bit_exact_vs_single != 0 &&
-              r_.overruns <= 0 && (!checked || (r_.local_ratio <= 1 && r_.local_bias_ratio <= 1)) &&
+    const bool tasks_pass =
+        !r_.task_run || (r_.task_run->bit_exact_vs_single.value_or(true) && !r_.task_run->overran());
+    r_.pass = r_.max_error <= r_.tolerance && r_.bit_exact_vs_host.value_or(true) && tasks_pass &&
+              (!checked || (r_.local->ratio <= 1 && r_.local->bias_ratio <= 1)) &&
               (!r_.exact_step || r_.exact_step->differing == 0) && (!r_.outputs || r_.outputs->pass()) &&
               (!r_.tick_check || r_.tick_check->pass());
   } catch (const std::runtime_error& e) {
@@ -362,12 +367,12 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
   const Eigen::VectorXd scale = Eigen::Map<const Eigen::VectorXd>(state_scale.data(), n);
   // double: both sides hold the same constants, their roundings differ from step to step.
   LocalTolerance tolerance{Eigen::VectorXd::Constant(n, r_.tolerance), Eigen::VectorXd::Zero(n)};
-  r_.local_tolerance_basis = "scheme";
+  std::string basis = "scheme";
   if (request_.scalar == ScalarType::kFloat) {
     const std::optional<LocalTolerance> local = info_.local_step_map && rounding_
                                                     ? std::optional<LocalTolerance>(local_step_tolerance(*rounding_))
                                                     : std::nullopt;
-    r_.local_tolerance_basis = local ? "step map" : "first order";
+    basis = local ? "step map" : "first order";
     // The first-order bound does not tell the constants' share: all of it may be the same every
     // step, so the bias bound is N times it (no tighter than each sample's).
     tolerance =
@@ -393,18 +398,7 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
   const Trace& to = compensated ? summed_next : next;
   const ReferenceSteps expected = reference_steps(
       from, to, samples, tasks ? core_.macro_step(run_) : core_.single_step(run_), tasks ? &kept : nullptr);
-  const LocalCheck c = local_check(from, to, expected, tolerance, scale);
-  r_.local_ratio = c.ratio;
-  r_.local_max_error = c.max_error;
-  r_.local_tolerance = c.tolerance;
-  r_.local_worst_state = c.worst_state;
-  r_.local_worst_time = c.worst_time;
-  r_.local_times = c.times;
-  r_.local_ratios = c.ratios;
-  r_.local_bias_ratio = c.bias_ratio;
-  r_.local_bias_sum = c.bias_sum;
-  r_.local_bias_bound = c.bias_bound;
-  r_.local_bias_state = c.bias_state;
+  r_.local = LocalCheckResult{local_check(from, to, expected, tolerance, scale), basis};
   r_.exact_step_skipped = core_.exact_step_difference(run_);
   if (!r_.exact_step_skipped.empty()) return;
   const bool in_float = request_.scalar == ScalarType::kFloat;

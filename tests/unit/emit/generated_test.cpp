@@ -163,8 +163,9 @@ TEST(FloatMutation, OneUlpPassesTheRoundingChecksNotTheExactStepCheck) {
   const VerifyResult r = verify_with_kt_moved(1);
   EXPECT_EQ(r.error, "");
   EXPECT_LE(r.max_error, r.tolerance) << r.json();
-  EXPECT_LE(r.local_ratio, 1.0) << r.json();
-  EXPECT_LE(r.local_bias_ratio, 1.0) << r.json();
+  ASSERT_TRUE(r.local) << r.json();
+  EXPECT_LE(r.local->ratio, 1.0) << r.json();
+  EXPECT_LE(r.local->bias_ratio, 1.0) << r.json();
   ASSERT_TRUE(r.exact_step) << r.json();
   EXPECT_GT(r.exact_step->differing, 0) << r.json();
   EXPECT_FALSE(r.pass);
@@ -382,16 +383,17 @@ VerifyResult verify_with_gravity_scaled(double factor) { return verify_with_cons
 // A header as generated: both checks pass, the local one within the step-map bound's share.
 void expect_passes_locally(const VerifyResult& r) {
   EXPECT_EQ(r.error, "");
-  EXPECT_EQ(r.local_tolerance_basis, "step map");
-  EXPECT_GT(r.local_ratio, 0.0);
-  EXPECT_LT(r.local_ratio, 1.0);
+  ASSERT_TRUE(r.local) << r.json();
+  EXPECT_EQ(r.local->tolerance_basis, "step map");
+  EXPECT_GT(r.local->ratio, 0.0);
+  EXPECT_LT(r.local->ratio, 1.0);
   EXPECT_TRUE(r.pass) << r.json();
 }
 
 TEST(LocalCheckPendulum, TheHeaderAsGeneratedPasses) {
   const VerifyResult r = verify_with_gravity_scaled(1);
   expect_passes_locally(r);
-  EXPECT_EQ(r.local_ratios.size(), static_cast<std::size_t>(r.steps + 1));
+  EXPECT_EQ(r.local->ratios.size(), static_cast<std::size_t>(r.steps + 1));
   ASSERT_TRUE(r.exact_step) << r.json();
   EXPECT_EQ(r.exact_step->samples, r.steps + 1);
   EXPECT_EQ(r.exact_step->differing, 0);
@@ -421,8 +423,9 @@ TEST(LocalCheckPendulum, SpringOneTenthPercentStifferFailsTheExactStepCheck) {
   const VerifyResult r = verify_with_constant_scaled("k", 1.001);
   EXPECT_EQ(r.error, "");
   EXPECT_LE(r.max_error, r.tolerance) << r.json();
-  EXPECT_LE(r.local_ratio, 1.0) << r.json();
-  EXPECT_LE(r.local_bias_ratio, 1.0) << r.json();
+  ASSERT_TRUE(r.local) << r.json();
+  EXPECT_LE(r.local->ratio, 1.0) << r.json();
+  EXPECT_LE(r.local->bias_ratio, 1.0) << r.json();
   ASSERT_TRUE(r.exact_step) << r.json();
   EXPECT_EQ(r.exact_step->samples, r.steps + 1);
   EXPECT_EQ(r.exact_step->differing, r.steps + 1) << r.json();
@@ -436,7 +439,8 @@ TEST(LocalCheckPendulum, GravityOnePercentOffFailsOnlyTheLocalCheck) {
   const VerifyResult r = verify_with_gravity_scaled(1.01);
   EXPECT_EQ(r.error, "");
   EXPECT_LT(r.max_error, r.tolerance) << r.json();
-  EXPECT_GT(r.local_ratio, 10.0) << r.json();
+  ASSERT_TRUE(r.local) << r.json();
+  EXPECT_GT(r.local->ratio, 10.0) << r.json();
   EXPECT_FALSE(r.pass);
   EXPECT_NE(r.json().find("\"local_ratio\":"), std::string::npos);
   EXPECT_NE(r.text().find("local check"), std::string::npos);
@@ -454,8 +458,9 @@ TEST(LocalCheckPendulum, SpringOnePercentStifferFailsTheBiasTest) {
   const VerifyResult r = verify_with_constant_scaled("k", 1.01);
   EXPECT_EQ(r.error, "");
   EXPECT_LT(r.max_error, r.tolerance) << r.json();
-  EXPECT_GT(r.local_ratio, 1.0) << r.json();
-  EXPECT_GT(r.local_bias_ratio, 1.0) << r.json();
+  ASSERT_TRUE(r.local) << r.json();
+  EXPECT_GT(r.local->ratio, 1.0) << r.json();
+  EXPECT_GT(r.local->bias_ratio, 1.0) << r.json();
   EXPECT_FALSE(r.pass);
 }
 
@@ -477,16 +482,18 @@ VerifyResult verify_tasks_with_actuator_lag_scaled(double factor) {
 TEST(LocalCheckTasks, TheHeaderAsGeneratedPasses) {
   const VerifyResult r = verify_tasks_with_actuator_lag_scaled(1);
   expect_passes_locally(r);
-  EXPECT_GT(r.local_ratios.size(), 10u);
+  ASSERT_TRUE(r.local) << r.json();
+  EXPECT_GT(r.local->ratios.size(), 10u);
   ASSERT_TRUE(r.exact_step) << r.json();  // a macro step at a time from the kept values
-  EXPECT_EQ(r.exact_step->samples, static_cast<long>(r.local_ratios.size()));
+  EXPECT_EQ(r.exact_step->samples, static_cast<long>(r.local->ratios.size()));
   EXPECT_EQ(r.exact_step->differing, 0) << r.json();
 }
 
 TEST(LocalCheckTasks, ActuatorLagOnePercentOffFails) {
   const VerifyResult r = verify_tasks_with_actuator_lag_scaled(1.01);
   EXPECT_EQ(r.error, "");
-  EXPECT_GT(r.local_ratio, 100.0) << r.json();
+  ASSERT_TRUE(r.local) << r.json();
+  EXPECT_GT(r.local->ratio, 100.0) << r.json();
   EXPECT_FALSE(r.pass);
 }
 

@@ -11,24 +11,26 @@ namespace {
 // Slow job of 800 cycles: R = 810 -> 810 + 5*110 = 1360 -> 1580 -> 1690 -> 1800 -> 1800
 // (ceil(1800/200) = 9): R = 1800 us <= 2000 us. U = 110/200 + 810/2000 = 0.955.
 TEST(Budget, ResponseTimeAnalysisConverges) {
-  const Budget b = schedule({100, 90}, {800, 800}, 200e-6, 10, "part", 1e6, 1.0, 10);
+  const Budget b = schedule({100, 90}, JobCost{800, 800}, 200e-6, 10, "part", 1e6, 1.0, 10);
   EXPECT_TRUE(b.schedulable);
   EXPECT_DOUBLE_EQ(b.fast_response, 110e-6);
-  EXPECT_DOUBLE_EQ(b.slow_response, 1800e-6);
+  EXPECT_DOUBLE_EQ(*b.slow_response, 1800e-6);
   EXPECT_NEAR(b.utilization, 0.955, 1e-12);
   EXPECT_NEAR(b.margin, 0.1, 1e-12);
   EXPECT_TRUE(b.verdict.empty());
   // The smallest clock is the boundary: a hair above it schedules, a hair below does not.
   EXPECT_LT(b.min_cpu_hz, 1e6);
-  EXPECT_TRUE(schedule({100, 90}, {800, 800}, 200e-6, 10, "part", b.min_cpu_hz * (1 + 1e-5), 1.0, 10).schedulable);
-  EXPECT_FALSE(schedule({100, 90}, {800, 800}, 200e-6, 10, "part", b.min_cpu_hz * (1 - 1e-3), 1.0, 10).schedulable);
+  EXPECT_TRUE(
+      schedule({100, 90}, JobCost{800, 800}, 200e-6, 10, "part", b.min_cpu_hz * (1 + 1e-5), 1.0, 10).schedulable);
+  EXPECT_FALSE(
+      schedule({100, 90}, JobCost{800, 800}, 200e-6, 10, "part", b.min_cpu_hz * (1 - 1e-3), 1.0, 10).schedulable);
 }
 
 // Slow job of 1000 cycles: U = 0.55 + 0.505 > 1, the iteration passes H; the slow task is named.
 TEST(Budget, OverloadNamesTheSlowTask) {
-  const Budget b = schedule({100, 90}, {1000, 1000}, 200e-6, 10, "part", 1e6, 1.0, 10);
+  const Budget b = schedule({100, 90}, JobCost{1000, 1000}, 200e-6, 10, "part", 1e6, 1.0, 10);
   EXPECT_FALSE(b.schedulable);
-  EXPECT_GT(b.slow_response, 2000e-6);
+  EXPECT_GT(*b.slow_response, 2000e-6);
   EXPECT_NE(b.verdict.find("the slow task"), std::string::npos) << b.verdict;
   EXPECT_GT(b.min_cpu_hz, 1e6);
 }
@@ -38,9 +40,9 @@ TEST(Budget, OverloadNamesTheSlowTask) {
 // 1010/2000 = 0.505. With 2000 cycles of slow job, core 1 is the one that misses, and its
 // smallest clock is where 2010 cycles fit in H: 1.005 MHz.
 TEST(Budget, TwoCoresRunTheSlowTaskUnpreempted) {
-  const Budget b = schedule({100, 90}, {1000, 1000}, 200e-6, 10, "part", 1e6, 1.0, 10, 1);
+  const Budget b = schedule({100, 90}, JobCost{1000, 1000}, 200e-6, 10, "part", 1e6, 1.0, 10, 1);
   EXPECT_TRUE(b.schedulable) << b.verdict;
-  EXPECT_DOUBLE_EQ(b.slow_response, 1010e-6);
+  EXPECT_DOUBLE_EQ(*b.slow_response, 1010e-6);
   EXPECT_DOUBLE_EQ(b.fast_response, 110e-6);
   EXPECT_NEAR(b.fast_core_utilization, 0.55, 1e-12);
   EXPECT_NEAR(b.slow_core_utilization, 0.505, 1e-12);
@@ -48,7 +50,7 @@ TEST(Budget, TwoCoresRunTheSlowTaskUnpreempted) {
                           "{\"core\":1,\"tasks\":[\"slow\"],\"utilization\":0.505}]"),
             std::string::npos)
       << b.json();
-  const Budget late = schedule({100, 90}, {2000, 2000}, 200e-6, 10, "part", 1e6, 1.0, 10, 1);
+  const Budget late = schedule({100, 90}, JobCost{2000, 2000}, 200e-6, 10, "part", 1e6, 1.0, 10, 1);
   EXPECT_FALSE(late.schedulable);
   EXPECT_NE(late.verdict.find("the slow task needs 2010 cycles per job on core 1"), std::string::npos) << late.verdict;
   EXPECT_NEAR(late.min_cpu_hz, 1.005e6, 1e-5 * 1.005e6);
@@ -61,7 +63,7 @@ TEST(Budget, CyclesPerInstructionAndTheFastTask) {
   EXPECT_DOUBLE_EQ(b.fast_cycles_max, 200);
   EXPECT_FALSE(b.schedulable);
   EXPECT_NE(b.verdict.find("the fast task needs 210 cycles"), std::string::npos) << b.verdict;
-  EXPECT_LT(b.slow_response, 0);
+  EXPECT_FALSE(b.slow_response);
   EXPECT_NEAR(b.min_cpu_hz, 1.05e6, 1e-6 * 1.05e6);
 }
 

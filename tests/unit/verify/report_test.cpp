@@ -37,17 +37,17 @@ TEST(Report, ErrorOverTimeIsWhatMaxErrorMaximizes) {
 // Linux program's cost without the sizes and stack it does not measure.
 TEST(VerifyResultText, PeriodicTaskHasNoDualRateFields) {
   VerifyResult r = passed_result("quarter_car", "rk4", "cortex-a53-linux");
-  r.tasks = kPeriodicTask;
-  r.bit_exact_vs_single = 1;
-  r.overruns = 0;
-  r.fast_overruns = 0;
-  r.ticks = 3000;
-  r.sched_fifo = 1;
-  r.late_ticks = 2;
-  r.max_latency_ns = 3000;
-  r.instructions_per_step = 159;
-  r.instructions_max = 159;
+  TaskRun& t = r.task_run.emplace();
+  t.tasks = kPeriodicTask;
+  t.bit_exact_vs_single = true;
+  t.overruns = 0;
+  t.fast_overruns = 0;
+  t.ticks = 3000;
+  t.sched_fifo = true;
+  t.late_ticks = 2;
+  t.max_latency_ns = 3000;
   r.ops_per_step = 101;
+  r.target_cost.emplace().instructions = StepInstructions{159, std::nullopt, 159, 159.0 / 101};
   const std::string json = r.json(), text = r.text();
   for (const char* field : {"\"tasks\":\"periodic\"", "\"bit_exact_vs_single\":true", "\"overruns\":0",
                             "\"fast_overruns\":0", "\"ticks\":3000", "\"late_ticks\":2"})
