@@ -80,14 +80,14 @@ AccuracyCheck check_accuracy(const Trace& trace, const Trace& accurate, const Mo
                              const ErrorTolerance& tolerance);
 
 // The generated trace of `run` against the high-accuracy solution on its rows (written to `csv`
-// unless empty), judged with `tolerance`, with `relinearized` (a frozen or scheduled run's
-// re-linearizing counterpart, or empty) against it too; a solution that cannot be had is the
-// check's error.
+// unless empty), judged with `tolerance`, with `relinearized` (the re-linearizing counterpart of
+// a run at another linearization than the exact one, or empty) against it too; a solution that
+// cannot be had is the check's error.
 AccuracyCheck measure_accuracy(const ReferenceCore& core, const RunOptions& run, const Trace& generated,
                                const Trace& relinearized, const Model& model, const ErrorTolerance& tolerance,
                                const std::string& csv);
 
-// The lines verify prints for it; `linearization` names a frozen or scheduled one (or is empty).
+// The lines verify prints for it; `linearization` names the run's when not the exact one (or is empty).
 std::string accuracy_text(const AccuracyCheck& a, const std::string& linearization);
 
 }  // namespace dualrate
