@@ -40,7 +40,7 @@ void generate(benchmark::State& state, const char* scheme) {
     const dualrate::StabilityReport stability =
         dualrate::analyze_stability(model, scheme, h, 1, {}, dualrate::StepSearch::kWhenUnstable);
     dualrate::GenerateRequest o{scheme, h, 1, dualrate::ScalarType::kDouble, "benchmark"};
-    const dualrate::SchemeDesign design = dualrate::precompute_scheme(model, false, o);
+    const dualrate::SchemeDesign design = dualrate::precompute_scheme(model, o);
     const std::string header = dualrate::generate_header(model, o, design);
     benchmark::DoNotOptimize(stability.stable);
     bytes = header.size();

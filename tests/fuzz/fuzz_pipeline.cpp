@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (scheme->dual_rate && (model.slow_count == 0 || model.fast_count() == 0)) return 0;
     dualrate::analyze_stability(model, s.scheme, *s.step, s.ratio, {}, dualrate::StepSearch::kNever);
     dualrate::GenerateRequest options{s.scheme, *s.step, s.ratio, dualrate::ScalarType::kDouble, "fuzz"};
-    dualrate::generate_header(model, options, dualrate::precompute_scheme(model, s.linearization == "frozen", options));
+    dualrate::generate_header(model, options, dualrate::precompute_scheme(model, options));
   } catch (const dualrate::ModelError&) {
   }
   return 0;

@@ -158,7 +158,6 @@ PendulumFigures pendulum(const fs::path& dir, const std::string& source_dir) {
   PendulumFigures fig;
   constexpr double h = 0.005, t_end = 10;
   RunOptions sp{"sp_ll", h, t_end, 1};
-  sp.frozen_linearization = true;
   const Trace sp_trace = core.simulate(sp);
   const Trace ref = core.simulate({kHighAccuracy, h, t_end, 1});
   const std::size_t energy = 1 + m.states.size();

@@ -19,9 +19,9 @@ using PointJudge = std::function<MapJudgement(const Eigen::MatrixXd& j)>;
 PointJudge point_judge(const Model& model, const std::string& scheme, double h, int ratio, const SchemeOptions& options,
                        double t_end, const SchemeDesign* given, TrajectoryStability& r) {
   const SchemeInfo* info = find_any_scheme(scheme);
-  if (!info || !info->constants)
+  if (!info || !info->takes_constants)
     return [=](const Eigen::MatrixXd& j) { return MapRadius(scheme, j, model.slow_count, ratio, options).judge(h); };
-  if (info->schedulable && model.simulation.linearization == "scheduled") {
+  if (info->schedulable && model.simulation.linearization == Linearization::kScheduled) {
     r.not_judged = "its scheduled constants have their own proof along the trajectory (the schedule's)";
     return {};
   }
@@ -29,8 +29,8 @@ PointJudge point_judge(const Model& model, const std::string& scheme, double h, 
     r.not_judged = "its constants are the initial state's and its map at another point is not built";
     return {};
   }
-  const bool frozen = model.simulation.linearization == "frozen";
-  r.advisory = frozen || !info->linearization;  // sp_ll's exact constants are every point's own
+  // Constants of the exact linearization are every point's own; others are the initial state's.
+  r.advisory = model.simulation.linearization != Linearization::kExact || !takes(*info, Linearization::kExact);
   std::shared_ptr<const SchemeDesign> owned;
   if (!given) {
     GenerateRequest request{scheme, h, ratio, ScalarType::kDouble, {}};  // the constants alone, no header
@@ -38,7 +38,7 @@ PointJudge point_judge(const Model& model, const std::string& scheme, double h, 
     request.t_end = t_end;
     request.allow_unstable = true;  // judged here
     try {
-      owned = std::make_shared<const SchemeDesign>(precompute_scheme(model, frozen, request));
+      owned = std::make_shared<const SchemeDesign>(precompute_scheme(model, request));
     } catch (const ModelError& e) {
       r.not_judged = std::string("the scheme has no design here: ") + e.what();
       return {};

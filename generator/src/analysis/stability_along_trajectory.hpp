@@ -34,9 +34,9 @@ struct TrajectoryStability {
   std::size_t points = 0;
   double t = 0;        // the worst point (the largest MapJudgement::relative)
   MapJudgement worst;  // there
-  // The map has the initial state's constants at every point (sp_ll with its linearization
-  // frozen, smfe's h_s and N from the initial eigenvalues): an instability is the file's
-  // choice of a frozen design, reported (analyze; generate warns), not refused.
+  // The map has the initial state's constants at every point (sp_ll's blocks taken there, smfe's
+  // h_s and N from the initial eigenvalues): an instability is the file's choice of a design
+  // at the initial state, reported (analyze; generate warns), not refused.
   bool advisory = false;
 };
 

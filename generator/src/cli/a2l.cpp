@@ -29,7 +29,7 @@ int A2lCommand::run(const Model& model) {
     g.name_space = name_space_;
     g.scheme_options = o_.scheme_options;
     g.t_end = s.t_end;
-    const SchemeDesign design = precompute_scheme(model, frozen(model, o_), g);
+    const SchemeDesign design = precompute_scheme(model, g);
     const A2lSources sources{DUALRATE_VERSION, std::filesystem::path(model.file).filename().string(),
                              std::filesystem::path(elf_file_).filename().string(), status_value_names(model, design)};
     text = a2l_file(model, layout, sources);

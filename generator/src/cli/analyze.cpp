@@ -16,31 +16,30 @@ int AnalyzeCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kAnalysis);
   StabilityReport r = analyze_stability(model, s.scheme, s.step, s.ratio, o_.scheme_options);
   if (const SchemeInfo* info = find_scheme(s.scheme);
-      info && info->schedulable && model.simulation.linearization == "scheduled") {
+      info && info->schedulable && model.simulation.linearization == Linearization::kScheduled) {
     GenerateRequest g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION};
     g.t_end = s.t_end;
     g.allow_unstable = true;  // the analysis reports the largest radius; generate refuses above 1
-    const SchemeDesign design = precompute_scheme(model, false, g);
+    const SchemeDesign design = precompute_scheme(model, g);
     r.scheme_analysis.json += ",\"schedule\":" + schedule_json(*design.schedule);
     r.scheme_analysis.text +=
         "With scheduled constants (the lines above are the unscheduled scheme's at the initial state):\n" +
         schedule_summary(*design.schedule);
   }
   if (const SchemeInfo* info = find_scheme(s.scheme);
-      info && info->precompute && model.simulation.linearization != "scheduled" && !frozen(model, o_)) {
+      info && info->precompute && model.simulation.linearization == Linearization::kExact) {
     // The analysis linearizes at the initial state whatever the scheme's design needs: say when
     // generate refuses the design this analysis stands for, so that the two agree.
     GenerateRequest g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION};
     g.t_end = s.t_end;
     g.allow_unstable = true;
     try {
-      precompute_scheme(model, false, g);
+      precompute_scheme(model, g);
     } catch (const ModelError& e) {
       r.scheme_analysis.json += ",\"refused\":" + json_string(e.what());
-      r.scheme_analysis.text += fmt::format(
-          "generate refuses {} with these settings: {} (the lines above linearize at the initial state, as "
-          "--linearization frozen would)\n",
-          s.scheme, e.what());
+      r.scheme_analysis.text +=
+          fmt::format("generate refuses {} with these settings: {} (the lines above linearize at the initial state)\n",
+                      s.scheme, e.what());
     }
   }
   if (const std::string growth = growth_origin(model); !growth.empty())

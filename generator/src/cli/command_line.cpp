@@ -65,7 +65,7 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
                                  "fast states, its slow task the slow ones",
                                  s.scheme, m.slow_count, m.fast_count()),
                      "list the fast states under states: fast:, or use a single-rate scheme such as rk4");
-  if (info && m.simulation.linearization == "scheduled") {
+  if (info && m.simulation.linearization == Linearization::kScheduled) {
     // The file's scheduled linearization is for the schemes that precompute constants; the
     // command line's, for the scheme it asks for.
     const bool asked = o.linearization || !o.schedule_by.empty() || !o.scheme;
@@ -116,7 +116,7 @@ void add_common(CLI::App* cmd, Overrides& o) {
                   "sp_ll: 'exact' requires constant f_z, g_x, g_z; 'frozen' takes them at the initial state; "
                   "'scheduled' computes its constants over a grid of scheduling values and interpolates them "
                   "(default: simulation.linearization, else exact)")
-      ->check(CLI::IsMember({"exact", "frozen", "scheduled"}));
+      ->check(CLI::IsMember(linearization_names()));
   cmd->add_option("--schedule-by", o.schedule_by,
                   "EXPR: a scheduling value of --linearization scheduled, an expression of states and inputs "
                   "(once or twice; auto grid points over the trajectory's range; default: simulation.schedule.by)");
@@ -195,12 +195,8 @@ std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string
   return result;
 }
 
-bool frozen(const Model& m, const Overrides& o) {
-  return o.linearization.value_or(m.simulation.linearization) == "frozen";
-}
-
 void apply_linearization(Model& m, const Overrides& o) {
-  if (o.linearization) m.simulation.linearization = *o.linearization;
+  if (o.linearization) m.simulation.linearization = *linearization_named(*o.linearization);
   if (!o.schedule_by.empty()) {
     if (o.schedule_by.size() > 2)
       throw UsageError(fmt::format("--schedule-by is given {} times; 1 or 2 scheduling values", o.schedule_by.size()));
@@ -217,7 +213,7 @@ void apply_linearization(Model& m, const Overrides& o) {
     if (m.simulation.schedule) spec.tolerance = m.simulation.schedule->tolerance;
     m.simulation.schedule = std::move(spec);
   }
-  if (m.simulation.linearization == "scheduled" && !m.simulation.schedule)
+  if (m.simulation.linearization == Linearization::kScheduled && !m.simulation.schedule)
     throw UsageError(
         "--linearization scheduled needs the scheduling values: give --schedule-by EXPR (as in "
         "--schedule-by V) or simulation: schedule: by: in " +

@@ -82,8 +82,6 @@ ErrorTolerance given_tolerance(const Model& m, const ToleranceOptions& o);
 
 // --param NAME=VALUE, each a finite number for a name given once.
 std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string>& given);
-// Whether the linearization is frozen (--linearization, else the file's).
-bool frozen(const Model& m, const Overrides& o);
 // The model with --linearization and --schedule-by applied to its simulation section; a
 // scheduled linearization without scheduling values is an error.
 void apply_linearization(Model& m, const Overrides& o);

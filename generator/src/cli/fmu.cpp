@@ -9,7 +9,7 @@ namespace dualrate::cli {
 int FmuCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kGenerate);
   FmuRequest request;
-  request.generation = {generate_request(s, o_), frozen(model, o_)};
+  request.generation = {generate_request(s, o_)};
   request.generation.request.allow_unstable = allow_unstable_;
   request.generation.note = [](const std::string& note) { std::cerr << note; };
   request.fmi_version = fmi_version_;

@@ -125,7 +125,7 @@ int GenerateCommand::run(const Model& model) {
   require_dual_rate(cmd_, "--overrun", s.scheme);
   check_instances(model, instances_);
   check_cost_targets(model, cost_targets_);
-  GenerationRequest request{generate_request(s, o_), frozen(model, o_)};
+  GenerationRequest request{generate_request(s, o_)};
   GenerateRequest& g = request.request;
   g.name_space = name_space_;
   g.jacobian = emit_jacobian_;

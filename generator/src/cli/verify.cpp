@@ -98,7 +98,6 @@ int VerifyCommand::run(const Model& model) {
   if (info && info->check_trajectory) info->check_trajectory(model, s.t_end);
   VerifyOptions v;
   v.generate = generate_request(s, o_);
-  v.frozen = frozen(model, o_);
   v.t_end = s.t_end;
   v.every = o_.every;
   v.target = target_;

@@ -54,7 +54,7 @@ struct Trial {
 
 struct Candidate {
   std::string scheme;
-  std::string linearization;  // of the schemes that take one: as designed (exact, frozen, scheduled)
+  std::optional<Linearization> linearization;  // of the schemes that take one: as designed
   // Every input's hold as designed (zero, linear, quadratic; model/model.hpp InputHold) when the
   // scenario's inputs vary in time, empty otherwise: the schemes that take held inputs are
   // searched with each, the others with zero.

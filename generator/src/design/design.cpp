@@ -36,12 +36,18 @@ std::optional<double> counted_instructions(const VerifyResult& v, const Candidat
                                                       : std::nullopt;
 }
 
+// m as candidate c was designed: its inputs' hold and its linearization.
+Model as_designed(const Model& m, const Candidate& c) {
+  Model designed = with_holds(m, c.hold);
+  if (c.linearization) designed.simulation.linearization = *c.linearization;
+  return designed;
+}
+
 // Candidate c verified on r.target: its instructions and cycles, or why it failed there.
 void measure_on_target(const Model& model, Candidate& c, const Design& d, const DesignRequest& r) {
   const CrossTarget* cross = find_cross_target(r.target);
   VerifyOptions v;
   v.generate = {c.scheme, c.step, c.ratio, scalar_type(cross->default_scalar), r.generator_version};
-  v.frozen = c.linearization == "frozen";
   v.t_end = d.t_end;
   v.target = r.target;
   v.tasks = "single";
@@ -124,9 +130,27 @@ std::vector<std::string> holds_to_try(const Model& m, const SchemeInfo& info) {
   return {holds.begin(), holds.begin() + 1 + info.hold_degree};
 }
 
+// The candidate of a scheme at the model's linearization, or, when that refuses the model (an
+// exact one whose blocks are not constant), at the next one the scheme takes.
+Candidate linearized_candidate(const Model& m, const SchemeInfo& info, const Design& d, Accurate& accurate,
+                               const DesignRequest& r, double bound) {
+  std::optional<Linearization> lin;
+  if (!info.linearizations.empty() || info.schedulable) lin = m.simulation.linearization;
+  try {
+    return scheme_candidate(m, info, lin, d.t_end, accurate, r, bound);
+  } catch (const ModelError&) {
+    const std::vector<Linearization>& taken = info.linearizations;
+    const auto at = std::find(taken.begin(), taken.end(), m.simulation.linearization);
+    if (at == taken.end() || std::next(at) == taken.end()) throw;
+    Model next = m;
+    next.simulation.linearization = *std::next(at);
+    return linearized_candidate(next, info, d, accurate, r, bound);
+  }
+}
+
 // The candidate of one scheme on the partitioned model m, or its refusal with the reason: the
-// model lacks the states the scheme needs, or the scheme throws (an exact linearization that
-// refuses is tried frozen first).
+// model lacks the states the scheme needs, or the scheme throws (when the model's linearization
+// refuses, after the scheme's other linearizations: SchemeInfo::linearizations).
 Candidate candidate_or_refusal(const Model& m, const SchemeInfo& info, const Design& d, Accurate& accurate,
                                const DesignRequest& r, double bound) {
   Candidate c;
@@ -141,19 +165,9 @@ Candidate candidate_or_refusal(const Model& m, const SchemeInfo& info, const Des
     c.reason = "needs both slow and fast states";
     return c;
   }
-  const bool linearized = info.linearization || info.schedulable;
-  std::string lin = linearized ? m.simulation.linearization : "";
   try {
     if (info.check_trajectory) info.check_trajectory(m, d.t_end);
-    try {
-      c = scheme_candidate(m, info, lin, d.t_end, accurate, r, bound);
-    } catch (const ModelError&) {
-      // Blocks that are not constant: the exact linearization refuses; frozen ones may do.
-      if (lin != "exact" || !info.linearization) throw;
-      Model frozen = m;
-      frozen.simulation.linearization = lin = "frozen";
-      c = scheme_candidate(frozen, info, lin, d.t_end, accurate, r, bound);
-    }
+    c = linearized_candidate(m, info, d, accurate, r, bound);
   } catch (const ModelError& e) {
     c.reason = e.what();
   } catch (const std::exception& e) {
@@ -168,9 +182,7 @@ void measure_candidates_on_target(const Model& m, const DesignRequest& r, Design
   for (Candidate& c : d.candidates) {
     if (!c.meets()) continue;
     if (r.progress) r.progress(fmt::format("{} on {}", c.scheme, r.target));
-    Model lm = with_holds(m, c.hold);
-    if (!c.linearization.empty()) lm.simulation.linearization = c.linearization;
-    measure_on_target(lm, c, d, r);
+    measure_on_target(as_designed(m, c), c, d, r);
     if (!c.target_error.empty()) {
       c.status = "failed on target";
       c.reason = c.target_error;
@@ -242,7 +254,7 @@ Design design(const Model& model, const std::string& text, const DesignRequest& 
   rank_and_choose(r, d);
   if (d.choice >= 0) {
     Candidate& chosen = d.candidates[static_cast<std::size_t>(d.choice)];
-    split_error(with_holds(m, chosen.hold), *find_scheme(chosen.scheme), d.t_end, accurate, r.tolerance, chosen);
+    split_error(as_designed(m, chosen), *find_scheme(chosen.scheme), d.t_end, accurate, r.tolerance, chosen);
   }
   return d;
 }
@@ -253,8 +265,8 @@ std::string designed_text(const Design& d, const Candidate& c, const Model& mode
   const bool repartition = d.partitioned && !model.second_order && (d.fast != declared || !model.partitioned);
   const std::string partitioned = repartition ? with_partition(text, model, d.fast) : text;
   DesignedSimulation sim{c.scheme, c.step, c.dual_rate ? c.ratio : 1, ""};
-  if (!c.linearization.empty() && c.linearization != model.simulation.linearization)
-    sim.linearization = c.linearization;
+  if (c.linearization && *c.linearization != model.simulation.linearization)
+    sim.linearization = to_string(*c.linearization);
   const std::string simulated = with_simulation(partitioned, sim);
   const Model held = with_holds(model, c.hold);
   bool same = true;

@@ -15,15 +15,15 @@
 // of their macro-step map being too costly to repeat per ratio) down to t_end / kMaxSteps, or with a task period P the
 // steps P/k for whole k; a dual-rate scheme's only those whose steps make whole macro steps over t_end. From the
 // largest, every step is tried until one is within the tolerance: the error need not fall with the step (an input that
-// switches between grid points adds an error that comes and goes with the step: dc_motor's sp_ll meets 1e-3 at 2.5 ms
-// and misses it at 0.8 ms), so none is skipped for its error; without a target (DesignRequest::exhaustive false) a step
-// whose cost is above a candidate's already within the tolerance is not run (branch and bound: the same choice, and
-// actuated_chain at 1e-3 in 10 s, not 165). A search stops when the error plateaus (three or more errors at steps from
-// h to 10 h, spanning a factor of 2.5, within 1.25 of each other: the scheme's own error, as quasistatic's reduction,
-// is above the tolerance) or the scheme has no design at a step (smfe below its inner step). Past the first step within
-// the tolerance, smaller ones are tried while their operations per simulated second are fewer (smfe's inner steps fall
-// with its macro step), until two in a row save nothing. Ratios of the dual-rate schemes: kRatios, each searched,
-// stopping after two that cost more than the cheapest so far.
+// switches between grid points adds an error that comes and goes with the step: docs/commands.md), so none is skipped
+// for its error; without a target (DesignRequest::exhaustive false) a step whose cost is above a candidate's already
+// within the tolerance is not run (branch and bound: the same choice, at a fraction of the runs). A search stops when
+// the error plateaus (three or more errors at steps from h to 10 h, spanning a factor of 2.5, within 1.25 of each
+// other: the scheme's own error, as quasistatic's reduction, is above the tolerance) or the scheme has no design at a
+// step (smfe below its inner step). Past the first step within the tolerance, smaller ones are tried while their
+// operations per simulated second are fewer (smfe's inner steps fall with its macro step), until two in a row save
+// nothing. Ratios of the dual-rate schemes: kRatios, each searched, stopping after two that cost more than the cheapest
+// so far.
 //
 // Holds: where the scenario's input signals vary in time, a scheme that takes held inputs
 // (SchemeInfo::held_inputs) is a candidate with each hold up to its SchemeInfo::hold_degree

@@ -12,8 +12,9 @@ namespace dualrate {
 namespace {
 
 std::string scheme_label(const Candidate& c) {
-  std::string label =
-      c.linearization.empty() || c.linearization == "exact" ? c.scheme : c.scheme + " (" + c.linearization + ")";
+  std::string label = !c.linearization || *c.linearization == Linearization::kExact
+                          ? c.scheme
+                          : c.scheme + " (" + to_string(*c.linearization) + ")";
   return c.hold.empty() || c.hold == "zero" ? label : label + ", hold " + c.hold;
 }
 
@@ -78,7 +79,7 @@ std::string Design::text() const {
         "choice: {}, step {:g}{}{}: error {:.2g}{} <= {:g}, checked at every {} on the states and "
         "outputs (largest against its tolerance in {} at t = {:g})\n",
         scheme_label(c), c.step, c.dual_rate ? fmt::format(", ratio {} (H = {:g})", c.ratio, c.step * c.ratio) : "",
-        c.linearization.empty() ? "" : ", linearization " + c.linearization, c.error,
+        c.linearization ? std::string(", linearization ") + to_string(*c.linearization) : "", c.error,
         c.error_absolute ? " (absolute)" : "", tolerance_of(tolerance, c.error_where),
         c.dual_rate ? "macro step and fast tick" : "step", c.error_where, c.error_time);
     if (c.hold_error >= 0)
@@ -119,7 +120,7 @@ std::string Design::json() const {
         "\"error_share\": {}, \"error_absolute\": {}, \"error_time\": {}, \"error_where\": {}, "
         "\"max_stable_step\": {}, \"stable_bounded\": {}, \"ops_per_step\": {}, \"ops_per_second\": {}, "
         "\"hold_error\": {}, \"integration_error\": {}, \"status\": {}, \"reason\": {}, \"trials\": [{}]",
-        json_string(c.scheme), json_string(c.linearization), json_string(c.hold),
+        json_string(c.scheme), json_string(c.linearization ? to_string(*c.linearization) : ""), json_string(c.hold),
         c.step > 0 ? json_number(c.step) : "null", c.dual_rate ? std::to_string(c.ratio) : "1",
         c.step > 0 ? json_number(c.error) : "null", c.step > 0 ? json_number(c.error_share) : "null", c.error_absolute,
         c.step > 0 ? json_number(c.error_time) : "null", c.step > 0 ? json_string(c.error_where) : "null",

@@ -37,11 +37,10 @@ std::vector<double> period_steps(double period, double hi, double lo) {
 // One scheme's runs on one model (with its linearization).
 class SchemeRuns {
  public:
-  SchemeRuns(const Model& model, const SchemeInfo& info, std::string linearization, double t_end, Accurate& accurate,
+  SchemeRuns(const Model& model, const SchemeInfo& info, double t_end, Accurate& accurate,
              const ErrorTolerance& tolerance)
       : model_(model),
         info_(info),
-        lin_(std::move(linearization)),
         t_end_(t_end),
         tolerances_(column_tolerances(model, tolerance)),
         core_(model),
@@ -52,14 +51,11 @@ class SchemeRuns {
     g.t_end = t_end_;
     return g;
   }
-  SchemeDesign design(double h, int ratio) const {
-    return precompute_scheme(model_, lin_ == "frozen", request(h, ratio));
-  }
+  SchemeDesign design(double h, int ratio) const { return precompute_scheme(model_, request(h, ratio)); }
 
   RunOptions options(double h, int ratio, int every, const SchemeDesign& d) const {
     RunOptions run{info_.name, h, accurate_.grid_end(h), every};
     run.ratio = ratio;
-    run.frozen_linearization = lin_ == "frozen";
     run.schedule = d.schedule;
     return run;
   }
@@ -142,7 +138,6 @@ class SchemeRuns {
   std::string no_design_;
   const Model& model_;
   const SchemeInfo& info_;
-  std::string lin_;
   double t_end_;
   std::vector<ColumnTolerance> tolerances_;  // of the states, then the outputs
   ReferenceCore core_;
@@ -265,7 +260,7 @@ void cheapest_step(SchemeRuns& runs, const std::vector<double>& grid, std::size_
 
 // The candidate of one scheme at one ratio (single-rate: 1), searched at the steps where it costs
 // less than `bound` (operations per second of a candidate within the tolerance; infinity: none).
-Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& lin, int ratio, double t_end,
+Candidate search(SchemeRuns& runs, const SchemeInfo& info, std::optional<Linearization> lin, int ratio, double t_end,
                  const DesignRequest& r, double bound) {
   Candidate c;
   c.scheme = info.name;
@@ -329,7 +324,7 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, const std::string& li
 void split_error(const Model& m, const SchemeInfo& info, double t_end, Accurate& accurate,
                  const ErrorTolerance& tolerance, Candidate& c) {
   if (!m.inputs_vary() || !c.meets()) return;
-  const SchemeRuns runs(m, info, c.linearization, t_end, accurate, tolerance);
+  const SchemeRuns runs(m, info, t_end, accurate, tolerance);
   try {
     std::tie(c.hold_error, c.integration_error) = runs.error_split(c.step, c.dual_rate ? c.ratio : 1);
   } catch (const SimulationError&) {  // measured before: a failure here leaves the split unknown
@@ -349,9 +344,9 @@ std::vector<double> design_steps(const DesignRequest& r, double t_end, double ma
   return whole;
 }
 
-Candidate scheme_candidate(const Model& m, const SchemeInfo& info, const std::string& lin, double t_end,
+Candidate scheme_candidate(const Model& m, const SchemeInfo& info, std::optional<Linearization> lin, double t_end,
                            Accurate& accurate, const DesignRequest& r, double bound) {
-  SchemeRuns runs(m, info, lin, t_end, accurate, r.tolerance);
+  SchemeRuns runs(m, info, t_end, accurate, r.tolerance);
   if (!info.dual_rate) return search(runs, info, lin, 1, t_end, r, bound);
   std::optional<Candidate> best;
   std::vector<Trial> trials;

@@ -55,7 +55,7 @@ void split_error(const Model& m, const SchemeInfo& info, double t_end, Accurate&
 // The candidate of one scheme below `bound` (operations per second of a candidate within the
 // tolerance; infinity: none): single-rate, its step search; dual-rate, the cheapest of its ratios.
 // A scheme with no step within the tolerance that costs less is "dearer".
-Candidate scheme_candidate(const Model& m, const SchemeInfo& info, const std::string& lin, double t_end,
+Candidate scheme_candidate(const Model& m, const SchemeInfo& info, std::optional<Linearization> lin, double t_end,
                            Accurate& accurate, const DesignRequest& r, double bound);
 
 }  // namespace dualrate

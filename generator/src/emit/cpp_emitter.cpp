@@ -558,7 +558,8 @@ void scheme_constants(const SchemeDesign& o, ScalarType scalar, const SchemeInfo
 // A single-rate scheme's Scheme (with SchemeConstants when it has constants), Data, and the
 // task's step function.
 void step_function(const Model& m, const SchemeInfo& scheme, bool calibrated, Code& h) {
-  h << fmt::format("using Scheme = {}<Model{}>;\n", scheme.runtime_class, scheme.constants ? ", SchemeConstants" : "");
+  h << fmt::format("using Scheme = {}<Model{}>;\n", scheme.runtime_class,
+                   scheme.takes_constants ? ", SchemeConstants" : "");
   h << "using Data = dualrate::Data<Model>;\n\n";
   if (!m.holds_inputs()) {
     h << "// One period of the task: advances d by h with the inputs u held over the step.\n";
@@ -617,7 +618,7 @@ TracedHeader generate_traced_header(const Model& m, const GenerateRequest& o, co
     if (scheme->dual_rate) {
       task_pair(o, *scheme, calibrated, h);
     } else {
-      if (scheme->constants) scheme_constants(design, o.scalar, *scheme, h);
+      if (scheme->takes_constants) scheme_constants(design, o.scalar, *scheme, h);
       step_function(m, *scheme, calibrated, h);
     }
     if (!instance.empty()) h << fmt::format("}}  // namespace {}\n\n", instance);

@@ -15,7 +15,6 @@ namespace dualrate {
 
 struct GenerationRequest {
   GenerateRequest request;
-  bool frozen = false;  // sp_ll's linearization frozen (ignored by schemes without one)
   // Whether an unstable scheme is refused (generate, fmu), or generated for measuring (verify,
   // and generate --allow-unstable: request.allow_unstable).
   bool judged = true;

@@ -69,10 +69,6 @@ inline const std::vector<std::string> kSimulationKeys = {"t_end",
                                                          "tolerance",
                                                          "absolute_tolerance"};
 
-inline const char* const kLinearizationHint =
-    "exact: the Jacobian blocks must be constant; frozen: taken at the initial state; scheduled: computed over a grid "
-    "of scheduling values (simulation: schedule:) and interpolated";
-
 inline std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
   std::string s;
   for (const auto& i : items) s += (s.empty() ? "" : sep) + i;

@@ -143,15 +143,42 @@ struct ErrorTolerance {
   bool empty() const { return !relative && absolute.empty(); }
 };
 
+// How the Jacobian blocks that a scheme's constants rest on are taken (simulation:
+// linearization:, --linearization; the schemes that take each: SchemeInfo::linearizations):
+// constant, as the exact blocks must be; at the initial state; or over the grid of
+// simulation: schedule:, interpolated at each step.
+enum class Linearization { kExact, kFrozen, kScheduled };
+
+// Its name in model files, on the command line and in reports.
+inline const char* to_string(Linearization l) {
+  switch (l) {
+    case Linearization::kExact:
+      return "exact";
+    case Linearization::kFrozen:
+      return "frozen";
+    case Linearization::kScheduled:
+      return "scheduled";
+  }
+  return "";
+}
+inline const std::vector<std::string>& linearization_names() {
+  static const std::vector<std::string> names{"exact", "frozen", "scheduled"};
+  return names;
+}
+// The linearization named `name`, or none.
+inline std::optional<Linearization> linearization_named(const std::string& name) {
+  for (const Linearization l : {Linearization::kExact, Linearization::kFrozen, Linearization::kScheduled})
+    if (name == to_string(l)) return l;
+  return std::nullopt;
+}
+
 struct Simulation {
   double t_end = 1.0;
   std::string scheme = "rk4";
   SourceLoc scheme_loc{};      // of the scheme's name in the file (check_model_scheme, registry/registry.hpp)
   std::optional<double> step;  // base (fast) step h
   int ratio = 1;               // H = ratio * h
-  // The Jacobian blocks of sp_ll, quasistatic and smfe's constants: "exact" (constant blocks
-  // required), "frozen" (at the initial state) or "scheduled" (over `schedule`'s grid).
-  std::string linearization = "exact";
+  Linearization linearization = Linearization::kExact;
   SourceLoc linearization_loc{};
   std::optional<ScheduleSpec> schedule;
   std::vector<InputSignal> inputs;

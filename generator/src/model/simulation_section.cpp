@@ -11,6 +11,10 @@ namespace dualrate::loading {
 
 namespace {
 
+const char* const kLinearizationHint =
+    "exact: the Jacobian blocks must be constant; frozen: taken at the initial state; scheduled: computed over a grid "
+    "of scheduling values (simulation: schedule:) and interpolated";
+
 // A list of up to two items: a sequence, or one scalar standing for a list of one.
 std::vector<YAML::Node> items(const YAML::Node& node) {
   if (!node.IsSequence()) return {node};
@@ -182,14 +186,15 @@ void Loader::read_simulation(const KeyValue& section) {
   if (k.count("linearization")) {
     const auto& node = k.at("linearization").second;
     const std::string s = scalar(k.at("linearization"), "simulation.linearization");
-    if (s != "exact" && s != "frozen" && s != "scheduled")
+    const std::optional<Linearization> named = linearization_named(s);
+    if (!named)
       throw ModelError(at(node), "simulation.linearization must be 'exact', 'frozen' or 'scheduled', not '" + s + "'",
-                       did_you_mean(s, {"exact", "frozen", "scheduled"}, kLinearizationHint));
-    sim.linearization = s;
+                       did_you_mean(s, linearization_names(), kLinearizationHint));
+    sim.linearization = *named;
     sim.linearization_loc = at(node);
   }
   if (k.count("schedule")) read_schedule(k.at("schedule"));
-  if (sim.linearization == "scheduled" && !sim.schedule)
+  if (sim.linearization == Linearization::kScheduled && !sim.schedule)
     throw ModelError(
         sim.linearization_loc, "linearization: scheduled needs the scheduling values",
         "add 'schedule: by: [EXPR]' to the simulation section (as in by: [V]), or pass --schedule-by EXPR");

@@ -53,7 +53,9 @@ struct RunOptions {
   // sample, or the polynomial of its hold: holding_step), not continuous in time: the solution
   // whose difference to the continuous one is what the inputs' hold costs.
   bool inputs_held = false;
-  bool frozen_linearization = false;  // sp_ll: Jacobian blocks at the initial state, not re-linearized
+  // The linearization the scheme's steps take instead of the model's (verify's re-linearizing
+  // run: exact); none: the model's (Simulation::linearization).
+  std::optional<Linearization> linearization{};
   // Scheduled constants (linearization: scheduled, as generate designed them): interpolated at
   // each step's start instead of re-linearizing; null otherwise.
   std::shared_ptr<const ConstantSchedule> schedule{};

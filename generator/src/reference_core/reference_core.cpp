@@ -57,23 +57,20 @@ namespace {
 ReferenceStep prepared_step(const ReferenceCore& core, const Model& model, const SchemeInfo& info,
                             const RunOptions& options, double h) {
   const bool in_float = options.float_time;
-  const Eigen::MatrixXd initial = options.frozen_linearization
-                                      ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0, in_float))
-                                      : Eigen::MatrixXd();
-  const auto jacobian = [&core, initial, frozen = options.frozen_linearization, in_float](double t, const Vector& x) {
-    return frozen ? initial : core.jacobian_at(t, x, core.inputs_at(t, in_float));
+  const auto jacobian = [&core, in_float](double t, const Vector& x) {
+    return core.jacobian_at(t, x, core.inputs_at(t, in_float));
   };
-  ReferenceSetup setup{&model, model.slow_count, jacobian, options.scheme_options,
-                       [&core, in_float](double t) { return core.inputs_at(t, in_float); }};
+  ReferenceSetup setup{&model, model.slow_count, jacobian};
+  setup.linearization = options.linearization.value_or(model.simulation.linearization);
+  setup.initial_state = core.initial_state();
+  setup.options = options.scheme_options;
+  setup.inputs = [&core, in_float](double t) { return core.inputs_at(t, in_float); };
   if (core.holds_inputs()) {
     setup.held_inputs = [&core, h, in_float](double t) {
       return core.held_inputs_of_step<double>(std::lround(t / h), h, in_float);
     };
-    const Vector x0 = core.initial_state(), u0 = core.inputs_at(0, in_float);
-    const Eigen::MatrixXd initial_inputs = core.input_jacobian_at(0, x0, u0);
-    setup.input_jacobian = [&core, initial_inputs, frozen = options.frozen_linearization, in_float](double t,
-                                                                                                    const Vector& x) {
-      return frozen ? initial_inputs : core.input_jacobian_at(t, x, core.inputs_at(t, in_float));
+    setup.input_jacobian = [&core, in_float](double t, const Vector& x) {
+      return core.input_jacobian_at(t, x, core.inputs_at(t, in_float));
     };
   }
   if (options.schedule) {
@@ -161,7 +158,7 @@ namespace {
 // constants, none.
 std::shared_ptr<const SchemeDesign> generator_design(const Model& model, const SchemeInfo& info,
                                                      const RunOptions& options) {
-  if (!info.constants) return nullptr;
+  if (!info.takes_constants) return nullptr;
   if (options.design) return options.design;
   if (options.schedule) {  // the run's schedule is the generator's design
     auto design = std::make_shared<SchemeDesign>();
@@ -174,7 +171,11 @@ std::shared_ptr<const SchemeDesign> generator_design(const Model& model, const S
   request.ratio = options.ratio;
   request.scalar = options.float_time ? ScalarType::kFloat : ScalarType::kDouble;
   request.scheme_options = options.scheme_options;
-  return std::make_shared<const SchemeDesign>(precompute_scheme(model, options.frozen_linearization, request));
+  if (!options.linearization || *options.linearization == model.simulation.linearization)
+    return std::make_shared<const SchemeDesign>(precompute_scheme(model, request));
+  Model linearized = model;
+  linearized.simulation.linearization = *options.linearization;
+  return std::make_shared<const SchemeDesign>(precompute_scheme(linearized, request));
 }
 
 // Why the float step cannot reproduce the generated code's for this design (empty: it can).

@@ -46,7 +46,7 @@ class ReferenceCore : public ReferenceModel {
   std::function<Vector(long i, const Vector& x)> single_step(const RunOptions& options) const;
   // single_step's step i with its length h' in place of options.step, at the same time and
   // with the same inputs: a step's sensitivity to its length, by differences (verify's float
-  // tolerance of schemes whose constants scale the step, SchemeInfo::step_scaled_constants).
+  // tolerance of schemes whose constants scale the step, VerifyPolicy::step_scaled_constants).
   std::function<Vector(long i, const Vector& x, double h)> single_step_of_length(const RunOptions& options) const;
   // Why generated code's step may round otherwise than the reference core's in the same
   // arithmetic (single_step or macro_step in double, single_step_in_float or

@@ -109,8 +109,7 @@ void refuse_tunable_tables(const Model& model, const SchemeDesign& design, const
 
 }  // namespace
 
-void refuse_lost_tunability(const Model& model, bool frozen, const GenerateRequest& request,
-                            const SchemeDesign& design) {
+void refuse_lost_tunability(const Model& model, const GenerateRequest& request, const SchemeDesign& design) {
   const SchemeInfo* found = find_scheme(request.scheme);
   if (!found || !found->precompute || design.calibration_checked || !has_tunable(model)) return;
   const SchemeInfo& info = *found;
@@ -119,7 +118,7 @@ void refuse_lost_tunability(const Model& model, bool frozen, const GenerateReque
     for (double end : {p.min, p.max}) {
       bool same = false;
       try {
-        SchemeDesign other = info.precompute(model_at(model, {{p.name, end}}), frozen, request);
+        SchemeDesign other = info.precompute(model_at(model, {{p.name, end}}), request);
         other.options.insert(request.scheme_options.begin(), request.scheme_options.end());
         same = same_constants(design, other);
       } catch (const std::exception&) {
@@ -136,10 +135,10 @@ void refuse_lost_tunability(const Model& model, bool frozen, const GenerateReque
   refuse_tunable_tables(model, design, info);
 }
 
-SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRequest& request) {
+SchemeDesign precompute_scheme(const Model& model, const GenerateRequest& request) {
   const SchemeInfo* info = find_scheme(request.scheme);
   if (info) check_input_holds(model, *info);
-  SchemeDesign design = info && info->precompute ? info->precompute(model, frozen, request) : SchemeDesign{};
+  SchemeDesign design = info && info->precompute ? info->precompute(model, request) : SchemeDesign{};
   design.options.insert(request.scheme_options.begin(), request.scheme_options.end());
   if (info) design.compensated = compensated_states(model, *info, request);
   return design;
@@ -158,7 +157,7 @@ StepCost step_cost(const Model& model, const GenerateRequest& request, const Sch
 void check_model_scheme(const Model& model) {
   const std::string& s = model.simulation.scheme;
   if (const SchemeInfo* info = find_scheme(s);
-      info && model.simulation.linearization == "scheduled" && !info->schedulable) {
+      info && model.simulation.linearization == Linearization::kScheduled && !info->schedulable) {
     const SourceLoc at =
         model.simulation.schedule ? model.simulation.schedule->loc : model.simulation.linearization_loc;
     const std::string names = fmt::format("{}", fmt::join(scheme_names_with(&SchemeInfo::schedulable), ", "));

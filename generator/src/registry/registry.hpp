@@ -30,13 +30,12 @@ const SchemeInfo* find_any_scheme(const std::string& name);
 // the schemes that run on generator-chosen data (sp_ll: matrices; smfe: h_s and N;
 // quasistatic: the reduced form and its Newton design); for the others, none but the request's
 // options. Throws ModelError when the model does not suit the scheme (check_input_holds too).
-SchemeDesign precompute_scheme(const Model& model, bool frozen, const GenerateRequest& request);
+SchemeDesign precompute_scheme(const Model& model, const GenerateRequest& request);
 // Loss of tunability is an error (generate, verify): throws a ModelError at the range of the
 // first tunable parameter whose end changes a design's constants that generated code does not
 // recompute on the target, or with a tunable table that an equation calls (unless the design
 // checked its constants itself: SchemeDesign::calibration_checked).
-void refuse_lost_tunability(const Model& model, bool frozen, const GenerateRequest& request,
-                            const SchemeDesign& design);
+void refuse_lost_tunability(const Model& model, const GenerateRequest& request, const SchemeDesign& design);
 
 // One step of request.scheme (a generated scheme; dual-rate: one macro step) with its design
 // (precompute_scheme), as each scheme counts itself (SchemeInfo::cost).

@@ -1,8 +1,16 @@
 #include "schemes/contract.hpp"
 
+#include <algorithm>
+
 #include "ir/function_cost.hpp"
 
 namespace dualrate {
+
+bool takes(const SchemeInfo& scheme, Linearization linearization) {
+  if (linearization == Linearization::kScheduled) return scheme.schedulable;
+  const std::vector<Linearization>& taken = scheme.linearizations;
+  return std::find(taken.begin(), taken.end(), linearization) != taken.end();
+}
 
 double option_value(const SchemeOptions& options, const std::string& name, double otherwise) {
   const auto found = options.find(name);

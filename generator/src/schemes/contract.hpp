@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 #include <ginac/ginac.h>
 
+#include <any>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -139,7 +140,18 @@ struct SchemeDesign {
   // A float build's compensated states (dualrate/compensated_sum.hpp: Model::compensated_states),
   // one flag per state, or empty: none (precompute_scheme sets it: compensated_states).
   std::vector<bool> compensated{};
+  // The scheme's own typed account of what it chose (smfe: its h_s and N), made once by its
+  // precompute and read by its hooks through designed<T>; empty for a scheme without one.
+  std::any chosen{};
 };
+
+// The typed account a scheme's precompute left in `design` (SchemeDesign::chosen); throws
+// std::logic_error when the design holds none of type T.
+template <class T>
+const T& designed(const SchemeDesign& design) {
+  if (const T* chosen = std::any_cast<T>(&design.chosen)) return *chosen;
+  throw std::logic_error("the design holds no account of this scheme's choice");
+}
 
 // Whether generated code recomputes the design's matrix `name` on the target (a RecomputeStep
 // writes it).
@@ -169,8 +181,8 @@ class SchemeDesignError : public std::runtime_error {
 struct ReferenceSetup {
   const Model* model = nullptr;  // the model, or null when analysing a bare Jacobian
   std::size_t slow = 0;          // states before the fast ones
-  // The Jacobian at (t, x): re-linearized, frozen at the initial state, or (analysis) the
-  // analysed constant Jacobian.
+  // The Jacobian at (t, x), or (analysis) the analysed constant Jacobian. A scheme whose
+  // constants rest on the model's linearization takes it as `linearization` says.
   std::function<Eigen::MatrixXd(double t, const std::vector<double>& x)> jacobian;
   SchemeOptions options{};  // the scheme's own options as given
   // The inputs the step holds from its start time t (null when analysing a bare Jacobian).
@@ -192,6 +204,8 @@ struct ReferenceSetup {
   // The generator's design at the step (verify's exact step check: float_reference confirms its
   // constants with the reference core's own, confirmed_constants); null otherwise.
   const SchemeDesign* design = nullptr;
+  Linearization linearization = Linearization::kExact;  // the run's (Simulation::linearization)
+  std::vector<double> initial_state{};                  // the run's state at t = 0
 };
 
 // One step of size h from (t, x) on the right-hand side f (inputs held over the step).
@@ -314,21 +328,15 @@ struct SchemeAnalysis {
   std::string json, text;
 };
 
-// Each scheme's folder fills one, field by field by name.
-struct SchemeInfo {
-  const char* name = "";
-  const char* runtime_class = "";  // class template in the runtime, instantiated with the model
-  const char* header = "";         // runtime header that defines it
-  int order = 1;
-  const char* summary = "";
-  int evaluations = 1;              // right-hand-side evaluations per step
-  bool constants = false;           // instantiated as <Model, SchemeConstants> with precomputed matrices
-  double double_tolerance = 1e-12;  // verify bound against the reference core in double
+// How verify holds a scheme's builds to the reference core (verify/tolerance.hpp,
+// verify/local_check.hpp).
+struct VerifyPolicy {
+  double double_tolerance = 1e-12;  // the bound of a double build
   // Verify's local check holds its float builds to one (macro) step's share of the step-map
   // bound (local_step_tolerance: stages rounding relative to their terms, solved fast states
   // relative to g_z^-1 times theirs); false: to the first-order bound of one step, for a scheme
-  // whose rounding that share does not cover (quasistatic: its Newton-solved fast velocities
-  // reached 1.26 of it on planar_vehicle).
+  // whose rounding that share does not cover (quasistatic's Newton-solved fast velocities:
+  // docs/verification.md).
   bool local_step_map = true;
   // Its fast states pass through g_z^-1 applied to the fast right-hand side (sp_ll's sigma,
   // quasistatic's solve for the quasi-steady fast state): their rounding is relative to
@@ -341,8 +349,21 @@ struct SchemeInfo {
   // core's steps along the run. Otherwise 2 u_f |Phi - I| X: a worst case over each row's
   // terms, for constants that multiply parts of a step apart (matrices, stage weights).
   bool step_scaled_constants = false;
-  bool dual_rate = false;  // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
-  bool parallel = false;   // dual-rate: the parallel two-track variant
+};
+
+// Each scheme's folder fills one, field by field by name: who it is, what it is, how verify
+// holds it, and its hooks.
+struct SchemeInfo {
+  const char* name = "";
+  const char* runtime_class = "";  // class template in the runtime, instantiated with the model
+  const char* header = "";         // runtime header that defines it
+  int order = 1;
+  const char* summary = "";
+
+  int evaluations = 1;           // right-hand-side evaluations per step
+  bool takes_constants = false;  // instantiated as <Model, SchemeConstants> with its design's constants
+  bool dual_rate = false;        // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
+  bool parallel = false;         // dual-rate: the parallel two-track variant
   // Treats every state alike (no slow/fast split): its one-step map for J decouples along J's
   // eigenvectors, so the analysis checks it per eigenvalue (on a 1x1 or 2x2 real block).
   bool uniform = false;
@@ -352,9 +373,12 @@ struct SchemeInfo {
   bool analysable = true;
   // Its steps are tied to the grid (multistep, dual-rate): a run cannot end with a shortened step.
   bool grid_tied = false;
-  // Takes the Jacobian blocks frozen at the initial state (--linearization frozen) as well as
-  // re-linearized.
-  bool linearization = false;
+  // The linearizations (Simulation::linearization) of the Jacobian blocks its constants rest on
+  // that it takes besides a schedule (`schedulable`), in the order design tries them when one
+  // refuses the model: sp_ll's exact blocks (its constants are then every point's own), and
+  // the blocks at the initial state. Empty: its constants are the initial state's whatever the
+  // model's linearization (smfe, quasistatic).
+  std::vector<Linearization> linearizations{};
   // Computes its constants over a grid of scheduling values (linearization: scheduled).
   bool schedulable = false;
   // Evaluates held inputs (Model::input_holds, dualrate/input_hold.hpp) at its stages' times;
@@ -370,15 +394,16 @@ struct SchemeInfo {
   CompensatedUpdate compensated_update = CompensatedUpdate::kNone;
   // Its own options (SchemeOption), which the CLI offers and its hooks read.
   std::vector<SchemeOption> options{};
+  VerifyPolicy verify{};
 
   // Designs the constants for a request; throws ModelError when the model does not suit it.
   // The design's options are those the design fixed (precompute_scheme adds the request's).
-  SchemeDesign (*precompute)(const Model& model, bool frozen, const GenerateRequest& request) = nullptr;
+  SchemeDesign (*precompute)(const Model& model, const GenerateRequest& request) = nullptr;
   // The reference core's transcription of one step at step h (single-step schemes).
   ReferenceStep (*reference_step)(const ReferenceSetup& setup, double h) = nullptr;
   // `reference_step` at step h in float, when it is written in the runtime's order of
   // operations with the runtime's constants (h, the tableau's weights rounded to float; a
-  // scheme with `constants`, setup.design's confirmed by its own), for verify's exact step
+  // scheme with `takes_constants`, setup.design's confirmed by its own), for verify's exact step
   // check; null otherwise.
   FloatStep (*float_reference)(const ReferenceSetup& setup, double h) = nullptr;
   // Why float_reference cannot reproduce the generated step of this design, or empty; null: it
@@ -425,10 +450,13 @@ struct SchemeInfo {
   // Checks the model suits the scheme at h and what it adds to the stability report; throws
   // ModelError when it does not suit.
   SchemeAnalysis (*analyse)(const Model& model, double h, const SchemeOptions& options) = nullptr;
-  // A note for generate's standard error on what the design rests on (sp_ll frozen: how much
-  // its matrices vary; smfe: its design along the trajectory), or empty.
+  // A note for generate's standard error on what the design rests on (sp_ll's blocks at the
+  // initial state: how much they vary; smfe: its design along the trajectory), or empty.
   std::string (*generate_note)(const Model& model, const GenerateRequest& request, const SchemeDesign& design,
-                               bool frozen, double t_end) = nullptr;
+                               double t_end) = nullptr;
 };
+
+// Whether the scheme's constants take `linearization` (SchemeInfo::linearizations and schedulable).
+bool takes(const SchemeInfo& scheme, Linearization linearization);
 
 }  // namespace dualrate

@@ -45,8 +45,8 @@ struct AccuracyCheck {
   double worst_time = 0;
   double worst_scale = 1;            // what its error is relative to: max(1, max_t |x_accurate|), 1 if absolute
   std::vector<ColumnError> columns;  // each state's, then each output's
-  // Frozen or scheduled linearizations: the same scheme re-linearized at every step (the
-  // reference core's run), against the same solution; what freezing or scheduling costs is
+  // A linearization other than the exact one: the same scheme re-linearized at every step (the
+  // reference core's run), against the same solution; what the run's linearization costs is
   // max_error beside it.
   std::optional<double> relinearized_error;
   // Where the scenario's inputs vary in time: the high-accuracy
@@ -79,14 +79,14 @@ AccuracyCheck check_accuracy(const Trace& trace, const Trace& accurate, const Mo
                              const ErrorTolerance& tolerance);
 
 // The generated trace of `run` against the high-accuracy solution on its rows (written to `csv`
-// unless empty), judged with `tolerance`, with `relinearized` (a frozen or scheduled run's
-// re-linearizing counterpart, or empty) against it too; a solution that cannot be had is the
-// check's error.
+// unless empty), judged with `tolerance`, with `relinearized` (the re-linearizing counterpart of
+// a run at another linearization than the exact one, or empty) against it too; a solution that
+// cannot be had is the check's error.
 AccuracyCheck measure_accuracy(const ReferenceCore& core, const RunOptions& run, const Trace& generated,
                                const Trace& relinearized, const Model& model, const ErrorTolerance& tolerance,
                                const std::string& csv);
 
-// The lines verify prints for it; `linearization` names a frozen or scheduled one (or is empty).
+// The lines verify prints for it; `linearization` names the run's when not the exact one (or is empty).
 std::string accuracy_text(const AccuracyCheck& a, const std::string& linearization);
 
 }  // namespace dualrate

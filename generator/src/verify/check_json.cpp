@@ -153,12 +153,14 @@ void from_json(const Json& j, AccuracyCheck& a) {
 }
 
 void to_json(Json& j, const RelinearizedComparison& c) {
-  j = {{"linearization", c.linearization},
-       {c.linearization == "scheduled" ? "schedule_error" : "relinearized_max_error", significant7(c.max_error)}};
+  j = {{"linearization", to_string(c.linearization)},
+       {c.linearization == Linearization::kScheduled ? "schedule_error" : "relinearized_max_error",
+        significant7(c.max_error)}};
 }
 
 void from_json(const Json& j, RelinearizedComparison& c) {
-  read(j, "linearization", c.linearization);
+  if (j.contains("linearization"))
+    c.linearization = linearization_named(j.at("linearization").get<std::string>()).value_or(Linearization::kExact);
   read(j, "schedule_error", c.max_error);
   read(j, "relinearized_max_error", c.max_error);
 }

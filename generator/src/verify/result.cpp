@@ -115,7 +115,7 @@ std::string VerifyResult::text() const {
       model, scheme, target, scalar, steps, max_error, tolerance,
       worst_state.empty() ? "" : fmt::format(" (worst: {} at t = {:.6g})", worst_state, worst_time),
       pass ? "PASS" : "FAIL");
-  if (accuracy) s += accuracy_text(*accuracy, relinearized ? relinearized->linearization : "");
+  if (accuracy) s += accuracy_text(*accuracy, relinearized ? to_string(relinearized->linearization) : "");
   if (local)
     s += fmt::format(
         "local check (one step from the generated state at each sample): error {:.3e}, tolerance "
@@ -144,8 +144,8 @@ std::string VerifyResult::text() const {
   if (tick_check) s += tick_text(*tick_check, scalar);
   if (relinearized && !accuracy)
     s += fmt::format("{} linearization: max_error against the re-linearizing reference core {:.3e}{}\n",
-                     relinearized->linearization, relinearized->max_error,
-                     relinearized->linearization == "scheduled" ? " (schedule_error)" : "");
+                     to_string(relinearized->linearization), relinearized->max_error,
+                     relinearized->linearization == Linearization::kScheduled ? " (schedule_error)" : "");
   if (bit_exact_vs_host)
     s += fmt::format("host build, same code and flags: {}\n", *bit_exact_vs_host ? "bit for bit equal" : "differs");
   s += cost_text(*this);

@@ -45,10 +45,11 @@ struct LocalCheckResult : LocalCheck {
   std::string tolerance_basis;
 };
 
-// Frozen or scheduled sp_ll: the generated trace against the re-linearizing reference core's.
+// A run at another linearization than the exact one (sp_ll's at the initial state, or
+// scheduled constants): the generated trace against the re-linearizing reference core's.
 struct RelinearizedComparison {
-  std::string linearization;  // frozen or scheduled
-  double max_error = 0;       // as VerifyResult::max_error
+  Linearization linearization = Linearization::kExact;  // the run's
+  double max_error = 0;                                 // as VerifyResult::max_error
 };
 
 // The instructions of a step under QEMU's instruction counting, over the steps counted.

@@ -117,7 +117,7 @@ Eigen::VectorXd parameter_rate(const Model& model, const ReferenceCore& core, co
   return result;
 }
 
-// SchemeInfo::step_scaled_constants: per state, the largest |h d step/dh| + |step - x| over the
+// VerifyPolicy::step_scaled_constants: per state, the largest |h d step/dh| + |step - x| over the
 // reference core's steps from the sampled rows of `reference` (d/dh by central differences at
 // h (1 +- 1e-4): the step is a polynomial in h of the scheme's order for a smooth model, so
 // their error is about 1e-8 of the derivative, and the differences' own rounding 1e-12 |x|);
@@ -144,7 +144,7 @@ Eigen::VectorXd step_scaled_share(const ReferenceCore& core, const RunOptions& r
   return result;
 }
 
-// SchemeInfo::fast_states_solved: the terms a solved fast state's rounding is relative to,
+// VerifyPolicy::fast_states_solved: the terms a solved fast state's rounding is relative to,
 // T_f = |g_z^-1| (|J_f,:| X + P_f) (J the model's Jacobian at the initial state, whatever
 // the scheme analyses; `rate` P, the terms that carry a parameter, which covers those without
 // a state, such as a load m g), and the slow states', which take the fast ones through f_z
@@ -155,7 +155,7 @@ Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, cons
                              const Eigen::VectorXd& rate) {
   const auto n = analysed.rows(), slow = static_cast<Eigen::Index>(model.slow_count), fast = n - slow;
   Eigen::VectorXd terms = Eigen::VectorXd::Zero(n);
-  if (!info || !info->fast_states_solved || fast <= 0) return terms;
+  if (!info || !info->verify.fast_states_solved || fast <= 0) return terms;
   const Eigen::MatrixXd j =
       info->analysed_jacobian ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0)) : analysed;
   const FullPivotLu gz(j.bottomRightCorner(fast, fast));
@@ -210,7 +210,7 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   // Dual-rate task forms: their compensated slow sums' roundings are bounded as plain ones (the
   // step's share of the increments is a single step's, which the task forms do not have).
   const bool compensated = !run.compensated.empty() && !(info && info->dual_rate);
-  const bool scaled = info && info->step_scaled_constants;
+  const bool scaled = info && info->verify.step_scaled_constants;
   Eigen::VectorXd last = Eigen::VectorXd::Zero(m);
   if (scaled || compensated) {
     const Eigen::VectorXd share = step_scaled_share(core, run, reference, n, scaled);

@@ -43,10 +43,9 @@ VerifyResult result_for(const Model& model, const VerifyOptions& o) {
 }
 
 // The reference core's run the generated code is compared with.
-RunOptions run_options(const VerifyOptions& o, bool frozen, const SchemeDesign& design, bool dual_rate) {
+RunOptions run_options(const VerifyOptions& o, const SchemeDesign& design, bool dual_rate) {
   RunOptions run{o.generate.scheme, o.generate.step, o.t_end, o.every};
   run.scheme_options = o.generate.scheme_options;
-  run.frozen_linearization = frozen;
   run.schedule = design.schedule;
   run.design = std::make_shared<const SchemeDesign>(design);
   run.ratio = o.generate.ratio;
@@ -74,7 +73,7 @@ class Verification {
   // tasks in their executives), their counts into the result; the commands in dir/build.sh.
   void run_programs(const fs::path& dir);
   // The reference core's run (dir/reference.csv), the float tolerance from the step map and,
-  // for a frozen or scheduled linearization, the error against the re-linearizing core.
+  // for a linearization other than the exact one, the error against the re-linearizing core.
   void run_reference(const fs::path& dir);
   // The scenario's calibration writes as the reference core decides them (r.calibrations), and
   // the error when the generated code's trace program decided one otherwise.
@@ -102,7 +101,9 @@ class Verification {
   const SchemeInfo& info_;
   const CrossTarget* const cross_;  // null: the host
   const PartRate part_;
-  const bool frozen_;  // sp_ll's linearization frozen (VerifyOptions::frozen, where the scheme has one)
+  // The run's constants rest on the Jacobian at the initial state or on a schedule, not on the
+  // exact one: compared with the re-linearizing reference core too.
+  const bool relinearized_compared_;
   const GenerateRequest request_;
   const Generation generation_;  // unjudged: verify measures what generate would refuse
   const SchemeDesign& design_;
@@ -115,7 +116,7 @@ class Verification {
   VerifyResult& r_;
   Trace reference_;
   Trace generated_;                      // the generated code's trace (states and outputs), once compare read it
-  Trace relinearized_;                   // frozen or scheduled: the re-linearizing reference core's run
+  Trace relinearized_;                   // the re-linearizing reference core's run (relinearized_compared_)
   std::optional<MapRounding> rounding_;  // float only
   int tick_every_ = 0;                   // dual-rate tasks: the spacing of their tick rows (dir/ticks.csv), 0: none
 };
@@ -127,23 +128,25 @@ Verification::Verification(const Model& model, const VerifyOptions& o, const Sch
       info_(info),
       cross_(target.cross),
       part_(target.part),
-      frozen_(o.frozen && info.linearization),
+      relinearized_compared_(model.simulation.linearization != Linearization::kExact &&
+                             takes(info, model.simulation.linearization)),
       request_(o.generate),
-      generation_(generate_code(model, {request_, frozen_, false})),
+      generation_(generate_code(model, {request_, false})),
       design_(generation_.design),
       core_(model),
       j_(info.analysed_jacobian ? info.analysed_jacobian(model)
                                 : core_.jacobian_at(0, core_.initial_state(), core_.inputs_at(0))),
       evaluations_(design_.evaluations > 0 ? design_.evaluations : info.evaluations),
-      run_(run_options(o, frozen_, design_, info.dual_rate)),
+      run_(run_options(o, design_, info.dual_rate)),
       r_(r) {
   if (!info.dual_rate) {
     const StepCost cost = step_cost(model, request_, design_);
     r.ops_per_step = cost.ops.total();
     r.ops_bound = cost.bound.total();
   }
-  r.tolerance = verify_tolerance(o.generate.scalar, r.steps, evaluations_,
-                                 o.generate.step * j_.cwiseAbs().rowwise().sum().maxCoeff(), info.double_tolerance);
+  r.tolerance =
+      verify_tolerance(o.generate.scalar, r.steps, evaluations_,
+                       o.generate.step * j_.cwiseAbs().rowwise().sum().maxCoeff(), info.verify.double_tolerance);
   r.tolerance_basis = o.generate.scalar == ScalarType::kDouble ? "scheme" : "first order";
 }
 
@@ -252,7 +255,7 @@ void Verification::run_reference(const fs::path& dir) {
         r_.tolerance_basis = "step map";
       }
     }
-    if ((frozen_ || design_.schedule) && r_.error.empty()) compare_relinearized(dir);
+    if (relinearized_compared_ && r_.error.empty()) compare_relinearized(dir);
   } catch (const SimulationError& e) {
     r_.error += (r_.error.empty() ? "" : "\n") + std::string("reference core: ") + e.what();
   }
@@ -260,17 +263,16 @@ void Verification::run_reference(const fs::path& dir) {
 
 void Verification::compare_relinearized(const fs::path& dir) {
   RunOptions relinearizing = run_;
-  relinearizing.frozen_linearization = false;
+  relinearizing.linearization = Linearization::kExact;
   if (relinearizing.schedule) relinearizing.iterations = relinearizing.schedule->iterations;
   relinearizing.schedule = nullptr;
   relinearizing.design = nullptr;
   relinearized_ = core_.simulate(relinearizing);
   write_csv(relinearized_, (dir / "reference_relinearized.csv").string());
-  r_.relinearized =
-      RelinearizedComparison{frozen_ ? "frozen" : "scheduled",
-                             compare_traces(without_local_columns(read_csv((dir / "generated.csv").string())),
-                                            relinearized_, model_.states.size())
-                                 .max_error};
+  r_.relinearized = RelinearizedComparison{
+      model_.simulation.linearization, compare_traces(without_local_columns(read_csv((dir / "generated.csv").string())),
+                                                      relinearized_, model_.states.size())
+                                           .max_error};
 }
 
 std::string Verification::overrun_error() const {
@@ -350,7 +352,7 @@ void Verification::compare(const fs::path& dir) {
 // `state_scale` (compare_traces'). Its tolerance per state: in double the scheme's bound, which one step's
 // rounding (a few units of 2^-53 on either side) is far within; in float one step's rounding
 // from the step map (the run's MapRounding, local_step_tolerance), or without a map (or
-// SchemeInfo::local_step_map false) the first-order bound of one step (verify_tolerance for
+// VerifyPolicy::local_step_map false) the first-order bound of one step (verify_tolerance for
 // no accumulation).
 // Dual-rate tasks (`kept` not empty): each row restarts the reference core's macro step from
 // the values the generated tasks keep at its release (ReferenceCore::macro_step), all rows but
@@ -369,7 +371,7 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
   LocalTolerance tolerance{Eigen::VectorXd::Constant(n, r_.tolerance), Eigen::VectorXd::Zero(n)};
   std::string basis = "scheme";
   if (request_.scalar == ScalarType::kFloat) {
-    const std::optional<LocalTolerance> local = info_.local_step_map && rounding_
+    const std::optional<LocalTolerance> local = info_.verify.local_step_map && rounding_
                                                     ? std::optional<LocalTolerance>(local_step_tolerance(*rounding_))
                                                     : std::nullopt;
     basis = local ? "step map" : "first order";

@@ -26,7 +26,6 @@ struct VerifyOptions {
   // Verify this header instead of generating one (a hand-edited or deliberately broken one);
   // empty: generate it. It must define the model's namespace with the scheme and scalar above.
   std::string header_file;
-  bool frozen = false;  // sp_ll: linearization frozen at the initial state (other schemes ignore it)
   // Dual-rate schemes:
   std::string tasks = "multi";  // single: the sequential executive only; multi: also the preemptive one
   int slow_core = 0;            // 1: the slow task on a second core (CrossTarget::cores 2)

@@ -90,7 +90,7 @@ TEST(StabilityAlongTrajectory, TheDesignsMapAtTheInitialStateIsTheSchemesOwn) {
     const Model m = test::load(test::source_path("models/" + file + ".yaml"));
     const double h = *m.simulation.step;
     GenerateRequest request{scheme, h, 1, ScalarType::kDouble, {}};
-    const SchemeDesign design = precompute_scheme(m, m.simulation.linearization == "frozen", request);
+    const SchemeDesign design = precompute_scheme(m, request);
     const ReferenceCore core(m);
     const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
     const Eigen::MatrixXd own = one_step_map(scheme, j, h, m.slow_count);
@@ -113,7 +113,7 @@ TEST(StabilityAlongTrajectory, TheDesignsMapAtTheInitialStateIsTheSchemesOwn) {
 // by 96%: above 1 + kStabilityMargin, reported as advisory (generate warns, analyze says so).
 TEST(StabilityAlongTrajectory, TheFrozenDesignIsJudgedAndReported) {
   const Model m = test::load(test::source_path("models/pendulum_particle.yaml"));
-  ASSERT_EQ(m.simulation.linearization, "frozen");
+  ASSERT_EQ(m.simulation.linearization, Linearization::kFrozen);
   const TrajectoryStability r = stability_along_trajectory(m, "sp_ll", *m.simulation.step, 1, {}, 5);
   ASSERT_TRUE(r.judged);
   EXPECT_TRUE(r.advisory);

@@ -76,7 +76,7 @@ double max_error(const Trace& run, const Trace& reference, std::size_t states) {
 SchemeDesign scheduled(const Model& m, double step, double t_end, const std::string& scheme = "sp_ll") {
   GenerateRequest g{scheme, step, 1, ScalarType::kDouble, "test"};
   g.t_end = t_end;
-  return precompute_scheme(m, false, g);
+  return precompute_scheme(m, g);
 }
 
 Model jet() { return test::load(test::source_path("models/jet_acceleration.yaml")); }
@@ -100,7 +100,7 @@ TEST_P(ScheduledModel, IsCloseToRelinearizedAndFarBetterThanFrozen) {
   const double scheduled_error = max_error(core.simulate(run), reference, n);
   run.schedule = nullptr;
   const double relinearized_error = max_error(core.simulate(run), reference, n);
-  run.frozen_linearization = true;
+  run.linearization = Linearization::kFrozen;
   const double frozen_error = max_error(core.simulate(run), reference, n);
   std::cout << fmt::format("grid {} points; errors: scheduled {:.3e}, re-linearized {:.3e}, frozen {:.3e}\n",
                            g.schedule->points(), scheduled_error, relinearized_error, frozen_error);
@@ -333,7 +333,7 @@ TEST(Schedule, GeneratedCodeMatchesTheReferenceCoreOnTheHost) {
   EXPECT_EQ(r.error, "");
   EXPECT_TRUE(r.pass) << r.json();
   ASSERT_TRUE(r.relinearized) << r.json();
-  EXPECT_EQ(r.relinearized->linearization, "scheduled");
+  EXPECT_EQ(r.relinearized->linearization, Linearization::kScheduled);
   EXPECT_GT(r.relinearized->max_error, 0);
   EXPECT_NE(r.json().find("\"schedule_error\""), std::string::npos);
   std::cout << r.text();
@@ -346,7 +346,7 @@ TEST(Schedule, SmfeGeneratedCodeMatchesTheReferenceCoreInFloat) {
   EXPECT_EQ(r.error, "");
   EXPECT_TRUE(r.pass) << r.json();
   ASSERT_TRUE(r.relinearized) << r.json();
-  EXPECT_EQ(r.relinearized->linearization, "scheduled");
+  EXPECT_EQ(r.relinearized->linearization, Linearization::kScheduled);
   EXPECT_GT(r.relinearized->max_error, 0);
   std::cout << r.text();
 }
@@ -365,7 +365,7 @@ TEST(Schedule, TwoScheduledValuesAgreeOnTheHost) {
   EXPECT_EQ(r.error, "");
   EXPECT_TRUE(r.pass) << r.json();
   ASSERT_TRUE(r.relinearized) << r.json();
-  EXPECT_EQ(r.relinearized->linearization, "scheduled");
+  EXPECT_EQ(r.relinearized->linearization, Linearization::kScheduled);
   std::cout << r.text();
 }
 

@@ -212,10 +212,10 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
           GenerateRequest g{c.scheme, h, ratio, ScalarType::kDouble, "test"};
           g.t_end = m.simulation.t_end;
           Model lm = m;
-          if (!c.linearization.empty()) lm.simulation.linearization = c.linearization;
+          if (c.linearization) lm.simulation.linearization = *c.linearization;
           SchemeDesign design;
           try {
-            design = precompute_scheme(lm, c.linearization == "frozen", g);
+            design = precompute_scheme(lm, g);
           } catch (const std::exception&) {  // no design at this step (smfe: D below its inner step)
             continue;
           }
@@ -227,7 +227,6 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
           const int every = ratio * static_cast<int>(std::max(1L, steps / (ratio * kErrorRows)));
           RunOptions run{c.scheme, h, static_cast<double>(steps) * h, every};
           run.ratio = ratio;
-          run.frozen_linearization = c.linearization == "frozen";
           run.schedule = design.schedule;
           const ReferenceCore core(lm);
           const auto accurate_at = [&](int rows) -> const Trace& {

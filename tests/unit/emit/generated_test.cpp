@@ -149,8 +149,7 @@ VerifyResult verify_with_kt_moved(int ulps) {
   o.t_end = m.simulation.t_end;
   o.every = 10;
   return verify_header(
-      m, o,
-      with_constant(generate_header(m, o.generate, precompute_scheme(m, false, o.generate)), "kt", [ulps](double v) {
+      m, o, with_constant(generate_header(m, o.generate, precompute_scheme(m, o.generate)), "kt", [ulps](double v) {
         auto value = static_cast<float>(v);
         for (int i = 0; i < ulps; ++i) value = std::nextafter(value, INFINITY);
         return static_cast<double>(value);
@@ -199,7 +198,7 @@ void expect_exact_step_catches(const char* file, const char* scheme, double t_en
   o.every = 10;
   if (dual_rate) o.tasks = "single";
   o.generate.t_end = t_end;  // the header's schedule over the run's trajectory (VerifyOptions::generate)
-  const std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
+  const std::string header = generate_header(m, o.generate, precompute_scheme(m, o.generate));
   const VerifyResult as_generated = verify_header(m, o, header);
   ASSERT_TRUE(as_generated.exact_step) << as_generated.json();
   EXPECT_EQ(as_generated.exact_step->differing, 0) << as_generated.json();
@@ -254,7 +253,7 @@ TEST(FloatMutation, ConstantsRecomputedUnderCalibrationAreChecked) {
   o.every = 10;
   o.calibration = m.simulation.calibration;
   ASSERT_EQ(o.calibration.size(), 3U);
-  std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
+  std::string header = generate_header(m, o.generate, precompute_scheme(m, o.generate));
   const VerifyResult as_generated = verify_header(m, o, header);
   ASSERT_TRUE(as_generated.exact_step) << as_generated.json();
   EXPECT_EQ(as_generated.exact_step->differing, 0) << as_generated.json();
@@ -375,7 +374,7 @@ VerifyResult verify_with_constant_scaled(const std::string& name, double factor)
   o.generate = {"rk4", m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
   o.t_end = m.simulation.t_end;
   return verify_header(m, o,
-                       with_constant(generate_header(m, o.generate, precompute_scheme(m, false, o.generate)), name,
+                       with_constant(generate_header(m, o.generate, precompute_scheme(m, o.generate)), name,
                                      [factor](double v) { return factor * v; }));
 }
 VerifyResult verify_with_gravity_scaled(double factor) { return verify_with_constant_scaled("g", factor); }
@@ -449,7 +448,7 @@ TEST(LocalCheckPendulum, GravityOnePercentOffFailsOnlyTheLocalCheck) {
 // The spring 1% stiffer moves each step by more than float's rounding of the stiff spring
 // force (1.2e-4 m/s on vy against about 2.5e-5, derived), always the same way: the signed local
 // errors add up past the bias bound (measured 1.71 of it). Rk4's constants are h and h/6
-// (SchemeInfo::step_scaled_constants): with their share taken as 2 u_f |Phi - I| X, a worst
+// (VerifyPolicy::step_scaled_constants): with their share taken as 2 u_f |Phi - I| X, a worst
 // case over the spring's terms, the bound was 2.3 times wider and the defect passed (0.74).
 // Every state of this float build is compensated (dualrate/compensated_sum.hpp: none's rate
 // depends on itself), so one step's tolerance has no u_f |x| in it and the defect also fails the
@@ -475,7 +474,7 @@ VerifyResult verify_tasks_with_actuator_lag_scaled(double factor) {
   o.t_end = m.simulation.t_end;
   o.tasks = "single";
   return verify_header(m, o,
-                       with_constant(generate_header(m, o.generate, precompute_scheme(m, false, o.generate)), "tau_act",
+                       with_constant(generate_header(m, o.generate, precompute_scheme(m, o.generate)), "tau_act",
                                      [factor](double v) { return factor * v; }));
 }
 
@@ -508,7 +507,7 @@ TEST(LocalCheckTasks, HeldInputsSampledBeforeTheStart) {
   o.generate = {"mrabm4_parallel", 5e-5, 2, ScalarType::kFloat, "test"};
   o.t_end = 0.01;
   o.tasks = "single";
-  const std::string header = generate_header(m, o.generate, precompute_scheme(m, false, o.generate));
+  const std::string header = generate_header(m, o.generate, precompute_scheme(m, o.generate));
   const VerifyResult r = verify_header(m, o, header);
   ASSERT_TRUE(r.exact_step) << r.json();
   EXPECT_GT(r.exact_step->samples, 10);

@@ -40,7 +40,7 @@ std::set<std::string> identifiers(const std::string& header) {
 std::string header_of(const std::string& model, const std::string& scheme) {
   const Model m = test::load(test::source_path(model));
   GenerateRequest r{scheme, m.simulation.step.value(), m.simulation.ratio, ScalarType::kFloat, "test"};
-  return generate_header(m, r, precompute_scheme(m, false, r));
+  return generate_header(m, r, precompute_scheme(m, r));
 }
 
 // A two-time-scale model whose names are `names`: the first ones the states, the input, the

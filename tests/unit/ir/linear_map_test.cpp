@@ -181,7 +181,7 @@ TEST(LinearMap, ExactZerosAreToldApartFromStructuralOnes) {
 TEST(LinearMap, SparseEmissionCutsTheChainsSpLlStep) {
   const Model m = test::load(test::source_path("models/actuated_chain.yaml"));
   GenerateRequest o{"sp_ll", 1e-3, 1, ScalarType::kDouble, "test"};
-  const SchemeDesign design = precompute_scheme(m, false, o);
+  const SchemeDesign design = precompute_scheme(m, o);
   const StepCost cost = step_cost(m, o, design);
   long saved = 0;  // against dense r x k products (r (k - 1) additions, r k multiplications)
   for (const NamedMatrix& c : design.matrices) {

@@ -49,7 +49,7 @@ bool generate(const Model& m, const GenerateRequest& g, TracedHeader& out, Schem
   const SchemeInfo* info = find_scheme(g.scheme);
   if (info->dual_rate && (m.slow_count == 0 || m.fast_count() == 0)) return false;
   try {
-    design = precompute_scheme(m, m.simulation.linearization == "frozen", g);
+    design = precompute_scheme(m, g);
     out = generate_traced_header(m, g, design);  // refuses what cannot take a model's calibration
   } catch (const ModelError&) {
     return false;

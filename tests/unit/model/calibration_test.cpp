@@ -366,8 +366,8 @@ simulation: {t_end: 1, scheme: smfe, step: 0.1}
   narrow_text.replace(narrow_text.find("max: 400"), 8, "max: 120");
   const Model narrow = load_model_text(narrow_text, "fast_k.yaml");
   const GenerateRequest request{"smfe", 0.1, 1, ScalarType::kDouble, "test"};
-  const SchemeDesign whole = precompute_scheme(m, false, request);
-  const SchemeDesign made_narrow = precompute_scheme(narrow, false, request);
+  const SchemeDesign whole = precompute_scheme(m, request);
+  const SchemeDesign made_narrow = precompute_scheme(narrow, request);
   EXPECT_TRUE(stability_over_range(m, "smfe", 0.1, 1, {}, &whole).stable);
   EXPECT_TRUE(stability_over_range(m, "smfe", 0.1, 1, {}).stable);
   const RangeStability r = stability_over_range(m, "smfe", 0.1, 1, {}, &made_narrow);

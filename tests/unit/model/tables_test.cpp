@@ -128,11 +128,13 @@ TEST(Tables, SchemesThatPrecomputeAcceptATableModel) {
     GenerateRequest o;
     o.scheme = c.scheme;
     o.step = c.step;
-    const SchemeDesign design = precompute_scheme(m, c.frozen, o);
+    Model lm = m;
+    if (c.frozen) lm.simulation.linearization = Linearization::kFrozen;
+    const SchemeDesign design = precompute_scheme(lm, o);
     EXPECT_NE(generate_header(m, o, design).find("static Scalar G(Scalar x0_, Scalar x1_)"), std::string::npos)
         << c.scheme;
     RunOptions run{c.scheme, c.step, t_end, 1};
-    run.frozen_linearization = c.frozen;
+    run.linearization = lm.simulation.linearization;
     run.scheme_options = design.options;
     const std::vector<double> last = core.simulate(run).rows.back();
     EXPECT_NEAR(last[1], exact[1], 0.1 * exact[1]) << c.scheme;

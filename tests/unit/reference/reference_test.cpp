@@ -264,7 +264,7 @@ TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwis
     const Model m = test::load(test::source_path(file));
     const GenerateRequest request{scheme, m.simulation.step.value(), 1, ScalarType::kFloat, "test"};
     RunOptions run{scheme, request.step, 0.01};
-    run.schedule = precompute_scheme(m, false, request).schedule;
+    run.schedule = precompute_scheme(m, request).schedule;
     run.float_time = in_float;
     return run.schedule ? ReferenceCore(m).exact_step_difference(run) : "no schedule designed";
   };

@@ -110,7 +110,7 @@ TEST(Smfe, GeneratedAgreesWithTheReferenceCore) {
     EXPECT_EQ(r.error, "") << file;
     EXPECT_LE(r.max_error, 1e-12) << r.json();
     EXPECT_TRUE(r.pass) << r.json();
-    const SchemeDesign design = precompute_scheme(m, false, o.generate);
+    const SchemeDesign design = precompute_scheme(m, o.generate);
     EXPECT_EQ(design.evaluations, smfe_design_for(m, d).inner_steps + 1);
     EXPECT_EQ(r.ops_per_step, step_cost(m, o.generate, design).ops.total());
   }
@@ -121,10 +121,12 @@ TEST(Smfe, OpCountIsNPlusOneEvaluations) {
   const Model m = test::load(test::source_path("tests/models/schemes/smfe_gap.yaml"));
   const long d = derivative_ops(m, Rows::kAll).total(), n = 3;
   GenerateRequest o{"smfe", 0.1, 1, ScalarType::kDouble, "test"};
-  SchemeDesign design;
-  design.integers = {{"inner_steps", "int", 15, "N: inner steps per macro step"}};
-  EXPECT_EQ(step_cost(m, o, design).ops.total(), 16 * d + 2 * (15 * (n + 1) + n) + 3);
-  EXPECT_EQ(step_cost(m, o, design).bound.total(), 16 * d);
+  const SchemeDesign design = precompute_scheme(m, o);
+  ASSERT_EQ(design.integers.size(), 1U);
+  const long inner = design.integers.front().value;  // N as emitted
+  ASSERT_GT(inner, 1);
+  EXPECT_EQ(step_cost(m, o, design).ops.total(), (inner + 1) * d + 2 * (inner * (n + 1) + n) + 3);
+  EXPECT_EQ(step_cost(m, o, design).bound.total(), (inner + 1) * d);
 }
 
 }  // namespace

@@ -30,7 +30,6 @@ TEST(SpLl, GeneratedMatchesReferenceOnThePendulumFrozen) {
   VerifyOptions o;
   o.generate = {"sp_ll", 0.005, 1, ScalarType::kDouble, "test"};
   o.t_end = 2;
-  o.frozen = true;
   const VerifyResult r = verify(m, o);
   EXPECT_EQ(r.error, "");
   EXPECT_LE(r.max_error, 1e-10) << r.json();
@@ -48,7 +47,6 @@ TEST(SpLl, PendulumAtTheSeedsStepStaysBoundedWhereRk4Diverges) {
   const Model m = test::load(test::source_path("models/pendulum_particle.yaml"));
   const ReferenceCore core(m);
   RunOptions sp{"sp_ll", 0.005, 10.0, 1};
-  sp.frozen_linearization = true;
   const Trace tr = core.simulate(sp);
   const std::size_t energy = 1 + m.states.size();
   const double e0 = tr.rows.front()[energy];
@@ -149,7 +147,7 @@ TEST(SpLl, HeldInputsItCannotTakeAreRefusedAtTheirPlace) {
     request.scheme = "sp_ll";
     request.step = *m.simulation.step;
     try {
-      precompute_scheme(m, false, request);
+      precompute_scheme(m, request);
       ADD_FAILURE() << file << ": sp_ll took it";
     } catch (const ModelError& error) {
       test::expect_error_as_stated(error, path, e);

@@ -39,7 +39,7 @@ TEST(OpCount, SchemesAddTheirVectorArithmetic) {
   EXPECT_GT(d, 0);
   const auto cost = [&](const char* scheme) {
     GenerateRequest o{scheme, 1e-3, 1, ScalarType::kDouble, "test"};
-    return step_cost(m, o, precompute_scheme(m, false, o));
+    return step_cost(m, o, precompute_scheme(m, o));
   };
   EXPECT_EQ(cost("euler").ops.total(), d + 2 * n);
   EXPECT_EQ(cost("euler").bound.total(), d);

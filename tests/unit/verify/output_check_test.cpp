@@ -63,7 +63,7 @@ VerifyResult verify_dc_motor(const std::function<std::string(std::string)>& edit
   o.t_end = 0.05;
   const std::filesystem::path dir = make_temp_dir("dualrate-output-mutation");
   o.header_file = (dir / (m.name + ".hpp")).string();
-  std::ofstream(o.header_file) << edit(generate_header(m, o.generate, precompute_scheme(m, false, o.generate)));
+  std::ofstream(o.header_file) << edit(generate_header(m, o.generate, precompute_scheme(m, o.generate)));
   const VerifyResult r = verify(m, o);
   std::filesystem::remove_all(dir);
   return r;

@@ -141,7 +141,7 @@ VerifyResult every_part_result() {
   r.tick_check = TickCheck{2001, 1, 1, 0.5};
   r.error = "3 overruns (2 slow, 1 fast): \"quoted\"\nsecond line";
   r.directory = "/tmp/kept";
-  r.relinearized = RelinearizedComparison{"frozen", 3.5e-9};
+  r.relinearized = RelinearizedComparison{Linearization::kFrozen, 3.5e-9};
   r.accuracy = accuracy_part();
   r.ops_per_step = 120;
   r.ops_bound = 100;
@@ -182,7 +182,7 @@ TEST(VerifyResultJson, EveryPartReadsBackEqual) {
   ASSERT_TRUE(back.tick_check);
   EXPECT_EQ(back.tick_check->first_differing_time, 0.5);
   ASSERT_TRUE(back.relinearized);
-  EXPECT_EQ(back.relinearized->linearization, "frozen");
+  EXPECT_EQ(back.relinearized->linearization, Linearization::kFrozen);
   EXPECT_EQ(back.relinearized->max_error, 3.5e-9);
   ASSERT_TRUE(back.accuracy);
   EXPECT_EQ(back.accuracy->max_error, 2.5e-3);
@@ -297,7 +297,7 @@ TEST(VerifyResultJson, PeriodicTaskReadsBackEqual) {
   o.local_error = 1e-8;
   o.local_tolerance = 1.6e-7;
   r.outputs = o;
-  r.relinearized = RelinearizedComparison{"scheduled", 2e-11};
+  r.relinearized = RelinearizedComparison{Linearization::kScheduled, 2e-11};
   TargetCost cost;
   cost.instructions = StepInstructions{159, std::nullopt, 160, 0};
   cost.counted_steps = 200;
@@ -331,7 +331,7 @@ TEST(VerifyResultJson, PeriodicTaskReadsBackEqual) {
   EXPECT_EQ(back.outputs->local_ratio, 0.0625);
   EXPECT_FALSE(j.contains("output_differing"));
   ASSERT_TRUE(back.relinearized);
-  EXPECT_EQ(back.relinearized->linearization, "scheduled");
+  EXPECT_EQ(back.relinearized->linearization, Linearization::kScheduled);
   EXPECT_EQ(back.relinearized->max_error, 2e-11);
   EXPECT_FALSE(back.target_cost->instructions->min);
   EXPECT_FALSE(back.task_run->slow_overruns);

@@ -17,7 +17,7 @@
 #include "schemes/contract.hpp"
 #include "model/tunable.hpp"
 #include "schemes/quasistatic/calibration.hpp"
-#include "schemes/quasistatic/float_step.hpp"
+#include "schemes/quasistatic/runtime_step.hpp"
 #include "ir/float_constants.hpp"
 #include "ir/op_count.hpp"
 
@@ -375,7 +375,8 @@ std::string values(const Model& model, const std::vector<double>& z) {
 }
 
 SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool layer) {
-  if (model.simulation.linearization == "scheduled") return quasistatic_precompute_scheduled(model, request, layer);
+  if (model.simulation.linearization == Linearization::kScheduled)
+    return quasistatic_precompute_scheduled(model, request, layer);
   SchemeDesign design;
   const QuasistaticForm form = quasistatic_form(model);
   const QuasistaticDesign d = quasistatic_design(model, form);
@@ -435,15 +436,15 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
 // The unscheduled form's Newton along the trajectory (the scheduled one has its contraction
 // proof over its grid).
 void check_trajectory(const Model& model, double t_end) {
-  if (model.simulation.linearization == "scheduled") return;
+  if (model.simulation.linearization == Linearization::kScheduled) return;
   const QuasistaticForm form = quasistatic_form(model);
   check_newton_along_trajectory(model, form, quasistatic_design(model, form), t_end);
 }
 
-SchemeDesign precompute_corrected(const Model& model, bool, const GenerateRequest& request) {
+SchemeDesign precompute_corrected(const Model& model, const GenerateRequest& request) {
   return precompute(model, request, true);
 }
-SchemeDesign precompute_outer(const Model& model, bool, const GenerateRequest& request) {
+SchemeDesign precompute_outer(const Model& model, const GenerateRequest& request) {
   return precompute(model, request, false);
 }
 
@@ -609,7 +610,7 @@ StepIn<T> scheduled_reference_in(const ReferenceSetup& s, double h) {
 
 // The design's G_z^-1 (when G_z is constant) and E confirmed (confirmed_constants) with the
 // reference core's own at the design point (own_constants); then the runtime's step in T
-// (float_step.hpp): float_reference and double_reference. Throws SimulationError without the
+// (runtime_step.hpp): float_reference and double_reference. Throws SimulationError without the
 // model or the design.
 template <class T>
 StepIn<T> reference_in(const ReferenceSetup& s, double h) {
@@ -644,10 +645,10 @@ SchemeInfo quasistatic_scheme() {
   s.order = kQuasistaticOrder;
   s.summary = "quasistatic approximation with the boundary-layer correction, seed 002";
   s.evaluations = 9;
-  s.constants = true;
-  s.double_tolerance = 1e-10;
-  s.local_step_map = false;
-  s.fast_states_solved = true;
+  s.takes_constants = true;
+  s.verify.double_tolerance = 1e-10;
+  s.verify.local_step_map = false;
+  s.verify.fast_states_solved = true;
   s.precompute = precompute_corrected;
   s.check_trajectory = check_trajectory;
   s.reference_step = reference_corrected;

@@ -19,7 +19,7 @@ SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* 
   s.summary = summary;
   s.evaluations = order;
   s.uniform = true;
-  s.step_scaled_constants = true;
+  s.verify.step_scaled_constants = true;
   s.held_inputs = true;
   s.hold_degree = std::clamp(order - 1, 0, 2);  // a hold of degree d keeps at most order d + 1
   s.compensated_update = CompensatedUpdate::kAllStates;

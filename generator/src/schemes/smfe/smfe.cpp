@@ -12,7 +12,7 @@
 #include "constant_schedule/constant_schedule.hpp"
 #include "ir/function_cost.hpp"
 #include "model/tunable.hpp"
-#include "schemes/smfe/float_step.hpp"
+#include "schemes/smfe/runtime_step.hpp"
 
 namespace dualrate {
 
@@ -155,8 +155,13 @@ namespace {
 // The option that fixes h_s (SchemeInfo::options).
 const char* const kInnerStepOption = "inner-step";
 
-// N as precompute designed it (its integer constant).
-int designed_inner_steps(const SchemeDesign& design) { return static_cast<int>(design.integers.front().value); }
+// What precompute chose (SchemeDesign::chosen): h_s at the initial state, or its values at the
+// schedule's grid points, and N.
+struct SmfeChoice {
+  double inner_step = 0;
+  int inner_steps = 1;
+  std::vector<double> scheduled_inner_steps{};
+};
 
 // The own design's N at Jacobian j (smfe_design with the default h_s), or 1 where it has none
 // (h_s not shorter than D, or no N stable with it): the scheduled design caps h_s there.
@@ -252,6 +257,7 @@ SchemeDesign precompute_scheduled(const Model& model, const GenerateRequest& req
   std::vector<double> hs;
   for (const auto& point : schedule.constants) hs.push_back(named(point, "inner_step").value(0, 0));
   design.evaluations = n + 1;
+  design.chosen = SmfeChoice{hs.front(), n, hs};
   design.reals = {
       {"inner_step", hs.front(), "h_s: inner step (s), interpolated over the schedule's grid",
        "smfe: from g_z's fastest eigenvalue at each operating point, at most D / (N + 1) (scheduled_design)", hs}};
@@ -270,13 +276,14 @@ SchemeDesign precompute_scheduled(const Model& model, const GenerateRequest& req
   return design;
 }
 
-SchemeDesign precompute(const Model& model, bool, const GenerateRequest& request) {
-  if (model.simulation.linearization == "scheduled") return precompute_scheduled(model, request);
+SchemeDesign precompute(const Model& model, const GenerateRequest& request) {
+  if (model.simulation.linearization == Linearization::kScheduled) return precompute_scheduled(model, request);
   SchemeDesign design;
   const bool given = request.scheme_options.count(kInnerStepOption) > 0;
   const SmfeDesign d = smfe_design_for(model, request.step, option_value(request.scheme_options, kInnerStepOption, 0));
   design.options[kInnerStepOption] = d.inner_step;
   design.evaluations = d.inner_steps + 1;
+  design.chosen = SmfeChoice{d.inner_step, d.inner_steps};
   const std::string origin =
       given ? "smfe: --inner-step" : "smfe: from g_z's fastest eigenvalue at the initial state (smfe_design)";
   design.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)", origin}};
@@ -352,7 +359,7 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
   };
 }
 
-// The macro step in T (float_step.hpp): h_s and N the reference core's own design
+// The macro step in T (runtime_step.hpp): h_s and N the reference core's own design
 // (smfe_design_for, the computation the generator makes), or the schedule's.
 template <class T>
 StepIn<T> reference_in(const ReferenceSetup& s, double d) {
@@ -370,7 +377,7 @@ StepIn<T> reference_in(const ReferenceSetup& s, double d) {
 // then N h_s, its time, D - N h_s and the last update.
 StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& design) {
   const long n = static_cast<long>(model.states.size());
-  const long m = designed_inner_steps(design);
+  const long m = designed<SmfeChoice>(design).inner_steps;
   StepCost c;
   c.add_work((m + 1) * derivative_ops(model, Rows::kAll));
   c.ops += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
@@ -415,7 +422,7 @@ StableStepScan stable_step_scan(const Spectra& s, const SchemeOptions& options, 
 // schedule shortens h_s where it would not fit).
 SchemeAnalysis analyse(const Model& model, double step, const SchemeOptions& options) {
   const double inner_step = option_value(options, kInnerStepOption, 0);
-  if (model.simulation.linearization == "scheduled") {
+  if (model.simulation.linearization == Linearization::kScheduled) {
     try {
       smfe_design_for(model, step, inner_step);
     } catch (const ModelError& e) {
@@ -443,15 +450,16 @@ SchemeAnalysis analyse(const Model& model, double step, const SchemeOptions& opt
 
 // The design: h_s and N, or their schedule. Its stability along the trajectory is generate's
 // check (stability_along_trajectory with design_step_map below).
-std::string generate_note(const Model&, const GenerateRequest&, const SchemeDesign& design, bool, double) {
-  const std::vector<double>& scheduled = design.reals.front().scheduled;
-  if (design.schedule) {
+std::string generate_note(const Model&, const GenerateRequest&, const SchemeDesign& design, double) {
+  const SmfeChoice& chosen = designed<SmfeChoice>(design);
+  const std::vector<double>& scheduled = chosen.scheduled_inner_steps;
+  if (!scheduled.empty()) {
     const auto [low, high] = std::minmax_element(scheduled.begin(), scheduled.end());
     return fmt::format("note: smfe with h_s scheduled from {:.6g} to {:.6g} s over the grid, N = {} inner steps\n",
-                       *low, *high, designed_inner_steps(design));
+                       *low, *high, chosen.inner_steps);
   }
-  return fmt::format("note: smfe h_s = {:.6g} s, N = {} inner steps (eq. 14 at the initial state)\n",
-                     design.reals.front().value, designed_inner_steps(design));
+  return fmt::format("note: smfe h_s = {:.6g} s, N = {} inner steps (eq. 14 at the initial state)\n", chosen.inner_step,
+                     chosen.inner_steps);
 }
 
 }  // namespace
@@ -465,7 +473,7 @@ SchemeInfo smfe_scheme() {
   s.order = kSmfeOrder;
   s.summary = "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001";
   s.evaluations = 2;
-  s.constants = true;
+  s.takes_constants = true;
   s.held_inputs = true;  // at each inner step's time; first order, so design tries the zero hold
   s.precompute = precompute;
   s.reference_step = reference;
@@ -476,7 +484,8 @@ SchemeInfo smfe_scheme() {
   s.analyse = analyse;
   s.generate_note = generate_note;
   s.design_step_map = [](const SchemeDesign& design, const MatrixXd& j, std::size_t, double macro_step) {
-    return algorithm_map(j, macro_step, design.reals.front().value, designed_inner_steps(design));
+    const SmfeChoice& chosen = designed<SmfeChoice>(design);
+    return algorithm_map(j, macro_step, chosen.inner_step, chosen.inner_steps);
   };
   s.schedulable = true;
   s.options = {{kInnerStepOption,

@@ -29,10 +29,10 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
 // The constants of sp_ll_constants (the same names, without structure) computed the reference
 // core's way: g_z^-1 g_x and A by solves with g_z, the phi-functions of h g_z from the block
 // exponential of eq. 34 (p1 its block (0, 1), eq. 43's g_z^-1 (F_2 - I) without the
-// cancellation of F_2 - I, which loses 1.7e-11 of p1's largest entry on flexible_joint's
-// stiff joint, far beyond a double rounding; p2 its J_1 block of eq. 44 for gamma = I) and
+// cancellation of F_2 - I, which loses far more than a double rounding on a stiff fast block:
+// docs/schemes.md; p2 its J_1 block of eq. 44 for gamma = I) and
 // those of h A from eq. 47's (forcing B = I, then C = I): verify's exact step check confirms
-// the generated code's constants with these (schemes/sp_ll/float_step.hpp). With g_u (held
+// the generated code's constants with these (schemes/sp_ll/runtime_step.hpp). With g_u (held
 // inputs) also ku = g_z^-1 g_u, by a solve.
 std::vector<NamedMatrix> sp_ll_reference_constants(const SpLlBlocks& blocks, double h);
 

@@ -12,7 +12,7 @@
 #include "constant_schedule/constant_schedule.hpp"
 #include "model/tunable.hpp"
 #include "schemes/sp_ll/calibration.hpp"
-#include "schemes/sp_ll/float_step.hpp"
+#include "schemes/sp_ll/runtime_step.hpp"
 
 namespace dualrate {
 
@@ -234,9 +234,10 @@ SymbolSet block_dependencies(const Model& m) {
   return found;
 }
 
-SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& request) {
+SchemeDesign precompute(const Model& model, const GenerateRequest& request) {
   SchemeDesign d;
-  if (model.simulation.linearization != "scheduled") {
+  if (model.simulation.linearization != Linearization::kScheduled) {
+    const bool frozen = model.simulation.linearization == Linearization::kFrozen;
     const SpLlBlocks blocks = sp_ll_blocks(model, frozen);
     if (has_tunable(model)) {
       d.recompute = sp_ll_calibration_steps(model, request.step);
@@ -302,7 +303,21 @@ SchemeDesign precompute(const Model& model, bool frozen, const GenerateRequest& 
   return d;
 }
 
-ReferenceStep reference(const ReferenceSetup& s, double) {
+// The setup with its Jacobians taken as its linearization says: at the initial state when
+// frozen, else where the step asks.
+ReferenceSetup linearized(const ReferenceSetup& s) {
+  if (s.linearization != Linearization::kFrozen) return s;
+  ReferenceSetup frozen = s;
+  frozen.jacobian = [j = s.jacobian(0, s.initial_state)](double, const std::vector<double>&) { return j; };
+  if (s.input_jacobian)
+    frozen.input_jacobian = [j = s.input_jacobian(0, s.initial_state)](double, const std::vector<double>&) {
+      return j;
+    };
+  return frozen;
+}
+
+ReferenceStep reference(const ReferenceSetup& setup, double) {
+  const ReferenceSetup s = linearized(setup);
   if (s.scheduled) {
     return [constants = s.scheduled, slow = s.slow, step = s.scheduled_step](const RightHandSide& f, double t, double h,
                                                                              const std::vector<double>& x) {
@@ -365,8 +380,8 @@ SchemeAnalysis analyse(const Model& model, double, const SchemeOptions&) {
 
 // For a frozen linearization: how much f_z, g_x, g_z vary along the high-accuracy reference
 // trajectory, relative to their values at the initial state.
-std::string generate_note(const Model& model, const GenerateRequest&, const SchemeDesign&, bool frozen, double t_end) {
-  if (!frozen) return "";
+std::string generate_note(const Model& model, const GenerateRequest&, const SchemeDesign&, double t_end) {
+  if (model.simulation.linearization != Linearization::kFrozen) return "";
   const ReferenceModel core(model);
   const long samples = 200;
   const Trace tr = core.high_accuracy({kHighAccuracy, t_end / samples, t_end, 1});
@@ -396,9 +411,9 @@ SchemeInfo sp_ll_scheme() {
   s.order = kSpLlOrder;
   s.summary = "singular-perturbation local linearization, seed 000";
   s.evaluations = 6;
-  s.constants = true;
-  s.double_tolerance = 1e-10;
-  s.fast_states_solved = true;
+  s.takes_constants = true;
+  s.verify.double_tolerance = 1e-10;
+  s.verify.fast_states_solved = true;
   s.precompute = precompute;
   s.reference_step = reference;
   s.float_reference = sp_ll_reference_in<float>;
@@ -408,7 +423,7 @@ SchemeInfo sp_ll_scheme() {
   s.design_step_map = [](const SchemeDesign& design, const Eigen::MatrixXd& j, std::size_t slow, double h) {
     return sp_ll_step_map_with(design.matrices, j, slow, h);
   };
-  s.linearization = true;
+  s.linearizations = {Linearization::kExact, Linearization::kFrozen};
   s.schedulable = true;
   s.held_inputs = true;
   s.compensated_update = CompensatedUpdate::kSlowStates;  // the fast states are solved

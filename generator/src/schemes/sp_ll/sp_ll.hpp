@@ -1,7 +1,8 @@
 // Seed 000's SP-LL scheme on the generator side: which Jacobian blocks it needs, whether
 // they are constant (decided symbolically), the constant matrices the runtime step uses
 // (runtime/include/dualrate/schemes/sp_ll.hpp); the reference core's plain transcription of
-// the paper's procedure is reference_step.hpp, the runtime's step in float float_step.hpp.
+// the paper's procedure is reference_step.hpp, the runtime's step in float or double
+// runtime_step.hpp.
 #pragma once
 
 #include <Eigen/Dense>

@@ -1,4 +1,4 @@
-#include "schemes/smfe/float_step.hpp"
+#include "schemes/smfe/runtime_step.hpp"
 
 #include "ir/float_constants.hpp"
 

@@ -1,4 +1,4 @@
-#include "schemes/sp_ll/float_step.hpp"
+#include "schemes/sp_ll/runtime_step.hpp"
 
 #include <Eigen/Dense>
 
@@ -114,7 +114,7 @@ StepIn<T> sp_ll_step_in(const std::vector<NamedMatrix>& constants, std::size_t s
 
 // The design's constants confirmed by the reference core's own (sp_ll_reference_constants) at
 // the blocks of setup.jacobian, or scheduled at each grid point's Jacobian, then the runtime's
-// step in T (float_step.hpp).
+// step in T (runtime_step.hpp).
 template <class T>
 StepIn<T> sp_ll_reference_in(const ReferenceSetup& s, double h) {
   if (!s.design || !s.model) throw SimulationError("sp_ll's exact step needs the generator's design and the model");

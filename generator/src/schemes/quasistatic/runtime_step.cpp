@@ -1,4 +1,4 @@
-#include "schemes/quasistatic/float_step.hpp"
+#include "schemes/quasistatic/runtime_step.hpp"
 
 #include <fmt/format.h>
 
