@@ -148,6 +148,8 @@ struct ErrorTolerance {
 // constant, as the exact blocks must be; at the initial state; or over the grid of
 // simulation: schedule:, interpolated at each step.
 enum class Linearization { kExact, kFrozen, kScheduled };
+inline constexpr Linearization kLinearizations[] = {Linearization::kExact, Linearization::kFrozen,
+                                                    Linearization::kScheduled};
 
 // Its name in model files, on the command line and in reports.
 inline const char* to_string(Linearization l) {
@@ -162,12 +164,16 @@ inline const char* to_string(Linearization l) {
   return "";
 }
 inline const std::vector<std::string>& linearization_names() {
-  static const std::vector<std::string> names{"exact", "frozen", "scheduled"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const Linearization l : kLinearizations) all.emplace_back(to_string(l));
+    return all;
+  }();
   return names;
 }
 // The linearization named `name`, or none.
 inline std::optional<Linearization> linearization_named(const std::string& name) {
-  for (const Linearization l : {Linearization::kExact, Linearization::kFrozen, Linearization::kScheduled})
+  for (const Linearization l : kLinearizations)
     if (name == to_string(l)) return l;
   return std::nullopt;
 }

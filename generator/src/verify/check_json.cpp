@@ -1,6 +1,7 @@
 // The checks' parts of verify's JSON (result_json.hpp): the local and exact step checks, the
 // outputs', the tick check, the accuracy and the relinearized comparison.
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 
 #include "verify/json_fields.hpp"
@@ -159,8 +160,12 @@ void to_json(Json& j, const RelinearizedComparison& c) {
 }
 
 void from_json(const Json& j, RelinearizedComparison& c) {
-  if (j.contains("linearization"))
-    c.linearization = linearization_named(j.at("linearization").get<std::string>()).value_or(Linearization::kExact);
+  if (j.contains("linearization")) {
+    const std::string name = j.at("linearization").get<std::string>();
+    const std::optional<Linearization> named = linearization_named(name);
+    if (!named) throw std::invalid_argument("verify's JSON names an unknown linearization '" + name + "'");
+    c.linearization = *named;
+  }
   read(j, "schedule_error", c.max_error);
   read(j, "relinearized_max_error", c.max_error);
 }
