@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "base/text_io.hpp"
+#include "reference/sampled_trajectory.hpp"
 #include "reference_core/reference_core.hpp"
 #include "registry/registry.hpp"
 
@@ -67,26 +68,21 @@ TrajectoryStability stability_along_trajectory(const Model& model, const std::st
   }
   const PointJudge judge = point_judge(model, scheme, h, ratio, options, t_end, design, r);
   if (!judge) return r;
-  RunOptions run{kHighAccuracy, t_end / static_cast<double>(kTrajectoryPoints), t_end, 1};
-  // The points need the state to a few digits: where the linearization is taken, not a result.
-  run.reference_tolerance = 1e-8;
-  Trace trace;
+  std::vector<TrajectorySample> trajectory;
   try {
-    trace = core.high_accuracy(run);
+    trajectory = sampled_trajectory(core, t_end);
   } catch (const SimulationError& e) {
     r.not_judged = std::string("the reference solution fails: ") + e.what();
     return r;
   }
   r.judged = true;
-  const auto n = static_cast<long>(model.states.size());
-  for (std::size_t i = 1; i < trace.rows.size(); ++i) {
-    const auto& row = trace.rows[i];
-    const ReferenceCore::Vector x(row.begin() + 1, row.begin() + 1 + n);
-    const MapJudgement judged = judge(core.jacobian_at(row[0], x, core.inputs_at(row[0])));
+  for (std::size_t i = 1; i < trajectory.size(); ++i) {
+    const TrajectorySample& at = trajectory[i];
+    const MapJudgement judged = judge(core.jacobian_at(at.t, at.x, at.u));
     ++r.points;
     if (r.points == 1 || judged.relative > r.worst.relative) {
       r.worst = judged;
-      r.t = row[0];
+      r.t = at.t;
     }
   }
   r.stable = r.worst.relative <= 1 + kStabilityMargin;

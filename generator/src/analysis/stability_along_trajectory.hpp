@@ -1,8 +1,8 @@
 // A scheme's stability at its step along the scenario's trajectory (docs/schemes.md#along-the-trajectory):
 // the initial state's linearization (analyze_stability) does not bound a nonlinear model's, and a
 // scheme stable there can leave its stability region later (a tyre's lag that stiffens with
-// speed, an engine's spool-up). The model is linearized at kTrajectoryPoints points of the
-// scenario's high-accuracy solution to t_end, evenly spaced in time after t = 0, and the
+// speed, an engine's spool-up). The model is linearized at the points of the scenario's sampled
+// high-accuracy solution to t_end after t = 0 (sampled_trajectory), and the
 // scheme's one-step map for each linearization is judged as analyze judges the initial
 // state's (MapJudgement: |R| <= 1 on modes that do not grow, the model's own growth followed on
 // those that do).
@@ -24,8 +24,6 @@
 #include "schemes/contract.hpp"
 
 namespace dualrate {
-
-constexpr std::size_t kTrajectoryPoints = 200;
 
 struct TrajectoryStability {
   bool judged = false;

@@ -12,6 +12,7 @@
 
 #include "numeric/linearization.hpp"
 #include "reference/reference_model.hpp"
+#include "reference/sampled_trajectory.hpp"
 
 namespace dualrate {
 
@@ -44,18 +45,10 @@ std::vector<double> uniform(double lo, double hi, std::size_t n) {
 class Trajectory {
  public:
   Trajectory(const Model& m, double t_end) : model_(m), core_(m) {
-    const long samples = 400;
-    RunOptions run{kHighAccuracy, t_end / samples, t_end, 1};
-    run.reference_tolerance = 1e-10;
-    const Trace tr = core_.high_accuracy(run);
     const std::size_t n = m.states.size();
-    for (const auto& row : tr.rows) {
-      Sample p;
-      p.t = row[0];
-      p.x.assign(row.begin() + 1, row.begin() + 1 + static_cast<long>(n));
-      p.u = core_.inputs_at(p.t);
-      p.s = core_.scheduling_values(p.t, p.x, p.u);
-      samples_.push_back(std::move(p));
+    for (TrajectorySample& at : sampled_trajectory(core_, t_end)) {
+      std::vector<double> s = core_.scheduling_values(at.t, at.x, at.u);
+      samples_.push_back({at.t, std::move(at.x), std::move(at.u), std::move(s)});
     }
     const std::size_t d = m.simulation.schedule->by.size();
     covered_.assign(d, {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()});

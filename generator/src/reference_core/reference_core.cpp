@@ -60,7 +60,10 @@ ReferenceStep prepared_step(const ReferenceCore& core, const Model& model, const
   const auto jacobian = [&core, in_float](double t, const Vector& x) {
     return core.jacobian_at(t, x, core.inputs_at(t, in_float));
   };
-  ReferenceSetup setup{&model, model.slow_count, jacobian};
+  ReferenceSetup setup;
+  setup.model = &model;
+  setup.slow = model.slow_count;
+  setup.jacobian = jacobian;
   setup.linearization = options.linearization.value_or(model.simulation.linearization);
   setup.initial_state = core.initial_state();
   setup.options = options.scheme_options;

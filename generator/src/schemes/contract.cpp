@@ -24,8 +24,15 @@ OpCount held_input_ops(const Model& model, int times) {
     if (u.hold == InputHold::kLinear) ++add, ++div;
     if (u.hold == InputHold::kQuadratic) add += 3, mul += 4, div += 2;
   }
+  OpCount ops = arithmetic(add, mul, div);
+  ops += times * held_input_evaluation_ops(model);
+  return ops;
+}
+
+OpCount held_input_evaluation_ops(const Model& model) {
+  if (!model.holds_inputs()) return {};
   const long inputs = static_cast<long>(model.inputs.size());
-  return arithmetic(add + times * (1 + 2 * inputs), mul + times * 2 * inputs, div);
+  return arithmetic(1 + 2 * inputs, 2 * inputs, 0);
 }
 
 OpCount function_ops(const SchemeDesign& design, const std::string& name) {

@@ -165,6 +165,8 @@ OpCount product_ops(const SchemeDesign& design, const std::string& name);
 // products and 2 quotients) and to evaluate every input's polynomial at `times` stage times
 // past the step's start (an offset, then 2 additions and 2 products per input); none without.
 OpCount held_input_ops(const Model& model, int times);
+// Of those, one evaluation at a stage time: held_input_ops(model, 1) - held_input_ops(model, 0).
+OpCount held_input_evaluation_ops(const Model& model);
 
 // One call of the scheme function `name` that the design holds (SchemeFunction), as emitted.
 // Throws std::logic_error when there is none.

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "numeric/decompositions.hpp"
+#include "reference/sampled_trajectory.hpp"
 #include "numeric/linearization.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "schemes/contract.hpp"
@@ -266,11 +267,9 @@ void check_newton_along_trajectory(const Model& model, const QuasistaticForm& fo
                                    double t_end) {
   if (!(t_end > 0)) return;
   const ReferenceModel full(model);
-  RunOptions run{kHighAccuracy, t_end / static_cast<double>(kTrajectoryNewtonPoints), t_end, 1};
-  run.reference_tolerance = 1e-8;  // where Newton is tried, not a result
-  Trace trace;
+  std::vector<TrajectorySample> trajectory;
   try {
-    trace = full.high_accuracy(run);
+    trajectory = sampled_trajectory(full, t_end);
   } catch (const SimulationError&) {
     return;
   }
@@ -278,9 +277,9 @@ void check_newton_along_trajectory(const Model& model, const QuasistaticForm& fo
   const std::size_t ns = model.slow_count;
   std::vector<double> z = d.consistent;
   double solved_at = 0;
-  for (std::size_t i = 1; i < trace.rows.size(); ++i) {
-    const double t = trace.rows[i][0];
-    std::vector<double> x(trace.rows[i].begin() + 1, trace.rows[i].begin() + 1 + static_cast<long>(ns));
+  for (std::size_t i = 1; i < trajectory.size(); ++i) {
+    const double t = trajectory[i].t;
+    std::vector<double> x(trajectory[i].x.begin(), trajectory[i].x.begin() + static_cast<long>(ns));
     x.insert(x.end(), z.begin(), z.end());
     // A convergence test, not an accuracy claim: the question is whether Newton finds the root
     // from there, not in how many steps.

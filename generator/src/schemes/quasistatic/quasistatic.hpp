@@ -62,8 +62,8 @@ struct QuasistaticDesign {
 // has an eigenvalue damped less than kQuasistaticMinDamping (no decaying boundary layer).
 QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& form);
 
-// Newton on G = 0 along the scenario's trajectory, to t_end: at each of kTrajectoryNewtonPoints
-// points of the full model's high-accuracy solution (its slow states and the scenario's
+// Newton on G = 0 along the scenario's trajectory, to t_end: at each point of the full model's
+// sampled high-accuracy solution (sampled_trajectory) (its slow states and the scenario's
 // inputs), from the fast states solved at the point before, Newton must converge within
 // kQuasistaticMaxNewton steps through a nonsingular G_z. It finds where Newton has no step or
 // diverges: a fast equation that saturates (a rate limit) has G_z = 0 on its flat part, where
@@ -73,7 +73,6 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
 // high-accuracy solution fails (the run reports that itself).
 void check_newton_along_trajectory(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
                                    double t_end);
-constexpr long kTrajectoryNewtonPoints = 200;
 
 // The smallest damping ratio -Re(lambda)/|lambda| the fast block's eigenvalues may have.
 constexpr double kQuasistaticMinDamping = 0.01;

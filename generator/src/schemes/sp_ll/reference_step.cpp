@@ -1,6 +1,7 @@
 #include "schemes/sp_ll/reference_step.hpp"
 
 #include "numeric/decompositions.hpp"
+#include "schemes/sp_ll/step_formula.hpp"
 
 namespace dualrate {
 
@@ -126,33 +127,49 @@ std::vector<NamedMatrix> sp_ll_reference_constants(const SpLlBlocks& b, double h
   return c;
 }
 
+namespace {
+
+// Dense double (step_formula.hpp): the right-hand side rhs, the constants as given.
+struct DenseArithmetic {
+  using Scalar = double;
+  using Time = double;
+  using Input = double;  // the time: rhs evaluates the inputs held over the step there
+  using Vector = VectorXd;
+
+  const SplitRhs& rhs;
+  const std::vector<NamedMatrix>& constants;
+  Eigen::Index ns, nf;
+
+  Input input_sample(Time t) const { return t; }
+  Input inputs_at(Time t) const { return t; }
+  Vector rate(Input t, const Vector& xs, const Vector& zs) const { return split_rate(rhs, t, xs, zs); }
+  Vector slow_rate(Input t, const Vector& xs, const Vector& zs) const { return rate(t, xs, zs).head(ns); }
+  Vector slow_rows(const Vector& d) const { return d.head(ns); }
+  Vector fast_rows(const Vector& d) const { return d.tail(nf); }
+  Vector fast_zero() const { return VectorXd::Zero(nf); }
+  Vector product(SpLlConstant c, const Vector& v) const { return named(constants, name_of(c)).value * v; }
+  static bool holds_inputs() { return false; }
+  Vector input_rate() const { return fast_zero(); }
+  Vector input_curvature() const { return fast_zero(); }
+  static Vector update(const Vector& xn, const Vector& rk4, const Vector& fz) { return xn + rk4 + fz; }
+  Vector stack(const Vector& xs, const Vector& zs) const {
+    Vector x(ns + nf);
+    // cppcheck-suppress constStatement ; Eigen's comma initializer
+    x << xs, zs;
+    return x;
+  }
+};
+
+}  // namespace
+
 std::vector<double> sp_ll_constants_step(const SplitRhs& rhs, const std::vector<NamedMatrix>& constants,
                                          std::size_t slow, double t, double h, const std::vector<double>& x) {
   const auto ns = static_cast<Eigen::Index>(slow);
   const auto n = static_cast<Eigen::Index>(x.size());
-  const auto nf = n - ns;
-  const auto c = [&](const char* name) -> const MatrixXd& { return named(constants, name).value; };
-  const MatrixXd& k = c("k");
-  const VectorXd xn = Eigen::Map<const VectorXd>(x.data(), n).head(ns);
-  const VectorXd zn = Eigen::Map<const VectorXd>(x.data(), n).tail(nf);
-  const VectorXd d0 = split_rate(rhs, t, xn, zn);
-  const VectorXd sigma = c("gz_inv") * d0.tail(nf);
-  const VectorXd integral_y = c("p1") * sigma + c("p2") * (k * d0.head(ns));
-  const auto manifold = [&](const VectorXd& xs) -> VectorXd { return zn - sigma - k * (xs - xn); };
-  const auto f = [&](double ts, const VectorXd& xs) -> VectorXd {
-    return split_rate(rhs, ts, xs, manifold(xs)).head(ns);
-  };
-  const VectorXd k1 = f(t, xn);
-  const VectorXd k2 = f(t + h / 2, xn + h / 2 * k1);
-  const VectorXd k3 = f(t + h / 2, xn + h / 2 * k2);
-  const VectorXd k4 = f(t + h, xn + h * k3);
-  const VectorXd x1 = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + c("fz") * integral_y;
-  const VectorXd f1 = f(t + h, x1);
-  const VectorXd z1 = manifold(x1) + sigma + c("q1") * (c("a") * sigma + k * k1) + c("q2") * (k * (f1 - k1) / h);
-  std::vector<double> out(static_cast<std::size_t>(n));
-  // cppcheck-suppress constStatement ; Eigen's comma initializer
-  Eigen::Map<VectorXd>(out.data(), n) << x1, z1;
-  return out;
+  const DenseArithmetic a{rhs, constants, ns, n - ns};
+  const VectorXd next = sp_ll_step(a, t, h, Eigen::Map<const VectorXd>(x.data(), n).head(ns),
+                                   Eigen::Map<const VectorXd>(x.data(), n).tail(n - ns));
+  return std::vector<double>(next.data(), next.data() + n);
 }
 
 }  // namespace dualrate

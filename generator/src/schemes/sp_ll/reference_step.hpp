@@ -36,9 +36,9 @@ std::vector<double> sp_ll_reference_step(const SplitRhs& rhs, const Linearize& l
 // inputs) also ku = g_z^-1 g_u, by a solve.
 std::vector<NamedMatrix> sp_ll_reference_constants(const SpLlBlocks& blocks, double h);
 
-// One step of the runtime's formulas (runtime/include/dualrate/schemes/sp_ll.hpp) in dense
-// double with the given constants (sp_ll_constants' names): the reference core's step for
-// scheduled constants, which it interpolates at each step's start as generated code does.
+// The runtime's step (sp_ll_step, step_formula.hpp) in dense double with the given constants
+// (sp_ll_constants' names): the reference core's step for scheduled constants, which it
+// interpolates at each step's start as generated code does.
 std::vector<double> sp_ll_constants_step(const SplitRhs& rhs, const std::vector<NamedMatrix>& constants,
                                          std::size_t slow, double t, double h, const std::vector<double>& x);
 

@@ -7,12 +7,15 @@
 #include "numeric/linearization.hpp"
 #include "numeric/decompositions.hpp"
 #include "schemes/contract.hpp"
+#include "ir/counted_arithmetic.hpp"
 #include "ir/function_cost.hpp"
 #include "reference/reference_model.hpp"
+#include "reference/sampled_trajectory.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "model/tunable.hpp"
 #include "schemes/sp_ll/calibration.hpp"
 #include "schemes/sp_ll/runtime_step.hpp"
+#include "schemes/sp_ll/step_formula.hpp"
 
 namespace dualrate {
 
@@ -179,31 +182,54 @@ MatrixXd sp_ll_step_map(const MatrixXd& j, std::size_t slow, double h) {
   return sp_ll_step_map_with(sp_ll_constants(split_jacobian(j, slow), h), j, slow, h);
 }
 
+namespace {
+
+// A linear plant x' = J x (step_formula.hpp): each vector a matrix of n columns, the step's
+// image of the identity's; the constants as given.
+struct LinearArithmetic {
+  using Scalar = double;
+  using Time = double;
+  struct Input {};  // the plant takes none
+  using Vector = MatrixXd;
+
+  const std::vector<NamedMatrix>& constants;
+  const MatrixXd& j;
+  Eigen::Index ns, nf;
+
+  static Input input_sample(Time) { return {}; }
+  static Input inputs_at(Time) { return {}; }
+  Vector rate(Input u, const Vector& xs, const Vector& zs) const {
+    Vector d(ns + nf, xs.cols());
+    // cppcheck-suppress constStatement ; Eigen's comma initializer
+    d << slow_rate(u, xs, zs), j.bottomLeftCorner(nf, ns) * xs + j.bottomRightCorner(nf, nf) * zs;
+    return d;
+  }
+  Vector slow_rate(Input, const Vector& xs, const Vector& zs) const {
+    return j.topLeftCorner(ns, ns) * xs + j.topRightCorner(ns, nf) * zs;
+  }
+  Vector slow_rows(const Vector& d) const { return d.topRows(ns); }
+  Vector fast_rows(const Vector& d) const { return d.bottomRows(nf); }
+  Vector fast_zero() const { return MatrixXd::Zero(nf, ns + nf); }
+  Vector product(SpLlConstant c, const Vector& v) const { return named(constants, name_of(c)).value * v; }
+  static bool holds_inputs() { return false; }
+  Vector input_rate() const { return fast_zero(); }
+  Vector input_curvature() const { return fast_zero(); }
+  static Vector update(const Vector& xn, const Vector& rk4, const Vector& fz) { return xn + rk4 + fz; }
+  static Vector stack(const Vector& xs, const Vector& zs) {
+    Vector x(xs.rows() + zs.rows(), xs.cols());
+    // cppcheck-suppress constStatement ; Eigen's comma initializer
+    x << xs, zs;
+    return x;
+  }
+};
+
+}  // namespace
+
 MatrixXd sp_ll_step_map_with(const std::vector<NamedMatrix>& constants, const MatrixXd& j, std::size_t slow, double h) {
   const auto ns = static_cast<Eigen::Index>(slow), n = j.rows(), nf = n - ns;
-  const auto c = [&](const char* name) -> const MatrixXd& { return named(constants, name).value; };
-  const MatrixXd &k = c("k"), &fz = c("fz");
-  const MatrixXd fx = j.topLeftCorner(ns, ns);
   const MatrixXd identity = MatrixXd::Identity(n, n);
-  const MatrixXd xn = identity.topRows(ns), zn = identity.bottomRows(nf);
-  const MatrixXd sigma = c("gz_inv") * j.bottomRows(nf);
-  const MatrixXd gamma = k * j.topRows(ns);
-  const MatrixXd integral_y = c("p1") * sigma + c("p2") * gamma;
-  const MatrixXd offset = zn - sigma + k * xn;
-  const auto manifold = [&](const MatrixXd& xs) -> MatrixXd { return offset - k * xs; };
-  const auto slow_rate = [&](const MatrixXd& xs) -> MatrixXd { return fx * xs + fz * manifold(xs); };
-  const MatrixXd k1 = slow_rate(xn);
-  const MatrixXd k2 = slow_rate(xn + h / 2 * k1);
-  const MatrixXd k3 = slow_rate(xn + h / 2 * k2);
-  const MatrixXd k4 = slow_rate(xn + h * k3);
-  const MatrixXd x_next = xn + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4) + fz * integral_y;
-  const MatrixXd f1 = slow_rate(x_next);
-  const MatrixXd b = c("a") * sigma + k * k1;
-  const MatrixXd cc = k * (f1 - k1) / h;
-  const MatrixXd y_next = sigma + c("q1") * b + c("q2") * cc;
-  MatrixXd map(n, n);
-  map << x_next, manifold(x_next) + y_next;
-  return map;
+  const LinearArithmetic a{constants, j, ns, nf};
+  return sp_ll_step(a, 0.0, h, identity.topRows(ns), identity.bottomRows(nf));
 }
 
 std::vector<std::pair<std::string, double>> sp_ll_variation(const std::vector<MatrixXd>& jacobians, std::size_t slow) {
@@ -338,32 +364,53 @@ ReferenceStep reference(const ReferenceSetup& setup, double) {
   };
 }
 
-// Term by term as runtime/include/dualrate/schemes/sp_ll.hpp computes them.
-StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& d) {
-  const long n = static_cast<long>(model.states.size());
-  const long ns = static_cast<long>(model.slow_count), nf = n - ns;
-  const auto product = [&](const char* name) { return product_ops(d, name); };
-  StepCost c;
-  c.add_work(derivative_ops(model, Rows::kAll));
-  c.add_work(5 * derivative_ops(model, Rows::kSlow));  // k1..k4 and f1
-  c.add_work(10 * product("k"));                       // gamma, the manifold's offset, at k1..k4, f1 and z_next, b, c
-  for (const char* m : {"gz_inv", "p1", "p2", "fz", "a", "q1", "q2"}) c.add_work(product(m));
-  c.ops += arithmetic(2 * nf, 0, 0);           // the manifold's offset: zn - sigma + k xn
-  c.ops += 6 * arithmetic(nf, 0, 0);           // the manifold: offset - k xs
-  c.ops += arithmetic(nf, 0, 0);               // integral of y: sum
-  c.ops += arithmetic(3 * ns + 4, 3 * ns, 1);  // RK4 stage inputs, their times, h/2
-  c.ops += arithmetic(5 * ns, 3 * ns, 1);      // RK4 update with h/6 and the f_z term
-  c.ops += arithmetic(nf, 0, 0);               // b: sum
-  c.ops += arithmetic(ns, 0, nf);              // c: f1 - k1, divided by h
-  c.ops += arithmetic(3 * nf, 0, 0);           // y_next: sums; z_next: + y_next
-  if (model.holds_inputs()) {
-    c.add_work(2 * product("ku"));               // K_u r, K_u c
-    c.ops += arithmetic(3 * nf, 0, 0);           // gamma, b and c take them
-    c.ops += arithmetic(nf, nf, 0);              // c: 2 K_u c
-    c.ops += 2 * arithmetic(nf + 1, 2 * nf, 0);  // the manifold's shift at h/2 and h
-    c.ops += arithmetic(6 * nf, 0, 0);           // the manifold takes it at k1..k4, f1, z_next
-    c.ops += held_input_ops(model, 2);           // the inputs at h/2 and h
+// Sizes only (step_formula.hpp): each product and right-hand side evaluation counts as work
+// (StepCost::add_work) at its cost as emitted, the vector arithmetic between them as ops.
+struct CountingArithmetic {
+  using Scalar = CountedScalar;
+  using Time = CountedScalar;
+  struct Input {};
+  using Vector = CountedVector;
+
+  const Model& model;
+  const SchemeDesign& design;
+  StepCost& cost;
+  Eigen::Index ns, nf, inputs;
+
+  static Input input_sample(const Time&) { return {}; }
+  Input inputs_at(const Time&) const {
+    cost.ops += held_input_evaluation_ops(model);
+    return {};
   }
+  Vector rate(Input, const Vector&, const Vector&) const { return work(derivative_ops(model, Rows::kAll), ns + nf); }
+  Vector slow_rate(Input, const Vector&, const Vector&) const { return work(derivative_ops(model, Rows::kSlow), ns); }
+  Vector slow_rows(const Vector&) const { return {ns, cost.ops}; }
+  Vector fast_rows(const Vector&) const { return {nf, cost.ops}; }
+  Vector fast_zero() const { return {nf, cost.ops}; }
+  Vector product(SpLlConstant c, const Vector&) const {
+    return work(product_ops(design, name_of(c)), named(design.matrices, name_of(c)).value.rows());
+  }
+  bool holds_inputs() const { return model.holds_inputs(); }
+  Vector input_rate() const { return {inputs, cost.ops}; }
+  Vector input_curvature() const { return {inputs, cost.ops}; }
+  static Vector update(const Vector& xn, const Vector& rk4, const Vector& fz) { return xn + rk4 + fz; }
+  Vector stack(const Vector& xs, const Vector& zs) const { return {xs.rows() + zs.rows(), cost.ops}; }
+
+ private:
+  Vector work(const OpCount& ops, Eigen::Index rows) const {
+    cost.add_work(ops);
+    return {rows, cost.ops};
+  }
+};
+
+// The runtime's step counted (CountingArithmetic), with the schedule's lookup before it.
+StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& d) {
+  StepCost c;
+  const auto ns = static_cast<Eigen::Index>(model.slow_count);
+  const auto nf = static_cast<Eigen::Index>(model.fast_count());
+  CountingArithmetic a{model, d, c, ns, nf, static_cast<Eigen::Index>(model.inputs.size())};
+  c.ops += held_input_ops(model, 0);  // the held inputs' polynomials, formed before the step
+  sp_ll_step(a, CountedScalar(c.ops), CountedScalar(c.ops), CountedVector(ns, c.ops), CountedVector(nf, c.ops));
   if (d.schedule) c.add_work(schedule_ops(model, d.matrices, 0, *d.schedule));
   return c;
 }
@@ -383,13 +430,9 @@ SchemeAnalysis analyse(const Model& model, double, const SchemeOptions&) {
 std::string generate_note(const Model& model, const GenerateRequest&, const SchemeDesign&, double t_end) {
   if (model.simulation.linearization != Linearization::kFrozen) return "";
   const ReferenceModel core(model);
-  const long samples = 200;
-  const Trace tr = core.high_accuracy({kHighAccuracy, t_end / samples, t_end, 1});
   std::vector<Eigen::MatrixXd> jacobians;
-  for (const auto& row : tr.rows) {
-    const std::vector<double> x(row.begin() + 1, row.begin() + 1 + static_cast<long>(model.states.size()));
-    jacobians.push_back(core.jacobian_at(row[0], x, core.inputs_at(row[0])));
-  }
+  for (const TrajectorySample& at : sampled_trajectory(core, t_end))
+    jacobians.push_back(core.jacobian_at(at.t, at.x, at.u));
   std::string parts;
   for (const auto& [name, v] : sp_ll_variation(jacobians, model.slow_count))
     parts += fmt::format("{}{} {:.3g}", parts.empty() ? "" : ", ", name, v);

@@ -32,12 +32,13 @@ SpLlBlocks sp_ll_blocks(const Model& model, bool frozen);
 // blocks' is known.
 std::vector<NamedMatrix> sp_ll_constants(const SpLlBlocks& blocks, double h);
 
-// The map x_n -> x_{n+1} of one step of the runtime's formulas (above, as dualrate::SpLl
-// computes them from sp_ll_constants) for the linear system dx/dt = J x split after `slow`
-// states, computed for all n unit vectors at once: what the stability analysis needs, built
-// in one pass instead of n reference steps with two block exponentials each.
+// The map x_n -> x_{n+1} of one step of the runtime's formulas (sp_ll_step, step_formula.hpp,
+// with sp_ll_constants) for the linear system dx/dt = J x split after `slow` states, computed
+// for all n unit vectors at once: what the stability analysis needs, built in one pass instead
+// of n reference steps with two block exponentials each.
 Eigen::MatrixXd sp_ll_step_map(const Eigen::MatrixXd& j, std::size_t slow, double h);
-// The same with given constants (scheduled: interpolated ones, not J's own).
+// The same with given constants (scheduled: interpolated ones, not J's own; the plant's rates
+// are J's).
 Eigen::MatrixXd sp_ll_step_map_with(const std::vector<NamedMatrix>& constants, const Eigen::MatrixXd& j,
                                     std::size_t slow, double h);
 
