@@ -377,8 +377,10 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
   if (model.simulation.linearization == Linearization::kScheduled)
     return quasistatic_precompute_scheduled(model, request, layer);
   SchemeDesign design;
-  const QuasistaticForm form = quasistatic_form(model);
-  const QuasistaticDesign d = quasistatic_design(model, form);
+  const auto chosen_form = std::make_shared<const QuasistaticForm>(quasistatic_form(model));
+  const auto chosen_design = std::make_shared<const QuasistaticDesign>(quasistatic_design(model, *chosen_form));
+  const QuasistaticForm& form = *chosen_form;
+  const QuasistaticDesign& d = *chosen_design;
   const auto nf = static_cast<Eigen::Index>(model.fast_count());
   QuasistaticCalibration calibration{{}, d.newton_iterations};
   if (has_tunable(model)) {
@@ -414,6 +416,7 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
        "quasistatic: G_z checked symbolically for t, states and inputs (quasistatic_design)"},
       {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
        "quasistatic: the scheme's variant"}};
+  design.chosen = QuasistaticChoice{chosen_form, chosen_design, newton, d.jacobian_constant, layer};
   quasistatic_functions(model, form, d, d.jacobian_constant, design);
   std::string mass;
   if (model.second_order) {
@@ -520,16 +523,12 @@ ReferenceStep reference_outer(const ReferenceSetup& s, double h) { return refere
 
 // As runtime/include/dualrate/schemes/quasistatic.hpp computes a step, with the functions and
 // matrices precompute emitted.
-StepCost cost(const Model& model, const SchemeDesign& design, bool layer) {
+StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& design) {
   const long ns = static_cast<long>(model.slow_count), nf = static_cast<long>(model.fast_count());
-  const auto integer = [&](const std::string& name) {
-    for (const auto& i : design.integers)
-      if (i.name == name) return i.value;
-    throw std::logic_error("quasistatic cost: no precomputed '" + name + "'");
-  };
+  const QuasistaticChoice& chosen = designed<QuasistaticChoice>(design);
   StepCost newton;
   newton.add_work(function_ops(design, "residual"));
-  if (integer("inverse_precomputed")) {
+  if (chosen.inverse_precomputed) {
     newton.add_work(product_ops(design, "residual_jacobian_inverse"));
   } else {
     newton.add_work(function_ops(design, "residual_jacobian"));
@@ -537,27 +536,20 @@ StepCost cost(const Model& model, const SchemeDesign& design, bool layer) {
     newton.add_work(arithmetic(nf * nf * nf / 3 + nf * nf, nf * nf * nf / 3 + nf * nf, nf * (nf - 1) / 2 + nf));
   }
   newton.ops += arithmetic(nf, 0, 0);
-  const long solves = 5L * integer("newton_iterations");
+  const long solves = 5L * chosen.newton_iterations;
   StepCost c;
   c.ops = solves * newton.ops;
   c.bound = solves * newton.bound;
   c.add_work(4 * function_ops(design, "reduced_slow"));
   c.ops += arithmetic(nf + 3 * ns + 3, 3 * ns + 1, 1);  // eta, stage states, stage times, h/2
   c.ops += arithmetic(4 * ns, 3 * ns + 1, 1);           // the RK4 update with h/6
-  if (layer) {
+  if (chosen.boundary_layer) {
     c.add_work(product_ops(design, "layer_transition"));
     c.ops += arithmetic(nf, 0, 0);
   }
   c.ops += held_input_ops(model, 2);  // the inputs at t_n + h/2 and t_n + h
   if (design.schedule) c.add_work(schedule_ops(model, design.matrices, 0, *design.schedule));
   return c;
-}
-
-StepCost cost_corrected(const Model& model, const GenerateRequest&, const SchemeDesign& design) {
-  return cost(model, design, true);
-}
-StepCost cost_outer(const Model& model, const GenerateRequest&, const SchemeDesign& design) {
-  return cost(model, design, false);
 }
 
 MatrixXd analysed_jacobian(const Model& model) {
@@ -567,13 +559,6 @@ MatrixXd analysed_jacobian(const Model& model) {
   std::vector<double> x = core.initial_state();
   std::copy(d.consistent.begin(), d.consistent.end(), x.begin() + static_cast<long>(model.slow_count));
   return core.jacobian_at(0, x, core.inputs_at(0));
-}
-
-// The design's integer constant `name` (SchemeDesign::integers).
-long design_integer(const SchemeDesign& design, const std::string& name) {
-  for (const auto& i : design.integers)
-    if (i.name == name) return i.value;
-  throw SimulationError("quasistatic's design has no " + name);
 }
 
 // The reference core's own G_z^-1 (with `inverse`: by a full-pivoting LU of gz) and E (the
@@ -594,17 +579,17 @@ template <class T>
 StepIn<T> scheduled_reference_in(const ReferenceSetup& s, double h) {
   ConstantSchedule confirmed = *s.design->schedule;
   const auto nf = static_cast<Eigen::Index>(s.model->fast_count());
-  const bool layer = design_integer(*s.design, "boundary_layer") != 0;
+  const QuasistaticChoice& chosen = designed<QuasistaticChoice>(*s.design);
   for (std::size_t k = 0; k < confirmed.constants.size(); ++k) {
     const MatrixXd fast = confirmed.jacobians.at(k).bottomRightCorner(nf, nf);
     confirmed.constants[k] = confirmed_constants<T>(confirmed.constants[k], own_constants(fast, fast, h, true));
   }
   const std::vector<NamedMatrix> maps = scheduled_matrices(confirmed);
   std::optional<LinearMap> transition;
-  if (layer) transition = linear_map(named(maps, "layer_transition"));
-  return quasistatic_step_in<T>(
-      std::make_shared<const Model>(*s.model), linear_map(named(maps, "residual_jacobian_inverse")), transition,
-      static_cast<int>(design_integer(*s.design, "newton_iterations")), s.slow, confirmed.grid);
+  if (chosen.boundary_layer) transition = linear_map(named(maps, "layer_transition"));
+  return quasistatic_step_in<T>(std::make_shared<const Model>(*s.model),
+                                linear_map(named(maps, "residual_jacobian_inverse")), transition,
+                                chosen.newton_iterations, s.slow, confirmed.grid);
 }
 
 // The design's G_z^-1 (when G_z is constant) and E confirmed (confirmed_constants) with the
@@ -615,18 +600,17 @@ template <class T>
 StepIn<T> reference_in(const ReferenceSetup& s, double h) {
   if (!s.model || !s.design) throw SimulationError("quasistatic's exact step needs the model and the design");
   if (s.design->schedule) return scheduled_reference_in<T>(s, h);
-  const QuasistaticForm form = quasistatic_form(*s.model);
-  const QuasistaticDesign d = quasistatic_design(*s.model, form);
-  const bool inverse_precomputed = find_named(s.design->matrices, "residual_jacobian_inverse") != nullptr;
+  const QuasistaticChoice& chosen = designed<QuasistaticChoice>(*s.design);
+  const QuasistaticDesign& d = *chosen.design;
   const std::vector<NamedMatrix> confirmed = confirmed_constants<T>(
-      s.design->matrices, own_constants(d.residual_jacobian, d.layer_rate, h, inverse_precomputed));
+      s.design->matrices, own_constants(d.residual_jacobian, d.layer_rate, h, chosen.inverse_precomputed));
   const auto confirmed_map = [&confirmed](bool present, const std::string& name) {
     return present ? std::optional<LinearMap>(linear_map(named(confirmed, name))) : std::nullopt;
   };
-  return quasistatic_step_in<T>(std::make_shared<const Model>(form.model),
-                                confirmed_map(inverse_precomputed, "residual_jacobian_inverse"),
-                                confirmed_map(design_integer(*s.design, "boundary_layer") != 0, "layer_transition"),
-                                static_cast<int>(design_integer(*s.design, "newton_iterations")), s.slow);
+  return quasistatic_step_in<T>(std::make_shared<const Model>(chosen.form->model),
+                                confirmed_map(chosen.inverse_precomputed, "residual_jacobian_inverse"),
+                                confirmed_map(chosen.boundary_layer, "layer_transition"), chosen.newton_iterations,
+                                s.slow);
 }
 
 }  // namespace
@@ -654,7 +638,7 @@ SchemeInfo quasistatic_scheme() {
   s.float_reference = reference_in<float>;
   s.double_reference = reference_in<double>;
   s.float_reference_gap = quasistatic_float_gap;
-  s.cost = cost_corrected;
+  s.cost = cost;
   s.analysed_jacobian = analysed_jacobian;
   s.schedulable = true;
   s.held_inputs = true;                                   // at the RK4 stages' times, where F and G are evaluated
@@ -670,7 +654,6 @@ SchemeInfo quasistatic_outer_scheme() {
   s.summary = "quasistatic approximation, outer solution only, seed 002";
   s.precompute = precompute_outer;
   s.reference_step = reference_outer;
-  s.cost = cost_outer;
   return s;
 }
 

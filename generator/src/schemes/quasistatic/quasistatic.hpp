@@ -21,6 +21,7 @@
 #include <Eigen/Dense>
 #include <ginac/ginac.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,17 @@ struct QuasistaticDesign {
 // not converge there from the file's initial fast states, or the full model's fast block
 // has an eigenvalue damped less than kQuasistaticMinDamping (no decaying boundary layer).
 QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& form);
+
+// What precompute chose, for the hooks that have the design (SchemeDesign::chosen): the reduced
+// form and its design at the design point, computed once, and the step's counts and variant as
+// the generated constants state them (newton_iterations, inverse_precomputed, boundary_layer).
+struct QuasistaticChoice {
+  std::shared_ptr<const QuasistaticForm> form;
+  std::shared_ptr<const QuasistaticDesign> design;
+  int newton_iterations = 0;
+  bool inverse_precomputed = false;
+  bool boundary_layer = false;
+};
 
 // Newton on G = 0 along the scenario's trajectory, to t_end: at each point of the full model's
 // sampled high-accuracy solution (sampled_trajectory) (its slow states and the scenario's

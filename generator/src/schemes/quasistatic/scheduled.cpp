@@ -100,8 +100,10 @@ int scheduled_newton_steps(double rho, int design_steps) {
 
 SchemeDesign quasistatic_precompute_scheduled(const Model& model, const GenerateRequest& request, bool layer) {
   SchemeDesign design;
-  const QuasistaticForm form = quasistatic_form(model);
-  const QuasistaticDesign d = quasistatic_design(model, form);
+  const auto chosen_form = std::make_shared<const QuasistaticForm>(quasistatic_form(model));
+  const auto chosen_design = std::make_shared<const QuasistaticDesign>(quasistatic_design(model, *chosen_form));
+  const QuasistaticForm& form = *chosen_form;
+  const QuasistaticDesign& d = *chosen_design;
   const double t_end = request.t_end > 0 ? request.t_end : model.simulation.t_end;
   int k = d.newton_iterations;
   ConstantSchedule schedule;
@@ -126,6 +128,7 @@ SchemeDesign quasistatic_precompute_scheduled(const Model& model, const Generate
        "quasistatic: scheduled constants"},
       {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
        "quasistatic: the scheme's variant"}};
+  design.chosen = QuasistaticChoice{chosen_form, chosen_design, k, true, layer};
   quasistatic_functions(model, form, d, true, design);
   design.notes =
       fmt::format(
