@@ -12,11 +12,6 @@ bool takes(const SchemeInfo& scheme, Linearization linearization) {
   return std::find(taken.begin(), taken.end(), linearization) != taken.end();
 }
 
-double option_value(const SchemeOptions& options, const std::string& name, double otherwise) {
-  const auto found = options.find(name);
-  return found != options.end() ? found->second : otherwise;
-}
-
 OpCount held_input_ops(const Model& model, int times) {
   if (!model.holds_inputs()) return {};
   long add = 0, mul = 0, div = 0;

@@ -57,15 +57,12 @@ struct SchemeFunction {
 };
 
 // An option a scheme declares for itself (SchemeInfo::options): a positive real number the
-// model commands take as --NAME, which the scheme's hooks read from SchemeOptions under `name`.
-// Not given, the scheme chooses (the help says how).
+// model commands take as --NAME, kept in SchemeOptions under `name`, which the scheme reads into
+// its own typed options (smfe: SmfeOptions). Not given, the scheme chooses (the help says how).
 struct SchemeOption {
   std::string name;  // as on the command line, without the dashes
   std::string help;  // what it is, and what the scheme chooses when it is not given
 };
-
-// The value given for option `name`, or `otherwise`.
-double option_value(const SchemeOptions& options, const std::string& name, double otherwise);
 
 // What generation is asked for: the scheme, its step and options, and how the code is emitted.
 // Filled by the commands; the scheme's precompute hook reads it and returns a SchemeDesign.

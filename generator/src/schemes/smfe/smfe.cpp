@@ -58,10 +58,10 @@ double smfe_default_inner_step(const Eigen::VectorXcd& fast) {
 }
 
 SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow, const Eigen::VectorXcd& fast,
-                       double macro_step, double inner_step) {
+                       double macro_step, std::optional<double> inner_step) {
   SmfeDesign d;
   d.macro_step = macro_step;
-  d.inner_step = inner_step > 0 ? inner_step : smfe_default_inner_step(fast);
+  d.inner_step = inner_step ? *inner_step : smfe_default_inner_step(fast);
   Eigen::Index fi = 0;
   fast.cwiseAbs().maxCoeff(&fi);
   const std::complex<double> lf = fast[fi];
@@ -111,14 +111,14 @@ Spectra initial_spectra(const Model& model) {
 // Calibration: one design for every point of the calibration range (tunable_box_points), as
 // generated code keeps h_s and N fixed: h_s the given one or the smallest of the points' own, N
 // the smallest that satisfies eq. 14 at every point with it.
-SmfeDesign design_over_range(const Model& model, double macro_step, double inner_step) {
+SmfeDesign design_over_range(const Model& model, double macro_step, std::optional<double> inner_step) {
   std::vector<Spectra> points;
   for (const TunablePoint& p : tunable_box_points(model)) points.push_back(initial_spectra(model_at(model, p)));
-  double hs = inner_step;
-  if (!(hs > 0)) {
-    hs = std::numeric_limits<double>::infinity();
+  double hs = std::numeric_limits<double>::infinity();
+  if (inner_step)
+    hs = *inner_step;
+  else
     for (const Spectra& s : points) hs = std::min(hs, smfe_default_inner_step(s.fast));
-  }
   SmfeDesign d = smfe_design(points.front().all, points.front().slow, points.front().fast, macro_step, hs);
   for (const Spectra& s : points)
     d.inner_steps = std::max(d.inner_steps, smfe_design(s.all, s.slow, s.fast, macro_step, hs).inner_steps);
@@ -138,7 +138,7 @@ SmfeDesign design_over_range(const Model& model, double macro_step, double inner
 
 }  // namespace
 
-SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_step) {
+SmfeDesign smfe_design_for(const Model& model, double macro_step, std::optional<double> inner_step) {
   try {
     if (has_tunable(model)) return design_over_range(model, macro_step, inner_step);
     const Spectra s = initial_spectra(model);
@@ -154,6 +154,16 @@ namespace {
 
 // The option that fixes h_s (SchemeInfo::options).
 const char* const kInnerStepOption = "inner-step";
+
+}  // namespace
+
+SmfeOptions smfe_options(const SchemeOptions& given) {
+  SmfeOptions o;
+  if (const auto it = given.find(kInnerStepOption); it != given.end()) o.inner_step = it->second;
+  return o;
+}
+
+namespace {
 
 // What precompute chose (SchemeDesign::chosen): h_s at the initial state, or its values at the
 // schedule's grid points, and N.
@@ -226,7 +236,7 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
 constexpr int kSmfeScheduleRaises = 8;
 
 SchemeDesign precompute_scheduled(const Model& model, const GenerateRequest& request) {
-  if (request.scheme_options.count(kInnerStepOption))
+  if (smfe_options(request.scheme_options).inner_step)
     throw ModelError(model.simulation.schedule->loc,
                      "smfe's scheduled constant is its inner step h_s, but --inner-step fixes it",
                      "leave out --inner-step to schedule h_s, or leave out linearization: scheduled");
@@ -279,8 +289,9 @@ SchemeDesign precompute_scheduled(const Model& model, const GenerateRequest& req
 SchemeDesign precompute(const Model& model, const GenerateRequest& request) {
   if (model.simulation.linearization == Linearization::kScheduled) return precompute_scheduled(model, request);
   SchemeDesign design;
-  const bool given = request.scheme_options.count(kInnerStepOption) > 0;
-  const SmfeDesign d = smfe_design_for(model, request.step, option_value(request.scheme_options, kInnerStepOption, 0));
+  const SmfeOptions options = smfe_options(request.scheme_options);
+  const bool given = options.inner_step.has_value();
+  const SmfeDesign d = smfe_design_for(model, request.step, options.inner_step);
   design.options[kInnerStepOption] = d.inner_step;
   design.evaluations = d.inner_steps + 1;
   design.chosen = SmfeChoice{d.inner_step, d.inner_steps};
@@ -349,10 +360,10 @@ ReferenceStep reference(const ReferenceSetup& s, double d) {
   }
   SmfeDesign design;
   if (s.model) {
-    design = smfe_design_for(*s.model, d, option_value(s.options, kInnerStepOption, 0));
+    design = smfe_design_for(*s.model, d, smfe_options(s.options).inner_step);
   } else {
     const Spectra e = spectra(s.jacobian(0, {}), s.slow);
-    design = smfe_design(e.all, e.slow, e.fast, d, option_value(s.options, kInnerStepOption, 0));
+    design = smfe_design(e.all, e.slow, e.fast, d, smfe_options(s.options).inner_step);
   }
   return [design](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
     return smfe_reference_step(f, t, h, design.inner_step, design.inner_steps, x);
@@ -369,7 +380,7 @@ StepIn<T> reference_in(const ReferenceSetup& s, double d) {
     for (const auto& point : s.design->schedule->constants) points.push_back(named(point, "inner_step").value(0, 0));
     return smfe_step_in<T>(s.design->schedule->iterations, 0, s.design->schedule->grid, points);
   }
-  const SmfeDesign design = smfe_design_for(*s.model, d, option_value(s.options, kInnerStepOption, 0));
+  const SmfeDesign design = smfe_design_for(*s.model, d, smfe_options(s.options).inner_step);
   return smfe_step_in<T>(design.inner_steps, design.inner_step);
 }
 
@@ -393,9 +404,10 @@ StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& de
 // the rest shorter than h_s); otherwise the scan runs from D = 2 h_s to 1000 h_s.
 StableStepScan stable_step_scan(const Spectra& s, const SchemeOptions& options, double to) {
   StableStepScan scan;
-  double hs = option_value(options, kInnerStepOption, 0);
+  const std::optional<double> given = smfe_options(options).inner_step;
+  double hs = 0;
   try {
-    if (!(hs > 0)) hs = smfe_default_inner_step(s.fast);
+    hs = given ? *given : smfe_default_inner_step(s.fast);
   } catch (const SmfeDesignError&) {
     scan.result = 0;
     return scan;
@@ -421,7 +433,7 @@ StableStepScan stable_step_scan(const Spectra& s, const SchemeOptions& options, 
 // The design at h = D, for analyze (with scheduled constants, whether there is one: the
 // schedule shortens h_s where it would not fit).
 SchemeAnalysis analyse(const Model& model, double step, const SchemeOptions& options) {
-  const double inner_step = option_value(options, kInnerStepOption, 0);
+  const std::optional<double> inner_step = smfe_options(options).inner_step;
   if (model.simulation.linearization == Linearization::kScheduled) {
     try {
       smfe_design_for(model, step, inner_step);

@@ -14,6 +14,7 @@
 
 #include <complex>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "reference/reference_model.hpp"
@@ -48,7 +49,7 @@ struct SmfeDesign {
 // of `fast`; SmfeDesignError when there are no fast eigenvalues or Re(lambda_f) >= 0.
 double smfe_default_inner_step(const Eigen::VectorXcd& fast);
 
-// The design for macro step D: h_s = `inner_step` if positive, else from the fastest
+// The design for macro step D: h_s = `inner_step` if given, else from the fastest
 // eigenvalue lambda_f of `fast` (g_z): h_s = -Re(lambda_f) / |lambda_f|^2, which minimises
 // |1 + h_s lambda_f| (dead-beat, 1 + h_s lambda_f = 0, for a real lambda_f: Remark 3); then
 // the smallest N >= 1 with N h_s < D for which eq. 14 holds (<= 1 + kStabilityMargin, so
@@ -58,7 +59,7 @@ double smfe_default_inner_step(const Eigen::VectorXcd& fast);
 // intermediate eigenvalue can break that N. Throws SmfeDesignError when no N exists,
 // naming the eigenvalue that breaks the largest N.
 SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow, const Eigen::VectorXcd& fast,
-                       double macro_step, double inner_step = 0);
+                       double macro_step, std::optional<double> inner_step = std::nullopt);
 
 // One macro step of Algorithm 1 from (t, x): N forward-Euler steps of h_s (eq. 12), then one
 // of D - N h_s (eq. 13), the right-hand side evaluated at the inner steps' times.
@@ -67,7 +68,13 @@ SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow
 // the points' own, N the smallest that satisfies eq. 14 at all of them) for every point of the
 // calibration range (tunable_box_points), which generated code keeps fixed. Throws ModelError,
 // positioned at the simulation section, when no design exists.
-SmfeDesign smfe_design_for(const Model& model, double macro_step, double inner_step = 0);
+SmfeDesign smfe_design_for(const Model& model, double macro_step, std::optional<double> inner_step = std::nullopt);
+
+// smfe's own options (SchemeInfo::options), typed, read from those given.
+struct SmfeOptions {
+  std::optional<double> inner_step;  // h_s (--inner-step); not given, smfe_design chooses it
+};
+SmfeOptions smfe_options(const SchemeOptions& given);
 
 // smfe's registry entry: the design as constants (h_s and N; h_s given as the option inner-step or
 // chosen), the reference step (smfe_reference_step with the design), the runtime step's cost.

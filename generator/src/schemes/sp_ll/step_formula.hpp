@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 
 namespace dualrate {
 
@@ -29,7 +30,7 @@ namespace dualrate {
 enum class SpLlConstant { kGzInv, kK, kFz, kA, kP1, kP2, kQ1, kQ2, kKu };
 inline constexpr std::array<const char*, 9> kSpLlConstantNames = {"gz_inv", "k",  "fz", "a", "p1",
                                                                   "p2",     "q1", "q2", "ku"};
-inline const char* name_of(SpLlConstant c) { return kSpLlConstantNames[static_cast<std::size_t>(c)]; }
+inline std::string name_of(SpLlConstant c) { return kSpLlConstantNames.at(static_cast<std::size_t>(c)); }
 
 // One step of size h from (t, [xn; zn]): [x_{n+1}; z_{n+1}].
 template <class A>
