@@ -3,7 +3,7 @@
 namespace dualrate {
 
 std::vector<TrajectorySample> sampled_trajectory(const ReferenceModel& model, double t_end) {
-  RunOptions run{kHighAccuracy, t_end / static_cast<double>(kTrajectorySamples), t_end, 1};
+  RunOptions run{kHighAccuracy, t_end / static_cast<double>(kTrajectoryIntervals), t_end, 1};
   run.reference_tolerance = kTrajectoryTolerance;
   const Trace trace = model.high_accuracy(run);
   const auto n = static_cast<long>(model.initial_state().size());

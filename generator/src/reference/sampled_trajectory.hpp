@@ -15,13 +15,13 @@ struct TrajectorySample {
   std::vector<double> x, u;
 };
 
-// kTrajectorySamples equal intervals to t_end, solved to kTrajectoryTolerance (absolute and
+// kTrajectoryIntervals equal intervals to t_end, solved to kTrajectoryTolerance (absolute and
 // relative): the points say where a linearization is taken, they are not a result.
-constexpr long kTrajectorySamples = 400;
+constexpr long kTrajectoryIntervals = 400;
 constexpr double kTrajectoryTolerance = 1e-10;
 
 // model's high-accuracy trajectory (ReferenceModel::high_accuracy) to t_end at t = 0 and
-// kTrajectorySamples equal intervals. Throws SimulationError as high_accuracy does.
+// kTrajectoryIntervals equal intervals. Throws SimulationError as high_accuracy does.
 std::vector<TrajectorySample> sampled_trajectory(const ReferenceModel& model, double t_end);
 
 }  // namespace dualrate

@@ -19,8 +19,8 @@ namespace {
 // -k (1 + t), so at h = 0.04, k = 10 the step's h |lambda| grows from 0.4 at t = 0 to 2.4 at
 // t_end = 5. Euler's map there is |1 - 2.4| = 1.4 (unstable from t = 4, where h k (1 + t) = 2);
 // rk4's stays below 1, its real-axis limit being h |lambda| = 2.785. The points are the
-// high-accuracy solution's, x(t) = t to its tolerance 1e-8, so the worst radius is 1.4 to
-// about h k 1e-8 = 4e-9.
+// high-accuracy solution's, x(t) = t to its tolerance 1e-10 (kTrajectoryTolerance), so the
+// worst radius is 1.4 to about h k 1e-10 = 4e-11.
 Model stiffening() {
   init_symbolic();
   return load_model_text(
@@ -34,7 +34,7 @@ TEST(StabilityAlongTrajectory, EulerLeavesItsRegionWhereTheModelStiffens) {
   EXPECT_TRUE(analyze_stability(m, "euler", 0.04).stable);
   const TrajectoryStability euler = stability_along_trajectory(m, "euler", 0.04, 1, {}, 5);
   ASSERT_TRUE(euler.judged);
-  EXPECT_EQ(euler.points, static_cast<std::size_t>(kTrajectorySamples));
+  EXPECT_EQ(euler.points, static_cast<std::size_t>(kTrajectoryIntervals));
   EXPECT_FALSE(euler.stable);
   EXPECT_DOUBLE_EQ(euler.t, 5);
   EXPECT_NEAR(euler.worst.radius, 1.4, 1e-8);

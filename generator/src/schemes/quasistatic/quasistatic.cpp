@@ -561,6 +561,13 @@ MatrixXd analysed_jacobian(const Model& model) {
   return core.jacobian_at(0, x, core.inputs_at(0));
 }
 
+// precompute's choice in the design; SimulationError for a design that holds none (a schedule
+// without the precompute that made it).
+const QuasistaticChoice& choice_of(const SchemeDesign& design) {
+  if (const auto* chosen = std::any_cast<QuasistaticChoice>(&design.chosen)) return *chosen;
+  throw SimulationError("quasistatic's exact step needs the design its precompute made");
+}
+
 // The reference core's own G_z^-1 (with `inverse`: by a full-pivoting LU of gz) and E (the
 // square of e^{h A_zz / 2}, also without the boundary layer: confirmed_constants takes only
 // what the design has), for confirmed_constants.
@@ -579,7 +586,7 @@ template <class T>
 StepIn<T> scheduled_reference_in(const ReferenceSetup& s, double h) {
   ConstantSchedule confirmed = *s.design->schedule;
   const auto nf = static_cast<Eigen::Index>(s.model->fast_count());
-  const QuasistaticChoice& chosen = designed<QuasistaticChoice>(*s.design);
+  const QuasistaticChoice& chosen = choice_of(*s.design);
   for (std::size_t k = 0; k < confirmed.constants.size(); ++k) {
     const MatrixXd fast = confirmed.jacobians.at(k).bottomRightCorner(nf, nf);
     confirmed.constants[k] = confirmed_constants<T>(confirmed.constants[k], own_constants(fast, fast, h, true));
@@ -600,8 +607,8 @@ template <class T>
 StepIn<T> reference_in(const ReferenceSetup& s, double h) {
   if (!s.model || !s.design) throw SimulationError("quasistatic's exact step needs the model and the design");
   if (s.design->schedule) return scheduled_reference_in<T>(s, h);
-  const QuasistaticChoice& chosen = designed<QuasistaticChoice>(*s.design);
-  const QuasistaticDesign& d = *chosen.design;
+  const QuasistaticChoice& chosen = choice_of(*s.design);
+  const QuasistaticDesign& d = *chosen.at_design_point;
   const std::vector<NamedMatrix> confirmed = confirmed_constants<T>(
       s.design->matrices, own_constants(d.residual_jacobian, d.layer_rate, h, chosen.inverse_precomputed));
   const auto confirmed_map = [&confirmed](bool present, const std::string& name) {

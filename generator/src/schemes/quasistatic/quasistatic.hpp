@@ -65,10 +65,11 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
 
 // What precompute chose, for the hooks that have the design (SchemeDesign::chosen): the reduced
 // form and its design at the design point, computed once, and the step's counts and variant as
-// the generated constants state them (newton_iterations, inverse_precomputed, boundary_layer).
+// the generated constants state them (newton_iterations, inverse_precomputed, boundary_layer),
+// which a calibration range or a schedule can set apart from the design point's own.
 struct QuasistaticChoice {
   std::shared_ptr<const QuasistaticForm> form;
-  std::shared_ptr<const QuasistaticDesign> design;
+  std::shared_ptr<const QuasistaticDesign> at_design_point;
   int newton_iterations = 0;
   bool inverse_precomputed = false;
   bool boundary_layer = false;

@@ -61,8 +61,6 @@ double smfe_default_inner_step(const Eigen::VectorXcd& fast);
 SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow, const Eigen::VectorXcd& fast,
                        double macro_step, std::optional<double> inner_step = std::nullopt);
 
-// One macro step of Algorithm 1 from (t, x): N forward-Euler steps of h_s (eq. 12), then one
-// of D - N h_s (eq. 13), the right-hand side evaluated at the inner steps' times.
 // smfe_design at the model's design point: its Jacobian at the initial state with the
 // scenario's inputs at t = 0; for a model with tunable values, one design (h_s the smallest of
 // the points' own, N the smallest that satisfies eq. 14 at all of them) for every point of the
@@ -80,6 +78,8 @@ SmfeOptions smfe_options(const SchemeOptions& given);
 // chosen), the reference step (smfe_reference_step with the design), the runtime step's cost.
 SchemeInfo smfe_scheme();
 
+// One macro step of Algorithm 1 from (t, x): N forward-Euler steps of h_s (eq. 12), then one
+// of D - N h_s (eq. 13), the right-hand side evaluated at the inner steps' times.
 std::vector<double> smfe_reference_step(const RightHandSide& f, double t, double macro_step, double inner_step,
                                         int inner_steps, const std::vector<double>& x);
 

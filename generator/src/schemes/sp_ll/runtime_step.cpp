@@ -25,7 +25,7 @@ struct RuntimeArithmetic {
   using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 
   const ModelIn<T>& model;
-  const std::vector<LinearMap>& maps;          // by SpLlConstant
+  const std::vector<LinearMap>& maps;          // by SpLlConstant (ku, the last, only with held inputs)
   const std::vector<std::vector<T>>& entries;  // each map's scheduled entries at the step (empty: none)
   Eigen::Index ns, nf;
 
