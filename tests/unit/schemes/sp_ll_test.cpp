@@ -126,7 +126,7 @@ INSTANTIATE_TEST_SUITE_P(ConstantGz, SpLlBeyondRk4,
 // runtime's step in double (sp_ll_step_in). Both evaluate the same step formula
 // (step_formula.hpp) in double, products as dense matrices against row sums as emitted: about
 // ten chained products of 4 x 4 matrices, each rounding relatively by at most n eps, so
-// 1e-13 of the map's norm bounds the difference with room (measured: about 1e-16).
+// 1e-13 of the map's norm bounds the difference with room.
 TEST(SpLl, StepMapWithGivenConstantsIsTheRuntimesStepOnTheLinearPlant) {
   Eigen::MatrixXd j(4, 4);
   j << -1, 0.5, 2, 0, 0.3, -0.2, 0, 1, 1, 0, -200, 30, 0, 2, -10, -500;

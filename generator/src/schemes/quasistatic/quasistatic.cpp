@@ -283,7 +283,7 @@ void check_newton_along_trajectory(const Model& model, const QuasistaticForm& fo
     x.insert(x.end(), z.begin(), z.end());
     // A convergence test, not an accuracy claim: the question is whether Newton finds the root
     // from there, not in how many steps.
-    const NewtonRun newton = newton_on_fast_states(model, core, t, core.inputs_at(t), 1e-10, d.affine, x);
+    const NewtonRun newton = newton_on_fast_states(model, core, t, trajectory[i].u, 1e-10, d.affine, x);
     if (!newton.converged)
       throw ModelError(residual_loc(model),
                        fmt::format("quasistatic: Newton on {} = 0 fails along the scenario's trajectory at t = {:.6g}, "
