@@ -90,7 +90,7 @@ std::string growth_origin(const Model& model);
 // the map of one macro step H = ratio h after the start-up, on everything the reference
 // core's task form keeps between macro steps (states, derivative histories, predicted end
 // points), so its size exceeds n. For smfe, h is the macro step D and the map is that of the
-// design chosen for J and D (its option inner-step, given, fixes h_s), or SchemeDesignError when there is none.
+// design chosen for J and D (its option inner_step, given, fixes h_s), or SchemeDesignError when there is none.
 Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
                                    int ratio = 1, const SchemeOptions& options = {});
 

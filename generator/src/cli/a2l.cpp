@@ -25,10 +25,8 @@ int A2lCommand::run(const Model& model) {
     const ScalarType scalar = layout.scalar_bytes == 4 ? ScalarType::kFloat : ScalarType::kDouble;
     require_identity(calibration_identity(model, name_space, s.scheme, s.step, scalar, DUALRATE_VERSION),
                      calibration_layout_text(model, s.step, scalar), layout.epk, layout.layout_text, program.file);
-    GenerateRequest g{s.scheme, s.step, s.ratio, scalar, DUALRATE_VERSION};
+    GenerateRequest g = settings_request(s, scalar);
     g.name_space = name_space_;
-    g.scheme_options = o_.scheme_options;
-    g.t_end = s.t_end;
     const SchemeDesign design = precompute_scheme(model, g);
     const A2lSources sources{DUALRATE_VERSION, std::filesystem::path(model.file).filename().string(),
                              std::filesystem::path(elf_file_).filename().string(), status_value_names(model, design)};

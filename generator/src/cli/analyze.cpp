@@ -14,11 +14,10 @@ namespace dualrate::cli {
 
 int AnalyzeCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kAnalysis);
-  StabilityReport r = analyze_stability(model, s.scheme, s.step, s.ratio, o_.scheme_options);
+  StabilityReport r = analyze_stability(model, s.scheme, s.step, s.ratio, s.scheme_options);
   if (const SchemeInfo* info = find_scheme(s.scheme);
       info && info->schedulable && model.simulation.linearization == Linearization::kScheduled) {
-    GenerateRequest g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION};
-    g.t_end = s.t_end;
+    GenerateRequest g = settings_request(s, ScalarType::kDouble);
     g.allow_unstable = true;  // the analysis reports the largest radius; generate refuses above 1
     const SchemeDesign design = precompute_scheme(model, g);
     r.scheme_analysis.json += ",\"schedule\":" + schedule_json(*design.schedule);
@@ -30,8 +29,7 @@ int AnalyzeCommand::run(const Model& model) {
       info && info->precompute && model.simulation.linearization == Linearization::kExact) {
     // The analysis linearizes at the initial state whatever the scheme's design needs: say when
     // generate refuses the design this analysis stands for, so that the two agree.
-    GenerateRequest g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION};
-    g.t_end = s.t_end;
+    GenerateRequest g = settings_request(s, ScalarType::kDouble);
     g.allow_unstable = true;
     try {
       precompute_scheme(model, g);
@@ -45,7 +43,7 @@ int AnalyzeCommand::run(const Model& model) {
   if (const std::string growth = growth_origin(model); !growth.empty())
     r.scheme_analysis.text += "where it grows: " + growth + "\n";
   const TrajectoryStability along =
-      stability_along_trajectory(model, s.scheme, s.step, s.ratio, o_.scheme_options, s.t_end);
+      stability_along_trajectory(model, s.scheme, s.step, s.ratio, s.scheme_options, s.t_end);
   r.scheme_analysis.json += trajectory_json(along);
   r.scheme_analysis.text += trajectory_text(along, s.scheme);
   std::cout << (json_ ? r.json() + "\n" : r.text());

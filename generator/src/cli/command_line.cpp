@@ -17,11 +17,16 @@
 
 namespace dualrate::cli {
 
-GenerateRequest generate_request(const Settings& s, const Overrides& o) {
-  GenerateRequest g{s.scheme, s.step, s.ratio, scalar_type(o.scalar), DUALRATE_VERSION};
-  g.scheme_options = o.scheme_options;
-  g.defer_overruns = o.overrun == "defer";
+GenerateRequest settings_request(const Settings& s, ScalarType scalar) {
+  GenerateRequest g{s.scheme, s.step, s.ratio, scalar, DUALRATE_VERSION};
+  g.scheme_options = s.scheme_options;
   g.t_end = s.t_end;
+  return g;
+}
+
+GenerateRequest generate_request(const Settings& s, const Overrides& o) {
+  GenerateRequest g = settings_request(s, scalar_type(o.scalar));
+  g.defer_overruns = o.overrun == "defer";
   return g;
 }
 
@@ -47,6 +52,12 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
                                                       std::string(analysable ? ", and `analyze`" : "")
                                                 : ""));
   }
+  try {
+    if (any) s.scheme_options = scheme_options_for(m, *any, o.scheme_options);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (!any && !o.scheme_options.empty()) throw UsageError(fmt::format("{} takes no scheme options", s.scheme));
   const SchemeInfo* info = find_scheme(s.scheme);
   if (any && !any->uniform && !m.partitioned) {
     std::vector<std::string> uniform;
@@ -99,8 +110,8 @@ void add_scheme_options(CLI::App* cmd, Overrides& o) {
       if (std::find(added.begin(), added.end(), option.name) != added.end()) continue;
       added.push_back(option.name);
       cmd->add_option_function<double>(
-             "--" + option.name, [&o, name = option.name](double value) { o.scheme_options[name] = value; },
-             option.help)
+             option.flag(), [&o, name = option.name](double value) { o.scheme_options[name] = value; },
+             option.help + " (overrides simulation.scheme_options." + option.name + ")")
           ->check(CLI::PositiveNumber);
     }
 }

@@ -50,6 +50,7 @@ struct Settings {
   double step = 0;
   double t_end = 0;
   int ratio = 1;
+  SchemeOptions scheme_options;  // the file's for the scheme, overridden by the command line's (scheme_options_for)
 };
 
 // What a command does with the scheme: generate code, run it in the reference core
@@ -60,8 +61,11 @@ enum class Use { kGenerate, kReferenceCore, kAnalysis };
 // Throws UsageError for an unknown scheme (for this use) or a bad setting, ModelError for a
 // dual-rate scheme on a model without both slow and fast states.
 Settings resolve(const Model& m, const Overrides& o, Use use);
+// The request of the settings in `scalar`: the scheme, its step, ratio and options, and the
+// scenario's end s.t_end.
+GenerateRequest settings_request(const Settings& s, ScalarType scalar);
 // The request that generate, verify and fmu make of the settings and of the options they share
-// (scalar, the scheme's options, the overrun policy), with the scenario's end s.t_end.
+// (scalar, overrun policy).
 GenerateRequest generate_request(const Settings& s, const Overrides& o);
 
 // The model file and the options of every model command (scheme, step, ratio, linearization,

@@ -17,14 +17,13 @@ int SimulateCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kReferenceCore);
   RunOptions run{s.scheme, s.step, s.t_end, o_.every};
   run.ratio = s.ratio;
-  run.scheme_options = o_.scheme_options;
+  run.scheme_options = s.scheme_options;
   run.exact_end = true;
   run.calibration =
       calibration_file_.empty() ? model.simulation.calibration : load_calibration_file(model, calibration_file_);
   if (const SchemeInfo* info = find_scheme(s.scheme);
       info && info->schedulable && model.simulation.linearization == Linearization::kScheduled) {
-    GenerateRequest g{s.scheme, s.step, s.ratio, ScalarType::kDouble, DUALRATE_VERSION};
-    g.t_end = s.t_end;
+    GenerateRequest g = settings_request(s, ScalarType::kDouble);
     const SchemeDesign design = precompute_scheme(model, g);
     std::cerr << "note: " << schedule_summary(*design.schedule);
     run.schedule = design.schedule;

@@ -67,7 +67,8 @@ inline const std::vector<std::string> kSimulationKeys = {"t_end",
                                                          "inputs_before_start",
                                                          "calibration",
                                                          "tolerance",
-                                                         "absolute_tolerance"};
+                                                         "absolute_tolerance",
+                                                         "scheme_options"};
 
 inline std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
   std::string s;
@@ -249,6 +250,7 @@ class Loader {
 
   void read_simulation(const KeyValue& section);
   void read_absolute_tolerance(const KeyValue& section);
+  void read_scheme_options(const KeyValue& section);
 
   std::string text_;
   std::string file_;

@@ -178,6 +178,14 @@ inline std::optional<Linearization> linearization_named(const std::string& name)
   return std::nullopt;
 }
 
+// A value the file gives to one of its scheme's own options (simulation: scheme_options:, as
+// smfe's inner_step: SchemeInfo::options), checked against the scheme by check_model_scheme.
+struct GivenSchemeOption {
+  std::string name;
+  double value = 0;
+  SourceLoc loc;  // of the option's name
+};
+
 struct Simulation {
   double t_end = 1.0;
   std::string scheme = "rk4";
@@ -186,6 +194,7 @@ struct Simulation {
   int ratio = 1;               // H = ratio * h
   Linearization linearization = Linearization::kExact;
   SourceLoc linearization_loc{};
+  std::vector<GivenSchemeOption> scheme_options;  // in file order, each name once
   std::optional<ScheduleSpec> schedule;
   std::vector<InputSignal> inputs;
   // simulation: inputs_before_start: sampled: the task sampled the inputs' signals at t_0 - 2h

@@ -1,5 +1,5 @@
-// The loader's simulation section: end time, scheme, step, ratio, linearization and the
-// input signals (loader.hpp).
+// The loader's simulation section: end time, scheme, step, ratio, linearization, the scheme's
+// options and the input signals (loader.hpp).
 #include "model/loader.hpp"
 
 #include <fmt/format.h>
@@ -194,6 +194,7 @@ void Loader::read_simulation(const KeyValue& section) {
     sim.linearization_loc = at(node);
   }
   if (k.count("schedule")) read_schedule(k.at("schedule"));
+  if (k.count("scheme_options")) read_scheme_options(k.at("scheme_options"));
   if (sim.linearization == Linearization::kScheduled && !sim.schedule)
     throw ModelError(
         sim.linearization_loc, "linearization: scheduled needs the scheduling values",
@@ -235,6 +236,22 @@ void Loader::read_absolute_tolerance(const KeyValue& section) {
     for (const auto& [name, value] : absolute)
       if (name == e.name) throw ModelError(at(e.key), "duplicate absolute tolerance for '" + e.name + "'");
     absolute.emplace_back(e.name, positive({e.key, e.value}, "the absolute tolerance of '" + e.name + "'"));
+  }
+}
+
+// Which options the scheme takes is the registry's to check (check_model_scheme): here, each
+// a positive value (an expression of parameters) named once.
+void Loader::read_scheme_options(const KeyValue& section) {
+  if (!section.second.IsMap())
+    throw ModelError(at(section.second.IsNull() ? section.first : section.second),
+                     "simulation.scheme_options must be a mapping of the scheme's options to values",
+                     "as in 'scheme_options: {inner_step: 0.0005}' for smfe (`dualrate generate --help` lists "
+                     "the schemes' options)");
+  auto& given = model_.simulation.scheme_options;
+  for (const auto& e : entries(section.second, "simulation.scheme_options")) {
+    for (const GivenSchemeOption& o : given)
+      if (o.name == e.name) throw ModelError(at(e.key), "scheme option '" + e.name + "' given twice");
+    given.push_back({e.name, positive({e.key, e.value}, "simulation.scheme_options." + e.name), at(e.key)});
   }
 }
 

@@ -154,6 +154,52 @@ StepCost step_cost(const Model& model, const GenerateRequest& request, const Sch
   return c;
 }
 
+namespace {
+
+bool declares(const SchemeInfo& scheme, const std::string& option) {
+  return std::any_of(scheme.options.begin(), scheme.options.end(),
+                     [&](const SchemeOption& o) { return o.name == option; });
+}
+
+// What the scheme takes instead of `option`, and which schemes take it.
+std::string option_hint(const SchemeInfo& scheme, const std::string& option) {
+  std::vector<std::string> own, others;
+  for (const SchemeOption& o : scheme.options) own.push_back(o.name);
+  for (const SchemeInfo& other : all_schemes())
+    if (declares(other, option)) others.emplace_back(other.name);
+  std::string hint = own.empty()
+                         ? fmt::format("{} takes no options", scheme.name)
+                         : did_you_mean(option, own, fmt::format("{} takes {}", scheme.name, fmt::join(own, ", ")));
+  if (!others.empty()) hint += fmt::format("; {} is an option of {}", option, fmt::join(others, ", "));
+  return hint;
+}
+
+void check_file_scheme_options(const Model& model) {
+  const SchemeInfo* info = find_any_scheme(model.simulation.scheme);
+  if (!info && model.simulation.scheme == kHighAccuracy && !model.simulation.scheme_options.empty())
+    throw ModelError(model.simulation.scheme_options.front().loc, "the high-accuracy solution takes no scheme options",
+                     "leave out simulation.scheme_options");
+  if (!info) return;
+  for (const GivenSchemeOption& o : model.simulation.scheme_options)
+    if (!declares(*info, o.name))
+      throw ModelError(o.loc, fmt::format("{} has no option '{}'", info->name, o.name), option_hint(*info, o.name));
+}
+
+}  // namespace
+
+SchemeOptions scheme_options_for(const Model& model, const SchemeInfo& scheme, const SchemeOptions& given) {
+  SchemeOptions options;
+  for (const GivenSchemeOption& o : model.simulation.scheme_options)
+    if (declares(scheme, o.name)) options[o.name] = o.value;
+  for (const auto& [name, value] : given) {
+    if (!declares(scheme, name))
+      throw std::invalid_argument(fmt::format("{} has no option {}: {}", scheme.name, SchemeOption{name, ""}.flag(),
+                                              option_hint(scheme, name)));
+    options[name] = value;
+  }
+  return options;
+}
+
 void check_model_scheme(const Model& model) {
   const std::string& s = model.simulation.scheme;
   if (const SchemeInfo* info = find_scheme(s);
@@ -165,6 +211,7 @@ void check_model_scheme(const Model& model) {
                      "scheduled constants are for " + names + "; leave out linearization: scheduled for " + s);
   }
   if (const SchemeInfo* info = find_any_scheme(s)) check_input_holds(model, *info);
+  check_file_scheme_options(model);
   if (find_scheme(s) || s == kHighAccuracy) return;
   // Of equally close names, suggest the highest-order scheme (rk5 -> rk4).
   std::vector<const SchemeInfo*> by_order = schemes();

@@ -43,7 +43,14 @@ StepCost step_cost(const Model& model, const GenerateRequest& request, const Sch
 
 // The model file's simulation.scheme, checked against the registry: a ModelError at its place
 // naming the nearest known scheme when there is none of that name, or when it does not take the
-// model's held inputs (check_input_holds).
+// model's held inputs (check_input_holds); at a scheme option of the file's that the scheme does
+// not declare (SchemeInfo::options).
 void check_model_scheme(const Model& model);
+
+// The option values a run of `scheme` on `model` takes: the file's (simulation: scheme_options:)
+// that `scheme` declares, then those of `given` (the command line's), which override them. Those
+// the file gives for its own scheme stay behind when another scheme runs; one given that
+// `scheme` does not declare is a std::invalid_argument naming the schemes that do.
+SchemeOptions scheme_options_for(const Model& model, const SchemeInfo& scheme, const SchemeOptions& given = {});
 
 }  // namespace dualrate

@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 #include <ginac/ginac.h>
 
+#include <algorithm>
 #include <any>
 #include <functional>
 #include <memory>
@@ -56,12 +57,19 @@ struct SchemeFunction {
   std::vector<std::size_t> root_states{};  // the state whose equation each root derives from (its source)
 };
 
-// An option a scheme declares for itself (SchemeInfo::options): a positive real number the
-// model commands take as --NAME, kept in SchemeOptions under `name`, which the scheme reads into
-// its own typed options (smfe: SmfeOptions). Not given, the scheme chooses (the help says how).
+// An option a scheme declares for itself (SchemeInfo::options): a positive real number the model
+// file gives under simulation: scheme_options: and the model commands take as a flag (which
+// overrides the file's), kept in SchemeOptions under `name`, which the scheme reads into its
+// own typed options (smfe: SmfeOptions). Not given, the scheme chooses (the help says how).
 struct SchemeOption {
-  std::string name;  // as on the command line, without the dashes
+  std::string name;  // as in the model file: inner_step
   std::string help;  // what it is, and what the scheme chooses when it is not given
+  // On the command line: --inner-step.
+  std::string flag() const {
+    std::string f = "--" + name;
+    std::replace(f.begin(), f.end(), '_', '-');
+    return f;
+  }
 };
 
 // What generation is asked for: the scheme, its step and options, and how the code is emitted.

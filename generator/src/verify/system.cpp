@@ -130,10 +130,11 @@ namespace {
 // The models of a system, in its file's order, with their rates.
 struct SystemModels {
   std::vector<Model> models;
-  std::vector<double> steps;       // h
-  std::vector<int> ratios;         // H = ratio h
-  std::vector<long long> step_ns;  // h in whole nanoseconds
-  long long base_ns = 0;           // the base tick: the greatest common divisor of the steps
+  std::vector<double> steps;           // h
+  std::vector<int> ratios;             // H = ratio h
+  std::vector<long long> step_ns;      // h in whole nanoseconds
+  std::vector<SchemeOptions> options;  // the file's scheme options that the system's scheme takes
+  long long base_ns = 0;               // the base tick: the greatest common divisor of the steps
 };
 
 // Loads the system's models and finds their rates and the base tick. A model whose name another
@@ -152,11 +153,14 @@ SystemModels load_models(const SystemSpec& spec) {
     s.steps.push_back(m.step ? *m.step : *model.simulation.step);
     s.ratios.push_back(m.ratio.value_or(model.simulation.ratio));
     s.step_ns.push_back(nanoseconds(s.steps.back(), m.loc));
+    const SchemeInfo* scheme = find_scheme(m.scheme);
+    s.options.push_back(scheme ? scheme_options_for(model, *scheme) : SchemeOptions{});
     // Judged as generate judges it (emit/generation.hpp), the refusal at the model's entry here;
     // the header is not kept (verify makes the one it builds).
     GenerationRequest judged{{m.scheme, s.steps.back(), s.ratios.back(),
                               m.scalar.empty() ? ScalarType::kDouble : scalar_type(m.scalar), ""}};
     judged.request.t_end = spec.t_end;
+    judged.request.scheme_options = s.options.back();
     judged.unstable_hint = "";
     try {
       generate_code(model, judged);
@@ -186,6 +190,7 @@ Recording verify_each_alone(const SystemSpec& spec, const SystemOptions& o, cons
                   scalar_type(spec.models[i].scalar.empty() ? target.cross->default_scalar : spec.models[i].scalar),
                   o.generator_version};
     v.generate.defer_overruns = spec.models[i].defer_overruns;
+    v.generate.scheme_options = s.options[i];
     v.t_end = spec.t_end;
     const long n = step_count(spec.t_end, s.steps[i]);
     v.every = static_cast<int>(std::max(1L, n / 100));  // about a hundred rows each

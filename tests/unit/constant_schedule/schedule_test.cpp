@@ -427,7 +427,7 @@ TEST(Schedule, TheCommandLineRefusesAScheduleWithoutConstantsOrValues) {
       {test::cli(), "generate", vehicle, "--scheme", "smfe", "--step", "0.05", "--inner-step", "0.01", "-o", out});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("tire_lag_vehicle.yaml:54:3: error: smfe's scheduled constant is its inner step h_s, but "
-                          "--inner-step fixes it"),
+                          "its option inner_step fixes it"),
             std::string::npos)
       << r.output;
 }

@@ -3,6 +3,7 @@
 // reference core.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <random>
 
 #include "analysis/stability.hpp"
@@ -11,6 +12,7 @@
 #include "ir/function_cost.hpp"
 #include "registry/registry.hpp"
 #include "base/process.hpp"
+#include "base/text_io.hpp"
 #include "schemes/smfe/smfe.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
@@ -75,6 +77,36 @@ TEST(Smfe, AnalyzeRefusesTheExtremesOnlyNAndGivesTheExactOne) {
   EXPECT_NE(r.output.find("\"extremes_inner_steps\":1,"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("\"extremes_stable\":false"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("\"stable\":true"), std::string::npos) << r.output;
+}
+
+// The model file fixes h_s (simulation: scheme_options: inner_step:), the command line's
+// --inner-step overrides it, and another scheme asked for leaves it to smfe: only a flag that
+// scheme does not declare is refused.
+TEST(Smfe, TheFileGivesTheInnerStepAndTheCommandLineOverridesIt) {
+  const std::string dir = make_temp_dir("dualrate-smfe-options");
+  const std::string file = dir + "/gap.yaml";
+  write_file(file, read_file(test::source_path("tests/models/schemes/smfe_gap.yaml")) +
+                       "  scheme_options:\n    inner_step: c/200\n");
+  const auto design = [&](const std::vector<std::string>& more) {
+    std::vector<std::string> args = {test::cli(), "analyze", file, "--json"};
+    args.insert(args.end(), more.begin(), more.end());
+    return run_process(args);
+  };
+  ProcessResult r = design({});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("\"inner_step\":0.00050000000000000001,\"inner_steps\":30,"), std::string::npos) << r.output;
+  r = design({"--inner-step", "0.0002"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("\"inner_step\":0.00020000000000000001,"), std::string::npos) << r.output;
+  r = design({"--scheme", "rk4", "--step", "0.001"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  r = design({"--scheme", "rk4", "--step", "0.001", "--inner-step", "0.001"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(
+      r.output.find("error: rk4 has no option --inner-step: rk4 takes no options; inner_step is an option of smfe"),
+      std::string::npos)
+      << r.output;
+  std::filesystem::remove_all(dir);
 }
 
 // No design: a macro step no longer than the inner step, or an undamped fast mode. The CLI

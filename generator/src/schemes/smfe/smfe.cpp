@@ -145,7 +145,8 @@ SmfeDesign smfe_design_for(const Model& model, double macro_step, std::optional<
     return smfe_design(s.all, s.slow, s.fast, macro_step, inner_step);
   } catch (const SmfeDesignError& e) {
     throw ModelError(model.simulation.loc, fmt::format("smfe at D = {:.6g}: {}", macro_step, e.what()),
-                     "a longer macro step D (--step) leaves room for more inner steps; --inner-step sets h_s; "
+                     "a longer macro step D (--step) leaves room for more inner steps; --inner-step (or simulation: "
+                     "scheme_options: inner_step:) sets h_s; "
                      "oscillatory or intermediate fast modes suit sp_ll or prk25 better");
   }
 }
@@ -153,7 +154,7 @@ SmfeDesign smfe_design_for(const Model& model, double macro_step, std::optional<
 namespace {
 
 // The option that fixes h_s (SchemeInfo::options).
-const char* const kInnerStepOption = "inner-step";
+const char* const kInnerStepOption = "inner_step";
 
 }  // namespace
 
@@ -238,8 +239,9 @@ constexpr int kSmfeScheduleRaises = 8;
 SchemeDesign precompute_scheduled(const Model& model, const GenerateRequest& request) {
   if (smfe_options(request.scheme_options).inner_step)
     throw ModelError(model.simulation.schedule->loc,
-                     "smfe's scheduled constant is its inner step h_s, but --inner-step fixes it",
-                     "leave out --inner-step to schedule h_s, or leave out linearization: scheduled");
+                     "smfe's scheduled constant is its inner step h_s, but its option inner_step fixes it",
+                     "leave out --inner-step and simulation.scheme_options.inner_step to schedule h_s, or leave "
+                     "out linearization: scheduled");
   SchemeDesign design;
   const double d = request.step;
   const double t_end = request.t_end > 0 ? request.t_end : model.simulation.t_end;
@@ -296,7 +298,7 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request) {
   design.evaluations = d.inner_steps + 1;
   design.chosen = SmfeChoice{d.inner_step, d.inner_steps};
   const std::string origin =
-      given ? "smfe: --inner-step" : "smfe: from g_z's fastest eigenvalue at the initial state (smfe_design)";
+      given ? "smfe: its option inner_step" : "smfe: from g_z's fastest eigenvalue at the initial state (smfe_design)";
   design.reals = {{"inner_step", d.inner_step, "h_s: inner step (s)", origin}};
   design.integers = {{"inner_steps", "int", d.inner_steps, "N: inner steps per macro step",
                       "smfe: the smallest N with eq. 14 <= 1 for every eigenvalue at the initial state (smfe_design)"}};

@@ -70,11 +70,12 @@ SmfeDesign smfe_design_for(const Model& model, double macro_step, std::optional<
 
 // smfe's own options (SchemeInfo::options), typed, read from those given.
 struct SmfeOptions {
-  std::optional<double> inner_step;  // h_s (--inner-step); not given, smfe_design chooses it
+  std::optional<double>
+      inner_step;  // h_s (simulation.scheme_options.inner_step, --inner-step); not given, smfe_design chooses it
 };
 SmfeOptions smfe_options(const SchemeOptions& given);
 
-// smfe's registry entry: the design as constants (h_s and N; h_s given as the option inner-step or
+// smfe's registry entry: the design as constants (h_s and N; h_s given as the option inner_step or
 // chosen), the reference step (smfe_reference_step with the design), the runtime step's cost.
 SchemeInfo smfe_scheme();
 
