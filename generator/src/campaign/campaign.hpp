@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "verify/tasks.hpp"
+
 namespace dualrate {
 
 // A campaign grows as a product; past this many points it is refused before anything is written.
@@ -36,7 +38,7 @@ struct Campaign {
   std::string version;  // of the dualrate that wrote the project; a point refuses another's
   std::optional<double> t_end;
   std::optional<double> tolerance;  // verify --tolerance for every point (else each model's own)
-  std::string tasks = "multi";      // verify --tasks for the dual-rate schemes
+  Tasks tasks = Tasks::kMulti;      // verify --tasks for the dual-rate schemes (kSingle or kMulti)
   double timeout_seconds = 1800;    // per point
   std::vector<CampaignPoint> points;
 };

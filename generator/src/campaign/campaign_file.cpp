@@ -107,7 +107,7 @@ class CampaignReader {
   std::vector<std::string> read_steps(const YAML::Node& node) const;
   std::vector<std::string> read_targets(const YAML::Node& node) const;
   std::vector<std::string> read_scalars(const YAML::Node& node) const;
-  std::string read_tasks(const YAML::Node& node) const;
+  Tasks read_tasks(const YAML::Node& node) const;
   // Refuses a campaign over kMaxCampaignPoints points, at `where`, before any is expanded.
   void check_size(const Dimensions& dims, const YAML::Node& where) const;
   // Every combination, numbered from 1: per model, scheme, step, target, scalar and parameter point.
@@ -318,12 +318,13 @@ std::vector<std::string> CampaignReader::read_scalars(const YAML::Node& node) co
   return scalars;
 }
 
-std::string CampaignReader::read_tasks(const YAML::Node& node) const {
-  std::string tasks = text(node, "tasks");
-  if (tasks != "single" && tasks != "multi")
+Tasks CampaignReader::read_tasks(const YAML::Node& node) const {
+  const std::string tasks = text(node, "tasks");
+  const std::optional<Tasks> kind = named(kTaskKinds, tasks);
+  if (!kind || kind == Tasks::kPeriodic)
     fail(node, fmt::format("tasks is 'single' or 'multi', not '{}'", tasks),
          "verify --tasks of the dual-rate schemes: 'multi' also runs the preemptive executive");
-  return tasks;
+  return *kind;
 }
 
 void CampaignReader::check_size(const Dimensions& dims, const YAML::Node& where) const {

@@ -83,12 +83,12 @@ std::string failure(const VerifyResult& v, const std::string& err) {
   if (!v.error.empty()) return v.error;
   if (v.max_error > v.tolerance)
     return fmt::format("max_error {:.3e} > tolerance {:.3e} ({}), at {} t = {:.6g}", v.max_error, v.tolerance,
-                       v.tolerance_basis, v.worst_state, v.worst_time);
+                       to_string(v.tolerance_basis), v.worst_state, v.worst_time);
   if (v.local && v.local->ratio > 1)
     return fmt::format(
         "local check: one step's error {:.3e} > its tolerance {:.3e} ({}), {:.3g} times, at {} t = {:.6g}",
-        v.local->max_error, v.local->tolerance, v.local->tolerance_basis, v.local->ratio, v.local->worst_state,
-        v.local->worst_time);
+        v.local->max_error, v.local->tolerance, to_string(v.local->tolerance_basis), v.local->ratio,
+        v.local->worst_state, v.local->worst_time);
   if (v.local && v.local->bias_ratio > 1)
     return fmt::format(
         "local check: one-step errors summed over the samples {:.3e} > their bound {:.3e}, {:.3g} times, "

@@ -29,7 +29,7 @@ std::string quoted(const std::string& text) {
 // `ctest -j` starts the tests until it has measured them itself).
 double cost(const Campaign& c, const CampaignPoint& p) {
   double seconds = p.target == "host" ? 1 : p.target == "cortex-a53-linux" ? 4 : 3;
-  if (p.dual_rate && c.tasks == "multi") seconds *= 2;
+  if (p.dual_rate && c.tasks == Tasks::kMulti) seconds *= 2;
   if (p.step != "default" && p.step.back() == 'x') seconds += 0.5;  // the analysis that finds the step
   return seconds;
 }
@@ -37,7 +37,7 @@ double cost(const Campaign& c, const CampaignPoint& p) {
 // A dual-rate run of real-time threads (the host's, or cortex-a53-linux's under qemu-aarch64)
 // measures deadlines: it needs the two cores its threads run on, and no other such run beside it.
 bool realtime_threads(const Campaign& c, const CampaignPoint& p) {
-  return p.dual_rate && c.tasks == "multi" && (p.target == "host" || p.target == "cortex-a53-linux");
+  return p.dual_rate && c.tasks == Tasks::kMulti && (p.target == "host" || p.target == "cortex-a53-linux");
 }
 
 std::string cmake_lists(const Campaign& c, const std::string& dualrate) {
@@ -95,7 +95,7 @@ void write_campaign_project(const Campaign& c, const std::string& dir, const std
                                      {"file", c.file},
                                      {"t_end", c.t_end ? nlohmann::ordered_json(*c.t_end) : nullptr},
                                      {"tolerance", c.tolerance ? nlohmann::ordered_json(*c.tolerance) : nullptr},
-                                     {"tasks", c.tasks},
+                                     {"tasks", to_string(c.tasks)},
                                      {"timeout", c.timeout_seconds},
                                      {"points", nlohmann::ordered_json::array()}};
   for (const CampaignPoint& p : c.points) manifest["points"].push_back(point_json(p));
@@ -115,7 +115,10 @@ Campaign read_campaign_project(const std::string& dir) {
     c.file = m.at("file").get<std::string>();
     if (!m.at("t_end").is_null()) c.t_end = m.at("t_end").get<double>();
     if (!m.at("tolerance").is_null()) c.tolerance = m.at("tolerance").get<double>();
-    c.tasks = m.at("tasks").get<std::string>();
+    const std::string tasks = m.at("tasks").get<std::string>();
+    const std::optional<Tasks> kind = named(kTaskKinds, tasks);
+    if (!kind) throw std::runtime_error(fmt::format("{}: unknown tasks '{}'", path.string(), tasks));
+    c.tasks = *kind;
     c.timeout_seconds = m.at("timeout").get<double>();
     for (const auto& j : m.at("points")) {
       CampaignPoint p;
@@ -145,7 +148,7 @@ std::vector<std::string> verify_arguments(const Campaign& c, const CampaignPoint
   if (p.step != "default") args.insert(args.end(), {"--step", step_seconds.empty() ? p.step : step_seconds});
   if (c.t_end) args.insert(args.end(), {"--t-end", fmt::format("{:.17g}", *c.t_end)});
   if (c.tolerance) args.insert(args.end(), {"--tolerance", fmt::format("{:.17g}", *c.tolerance)});
-  if (p.dual_rate) args.insert(args.end(), {"--tasks", c.tasks});
+  if (p.dual_rate) args.insert(args.end(), {"--tasks", to_string(c.tasks)});
   for (const auto& [name, value] : p.params) args.insert(args.end(), {"--param", name + "=" + value});
   args.emplace_back("--json");
   return args;

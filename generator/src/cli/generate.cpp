@@ -85,7 +85,7 @@ void report_recalibration_cost(const Model& model, const GenerateRequest& g, con
     v.generate = g;
     v.generate.instances.clear();
     v.target = target;
-    v.tasks = "single";
+    v.tasks = Tasks::kSingle;
     v.calibration = writes;
     v.t_end = static_cast<double>(writes.size() + 2) * spacing;
     const VerifyResult r = verify(model, v);

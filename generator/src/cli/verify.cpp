@@ -90,8 +90,9 @@ int VerifyCommand::run(const Model& model) {
                     target_));
   const SchemeInfo* info = find_scheme(s.scheme);
   const bool real_time_default = tasks_.empty() && host_real_time(cross, info, s.t_end);
-  if (tasks_.empty()) tasks_ = real_time_default ? "single" : "multi";
-  if (slow_core_ >= 0 && tasks_ != "multi")
+  const Tasks tasks =
+      tasks_.empty() ? (real_time_default ? Tasks::kSingle : Tasks::kMulti) : named(kTaskKinds, tasks_).value();
+  if (slow_core_ >= 0 && tasks != Tasks::kMulti)
     throw UsageError("--slow-core places the slow task of the preemptive run: it needs --tasks multi");
   if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;
   warn_about_clock(target_, cpu_hz_);
@@ -110,7 +111,7 @@ int VerifyCommand::run(const Model& model) {
     const std::string why = header_mismatch(read_file(header_file_), model, v.generate);
     if (!why.empty()) throw UsageError("--header " + header_file_ + ": " + why);
   }
-  v.tasks = tasks_;
+  v.tasks = tasks;
   v.slow_delay_ticks = slow_delay_ticks_;
   v.slow_core = slow_core_ >= 0 ? slow_core_ : (cores > 1 ? 1 : 0);
   v.icount_shift = icount_shift_;

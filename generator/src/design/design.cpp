@@ -50,7 +50,7 @@ void measure_on_target(const Model& model, Candidate& c, const Design& d, const 
   v.generate = {c.scheme, c.step, c.ratio, scalar_type(cross->default_scalar), r.generator_version};
   v.t_end = d.t_end;
   v.target = r.target;
-  v.tasks = "single";
+  v.tasks = Tasks::kSingle;
   v.cpu_hz = r.cpu_hz;
   v.cpi = r.cpi;
   const VerifyResult result = verify(model, v);

@@ -14,7 +14,7 @@ void to_json(Json& j, const LocalCheckResult& l) {
   j["local_max_error"] = significant7(l.max_error);
   j["local_tolerance"] = significant7(l.tolerance);
   j["local_ratio"] = significant7(l.ratio);
-  j["local_tolerance_basis"] = l.tolerance_basis;
+  j["local_tolerance_basis"] = to_string(l.tolerance_basis);
   j["local_worst_state"] = l.worst_state;
   j["local_worst_time"] = l.worst_time;
   j["local_bias_ratio"] = significant7(l.bias_ratio);
@@ -27,7 +27,7 @@ void from_json(const Json& j, LocalCheckResult& l) {
   read(j, "local_max_error", l.max_error);
   read(j, "local_tolerance", l.tolerance);
   read(j, "local_ratio", l.ratio);
-  read(j, "local_tolerance_basis", l.tolerance_basis);
+  read_named(j, "local_tolerance_basis", kToleranceBases, l.tolerance_basis);
   read(j, "local_worst_state", l.worst_state);
   read(j, "local_worst_time", l.worst_time);
   read(j, "local_bias_ratio", l.bias_ratio);

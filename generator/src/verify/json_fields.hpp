@@ -4,12 +4,16 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
+
+#include "base/enum_text.hpp"
 
 namespace dualrate {
 
@@ -37,6 +41,15 @@ void read(const Json& j, const char* key, T& value) {
   if (j.contains(key)) j.at(key).get_to(value);
 }
 inline void read(const Json& j, const char* key, double& value) { value = number(j, key, value); }
+// An enum written as its text (to_string), one of `all`; another text is an error naming it.
+template <typename E, std::size_t N>
+void read_named(const Json& j, const char* key, const std::array<E, N>& all, E& value) {
+  if (!j.contains(key)) return;
+  const std::string text = j.at(key).get<std::string>();
+  const std::optional<E> e = named(all, text);
+  if (!e) throw std::invalid_argument(fmt::format("verify's JSON: unknown {} '{}'", key, text));
+  value = *e;
+}
 template <typename T>
 void read(const Json& j, const char* key, std::optional<T>& value) {
   if (!j.contains(key)) return;

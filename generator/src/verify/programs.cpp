@@ -379,7 +379,7 @@ std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, cons
   cost.instructions =
       step_instructions(r.fast_job->instructions_mean, std::nullopt, r.fast_job->instructions_max, r.ops_per_step);
   TaskRun& periodic = r.task_run.emplace();
-  periodic.tasks = kPeriodicTask;
+  periodic.tasks = Tasks::kPeriodic;
   error = retrying_noise(periodic, true, [&] {
     return run_linux_trace_mode(target, exe, "periodic", steps, every, dir / "periodic.csv", periodic, script);
   });
@@ -392,8 +392,8 @@ fs::path sequential_trace(const fs::path& dir, const CrossTarget* target) {
   return dir / (target ? "single.csv" : "host_single.csv");
 }
 
-std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const fs::path& dir,
-                          const std::vector<std::string>& flags, VerifyResult& r, std::string& script) {
+std::string run_dual_rate(const TaskPlan& plan, Tasks tasks, const fs::path& dir, const std::vector<std::string>& flags,
+                          VerifyResult& r, std::string& script) {
   TaskPlan host = plan;
   host.target = nullptr;
   std::string error = build_tasks(host, flags, dir / "tasks_host", script);
@@ -419,7 +419,7 @@ std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const 
       r.budget = budget_of(plan, r);
     }
   }
-  if (tasks == "multi") {
+  if (tasks == Tasks::kMulti) {
     error = retrying_noise(*r.task_run, !plan.target || plan.target->linux_user,
                            [&] { return run_tasks(plan, exe, "multi", dir / "generated.csv", r, script); });
     if (r.budget && !plan.target->linux_user) {  // again with the handlers' instructions measured in the preemptive run

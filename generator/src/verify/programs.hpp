@@ -76,8 +76,8 @@ struct TaskPlan {
 // check's columns) in sequential_trace(dir, plan.target). The tasks' counts into r.task_run,
 // which the caller has made.
 fs::path sequential_trace(const fs::path& dir, const CrossTarget* target);
-std::string run_dual_rate(const TaskPlan& plan, const std::string& tasks, const fs::path& dir,
-                          const std::vector<std::string>& flags, VerifyResult& r, std::string& script);
+std::string run_dual_rate(const TaskPlan& plan, Tasks tasks, const fs::path& dir, const std::vector<std::string>& flags,
+                          VerifyResult& r, std::string& script);
 // The sequential executive of the task program run_dual_rate built (a Linux target's, else the
 // host's) in its ticks mode: the tasks' state and outputs before every `every`-th tick into
 // dir/ticks.csv. Returns why it failed, or empty.

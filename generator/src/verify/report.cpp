@@ -115,7 +115,7 @@ std::string verdict_html(const VerifyResult& r) {
         "; local check: one step's error {:.3e} {} its tolerance {:.3e} ({}), summed over the samples {:.3e} {} its "
         "bound {:.3e}",
         r.local->max_error, r.local->ratio <= 1 ? "&le;" : "&gt;", r.local->tolerance,
-        html_escape(r.local->tolerance_basis), std::fabs(r.local->bias_sum), r.local->bias_ratio <= 1 ? "&le;" : "&gt;",
+        to_string(r.local->tolerance_basis), std::fabs(r.local->bias_sum), r.local->bias_ratio <= 1 ? "&le;" : "&gt;",
         r.local->bias_bound);
   if (r.exact_step)
     local += r.exact_step->differing == 0
@@ -137,7 +137,7 @@ std::string verdict_html(const VerifyResult& r) {
   }
   return fmt::format("<p class=\"verdict {}\">{}: max_error {:.3e} {} tolerance {:.3e} ({}){}</p>\n",
                      r.pass ? "pass" : "fail", r.pass ? "PASS" : "FAIL", r.max_error,
-                     r.max_error <= r.tolerance ? "&le;" : "&gt;", r.tolerance, html_escape(r.tolerance_basis), local);
+                     r.max_error <= r.tolerance ? "&le;" : "&gt;", r.tolerance, to_string(r.tolerance_basis), local);
 }
 
 std::vector<Row> model_rows(const Model& m) {
@@ -171,11 +171,11 @@ std::vector<Row> option_rows(const VerifyOptions& o, const VerifyResult& r) {
   if (o.generate.ratio > 1) rows.push_back({"ratio H / h", std::to_string(o.generate.ratio)});
   for (const auto& [name, value] : o.generate.scheme_options)
     rows.push_back({"scheme option " + html_escape(name), number(value)});
-  if (r.task_run && r.task_run->tasks == kPeriodicTask)
+  if (r.task_run && r.task_run->tasks == Tasks::kPeriodic)
     rows.push_back({"tasks", "one periodic task"});
   else if (r.task_run)
-    rows.push_back(
-        {"tasks", html_escape(r.task_run->tasks) + ", overrun policy " + html_escape(r.task_run->overrun_policy)});
+    rows.push_back({"tasks", std::string(to_string(r.task_run->tasks)) + ", overrun policy " +
+                                 html_escape(r.task_run->overrun_policy)});
   if (!o.header_file.empty()) rows.push_back({"header", "given: " + html_escape(o.header_file)});
   return rows;
 }
@@ -226,7 +226,7 @@ std::vector<Row> target_rows(const VerifyResult& r) {
              : fmt::format("<b>{} of {} ticks differ</b>, the first at t = {}", r.tick_check->differing,
                            r.tick_check->samples, number(r.tick_check->first_differing_time))});
   const auto count = [](const std::optional<long>& n) { return n ? std::to_string(*n) : "?"; };
-  if (tasks.overruns && tasks.tasks == kPeriodicTask)
+  if (tasks.overruns && tasks.tasks == Tasks::kPeriodic)
     rows.push_back({"overruns", fmt::format("{} in {} steps", *tasks.overruns, count(tasks.ticks))});
   else if (tasks.overruns)
     rows.push_back(
@@ -300,7 +300,7 @@ std::string local_check_html(const VerifyResult& r, const PlotFunction& plot) {
       "from the generated code's state there against the generated code's next state: the largest over the "
       "states of that error divided by its tolerance, the rounding of one step ({}); a run passes only below "
       "1. Ratios below 1e-18 (equal bits) are drawn at 1e-18.</p>\n",
-      html_escape(r.local->tolerance_basis));
+      to_string(r.local->tolerance_basis));
   Trace ratios{{"t", "ratio"}, {}}, one{{"t", "tolerance"}, {}};
   for (std::size_t i = 0; i < r.local->ratios.size(); ++i) {
     ratios.rows.push_back({r.local->times[i], std::max(r.local->ratios[i], 1e-18)});

@@ -88,7 +88,7 @@ std::string cost_text(const VerifyResult& r) {
 std::string tasks_text(const TaskRun& t) {
   std::string s;
   const auto count = [](const std::optional<long>& n) { return n.value_or(-1); };
-  if (t.bit_exact_vs_single && t.tasks == kPeriodicTask)
+  if (t.bit_exact_vs_single && t.tasks == Tasks::kPeriodic)
     s += fmt::format("periodic task: its run {} the back-to-back one; {} steps, overruns {}\n",
                      *t.bit_exact_vs_single ? "equals bit for bit" : "DIFFERS from", count(t.ticks), count(t.overruns));
   else if (t.bit_exact_vs_single)
@@ -122,9 +122,9 @@ std::string VerifyResult::text() const {
         "{:.3e} ({}) at {}, t = {:.6g}: {:.3g} of the tolerance{}\n"
         "local check, bias (the signed errors of {} samples summed): {:.3e} at {} against {:.3e}: {:.3g} "
         "of it{}\n",
-        local->max_error, local->tolerance, local->tolerance_basis, local->worst_state, local->worst_time, local->ratio,
-        local->ratio <= 1 ? "" : " (FAIL)", local->ratios.size(), local->bias_sum, local->bias_state, local->bias_bound,
-        local->bias_ratio, local->bias_ratio <= 1 ? "" : " (FAIL)");
+        local->max_error, local->tolerance, to_string(local->tolerance_basis), local->worst_state, local->worst_time,
+        local->ratio, local->ratio <= 1 ? "" : " (FAIL)", local->ratios.size(), local->bias_sum, local->bias_state,
+        local->bias_bound, local->bias_ratio, local->bias_ratio <= 1 ? "" : " (FAIL)");
   if (exact_step) {
     s += fmt::format(
         "exact step check (the reference core's step in {} arithmetic from the generated state at each "

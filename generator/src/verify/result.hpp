@@ -1,11 +1,14 @@
 // What a verify run reports (VerifyResult: its text and JSON).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "base/enum_text.hpp"
 #include "base/trace.hpp"
+#include "verify/tasks.hpp"
 #include "model/model.hpp"
 #include "verify/accuracy.hpp"
 #include "verify/budget.hpp"
@@ -15,8 +18,23 @@
 
 namespace dualrate {
 
-// TaskRun::tasks of a single-rate scheme run as one periodic task (cortex-a53-linux).
-inline constexpr const char* kPeriodicTask = "periodic";
+// What a tolerance was derived from: the scheme's own bound (double), the float step map's
+// share of one step (map_float_tolerance) or the first-order bound of one float step
+// (verify_tolerance).
+enum class ToleranceBasis { kScheme, kStepMap, kFirstOrder };
+inline constexpr std::array<ToleranceBasis, 3> kToleranceBases = {ToleranceBasis::kScheme, ToleranceBasis::kStepMap,
+                                                                  ToleranceBasis::kFirstOrder};
+constexpr const char* to_string(ToleranceBasis b) {
+  switch (b) {
+    case ToleranceBasis::kScheme:
+      return "scheme";
+    case ToleranceBasis::kStepMap:
+      return "step map";
+    case ToleranceBasis::kFirstOrder:
+      return "first order";
+  }
+  return "";
+}
 
 // A calibration write of the run's scenario (verify --calibration): when it applies, what it
 // sets, and whether it is applied (the reference core's decision, which the generated code's
@@ -42,7 +60,7 @@ struct TickCheck {
 // scale as max_error, and what its tolerance was derived from (as
 // VerifyResult::tolerance_basis).
 struct LocalCheckResult : LocalCheck {
-  std::string tolerance_basis;
+  ToleranceBasis tolerance_basis = ToleranceBasis::kScheme;
 };
 
 // A run at another linearization than the exact one (sp_ll's at the initial state, or
@@ -77,7 +95,7 @@ struct TargetCost {
 // The tasks' runs: which executives ran (a dual-rate scheme's tasks, or a single-rate scheme's
 // periodic task on cortex-a53-linux) and the counts their programs report.
 struct TaskRun {
-  std::string tasks;                        // single or multi (dual-rate tasks), or kPeriodicTask
+  Tasks tasks = Tasks::kSingle;
   std::string overrun_policy;               // dual-rate: skip or defer
   std::optional<bool> bit_exact_vs_single;  // its trace equals the sequential executive's bit for bit
   std::optional<long> overruns;             // slow + fast overruns
@@ -115,9 +133,7 @@ struct VerifyResult {
   double t_end = 0;      // where the run ended: steps h (the first grid time at or past --t-end)
   double max_error = 0;  // max over samples and states of |gen - ref| / max(1, max_t |ref|)
   double tolerance = 0;
-  // How the tolerance was derived: "scheme" (double: the scheme's own bound), "step map"
-  // (float: map_float_tolerance) or "first order" (float: verify_tolerance's bound).
-  std::string tolerance_basis;
+  ToleranceBasis tolerance_basis = ToleranceBasis::kScheme;
   bool pass = false;
   std::string worst_state;
   double worst_time = 0;

@@ -43,7 +43,7 @@ void write_checks(Json& j, const VerifyResult& r) {
   j["t_end"] = printed(r.t_end, "{:.14e}");
   j["max_error"] = significant7(r.max_error);
   j["tolerance"] = significant7(r.tolerance);
-  j["tolerance_basis"] = r.tolerance_basis;
+  j["tolerance_basis"] = to_string(r.tolerance_basis);
   j["pass"] = r.pass;
   j["worst_state"] = r.worst_state;
   j["worst_time"] = r.worst_time;
@@ -61,7 +61,7 @@ void read_checks(const Json& j, VerifyResult& r) {
   read(j, "t_end", r.t_end);
   read(j, "max_error", r.max_error);
   read(j, "tolerance", r.tolerance);
-  read(j, "tolerance_basis", r.tolerance_basis);
+  read_named(j, "tolerance_basis", kToleranceBases, r.tolerance_basis);
   read(j, "pass", r.pass);
   read(j, "worst_state", r.worst_state);
   read(j, "worst_time", r.worst_time);
@@ -170,9 +170,9 @@ void from_json(const Json& j, TargetCost& c) {
 }
 
 void to_json(Json& j, const TaskRun& t) {
-  j = {{"tasks", t.tasks}};
+  j = {{"tasks", to_string(t.tasks)}};
   if (t.bit_exact_vs_single) j["bit_exact_vs_single"] = *t.bit_exact_vs_single;
-  write_task_counts(j, t, t.tasks != kPeriodicTask);
+  write_task_counts(j, t, t.tasks != Tasks::kPeriodic);
   if (t.sched_fifo) {
     j["sched_fifo"] = *t.sched_fifo;
     j["late_ticks"] = reported(t.late_ticks);
@@ -186,7 +186,7 @@ void to_json(Json& j, const TaskRun& t) {
 }
 
 void from_json(const Json& j, TaskRun& t) {
-  read(j, "tasks", t.tasks);
+  read_named(j, "tasks", kTaskKinds, t.tasks);
   read(j, "bit_exact_vs_single", t.bit_exact_vs_single);
   read(j, "overruns", t.overruns);
   read_reported(j, "slow_overruns", t.slow_overruns);

@@ -196,7 +196,7 @@ Recording verify_each_alone(const SystemSpec& spec, const SystemOptions& o, cons
     v.every = static_cast<int>(std::max(1L, n / 100));  // about a hundred rows each
     v.target = o.target;
     v.keep_dir = (dir / s.models[i].name).string();
-    v.tasks = "single";
+    v.tasks = Tasks::kSingle;
     v.cpu_hz = target.part.cpu_hz;
     v.cpi = target.part.cpi;
     r.models.push_back(verify(s.models[i], v));

@@ -147,7 +147,7 @@ Verification::Verification(const Model& model, const VerifyOptions& o, const Sch
   r.tolerance =
       verify_tolerance(o.generate.scalar, r.steps, evaluations_,
                        o.generate.step * j_.cwiseAbs().rowwise().sum().maxCoeff(), info.verify.double_tolerance);
-  r.tolerance_basis = o.generate.scalar == ScalarType::kDouble ? "scheme" : "first order";
+  r.tolerance_basis = o.generate.scalar == ScalarType::kDouble ? ToleranceBasis::kScheme : ToleranceBasis::kFirstOrder;
 }
 
 void Verification::stage(const std::string& what) const {
@@ -203,7 +203,7 @@ void Verification::run_tasks(const fs::path& dir, const std::vector<std::string>
   run.tasks = o_.tasks;
   run.overrun_policy = o_.generate.defer_overruns ? "defer" : "skip";
   if (cross_ && !cross_->linux_user) run.icount_shift = plan.icount_shift;
-  stage(fmt::format("building and running the {} tasks{}", o_.tasks,
+  stage(fmt::format("building and running the {} tasks{}", to_string(o_.tasks),
                     cross_ ? std::string(" on ") + cross_->name : std::string()));
   if (r_.steps % o_.generate.ratio != 0)
     r_.error = fmt::format("{} steps of h are not a whole number of slow steps H = {} h: choose t_end accordingly",
@@ -252,7 +252,7 @@ void Verification::run_reference(const fs::path& dir) {
       const std::optional<double> bound = rounding_ ? step_map_tolerance(*rounding_, r_.steps) : std::nullopt;
       if (bound) {
         r_.tolerance = *bound;
-        r_.tolerance_basis = "step map";
+        r_.tolerance_basis = ToleranceBasis::kStepMap;
       }
     }
     if (relinearized_compared_ && r_.error.empty()) compare_relinearized(dir);
@@ -278,7 +278,7 @@ void Verification::compare_relinearized(const fs::path& dir) {
 std::string Verification::overrun_error() const {
   if (!r_.task_run || !r_.task_run->overran()) return "";
   const TaskRun& t = *r_.task_run;
-  const bool periodic = t.tasks == kPeriodicTask;
+  const bool periodic = t.tasks == Tasks::kPeriodic;
   if (cross_ && cross_->linux_user && slower_than_real_time(t))
     return fmt::format(
         "every {} overran ({} of {}): under qemu-aarch64 a step of {} instructions takes more "
@@ -369,12 +369,12 @@ void Verification::check_locally(const std::vector<double>& state_scale, Trace g
   const Eigen::VectorXd scale = Eigen::Map<const Eigen::VectorXd>(state_scale.data(), n);
   // double: both sides hold the same constants, their roundings differ from step to step.
   LocalTolerance tolerance{Eigen::VectorXd::Constant(n, r_.tolerance), Eigen::VectorXd::Zero(n)};
-  std::string basis = "scheme";
+  ToleranceBasis basis = ToleranceBasis::kScheme;
   if (request_.scalar == ScalarType::kFloat) {
     const std::optional<LocalTolerance> local = info_.verify.local_step_map && rounding_
                                                     ? std::optional<LocalTolerance>(local_step_tolerance(*rounding_))
                                                     : std::nullopt;
-    basis = local ? "step map" : "first order";
+    basis = local ? ToleranceBasis::kStepMap : ToleranceBasis::kFirstOrder;
     // The first-order bound does not tell the constants' share: all of it may be the same every
     // step, so the bias bound is N times it (no tighter than each sample's).
     tolerance =

@@ -27,7 +27,7 @@ struct VerifyOptions {
   // empty: generate it. It must define the model's namespace with the scheme and scalar above.
   std::string header_file;
   // Dual-rate schemes:
-  std::string tasks = "multi";  // single: the sequential executive only; multi: also the preemptive one
+  Tasks tasks = Tasks::kMulti;  // kSingle: the sequential executive only; kMulti: also the preemptive one
   int slow_core = 0;            // 1: the slow task on a second core (CrossTarget::cores 2)
   long slow_delay_ticks = 0;    // > 0: slow job MACRO/2 busy-waits this many ticks (forced overrun)
   int icount_shift = -1;        // Cortex-M: QEMU's -icount shift (-1: kIcountShift)

@@ -135,7 +135,7 @@ TEST(Campaign, VerifyArgumentsOfAPoint) {
   Campaign c;
   c.t_end = 0.25;
   c.tolerance = 0.001;
-  c.tasks = "single";
+  c.tasks = Tasks::kSingle;
   CampaignPoint p;
   p.model_file = "/m/aircraft_pitch.yaml";
   p.scheme = "mrabm4";

@@ -93,7 +93,7 @@ TEST(GeneratedVsReference, FloatWithinDerivedTolerance) {
   o.t_end = 0.5;
   const VerifyResult r = verify(m, o);
   EXPECT_EQ(r.error, "");
-  EXPECT_EQ(r.tolerance_basis, "step map");
+  EXPECT_EQ(r.tolerance_basis, ToleranceBasis::kStepMap);
   EXPECT_GT(r.max_error, 0.0);  // float really differs from the double reference
   EXPECT_TRUE(r.pass) << r.json();
 }
@@ -196,7 +196,7 @@ void expect_exact_step_catches(const char* file, const char* scheme, double t_en
   o.generate = {scheme, m.simulation.step.value(), dual_rate ? m.simulation.ratio : 1, scalar, "test"};
   o.t_end = t_end;
   o.every = 10;
-  if (dual_rate) o.tasks = "single";
+  if (dual_rate) o.tasks = Tasks::kSingle;
   o.generate.t_end = t_end;  // the header's schedule over the run's trajectory (VerifyOptions::generate)
   const std::string header = generate_header(m, o.generate, precompute_scheme(m, o.generate));
   const VerifyResult as_generated = verify_header(m, o, header);
@@ -358,7 +358,7 @@ TEST(FloatMutation, MassMatrixParameterOffFailsTheExactStepCheck) {
 TEST(FloatMutation, ThousandUlpsFail) {
   const VerifyResult r = verify_with_kt_moved(1024);
   EXPECT_EQ(r.error, "");
-  EXPECT_EQ(r.tolerance_basis, "step map");
+  EXPECT_EQ(r.tolerance_basis, ToleranceBasis::kStepMap);
   EXPECT_GT(r.max_error, 2 * r.tolerance) << r.json();
   EXPECT_FALSE(r.pass) << r.json();
 }
@@ -383,7 +383,7 @@ VerifyResult verify_with_gravity_scaled(double factor) { return verify_with_cons
 void expect_passes_locally(const VerifyResult& r) {
   EXPECT_EQ(r.error, "");
   ASSERT_TRUE(r.local) << r.json();
-  EXPECT_EQ(r.local->tolerance_basis, "step map");
+  EXPECT_EQ(r.local->tolerance_basis, ToleranceBasis::kStepMap);
   EXPECT_GT(r.local->ratio, 0.0);
   EXPECT_LT(r.local->ratio, 1.0);
   EXPECT_TRUE(r.pass) << r.json();
@@ -472,7 +472,7 @@ VerifyResult verify_tasks_with_actuator_lag_scaled(double factor) {
   VerifyOptions o;
   o.generate = {"mrabm4", m.simulation.step.value(), m.simulation.ratio, ScalarType::kFloat, "test"};
   o.t_end = m.simulation.t_end;
-  o.tasks = "single";
+  o.tasks = Tasks::kSingle;
   return verify_header(m, o,
                        with_constant(generate_header(m, o.generate, precompute_scheme(m, o.generate)), "tau_act",
                                      [factor](double v) { return factor * v; }));
@@ -506,7 +506,7 @@ TEST(LocalCheckTasks, HeldInputsSampledBeforeTheStart) {
   VerifyOptions o;
   o.generate = {"mrabm4_parallel", 5e-5, 2, ScalarType::kFloat, "test"};
   o.t_end = 0.01;
-  o.tasks = "single";
+  o.tasks = Tasks::kSingle;
   const std::string header = generate_header(m, o.generate, precompute_scheme(m, o.generate));
   const VerifyResult r = verify_header(m, o, header);
   ASSERT_TRUE(r.exact_step) << r.json();

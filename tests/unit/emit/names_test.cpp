@@ -93,7 +93,7 @@ TEST(GeneratedNames, AModelNamedWithTheGeneratedCodesOwnNamesBuildsAndVerifies) 
     VerifyOptions o;
     o.generate = {scheme, 1e-3, 1, ScalarType::kFloat, "test"};
     o.t_end = 0.05;
-    if (std::string(scheme) == "mrabm4") o.tasks = "single";
+    if (std::string(scheme) == "mrabm4") o.tasks = Tasks::kSingle;
     const VerifyResult r = verify(m, o);
     EXPECT_EQ(r.error, "") << scheme;
     EXPECT_TRUE(r.pass) << r.json();

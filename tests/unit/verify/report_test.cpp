@@ -38,7 +38,7 @@ TEST(Report, ErrorOverTimeIsWhatMaxErrorMaximizes) {
 TEST(VerifyResultText, PeriodicTaskHasNoDualRateFields) {
   VerifyResult r = passed_result("quarter_car", "rk4", "cortex-a53-linux");
   TaskRun& t = r.task_run.emplace();
-  t.tasks = kPeriodicTask;
+  t.tasks = Tasks::kPeriodic;
   t.bit_exact_vs_single = true;
   t.overruns = 0;
   t.fast_overruns = 0;

@@ -21,7 +21,7 @@ LocalCheckResult local_part() {
   l.ratio = 0.25;
   l.max_error = 1.5e-7;
   l.tolerance = 6e-7;
-  l.tolerance_basis = "step map";
+  l.tolerance_basis = ToleranceBasis::kStepMap;
   l.worst_state = "theta";
   l.worst_time = 1.5;
   l.bias_ratio = 0.125;
@@ -74,7 +74,7 @@ TargetCost target_cost_part() {
 
 TaskRun task_run_part() {
   TaskRun t;
-  t.tasks = "multi";
+  t.tasks = Tasks::kMulti;
   t.overrun_policy = "defer";
   t.bit_exact_vs_single = false;
   t.overruns = 3;
@@ -132,7 +132,7 @@ VerifyResult every_part_result() {
   r.t_end = 2;
   r.max_error = 1.234567e-5;
   r.tolerance = 4.5e-4;
-  r.tolerance_basis = "step map";
+  r.tolerance_basis = ToleranceBasis::kStepMap;
   r.worst_state = "q";
   r.worst_time = 0.1234;
   r.local = local_part();
@@ -170,7 +170,7 @@ TEST(VerifyResultJson, EveryPartReadsBackEqual) {
   EXPECT_EQ(back.worst_time, r.worst_time);
   ASSERT_TRUE(back.local);
   EXPECT_EQ(back.local->bias_state, "alpha");
-  EXPECT_EQ(back.local->tolerance_basis, "step map");
+  EXPECT_EQ(back.local->tolerance_basis, ToleranceBasis::kStepMap);
   ASSERT_TRUE(back.exact_step);
   EXPECT_EQ(back.exact_step->expected, 1.0000002);
   EXPECT_EQ(back.exact_step->state, "q");
@@ -246,6 +246,22 @@ TEST(VerifyResultJson, NoPartWritesNoKeys) {
   EXPECT_EQ(Json(Json::parse(r.json()).get<VerifyResult>()).dump(), text);
 }
 
+// The names verify writes for its enums read back; another name is an error that says which,
+// not a silent default.
+TEST(VerifyResultJson, AnUnknownNameIsAnError) {
+  for (const auto& [key, text] : std::vector<std::pair<std::string, std::string>>{
+           {"tolerance_basis", R"({"model":"m","tolerance_basis":"guess"})"},
+           {"tasks", R"({"model":"m","tasks":"dual"})"}}) {
+    try {
+      Json::parse(text).get<VerifyResult>();
+      ADD_FAILURE() << text << " read without error";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("unknown " + key + " '"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(Json::parse(R"({"tasks":"periodic"})").get<TaskRun>().tasks, Tasks::kPeriodic);
+}
+
 // Each part absent from the every-part result takes its keys out and no other's.
 TEST(VerifyResultJson, AnAbsentPartWritesNoKeys) {
   const VerifyResult full = every_part_result();
@@ -303,7 +319,7 @@ TEST(VerifyResultJson, PeriodicTaskReadsBackEqual) {
   cost.counted_steps = 200;
   r.target_cost = cost;
   TaskRun t;
-  t.tasks = kPeriodicTask;
+  t.tasks = Tasks::kPeriodic;
   t.bit_exact_vs_single = true;
   t.overruns = 0;
   t.fast_overruns = 0;
