@@ -161,6 +161,7 @@ void CampaignReader::read_models(const YAML::Node& node) {
       fail(item, fmt::format("no model file '{}'", item.Scalar()),
            fmt::format("a model's path is relative to the campaign file's folder ({})", base.string()));
     models_.push_back(load_model_file(path.string()));
+    check_model_scheme(models_.back());
     model_files_.push_back(path.string());
     for (std::size_t i = 0; i + 1 < models_.size(); ++i)
       if (models_[i].name == models_.back().name)

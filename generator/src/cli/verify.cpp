@@ -90,8 +90,10 @@ int VerifyCommand::run(const Model& model) {
                     target_));
   const SchemeInfo* info = find_scheme(s.scheme);
   const bool real_time_default = tasks_.empty() && host_real_time(cross, info, s.t_end);
-  const Tasks tasks =
-      tasks_.empty() ? (real_time_default ? Tasks::kSingle : Tasks::kMulti) : named(kTaskKinds, tasks_).value();
+  const std::optional<Tasks> given = named(kTaskKinds, tasks_);
+  if (!tasks_.empty() && (!given || given == Tasks::kPeriodic))
+    throw UsageError("--tasks is single or multi, not '" + tasks_ + "'");
+  const Tasks tasks = given ? *given : real_time_default ? Tasks::kSingle : Tasks::kMulti;
   if (slow_core_ >= 0 && tasks != Tasks::kMulti)
     throw UsageError("--slow-core places the slow task of the preemptive run: it needs --tasks multi");
   if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;

@@ -48,6 +48,7 @@ void measure_on_target(const Model& model, Candidate& c, const Design& d, const 
   const CrossTarget* cross = find_cross_target(r.target);
   VerifyOptions v;
   v.generate = {c.scheme, c.step, c.ratio, scalar_type(cross->default_scalar), r.generator_version};
+  v.generate.scheme_options = scheme_options_for(model, *find_scheme(c.scheme));
   v.t_end = d.t_end;
   v.target = r.target;
   v.tasks = Tasks::kSingle;
@@ -267,6 +268,8 @@ std::string designed_text(const Design& d, const Candidate& c, const Model& mode
   DesignedSimulation sim{c.scheme, c.step, c.dual_rate ? c.ratio : 1, ""};
   if (c.linearization && *c.linearization != model.simulation.linearization)
     sim.linearization = to_string(*c.linearization);
+  sim.without_scheme_options =
+      scheme_options_for(model, *find_scheme(c.scheme)).size() < model.simulation.scheme_options.size();
   const std::string simulated = with_simulation(partitioned, sim);
   const Model held = with_holds(model, c.hold);
   bool same = true;

@@ -127,6 +127,29 @@ std::string states_block(const std::string& text) {
   return joined({lines.begin() + static_cast<long>(first), lines.begin() + static_cast<long>(end)});
 }
 
+namespace {
+
+// Leaves out the entry `key` of the block mapping whose entries in lines [first, end) are
+// indented by `indent`: its line and those indented further below it.
+void erase_entry(std::vector<std::string>& lines, std::size_t first, std::size_t& end, const std::string& indent,
+                 const std::string& key) {
+  const std::regex line("^" + indent + key + "\\s*:.*");
+  for (std::size_t i = first + 1; i < end; ++i) {
+    if (!std::regex_match(lines[i], line)) continue;
+    std::size_t last = i + 1;
+    while (last < end) {
+      const auto pos = lines[last].find_first_not_of(' ');
+      if (pos != std::string::npos && pos <= indent.size() && lines[last][pos] != '#') break;
+      ++last;
+    }
+    lines.erase(lines.begin() + static_cast<long>(i), lines.begin() + static_cast<long>(last));
+    end -= last - i;
+    return;
+  }
+}
+
+}  // namespace
+
 std::string with_simulation(const std::string& text, const DesignedSimulation& simulation) {
   std::vector<std::string> lines = split_lines(text);
   std::vector<std::pair<std::string, std::string>> set{{"scheme", simulation.scheme},
@@ -164,6 +187,7 @@ std::string with_simulation(const std::string& text, const DesignedSimulation& s
         ++end;
       }
     }
+    if (simulation.without_scheme_options) erase_entry(lines, first, end, indent, "scheme_options");
   }
   return joined(lines);
 }

@@ -15,6 +15,9 @@ struct DesignedSimulation {
   double step = 0;
   int ratio = 1;              // written when > 1 (the file's kept otherwise)
   std::string linearization;  // written when not empty
+  // The file's scheme_options: are its scheme's, and the designed scheme does not take them all:
+  // they are left out.
+  bool without_scheme_options = false;
 };
 
 // `text` is the file `model` was loaded from: with its states: block replaced by the partition
@@ -26,7 +29,8 @@ std::string with_partition(const std::string& text, const Model& model, const st
 std::string states_block(const std::string& text);
 
 // `text` with its simulation: section's scheme, step, ratio and linearization set (the section
-// added when there is none). Throws std::runtime_error when simulation: is not a block mapping.
+// added when there is none), and its scheme_options: left out when asked. Throws
+// std::runtime_error when simulation: is not a block mapping.
 std::string with_simulation(const std::string& text, const DesignedSimulation& simulation);
 
 // `text` with its inputs: block written anew with each input of `model` held as model says:

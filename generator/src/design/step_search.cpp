@@ -44,11 +44,13 @@ class SchemeRuns {
         t_end_(t_end),
         tolerances_(column_tolerances(model, tolerance)),
         core_(model),
-        accurate_(accurate) {}
+        accurate_(accurate),
+        scheme_options_(scheme_options_for(model, info)) {}
 
   GenerateRequest request(double h, int ratio) const {
     GenerateRequest g{info_.name, h, ratio, ScalarType::kDouble, "design"};
     g.t_end = t_end_;
+    g.scheme_options = scheme_options_;
     return g;
   }
   SchemeDesign design(double h, int ratio) const { return precompute_scheme(model_, request(h, ratio)); }
@@ -56,6 +58,7 @@ class SchemeRuns {
   RunOptions options(double h, int ratio, int every, const SchemeDesign& d) const {
     RunOptions run{info_.name, h, accurate_.grid_end(h), every};
     run.ratio = ratio;
+    run.scheme_options = scheme_options_;
     run.schedule = d.schedule;
     return run;
   }
@@ -142,6 +145,7 @@ class SchemeRuns {
   std::vector<ColumnTolerance> tolerances_;  // of the states, then the outputs
   ReferenceCore core_;
   Accurate& accurate_;
+  SchemeOptions scheme_options_;  // the file's that the scheme takes (scheme_options_for)
 };
 
 // The search of the largest step within the tolerance among `grid` (largest first), not running
@@ -208,7 +212,8 @@ long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio,
 
 // The largest stable step of the scheme at `ratio`, as `analyze` finds it, into c.
 void stable_step(const Model& m, const SchemeInfo& info, int ratio, double t_end, Candidate& c) {
-  const StabilityReport stability = analyze_stability(m, info.name, t_end / static_cast<double>(kMinSteps), ratio);
+  const StabilityReport stability =
+      analyze_stability(m, info.name, t_end / static_cast<double>(kMinSteps), ratio, scheme_options_for(m, info));
   c.max_stable_step = stability.max_stable_step;
   c.stable_bounded = stability.max_stable_step_bounded;
 }

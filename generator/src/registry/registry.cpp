@@ -161,16 +161,18 @@ bool declares(const SchemeInfo& scheme, const std::string& option) {
                      [&](const SchemeOption& o) { return o.name == option; });
 }
 
-// What the scheme takes instead of `option`, and which schemes take it.
-std::string option_hint(const SchemeInfo& scheme, const std::string& option) {
+// What the scheme takes instead of `option`, and which schemes take it; the options named as in
+// the model file, or as flags.
+std::string option_hint(const SchemeInfo& scheme, const std::string& option, bool flags) {
+  const auto spelled = [flags](const std::string& name) { return flags ? SchemeOption{name, ""}.flag() : name; };
   std::vector<std::string> own, others;
-  for (const SchemeOption& o : scheme.options) own.push_back(o.name);
+  for (const SchemeOption& o : scheme.options) own.push_back(spelled(o.name));
   for (const SchemeInfo& other : all_schemes())
     if (declares(other, option)) others.emplace_back(other.name);
-  std::string hint = own.empty()
-                         ? fmt::format("{} takes no options", scheme.name)
-                         : did_you_mean(option, own, fmt::format("{} takes {}", scheme.name, fmt::join(own, ", ")));
-  if (!others.empty()) hint += fmt::format("; {} is an option of {}", option, fmt::join(others, ", "));
+  std::string hint =
+      own.empty() ? fmt::format("{} takes no options", scheme.name)
+                  : did_you_mean(spelled(option), own, fmt::format("{} takes {}", scheme.name, fmt::join(own, ", ")));
+  if (!others.empty()) hint += fmt::format("; {} is an option of {}", spelled(option), fmt::join(others, ", "));
   return hint;
 }
 
@@ -182,7 +184,8 @@ void check_file_scheme_options(const Model& model) {
   if (!info) return;
   for (const GivenSchemeOption& o : model.simulation.scheme_options)
     if (!declares(*info, o.name))
-      throw ModelError(o.loc, fmt::format("{} has no option '{}'", info->name, o.name), option_hint(*info, o.name));
+      throw ModelError(o.loc, fmt::format("{} has no option '{}'", info->name, o.name),
+                       option_hint(*info, o.name, false));
 }
 
 }  // namespace
@@ -194,7 +197,7 @@ SchemeOptions scheme_options_for(const Model& model, const SchemeInfo& scheme, c
   for (const auto& [name, value] : given) {
     if (!declares(scheme, name))
       throw std::invalid_argument(fmt::format("{} has no option {}: {}", scheme.name, SchemeOption{name, ""}.flag(),
-                                              option_hint(scheme, name)));
+                                              option_hint(scheme, name, true)));
     options[name] = value;
   }
   return options;

@@ -50,6 +50,13 @@ void read_named(const Json& j, const char* key, const std::array<E, N>& all, E& 
   if (!e) throw std::invalid_argument(fmt::format("verify's JSON: unknown {} '{}'", key, text));
   value = *e;
 }
+// The same, "" read as none.
+template <typename E, std::size_t N>
+void read_named(const Json& j, const char* key, const std::array<E, N>& all, std::optional<E>& value) {
+  if (!j.contains(key) || j.at(key).get<std::string>().empty()) return;
+  value.emplace();
+  read_named(j, key, all, *value);
+}
 template <typename T>
 void read(const Json& j, const char* key, std::optional<T>& value) {
   if (!j.contains(key)) return;

@@ -169,8 +169,7 @@ std::vector<Row> option_rows(const VerifyOptions& o, const VerifyResult& r) {
       {"end time", fmt::format("{} ({} steps; --t-end {})", number(r.t_end), r.steps, number(o.t_end))},
       {"compared", o.every == 1 ? std::string("every step") : fmt::format("every {} steps", o.every)}};
   if (o.generate.ratio > 1) rows.push_back({"ratio H / h", std::to_string(o.generate.ratio)});
-  for (const auto& [name, value] : o.generate.scheme_options)
-    rows.push_back({"scheme option " + html_escape(name), number(value)});
+  for (const auto& [name, value] : o.generate.scheme_options) rows.push_back({"scheme option " + name, number(value)});
   if (r.task_run && r.task_run->tasks == Tasks::kPeriodic)
     rows.push_back({"tasks", "one periodic task"});
   else if (r.task_run)

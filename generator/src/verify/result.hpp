@@ -35,6 +35,8 @@ constexpr const char* to_string(ToleranceBasis b) {
   }
   return "";
 }
+// "" for none: a run that stopped before its tolerance was derived.
+inline std::string to_string(const std::optional<ToleranceBasis>& b) { return b ? to_string(*b) : ""; }
 
 // A calibration write of the run's scenario (verify --calibration): when it applies, what it
 // sets, and whether it is applied (the reference core's decision, which the generated code's
@@ -133,7 +135,7 @@ struct VerifyResult {
   double t_end = 0;      // where the run ended: steps h (the first grid time at or past --t-end)
   double max_error = 0;  // max over samples and states of |gen - ref| / max(1, max_t |ref|)
   double tolerance = 0;
-  ToleranceBasis tolerance_basis = ToleranceBasis::kScheme;
+  std::optional<ToleranceBasis> tolerance_basis;  // none: the run stopped before its checks
   bool pass = false;
   std::string worst_state;
   double worst_time = 0;

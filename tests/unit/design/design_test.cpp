@@ -175,6 +175,24 @@ TEST(ModelText, DesignRewritesStatesAndSimulationOnly) {
   EXPECT_EQ(without(out), without(read_file(path)));
 }
 
+// The file's scheme options are its scheme's: a design that proposes a scheme without them
+// leaves the block out (the file would be refused with it), and keeps it otherwise.
+TEST(ModelText, DesignLeavesOutSchemeOptionsTheSchemeDoesNotTake) {
+  init_symbolic();
+  const std::string text = read_file(test::source_path("tests/models/schemes/smfe_gap.yaml")) +
+                           "  scheme_options:\n    inner_step: c/200   # h_s\n\n    # comment\n  tolerance: 0.01\n";
+  DesignedSimulation rk4{"rk4", 1e-3, 1, ""};
+  rk4.without_scheme_options = true;
+  const Model back = load_model_text(with_simulation(text, rk4), "gap.yaml");
+  check_model_scheme(back);
+  EXPECT_TRUE(back.simulation.scheme_options.empty());
+  EXPECT_EQ(back.simulation.scheme, "rk4");
+  EXPECT_EQ(back.simulation.tolerance.relative, 0.01);  // the key after the block stays
+  const Model kept = load_model_text(with_simulation(text, {"smfe", 0.2, 1, ""}), "gap.yaml");
+  ASSERT_EQ(kept.simulation.scheme_options.size(), 1U);
+  EXPECT_DOUBLE_EQ(kept.simulation.scheme_options[0].value, 0.1 / 200);
+}
+
 // The cheapest (scheme, step) of a sweep over every step of the same grid, from the largest
 // down to the first within the tolerance and two beyond it (an error not monotone in the
 // step would show as a cheaper step the search skipped), every dual-rate ratio of kRatios.

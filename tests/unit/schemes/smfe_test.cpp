@@ -98,14 +98,26 @@ TEST(Smfe, TheFileGivesTheInnerStepAndTheCommandLineOverridesIt) {
   r = design({"--inner-step", "0.0002"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("\"inner_step\":0.00020000000000000001,"), std::string::npos) << r.output;
-  r = design({"--scheme", "rk4", "--step", "0.001"});
+  r = run_process({test::cli(), "generate", file, "-o", dir + "/out"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // h_s = c/200 = 0.0005 emitted exactly (smfe's own choice would be 0.001).
+  EXPECT_NE(read_file(dir + "/out/smfe_gap.hpp").find("inner_step = Scalar(0x1.0624dd2f1a9fcp-11);"),
+            std::string::npos);
+  r = design({"--scheme", "rk4", "--step", "0.001"});  // the file's inner_step stays smfe's
   EXPECT_EQ(r.exit_code, 0) << r.output;
   r = design({"--scheme", "rk4", "--step", "0.001", "--inner-step", "0.001"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(
-      r.output.find("error: rk4 has no option --inner-step: rk4 takes no options; inner_step is an option of smfe"),
+      r.output.find("error: rk4 has no option --inner-step: rk4 takes no options; --inner-step is an option of smfe"),
       std::string::npos)
       << r.output;
+  // An h_s the file fixes with no design at this D: the error is at the file's option.
+  write_file(file, read_file(test::source_path("tests/models/schemes/smfe_gap.yaml")) +
+                       "  scheme_options:\n    inner_step: 0.2\n");
+  r = run_process({test::cli(), "generate", file, "-o", dir + "/out"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output.rfind(file + ":28:5: error: smfe at D = 0.1: ", 0), 0U) << r.output;
+  EXPECT_NE(r.output.find("the file's inner_step fixes h_s"), std::string::npos) << r.output;
   std::filesystem::remove_all(dir);
 }
 
@@ -148,7 +160,10 @@ TEST(Smfe, GeneratedAgreesWithTheReferenceCore) {
   }
 }
 
-// One macro step costs N + 1 right-hand sides and the vector updates of the runtime header.
+// One macro step costs N + 1 right-hand sides and, as the runtime header computes it, for each
+// inner step x += h_s k (n multiplications, n additions) and for inner steps 1..N-1 its time
+// t + i h_s (1 and 1); then N h_s (1), its time (1), D - N h_s (1) and the last update (n, n):
+// 2 N (n + 1) + 2 n + 1 besides the right-hand sides.
 TEST(Smfe, OpCountIsNPlusOneEvaluations) {
   const Model m = test::load(test::source_path("tests/models/schemes/smfe_gap.yaml"));
   const long d = derivative_ops(m, Rows::kAll).total(), n = 3;
@@ -157,7 +172,7 @@ TEST(Smfe, OpCountIsNPlusOneEvaluations) {
   ASSERT_EQ(design.integers.size(), 1U);
   const long inner = design.integers.front().value;  // N as emitted
   ASSERT_GT(inner, 1);
-  EXPECT_EQ(step_cost(m, o, design).ops.total(), (inner + 1) * d + 2 * (inner * (n + 1) + n) + 3);
+  EXPECT_EQ(step_cost(m, o, design).ops.total(), (inner + 1) * d + 2 * (inner * (n + 1) + n) + 1);
   EXPECT_EQ(step_cost(m, o, design).bound.total(), (inner + 1) * d);
 }
 

@@ -247,7 +247,7 @@ TEST(VerifyResultJson, NoPartWritesNoKeys) {
 }
 
 // The names verify writes for its enums read back; another name is an error that says which,
-// not a silent default.
+// not a silent default; no tolerance basis is "".
 TEST(VerifyResultJson, AnUnknownNameIsAnError) {
   for (const auto& [key, text] : std::vector<std::pair<std::string, std::string>>{
            {"tolerance_basis", R"({"model":"m","tolerance_basis":"guess"})"},
@@ -260,6 +260,10 @@ TEST(VerifyResultJson, AnUnknownNameIsAnError) {
     }
   }
   EXPECT_EQ(Json::parse(R"({"tasks":"periodic"})").get<TaskRun>().tasks, Tasks::kPeriodic);
+  // A run that stopped before its checks derived no tolerance: "" both ways.
+  const VerifyResult stopped = Json::parse(R"({"model":"m","tolerance_basis":""})").get<VerifyResult>();
+  EXPECT_FALSE(stopped.tolerance_basis);
+  EXPECT_NE(stopped.json().find(R"("tolerance_basis":"")"), std::string::npos) << stopped.json();
 }
 
 // Each part absent from the every-part result takes its keys out and no other's.

@@ -1,8 +1,31 @@
 #include "schemes/smfe/runtime_step.hpp"
 
 #include "ir/float_constants.hpp"
+#include "schemes/smfe/step_formula.hpp"
 
 namespace dualrate {
+
+namespace {
+
+// The runtime's arithmetic in T (the generated code's Scalar) on the model's right-hand side in
+// T; its times in double, as the generated code's Time with held inputs.
+template <class T>
+struct RuntimeArithmetic {
+  using Scalar = T;
+  using Time = double;
+  using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
+  const ModelIn<T>& model;
+
+  Vector rate_at_start(Time t, const Vector& x) const { return rate(t, x); }
+  Vector rate(Time t, const Vector& x) const {
+    std::vector<T> k;
+    model.f(t, std::vector<T>(x.data(), x.data() + x.size()), k);
+    return Eigen::Map<const Vector>(k.data(), static_cast<Eigen::Index>(k.size()));
+  }
+};
+
+}  // namespace
 
 template <class T>
 StepIn<T> smfe_step_in(int inner_steps, double inner_step, const std::vector<std::vector<double>>& grid,
@@ -11,15 +34,11 @@ StepIn<T> smfe_step_in(int inner_steps, double inner_step, const std::vector<std
   return [n = inner_steps, constant_hs, grid, points](const ModelIn<T>& m, double t, T macro_step,
                                                       const std::vector<T>& x0) {
     const T hs = grid.empty() ? constant_hs : interpolate_in<T>(points, locate_in<T>(grid, m.scheduling_values(t, x0)));
-    std::vector<T> x = x0, k;
-    for (int i = 0; i < n; ++i) {
-      m.f(t + static_cast<double>(static_cast<T>(i) * hs), x, k);
-      for (std::size_t j = 0; j < x.size(); ++j) x[j] += hs * k[j];
-    }
-    const T done = static_cast<T>(n) * hs;
-    m.f(t + static_cast<double>(done), x, k);
-    for (std::size_t j = 0; j < x.size(); ++j) x[j] += (macro_step - done) * k[j];
-    return x;
+    RuntimeArithmetic<T> a{m};
+    using Vector = typename RuntimeArithmetic<T>::Vector;
+    const Vector x = smfe_step(a, t, macro_step, hs, n,
+                               Vector(Eigen::Map<const Vector>(x0.data(), static_cast<Eigen::Index>(x0.size()))));
+    return std::vector<T>(x.data(), x.data() + x.size());
   };
 }
 

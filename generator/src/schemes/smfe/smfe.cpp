@@ -13,6 +13,7 @@
 #include "ir/function_cost.hpp"
 #include "model/tunable.hpp"
 #include "schemes/smfe/runtime_step.hpp"
+#include "schemes/smfe/step_arithmetics.hpp"
 
 namespace dualrate {
 
@@ -136,6 +137,16 @@ SmfeDesign design_over_range(const Model& model, double macro_step, std::optiona
   }
 }
 
+// The option that fixes h_s (SchemeInfo::options).
+const char* const kInnerStepOption = "inner_step";
+
+// The file's inner_step when it is the h_s given (no flag overrode it), or null.
+const GivenSchemeOption* file_inner_step(const Model& model, std::optional<double> inner_step) {
+  for (const GivenSchemeOption& o : model.simulation.scheme_options)
+    if (o.name == kInnerStepOption && inner_step == o.value) return &o;
+  return nullptr;
+}
+
 }  // namespace
 
 SmfeDesign smfe_design_for(const Model& model, double macro_step, std::optional<double> inner_step) {
@@ -144,19 +155,19 @@ SmfeDesign smfe_design_for(const Model& model, double macro_step, std::optional<
     const Spectra s = initial_spectra(model);
     return smfe_design(s.all, s.slow, s.fast, macro_step, inner_step);
   } catch (const SmfeDesignError& e) {
-    throw ModelError(model.simulation.loc, fmt::format("smfe at D = {:.6g}: {}", macro_step, e.what()),
+    const std::string what = fmt::format("smfe at D = {:.6g}: {}", macro_step, e.what());
+    const std::string rest = "oscillatory or intermediate fast modes suit sp_ll or prk25 better";
+    if (const GivenSchemeOption* file = file_inner_step(model, inner_step))
+      throw ModelError(file->loc, what,
+                       "the file's inner_step fixes h_s: another (or none, for smfe's own choice) may have a design; "
+                       "a longer macro step D (--step) leaves room for more inner steps; " +
+                           rest);
+    throw ModelError(model.simulation.loc, what,
                      "a longer macro step D (--step) leaves room for more inner steps; --inner-step (or simulation: "
-                     "scheme_options: inner_step:) sets h_s; "
-                     "oscillatory or intermediate fast modes suit sp_ll or prk25 better");
+                     "scheme_options: inner_step:) sets h_s; " +
+                         rest);
   }
 }
-
-namespace {
-
-// The option that fixes h_s (SchemeInfo::options).
-const char* const kInnerStepOption = "inner_step";
-
-}  // namespace
 
 SmfeOptions smfe_options(const SchemeOptions& given) {
   SmfeOptions o;
@@ -191,17 +202,9 @@ double fitted_inner_step(const Eigen::VectorXcd& fast, double macro_step, int in
   return std::min(smfe_default_inner_step(fast), macro_step / (inner_steps + 1));
 }
 
-// The one-step map (I + (D - N h_s) J) (I + h_s J)^N of Algorithm 1 on x' = J x.
-MatrixXd algorithm_map(const MatrixXd& j, double macro_step, double inner_step, int inner_steps) {
-  const MatrixXd identity = MatrixXd::Identity(j.rows(), j.cols());
-  MatrixXd map = identity + (macro_step - inner_steps * inner_step) * j;
-  for (int i = 0; i < inner_steps; ++i) map *= identity + inner_step * j;
-  return map;
-}
-
 // What the schedule interpolates for N inner steps of macro step D: at a Jacobian, h_s =
 // fitted_inner_step and beside it that point's own N (not emitted); the one-step map
-// algorithm_map.
+// smfe_step_map.
 SchedulableScheme scheduled_design(const Model& model, double macro_step, int inner_steps) {
   const std::size_t slow = model.slow_count;
   const SourceLoc where = model.simulation.schedule->loc;
@@ -225,7 +228,7 @@ SchedulableScheme scheduled_design(const Model& model, double macro_step, int in
                                      {}}};
   };
   scheme.step_map = [=](const std::vector<NamedMatrix>& c, const OperatingPoint&, const MatrixXd& j) {
-    return algorithm_map(j, macro_step, named(c, "inner_step").value(0, 0), inner_steps);
+    return smfe_step_map(j, macro_step, named(c, "inner_step").value(0, 0), inner_steps);
   };
   scheme.depends_on = jacobian_dependencies(model);
   return scheme;
@@ -386,17 +389,8 @@ StepIn<T> reference_in(const ReferenceSetup& s, double d) {
   return smfe_step_in<T>(design.inner_steps, design.inner_step);
 }
 
-// As runtime/include/dualrate/schemes/smfe.hpp: per inner step its time and x += h_s k;
-// then N h_s, its time, D - N h_s and the last update.
 StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& design) {
-  const long n = static_cast<long>(model.states.size());
-  const long m = designed<SmfeChoice>(design).inner_steps;
-  StepCost c;
-  c.add_work((m + 1) * derivative_ops(model, Rows::kAll));
-  c.ops += arithmetic(m * (n + 1) + n + 2, m * (n + 1) + n + 1, 0);
-  c.ops += held_input_ops(model, static_cast<int>(m));  // inner steps 1..N-1 and the last
-  if (design.schedule) c.add_work(schedule_ops(model, {}, 1, *design.schedule));
-  return c;
+  return smfe_step_cost(model, designed<SmfeChoice>(design).inner_steps, design.schedule.get());
 }
 
 // N is chosen anew for each D, and eq. 14 is exact for a linear system (its factors are the
@@ -499,7 +493,7 @@ SchemeInfo smfe_scheme() {
   s.generate_note = generate_note;
   s.design_step_map = [](const SchemeDesign& design, const MatrixXd& j, std::size_t, double macro_step) {
     const SmfeChoice& chosen = designed<SmfeChoice>(design);
-    return algorithm_map(j, macro_step, chosen.inner_step, chosen.inner_steps);
+    return smfe_step_map(j, macro_step, chosen.inner_step, chosen.inner_steps);
   };
   s.schedulable = true;
   s.options = {{kInnerStepOption,
