@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dualrate {
 
@@ -15,6 +16,14 @@ std::optional<E> named(const std::array<E, N>& all, const std::string& text) {
   for (const E e : all)
     if (text == to_string(e)) return e;
   return std::nullopt;
+}
+
+// The texts of `all`, in its order.
+template <typename E, std::size_t N>
+std::vector<std::string> names(const std::array<E, N>& all) {
+  std::vector<std::string> texts;
+  for (const E e : all) texts.emplace_back(to_string(e));
+  return texts;
 }
 
 }  // namespace dualrate

@@ -127,7 +127,7 @@ void add_common(CLI::App* cmd, Overrides& o) {
                   "sp_ll: 'exact' requires constant f_z, g_x, g_z; 'frozen' takes them at the initial state; "
                   "'scheduled' computes its constants over a grid of scheduling values and interpolates them "
                   "(default: simulation.linearization, else exact)")
-      ->check(CLI::IsMember(linearization_names()));
+      ->check(CLI::IsMember(names(kLinearizations)));
   cmd->add_option("--schedule-by", o.schedule_by,
                   "EXPR: a scheduling value of --linearization scheduled, an expression of states and inputs "
                   "(once or twice; auto grid points over the trajectory's range; default: simulation.schedule.by)");
@@ -207,7 +207,7 @@ std::vector<ParameterOverride> parameter_overrides(const std::vector<std::string
 }
 
 void apply_linearization(Model& m, const Overrides& o) {
-  if (o.linearization) m.simulation.linearization = *linearization_named(*o.linearization);
+  if (o.linearization) m.simulation.linearization = *named(kLinearizations, *o.linearization);
   if (!o.schedule_by.empty()) {
     if (o.schedule_by.size() > 2)
       throw UsageError(fmt::format("--schedule-by is given {} times; 1 or 2 scheduling values", o.schedule_by.size()));

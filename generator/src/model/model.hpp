@@ -5,6 +5,7 @@
 
 #include <ginac/ginac.h>
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "base/diagnostics.hpp"
+#include "base/enum_text.hpp"
 #include "model/cpp_names.hpp"
 #include "model/tables.hpp"
 
@@ -148,11 +150,11 @@ struct ErrorTolerance {
 // constant, as the exact blocks must be; at the initial state; or over the grid of
 // simulation: schedule:, interpolated at each step.
 enum class Linearization { kExact, kFrozen, kScheduled };
-inline constexpr Linearization kLinearizations[] = {Linearization::kExact, Linearization::kFrozen,
-                                                    Linearization::kScheduled};
+inline constexpr std::array<Linearization, 3> kLinearizations = {Linearization::kExact, Linearization::kFrozen,
+                                                                 Linearization::kScheduled};
 
 // Its name in model files, on the command line and in reports.
-inline const char* to_string(Linearization l) {
+constexpr const char* to_string(Linearization l) {
   switch (l) {
     case Linearization::kExact:
       return "exact";
@@ -162,20 +164,6 @@ inline const char* to_string(Linearization l) {
       return "scheduled";
   }
   return "";
-}
-inline const std::vector<std::string>& linearization_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> all;
-    for (const Linearization l : kLinearizations) all.emplace_back(to_string(l));
-    return all;
-  }();
-  return names;
-}
-// The linearization named `name`, or none.
-inline std::optional<Linearization> linearization_named(const std::string& name) {
-  for (const Linearization l : kLinearizations)
-    if (name == to_string(l)) return l;
-  return std::nullopt;
 }
 
 // A value the file gives to one of its scheme's own options (simulation: scheme_options:, as

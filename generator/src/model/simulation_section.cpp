@@ -186,11 +186,11 @@ void Loader::read_simulation(const KeyValue& section) {
   if (k.count("linearization")) {
     const auto& node = k.at("linearization").second;
     const std::string s = scalar(k.at("linearization"), "simulation.linearization");
-    const std::optional<Linearization> named = linearization_named(s);
-    if (!named)
+    const std::optional<Linearization> given = named(kLinearizations, s);
+    if (!given)
       throw ModelError(at(node), "simulation.linearization must be 'exact', 'frozen' or 'scheduled', not '" + s + "'",
-                       did_you_mean(s, linearization_names(), kLinearizationHint));
-    sim.linearization = *named;
+                       did_you_mean(s, names(kLinearizations), kLinearizationHint));
+    sim.linearization = *given;
     sim.linearization_loc = at(node);
   }
   if (k.count("schedule")) read_schedule(k.at("schedule"));

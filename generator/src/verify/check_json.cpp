@@ -160,12 +160,7 @@ void to_json(Json& j, const RelinearizedComparison& c) {
 }
 
 void from_json(const Json& j, RelinearizedComparison& c) {
-  if (j.contains("linearization")) {
-    const std::string name = j.at("linearization").get<std::string>();
-    const std::optional<Linearization> named = linearization_named(name);
-    if (!named) throw std::invalid_argument("verify's JSON names an unknown linearization '" + name + "'");
-    c.linearization = *named;
-  }
+  read_named(j, "linearization", kLinearizations, c.linearization);
   read(j, "schedule_error", c.max_error);
   read(j, "relinearized_max_error", c.max_error);
 }

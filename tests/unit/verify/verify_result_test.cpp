@@ -251,7 +251,8 @@ TEST(VerifyResultJson, NoPartWritesNoKeys) {
 TEST(VerifyResultJson, AnUnknownNameIsAnError) {
   for (const auto& [key, text] : std::vector<std::pair<std::string, std::string>>{
            {"tolerance_basis", R"({"model":"m","tolerance_basis":"guess"})"},
-           {"tasks", R"({"model":"m","tasks":"dual"})"}}) {
+           {"tasks", R"({"model":"m","tasks":"dual"})"},
+           {"linearization", R"({"model":"m","linearization":"sideways","relinearized_max_error":1})"}}) {
     try {
       Json::parse(text).get<VerifyResult>();
       ADD_FAILURE() << text << " read without error";
