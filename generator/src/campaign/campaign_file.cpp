@@ -321,8 +321,8 @@ std::vector<std::string> CampaignReader::read_scalars(const YAML::Node& node) co
 
 Tasks CampaignReader::read_tasks(const YAML::Node& node) const {
   const std::string tasks = text(node, "tasks");
-  const std::optional<Tasks> kind = named(kTaskKinds, tasks);
-  if (!kind || kind == Tasks::kPeriodic)
+  const std::optional<Tasks> kind = named(kDualRateTaskKinds, tasks);
+  if (!kind)
     fail(node, fmt::format("tasks is 'single' or 'multi', not '{}'", tasks),
          "verify --tasks of the dual-rate schemes: 'multi' also runs the preemptive executive");
   return *kind;

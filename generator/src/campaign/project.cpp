@@ -116,9 +116,8 @@ Campaign read_campaign_project(const std::string& dir) {
     if (!m.at("t_end").is_null()) c.t_end = m.at("t_end").get<double>();
     if (!m.at("tolerance").is_null()) c.tolerance = m.at("tolerance").get<double>();
     const std::string tasks = m.at("tasks").get<std::string>();
-    const std::optional<Tasks> kind = named(kTaskKinds, tasks);
-    if (!kind || kind == Tasks::kPeriodic)
-      throw std::runtime_error(fmt::format("{}: tasks '{}' is not single or multi", path.string(), tasks));
+    const std::optional<Tasks> kind = named(kDualRateTaskKinds, tasks);
+    if (!kind) throw std::runtime_error(fmt::format("{}: tasks '{}' is not single or multi", path.string(), tasks));
     c.tasks = *kind;
     c.timeout_seconds = m.at("timeout").get<double>();
     for (const auto& j : m.at("points")) {

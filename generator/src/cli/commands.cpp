@@ -121,7 +121,7 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
                    "(SysTick/PendSV on Cortex-M, the slow task on core 1 on cortex-m33-dual, SCHED_FIFO threads on "
                    "Linux) and compares the two bit for bit (default: multi, but single on the host for a scenario "
                    "longer than 10 s, whose preemptive run there takes its time in real time)")
-      ->check(CLI::IsMember({to_string(Tasks::kSingle), to_string(Tasks::kMulti)}));
+      ->check(CLI::IsMember(names(kDualRateTaskKinds)));
   cmd_->add_option("--slow-core", slow_core_,
                    "Dual-rate, --tasks multi on a target with two cores (cortex-m33-dual): the core of the slow task, "
                    "1 (the fast task has core 0 to itself) or 0 (both on core 0, the slow task preempted as on one "

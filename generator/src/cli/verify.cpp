@@ -90,9 +90,8 @@ int VerifyCommand::run(const Model& model) {
                     target_));
   const SchemeInfo* info = find_scheme(s.scheme);
   const bool real_time_default = tasks_.empty() && host_real_time(cross, info, s.t_end);
-  const std::optional<Tasks> given = named(kTaskKinds, tasks_);
-  if (!tasks_.empty() && (!given || given == Tasks::kPeriodic))
-    throw UsageError("--tasks is single or multi, not '" + tasks_ + "'");
+  const std::optional<Tasks> given = named(kDualRateTaskKinds, tasks_);
+  if (!tasks_.empty() && !given) throw UsageError("--tasks is single or multi, not '" + tasks_ + "'");
   const Tasks tasks = given ? *given : real_time_default ? Tasks::kSingle : Tasks::kMulti;
   if (slow_core_ >= 0 && tasks != Tasks::kMulti)
     throw UsageError("--slow-core places the slow task of the preemptive run: it needs --tasks multi");

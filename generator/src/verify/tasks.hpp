@@ -12,6 +12,8 @@ namespace dualrate {
 // (cortex-a53-linux). Text only at the edges: --tasks, the campaign file, JSON, the report.
 enum class Tasks { kSingle, kMulti, kPeriodic };
 inline constexpr std::array<Tasks, 3> kTaskKinds = {Tasks::kSingle, Tasks::kMulti, Tasks::kPeriodic};
+// Those a dual-rate scheme's run chooses from (verify --tasks, a campaign's tasks).
+inline constexpr std::array<Tasks, 2> kDualRateTaskKinds = {Tasks::kSingle, Tasks::kMulti};
 constexpr const char* to_string(Tasks t) {
   switch (t) {
     case Tasks::kSingle:

@@ -155,17 +155,15 @@ SmfeDesign smfe_design_for(const Model& model, double macro_step, std::optional<
     const Spectra s = initial_spectra(model);
     return smfe_design(s.all, s.slow, s.fast, macro_step, inner_step);
   } catch (const SmfeDesignError& e) {
-    const std::string what = fmt::format("smfe at D = {:.6g}: {}", macro_step, e.what());
-    const std::string rest = "oscillatory or intermediate fast modes suit sp_ll or prk25 better";
-    if (const GivenSchemeOption* file = file_inner_step(model, inner_step))
-      throw ModelError(file->loc, what,
-                       "the file's inner_step fixes h_s: another (or none, for smfe's own choice) may have a design; "
-                       "a longer macro step D (--step) leaves room for more inner steps; " +
-                           rest);
-    throw ModelError(model.simulation.loc, what,
-                     "a longer macro step D (--step) leaves room for more inner steps; --inner-step (or simulation: "
-                     "scheme_options: inner_step:) sets h_s; " +
-                         rest);
+    const GivenSchemeOption* file = file_inner_step(model, inner_step);
+    throw ModelError(file ? file->loc : model.simulation.loc,
+                     fmt::format("smfe at D = {:.6g}: {}", macro_step, e.what()),
+                     std::string(file ? "the file's inner_step fixes h_s: another (or none, for smfe's own choice) "
+                                        "may have a design; "
+                                      : "") +
+                         "a longer macro step D (--step) leaves room for more inner steps; " +
+                         (file ? "" : "--inner-step (or simulation: scheme_options: inner_step:) sets h_s; ") +
+                         "oscillatory or intermediate fast modes suit sp_ll or prk25 better");
   }
 }
 

@@ -1,8 +1,8 @@
 // dualrate::Smfe::step (runtime/include/dualrate/schemes/smfe.hpp: seed 001's Algorithm 1,
 // eqs. 12-13) written once for the generator, over an arithmetic A that says what its vectors,
 // scalars and right-hand sides are. Its arithmetics: the runtime's in float or double
-// (runtime_step.cpp: verify's exact step check), matrices on a linear plant (smfe.cpp: the
-// macro-step map), and counted sizes (smfe.cpp: the operation count). The paper's procedure in
+// (runtime_step.cpp: verify's exact step check), matrices on a linear plant and counted sizes
+// (step_arithmetics.cpp: the macro-step map and the operation count). The paper's procedure in
 // double is apart: smfe_reference_step.
 //
 // A provides the types Vector, Scalar (h_s's and D's) and Time (t's), and
