@@ -8,6 +8,7 @@
 #include "model/functions.hpp"
 #include "schemes/quasistatic/quasistatic.hpp"
 #include "registry/registry.hpp"
+#include "schemes/contract.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 
@@ -174,6 +175,38 @@ TEST(Quasistatic, GeneratedAgreesWithTheReferenceCore) {
     EXPECT_EQ(r.error, "") << m.name;
     EXPECT_TRUE(r.pass) << r.json();
     EXPECT_LE(r.max_error, 1e-10) << r.json();
+  }
+}
+
+// A step's operations as runtime/include/dualrate/schemes/quasistatic.hpp computes them: five
+// projections of N Newton steps (G; G_z^-1 g as the inverse's product, or G_z and its LU and
+// two triangular solves; the fast states' update), four F, E eta with the boundary layer; and
+// besides, h/2 and the two stage times (3), eta (nf), the three stage states (6 ns), the RK4
+// update (7 ns + 1) and the boundary layer's sum (nf).
+TEST(Quasistatic, OpCountFollowsTheRuntimeStep) {
+  const Model cubic = text_model(kCubic);
+  for (const QuasistaticCase& c : {QuasistaticCase{"models/quarter_car_relative.yaml", "quasistatic", 0.002},
+                                   QuasistaticCase{"", "quasistatic_outer", 0.01}}) {
+    const Model m = c.model.empty() ? cubic : test::load(test::source_path(c.model));
+    const GenerateRequest o{c.scheme, c.step, 1, ScalarType::kDouble, "test"};
+    const SchemeDesign design = precompute_scheme(m, o);
+    const auto& chosen = designed<QuasistaticChoice>(design);
+    const long ns = static_cast<long>(m.slow_count), nf = static_cast<long>(m.fast_count());
+    const bool layer = c.scheme == "quasistatic";
+    long newton = function_ops(design, "residual").total();
+    if (chosen.step.inverse_precomputed) {
+      newton += product_ops(design, "residual_jacobian_inverse").total();
+    } else {
+      newton +=
+          function_ops(design, "residual_jacobian").total() + 2 * (nf * nf * nf / 3 + nf * nf) + nf * (nf - 1) / 2 + nf;
+    }
+    const long bound = 5 * chosen.step.newton_iterations * newton + 4 * function_ops(design, "reduced_slow").total() +
+                       (layer ? product_ops(design, "layer_transition").total() : 0);
+    EXPECT_EQ(chosen.step.inverse_precomputed, !c.model.empty()) << m.name;
+    EXPECT_EQ(step_cost(m, o, design).bound.total(), bound) << m.name;
+    EXPECT_EQ(step_cost(m, o, design).ops.total(),
+              bound + 5 * chosen.step.newton_iterations * nf + 3 + nf + 6 * ns + 7 * ns + 1 + (layer ? nf : 0))
+        << m.name;
   }
 }
 

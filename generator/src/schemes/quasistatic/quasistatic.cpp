@@ -19,6 +19,7 @@
 #include "model/tunable.hpp"
 #include "schemes/quasistatic/calibration.hpp"
 #include "schemes/quasistatic/runtime_step.hpp"
+#include "schemes/quasistatic/step_cost.hpp"
 #include "ir/float_constants.hpp"
 #include "ir/op_count.hpp"
 
@@ -416,7 +417,7 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
        "quasistatic: G_z checked symbolically for t, states and inputs (quasistatic_design)"},
       {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
        "quasistatic: the scheme's variant"}};
-  design.chosen = QuasistaticChoice{chosen_form, chosen_design, newton, d.jacobian_constant, layer};
+  design.chosen = QuasistaticChoice{chosen_form, chosen_design, {newton, d.jacobian_constant, layer}};
   quasistatic_functions(model, form, d, d.jacobian_constant, design);
   std::string mass;
   if (model.second_order) {
@@ -521,35 +522,8 @@ ReferenceStep reference(const ReferenceSetup& s, double h, bool layer) {
 ReferenceStep reference_corrected(const ReferenceSetup& s, double h) { return reference(s, h, true); }
 ReferenceStep reference_outer(const ReferenceSetup& s, double h) { return reference(s, h, false); }
 
-// As runtime/include/dualrate/schemes/quasistatic.hpp computes a step, with the functions and
-// matrices precompute emitted.
 StepCost cost(const Model& model, const GenerateRequest&, const SchemeDesign& design) {
-  const long ns = static_cast<long>(model.slow_count), nf = static_cast<long>(model.fast_count());
-  const QuasistaticChoice& chosen = designed<QuasistaticChoice>(design);
-  StepCost newton;
-  newton.add_work(function_ops(design, "residual"));
-  if (chosen.inverse_precomputed) {
-    newton.add_work(product_ops(design, "residual_jacobian_inverse"));
-  } else {
-    newton.add_work(function_ops(design, "residual_jacobian"));
-    // LU with partial pivoting (n^3/3 multiply-adds, n(n-1)/2 divisions) and two triangular solves.
-    newton.add_work(arithmetic(nf * nf * nf / 3 + nf * nf, nf * nf * nf / 3 + nf * nf, nf * (nf - 1) / 2 + nf));
-  }
-  newton.ops += arithmetic(nf, 0, 0);
-  const long solves = 5L * chosen.newton_iterations;
-  StepCost c;
-  c.ops = solves * newton.ops;
-  c.bound = solves * newton.bound;
-  c.add_work(4 * function_ops(design, "reduced_slow"));
-  c.ops += arithmetic(nf + 3 * ns + 3, 3 * ns + 1, 1);  // eta, stage states, stage times, h/2
-  c.ops += arithmetic(4 * ns, 3 * ns + 1, 1);           // the RK4 update with h/6
-  if (chosen.boundary_layer) {
-    c.add_work(product_ops(design, "layer_transition"));
-    c.ops += arithmetic(nf, 0, 0);
-  }
-  c.ops += held_input_ops(model, 2);  // the inputs at t_n + h/2 and t_n + h
-  if (design.schedule) c.add_work(schedule_ops(model, design.matrices, 0, *design.schedule));
-  return c;
+  return quasistatic_step_cost(model, design, designed<QuasistaticChoice>(design).step);
 }
 
 MatrixXd analysed_jacobian(const Model& model) {
@@ -593,10 +567,10 @@ StepIn<T> scheduled_reference_in(const ReferenceSetup& s, double h) {
   }
   const std::vector<NamedMatrix> maps = scheduled_matrices(confirmed);
   std::optional<LinearMap> transition;
-  if (chosen.boundary_layer) transition = linear_map(named(maps, "layer_transition"));
+  if (chosen.step.boundary_layer) transition = linear_map(named(maps, "layer_transition"));
   return quasistatic_step_in<T>(std::make_shared<const Model>(*s.model),
                                 linear_map(named(maps, "residual_jacobian_inverse")), transition,
-                                chosen.newton_iterations, s.slow, confirmed.grid);
+                                chosen.step.newton_iterations, s.slow, confirmed.grid);
 }
 
 // The design's G_z^-1 (when G_z is constant) and E confirmed (confirmed_constants) with the
@@ -610,14 +584,14 @@ StepIn<T> reference_in(const ReferenceSetup& s, double h) {
   const QuasistaticChoice& chosen = choice_of(*s.design);
   const QuasistaticDesign& d = *chosen.at_design_point;
   const std::vector<NamedMatrix> confirmed = confirmed_constants<T>(
-      s.design->matrices, own_constants(d.residual_jacobian, d.layer_rate, h, chosen.inverse_precomputed));
+      s.design->matrices, own_constants(d.residual_jacobian, d.layer_rate, h, chosen.step.inverse_precomputed));
   const auto confirmed_map = [&confirmed](bool present, const std::string& name) {
     return present ? std::optional<LinearMap>(linear_map(named(confirmed, name))) : std::nullopt;
   };
   return quasistatic_step_in<T>(std::make_shared<const Model>(chosen.form->model),
-                                confirmed_map(chosen.inverse_precomputed, "residual_jacobian_inverse"),
-                                confirmed_map(chosen.boundary_layer, "layer_transition"), chosen.newton_iterations,
-                                s.slow);
+                                confirmed_map(chosen.step.inverse_precomputed, "residual_jacobian_inverse"),
+                                confirmed_map(chosen.step.boundary_layer, "layer_transition"),
+                                chosen.step.newton_iterations, s.slow);
 }
 
 }  // namespace

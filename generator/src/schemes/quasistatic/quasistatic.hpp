@@ -28,6 +28,7 @@
 #include "model/model.hpp"
 #include "reference/reference_model.hpp"
 #include "schemes/contract.hpp"
+#include "schemes/quasistatic/step_formula.hpp"
 
 namespace dualrate {
 
@@ -64,15 +65,13 @@ struct QuasistaticDesign {
 QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& form);
 
 // What precompute chose, for the hooks that have the design (SchemeDesign::chosen): the reduced
-// form and its design at the design point, computed once, and the step's counts and variant as
-// the generated constants state them (newton_iterations, inverse_precomputed, boundary_layer),
-// which a calibration range or a schedule can set apart from the design point's own.
+// form and its design at the design point, computed once, and the step as the generated
+// constants state it, which a calibration range or a schedule can set apart from the design
+// point's own.
 struct QuasistaticChoice {
   std::shared_ptr<const QuasistaticForm> form;
   std::shared_ptr<const QuasistaticDesign> at_design_point;
-  int newton_iterations = 0;
-  bool inverse_precomputed = false;
-  bool boundary_layer = false;
+  QuasistaticStepConstants step;
 };
 
 // Newton on G = 0 along the scenario's trajectory, to t_end: at each point of the full model's

@@ -9,6 +9,7 @@
 #include "numeric/fixed_size_solves.hpp"
 #include "numeric/linearization.hpp"
 #include "reference/reference_model.hpp"
+#include "schemes/quasistatic/step_formula.hpp"
 
 namespace dualrate {
 
@@ -51,73 +52,90 @@ void derivatives_in(const ReferenceModel& core, double t, const std::vector<doub
   core.derivatives(t, x, u, dxdt);
 }
 
+// The runtime's arithmetic in T: the reduced form's F and G evaluated by the reference core
+// on [x; z], Newton's steps with the inverse applied as emitted or G_z solved as the runtime's
+// PartialPivLU solves it, the slow update with the build's Sum.
+template <class T>
+struct RuntimeArithmetic {
+  using Scalar = T;
+  using Time = double;
+  using Slow = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  using Fast = Slow;
+  using Inputs = std::vector<double>;
+
+  const ModelIn<T>& model;
+  const ReferenceModel& core;
+  const std::optional<LinearMap>& inverse;
+  const std::optional<LinearMap>& transition;
+  const std::function<std::vector<T>(double, const std::vector<T>&, const std::vector<double>&)>& residual_jacobian;
+  int iterations;
+  std::vector<T> inverse_entries{}, transition_entries{};  // a schedule's, interpolated at the step's start
+
+  Inputs sample(Time t) const { return inputs_at(t); }
+  // The step's sample, or its held inputs' polynomial at t (the sample at the step's start).
+  Inputs inputs_at(Time t) const { return model.held.rate.empty() ? model.inputs : model.held.at(t); }
+  // [F; G] at (t, [x; z]).
+  Slow rates(Time t, const Inputs& u, const std::vector<T>& state) const {
+    std::vector<T> r;
+    derivatives_in(core, t, state, u, r);
+    return Eigen::Map<const Slow>(r.data(), static_cast<Eigen::Index>(r.size()));
+  }
+  static std::vector<T> stacked(const Slow& x, const Fast& z) {
+    std::vector<T> state(x.data(), x.data() + x.size());
+    state.insert(state.end(), z.data(), z.data() + z.size());
+    return state;
+  }
+  void project(Time t, const Inputs& u, const Slow& x, Fast& z) const {
+    for (int i = 0; i < iterations; ++i) {
+      const std::vector<T> state = stacked(x, z);
+      const Fast g = rates(t, u, state).tail(z.size());
+      if (inverse) {
+        z -= product_in<T>(*inverse, g, inverse_entries);
+      } else {
+        const std::vector<T> step =
+            solve_lu_as_runtime(static_cast<std::size_t>(z.size()), residual_jacobian(t, state, u),
+                                std::vector<T>(g.data(), g.data() + g.size()));
+        z -= Eigen::Map<const Fast>(step.data(), z.size());
+      }
+    }
+  }
+  Slow reduced_slow(Time t, const Inputs& u, const Slow& x, const Fast& z) const {
+    return rates(t, u, stacked(x, z)).head(x.size());
+  }
+  Slow updated(const Slow& x, const Slow& dx) const {
+    Slow next(x.size());
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+      next[i] = compensated_add(model, static_cast<std::size_t>(i), x[i], dx[i]);
+    return next;
+  }
+  bool boundary_layer() const { return transition.has_value(); }
+  Fast layer_transition(const Fast& eta) const { return product_in<T>(*transition, eta, transition_entries); }
+};
+
 }  // namespace
 
 template <class T>
 StepIn<T> quasistatic_step_in(std::shared_ptr<const Model> reduced, std::optional<LinearMap> inverse,
                               std::optional<LinearMap> transition, int iterations, std::size_t slow,
                               const std::vector<std::vector<double>>& grid) {
-  using VectorT = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  using Vector = typename RuntimeArithmetic<T>::Slow;
   const auto core = std::make_shared<const ReferenceModel>(*reduced);  // refers to *reduced
   const auto ns = static_cast<Eigen::Index>(slow);
   std::function<std::vector<T>(double, const std::vector<T>&, const std::vector<double>&)> residual_jacobian;
   if (!inverse) residual_jacobian = residual_jacobian_in<T>(*reduced, *core);
   return [reduced, core, inverse, transition, iterations, ns, residual_jacobian, grid](const ModelIn<T>& m, double t,
-                                                                                       T hs, const std::vector<T>& x0) {
-    const auto n = static_cast<Eigen::Index>(x0.size()), nf = n - ns;
-    // The step's scheduled entries, interpolated at its start as the generated schedule() does.
-    std::vector<T> inverse_entries, transition_entries;
-    if (!grid.empty()) {
+                                                                                       T h, const std::vector<T>& x0) {
+    const auto n = static_cast<Eigen::Index>(x0.size());
+    RuntimeArithmetic<T> a{m, *core, inverse, transition, residual_jacobian, iterations};
+    if (!grid.empty()) {  // the step's scheduled entries, interpolated at its start as the generated schedule() does
       const CellsIn<T> cells = locate_in<T>(grid, m.scheduling_values(t, x0));
-      if (inverse) inverse_entries = scheduled_entries_in<T>(*inverse, cells);
-      if (transition) transition_entries = scheduled_entries_in<T>(*transition, cells);
+      if (inverse) a.inverse_entries = scheduled_entries_in<T>(*inverse, cells);
+      if (transition) a.transition_entries = scheduled_entries_in<T>(*transition, cells);
     }
-    // The inputs at a stage's time: the step's sample, or its held inputs' polynomial there.
-    const auto inputs_at = [&m](double ts) { return m.held.rate.empty() ? m.inputs : m.held.at(ts); };
-    const auto rates = [&](double ts, const VectorT& x) {
-      std::vector<T> r;
-      derivatives_in(*core, ts, std::vector<T>(x.data(), x.data() + n), inputs_at(ts), r);
-      return VectorT(Eigen::Map<const VectorT>(r.data(), n));
-    };
-    // The Newton step G_z^-1 G: the precomputed inverse applied as emitted, or G_z at x solved
-    // as the runtime's PartialPivLU solves it.
-    const auto newton_step = [&](double ts, const VectorT& x) -> VectorT {
-      const VectorT g = rates(ts, x).tail(nf);
-      if (inverse) return product_in<T>(*inverse, g, inverse_entries);
-      const std::vector<T> step = solve_lu_as_runtime(
-          static_cast<std::size_t>(nf), residual_jacobian(ts, std::vector<T>(x.data(), x.data() + n), inputs_at(ts)),
-          std::vector<T>(g.data(), g.data() + nf));
-      return Eigen::Map<const VectorT>(step.data(), nf);
-    };
-    const auto project = [&](double ts, VectorT& x) {
-      for (int i = 0; i < iterations; ++i) x.tail(nf) -= newton_step(ts, x);
-    };
-    const auto slow_rate = [&](double ts, VectorT& x) -> VectorT {
-      project(ts, x);
-      return rates(ts, x).head(ns);
-    };
-    const T half_step = hs / T(2);
-    const VectorT x = Eigen::Map<const VectorT>(x0.data(), n);
-    VectorT s1 = x;
-    const VectorT k1 = slow_rate(t, s1);
-    const VectorT eta = x.tail(nf) - s1.tail(nf);
-    VectorT s2 = s1;
-    s2.head(ns) += half_step * k1;
-    const VectorT k2 = slow_rate(t + static_cast<double>(half_step), s2);
-    VectorT s3 = s2;
-    s3.head(ns) = s1.head(ns) + half_step * k2;
-    const VectorT k3 = slow_rate(t + static_cast<double>(half_step), s3);
-    VectorT s4 = s3;
-    s4.head(ns) = s1.head(ns) + hs * k3;
-    const VectorT k4 = slow_rate(t + static_cast<double>(hs), s4);
-    VectorT next(n);
-    const VectorT increment = (hs / T(6)) * (k1 + T(2) * k2 + T(2) * k3 + k4);
-    for (Eigen::Index i = 0; i < ns; ++i)
-      next[i] = compensated_add(m, static_cast<std::size_t>(i), s1[i], increment[i]);
-    next.tail(nf) = s4.tail(nf);
-    project(t + static_cast<double>(hs), next);
-    if (transition) next.tail(nf) += product_in<T>(*transition, eta, transition_entries);
-    return std::vector<T>(next.data(), next.data() + n);
+    Vector x = Eigen::Map<const Vector>(x0.data(), ns);
+    Vector z = Eigen::Map<const Vector>(x0.data() + ns, n - ns);
+    quasistatic_step(a, t, h, x, z);
+    return RuntimeArithmetic<T>::stacked(x, z);
   };
 }
 

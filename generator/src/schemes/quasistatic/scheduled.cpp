@@ -128,7 +128,7 @@ SchemeDesign quasistatic_precompute_scheduled(const Model& model, const Generate
        "quasistatic: scheduled constants"},
       {"boundary_layer", "bool", layer ? 1 : 0, "the boundary-layer correction E eta is added",
        "quasistatic: the scheme's variant"}};
-  design.chosen = QuasistaticChoice{chosen_form, chosen_design, k, true, layer};
+  design.chosen = QuasistaticChoice{chosen_form, chosen_design, {k, true, layer}};
   quasistatic_functions(model, form, d, true, design);
   design.notes =
       fmt::format(
