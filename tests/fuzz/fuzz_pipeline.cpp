@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const dualrate::Simulation& s = model.simulation;
     const dualrate::SchemeInfo* scheme = dualrate::find_scheme(s.scheme);
     if (!scheme || !s.step) return 0;
-    if (scheme->dual_rate && (model.slow_count == 0 || model.fast_count() == 0)) return 0;
+    if (scheme->traits.dual_rate && (model.slow_count == 0 || model.fast_count() == 0)) return 0;
     dualrate::analyze_stability(model, s.scheme, *s.step, s.ratio, {}, dualrate::StepSearch::kNever);
     dualrate::GenerateRequest options{s.scheme, *s.step, s.ratio, dualrate::ScalarType::kDouble, "fuzz"};
     dualrate::generate_header(model, options, dualrate::precompute_scheme(model, options));

@@ -31,7 +31,7 @@ const SchemeInfo& known_scheme(const std::string& scheme) {
 StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
                               int ratio) {
   const SchemeInfo& info = known_scheme(scheme);
-  if (info.step_map_layout) return info.step_map_layout(j, h, slow, ratio);
+  if (info.hooks.step_map_layout) return info.hooks.step_map_layout(j, h, slow, ratio);
   StepMapLayout layout;
   for (std::size_t i = 0; i < static_cast<std::size_t>(j.rows()); ++i) layout.entries.push_back({i, false, true});
   return layout;
@@ -40,12 +40,12 @@ StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& 
 Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
                                    int ratio, const SchemeOptions& options) {
   const SchemeInfo& info = known_scheme(scheme);
-  if (info.grid_step_map) return info.grid_step_map(j, h, slow, ratio);
-  if (!info.reference_step) throw SimulationError("the reference core has no one-step map of '" + scheme + "'");
+  if (info.hooks.grid_step_map) return info.hooks.grid_step_map(j, h, slow, ratio);
+  if (!info.hooks.reference_step) throw SimulationError("the reference core has no one-step map of '" + scheme + "'");
   const auto n = j.rows();
   const RightHandSide linear = linear_rhs(j);
-  const ReferenceStep step =
-      info.reference_step({nullptr, slow, [&j](double, const std::vector<double>&) { return j; }, options, {}}, h);
+  const ReferenceStep step = info.hooks.reference_step(
+      {nullptr, slow, [&j](double, const std::vector<double>&) { return j; }, options, {}}, h);
   Eigen::MatrixXd m(n, n);
   for (Eigen::Index c = 0; c < n; ++c) {
     std::vector<double> e(static_cast<std::size_t>(n), 0.0);
@@ -59,7 +59,7 @@ Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::Matri
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio,
                              const SchemeOptions& options) {
   const SchemeInfo* info = find_scheme(scheme);
-  if (info && info->step_map) return info->step_map(j, slow, h);
+  if (info && info->hooks.step_map) return info->hooks.step_map(j, slow, h);
   return reference_step_map(scheme, j, h, slow, ratio, options);
 }
 
@@ -67,7 +67,7 @@ namespace {
 
 bool uniform(const std::string& scheme) {
   const SchemeInfo* info = find_any_scheme(scheme);
-  return info && info->uniform;
+  return info && info->traits.uniform;
 }
 
 }  // namespace
@@ -110,7 +110,7 @@ std::vector<double> MapRadius::block_amplifications(double h) const {
 
 double MapRadius::map_step(double h) const {
   const SchemeInfo* info = find_any_scheme(scheme_);
-  return info && info->dual_rate ? h * ratio_ : h;
+  return info && info->traits.dual_rate ? h * ratio_ : h;
 }
 
 double MapRadius::operator()(double h) const {
@@ -129,7 +129,7 @@ MapJudgement MapRadius::judge(double h) const {
   j.growth = growth_rate(eigenvalues_);
   const double step = map_step(h);
   const SchemeInfo* info = find_any_scheme(scheme_);
-  const int order = info ? info->order : 1;
+  const int order = info ? info->traits.order : 1;
   bool first = true;
   const auto decide = [&](double relative, std::complex<double> mode, double a) {
     if (relative > j.relative || first) {
@@ -215,8 +215,8 @@ double MapRadius::largest_stable_step(bool& bounded) const {
   double h = 1e-4 / rho, end = 1e4 / rho;
   std::function<bool(double)> stable = [this](double s) { return judge(s).relative <= 1 + kStabilityMargin; };
   const SchemeInfo* info = find_any_scheme(scheme_);
-  if (info && info->stable_step_scan && !(growth_rate(eigenvalues_) > 0)) {
-    const StableStepScan scan = info->stable_step_scan(spectra(j_, slow_), options_, end);
+  if (info && info->hooks.stable_step_scan && !(growth_rate(eigenvalues_) > 0)) {
+    const StableStepScan scan = info->hooks.stable_step_scan(spectra(j_, slow_), options_, end);
     if (scan.result) {
       bounded = scan.bounded;
       return *scan.result;
@@ -314,12 +314,12 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   const ReferenceCore core(model);
   const Eigen::MatrixXd full = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
   const SchemeInfo* info = find_any_scheme(scheme);
-  const bool reduced = info && info->analysed_jacobian;
-  const Eigen::MatrixXd j = reduced ? info->analysed_jacobian(model) : full;
+  const bool reduced = info && info->hooks.analysed_jacobian;
+  const Eigen::MatrixXd j = reduced ? info->hooks.analysed_jacobian(model) : full;
   StabilityReport r;
   r.scheme = scheme;
   r.step = h;
-  r.ratio = info && info->dual_rate ? ratio : 1;
+  r.ratio = info && info->traits.dual_rate ? ratio : 1;
   const Spectra s = spectra(j, model.slow_count);
   r.jacobian_eigenvalues = s.all;
   r.fast_eigenvalues = s.fast;
@@ -327,7 +327,7 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   const double slowest_fast = s.fast.size() > 0 ? s.fast.cwiseAbs().minCoeff() : 0.0;
   const double fastest_slow = s.slow.size() > 0 ? s.slow.cwiseAbs().maxCoeff() : 0.0;
   r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
-  if (info && info->analyse) r.scheme_analysis = info->analyse(model, h, options);
+  if (info && info->hooks.analyse) r.scheme_analysis = info->hooks.analyse(model, h, options);
   const MapRadius radius(scheme, j, model.slow_count, ratio, options, s.all);
   r.judgement = radius.judge(h);
   r.spectral_radius = r.judgement.radius;
@@ -449,7 +449,7 @@ std::string StabilityReport::text() const {
 }
 
 Instability instability(const Model& model, const StabilityReport& r, double t_end) {
-  const bool dual_rate = find_scheme(r.scheme)->dual_rate;
+  const bool dual_rate = find_scheme(r.scheme)->traits.dual_rate;
   const double steps = t_end / (r.step * r.ratio);
   Instability i;
   i.message = fmt::format(

@@ -27,7 +27,7 @@ namespace dualrate {
 // decaying) by more than the scheme's own error on the mode misses the model's. `relative`
 // measures how far outside that is: the largest over the modes of a (modes that do not grow),
 // a / exp(3 z / 2) and the lower end over a (modes that grow), so that relative <= 1 accepts.
-// A scheme checked per eigenvalue (SchemeInfo::uniform) gives each mode its own a; the map of
+// A scheme checked per eigenvalue (SchemeTraits::uniform) gives each mode its own a; the map of
 // any other scheme is judged by its spectral radius against the fastest growing mode (its
 // eigenvalues are not paired with J's).
 struct MapJudgement {
@@ -66,7 +66,7 @@ struct StabilityReport {
   bool searched = true;                 // false: the two below were not searched (StepSearch)
   double max_stable_step = 0;           // largest stable h (max_stable_step() below)
   bool max_stable_step_bounded = true;  // false: stable over the whole scan
-  SchemeAnalysis scheme_analysis;       // what the scheme adds (SchemeInfo::analyse; smfe: its design at h = D)
+  SchemeAnalysis scheme_analysis;       // what the scheme adds (SchemeHooks::analyse; smfe: its design at h = D)
   // Schemes that integrate a reduced form (quasistatic): the eigenvalues above are of its
   // Jacobian [F_x F_z; G_x G_z] (slow: the dynamics left after elimination); these are of the
   // full model, with RK4's largest stable step on it, against which the step is gained.
@@ -86,7 +86,7 @@ std::string growth_origin(const Model& model);
 // The one-step map of a scheme for the linear system dx/dt = J x (the first `slow` states
 // slow), built column by column by applying one step of the scheme's reference
 // implementation to each unit vector. A grid-tied scheme builds its own
-// (SchemeInfo::grid_step_map): for the dual-rate multistep schemes (mrabm4, mrabm4_parallel)
+// (SchemeHooks::grid_step_map): for the dual-rate multistep schemes (mrabm4, mrabm4_parallel)
 // the map of one macro step H = ratio h after the start-up, on everything the reference
 // core's task form keeps between macro steps (states, derivative histories, predicted end
 // points), so its size exceeds n. For smfe, h is the macro step D and the map is that of the
@@ -96,18 +96,18 @@ Eigen::MatrixXd reference_step_map(const std::string& scheme, const Eigen::Matri
 
 // What each entry of a scheme's one-step map's vector is and how many steps of h one
 // application of the map takes: the n states, one step, for the single-step schemes; the
-// scheme's own layout (SchemeInfo::step_map_layout: mrabm4 and mrabm4_parallel, a macro step
+// scheme's own layout (SchemeHooks::step_map_layout: mrabm4 and mrabm4_parallel, a macro step
 // on everything the tasks keep) for the others.
 StepMapLayout step_map_layout(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow,
                               int ratio);
 
-// The same map, from the scheme's own builder where it has one (SchemeInfo::step_map: sp_ll
+// The same map, from the scheme's own builder where it has one (SchemeHooks::step_map: sp_ll
 // from its constants, in one pass), else reference_step_map.
 Eigen::MatrixXd one_step_map(const std::string& scheme, const Eigen::MatrixXd& j, double h, std::size_t slow = 0,
                              int ratio = 1, const SchemeOptions& options = {});
 
 // The spectral radius of that map, as a function of h. For a scheme that treats every state
-// alike (SchemeInfo::uniform, and abm4), the map of J is similar to the direct sum of the maps
+// alike (SchemeTraits::uniform, and abm4), the map of J is similar to the direct sum of the maps
 // of J's eigenvalues (the real ones as 1x1 blocks, each complex pair as [[a, -b], [b, a]]),
 // so J is decomposed once and each h costs one small map per eigenvalue; otherwise each h
 // builds the whole map and decomposes it. Infinity when smfe has no design at h.
@@ -151,7 +151,7 @@ MapJudgement judge_radius(double radius, const Eigen::VectorXcd& modes, double s
 // spectral radius). Stability regions need not be monotone in h, so h is scanned upwards in
 // steps of 2% from h rho(J) = 1e-4 and the first crossing bisected to 1e-9 relative; 0 when
 // the smallest step is already unstable. For a model that grows the scan is this generic one,
-// not the scheme's own (SchemeInfo::stable_step_scan, which bounds the radius alone).
+// not the scheme's own (SchemeHooks::stable_step_scan, which bounds the radius alone).
 // `bounded` is false when every scanned step up to h rho(J) = 1e4 is stable (the result is
 // then that end of the scan). An island of stability or instability narrower than the 2%
 // grid can be missed.

@@ -20,13 +20,13 @@ using PointJudge = std::function<MapJudgement(const Eigen::MatrixXd& j)>;
 PointJudge point_judge(const Model& model, const std::string& scheme, double h, int ratio, const SchemeOptions& options,
                        double t_end, const SchemeDesign* given, TrajectoryStability& r) {
   const SchemeInfo* info = find_any_scheme(scheme);
-  if (!info || !info->takes_constants)
+  if (!info || !info->traits.takes_constants)
     return [=](const Eigen::MatrixXd& j) { return MapRadius(scheme, j, model.slow_count, ratio, options).judge(h); };
-  if (info->schedulable && model.simulation.linearization == Linearization::kScheduled) {
+  if (info->traits.schedulable && model.simulation.linearization == Linearization::kScheduled) {
     r.not_judged = "its scheduled constants have their own proof along the trajectory (the schedule's)";
     return {};
   }
-  if (!info->design_step_map) {
+  if (!info->hooks.design_step_map) {
     r.not_judged = "its constants are the initial state's and its map at another point is not built";
     return {};
   }
@@ -47,8 +47,8 @@ PointJudge point_judge(const Model& model, const std::string& scheme, double h, 
     given = owned.get();
   }
   return [owned, given, info, h, slow = model.slow_count](const Eigen::MatrixXd& j) {
-    const Eigen::MatrixXd map = info->design_step_map(*given, j, slow, h);
-    return judge_radius(eigenvalues(map).cwiseAbs().maxCoeff(), eigenvalues(j), h, info->order);
+    const Eigen::MatrixXd map = info->hooks.design_step_map(*given, j, slow, h);
+    return judge_radius(eigenvalues(map).cwiseAbs().maxCoeff(), eigenvalues(j), h, info->traits.order);
   };
 }
 
@@ -91,7 +91,7 @@ TrajectoryStability stability_along_trajectory(const Model& model, const std::st
 
 Instability trajectory_instability(const Model& model, const std::string& scheme, double h, int ratio,
                                    const TrajectoryStability& r) {
-  const bool dual_rate = find_scheme(scheme)->dual_rate;
+  const bool dual_rate = find_scheme(scheme)->traits.dual_rate;
   const std::string at =
       fmt::format("{} at h = {:.6g}{}", scheme, h, dual_rate ? fmt::format(", H = {} h", ratio) : "");
   const std::string map = dual_rate ? "macro-step" : "one-step";

@@ -71,7 +71,7 @@ class Search {
          const SchemeDesign* design)
       : m_(m), scheme_(scheme), h_(h), ratio_(ratio), options_(options) {
     const SchemeInfo* info = find_any_scheme(scheme);
-    if (design && info && info->design_step_map && design->recompute.empty() && !design->schedule) {
+    if (design && info && info->hooks.design_step_map && design->recompute.empty() && !design->schedule) {
       fixed_ = design;
       info_ = info;
     }
@@ -135,8 +135,8 @@ class Search {
     if (!fixed_) return analyze_stability(at, scheme_, h_, ratio_, options_, StepSearch::kNever).judgement;
     const ReferenceCore core(at);
     const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
-    const Eigen::MatrixXd map = info_->design_step_map(*fixed_, j, at.slow_count, h_);
-    return judge_radius(eigenvalues(map).cwiseAbs().maxCoeff(), eigenvalues(j), h_, info_->order);
+    const Eigen::MatrixXd map = info_->hooks.design_step_map(*fixed_, j, at.slow_count, h_);
+    return judge_radius(eigenvalues(map).cwiseAbs().maxCoeff(), eigenvalues(j), h_, info_->traits.order);
   }
 
   // tunable_box_points' grid, tables at their values.

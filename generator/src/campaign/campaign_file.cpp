@@ -349,7 +349,7 @@ void CampaignReader::check_size(const Dimensions& dims, const YAML::Node& where)
 
 std::vector<CampaignPoint> CampaignReader::expand(const Dimensions& dims) const {
   std::vector<CampaignPoint> points;
-  const std::vector<std::string> dual = scheme_names_with(&SchemeInfo::dual_rate);
+  const std::vector<std::string> dual = scheme_names_with(&SchemeTraits::dual_rate);
   for (std::size_t m = 0; m < models_.size(); ++m) {
     const std::string digest = model_digest(model_files_[m]);
     const auto found = points_.find(models_[m].name);

@@ -16,7 +16,7 @@ int AnalyzeCommand::run(const Model& model) {
   const Settings s = resolve(model, o_, Use::kAnalysis);
   StabilityReport r = analyze_stability(model, s.scheme, s.step, s.ratio, s.scheme_options);
   if (const SchemeInfo* info = find_scheme(s.scheme);
-      info && info->schedulable && model.simulation.linearization == Linearization::kScheduled) {
+      info && info->traits.schedulable && model.simulation.linearization == Linearization::kScheduled) {
     GenerateRequest g = settings_request(s, ScalarType::kDouble);
     g.allow_unstable = true;  // the analysis reports the largest radius; generate refuses above 1
     const SchemeDesign design = precompute_scheme(model, g);
@@ -26,7 +26,7 @@ int AnalyzeCommand::run(const Model& model) {
         schedule_summary(*design.schedule);
   }
   if (const SchemeInfo* info = find_scheme(s.scheme);
-      info && info->precompute && model.simulation.linearization == Linearization::kExact) {
+      info && info->hooks.precompute && model.simulation.linearization == Linearization::kExact) {
     // The analysis linearizes at the initial state whatever the scheme's design needs: say when
     // generate refuses the design this analysis stands for, so that the two agree.
     GenerateRequest g = settings_request(s, ScalarType::kDouble);

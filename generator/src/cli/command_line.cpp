@@ -33,19 +33,20 @@ GenerateRequest generate_request(const Settings& s, const Overrides& o) {
 Settings resolve(const Model& m, const Overrides& o, Use use) {
   Settings s;
   s.scheme = o.scheme.value_or(m.simulation.scheme);
-  // Schemes only the reference core runs (SchemeInfo::generated false: the paper forms of
+  // Schemes only the reference core runs (SchemeTraits::generated false: the paper forms of
   // seed 004's schemes, whose generated code is their dual-rate task form), and the
   // high-accuracy solution.
   const SchemeInfo* any = find_any_scheme(s.scheme);
-  const bool reference_only = (any && !any->generated) || s.scheme == kHighAccuracy;
+  const bool reference_only = (any && !any->traits.generated) || s.scheme == kHighAccuracy;
   const bool reference_core = use == Use::kReferenceCore;
   const bool analysis = use == Use::kAnalysis;
-  const bool analysable = any && any->analysable;
+  const bool analysable = any && any->traits.analysable;
   if (!find_scheme(s.scheme) && !(reference_core && reference_only) && !(analysis && analysable)) {
     std::string known;
     for (const auto& n : scheme_names()) known += " " + n;
     for (const SchemeInfo& r : all_schemes())
-      if (!r.generated && (reference_core || (analysis && r.analysable))) known += std::string(" ") + r.name;
+      if (!r.traits.generated && (reference_core || (analysis && r.traits.analysable)))
+        known += std::string(" ") + r.identity.name;
     if (reference_core) known += " " + kHighAccuracy;
     throw UsageError(fmt::format("unknown scheme '{}' (known:{}){}", s.scheme, known,
                                  reference_only ? "; only `simulate` runs it, with the reference core" +
@@ -59,10 +60,10 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
   }
   if (!any && !o.scheme_options.empty()) throw UsageError(fmt::format("{} takes no scheme options", s.scheme));
   const SchemeInfo* info = find_scheme(s.scheme);
-  if (any && !any->uniform && !m.partitioned) {
+  if (any && !any->traits.uniform && !m.partitioned) {
     std::vector<std::string> uniform;
     for (const SchemeInfo& r : all_schemes())
-      if (r.uniform) uniform.emplace_back(r.name);
+      if (r.traits.uniform) uniform.emplace_back(r.identity.name);
     throw ModelError(m.states.front().loc,
                      fmt::format("{} needs the slow/fast partition, and states: gives none", s.scheme),
                      fmt::format("`dualrate design {} --tolerance TOL` proposes one (and a scheme and step); or "
@@ -70,7 +71,7 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
                                  "state alike ({})",
                                  m.file, fmt::join(uniform, ", ")));
   }
-  if (info && info->dual_rate && (m.slow_count == 0 || m.fast_count() == 0))
+  if (info && info->traits.dual_rate && (m.slow_count == 0 || m.fast_count() == 0))
     throw ModelError(m.states.empty() ? SourceLoc{m.file, 1, 1} : m.states.front().loc,
                      fmt::format("{} needs both slow and fast states ({} slow, {} fast): its fast task steps the "
                                  "fast states, its slow task the slow ones",
@@ -81,11 +82,11 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
     // command line's, for the scheme it asks for.
     const bool asked = o.linearization || !o.schedule_by.empty() || !o.scheme;
     const SourceLoc at = m.simulation.schedule ? m.simulation.schedule->loc : m.simulation.linearization_loc;
-    if (!info->schedulable && asked)
+    if (!info->traits.schedulable && asked)
       throw ModelError(at, fmt::format("a schedule is given, but {} precomputes no constants to schedule", s.scheme),
                        fmt::format("scheduled constants are for {}; leave out --linearization scheduled and "
                                    "--schedule-by for {}",
-                                   fmt::join(scheme_names_with(&SchemeInfo::schedulable), ", "), s.scheme));
+                                   fmt::join(scheme_names_with(&SchemeTraits::schedulable), ", "), s.scheme));
   }
   if (!o.step && !m.simulation.step)
     throw UsageError("no step size: give --step or set simulation: step: in " + m.file);
@@ -102,11 +103,11 @@ Settings resolve(const Model& m, const Overrides& o, Use use) {
 
 namespace {
 
-// Each option a scheme declares for itself (SchemeInfo::options), once per name.
+// Each option a scheme declares for itself (SchemeTraits::options), once per name.
 void add_scheme_options(CLI::App* cmd, Overrides& o) {
   std::vector<std::string> added;
   for (const SchemeInfo& info : all_schemes())
-    for (const SchemeOption& option : info.options) {
+    for (const SchemeOption& option : info.traits.options) {
       if (std::find(added.begin(), added.end(), option.name) != added.end()) continue;
       added.push_back(option.name);
       cmd->add_option_function<double>(
@@ -234,11 +235,11 @@ void apply_linearization(Model& m, const Overrides& o) {
 // Options of the dual-rate tasks, refused for a single-rate scheme.
 
 void require_dual_rate(const CLI::App* cmd, const std::string& option, const std::string& scheme) {
-  if (cmd->count(option) == 0 || find_scheme(scheme)->dual_rate) return;
+  if (cmd->count(option) == 0 || find_scheme(scheme)->traits.dual_rate) return;
   throw UsageError(
       fmt::format("{} applies to the dual-rate schemes ({}); {} runs both partitions inside one step, "
                   "as one periodic task",
-                  option, fmt::join(scheme_names_with(&SchemeInfo::dual_rate), ", "), scheme));
+                  option, fmt::join(scheme_names_with(&SchemeTraits::dual_rate), ", "), scheme));
 }
 
 // Edit distance (insertions, deletions, substitutions) between a and b.

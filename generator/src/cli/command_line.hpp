@@ -34,7 +34,7 @@ struct Overrides {
   std::string scalar;  // empty: double, or the target's default for verify --target
   std::optional<std::string> linearization;
   std::vector<std::string> schedule_by;  // --schedule-by: the scheduling values, replacing the file's
-  SchemeOptions scheme_options;          // the schemes' own options given (SchemeInfo::options)
+  SchemeOptions scheme_options;          // the schemes' own options given (SchemeTraits::options)
   std::vector<std::string> params;       // NAME=VALUE, replacing the file's parameter values
   std::string overrun = "skip";          // dual-rate tasks: skip or defer a release that finds the slow task busy
 };

@@ -22,7 +22,7 @@ int SimulateCommand::run(const Model& model) {
   run.calibration =
       calibration_file_.empty() ? model.simulation.calibration : load_calibration_file(model, calibration_file_);
   if (const SchemeInfo* info = find_scheme(s.scheme);
-      info && info->schedulable && model.simulation.linearization == Linearization::kScheduled) {
+      info && info->traits.schedulable && model.simulation.linearization == Linearization::kScheduled) {
     GenerateRequest g = settings_request(s, ScalarType::kDouble);
     const SchemeDesign design = precompute_scheme(model, g);
     std::cerr << "note: " << schedule_summary(*design.schedule);
@@ -35,7 +35,7 @@ int SimulateCommand::run(const Model& model) {
         "note: t_end = {} is not a whole number of output steps h = {}: the last row is at "
         "t_end, {:.6g} after the one before\n",
         s.t_end, s.step, s.t_end - end.below);
-  else if (!end.whole && !find_any_scheme(s.scheme)->grid_tied && run.exact_end)
+  else if (!end.whole && !find_any_scheme(s.scheme)->traits.grid_tied && run.exact_end)
     std::cerr << fmt::format(
         "note: t_end = {} is not a whole number of steps h = {}: the last step is shortened to "
         "{:.6g} so that the run ends at t_end\n",
@@ -47,7 +47,7 @@ int SimulateCommand::run(const Model& model) {
         s.t_end, s.step, end.above);
   if (!run.calibration.empty()) {
     const SchemeInfo* info = find_any_scheme(s.scheme);
-    run.calibration_stride = calibration_stride(run, info && info->dual_rate);
+    run.calibration_stride = calibration_stride(run, info && info->traits.dual_rate);
     const auto events = calibration_events(model, run.calibration, s.step, run.calibration_stride);
     for (const auto& e : events) std::cerr << "calibration: " << describe(run.calibration[e.write], e) << "\n";
   }

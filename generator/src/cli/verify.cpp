@@ -69,7 +69,7 @@ void write_verify_report(const Model& model, const VerifyOptions& o, const Verif
 // Whether the preemptive tasks would run in real time for longer than kHostRealTime: a
 // dual-rate scheme on the host (SCHED_FIFO threads, a tick every h), over the scenario's t_end.
 bool host_real_time(const CrossTarget* cross, const SchemeInfo* info, double t_end) {
-  return !cross && info && info->dual_rate && t_end > kHostRealTime;
+  return !cross && info && info->traits.dual_rate && t_end > kHostRealTime;
 }
 
 }  // namespace
@@ -97,7 +97,7 @@ int VerifyCommand::run(const Model& model) {
     throw UsageError("--slow-core places the slow task of the preemptive run: it needs --tasks multi");
   if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;
   warn_about_clock(target_, cpu_hz_);
-  if (info && info->check_trajectory) info->check_trajectory(model, s.t_end);
+  if (info && info->hooks.check_trajectory) info->hooks.check_trajectory(model, s.t_end);
   VerifyOptions v;
   v.generate = generate_request(s, o_);
   v.t_end = s.t_end;

@@ -124,11 +124,11 @@ std::string partitioned_text(const Model& model, const std::string& text, Design
   return partitioned;
 }
 
-// The holds a scheme is searched with (Candidate::hold): those up to its SchemeInfo::hold_degree.
+// The holds a scheme is searched with (Candidate::hold): those up to its SchemeTraits::hold_degree.
 std::vector<std::string> holds_to_try(const Model& m, const SchemeInfo& info) {
   if (!m.inputs_vary()) return {""};
   static const std::vector<std::string> holds{"zero", "linear", "quadratic"};
-  return {holds.begin(), holds.begin() + 1 + info.hold_degree};
+  return {holds.begin(), holds.begin() + 1 + info.traits.hold_degree};
 }
 
 // The candidate of a scheme at the model's linearization, or, when that refuses the model (an
@@ -136,11 +136,11 @@ std::vector<std::string> holds_to_try(const Model& m, const SchemeInfo& info) {
 Candidate linearized_candidate(const Model& m, const SchemeInfo& info, const Design& d, Accurate& accurate,
                                const DesignRequest& r, double bound) {
   std::optional<Linearization> lin;
-  if (!info.linearizations.empty() || info.schedulable) lin = m.simulation.linearization;
+  if (!info.traits.linearizations.empty() || info.traits.schedulable) lin = m.simulation.linearization;
   try {
     return scheme_candidate(m, info, lin, d.t_end, accurate, r, bound);
   } catch (const ModelError&) {
-    const std::vector<Linearization>& taken = info.linearizations;
+    const std::vector<Linearization>& taken = info.traits.linearizations;
     const auto at = std::find(taken.begin(), taken.end(), m.simulation.linearization);
     if (at == taken.end() || std::next(at) == taken.end()) throw;
     Model next = m;
@@ -151,23 +151,23 @@ Candidate linearized_candidate(const Model& m, const SchemeInfo& info, const Des
 
 // The candidate of one scheme on the partitioned model m, or its refusal with the reason: the
 // model lacks the states the scheme needs, or the scheme throws (when the model's linearization
-// refuses, after the scheme's other linearizations: SchemeInfo::linearizations).
+// refuses, after the scheme's other linearizations: SchemeTraits::linearizations).
 Candidate candidate_or_refusal(const Model& m, const SchemeInfo& info, const Design& d, Accurate& accurate,
                                const DesignRequest& r, double bound) {
   Candidate c;
-  c.scheme = info.name;
-  c.dual_rate = info.dual_rate;
+  c.scheme = info.identity.name;
+  c.dual_rate = info.traits.dual_rate;
   c.status = "refused";
-  if (!info.uniform && !d.partitioned) {
+  if (!info.traits.uniform && !d.partitioned) {
     c.reason = "needs the slow/fast partition, and the model has none";
     return c;
   }
-  if (info.dual_rate && (m.slow_count == 0 || m.fast_count() == 0)) {
+  if (info.traits.dual_rate && (m.slow_count == 0 || m.fast_count() == 0)) {
     c.reason = "needs both slow and fast states";
     return c;
   }
   try {
-    if (info.check_trajectory) info.check_trajectory(m, d.t_end);
+    if (info.hooks.check_trajectory) info.hooks.check_trajectory(m, d.t_end);
     c = linearized_candidate(m, info, d, accurate, r, bound);
   } catch (const ModelError& e) {
     c.reason = e.what();
@@ -241,10 +241,12 @@ Design design(const Model& model, const std::string& text, const DesignRequest& 
   // candidate is searched.
   double bound = kInf;
   for (const SchemeInfo* info : schemes()) {
-    if (!r.schemes.empty() && std::find(r.schemes.begin(), r.schemes.end(), info->name) == r.schemes.end()) continue;
+    if (!r.schemes.empty() && std::find(r.schemes.begin(), r.schemes.end(), info->identity.name) == r.schemes.end())
+      continue;
     const std::vector<std::string> holds = holds_to_try(m, *info);
     for (auto hold = holds.rbegin(); hold != holds.rend(); ++hold) {
-      say(hold->empty() || *hold == "zero" ? info->name : fmt::format("{}, hold {}", info->name, *hold));
+      say(hold->empty() || *hold == "zero" ? info->identity.name
+                                           : fmt::format("{}, hold {}", info->identity.name, *hold));
       Candidate c = candidate_or_refusal(with_holds(m, *hold), *info, d, accurate, r, bound);
       c.hold = *hold;
       if (r.target.empty() && !r.exhaustive && c.meets()) bound = std::min(bound, c.ops_per_second);

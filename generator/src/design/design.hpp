@@ -26,11 +26,11 @@
 // so far.
 //
 // Holds: where the scenario's input signals vary in time, a scheme that takes held inputs
-// (SchemeInfo::held_inputs) is a candidate with each hold up to its SchemeInfo::hold_degree
+// (SchemeTraits::held_inputs) is a candidate with each hold up to its SchemeTraits::hold_degree
 // (every input zero, linear or quadratic: rk4, sp_ll and quasistatic all three, rk2 and prk25
 // zero and linear, euler and smfe zero), the higher first, any other with the zero hold.
 //
-// Cost: the scheme's arithmetic operations per step (SchemeInfo::cost; dual-rate: per macro
+// Cost: the scheme's arithmetic operations per step (SchemeHooks::cost; dual-rate: per macro
 // step) per simulated second. With a target, each candidate's design is verified there once:
 // instructions per step under QEMU, cycles per second at the part's CPI, its utilization at
 // the clock, and verify's response-time verdict; the candidates rank by cycles instead.

@@ -48,7 +48,7 @@ class SchemeRuns {
         scheme_options_(scheme_options_for(model, info)) {}
 
   GenerateRequest request(double h, int ratio) const {
-    GenerateRequest g{info_.name, h, ratio, ScalarType::kDouble, "design"};
+    GenerateRequest g{info_.identity.name, h, ratio, ScalarType::kDouble, "design"};
     g.t_end = t_end_;
     g.scheme_options = scheme_options_;
     return g;
@@ -56,7 +56,7 @@ class SchemeRuns {
   SchemeDesign design(double h, int ratio) const { return precompute_scheme(model_, request(h, ratio)); }
 
   RunOptions options(double h, int ratio, int every, const SchemeDesign& d) const {
-    RunOptions run{info_.name, h, accurate_.grid_end(h), every};
+    RunOptions run{info_.identity.name, h, accurate_.grid_end(h), every};
     run.ratio = ratio;
     run.scheme_options = scheme_options_;
     run.schedule = d.schedule;
@@ -98,7 +98,7 @@ class SchemeRuns {
       Comparison c = compare_traces(run(h, ratio, sampled, d), accurate_.at(h, sampled), tolerances_);
       if (c.share <= 1 && sampled > ratio)
         c = compare_traces(run(h, ratio, ratio, d), accurate_.at(h, ratio), tolerances_);
-      if (c.share <= 1 && info_.dual_rate) {
+      if (c.share <= 1 && info_.traits.dual_rate) {
         const Comparison ticks = every_tick(h, ratio, d);
         if (!(ticks.share <= c.share)) c = ticks;
       }
@@ -212,8 +212,8 @@ long search_steps(SchemeRuns& runs, const std::vector<double>& grid, int ratio,
 
 // The largest stable step of the scheme at `ratio`, as `analyze` finds it, into c.
 void stable_step(const Model& m, const SchemeInfo& info, int ratio, double t_end, Candidate& c) {
-  const StabilityReport stability =
-      analyze_stability(m, info.name, t_end / static_cast<double>(kMinSteps), ratio, scheme_options_for(m, info));
+  const StabilityReport stability = analyze_stability(m, info.identity.name, t_end / static_cast<double>(kMinSteps),
+                                                      ratio, scheme_options_for(m, info));
   c.max_stable_step = stability.max_stable_step;
   c.stable_bounded = stability.max_stable_step_bounded;
 }
@@ -268,16 +268,16 @@ void cheapest_step(SchemeRuns& runs, const std::vector<double>& grid, std::size_
 Candidate search(SchemeRuns& runs, const SchemeInfo& info, std::optional<Linearization> lin, int ratio, double t_end,
                  const DesignRequest& r, double bound) {
   Candidate c;
-  c.scheme = info.name;
+  c.scheme = info.identity.name;
   c.linearization = lin;
-  c.dual_rate = info.dual_rate;
+  c.dual_rate = info.traits.dual_rate;
   c.ratio = ratio;
   // A dual-rate scheme's scan costs hundreds of macro-step maps (of the states and their
   // derivative histories): only its chosen ratio's is scanned (scheme_candidate), its search
   // starts at t_end / kMinSteps and finds the unstable steps by their runs.
-  if (!info.dual_rate) stable_step(runs.model(), info, ratio, t_end, c);
+  if (!info.traits.dual_rate) stable_step(runs.model(), info, ratio, t_end, c);
   const std::vector<double> grid =
-      design_steps(r, t_end, c.max_stable_step, c.stable_bounded, info.dual_rate ? ratio : 1);
+      design_steps(r, t_end, c.max_stable_step, c.stable_bounded, info.traits.dual_rate ? ratio : 1);
   if (grid.empty()) {
     c.status = "inaccurate";
     const double lo = t_end / static_cast<double>(kMaxSteps);
@@ -288,7 +288,7 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, std::optional<Lineari
     return c;
   }
   runs.design(grid.front(), ratio);  // a model the scheme refuses at any step: ModelError
-  const double macro = info.dual_rate ? ratio : 1;
+  const double macro = info.traits.dual_rate ? ratio : 1;
   const std::function<double(double, long&)> ops_per_second = [&](double h, long& ops) {
     ops = step_cost(runs.model(), runs.request(h, ratio), runs.design(h, ratio)).ops.total();
     return static_cast<double>(ops) / (h * macro);
@@ -352,12 +352,12 @@ std::vector<double> design_steps(const DesignRequest& r, double t_end, double ma
 Candidate scheme_candidate(const Model& m, const SchemeInfo& info, std::optional<Linearization> lin, double t_end,
                            Accurate& accurate, const DesignRequest& r, double bound) {
   SchemeRuns runs(m, info, t_end, accurate, r.tolerance);
-  if (!info.dual_rate) return search(runs, info, lin, 1, t_end, r, bound);
+  if (!info.traits.dual_rate) return search(runs, info, lin, 1, t_end, r, bound);
   std::optional<Candidate> best;
   std::vector<Trial> trials;
   int worse = 0;
   for (int ratio : kRatios) {
-    if (r.progress) r.progress(fmt::format("{}: ratio {}", info.name, ratio));
+    if (r.progress) r.progress(fmt::format("{}: ratio {}", info.identity.name, ratio));
     const double below = best && best->meets() ? std::min(bound, best->ops_per_second) : bound;
     Candidate c = search(runs, info, lin, ratio, t_end, r, below);
     trials.insert(trials.end(), c.trials.begin(), c.trials.end());
@@ -371,7 +371,7 @@ Candidate scheme_candidate(const Model& m, const SchemeInfo& info, std::optional
   }
   best->trials = trials;
   if (!best->meets()) return *best;
-  if (r.progress) r.progress(fmt::format("{}: largest stable step at ratio {}", info.name, best->ratio));
+  if (r.progress) r.progress(fmt::format("{}: largest stable step at ratio {}", info.identity.name, best->ratio));
   stable_step(m, info, best->ratio, t_end, *best);
   return *best;
 }

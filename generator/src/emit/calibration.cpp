@@ -320,7 +320,7 @@ std::string instance_constants(const Model& m, const GenerateRequest& request, c
       "// computes into with its hand-over to the step.\n";
   s += constants_initializer(m, design, request.scalar);
   s += "inline dualrate::calibration::Handoff<Constants> constants_handoff;\n\n";
-  if (scheme.dual_rate)
+  if (scheme.traits.dual_rate)
     s += "// The tasks' hand-over at a release at which no slow job runs (dualrate/dual_rate.hpp): a set\n"
          "// calibrate() computed takes effect there, whole, for the fast ticks and the slow job released.\n"
          "struct TakeConstants {\n"
@@ -345,8 +345,9 @@ std::string calibrate_function(const Model& m, const GenerateRequest& request, c
   s += "// The background's part (an idle loop, a low-priority thread; not the fast task). On a new\n"
        "// calibration_requests.reset: sets `calibration` back to the values last applied. On a new\n"
        "// calibration_requests.commit: checks `calibration` as one set and computes its constants\n";
-  s += scheme.dual_rate ? "// into the spare set, which the tasks take whole at their next release (TakeConstants).\n"
-                        : "// into the spare set, which the step takes whole at its next start.\n";
+  s += scheme.traits.dual_rate
+           ? "// into the spare set, which the tasks take whole at their next release (TakeConstants).\n"
+           : "// into the spare set, which the step takes whole at its next start.\n";
   if (several) {
     std::string list;
     for (const std::string& instance : request.instances) list += (list.empty() ? "" : ", ") + instance;

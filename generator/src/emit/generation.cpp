@@ -69,7 +69,7 @@ Generation generate_code(const Model& model, const GenerationRequest& request) {
   const GenerateRequest& g = request.request;
   const SchemeInfo* info = find_scheme(g.scheme);
   if (!info) throw std::invalid_argument(fmt::format("no scheme '{}' generates code", g.scheme));
-  const bool scheduled = info->schedulable && model.simulation.linearization == Linearization::kScheduled;
+  const bool scheduled = info->traits.schedulable && model.simulation.linearization == Linearization::kScheduled;
   const bool judged = request.judged && !g.allow_unstable && !scheduled;
   Generation out;
   if (request.judged && has_tunable(model)) require_finite_derived(model, g.scalar);
@@ -80,7 +80,7 @@ Generation generate_code(const Model& model, const GenerationRequest& request) {
     say(request, fmt::format("{}: {} itself grows at its initial state: {}; the scheme is judged against that "
                              "growth\n",
                              growth.find(" < 0") != std::string::npos ? "warning" : "note", model.name, growth));
-  if (judged && info->check_trajectory) info->check_trajectory(model, g.t_end);
+  if (judged && info->hooks.check_trajectory) info->hooks.check_trajectory(model, g.t_end);
   out.design = precompute_scheme(model, g);
   if (judged) {
     check_stability_over_range(model, g, out.design, request);
@@ -89,7 +89,7 @@ Generation generate_code(const Model& model, const GenerationRequest& request) {
   refuse_lost_tunability(model, g, out.design);
   if (request.judged) {
     if (out.design.schedule) say(request, "note: " + schedule_summary(*out.design.schedule));
-    if (info->generate_note) say(request, info->generate_note(model, g, out.design, g.t_end));
+    if (info->hooks.generate_note) say(request, info->hooks.generate_note(model, g, out.design, g.t_end));
   }
   out.header = generate_traced_header(model, g, out.design);
   return out;

@@ -183,7 +183,7 @@ std::string fmu_platform(int fmi_version) { return fmi_version == 3 ? "x86_64-li
 FmuResult write_fmu(const Model& model, const FmuRequest& request) {
   GenerationRequest g = request.generation;
   const SchemeInfo* info = find_scheme(g.request.scheme);
-  const bool dual_rate = info && info->dual_rate;
+  const bool dual_rate = info && info->traits.dual_rate;
   if (request.scheduled && (request.fmi_version != 3 || !dual_rate))
     throw std::invalid_argument(
         fmt::format("--scheduled: Scheduled Execution is FMI 3.0's, for a dual-rate task "

@@ -146,7 +146,7 @@ struct ErrorTolerance {
 };
 
 // How the Jacobian blocks that a scheme's constants rest on are taken (simulation:
-// linearization:, --linearization; the schemes that take each: SchemeInfo::linearizations):
+// linearization:, --linearization; the schemes that take each: SchemeTraits::linearizations):
 // constant, as the exact blocks must be; at the initial state; or over the grid of
 // simulation: schedule:, interpolated at each step.
 enum class Linearization { kExact, kFrozen, kScheduled };
@@ -167,7 +167,7 @@ constexpr const char* to_string(Linearization l) {
 }
 
 // A value the file gives to one of its scheme's own options (simulation: scheme_options:, as
-// smfe's inner_step: SchemeInfo::options), checked against the scheme by check_model_scheme.
+// smfe's inner_step: SchemeTraits::options), checked against the scheme by check_model_scheme.
 struct GivenSchemeOption {
   std::string name;
   double value = 0;

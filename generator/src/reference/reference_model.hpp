@@ -39,7 +39,7 @@ class SimulationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The values given for schemes' own options (SchemeInfo::options, schemes/contract.hpp), by
+// The values given for schemes' own options (SchemeTraits::options, schemes/contract.hpp), by
 // the option's name; an option not given is absent, and its scheme chooses.
 using SchemeOptions = std::map<std::string, double>;
 

@@ -42,12 +42,12 @@ using Vector = ReferenceCore::Vector;
 std::vector<double> scheme_step(const std::string& scheme, const RightHandSide& f, double t, double h,
                                 const std::vector<double>& x) {
   const SchemeInfo* info = find_scheme(scheme);
-  if (!info || !info->reference_step) throw SimulationError("the reference core has no scheme '" + scheme + "'");
+  if (!info || !info->hooks.reference_step) throw SimulationError("the reference core has no scheme '" + scheme + "'");
   ReferenceSetup bare;
   bare.jacobian = [&scheme](double, const std::vector<double>&) -> Eigen::MatrixXd {
     throw SimulationError("scheme_step: " + scheme + " needs the model (its Jacobian)");
   };
-  return info->reference_step(bare, h)(f, t, h, x);
+  return info->hooks.reference_step(bare, h)(f, t, h, x);
 }
 
 namespace {
@@ -83,7 +83,7 @@ ReferenceStep prepared_step(const ReferenceCore& core, const Model& model, const
     setup.scheduled_step = options.schedule->step;
   }
   setup.iterations = options.schedule ? options.schedule->iterations : options.iterations;
-  return info.reference_step(setup, h);
+  return info.hooks.reference_step(setup, h);
 }
 
 }  // namespace
@@ -107,10 +107,10 @@ std::vector<ReferenceStep> prepared_steps(const ReferenceCores& cores, const Sch
 
 void ReferenceCore::fixed_step(const RunOptions& options, Trace& trace) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || !(info->reference_step || info->reference_run))
+  if (!info || !(info->hooks.reference_step || info->hooks.reference_run))
     throw SimulationError("the reference core has no scheme '" + options.scheme + "'");
   check_input_holds(model(), *info);
-  if (info->reference_run) return grid_run(*info, options, trace);
+  if (info->hooks.reference_run) return grid_run(*info, options, trace);
   const double h = options.step;
   const EndTime end = end_time(options.t_end, h);
   const bool shortened = options.exact_end && !end.whole;
@@ -139,7 +139,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&, double)> ReferenceCore::single_step_of_length(
     const RunOptions& options) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || !info->reference_step)
+  if (!info || !info->hooks.reference_step)
     throw SimulationError("the reference core has no single step of scheme '" + options.scheme + "'");
   check_input_holds(model(), *info);
   const double h = options.step;
@@ -161,7 +161,7 @@ namespace {
 // constants, none.
 std::shared_ptr<const SchemeDesign> generator_design(const Model& model, const SchemeInfo& info,
                                                      const RunOptions& options) {
-  if (!info.takes_constants) return nullptr;
+  if (!info.traits.takes_constants) return nullptr;
   if (options.design) return options.design;
   if (options.schedule) {  // the run's schedule is the generator's design
     auto design = std::make_shared<SchemeDesign>();
@@ -185,13 +185,13 @@ std::shared_ptr<const SchemeDesign> generator_design(const Model& model, const S
 std::string design_difference(const SchemeInfo& info, const SchemeDesign& design, const RunOptions& options) {
   if (design.schedule && !options.schedule)
     return "the run has no schedule of the constants (RunOptions::schedule), which the model's design schedules";
-  if (info.float_reference_gap)
-    if (std::string gap = info.float_reference_gap(design); !gap.empty()) return gap;
+  if (info.hooks.float_reference_gap)
+    if (std::string gap = info.hooks.float_reference_gap(design); !gap.empty()) return gap;
   if (!options.float_time && !options.calibration.empty() && !design.recompute.empty())
     return "after a calibration write a double build's target recomputes the design's matrices with the runtime's "
            "exponential, which agrees with the generator's only to rounding (a float build stores both rounded "
            "alike, and its exact step check confirms them)";
-  if (!options.float_time && (design.schedule || !design.matrices.empty()) && !info.double_reference)
+  if (!options.float_time && (design.schedule || !design.matrices.empty()) && !info.hooks.double_reference)
     return "in double the reference core's own constants agree with the generator's only to the rounding of two "
            "computations, and it applies them as dense matrices (a float build's exact step check confirms each "
            "entry to within its float rounding and applies it as the generated code does)";
@@ -202,7 +202,8 @@ std::string design_difference(const SchemeInfo& info, const SchemeDesign& design
 
 std::string ReferenceCore::exact_step_difference(const RunOptions& options) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || (info->dual_rate ? info->float_reference_run == nullptr : info->float_reference == nullptr))
+  if (!info ||
+      (info->traits.dual_rate ? info->hooks.float_reference_run == nullptr : info->hooks.float_reference == nullptr))
     return "the reference core's " + options.scheme + " step is not written in the runtime's order of operations";
   if (!options.float_time)
     for (const auto& v : model().variables)
@@ -303,7 +304,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
     const RunOptions& options) const {
   const std::string why = exact_step_difference(options);
   if (!why.empty()) throw SimulationError("no float step of the reference core: " + why);
-  return single_step_in<float>(options, find_any_scheme(options.scheme)->float_reference);
+  return single_step_in<float>(options, find_any_scheme(options.scheme)->hooks.float_reference);
 }
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::exact_single_step(
@@ -314,7 +315,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   const SchemeInfo& info = *find_any_scheme(options.scheme);
   const std::shared_ptr<const SchemeDesign> design = generator_design(model(), info, options);
   if (!design || (design->matrices.empty() && !design->schedule)) return single_step(options);
-  return single_step_in<double>(options, info.double_reference);
+  return single_step_in<double>(options, info.hooks.double_reference);
 }
 
 template <class T>
@@ -374,9 +375,9 @@ void ReferenceCore::grid_run(const SchemeInfo& info, const RunOptions& options, 
   const double h = options.step;
   const long n = step_count(options.t_end, h);
   const auto cores = std::make_shared<const ReferenceCores>(*this, model(), options.calibration, h,
-                                                            calibration_stride(options, info.dual_rate));
+                                                            calibration_stride(options, info.traits.dual_rate));
   const auto active = std::make_shared<const ReferenceCore*>(this);
-  const GridRun run = info.reference_run(grid_setup(options, active, cores));
+  const GridRun run = info.hooks.reference_run(grid_setup(options, active, cores));
   const EndTime end = end_time(options.t_end, h, run.stride);
   if (options.exact_end && !end.whole) throw off_grid(options.scheme, options.t_end, h, run.stride, end);
   if (n % run.stride != 0)
@@ -415,7 +416,7 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step(
     const RunOptions& options) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
-  return macro_step_in<double>(options, info ? info->reference_run : nullptr);
+  return macro_step_in<double>(options, info ? info->hooks.reference_run : nullptr);
 }
 
 std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> ReferenceCore::macro_step_in_float(
@@ -423,9 +424,9 @@ std::function<ReferenceCore::Vector(long, const ReferenceCore::Vector&)> Referen
   const std::string why = exact_step_difference(options);
   if (!why.empty()) throw SimulationError("no float macro step of the reference core: " + why);
   const SchemeInfo& info = *find_any_scheme(options.scheme);
-  if (!info.dual_rate)
+  if (!info.traits.dual_rate)
     throw SimulationError("scheme '" + options.scheme + "' is single-rate: its exact step is single_step_in_float's");
-  return macro_step_in<float>(options, info.float_reference_run);
+  return macro_step_in<float>(options, info.hooks.float_reference_run);
 }
 
 template <class T>
@@ -467,12 +468,12 @@ Trace ReferenceCore::tick_trace_in(const RunOptions& options, GridRunIn<T> (*ref
 
 Trace ReferenceCore::tick_trace(const RunOptions& options, int every) const {
   const SchemeInfo* info = find_any_scheme(options.scheme);
-  if (!info || !info->dual_rate)
+  if (!info || !info->traits.dual_rate)
     throw SimulationError("scheme '" + options.scheme + "' has no dual-rate tasks to trace tick by tick");
-  if (!options.float_time) return tick_trace_in<double>(options, info->reference_run, every);
+  if (!options.float_time) return tick_trace_in<double>(options, info->hooks.reference_run, every);
   const std::string why = exact_step_difference(options);
   if (!why.empty()) throw SimulationError("no float tick trace of the reference core: " + why);
-  return tick_trace_in<float>(options, info->float_reference_run, every);
+  return tick_trace_in<float>(options, info->hooks.float_reference_run, every);
 }
 
 }  // namespace dualrate

@@ -59,7 +59,7 @@ class ReferenceCore : public ReferenceModel {
   // (verify's exact step check).
   std::string exact_step_difference(const RunOptions& options) const;
   // single_step of a float build's run in float arithmetic, operation for operation as the
-  // generated code computes it (SchemeInfo::float_reference, Evaluator's float evaluation; the
+  // generated code computes it (SchemeHooks::float_reference, Evaluator's float evaluation; the
   // state, parameters and held inputs in float, the inputs sampled at float times as
   // RunOptions::float_time has them; precomputed matrices the generator's design confirmed by
   // the reference's own, ir/float_constants.hpp; after a calibration write, the design at the
@@ -78,13 +78,13 @@ class ReferenceCore : public ReferenceModel {
   // returns the state at release k + 1. Throws SimulationError for any other scheme.
   std::function<Vector(long i, const Vector& kept)> macro_step(const RunOptions& options) const;
   // macro_step of a float build's run in float arithmetic, operation for operation as the
-  // generated tasks compute it (SchemeInfo::float_reference_run; the model evaluated in float as
+  // generated tasks compute it (SchemeHooks::float_reference_run; the model evaluated in float as
   // single_step_in_float evaluates it). Throws SimulationError when exact_step_difference is
   // not empty.
   std::function<Vector(long i, const Vector& kept)> macro_step_in_float(const RunOptions& options) const;
   // The dual-rate task forms' state before every `every`-th fast tick n of the run (n below its
   // last), and the outputs there at the tick's sample (dualrate::DualRate::state(), outputs()):
-  // rows t_n, states, outputs, in the build's arithmetic (float: SchemeInfo::float_reference_run
+  // rows t_n, states, outputs, in the build's arithmetic (float: SchemeHooks::float_reference_run
   // and float_outputs, as macro_step_in_float). Throws SimulationError for any other scheme.
   Trace tick_trace(const RunOptions& options, int every) const;
 
@@ -96,7 +96,7 @@ class ReferenceCore : public ReferenceModel {
                                                                 StepIn<T> (*reference)(const ReferenceSetup&,
                                                                                        double)) const;
   void fixed_step(const RunOptions& options, Trace& trace) const;
-  // The run of a scheme tied to its grid (SchemeInfo::reference_run: the Adams schemes).
+  // The run of a scheme tied to its grid (SchemeHooks::reference_run: the Adams schemes).
   void grid_run(const SchemeInfo& info, const RunOptions& options, Trace& trace) const;
   // The grid and right-hand sides of options' run (what a grid-tied scheme's run is built on),
   // evaluated on the core `*active` points to when it is called (this one without `active`);

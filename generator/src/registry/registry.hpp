@@ -12,12 +12,12 @@ namespace dualrate {
 
 // Every scheme: those generated code exists for, then those only the reference core runs.
 const std::vector<SchemeInfo>& all_schemes();
-// The schemes generated code exists for (SchemeInfo::generated), and their names.
+// The schemes generated code exists for (SchemeTraits::generated), and their names.
 std::vector<const SchemeInfo*> schemes();
 std::vector<std::string> scheme_names();
-// The names of the generated schemes that have `property` (&SchemeInfo::dual_rate,
+// The names of the generated schemes that have `trait` (&SchemeTraits::dual_rate,
 // ::schedulable, ::held_inputs), in registry order.
-std::vector<std::string> scheme_names_with(bool SchemeInfo::*property);
+std::vector<std::string> scheme_names_with(bool SchemeTraits::*trait);
 // A model whose inputs have holds suits only a scheme that takes them: otherwise a ModelError at
 // the first held input's name (precompute_scheme and the reference core's runs check it).
 void check_input_holds(const Model& model, const SchemeInfo& scheme);
@@ -26,7 +26,7 @@ const SchemeInfo* find_scheme(const std::string& name);
 // Any scheme named `name`, generated or reference-only, or null.
 const SchemeInfo* find_any_scheme(const std::string& name);
 
-// The scheme's design for the request (SchemeInfo::precompute): the constants and functions of
+// The scheme's design for the request (SchemeHooks::precompute): the constants and functions of
 // the schemes that run on generator-chosen data (sp_ll: matrices; smfe: h_s and N;
 // quasistatic: the reduced form and its Newton design); for the others, none but the request's
 // options. Throws ModelError when the model does not suit the scheme (check_input_holds too).
@@ -38,13 +38,13 @@ SchemeDesign precompute_scheme(const Model& model, const GenerateRequest& reques
 void refuse_lost_tunability(const Model& model, const GenerateRequest& request, const SchemeDesign& design);
 
 // One step of request.scheme (a generated scheme; dual-rate: one macro step) with its design
-// (precompute_scheme), as each scheme counts itself (SchemeInfo::cost).
+// (precompute_scheme), as each scheme counts itself (SchemeHooks::cost).
 StepCost step_cost(const Model& model, const GenerateRequest& request, const SchemeDesign& design);
 
 // The model file's simulation.scheme, checked against the registry: a ModelError at its place
 // naming the nearest known scheme when there is none of that name, or when it does not take the
 // model's held inputs (check_input_holds); at a scheme option of the file's that the scheme does
-// not declare (SchemeInfo::options).
+// not declare (SchemeTraits::options).
 void check_model_scheme(const Model& model);
 
 // The option values a run of `scheme` on `model` takes: the file's (simulation: scheme_options:)

@@ -14,7 +14,7 @@ namespace dualrate {
 constexpr double kCompensatedMemory = 1024;
 
 // One flag per state, or empty when none is compensated: in a float build, of the states the
-// scheme's update adds (SchemeInfo::compensated_update), those with h |df_i/dx_i| below
+// scheme's update adds (SchemeTraits::compensated_update), those with h |df_i/dx_i| below
 // 1 / kCompensatedMemory at the initial state and the inputs at t = 0 (an integrator, whose rate
 // does not depend on itself, always), with h the macro step H = r h for a dual-rate task form.
 std::vector<bool> compensated_states(const Model& model, const SchemeInfo& scheme, const GenerateRequest& request);

@@ -7,8 +7,8 @@
 namespace dualrate {
 
 bool takes(const SchemeInfo& scheme, Linearization linearization) {
-  if (linearization == Linearization::kScheduled) return scheme.schedulable;
-  const std::vector<Linearization>& taken = scheme.linearizations;
+  if (linearization == Linearization::kScheduled) return scheme.traits.schedulable;
+  const std::vector<Linearization>& taken = scheme.traits.linearizations;
   return std::find(taken.begin(), taken.end(), linearization) != taken.end();
 }
 

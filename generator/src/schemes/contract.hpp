@@ -57,7 +57,7 @@ struct SchemeFunction {
   std::vector<std::size_t> root_states{};  // the state whose equation each root derives from (its source)
 };
 
-// An option a scheme declares for itself (SchemeInfo::options): a positive real number the model
+// An option a scheme declares for itself (SchemeTraits::options): a positive real number the model
 // file gives under simulation: scheme_options: and the model commands take as a flag (which
 // overrides the file's), kept in SchemeOptions under `name`, which the scheme reads into its
 // own typed options (smfe: SmfeOptions). Not given, the scheme chooses (the help says how).
@@ -126,7 +126,7 @@ struct SchemeDesign {
   // rebuild the design elsewhere (verify's one-step maps); precompute_scheme adds those the
   // request gives that the design left alone.
   SchemeOptions options{};
-  int evaluations = 0;  // right-hand-side evaluations per step as designed (0: SchemeInfo::evaluations)
+  int evaluations = 0;  // right-hand-side evaluations per step as designed (0: SchemeTraits::evaluations)
   std::vector<SchemeInteger> integers{};
   std::vector<SchemeReal> reals{};
   // SchemeConstants then derives from Model (its types and parameters); written from
@@ -219,7 +219,7 @@ struct ReferenceSetup {
 using ReferenceStep =
     std::function<std::vector<double>(const RightHandSide& f, double t, double h, const std::vector<double>& x)>;
 
-// Which of a scheme's states its update x_{n+1} = x_n + dx adds (SchemeInfo::compensated_update).
+// Which of a scheme's states its update x_{n+1} = x_n + dx adds (SchemeTraits::compensated_update).
 enum class CompensatedUpdate { kNone, kAllStates, kSlowStates };
 
 // What a step in the build's arithmetic T evaluates of the model, as generated code does: the
@@ -274,7 +274,7 @@ using GridRhs = GridRhsIn<double>;
 using StartStep = StartStepIn<double>;
 using TickRhs = TickRhsIn<double>;
 
-// What the reference core gives a grid-tied scheme's run (SchemeInfo::reference_run).
+// What the reference core gives a grid-tied scheme's run (SchemeHooks::reference_run).
 template <class T>
 struct GridSetupIn {
   std::size_t slow = 0;  // states before the fast ones
@@ -358,15 +358,18 @@ struct VerifyPolicy {
   bool step_scaled_constants = false;
 };
 
-// Each scheme's folder fills one, field by field by name: who it is, what it is, how verify
-// holds it, and its hooks.
-struct SchemeInfo {
+// Who a scheme is: its name and the runtime's class that implements it.
+struct SchemeIdentity {
   const char* name = "";
   const char* runtime_class = "";  // class template in the runtime, instantiated with the model
   const char* header = "";         // runtime header that defines it
-  int order = 1;
   const char* summary = "";
+};
 
+// What a scheme is and takes: its order and cost, its form (dual-rate, grid-tied, ...), the
+// constants, linearizations and held inputs it takes, and its own options.
+struct SchemeTraits {
+  int order = 1;
   int evaluations = 1;           // right-hand-side evaluations per step
   bool takes_constants = false;  // instantiated as <Model, SchemeConstants> with its design's constants
   bool dual_rate = false;        // runs as a fast and a slow task (dualrate::DualRate), H = ratio h
@@ -401,8 +404,11 @@ struct SchemeInfo {
   CompensatedUpdate compensated_update = CompensatedUpdate::kNone;
   // Its own options (SchemeOption), which the CLI offers and its hooks read.
   std::vector<SchemeOption> options{};
-  VerifyPolicy verify{};
+};
 
+// What a scheme does for the generator, the reference core, the analysis and verify: each
+// hook null when the scheme has nothing to do there (the comment says what then).
+struct SchemeHooks {
   // Designs the constants for a request; throws ModelError when the model does not suit it.
   // The design's options are those the design fixed (precompute_scheme adds the request's).
   SchemeDesign (*precompute)(const Model& model, const GenerateRequest& request) = nullptr;
@@ -463,7 +469,16 @@ struct SchemeInfo {
                                double t_end) = nullptr;
 };
 
-// Whether the scheme's constants take `linearization` (SchemeInfo::linearizations and schedulable).
+// Each scheme's folder fills one, part by part and field by field by name: who it is, what it
+// is, how verify holds it, and its hooks.
+struct SchemeInfo {
+  SchemeIdentity identity{};
+  SchemeTraits traits{};
+  VerifyPolicy verify{};
+  SchemeHooks hooks{};
+};
+
+// Whether the scheme's constants take `linearization` (SchemeTraits::linearizations and schedulable).
 bool takes(const SchemeInfo& scheme, Linearization linearization);
 
 }  // namespace dualrate

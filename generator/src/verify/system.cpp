@@ -99,10 +99,10 @@ SystemSpec load_system_file(const std::string& path) {
     m.scheme = entry["scheme"].as<std::string>();
     m.scheme_loc = at(path, entry["scheme"]);
     const SchemeInfo* info = find_scheme(m.scheme);
-    if (!info || !info->dual_rate)
+    if (!info || !info->traits.dual_rate)
       throw ModelError(m.scheme_loc, fmt::format("'{}' is not a dual-rate scheme", m.scheme),
                        fmt::format("a system runs dual-rate tasks: {}",
-                                   fmt::join(scheme_names_with(&SchemeInfo::dual_rate), " or ")));
+                                   fmt::join(scheme_names_with(&SchemeTraits::dual_rate), " or ")));
     if (entry["step"]) m.step = positive_number(path, entry["step"], "step");
     if (entry["ratio"]) {
       int r = 0;

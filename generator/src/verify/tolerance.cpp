@@ -42,7 +42,7 @@ namespace dualrate {
 //   - the constants, rounded to float once and so the same in every step (no cancellation;
 //     summed in absolute value, sum_k |Phi^k| d_s): the step h and the scheme's own
 //     coefficients move a step's increment (Phi - I) x by u_f each, twice 2 u_f |Phi - I| X
-//     (where they are h and one factor of the whole increment, SchemeInfo::
+//     (where they are h and one factor of the whole increment, VerifyPolicy::
 //     step_scaled_constants, u_f (|h d step/dh| + |step - x|) from the reference core's steps
 //     along the run: |Phi - I| X is a worst case over each row's terms, which on a stiff
 //     spring cancel), and a parameter p_j moves the derivative by |df/dp_j p_j| u_f, over a
@@ -149,7 +149,7 @@ Eigen::VectorXd step_scaled_share(const ReferenceCore& core, const RunOptions& r
 // the scheme analyses; `rate` P, the terms that carry a parameter, which covers those without
 // a state, such as a load m g), and the slow states', which take the fast ones through f_z
 // over the step, h |f_z| T_f; zero for other schemes. `analysed` is verify's Jacobian, the
-// model's unless the scheme analyses another (SchemeInfo::analysed_jacobian).
+// model's unless the scheme analyses another (SchemeHooks::analysed_jacobian).
 Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, const GenerateRequest& generate,
                              const SchemeInfo* info, const Eigen::MatrixXd& analysed, const Eigen::VectorXd& magnitude,
                              const Eigen::VectorXd& rate) {
@@ -157,7 +157,7 @@ Eigen::VectorXd solved_terms(const Model& model, const ReferenceCore& core, cons
   Eigen::VectorXd terms = Eigen::VectorXd::Zero(n);
   if (!info || !info->verify.fast_states_solved || fast <= 0) return terms;
   const Eigen::MatrixXd j =
-      info->analysed_jacobian ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0)) : analysed;
+      info->hooks.analysed_jacobian ? core.jacobian_at(0, core.initial_state(), core.inputs_at(0)) : analysed;
   const FullPivotLu gz(j.bottomRightCorner(fast, fast));
   if (!gz.invertible()) return terms;
   const Eigen::VectorXd derivative = j.cwiseAbs() * magnitude;
@@ -209,7 +209,7 @@ std::optional<MapRounding> map_rounding(const Model& model, const ReferenceCore&
   const int roundings = r.substeps * (evaluations + 2);
   // Dual-rate task forms: their compensated slow sums' roundings are bounded as plain ones (the
   // step's share of the increments is a single step's, which the task forms do not have).
-  const bool compensated = !run.compensated.empty() && !(info && info->dual_rate);
+  const bool compensated = !run.compensated.empty() && !(info && info->traits.dual_rate);
   const bool scaled = info && info->verify.step_scaled_constants;
   Eigen::VectorXd last = Eigen::VectorXd::Zero(m);
   if (scaled || compensated) {

@@ -134,12 +134,12 @@ Verification::Verification(const Model& model, const VerifyOptions& o, const Sch
       generation_(generate_code(model, {request_, false})),
       design_(generation_.design),
       core_(model),
-      j_(info.analysed_jacobian ? info.analysed_jacobian(model)
-                                : core_.jacobian_at(0, core_.initial_state(), core_.inputs_at(0))),
-      evaluations_(design_.evaluations > 0 ? design_.evaluations : info.evaluations),
-      run_(run_options(o, design_, info.dual_rate)),
+      j_(info.hooks.analysed_jacobian ? info.hooks.analysed_jacobian(model)
+                                      : core_.jacobian_at(0, core_.initial_state(), core_.inputs_at(0))),
+      evaluations_(design_.evaluations > 0 ? design_.evaluations : info.traits.evaluations),
+      run_(run_options(o, design_, info.traits.dual_rate)),
       r_(r) {
-  if (!info.dual_rate) {
+  if (!info.traits.dual_rate) {
     const StepCost cost = step_cost(model, request_, design_);
     r.ops_per_step = cost.ops.total();
     r.ops_bound = cost.bound.total();
@@ -163,7 +163,7 @@ void Verification::run_programs(const fs::path& dir) {
                        " built and run (" + std::to_string(r_.steps) + " steps, a row every " +
                        std::to_string(o_.every) + ")\n";
   for (const auto& f : portable_math_functions(called_functions(model_))) r_.portable_math_functions.push_back(f);
-  if (info_.dual_rate) {
+  if (info_.traits.dual_rate) {
     run_tasks(dir, flags, script);
   } else if (cross_ && cross_->linux_user) {
     run_on_linux(dir, flags, script);
@@ -318,7 +318,7 @@ void Verification::compare(const fs::path& dir) {
     r_.worst_time = c.worst_time;
     // The local check's columns: in the single-rate trace; for dual-rate tasks in the
     // sequential run's, whose other columns the preemptive run's equal (bit_exact_vs_single).
-    Trace local = read_csv((info_.dual_rate ? sequential_trace(dir, cross_) : dir / "generated.csv").string());
+    Trace local = read_csv((info_.traits.dual_rate ? sequential_trace(dir, cross_) : dir / "generated.csv").string());
     Trace next = take_next_states(local);
     Trace kept = take_kept_values(local);
     const TraceCarries carries = take_carries(local);
@@ -441,8 +441,8 @@ void Verification::check_calibrations(const fs::path& dir) {
   }
   std::vector<TraceCalibrationResult> results;
   // The trace program's output, or the sequential task run's (run_tasks: the trace file's name + .out).
-  const fs::path output = info_.dual_rate ? fs::path(sequential_trace(dir, cross_).string() + ".out")
-                                          : dir / (cross_ ? "target.txt" : "trace.log");
+  const fs::path output = info_.traits.dual_rate ? fs::path(sequential_trace(dir, cross_).string() + ".out")
+                                                 : dir / (cross_ ? "target.txt" : "trace.log");
   if (!read_calibration_results(read_file(output), results) || results.size() != events.size()) {
     r_.error = fmt::format("the trace program reported {} calibration writes of {} ({})", results.size(), events.size(),
                            output.filename().string());

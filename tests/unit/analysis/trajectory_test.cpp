@@ -80,7 +80,7 @@ TEST(StabilityAlongTrajectory, TheDesignsMapAtTheInitialStateIsTheSchemesOwn) {
     const ReferenceCore core(m);
     const Eigen::MatrixXd j = core.jacobian_at(0, core.initial_state(), core.inputs_at(0));
     const Eigen::MatrixXd own = one_step_map(scheme, j, h, m.slow_count);
-    const Eigen::MatrixXd map = find_scheme(scheme)->design_step_map(design, j, m.slow_count, h);
+    const Eigen::MatrixXd map = find_scheme(scheme)->hooks.design_step_map(design, j, m.slow_count, h);
     EXPECT_EQ((map - own).cwiseAbs().maxCoeff(), 0) << file << " " << scheme;
   }
 }

@@ -219,11 +219,11 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
     for (const Candidate& c : d.candidates) {
       if (c.status == "refused" || c.max_stable_step <= 0) continue;
       const SchemeInfo* info = find_scheme(c.scheme);
-      for (int ratio : info->dual_rate ? kRatios : std::vector<int>{1}) {
+      for (int ratio : info->traits.dual_rate ? kRatios : std::vector<int>{1}) {
         // As the search: a dual-rate scheme's steps are not capped by its stability scan.
         const std::vector<double> grid =
-            design_steps(request, m.simulation.t_end, info->dual_rate ? 0 : c.max_stable_step, c.stable_bounded,
-                         info->dual_rate ? ratio : 1);
+            design_steps(request, m.simulation.t_end, info->traits.dual_rate ? 0 : c.max_stable_step, c.stable_bounded,
+                         info->traits.dual_rate ? ratio : 1);
         int beyond = -1;
         for (double h : grid) {
           if (beyond >= 2) break;

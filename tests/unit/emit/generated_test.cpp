@@ -41,7 +41,7 @@ struct Case {
 // repeated what these show (122 s of a core in a fresh clone's run). The full matrix (DUALRATE_FULL_TARGET_MATRIX)
 // runs every model with all four.
 // A model whose inputs are held (models/fan_drive.yaml) runs with the schemes that take held
-// inputs only (SchemeInfo::held_inputs); read from the file's text, as the cases are listed
+// inputs only (SchemeTraits::held_inputs); read from the file's text, as the cases are listed
 // before any model is loaded.
 std::vector<Case> cases() {
   const std::set<std::string> each_scheme = {"f16_longitudinal", "quarter_car_relative", "functions",
@@ -52,7 +52,7 @@ std::vector<Case> cases() {
     for (const char* s : {"euler", "rk2", "rk4", "prk25"})
       if ((DUALRATE_FULL_MATRIX || std::string(s) == "rk4" || std::string(s) == "prk25" ||
            each_scheme.count(test::stem(f)) > 0) &&
-          (!held || find_scheme(s)->held_inputs))
+          (!held || find_scheme(s)->traits.held_inputs))
         all.push_back({f, s});
   }
   return all;
@@ -192,7 +192,7 @@ void expect_exact_step_catches(const char* file, const char* scheme, double t_en
                                ScalarType scalar = ScalarType::kFloat) {
   const Model m = test::load(test::source_path(file));
   VerifyOptions o;
-  const bool dual_rate = find_scheme(scheme)->dual_rate;
+  const bool dual_rate = find_scheme(scheme)->traits.dual_rate;
   o.generate = {scheme, m.simulation.step.value(), dual_rate ? m.simulation.ratio : 1, scalar, "test"};
   o.t_end = t_end;
   o.every = 10;
@@ -223,7 +223,7 @@ TEST(FloatMutation, SpLlsConstantOneUlpOffFailsTheExactStepCheck) {
   });
 }
 
-// The same in double (SchemeInfo::double_reference: the design's constants confirmed within
+// The same in double (SchemeHooks::double_reference: the design's constants confirmed within
 // 2^-53 |entry| + 2^-40 max |entry|, applied as emitted): the DC motor's k under sp_ll and its
 // G_z^-1 under quasistatic (the Newton step's only constant) one double ulp larger each differ,
 // where the accumulated check in double holds the run to the scheme's fixed 1e-10.

@@ -47,7 +47,7 @@ GenerateRequest options_for(const Model& m, const std::string& scheme, ScalarTyp
 // the model.
 bool generate(const Model& m, const GenerateRequest& g, TracedHeader& out, SchemeDesign& design) {
   const SchemeInfo* info = find_scheme(g.scheme);
-  if (info->dual_rate && (m.slow_count == 0 || m.fast_count() == 0)) return false;
+  if (info->traits.dual_rate && (m.slow_count == 0 || m.fast_count() == 0)) return false;
   try {
     design = precompute_scheme(m, g);
     out = generate_traced_header(m, g, design);  // refuses what cannot take a model's calibration

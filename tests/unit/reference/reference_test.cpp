@@ -250,7 +250,7 @@ TEST(ReferenceCore, ExactStepDifferenceNamesWhatTheGeneratedCodeComputesOtherwis
   EXPECT_EQ(difference("tests/models/valid/van_der_pol.yaml", "prk25"), "");
   EXPECT_NE(difference("tests/models/valid/van_der_pol.yaml", "abm4").find("order of operations"), std::string::npos);
   EXPECT_EQ(difference("models/dc_motor.yaml", "sp_ll"), "");
-  // In double the design's constants confirmed as in float (SchemeInfo::double_reference).
+  // In double the design's constants confirmed as in float (SchemeHooks::double_reference).
   EXPECT_EQ(difference("models/dc_motor.yaml", "sp_ll", 1e-3, false), "");
   EXPECT_EQ(difference("models/dc_motor.yaml", "smfe"), "");               // D = 1e-3: 5 inner steps and the rest
   EXPECT_EQ(difference("models/dc_motor.yaml", "smfe", 1e-3, false), "");  // h_s and N: the generator's numbers

@@ -143,8 +143,8 @@ TEST(Quasistatic, NewtonAlongTheTrajectoryRefusesASaturatedFastEquation) {
   EXPECT_NO_THROW(check_newton_along_trajectory(m, form, d, 0.9));
   // Both forms register it as their trajectory check, which generate, verify and design run.
   for (const char* scheme : {"quasistatic", "quasistatic_outer"}) {
-    EXPECT_THROW(find_scheme(scheme)->check_trajectory(m, 2), ModelError) << scheme;
-    EXPECT_NO_THROW(find_scheme(scheme)->check_trajectory(m, 0.9)) << scheme;
+    EXPECT_THROW(find_scheme(scheme)->hooks.check_trajectory(m, 2), ModelError) << scheme;
+    EXPECT_NO_THROW(find_scheme(scheme)->hooks.check_trajectory(m, 0.9)) << scheme;
   }
   const Model linear = text_model(rate_limited("50*(r - z)"));
   const QuasistaticForm linear_form = quasistatic_form(linear);

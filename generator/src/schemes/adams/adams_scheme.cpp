@@ -131,13 +131,13 @@ StepCost macro_step_cost(const Model& m, bool parallel, int ratio) {
 // A scheme only the reference core runs, in the paper's form.
 SchemeInfo paper_form(const char* name, int order, const char* summary, int evaluations) {
   SchemeInfo s;
-  s.name = name;
-  s.order = order;
-  s.summary = summary;
-  s.evaluations = evaluations;
-  s.generated = false;
-  s.analysable = false;
-  s.grid_tied = true;
+  s.identity.name = name;
+  s.traits.order = order;
+  s.identity.summary = summary;
+  s.traits.evaluations = evaluations;
+  s.traits.generated = false;
+  s.traits.analysable = false;
+  s.traits.grid_tied = true;
   return s;
 }
 
@@ -146,64 +146,64 @@ SchemeInfo paper_form(const char* name, int order, const char* summary, int eval
 std::vector<SchemeInfo> adams_schemes() {
   // Evaluations: per fast step 2 f_e (4 parallel), per macro step 2 f_r (3 parallel).
   SchemeInfo serial;
-  serial.name = "mrabm4";
-  serial.runtime_class = "dualrate::Mrabm4";
-  serial.header = "dualrate/schemes/mrabm4.hpp";
-  serial.order = 2;
-  serial.summary = "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004";
-  serial.evaluations = 2;
-  serial.dual_rate = true;
-  serial.held_inputs = true;  // at each round's t_{n+1}, the start-up's RK4 stages and the slow job's times
-  serial.hold_degree = 1;     // the task form is second order (its slow state interpolated linearly)
-  serial.grid_tied = true;
-  serial.compensated_update = CompensatedUpdate::kSlowStates;  // the slow job's corrections of x_r
-  serial.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
-  serial.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(false, s); };
-  serial.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) {
+  serial.identity.name = "mrabm4";
+  serial.identity.runtime_class = "dualrate::Mrabm4";
+  serial.identity.header = "dualrate/schemes/mrabm4.hpp";
+  serial.traits.order = 2;
+  serial.identity.summary = "serial multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004";
+  serial.traits.evaluations = 2;
+  serial.traits.dual_rate = true;
+  serial.traits.held_inputs = true;  // at each round's t_{n+1}, the start-up's RK4 stages and the slow job's times
+  serial.traits.hold_degree = 1;     // the task form is second order (its slow state interpolated linearly)
+  serial.traits.grid_tied = true;
+  serial.traits.compensated_update = CompensatedUpdate::kSlowStates;  // the slow job's corrections of x_r
+  serial.hooks.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4, s); };
+  serial.hooks.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(false, s); };
+  serial.hooks.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) {
     return macro_step_cost(m, false, request.ratio);
   };
-  serial.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+  serial.hooks.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(false, j, h, slow, ratio);
   };
-  serial.step_map_layout = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+  serial.hooks.step_map_layout = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_layout(false, j, h, slow, ratio);
   };
   SchemeInfo parallel;
-  parallel.name = "mrabm4_parallel";
-  parallel.runtime_class = "dualrate::Mrabm4";
-  parallel.header = "dualrate/schemes/mrabm4.hpp";
-  parallel.order = 2;
-  parallel.summary = "parallel two-track multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004";
-  parallel.evaluations = 4;
-  parallel.dual_rate = true;
-  parallel.held_inputs = true;
-  parallel.hold_degree = 1;
-  parallel.parallel = true;
-  parallel.grid_tied = true;
-  parallel.compensated_update = CompensatedUpdate::kSlowStates;
-  parallel.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
-  parallel.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(true, s); };
-  parallel.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) {
+  parallel.identity.name = "mrabm4_parallel";
+  parallel.identity.runtime_class = "dualrate::Mrabm4";
+  parallel.identity.header = "dualrate/schemes/mrabm4.hpp";
+  parallel.traits.order = 2;
+  parallel.identity.summary = "parallel two-track multirate Adams-Bashforth-Moulton 4 as fast and slow tasks, seed 004";
+  parallel.traits.evaluations = 4;
+  parallel.traits.dual_rate = true;
+  parallel.traits.held_inputs = true;
+  parallel.traits.hold_degree = 1;
+  parallel.traits.parallel = true;
+  parallel.traits.grid_tied = true;
+  parallel.traits.compensated_update = CompensatedUpdate::kSlowStates;
+  parallel.hooks.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Parallel, s); };
+  parallel.hooks.float_reference_run = [](const GridSetupIn<float>& s) { return task_run(true, s); };
+  parallel.hooks.cost = [](const Model& m, const GenerateRequest& request, const SchemeDesign&) {
     return macro_step_cost(m, true, request.ratio);
   };
-  parallel.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+  parallel.hooks.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_map(true, j, h, slow, ratio);
   };
-  parallel.step_map_layout = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
+  parallel.hooks.step_map_layout = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) {
     return macro_step_layout(true, j, h, slow, ratio);
   };
   SchemeInfo abm4 = paper_form("abm4", 4, "single-rate Adams-Bashforth-Moulton 4 PECE, seed 004's reference", 2);
-  abm4.analysable = true;
-  abm4.uniform = true;
-  abm4.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kAbm4, s); };
-  abm4.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int) {
+  abm4.traits.analysable = true;
+  abm4.traits.uniform = true;
+  abm4.hooks.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kAbm4, s); };
+  abm4.hooks.grid_step_map = [](const Eigen::MatrixXd& j, double h, std::size_t slow, int) {
     return abm4_step_map(j, h, slow);
   };
   SchemeInfo sync = paper_form("mrabm4_sync", 4, "serial multirate ABM4 as the paper states it, seed 004", 2);
-  sync.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Sync, s); };
+  sync.hooks.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4Sync, s); };
   SchemeInfo parallel_sync =
       paper_form("mrabm4_parallel_sync", 4, "parallel multirate ABM4 as the paper states it, seed 004", 4);
-  parallel_sync.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4ParallelSync, s); };
+  parallel_sync.hooks.reference_run = [](const GridSetup& s) { return run(AdamsScheme::kMrabm4ParallelSync, s); };
   return {serial, parallel, abm4, sync, parallel_sync};
 }
 

@@ -186,25 +186,25 @@ StepCost prk_step_cost(const PrkTableau& t, const Model& model) {
 SchemeInfo prk25_scheme() {
   // 2 slow and 5 fast evaluations: counted as 5 full ones for the float tolerance.
   SchemeInfo s;
-  s.name = "prk25";
-  s.runtime_class = "dualrate::Prk25";
-  s.header = "dualrate/schemes/prk.hpp";
-  s.order = 2;
-  s.summary = "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003";
-  s.evaluations = 5;
-  s.held_inputs = true;  // each partition's stages take them at their own abscissae
-  s.hold_degree = 1;     // second order: a linear hold keeps it
-  s.reference_step = [](const ReferenceSetup& setup, double) -> ReferenceStep {
+  s.identity.name = "prk25";
+  s.identity.runtime_class = "dualrate::Prk25";
+  s.identity.header = "dualrate/schemes/prk.hpp";
+  s.traits.order = 2;
+  s.identity.summary = "dual-rate partitioned Runge-Kutta, 2-stage slow and 5-stage fast tableau, seed 003";
+  s.traits.evaluations = 5;
+  s.traits.held_inputs = true;  // each partition's stages take them at their own abscissae
+  s.traits.hold_degree = 1;     // second order: a linear hold keeps it
+  s.hooks.reference_step = [](const ReferenceSetup& setup, double) -> ReferenceStep {
     return [slow = setup.slow](const RightHandSide& f, double t, double h, const std::vector<double>& x) {
       return prk_reference_step(prk25_tableau(), f, slow, t, h, x);
     };
   };
-  s.float_reference = [](const ReferenceSetup& setup, double) -> FloatStep {
+  s.hooks.float_reference = [](const ReferenceSetup& setup, double) -> FloatStep {
     return [slow = setup.slow](const FloatModel& m, double t, float h, const std::vector<float>& x) {
       return prk_step_in(prk25_tableau(), m.f, slow, t, h, x);
     };
   };
-  s.cost = [](const Model& model, const GenerateRequest&, const SchemeDesign&) {
+  s.hooks.cost = [](const Model& model, const GenerateRequest&, const SchemeDesign&) {
     return prk_step_cost(prk25_tableau(), model);
   };
   return s;

@@ -603,38 +603,38 @@ StepIn<T> reference_in(const ReferenceSetup& s, double h) {
 // The bound is sp_ll's, whose generated and reference solves differ in the same way.
 SchemeInfo quasistatic_scheme() {
   SchemeInfo s;
-  s.name = "quasistatic";
-  s.runtime_class = "dualrate::Quasistatic";
-  s.header = "dualrate/schemes/quasistatic.hpp";
-  s.order = kQuasistaticOrder;
-  s.summary = "quasistatic approximation with the boundary-layer correction, seed 002";
-  s.evaluations = 9;
-  s.takes_constants = true;
+  s.identity.name = "quasistatic";
+  s.identity.runtime_class = "dualrate::Quasistatic";
+  s.identity.header = "dualrate/schemes/quasistatic.hpp";
+  s.traits.order = kQuasistaticOrder;
+  s.identity.summary = "quasistatic approximation with the boundary-layer correction, seed 002";
+  s.traits.evaluations = 9;
+  s.traits.takes_constants = true;
   s.verify.double_tolerance = 1e-10;
   s.verify.local_step_map = false;
   s.verify.fast_states_solved = true;
-  s.precompute = precompute_corrected;
-  s.check_trajectory = check_trajectory;
-  s.reference_step = reference_corrected;
-  s.float_reference = reference_in<float>;
-  s.double_reference = reference_in<double>;
-  s.float_reference_gap = quasistatic_float_gap;
-  s.cost = cost;
-  s.analysed_jacobian = analysed_jacobian;
-  s.schedulable = true;
-  s.held_inputs = true;                                   // at the RK4 stages' times, where F and G are evaluated
-  s.compensated_update = CompensatedUpdate::kSlowStates;  // the fast states are solved
-  s.hold_degree = 2;
+  s.hooks.precompute = precompute_corrected;
+  s.hooks.check_trajectory = check_trajectory;
+  s.hooks.reference_step = reference_corrected;
+  s.hooks.float_reference = reference_in<float>;
+  s.hooks.double_reference = reference_in<double>;
+  s.hooks.float_reference_gap = quasistatic_float_gap;
+  s.hooks.cost = cost;
+  s.hooks.analysed_jacobian = analysed_jacobian;
+  s.traits.schedulable = true;
+  s.traits.held_inputs = true;  // at the RK4 stages' times, where F and G are evaluated
+  s.traits.compensated_update = CompensatedUpdate::kSlowStates;  // the fast states are solved
+  s.traits.hold_degree = 2;
   return s;
 }
 
 // The same runtime step without the boundary-layer correction (its constants say so).
 SchemeInfo quasistatic_outer_scheme() {
   SchemeInfo s = quasistatic_scheme();
-  s.name = "quasistatic_outer";
-  s.summary = "quasistatic approximation, outer solution only, seed 002";
-  s.precompute = precompute_outer;
-  s.reference_step = reference_outer;
+  s.identity.name = "quasistatic_outer";
+  s.identity.summary = "quasistatic approximation, outer solution only, seed 002";
+  s.hooks.precompute = precompute_outer;
+  s.hooks.reference_step = reference_outer;
   return s;
 }
 

@@ -89,7 +89,7 @@ void check_newton_along_trajectory(const Model& model, const QuasistaticForm& fo
 // The smallest damping ratio -Re(lambda)/|lambda| the fast block's eigenvalues may have.
 constexpr double kQuasistaticMinDamping = 0.01;
 
-// RK4 on the reduced slow dynamics (SchemeInfo::order; its O(eps) is the approximation's).
+// RK4 on the reduced slow dynamics (SchemeTraits::order; its O(eps) is the approximation's).
 constexpr int kQuasistaticOrder = 4;
 
 // The most Newton steps a design may take.

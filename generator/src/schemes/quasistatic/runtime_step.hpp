@@ -1,7 +1,7 @@
 // quasistatic's step in float or double, operation for operation as runtime/include/dualrate/
 // schemes/quasistatic.hpp computes it in a build of generated code in that Scalar, with G_z^-1
 // precomputed (G_z constant) or G_z factorized at each Newton step: verify's exact step check
-// (SchemeInfo::float_reference, double_reference).
+// (SchemeHooks::float_reference, double_reference).
 #pragma once
 
 #include <memory>

@@ -1,6 +1,6 @@
 // smfe's macro step in float or double, operation for operation as runtime/include/dualrate/
 // schemes/smfe.hpp computes it in a build of generated code in that Scalar: verify's exact step
-// check (SchemeInfo::float_reference, double_reference).
+// check (SchemeHooks::float_reference, double_reference).
 #pragma once
 
 #include <vector>

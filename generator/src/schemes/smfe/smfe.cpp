@@ -26,7 +26,7 @@ double smfe_factor(std::complex<double> lambda, double macro_step, double inner_
 
 namespace {
 
-// Forward Euler's order, which the stabilized inner steps keep (SchemeInfo::order).
+// Forward Euler's order, which the stabilized inner steps keep (SchemeTraits::order).
 constexpr int kSmfeOrder = 1;
 
 // The largest eq. 14 factor over `lambdas` at N, and the eigenvalue that has it.
@@ -137,7 +137,7 @@ SmfeDesign design_over_range(const Model& model, double macro_step, std::optiona
   }
 }
 
-// The option that fixes h_s (SchemeInfo::options).
+// The option that fixes h_s (SchemeTraits::options).
 const char* const kInnerStepOption = "inner_step";
 
 // The file's inner_step when it is the h_s given (no flag overrode it), or null.
@@ -473,30 +473,30 @@ std::string generate_note(const Model&, const GenerateRequest&, const SchemeDesi
 SchemeInfo smfe_scheme() {
   // N + 1 evaluations per macro step, N chosen per model (verify's float tolerance uses N + 1).
   SchemeInfo s;
-  s.name = "smfe";
-  s.runtime_class = "dualrate::Smfe";
-  s.header = "dualrate/schemes/smfe.hpp";
-  s.order = kSmfeOrder;
-  s.summary = "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001";
-  s.evaluations = 2;
-  s.takes_constants = true;
-  s.held_inputs = true;  // at each inner step's time; first order, so design tries the zero hold
-  s.precompute = precompute;
-  s.reference_step = reference;
-  s.float_reference = reference_in<float>;
-  s.double_reference = reference_in<double>;
-  s.cost = cost;
-  s.stable_step_scan = stable_step_scan;
-  s.analyse = analyse;
-  s.generate_note = generate_note;
-  s.design_step_map = [](const SchemeDesign& design, const MatrixXd& j, std::size_t, double macro_step) {
+  s.identity.name = "smfe";
+  s.identity.runtime_class = "dualrate::Smfe";
+  s.identity.header = "dualrate/schemes/smfe.hpp";
+  s.traits.order = kSmfeOrder;
+  s.identity.summary = "stabilized multirate forward Euler, N inner steps of h_s then one of D - N h_s, seed 001";
+  s.traits.evaluations = 2;
+  s.traits.takes_constants = true;
+  s.traits.held_inputs = true;  // at each inner step's time; first order, so design tries the zero hold
+  s.hooks.precompute = precompute;
+  s.hooks.reference_step = reference;
+  s.hooks.float_reference = reference_in<float>;
+  s.hooks.double_reference = reference_in<double>;
+  s.hooks.cost = cost;
+  s.hooks.stable_step_scan = stable_step_scan;
+  s.hooks.analyse = analyse;
+  s.hooks.generate_note = generate_note;
+  s.hooks.design_step_map = [](const SchemeDesign& design, const MatrixXd& j, std::size_t, double macro_step) {
     const SmfeChoice& chosen = designed<SmfeChoice>(design);
     return smfe_step_map(j, macro_step, chosen.inner_step, chosen.inner_steps);
   };
-  s.schedulable = true;
-  s.options = {{kInnerStepOption,
-                "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it "
-                "is real)"}};
+  s.traits.schedulable = true;
+  s.traits.options = {{kInnerStepOption,
+                       "smfe: the inner step h_s (default: from the fastest fast eigenvalue, dead-beat when it "
+                       "is real)"}};
   return s;
 }
 

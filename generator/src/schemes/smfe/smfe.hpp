@@ -68,7 +68,7 @@ SmfeDesign smfe_design(const Eigen::VectorXcd& all, const Eigen::VectorXcd& slow
 // positioned at the simulation section, when no design exists.
 SmfeDesign smfe_design_for(const Model& model, double macro_step, std::optional<double> inner_step = std::nullopt);
 
-// smfe's own options (SchemeInfo::options), typed, read from those given.
+// smfe's own options (SchemeTraits::options), typed, read from those given.
 struct SmfeOptions {
   std::optional<double>
       inner_step;  // h_s (simulation.scheme_options.inner_step, --inner-step); not given, smfe_design chooses it

@@ -13,7 +13,7 @@ namespace dualrate {
 Eigen::MatrixXd smfe_step_map(const Eigen::MatrixXd& j, double macro_step, double inner_step, int inner_steps);
 
 // One macro step of generated code with N = inner_steps as the runtime header computes it
-// (SchemeInfo::cost): N + 1 right-hand sides, the held inputs evaluated at each after the
+// (SchemeHooks::cost): N + 1 right-hand sides, the held inputs evaluated at each after the
 // first, the updates and times; with a schedule, its lookup of h_s before the step.
 StepCost smfe_step_cost(const Model& model, int inner_steps, const ConstantSchedule* schedule);
 

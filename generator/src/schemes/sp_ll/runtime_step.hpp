@@ -1,6 +1,6 @@
 // sp_ll's step in float or double, operation for operation as runtime/include/dualrate/schemes/
 // sp_ll.hpp computes it in a build of generated code in that Scalar: verify's exact step check
-// (SchemeInfo::float_reference, double_reference).
+// (SchemeHooks::float_reference, double_reference).
 #pragma once
 
 #include <vector>
@@ -20,7 +20,7 @@ template <class T>
 StepIn<T> sp_ll_step_in(const std::vector<NamedMatrix>& constants, std::size_t slow,
                         const std::vector<std::vector<double>>& grid = {});
 
-// sp_ll's SchemeInfo::float_reference (T = float) and double_reference (T = double):
+// sp_ll's SchemeHooks::float_reference (T = float) and double_reference (T = double):
 // setup.design's constants (or its schedule's at each grid point) confirmed by
 // sp_ll_reference_constants (confirmed_constants<T>), then sp_ll_step_in<T>. Throws
 // SimulationError without the design or the model.

@@ -36,7 +36,7 @@ void phi_blocks(const MatrixXd& z, double h, MatrixXd& e, MatrixXd& p1, MatrixXd
 
 namespace {
 
-// Seed 000's local linearization: first order in the slow step (SchemeInfo::order).
+// Seed 000's local linearization: first order in the slow step (SchemeTraits::order).
 constexpr int kSpLlOrder = 1;
 
 struct Block {
@@ -448,31 +448,31 @@ SchemeInfo sp_ll_scheme() {
   // Generated code uses precomputed phi-functions, the reference core per-step block
   // exponentials (Eigen's Pade approximant): they agree to rounding of those, bound 1e-10.
   SchemeInfo s;
-  s.name = "sp_ll";
-  s.runtime_class = "dualrate::SpLl";
-  s.header = "dualrate/schemes/sp_ll.hpp";
-  s.order = kSpLlOrder;
-  s.summary = "singular-perturbation local linearization, seed 000";
-  s.evaluations = 6;
-  s.takes_constants = true;
+  s.identity.name = "sp_ll";
+  s.identity.runtime_class = "dualrate::SpLl";
+  s.identity.header = "dualrate/schemes/sp_ll.hpp";
+  s.traits.order = kSpLlOrder;
+  s.identity.summary = "singular-perturbation local linearization, seed 000";
+  s.traits.evaluations = 6;
+  s.traits.takes_constants = true;
   s.verify.double_tolerance = 1e-10;
   s.verify.fast_states_solved = true;
-  s.precompute = precompute;
-  s.reference_step = reference;
-  s.float_reference = sp_ll_reference_in<float>;
-  s.double_reference = sp_ll_reference_in<double>;
-  s.cost = cost;
-  s.step_map = sp_ll_step_map;
-  s.design_step_map = [](const SchemeDesign& design, const Eigen::MatrixXd& j, std::size_t slow, double h) {
+  s.hooks.precompute = precompute;
+  s.hooks.reference_step = reference;
+  s.hooks.float_reference = sp_ll_reference_in<float>;
+  s.hooks.double_reference = sp_ll_reference_in<double>;
+  s.hooks.cost = cost;
+  s.hooks.step_map = sp_ll_step_map;
+  s.hooks.design_step_map = [](const SchemeDesign& design, const Eigen::MatrixXd& j, std::size_t slow, double h) {
     return sp_ll_step_map_with(design.matrices, j, slow, h);
   };
-  s.linearizations = {Linearization::kExact, Linearization::kFrozen};
-  s.schedulable = true;
-  s.held_inputs = true;
-  s.compensated_update = CompensatedUpdate::kSlowStates;  // the fast states are solved
-  s.hold_degree = 2;  // exact on a linear model's held polynomial: its error is the linearization's
-  s.analyse = analyse;
-  s.generate_note = generate_note;
+  s.traits.linearizations = {Linearization::kExact, Linearization::kFrozen};
+  s.traits.schedulable = true;
+  s.traits.held_inputs = true;
+  s.traits.compensated_update = CompensatedUpdate::kSlowStates;  // the fast states are solved
+  s.traits.hold_degree = 2;  // exact on a linear model's held polynomial: its error is the linearization's
+  s.hooks.analyse = analyse;
+  s.hooks.generate_note = generate_note;
   return s;
 }
 
