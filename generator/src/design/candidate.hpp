@@ -52,6 +52,32 @@ struct Trial {
   bool absolute = false;  // where's tolerance is absolute
 };
 
+// Where a candidate stands, in the order design ranks them: chosen, ok (meets the request, costs
+// more), dearer (no step within the tolerance where it costs less than a candidate that meets
+// it: DesignRequest::exhaustive), not schedulable and failed on target (meets it on the host,
+// not on the target), inaccurate (no step within the tolerance), refused (the model does not
+// suit it). Text only in the report and the JSON (to_string).
+enum class CandidateStatus { kChosen, kOk, kDearer, kNotSchedulable, kFailedOnTarget, kInaccurate, kRefused };
+constexpr const char* to_string(CandidateStatus s) {
+  switch (s) {
+    case CandidateStatus::kChosen:
+      return "chosen";
+    case CandidateStatus::kOk:
+      return "ok";
+    case CandidateStatus::kDearer:
+      return "dearer";
+    case CandidateStatus::kNotSchedulable:
+      return "not schedulable";
+    case CandidateStatus::kFailedOnTarget:
+      return "failed on target";
+    case CandidateStatus::kInaccurate:
+      return "inaccurate";
+    case CandidateStatus::kRefused:
+      return "refused";
+  }
+  return "";
+}
+
 struct Candidate {
   std::string scheme;
   std::optional<Linearization> linearization;  // of the schemes that take one: as designed
@@ -75,10 +101,7 @@ struct Candidate {
   bool stable_bounded = true;
   long ops_per_step = 0;  // dual-rate: per macro step
   double ops_per_second = 0;
-  // chosen, ok (meets the request, costs more), dearer (no step within the tolerance where it
-  // costs less than a candidate that meets it: DesignRequest::exhaustive), refused (the model
-  // does not suit it), inaccurate (no step within the tolerance), not schedulable (on the target).
-  std::string status;
+  CandidateStatus status = CandidateStatus::kRefused;
   std::string reason;
   std::vector<Trial> trials;  // in the order run
   // With a target:
@@ -88,7 +111,7 @@ struct Candidate {
   int bit_exact = -1;        // the target's trace equals the host build's
   std::string target_error;  // why it could not be measured there
 
-  bool meets() const { return status == "chosen" || status == "ok"; }
+  bool meets() const { return status == CandidateStatus::kChosen || status == CandidateStatus::kOk; }
   double cost() const { return cycles_per_second >= 0 ? cycles_per_second : ops_per_second; }
 };
 

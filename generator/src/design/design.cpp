@@ -71,12 +71,6 @@ void measure_on_target(const Model& model, Candidate& c, const Design& d, const 
   if (c.budget) c.cycles_per_second = *per_step * c.budget->cpi / (c.step * c.ratio);
 }
 
-int status_rank(const std::string& s) {
-  static const std::vector<std::string> order{"chosen",           "ok",         "dearer", "not schedulable",
-                                              "failed on target", "inaccurate", "refused"};
-  return static_cast<int>(std::find(order.begin(), order.end(), s) - order.begin());
-}
-
 // The high-accuracy solution's own error into d: the larger of Odeint's Dormand-Prince 5(4) at tolerances
 // 1e-11 and 1e-12 against each other and the candidates' dense solution (`accurate`) against the
 // latter, at 200 rows, on the states relative to max(1, max_t |x|); throws std::invalid_argument
@@ -157,7 +151,7 @@ Candidate candidate_or_refusal(const Model& m, const SchemeInfo& info, const Des
   Candidate c;
   c.scheme = info.identity.name;
   c.dual_rate = info.traits.dual_rate;
-  c.status = "refused";
+  c.status = CandidateStatus::kRefused;
   if (!info.traits.uniform && !d.partitioned) {
     c.reason = "needs the slow/fast partition, and the model has none";
     return c;
@@ -185,10 +179,10 @@ void measure_candidates_on_target(const Model& m, const DesignRequest& r, Design
     if (r.progress) r.progress(fmt::format("{} on {}", c.scheme, r.target));
     measure_on_target(as_designed(m, c), c, d, r);
     if (!c.target_error.empty()) {
-      c.status = "failed on target";
+      c.status = CandidateStatus::kFailedOnTarget;
       c.reason = c.target_error;
     } else if (c.budget && !c.budget->schedulable) {
-      c.status = "not schedulable";
+      c.status = CandidateStatus::kNotSchedulable;
       c.reason = c.budget->verdict;
     }
   }
@@ -198,7 +192,7 @@ void measure_candidates_on_target(const Model& m, const DesignRequest& r, Design
 // rest; the first chosen when it meets the request, the others that do costed against it.
 void rank_and_choose(const DesignRequest& r, Design& d) {
   std::stable_sort(d.candidates.begin(), d.candidates.end(), [](const Candidate& a, const Candidate& b) {
-    if (status_rank(a.status) != status_rank(b.status)) return status_rank(a.status) < status_rank(b.status);
+    if (a.status != b.status) return a.status < b.status;
     if (a.meets()) return a.cost() < b.cost();
     const double ea = a.trials.empty() ? kInf : a.error_share, eb = b.trials.empty() ? kInf : b.error_share;
     return ea < eb;
@@ -206,7 +200,7 @@ void rank_and_choose(const DesignRequest& r, Design& d) {
   if (d.candidates.empty() || !d.candidates.front().meets()) return;
   d.choice = 0;
   Candidate& chosen = d.candidates.front();
-  chosen.status = "chosen";
+  chosen.status = CandidateStatus::kChosen;
   chosen.reason =
       "the cheapest that is stable and within the tolerance" + std::string(r.target.empty() ? "" : " and schedulable");
   for (std::size_t i = 1; i < d.candidates.size(); ++i)

@@ -70,7 +70,7 @@ std::string Design::text() const {
                        on_target ? fmt::format(" {:>12} {:>6}", number(c.cycles_per_second),
                                                c.budget ? fmt::format("{:.2g}%", 100 * c.budget->utilization) : "-")
                                  : "",
-                       c.status);
+                       to_string(c.status));
   }
   out += "\n";
   if (choice >= 0) {
@@ -100,7 +100,7 @@ std::string Design::text() const {
   out += "the others:\n";
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (static_cast<int>(i) != choice)
-      out += fmt::format("  {}: {}{}\n", scheme_label(candidates[i]), candidates[i].status,
+      out += fmt::format("  {}: {}{}\n", scheme_label(candidates[i]), to_string(candidates[i].status),
                          candidates[i].reason.empty() ? "" : ": " + candidates[i].reason);
   out += "steps tried (error / tolerance):\n";
   for (const Candidate& c : candidates)
@@ -126,7 +126,7 @@ std::string Design::json() const {
         c.step > 0 ? json_number(c.error_time) : "null", c.step > 0 ? json_string(c.error_where) : "null",
         json_number(c.max_stable_step), c.stable_bounded, c.ops_per_step, json_number(c.ops_per_second),
         c.hold_error >= 0 ? json_number(c.hold_error) : "null",
-        c.integration_error >= 0 ? json_number(c.integration_error) : "null", json_string(c.status),
+        c.integration_error >= 0 ? json_number(c.integration_error) : "null", json_string(to_string(c.status)),
         json_string(c.reason), trials);
     if (!target.empty()) {
       s += fmt::format(", \"instructions_per_step\": {}, \"cycles_per_second\": {}, \"bit_exact\": {}",

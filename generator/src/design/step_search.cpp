@@ -279,7 +279,7 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, std::optional<Lineari
   const std::vector<double> grid =
       design_steps(r, t_end, c.max_stable_step, c.stable_bounded, info.traits.dual_rate ? ratio : 1);
   if (grid.empty()) {
-    c.status = "inaccurate";
+    c.status = CandidateStatus::kInaccurate;
     const double lo = t_end / static_cast<double>(kMaxSteps);
     c.reason = c.max_stable_step > 0 && c.max_stable_step < lo
                    ? fmt::format("its largest stable step, {:.3g}, takes more than {} steps over the scenario",
@@ -306,7 +306,7 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, std::optional<Lineari
   bool all_dearer = false;
   const long found = search_steps(runs, grid, ratio, dearer, c.trials, why, &all_dearer);
   if (found < 0 && all_dearer) {
-    c.status = "dearer";
+    c.status = CandidateStatus::kDearer;
     c.reason = fmt::format(
         "above the tolerance at every step run, and at every step not run costs more than {:.4g} "
         "operations per second, what a candidate within the tolerance costs",
@@ -314,13 +314,13 @@ Candidate search(SchemeRuns& runs, const SchemeInfo& info, std::optional<Lineari
     return c;
   }
   if (found < 0) {
-    c.status = "inaccurate";
+    c.status = CandidateStatus::kInaccurate;
     c.reason = why;
     return c;
   }
   take_error(c.trials.back(), c);
   cheapest_step(runs, grid, static_cast<std::size_t>(found), ratio, ops_per_second, c);
-  c.status = "ok";
+  c.status = CandidateStatus::kOk;
   return c;
 }
 

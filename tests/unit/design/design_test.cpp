@@ -217,7 +217,7 @@ TEST_P(DesignSweep, ChoiceCostsWithinTenPercentOfAnExhaustiveSweep) {
     std::optional<Swept> best;
     std::map<std::pair<double, int>, Trace> accurate;
     for (const Candidate& c : d.candidates) {
-      if (c.status == "refused" || c.max_stable_step <= 0) continue;
+      if (c.status == CandidateStatus::kRefused || c.max_stable_step <= 0) continue;
       const SchemeInfo* info = find_scheme(c.scheme);
       for (int ratio : info->traits.dual_rate ? kRatios : std::vector<int>{1}) {
         // As the search: a dual-rate scheme's steps are not capped by its stability scan.
@@ -355,7 +355,7 @@ TEST(Design, BoundSkipsOnlyDearerSteps) {
   std::size_t runs = 0, all_runs = 0, dearer = 0;
   for (const Candidate& c : bounded.candidates) {
     runs += c.trials.size();
-    if (c.status != "dearer") continue;
+    if (c.status != CandidateStatus::kDearer) continue;
     ++dearer;
     for (const Candidate& e : exhaustive.candidates) {
       if (e.scheme == c.scheme && e.hold == c.hold && e.meets()) {
