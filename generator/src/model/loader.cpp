@@ -76,17 +76,17 @@ Model Loader::load() {
     read_states(top.at("states"), slow, fast);
   }
 
-  for (const auto& e : params) model_.parameters.push_back({define(e, "parameter"), {}, {}});
-  for (const auto& e : inputs) model_.inputs.push_back({define(e, "input"), {}, {}});
+  for (const auto& e : params) model_.parameters.push_back({define(e, NameKind::kParameter), {}, {}});
+  for (const auto& e : inputs) model_.inputs.push_back({define(e, NameKind::kInput), {}, {}});
   for (const auto& e : slow) model_.states.push_back({define(e, state_kind(e, false)), false, {}, {}, {}, {}});
   for (const auto& e : fast) model_.states.push_back({define(e, state_kind(e, true)), true, {}, {}, {}, {}});
   model_.slow_count = slow.size();
   model_.partitioned = partitioned_;
   std::vector<Variable> variables;
   variables.reserve(vars.size());
-  for (const auto& e : vars) variables.push_back({define(e, "variable"), {}});
-  for (const auto& e : outs) model_.outputs.push_back({define(e, "output"), {}});
-  for (const auto& e : tables) define(e, "table");
+  for (const auto& e : vars) variables.push_back({define(e, NameKind::kVariable), {}});
+  for (const auto& e : outs) model_.outputs.push_back({define(e, NameKind::kOutput), {}});
+  for (const auto& e : tables) define(e, NameKind::kTable);
 
   check_overrides(top);
   read_tables(tables);
@@ -212,8 +212,14 @@ void Loader::read_name(const KeyValue& kv) {
   model_.name = name;
 }
 
-Named Loader::define(const Entry& e, const std::string& kind) {
+bool Loader::is(const std::string& name, NameKind kind) const {
+  const auto k = kind_.find(name);
+  return k != kind_.end() && k->second == kind;
+}
+
+Named Loader::define(const Entry& e, NameKind name_kind) {
   const SourceLoc loc = at(e.key);
+  const std::string kind = to_string(name_kind);
   static const std::regex identifier("[A-Za-z][A-Za-z0-9_]*");
   const std::string hint = "names are C identifiers: a letter, then letters, digits or '_'";
   if (!std::regex_match(e.name, identifier)) throw ModelError(loc, "invalid " + kind + " name '" + e.name + "'", hint);
@@ -229,9 +235,10 @@ Named Loader::define(const Entry& e, const std::string& kind) {
                      "the model name is the generated namespace; choose another name");
   if (auto d = defined_.find(e.name); d != defined_.end())
     throw ModelError(loc, "duplicate name '" + e.name + "'",
-                     "already defined as " + kind_.at(e.name) + " at line " + std::to_string(d->second.line));
+                     "already defined as " + std::string(to_string(kind_.at(e.name))) + " at line " +
+                         std::to_string(d->second.line));
   defined_[e.name] = loc;
-  kind_[e.name] = kind;
+  kind_[e.name] = name_kind;
   return {e.name, loc, GiNaC::realsymbol(cpp_name(e.name))};
 }
 
@@ -288,8 +295,9 @@ ExpressionScope Loader::parameter_scope(const std::string& what, std::size_t ava
   }
   for (const auto& t : model_.tables) scope.tables[t->name] = t;
   for (const auto& [name, kind] : kind_)
-    if (kind != "parameter" && kind != "table")
-      scope.forbidden[name] = "'" + name + "' is a " + kind + "; " + what + " may use only numbers and parameters";
+    if (kind != NameKind::kParameter && kind != NameKind::kTable)
+      scope.forbidden[name] =
+          "'" + name + "' is a " + to_string(kind) + "; " + what + " may use only numbers and parameters";
   return scope;
 }
 
@@ -407,14 +415,14 @@ void Loader::check_form(const YAML::Node& root, const std::map<std::string, KeyV
     require(root, top, k);
 }
 
-std::string Loader::state_kind(const Entry& e, bool fast) const {
+NameKind Loader::state_kind(const Entry& e, bool fast) const {
   if (model_.second_order) {
     const auto& c = model_.second_order->coordinates;
-    if (std::find(c.begin(), c.end(), e.name) != c.end()) return "coordinate";
+    if (std::find(c.begin(), c.end(), e.name) != c.end()) return NameKind::kCoordinate;
     for (const auto& q : c)
-      if (e.name == q + "_dot") return "velocity";
+      if (e.name == q + "_dot") return NameKind::kVelocity;
   }
-  return fast ? "fast state" : "slow state";
+  return fast ? NameKind::kFastState : NameKind::kSlowState;
 }
 
 void Loader::read_equations(const KeyValue& section) {
@@ -429,21 +437,22 @@ void Loader::read_equations(const KeyValue& section) {
     const std::string name = key_name(it->first, "equations");
     auto x = std::find_if(model_.states.begin(), model_.states.end(), [&](const State& s) { return s.name == name; });
     if (x == model_.states.end()) {
-      const std::string kind = kind_.count(name) ? " ('" + name + "' is a " + kind_.at(name) + ")" : "";
+      const std::string kind = kind_.count(name) ? " ('" + name + "' is a " + to_string(kind_.at(name)) + ")" : "";
       throw ModelError(at(it->first), "equation for '" + name + "', which is not a state" + kind,
                        did_you_mean(name, state_names, "equations give d(state)/dt, one per state"));
     }
     if (!seen.insert(name).second) throw ModelError(at(it->first), "duplicate equation for state '" + name + "'");
-    const std::string kind = kind_.at(name);
-    if (kind == "coordinate" || kind == "velocity")
-      throw ModelError(at(it->first), "equation for '" + name + "', which is a " + kind + " of the second-order model",
-                       "its motion follows from mass and forces; equations are for the added first-order states");
+    if (is(name, NameKind::kCoordinate) || is(name, NameKind::kVelocity))
+      throw ModelError(
+          at(it->first),
+          "equation for '" + name + "', which is a " + to_string(kind_.at(name)) + " of the second-order model",
+          "its motion follows from mass and forces; equations are for the added first-order states");
     x->rhs = expression(it->first, it->second, dynamic_scope("the equation of '" + name + "'"));
     x->rhs_loc = at(it->second);
   }
   std::vector<std::string> missing;
   for (const auto& x : model_.states)
-    if (!seen.count(x.name) && kind_.at(x.name) != "coordinate" && kind_.at(x.name) != "velocity")
+    if (!seen.count(x.name) && !is(x.name, NameKind::kCoordinate) && !is(x.name, NameKind::kVelocity))
       missing.push_back(x.name);
   if (!missing.empty())
     throw ModelError(at(section.first),

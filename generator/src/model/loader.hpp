@@ -20,6 +20,45 @@
 
 namespace dualrate::loading {
 
+// What a name of the model file is (Loader::define); text only in messages (to_string).
+enum class NameKind {
+  kParameter,
+  kInput,
+  kSlowState,
+  kFastState,
+  kCoordinate,    // a second-order model's position
+  kVelocity,      // and its velocity, q_dot
+  kAcceleration,  // q_ddot, a variable of the second-order model
+  kVariable,
+  kOutput,
+  kTable,
+};
+constexpr const char* to_string(NameKind k) {
+  switch (k) {
+    case NameKind::kParameter:
+      return "parameter";
+    case NameKind::kInput:
+      return "input";
+    case NameKind::kSlowState:
+      return "slow state";
+    case NameKind::kFastState:
+      return "fast state";
+    case NameKind::kCoordinate:
+      return "coordinate";
+    case NameKind::kVelocity:
+      return "velocity";
+    case NameKind::kAcceleration:
+      return "acceleration";
+    case NameKind::kVariable:
+      return "variable";
+    case NameKind::kOutput:
+      return "output";
+    case NameKind::kTable:
+      return "table";
+  }
+  return "";
+}
+
 inline const std::set<std::string>& cpp_keywords() {
   static const std::set<std::string> words = {
       "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
@@ -132,7 +171,9 @@ class Loader {
 
   void read_name(const KeyValue& kv);
 
-  Named define(const Entry& e, const std::string& kind);
+  Named define(const Entry& e, NameKind kind);
+  // Whether `name` is defined as a `kind`.
+  bool is(const std::string& name, NameKind kind) const;
 
   ExpressionText text_of(const YAML::Node& key, const YAML::Node& node, const std::string& what);
 
@@ -196,7 +237,7 @@ class Loader {
   // states (controller integrators, filters) with their equations.
   void check_form(const YAML::Node& root, const std::map<std::string, KeyValue>& top, bool second_order);
 
-  std::string state_kind(const Entry& e, bool fast) const;
+  NameKind state_kind(const Entry& e, bool fast) const;
 
   // The first-order states of a second-order model: every coordinate's position, then the
   // velocities (name q_dot) of the coordinates with large inertia (slow), then those of the
@@ -261,7 +302,7 @@ class Loader {
   Model model_;
   GiNaC::ex time_ex_ = model_.time;
   std::map<std::string, SourceLoc> defined_;
-  std::map<std::string, std::string> kind_;
+  std::map<std::string, NameKind> kind_;
   std::vector<Variable> all_variables_;
 };
 

@@ -108,8 +108,7 @@ void Loader::force_entries(const std::map<std::string, KeyValue>& top, std::vect
 // definite, and the first-order equations: q' = q_dot, q_dot' = (M^-1 f)_q.
 void Loader::read_second_order(const std::map<std::string, KeyValue>& top) {
   SecondOrder& so = *model_.second_order;
-  if (!so.small_parameter.empty() &&
-      (!kind_.count(so.small_parameter) || kind_.at(so.small_parameter) != "parameter")) {
+  if (!so.small_parameter.empty() && !is(so.small_parameter, NameKind::kParameter)) {
     std::vector<std::string> names;
     for (const auto& p : model_.parameters) names.push_back(p.name);
     throw ModelError(at(small_parameter_node_), "small.parameter '" + so.small_parameter + "' is not a parameter",
@@ -186,7 +185,7 @@ std::vector<GiNaC::ex> Loader::solve_accelerations(const KeyValue& section) {
   for (std::size_t i = 0; i < n; ++i) {
     GiNaC::ex a = 0;
     for (std::size_t j = 0; j < n; ++j) a += inverse(static_cast<unsigned>(i), static_cast<unsigned>(j)) * so.forces[j];
-    Variable v{define({so.coordinates[i] + "_ddot", section.first, section.second}, "acceleration"), a, true,
+    Variable v{define({so.coordinates[i] + "_ddot", section.first, section.second}, NameKind::kAcceleration), a, true,
                so.mass_loc};
     so.accelerations.push_back(v.symbol);
     model_.variables.push_back(std::move(v));
@@ -207,7 +206,7 @@ Eigen::MatrixXd Loader::read_mass(const KeyValue& section, SecondOrder& so) {
   // Entries may use the coordinates (not their velocities); checks hold at the initial positions.
   GiNaC::exmap start;
   for (const auto& x : model_.states)
-    if (kind_.at(x.name) == "coordinate") start[x.symbol] = GiNaC::numeric(x.initial_value);
+    if (is(x.name, NameKind::kCoordinate)) start[x.symbol] = GiNaC::numeric(x.initial_value);
   if (so.diagonal) {
     const KeyValue& d = k.at("diagonal");
     check_mass_entries(d, "mass.diagonal", so);
@@ -238,12 +237,12 @@ double Loader::read_mass_entry(const YAML::Node& node, std::size_t i, std::size_
   const std::string what = "mass matrix entry (" + so.coordinates[i] + ", " + so.coordinates[j] + ")";
   ExpressionScope scope = parameter_scope(what, model_.parameters.size());
   for (const auto& x : model_.states)
-    if (kind_.at(x.name) == "coordinate") {
+    if (is(x.name, NameKind::kCoordinate)) {
       scope.forbidden.erase(x.name);
       scope.allowed[x.name] = x.symbol;
     }
   for (auto& [name, why] : scope.forbidden)
-    if (kind_.count(name) && kind_.at(name) == "velocity")
+    if (is(name, NameKind::kVelocity))
       why = "'" + name + "' is a velocity; " + what + " may use numbers, parameters and coordinates";
   so.mass[i][j] = expression(node, node, scope);
   for (const auto& [q, value] : start) so.constant_mass = so.constant_mass && !so.mass[i][j].has(q);
