@@ -26,7 +26,7 @@ GenerateRequest settings_request(const Settings& s, ScalarType scalar) {
 
 GenerateRequest generate_request(const Settings& s, const Overrides& o) {
   GenerateRequest g = settings_request(s, scalar_type(o.scalar));
-  g.defer_overruns = o.overrun == "defer";
+  g.overruns = *named(kOverrunHandlings, o.overrun);  // checked by add_overrun
   return g;
 }
 
@@ -143,7 +143,7 @@ void add_overrun(CLI::App* cmd, Overrides& o) {
                   "Dual-rate tasks, a slow job still running at the next release: 'skip' that release (the slow "
                   "state held), or 'defer' it until the job ends (the fast task waits for the job's end points; "
                   "exact while each late job ends within the next macro step)")
-      ->check(CLI::IsMember({"skip", "defer"}))
+      ->check(CLI::IsMember(names(kOverrunHandlings)))
       ->capture_default_str();
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/overrun_handling.hpp"
 #include "ir/linear_map.hpp"
 #include "ir/op_count.hpp"
 #include "model/model.hpp"
@@ -80,10 +81,10 @@ struct GenerateRequest {
   int ratio = 1;
   ScalarType scalar = ScalarType::kDouble;
   std::string generator_version;
-  SchemeOptions scheme_options{};  // the scheme's own options as given
-  bool defer_overruns = false;     // dual-rate: OverrunPolicy::kDefer instead of kSkip (dualrate/dual_rate.hpp)
-  std::string name_space{};        // of the generated code and the header's name (empty: the model's name)
-  bool jacobian = false;           // also emit Model::jacobian (--jacobian)
+  SchemeOptions scheme_options{};                     // the scheme's own options as given
+  OverrunHandling overruns = OverrunHandling::kSkip;  // dual-rate tasks: a release that finds the slow job running
+  std::string name_space{};  // of the generated code and the header's name (empty: the model's name)
+  bool jacobian = false;     // also emit Model::jacobian (--jacobian)
   // A model with tunable values: the names of its instances (--instances), each a namespace
   // within the generated one with its own Model and constants; none: one instance, the namespace.
   std::vector<std::string> instances{};

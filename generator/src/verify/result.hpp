@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/enum_text.hpp"
+#include "base/overrun_handling.hpp"
 #include "base/trace.hpp"
 #include "verify/tasks.hpp"
 #include "model/model.hpp"
@@ -98,9 +99,9 @@ struct TargetCost {
 // periodic task on cortex-a53-linux) and the counts their programs report.
 struct TaskRun {
   Tasks tasks = Tasks::kSingle;
-  std::string overrun_policy;               // dual-rate: skip or defer
-  std::optional<bool> bit_exact_vs_single;  // its trace equals the sequential executive's bit for bit
-  std::optional<long> overruns;             // slow + fast overruns
+  std::optional<OverrunHandling> overruns_handled;  // dual-rate: a release that finds the slow job running
+  std::optional<bool> bit_exact_vs_single;          // its trace equals the sequential executive's bit for bit
+  std::optional<long> overruns;                     // slow + fast overruns
   std::optional<long> slow_overruns, fast_overruns, ticks, slow_jobs, preempted_ticks;
   std::optional<long> deferred_releases;    // releases deferred behind a late slow job (defer)
   std::optional<long> longest_wait;         // most ticks the fast task waited for a late job's end points (defer)

@@ -37,7 +37,7 @@ struct SystemModel {
   SourceLoc scheme_loc;
   std::optional<double> step;
   std::optional<int> ratio;
-  bool defer_overruns = false;
+  OverrunHandling overruns = OverrunHandling::kSkip;
   std::string scalar;  // float or double; empty: the target's default
 };
 
