@@ -42,11 +42,6 @@ std::string malformed_count(const std::string& where, const std::vector<std::str
       where, line.substr(0, 200));
 }
 
-// A step's instructions as counted, per arithmetic operation of the step where it has any.
-StepInstructions step_instructions(double mean, std::optional<long> min, long max, long ops_per_step) {
-  return {mean, min, max, ops_per_step > 0 ? mean / static_cast<double>(ops_per_step) : 0.0};
-}
-
 // The host compiler command for generated code: $CXX, else the generator's default (c++; in a
 // sanitized build the generator's own compiler with its sanitizers, so that host verification
 // runs the generated code under them too, and links the sanitized portable libm).
@@ -164,7 +159,7 @@ std::string run_on_target(const CrossTarget& target, const fs::path& dir, const 
       long min = 0, max = 0;
       if (!parse_number(words[1], total) || !parse_number(words[2], min) || !parse_number(words[3], max))
         return malformed_count(target.name, words);
-      cost.instructions = step_instructions(total / static_cast<double>(steps), min, max, r.ops_per_step);
+      cost.instructions = StepInstructions{total / static_cast<double>(steps), min, max};
     } else if (words.size() == 3 && words[0] == "calibration_cost") {
       CalibrationCost& c = r.calibration_cost.emplace();
       if (!parse_number(words[1], c.instructions) || !parse_number(words[2], c.stack_bytes))
@@ -376,8 +371,7 @@ std::string run_linux_trace(const CrossTarget& target, const fs::path& dir, cons
   TargetCost& cost = r.target_cost.emplace();
   cost.counted_steps = counted;
   if (!error.empty()) return error;
-  cost.instructions =
-      step_instructions(r.fast_job->instructions_mean, std::nullopt, r.fast_job->instructions_max, r.ops_per_step);
+  cost.instructions = StepInstructions{r.fast_job->instructions_mean, std::nullopt, r.fast_job->instructions_max};
   TaskRun& periodic = r.task_run.emplace();
   periodic.tasks = Tasks::kPeriodic;
   error = retrying_noise(periodic, true, [&] {

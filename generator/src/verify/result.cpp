@@ -75,12 +75,12 @@ std::string cost_text(const VerifyResult& r) {
         "cost on {}: {:.1f} instructions per step (min {}, max {}), {} arithmetic ops per step "
         "(lower bound {}; {:.2f} instructions per op), stack {} bytes; program text {} B, data "
         "{} B, bss {} B\n",
-        r.target, i.mean, i.min.value_or(-1), i.max, r.ops_per_step, r.ops_bound, i.per_op, c.stack_bytes.value_or(-1),
-        c.sections->text, c.sections->data, c.sections->bss);
+        r.target, i.mean, i.min.value_or(-1), i.max, r.ops_per_step, r.ops_bound, i.per_op(r.ops_per_step),
+        c.stack_bytes.value_or(-1), c.sections->text, c.sections->data, c.sections->bss);
   return fmt::format(
       "cost on {}: {:.1f} instructions per step (max {}), {} arithmetic ops per step (lower bound "
       "{}; {:.2f} instructions per op)\n",
-      r.target, i.mean, i.max, r.ops_per_step, r.ops_bound, i.per_op);
+      r.target, i.mean, i.max, r.ops_per_step, r.ops_bound, i.per_op(r.ops_per_step));
 }
 
 // The tasks' lines: against the sequential run, deferred releases. A count the task program did

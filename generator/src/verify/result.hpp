@@ -78,7 +78,8 @@ struct StepInstructions {
   double mean = 0;
   std::optional<long> min;  // not counted on cortex-a53-linux
   long max = 0;
-  double per_op = 0;  // mean per arithmetic operation of the step (0 without an op count)
+  // The mean per arithmetic operation of a step of `ops_per_step` (0 without an op count).
+  double per_op(long ops_per_step) const { return ops_per_step > 0 ? mean / static_cast<double>(ops_per_step) : 0.0; }
 };
 
 // A Cortex-M program's sections.

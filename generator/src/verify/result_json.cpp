@@ -76,6 +76,8 @@ void read_checks(const Json& j, VerifyResult& r) {
 void write_runs(Json& j, const VerifyResult& r) {
   j["ops_per_step"] = r.ops_per_step;
   j["ops_bound"] = r.ops_bound;
+  if (r.target_cost && r.target_cost->instructions)
+    j["instructions_per_op"] = printed(r.target_cost->instructions->per_op(r.ops_per_step), "{:.2f}");
   if (r.bit_exact_vs_host) j["bit_exact_vs_host"] = *r.bit_exact_vs_host;
   j["portable_math_functions"] = r.portable_math_functions;
   if (r.target_cost) merge(j, *r.target_cost);
@@ -138,7 +140,6 @@ void to_json(Json& j, const TargetCost& c) {
     j["instructions_per_step"] = tenths(c.instructions->mean);
     j["instructions_per_step_min"] = reported(c.instructions->min);
     j["instructions_per_step_max"] = c.instructions->max;
-    j["instructions_per_op"] = printed(c.instructions->per_op, "{:.2f}");
   }
   if (c.counted_steps) j["instructions_counted_steps"] = *c.counted_steps;
   if (c.sections) {
@@ -155,7 +156,6 @@ void from_json(const Json& j, TargetCost& c) {
     read(j, "instructions_per_step", i.mean);
     read_reported(j, "instructions_per_step_min", i.min);
     read(j, "instructions_per_step_max", i.max);
-    read(j, "instructions_per_op", i.per_op);
     c.instructions = i;
   }
   read(j, "instructions_counted_steps", c.counted_steps);

@@ -24,9 +24,10 @@
 //   the tick check: tick_samples, tick_every, tick_differing, tick_first_differing_time (when one differs);
 //   accuracy (an object: AccuracyCheck), error, directory;
 //   the relinearized comparison: linearization and schedule_error (scheduled) or relinearized_max_error;
-//   ops_per_step, ops_bound, bit_exact_vs_host, portable_math_functions;
-//   the target's cost (TargetCost): instructions_per_step, instructions_per_step_min, _max,
-//   instructions_per_op; instructions_counted_steps; text_bytes, data_bytes, bss_bytes; stack_bytes;
+//   ops_per_step, ops_bound, instructions_per_op (with the target's instructions: derived, not
+//   read back), bit_exact_vs_host, portable_math_functions;
+//   the target's cost (TargetCost): instructions_per_step, instructions_per_step_min, _max;
+//   instructions_counted_steps; text_bytes, data_bytes, bss_bytes; stack_bytes;
 //   the tasks' run (TaskRun): tasks, bit_exact_vs_single; overruns, slow_overruns (dual-rate),
 //   fast_overruns; ticks, slow_jobs and preempted_ticks (dual-rate); overrun_policy (dual-rate);
 //   fast_task_core, slow_task_core, shared_overruns; deferred_releases, longest_wait_ticks;

@@ -65,7 +65,7 @@ AccuracyCheck accuracy_part() {
 
 TargetCost target_cost_part() {
   TargetCost c;
-  c.instructions = StepInstructions{1500.5, 1400, 1600, 12.5};
+  c.instructions = StepInstructions{1500.5, 1400, 1600};
   c.counted_steps = 200;
   c.sections = SectionSizes{4096, 128, 2048};
   c.stack_bytes = 512;
@@ -199,7 +199,9 @@ TEST(VerifyResultJson, EveryPartReadsBackEqual) {
   EXPECT_EQ(back.bit_exact_vs_host, true);
   ASSERT_TRUE(back.target_cost && back.target_cost->instructions);
   EXPECT_EQ(back.target_cost->instructions->min, 1400);
-  EXPECT_EQ(back.target_cost->instructions->per_op, 12.5);
+  // Derived from the step's instructions and operations (1500.5 / 120), written to two decimals.
+  EXPECT_EQ(j.at("instructions_per_op"), 12.5);
+  EXPECT_EQ(back.target_cost->instructions->per_op(back.ops_per_step), 1500.5 / 120);
   ASSERT_TRUE(back.task_run);
   EXPECT_EQ(back.task_run->bit_exact_vs_single, false);
   EXPECT_EQ(back.task_run->max_latency_ns, 123400);
@@ -320,7 +322,7 @@ TEST(VerifyResultJson, PeriodicTaskReadsBackEqual) {
   r.outputs = o;
   r.relinearized = RelinearizedComparison{Linearization::kScheduled, 2e-11};
   TargetCost cost;
-  cost.instructions = StepInstructions{159, std::nullopt, 160, 0};
+  cost.instructions = StepInstructions{159, std::nullopt, 160};
   cost.counted_steps = 200;
   r.target_cost = cost;
   TaskRun t;
