@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -66,6 +67,11 @@ std::vector<std::string> split(const std::string& text, char separator) {
   while (std::getline(in, part, separator))
     if (!part.empty()) parts.push_back(part);
   return parts;
+}
+
+std::string upper(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
 }
 
 std::string read_file(const fs::path& path) {

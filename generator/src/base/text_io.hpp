@@ -1,4 +1,4 @@
-// Text in and out: whole files, JSON strings, shell command lines, splitting.
+// Text in and out: whole files, JSON strings, shell command lines, splitting, capitals.
 #pragma once
 
 #include <filesystem>
@@ -15,5 +15,7 @@ std::string read_file(const std::filesystem::path& path);
 std::string command_line(const std::vector<std::string>& argv);
 // The non-empty parts of text between separators.
 std::vector<std::string> split(const std::string& text, char separator);
+// text in capitals (ASCII), as a verdict is printed: PASS.
+std::string upper(std::string text);
 
 }  // namespace dualrate

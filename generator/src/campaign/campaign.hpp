@@ -5,6 +5,7 @@
 // docs/campaigns.md describes the file, the project and the report.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -65,6 +66,25 @@ Campaign read_campaign_project(const std::string& dir);
 // a factor (resolved at run time), empty otherwise.
 std::vector<std::string> verify_arguments(const Campaign& campaign, const CampaignPoint& point,
                                           const std::string& step_seconds);
+
+// What came of a point: verify passed, failed, the generator refused the point, or (the report)
+// no shard's results hold it. Text only in its result file and the reports (to_string).
+enum class PointStatus { kPass, kFail, kRefused, kMissing };
+inline constexpr std::array<PointStatus, 4> kPointStatuses = {PointStatus::kPass, PointStatus::kFail,
+                                                              PointStatus::kRefused, PointStatus::kMissing};
+constexpr const char* to_string(PointStatus s) {
+  switch (s) {
+    case PointStatus::kPass:
+      return "pass";
+    case PointStatus::kFail:
+      return "fail";
+    case PointStatus::kRefused:
+      return "refused";
+    case PointStatus::kMissing:
+      return "missing";
+  }
+  return "";
+}
 
 // `dualrate campaign point DIR ID`: runs the point, writes RESULTS/NNNNN.json (atomically: a
 // killed run leaves no partial file) and prints a line on it. Exit status 0 pass, 2 fail,

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include <pugixml.hpp>
 #include <set>
 
+#include "base/enum_text.hpp"
 #include "base/text_io.hpp"
 #include "campaign/campaign.hpp"
 #include "campaign/campaign_json.hpp"
@@ -21,9 +23,9 @@ namespace dualrate {
 
 namespace {
 
-struct PointStatus {
+struct ReportedPoint {
   const CampaignPoint* point = nullptr;
-  std::string status = "missing";
+  PointStatus status = PointStatus::kMissing;
   std::string reason;
   nlohmann::ordered_json result = nullptr;  // the point's result file, when one was found
   double finished = 0;
@@ -106,8 +108,8 @@ std::vector<std::pair<std::string, std::string>> junit_failures(const std::vecto
 }
 
 // Every result file of the folders, matched to the campaign's points.
-std::vector<PointStatus> collect(const Campaign& c, const std::vector<std::string>& folders) {
-  std::vector<PointStatus> points(c.points.size());
+std::vector<ReportedPoint> collect(const Campaign& c, const std::vector<std::string>& folders) {
+  std::vector<ReportedPoint> points(c.points.size());
   std::map<std::string, std::size_t> by_id;
   for (std::size_t i = 0; i < c.points.size(); ++i) {
     points[i].point = &c.points[i];
@@ -138,12 +140,18 @@ std::vector<PointStatus> collect(const Campaign& c, const std::vector<std::strin
                                    file.string());
           continue;
         }
-        PointStatus& p = points[found->second];
+        ReportedPoint& p = points[found->second];
         const double finished = r.value("finished_unix", 0.0);
         if (p.result.is_object() && p.finished >= finished) continue;  // the later run of a point counts
+        // What a point's run writes: pass, fail or refused (missing is the report's own).
+        const std::optional<PointStatus> status = named(kPointStatuses, r.at("status").get<std::string>());
+        if (!status || *status == PointStatus::kMissing) {
+          std::cerr << fmt::format("warning: {} has no status a point's run writes; left out\n", file.string());
+          continue;
+        }
         p.result = r;
         p.finished = finished;
-        p.status = r.at("status").get<std::string>();
+        p.status = *status;
         p.reason = r.value("reason", "");
         ++used;
       } catch (const nlohmann::json::exception& e) {
@@ -156,9 +164,9 @@ std::vector<PointStatus> collect(const Campaign& c, const std::vector<std::strin
   // crashed) failed; its JUnit file says so. A test JUnit reports passed without a result stays missing.
   for (const auto& [id, message] : junit_failures(folders)) {
     const auto found = by_id.find(id);
-    if (found == by_id.end() || points[found->second].status != "missing") continue;
-    PointStatus& p = points[found->second];
-    p.status = "fail";
+    if (found == by_id.end() || points[found->second].status != PointStatus::kMissing) continue;
+    ReportedPoint& p = points[found->second];
+    p.status = PointStatus::kFail;
     p.reason = fmt::format(
         "CTest ran the point and it failed ({}) without writing a result: killed (CTest's "
         "TIMEOUT) or crashed",
@@ -167,16 +175,49 @@ std::vector<PointStatus> collect(const Campaign& c, const std::vector<std::strin
   return points;
 }
 
+// The campaign's verdict: every point passed or was refused; one failed; none failed and one
+// is missing.
+enum class CampaignVerdict { kPass, kFail, kIncomplete };
+constexpr const char* to_string(CampaignVerdict v) {
+  switch (v) {
+    case CampaignVerdict::kPass:
+      return "pass";
+    case CampaignVerdict::kFail:
+      return "fail";
+    case CampaignVerdict::kIncomplete:
+      return "incomplete";
+  }
+  return "";
+}
+
+// The statuses the reports list point by point, grouped by reason.
+constexpr std::array<PointStatus, 3> kUnpassed = {PointStatus::kFail, PointStatus::kRefused, PointStatus::kMissing};
+
 struct Totals {
   std::size_t pass = 0, fail = 0, refused = 0, missing = 0;
   double seconds = 0;
-  std::string verdict() const { return fail ? "fail" : missing ? "incomplete" : "pass"; }
+  std::size_t& of(PointStatus s) {
+    switch (s) {
+      case PointStatus::kPass:
+        return pass;
+      case PointStatus::kRefused:
+        return refused;
+      case PointStatus::kMissing:
+        return missing;
+      case PointStatus::kFail:
+        break;
+    }
+    return fail;
+  }
+  CampaignVerdict verdict() const {
+    return fail ? CampaignVerdict::kFail : missing ? CampaignVerdict::kIncomplete : CampaignVerdict::kPass;
+  }
 };
 
-Totals count(const std::vector<PointStatus>& points) {
+Totals count(const std::vector<ReportedPoint>& points) {
   Totals t;
   for (const auto& p : points) {
-    (p.status == "pass" ? t.pass : p.status == "refused" ? t.refused : p.status == "missing" ? t.missing : t.fail)++;
+    ++t.of(p.status);
     t.seconds += p.seconds();
   }
   return t;
@@ -190,8 +231,8 @@ std::vector<std::string> model_names(const Campaign& c) {
 }
 
 // The points of a status, grouped by their reason in the order each reason first appears.
-std::vector<std::pair<std::string, std::vector<std::string>>> by_reason(const std::vector<PointStatus>& points,
-                                                                        const std::string& status) {
+std::vector<std::pair<std::string, std::vector<std::string>>> by_reason(const std::vector<ReportedPoint>& points,
+                                                                        PointStatus status) {
   std::vector<std::pair<std::string, std::vector<std::string>>> groups;
   for (const auto& p : points) {
     if (p.status != status) continue;
@@ -207,7 +248,7 @@ std::string cell(const std::optional<double>& v, const char* format) {
 }
 std::string cell(const std::optional<bool>& v) { return v ? (*v ? "yes" : "no") : "-"; }
 
-std::string text_summary(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
+std::string text_summary(const Campaign& c, const std::vector<ReportedPoint>& points, const Totals& t) {
   std::string s = fmt::format("campaign {}: {} points\n", c.name, points.size());
   for (const std::string& model : model_names(c)) {
     s += fmt::format("\n{}\n  {:>5}  {:<16} {:<16} {:<16} {:<6} {:<28} {:<8} {:>10} {:>9} {:>13} {:>11}\n", model, "#",
@@ -217,20 +258,20 @@ std::string text_summary(const Campaign& c, const std::vector<PointStatus>& poin
       if (p.point->model == model)
         s += fmt::format("  {:>5}  {:<16} {:<16} {:<16} {:<6} {:<28} {:<8} {:>10} {:>9} {:>13} {:>11}\n",
                          p.point->index, p.point->scheme, p.step(), p.point->target, p.point->scalar,
-                         params_text(*p.point, ","), p.status, cell(p.ratio(), "{:.3g}"),
+                         params_text(*p.point, ","), to_string(p.status), cell(p.ratio(), "{:.3g}"),
                          cell(p.flag("bit_exact_vs_host")), p.instructions(), cell(p.flag("schedulable")));
   }
-  for (const char* status : {"fail", "refused", "missing"})
+  for (const PointStatus status : kUnpassed)
     for (const auto& [reason, ids] : by_reason(points, status)) {
-      s += fmt::format("\n{} ({}){}\n", status, ids.size(), reason.empty() ? "" : ": " + reason);
+      s += fmt::format("\n{} ({}){}\n", to_string(status), ids.size(), reason.empty() ? "" : ": " + reason);
       for (const auto& id : ids) s += "  " + id + "\n";
     }
   s += fmt::format("\n{} pass, {} fail, {} refused, {} missing of {} points\nverdict: {}\n", t.pass, t.fail, t.refused,
-                   t.missing, points.size(), t.verdict());
+                   t.missing, points.size(), to_string(t.verdict()));
   return s;
 }
 
-nlohmann::ordered_json json_summary(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
+nlohmann::ordered_json json_summary(const Campaign& c, const std::vector<ReportedPoint>& points, const Totals& t) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   const auto optional = [](const auto& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); };
   for (const auto& p : points) {
@@ -245,7 +286,7 @@ nlohmann::ordered_json json_summary(const Campaign& c, const std::vector<PointSt
                     {"target", p.point->target},
                     {"scalar", p.point->scalar},
                     {"params", params},
-                    {"status", p.status},
+                    {"status", to_string(p.status)},
                     {"reason", p.reason},
                     {"max_error", optional(p.number("max_error"))},
                     {"tolerance", optional(p.number("tolerance"))},
@@ -261,14 +302,14 @@ nlohmann::ordered_json json_summary(const Campaign& c, const std::vector<PointSt
       {"points", list},
       {"summary",
        {{"pass", t.pass}, {"fail", t.fail}, {"refused", t.refused}, {"missing", t.missing}, {"seconds", t.seconds}}},
-      {"verdict", t.verdict()}};
+      {"verdict", to_string(t.verdict())}};
 }
 
 // error/tolerance over the model's parameter points, a curve per configuration (scheme, step,
 // target, scalar). Ratios below kFloor (equal bits among them) are drawn at kFloor.
 constexpr double kFloor = 1e-9;
 
-std::string ratio_plot_script(const std::string& model, const std::vector<PointStatus>& points) {
+std::string ratio_plot_script(const std::string& model, const std::vector<ReportedPoint>& points) {
   std::vector<std::string> grid, configurations;
   for (const auto& p : points) {
     if (p.point->model != model) continue;
@@ -307,7 +348,7 @@ std::string ratio_plot_script(const std::string& model, const std::vector<PointS
   return script + ")\n" + data + plot + "\n";
 }
 
-std::string html_page(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
+std::string html_page(const Campaign& c, const std::vector<ReportedPoint>& points, const Totals& t) {
   std::string html = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Campaign {}</title>\n"
       "<style>{}\nbody{{max-width:1400px}}td{{white-space:nowrap;font-size:.9em}}td.pass{{background:#e3f4e3}}"
@@ -315,11 +356,8 @@ std::string html_page(const Campaign& c, const std::vector<PointStatus>& points,
       "</style>\n</head>\n<body>\n<h1>Verification campaign {}</h1>\n",
       html_escape(c.name), kReportStyle, html_escape(c.name));
   html += fmt::format("<p class=\"verdict {}\">{}: {} pass, {} fail, {} refused, {} missing of {} points</p>\n",
-                      t.verdict() == "pass" ? "pass" : "fail",
-                      t.verdict() == "pass"   ? "PASS"
-                      : t.verdict() == "fail" ? "FAIL"
-                                              : "INCOMPLETE",
-                      t.pass, t.fail, t.refused, t.missing, points.size());
+                      t.verdict() == CampaignVerdict::kPass ? "pass" : "fail", upper(to_string(t.verdict())), t.pass,
+                      t.fail, t.refused, t.missing, points.size());
   html += fmt::format("<p class=\"note\">From {} (dualrate {}); {:.1f} s over the points run.</p>\n",
                       html_escape(c.file), html_escape(c.version), t.seconds);
   for (const std::string& model : model_names(c)) {
@@ -348,14 +386,14 @@ std::string html_page(const Campaign& c, const std::vector<PointStatus>& points,
             "<td class=\"{}\" title=\"{}\">{}</td>"
             "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}</td></tr>\n",
             p.point->index, html_escape(p.point->scheme), html_escape(p.step()), html_escape(p.point->target),
-            html_escape(p.point->scalar), html_escape(params_text(*p.point, ", ")), html_escape(p.status),
-            html_escape(p.reason), html_escape(p.status), cell(p.ratio(), "{:.3g}"), cell(p.flag("bit_exact_vs_host")),
+            html_escape(p.point->scalar), html_escape(params_text(*p.point, ", ")), to_string(p.status),
+            html_escape(p.reason), to_string(p.status), cell(p.ratio(), "{:.3g}"), cell(p.flag("bit_exact_vs_host")),
             p.instructions(), cell(p.flag("schedulable")), p.seconds());
     html += "</table>\n";
   }
-  for (const char* status : {"fail", "refused", "missing"})
+  for (const PointStatus status : kUnpassed)
     for (const auto& [reason, ids] : by_reason(points, status)) {
-      html += fmt::format("<h2>{} ({})</h2>\n", status, ids.size());
+      html += fmt::format("<h2>{} ({})</h2>\n", to_string(status), ids.size());
       if (!reason.empty()) html += "<pre>" + html_escape(reason) + "</pre>\n";
       html += "<ul>\n";
       for (const auto& id : ids) html += "<li><code>" + html_escape(id) + "</code></li>\n";
@@ -365,19 +403,25 @@ std::string html_page(const Campaign& c, const std::vector<PointStatus>& points,
 }
 
 // One JUnit file for a CI system: a refused point is skipped, a missing one an error.
-std::string junit(const Campaign& c, const std::vector<PointStatus>& points, const Totals& t) {
+std::string junit(const Campaign& c, const std::vector<ReportedPoint>& points, const Totals& t) {
   std::string cases;
   for (const auto& p : points) {
     cases += fmt::format("  <testcase classname=\"{}.{}\" name=\"{}\" time=\"{:.3f}\"", html_escape(c.name),
                          html_escape(p.point->model), html_escape(p.point->id), p.seconds());
-    if (p.status == "pass")
-      cases += "/>\n";
-    else if (p.status == "refused")
-      cases += fmt::format(">\n    <skipped message=\"refused: {}\"/>\n  </testcase>\n", html_escape(p.reason));
-    else if (p.status == "missing")
-      cases += ">\n    <error message=\"missing: no shard's results hold this point\"/>\n  </testcase>\n";
-    else
-      cases += fmt::format(">\n    <failure message=\"{}\"/>\n  </testcase>\n", html_escape(p.reason));
+    switch (p.status) {
+      case PointStatus::kPass:
+        cases += "/>\n";
+        break;
+      case PointStatus::kRefused:
+        cases += fmt::format(">\n    <skipped message=\"refused: {}\"/>\n  </testcase>\n", html_escape(p.reason));
+        break;
+      case PointStatus::kMissing:
+        cases += ">\n    <error message=\"missing: no shard's results hold this point\"/>\n  </testcase>\n";
+        break;
+      case PointStatus::kFail:
+        cases += fmt::format(">\n    <failure message=\"{}\"/>\n  </testcase>\n", html_escape(p.reason));
+        break;
+    }
   }
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -393,7 +437,7 @@ int campaign_report(const CampaignReportOptions& o) {
   const Campaign c = read_campaign_project(o.dir);
   const std::vector<std::string> folders =
       o.shards.empty() ? std::vector<std::string>{(std::filesystem::path(o.dir) / "build").string()} : o.shards;
-  const std::vector<PointStatus> points = collect(c, folders);
+  const std::vector<ReportedPoint> points = collect(c, folders);
   const Totals t = count(points);
   const std::string html = o.html.empty() ? (std::filesystem::path(o.dir) / "report.html").string() : o.html;
   const std::string junit_file = o.junit.empty() ? (std::filesystem::path(o.dir) / "junit.xml").string() : o.junit;
@@ -403,7 +447,15 @@ int campaign_report(const CampaignReportOptions& o) {
     std::cout << json_summary(c, points, t).dump() << "\n";
   else
     std::cout << text_summary(c, points, t) << "report: " << html << "\njunit: " << junit_file << "\n";
-  return t.verdict() == "pass" ? 0 : t.verdict() == "fail" ? 2 : 3;
+  switch (t.verdict()) {
+    case CampaignVerdict::kPass:
+      return 0;
+    case CampaignVerdict::kFail:
+      return 2;
+    case CampaignVerdict::kIncomplete:
+      return 3;
+  }
+  return 2;
 }
 
 }  // namespace dualrate

@@ -25,7 +25,7 @@ namespace dualrate {
 namespace {
 
 struct Outcome {
-  std::string status = "fail";  // pass, fail or refused
+  PointStatus status = PointStatus::kFail;  // pass, fail or refused
   std::string reason;
   nlohmann::ordered_json verify = nullptr;  // the object verify printed, kept as it is in the point's result
   int exit_code = -1;
@@ -68,7 +68,7 @@ Outcome ended(const CapturedProcess& r, const std::string& what, double timeout)
   static const std::regex positioned(R"(^\S[^\n]*:\d+:\d+: error: [^\n]*(\n  hint: [^\n]*)?)", std::regex::multiline);
   std::smatch m;
   if (r.exit_code == 1 && std::regex_search(r.err, m, positioned)) {
-    o.status = "refused";
+    o.status = PointStatus::kRefused;
     o.reason = m.str(0);
     return o;
   }
@@ -126,9 +126,10 @@ Outcome run(const Campaign& c, const CampaignPoint& p, const std::string& dualra
     if (a.exit_code != 0) return ended(a, "dualrate analyze", c.timeout_seconds);
     const nlohmann::ordered_json j = printed_json(a.out);
     if (!j.is_object() || !j.contains("max_stable_step"))
-      return {"fail", "dualrate analyze printed no largest stable step: " + tail(a.out + a.err), nullptr, 0};
+      return {PointStatus::kFail, "dualrate analyze printed no largest stable step: " + tail(a.out + a.err), nullptr,
+              0};
     if (!j.value("max_stable_step_bounded", false) || !j.at("max_stable_step").is_number())
-      return {"refused",
+      return {PointStatus::kRefused,
               fmt::format("step {}: {} has no largest stable step on this model (stable at every step the analysis "
                           "tried)",
                           p.step, p.scheme),
@@ -148,8 +149,8 @@ Outcome run(const Campaign& c, const CampaignPoint& p, const std::string& dualra
     return o;
   }
   const VerifyResult result = o.verify.get<VerifyResult>();
-  o.status = result.pass_all() && v.exit_code == 0 ? "pass" : "fail";
-  if (o.status == "fail") o.reason = failure(result, v.err);
+  o.status = result.pass_all() && v.exit_code == 0 ? PointStatus::kPass : PointStatus::kFail;
+  if (o.status == PointStatus::kFail) o.reason = failure(result, v.err);
   return o;
 }
 
@@ -180,7 +181,7 @@ int run_campaign_point(const std::string& dir, const std::string& id, const std:
   nlohmann::ordered_json result = {
       {"campaign", c.name},
       {"point", point_json(*p)},
-      {"status", o.status},
+      {"status", to_string(o.status)},
       {"reason", o.reason},
       {"step_seconds", step_seconds.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(step_seconds)},
       {"command", command},
@@ -195,7 +196,7 @@ int run_campaign_point(const std::string& dir, const std::string& id, const std:
   write_file(partial, result.dump(1) + "\n");
   std::filesystem::rename(partial, path);
 
-  std::string line = fmt::format("{} {}", o.status == "pass" ? "PASS" : o.status == "refused" ? "REFUSED" : "FAIL", id);
+  std::string line = fmt::format("{} {}", upper(to_string(o.status)), id);
   if (!step_seconds.empty()) line += fmt::format(" (h = {} s)", step_seconds);
   if (o.verify.is_object()) {
     const VerifyResult result = o.verify.get<VerifyResult>();
@@ -204,7 +205,7 @@ int run_campaign_point(const std::string& dir, const std::string& id, const std:
   std::cout << line << "\n";
   if (!o.reason.empty()) std::cout << o.reason << "\n";
   std::cout << "result: " << path.string() << "\n";
-  return o.status == "pass" ? 0 : o.status == "refused" ? kPointRefused : 2;
+  return o.status == PointStatus::kPass ? 0 : o.status == PointStatus::kRefused ? kPointRefused : 2;
 }
 
 }  // namespace dualrate

@@ -274,6 +274,7 @@ TEST_F(CampaignReport, StaleAndUnreadableResultsDoNotCount) {
   result("s1", 1, "pass", 2);
   result("s1", 2, "pass", 3);
   result("s1", 3, "pass", 4);
+  result("s1", 3, "passed", 5);  // later, but no status a point's run writes: point 3's stays its run at 4
   write(dir_ + "/s1/results/garbage.json", "{\"campaign\": \"merge\", \"point\": ");
   // The campaign changed since: point 2's mass is now 325, so its result is not its result.
   write(dir_ + "/c.yaml", "campaign: merge\nmodels: [" + test::source_path("models/quarter_car.yaml") +
@@ -284,7 +285,9 @@ TEST_F(CampaignReport, StaleAndUnreadableResultsDoNotCount) {
   const auto [status, j] = report({"s1"});
   EXPECT_EQ(status, 3);
   EXPECT_EQ(j.at("points")[1].at("status"), "missing");
+  EXPECT_EQ(j.at("points")[3].at("status"), "pass");
   EXPECT_EQ(j.at("summary").at("pass"), 3);
+  EXPECT_EQ(j.at("summary").at("fail"), 0);
 }
 
 // A shard that had the models checked out elsewhere ran the same text (the digest): it counts.
