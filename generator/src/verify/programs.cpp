@@ -54,7 +54,7 @@ std::vector<std::string> host_compiler() {
 
 // The Linux task programs (cortex-a53-linux and the host): runs in all of a run that overruns
 // while the fast thread woke late (host_scheduling_noise): neither qemu-user nor a kernel
-// without real-time guarantees bounds the wake-up latency (7.6 ms seen once natively in CI).
+// without real-time guarantees bounds the wake-up latency (docs/real-time.md).
 constexpr int kNoiseAttempts = 3;
 
 // Runs a real-time run on a host-timed executive (Linux threads), and again, up to
