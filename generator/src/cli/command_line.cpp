@@ -26,7 +26,7 @@ GenerateRequest settings_request(const Settings& s, ScalarType scalar) {
 
 GenerateRequest generate_request(const Settings& s, const Overrides& o) {
   GenerateRequest g = settings_request(s, scalar_type(o.scalar));
-  g.overruns = *named(kOverrunHandlings, o.overrun);  // checked by add_overrun
+  g.overrun_handling = *named(kOverrunHandlings, o.overrun);  // checked by add_overrun
   return g;
 }
 

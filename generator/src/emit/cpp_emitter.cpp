@@ -503,7 +503,8 @@ void task_pair(const GenerateRequest& o, const SchemeInfo& scheme, bool calibrat
   h << fmt::format("constexpr int kRatio = {};  // H = kRatio h = {:.17g}\n", o.ratio, o.ratio * o.step);
   h << fmt::format("using Scheme = {}<Model, kRatio, {}>;\n", scheme.identity.runtime_class, scheme.traits.parallel);
   h << fmt::format("using Tasks = dualrate::DualRate<Scheme, dualrate::OverrunPolicy::{}{}>;\n\n",
-                   o.overruns == OverrunHandling::kDefer ? "kDefer" : "kSkip", calibrated ? ", TakeConstants" : "");
+                   o.overrun_handling == OverrunHandling::kDefer ? "kDefer" : "kSkip",
+                   calibrated ? ", TakeConstants" : "");
   h << "// The two tasks (data transfer and overrun policy: dualrate/dual_rate.hpp; equations:\n";
   h << fmt::format("// {}). One Tasks object per model instance, constructed as Tasks(kStep).\n",
                    scheme.identity.header);

@@ -81,10 +81,11 @@ struct GenerateRequest {
   int ratio = 1;
   ScalarType scalar = ScalarType::kDouble;
   std::string generator_version;
-  SchemeOptions scheme_options{};                     // the scheme's own options as given
-  OverrunHandling overruns = OverrunHandling::kSkip;  // dual-rate tasks: a release that finds the slow job running
-  std::string name_space{};  // of the generated code and the header's name (empty: the model's name)
-  bool jacobian = false;     // also emit Model::jacobian (--jacobian)
+  SchemeOptions scheme_options{};  // the scheme's own options as given
+  OverrunHandling overrun_handling =
+      OverrunHandling::kSkip;  // dual-rate tasks: a release that finds the slow job running
+  std::string name_space{};    // of the generated code and the header's name (empty: the model's name)
+  bool jacobian = false;       // also emit Model::jacobian (--jacobian)
   // A model with tunable values: the names of its instances (--instances), each a namespace
   // within the generated one with its own Model and constants; none: one instance, the namespace.
   std::vector<std::string> instances{};

@@ -174,7 +174,7 @@ std::vector<Row> option_rows(const VerifyOptions& o, const VerifyResult& r) {
     rows.push_back({"tasks", "one periodic task"});
   else if (r.task_run)
     rows.push_back({"tasks", std::string(to_string(r.task_run->tasks)) + ", overrun policy " +
-                                 (r.task_run->overruns_handled ? to_string(*r.task_run->overruns_handled) : "")});
+                                 (r.task_run->overrun_handling ? to_string(*r.task_run->overrun_handling) : "")});
   if (!o.header_file.empty()) rows.push_back({"header", "given: " + html_escape(o.header_file)});
   return rows;
 }

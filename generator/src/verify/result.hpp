@@ -100,7 +100,7 @@ struct TargetCost {
 // periodic task on cortex-a53-linux) and the counts their programs report.
 struct TaskRun {
   Tasks tasks = Tasks::kSingle;
-  std::optional<OverrunHandling> overruns_handled;  // dual-rate: a release that finds the slow job running
+  std::optional<OverrunHandling> overrun_handling;  // dual-rate: a release that finds the slow job running
   std::optional<bool> bit_exact_vs_single;          // its trace equals the sequential executive's bit for bit
   std::optional<long> overruns;                     // slow + fast overruns
   std::optional<long> slow_overruns, fast_overruns, ticks, slow_jobs, preempted_ticks;

@@ -120,7 +120,7 @@ void write_task_counts(Json& j, const TaskRun& t, bool dual_rate) {
       j["preempted_ticks"] = reported(t.preempted_ticks);
     }
   }
-  if (t.overruns_handled) j["overrun_policy"] = to_string(*t.overruns_handled);
+  if (t.overrun_handling) j["overrun_policy"] = to_string(*t.overrun_handling);
   if (t.fast_core && t.slow_core) {
     j["fast_task_core"] = *t.fast_core;
     j["slow_task_core"] = *t.slow_core;
@@ -194,7 +194,7 @@ void from_json(const Json& j, TaskRun& t) {
   read(j, "ticks", t.ticks);
   read_reported(j, "slow_jobs", t.slow_jobs);
   read_reported(j, "preempted_ticks", t.preempted_ticks);
-  read_named(j, "overrun_policy", kOverrunHandlings, t.overruns_handled);
+  read_named(j, "overrun_policy", kOverrunHandlings, t.overrun_handling);
   read(j, "fast_task_core", t.fast_core);
   read(j, "slow_task_core", t.slow_core);
   read_reported(j, "shared_overruns", t.shared_overruns);

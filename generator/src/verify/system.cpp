@@ -113,7 +113,7 @@ SystemSpec load_system_file(const std::string& path) {
     if (entry["overrun"]) {
       const std::optional<OverrunHandling> o = named(kOverrunHandlings, entry["overrun"].as<std::string>());
       if (!o) throw ModelError(at(path, entry["overrun"]), "overrun must be skip or defer");
-      m.overruns = *o;
+      m.overrun_handling = *o;
     }
     if (entry["scalar"]) {
       m.scalar = entry["scalar"].as<std::string>();
@@ -189,7 +189,7 @@ Recording verify_each_alone(const SystemSpec& spec, const SystemOptions& o, cons
     v.generate = {spec.models[i].scheme, s.steps[i], s.ratios[i],
                   scalar_type(spec.models[i].scalar.empty() ? target.cross->default_scalar : spec.models[i].scalar),
                   o.generator_version};
-    v.generate.overruns = spec.models[i].overruns;
+    v.generate.overrun_handling = spec.models[i].overrun_handling;
     v.generate.scheme_options = s.options[i];
     v.t_end = spec.t_end;
     const long n = step_count(spec.t_end, s.steps[i]);

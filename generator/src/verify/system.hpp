@@ -37,7 +37,7 @@ struct SystemModel {
   SourceLoc scheme_loc;
   std::optional<double> step;
   std::optional<int> ratio;
-  OverrunHandling overruns = OverrunHandling::kSkip;
+  OverrunHandling overrun_handling = OverrunHandling::kSkip;
   std::string scalar;  // float or double; empty: the target's default
 };
 

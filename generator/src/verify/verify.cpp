@@ -201,7 +201,7 @@ void Verification::run_tasks(const fs::path& dir, const std::vector<std::string>
   const TaskPlan plan = task_plan();
   TaskRun& run = r_.task_run.emplace();
   run.tasks = o_.tasks;
-  if (o_.tasks != Tasks::kPeriodic) run.overruns_handled = o_.generate.overruns;
+  run.overrun_handling = o_.generate.overrun_handling;
   if (cross_ && !cross_->linux_user) run.icount_shift = plan.icount_shift;
   stage(fmt::format("building and running the {} tasks{}", to_string(o_.tasks),
                     cross_ ? std::string(" on ") + cross_->name : std::string()));
@@ -302,11 +302,11 @@ std::string Verification::overrun_error() const {
       "{} overruns ({} slow, {} fast): {} (dualrate/dual_rate.hpp's {} policy), so the trace is "
       "not the scheme's result and is not compared",
       *t.overruns, *t.slow_overruns, *t.fast_overruns,
-      o_.generate.overruns == OverrunHandling::kDefer
+      o_.generate.overrun_handling == OverrunHandling::kDefer
           ? "a late slow job did not end within the next macro step and the "
             "fast task stopped waiting for it"
           : "slow releases were skipped",
-      to_string(o_.generate.overruns));
+      to_string(o_.generate.overrun_handling));
 }
 
 void Verification::compare(const fs::path& dir) {

@@ -158,7 +158,7 @@ struct QuasistaticCase {
 };
 
 // Generated code (host, double) against the reference core: they solve G = 0 differently
-// (precomputed inverse or fixed-size LU against a dynamic LU), bound 1e-10 (SchemeInfo).
+// (precomputed inverse or fixed-size LU against a dynamic LU), bound 1e-10 (VerifyPolicy::double_tolerance).
 TEST(Quasistatic, GeneratedAgreesWithTheReferenceCore) {
   const Model cubic = text_model(kCubic);
   for (const QuasistaticCase& c : {QuasistaticCase{"models/walking_robot.yaml", "quasistatic", 0.01},
@@ -182,12 +182,24 @@ TEST(Quasistatic, GeneratedAgreesWithTheReferenceCore) {
 // projections of N Newton steps (G; G_z^-1 g as the inverse's product, or G_z and its LU and
 // two triangular solves; the fast states' update), four F, E eta with the boundary layer; and
 // besides, h/2 and the two stage times (3), eta (nf), the three stage states (6 ns), the RK4
-// update (7 ns + 1) and the boundary layer's sum (nf).
+// update (7 ns + 1) and the boundary layer's sum (nf). With k inputs held linearly
+// (dualrate/input_hold.hpp): their lines formed before the step (k differences and k quotients)
+// and evaluated at t + h/2 and t + h (an offset, then 2 additions and 2 products per input).
 TEST(Quasistatic, OpCountFollowsTheRuntimeStep) {
-  const Model cubic = text_model(kCubic);
-  for (const QuasistaticCase& c : {QuasistaticCase{"models/quarter_car_relative.yaml", "quasistatic", 0.002},
-                                   QuasistaticCase{"", "quasistatic_outer", 0.01}}) {
-    const Model m = c.model.empty() ? cubic : test::load(test::source_path(c.model));
+  struct OpCase {
+    Model model;
+    std::string scheme;
+    double step;
+    bool inverse_precomputed;
+  };
+  Model held = load_model_file(test::source_path("models/fan_drive.yaml"), {{"L", 3.5e-5}});
+  for (Input& u : held.inputs) u.hold = InputHold::kLinear;
+  const std::vector<OpCase> cases = {
+      {test::load(test::source_path("models/quarter_car_relative.yaml")), "quasistatic", 0.002, true},
+      {text_model(kCubic), "quasistatic_outer", 0.01, false},
+      {held, "quasistatic", 1e-3, true}};
+  for (const OpCase& c : cases) {
+    const Model& m = c.model;
     const GenerateRequest o{c.scheme, c.step, 1, ScalarType::kDouble, "test"};
     const SchemeDesign design = precompute_scheme(m, o);
     const auto& chosen = designed<QuasistaticChoice>(design);
@@ -202,12 +214,15 @@ TEST(Quasistatic, OpCountFollowsTheRuntimeStep) {
     }
     const long bound = 5 * chosen.step.newton_iterations * newton + 4 * function_ops(design, "reduced_slow").total() +
                        (layer ? product_ops(design, "layer_transition").total() : 0);
-    EXPECT_EQ(chosen.step.inverse_precomputed, !c.model.empty()) << m.name;
+    const long k = m.holds_inputs() ? static_cast<long>(m.inputs.size()) : 0;
+    const long holds = 2 * k + (k ? 2 * (1 + 4 * k) : 0);
+    EXPECT_EQ(chosen.step.inverse_precomputed, c.inverse_precomputed) << m.name;
     EXPECT_EQ(step_cost(m, o, design).bound.total(), bound) << m.name;
     EXPECT_EQ(step_cost(m, o, design).ops.total(),
-              bound + 5 * chosen.step.newton_iterations * nf + 3 + nf + 6 * ns + 7 * ns + 1 + (layer ? nf : 0))
+              bound + 5 * chosen.step.newton_iterations * nf + 3 + nf + 6 * ns + 7 * ns + 1 + (layer ? nf : 0) + holds)
         << m.name;
   }
+  EXPECT_TRUE(held.holds_inputs());
 }
 
 }  // namespace

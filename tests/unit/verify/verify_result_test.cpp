@@ -75,7 +75,7 @@ TargetCost target_cost_part() {
 TaskRun task_run_part() {
   TaskRun t;
   t.tasks = Tasks::kMulti;
-  t.overruns_handled = OverrunHandling::kDefer;
+  t.overrun_handling = OverrunHandling::kDefer;
   t.bit_exact_vs_single = false;
   t.overruns = 3;
   t.slow_overruns = 2;

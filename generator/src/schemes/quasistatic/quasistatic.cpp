@@ -1,5 +1,6 @@
 // Size: seed 002 whole: the reduced form, its Newton design at the design point, the boundary
-// layer's correction, the reference steps and costs of both forms and their registry entries.
+// layer's correction, the reference steps of both forms and their registry entries (the step's
+// formula, its runtime arithmetic and its count: step_formula.hpp, runtime_step.cpp, step_cost.cpp).
 #include "schemes/quasistatic/quasistatic.hpp"
 
 #include <fmt/format.h>

@@ -59,8 +59,9 @@ template <class T>
 struct RuntimeArithmetic {
   using Scalar = T;
   using Time = double;
-  using Slow = Eigen::Matrix<T, Eigen::Dynamic, 1>;
-  using Fast = Slow;
+  using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  using Slow = Vector;
+  using Fast = Vector;
   using Inputs = std::vector<double>;
 
   const ModelIn<T>& model;
@@ -75,10 +76,10 @@ struct RuntimeArithmetic {
   // The step's sample, or its held inputs' polynomial at t (the sample at the step's start).
   Inputs inputs_at(Time t) const { return model.held.rate.empty() ? model.inputs : model.held.at(t); }
   // [F; G] at (t, [x; z]).
-  Slow rates(Time t, const Inputs& u, const std::vector<T>& state) const {
+  Vector rates(Time t, const Inputs& u, const std::vector<T>& state) const {
     std::vector<T> r;
     derivatives_in(core, t, state, u, r);
-    return Eigen::Map<const Slow>(r.data(), static_cast<Eigen::Index>(r.size()));
+    return Eigen::Map<const Vector>(r.data(), static_cast<Eigen::Index>(r.size()));
   }
   static std::vector<T> stacked(const Slow& x, const Fast& z) {
     std::vector<T> state(x.data(), x.data() + x.size());
@@ -118,7 +119,7 @@ template <class T>
 StepIn<T> quasistatic_step_in(std::shared_ptr<const Model> reduced, std::optional<LinearMap> inverse,
                               std::optional<LinearMap> transition, int iterations, std::size_t slow,
                               const std::vector<std::vector<double>>& grid) {
-  using Vector = typename RuntimeArithmetic<T>::Slow;
+  using Vector = typename RuntimeArithmetic<T>::Vector;
   const auto core = std::make_shared<const ReferenceModel>(*reduced);  // refers to *reduced
   const auto ns = static_cast<Eigen::Index>(slow);
   std::function<std::vector<T>(double, const std::vector<T>&, const std::vector<double>&)> residual_jacobian;
