@@ -2,11 +2,16 @@
 
 #include <algorithm>
 
+#include "ir/counted_arithmetic.hpp"
 #include "ir/function_cost.hpp"
 
 namespace dualrate {
 
 namespace {
+
+// A right-hand side on counted sizes, at counted stage times.
+using CountedRhs =
+    std::function<void(const CountedScalar& t, const std::vector<CountedScalar>& x, std::vector<CountedScalar>& dxdt)>;
 
 // A textbook explicit Runge-Kutta method on the whole state.
 SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* header, int order,
@@ -26,15 +31,29 @@ SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* 
   return s;
 }
 
-// Per step: `stages` right-hand-side evaluations at `times` times past the step's start and the
-// vector arithmetic the runtime writes.
-StepCost cost(const Model& model, int stages, int times, long add_per_state, long add, long mul_per_state, long div) {
-  const long n = static_cast<long>(model.states.size());
+// One step of Step (numeric/ode.hpp's euler_step_in, heun_step_in, rk4_step_in) on counted
+// sizes: each right-hand side at its emitted cost, the vector and time arithmetic as the step
+// does it; and the held inputs formed and evaluated at the `times` stage times past the step's
+// start where the runtime evaluates them (not a call of f each: stages at one time share them).
+template <std::vector<CountedScalar> (*Step)(const CountedRhs&, CountedScalar, CountedScalar,
+                                             const std::vector<CountedScalar>&, PlainAdd)>
+StepCost counted_step_cost(const Model& model, int times) {
   StepCost c;
-  c.add_work(stages * derivative_ops(model, Rows::kAll));
-  c.ops += arithmetic(add_per_state * n + add, mul_per_state * n, div);
+  const CountedRhs f = [&model, &c](const CountedScalar&, const std::vector<CountedScalar>& x,
+                                    std::vector<CountedScalar>& k) {
+    c.add_work(derivative_ops(model, Rows::kAll));
+    k.assign(x.size(), CountedScalar(c.ops));
+  };
+  Step(f, CountedScalar(c.ops), CountedScalar(c.ops),
+       std::vector<CountedScalar>(model.states.size(), CountedScalar(c.ops)), {});
   c.ops += held_input_ops(model, times);
   return c;
+}
+template <std::vector<CountedScalar> (*Step)(const CountedRhs&, CountedScalar, CountedScalar,
+                                             const std::vector<CountedScalar>&, PlainAdd),
+          int kTimes>
+StepCost step_cost_of(const Model& model, const GenerateRequest&, const SchemeDesign&) {
+  return counted_step_cost<Step>(model, kTimes);
 }
 
 // The float step of a textbook scheme on the model's right-hand side (SchemeHooks::float_reference),
@@ -54,26 +73,17 @@ std::vector<SchemeInfo> runge_kutta_schemes() {
   SchemeInfo euler = runge_kutta("euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler");
   euler.hooks.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return euler_step; };
   euler.hooks.float_reference = float_step_of<euler_step_in<float, FloatAdd>>;
-  // x += h k
-  euler.hooks.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) {
-    return cost(m, 1, 0, 1, 0, 1, 0);
-  };
+  euler.hooks.cost = step_cost_of<euler_step_in<CountedScalar, PlainAdd, CountedRhs, CountedScalar>, 0>;
   SchemeInfo rk2 =
       runge_kutta("rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)");
   rk2.hooks.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return heun_step; };
   rk2.hooks.float_reference = float_step_of<heun_step_in<float, FloatAdd>>;
-  // x + h k1, t + h, x += (h/2) (k1 + k2)
-  rk2.hooks.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) {
-    return cost(m, 2, 1, 3, 1, 2, 1);
-  };
+  rk2.hooks.cost = step_cost_of<heun_step_in<CountedScalar, PlainAdd, CountedRhs, CountedScalar>, 1>;
   SchemeInfo rk4 =
       runge_kutta("rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta");
   rk4.hooks.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return rk4_step; };
   rk4.hooks.float_reference = float_step_of<rk4_step_in<float, FloatAdd>>;
-  // three stage inputs and times, h/2, h/6, weighted sum
-  rk4.hooks.cost = [](const Model& m, const GenerateRequest&, const SchemeDesign&) {
-    return cost(m, 4, 2, 7, 3, 6, 2);
-  };
+  rk4.hooks.cost = step_cost_of<rk4_step_in<CountedScalar, PlainAdd, CountedRhs, CountedScalar>, 2>;
   return {euler, rk2, rk4};
 }
 
