@@ -70,8 +70,9 @@ std::vector<std::string> verify_arguments(const Campaign& campaign, const Campai
 // What came of a point: verify passed, failed, the generator refused the point, or (the report)
 // no shard's results hold it. Text only in its result file and the reports (to_string).
 enum class PointStatus { kPass, kFail, kRefused, kMissing };
-inline constexpr std::array<PointStatus, 4> kPointStatuses = {PointStatus::kPass, PointStatus::kFail,
-                                                              PointStatus::kRefused, PointStatus::kMissing};
+// Those a point's run writes into its result file (missing is the report's own).
+inline constexpr std::array<PointStatus, 3> kRunStatuses = {PointStatus::kPass, PointStatus::kFail,
+                                                            PointStatus::kRefused};
 constexpr const char* to_string(PointStatus s) {
   switch (s) {
     case PointStatus::kPass:

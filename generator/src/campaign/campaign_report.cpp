@@ -143,9 +143,8 @@ std::vector<ReportedPoint> collect(const Campaign& c, const std::vector<std::str
         ReportedPoint& p = points[found->second];
         const double finished = r.value("finished_unix", 0.0);
         if (p.result.is_object() && p.finished >= finished) continue;  // the later run of a point counts
-        // What a point's run writes: pass, fail or refused (missing is the report's own).
-        const std::optional<PointStatus> status = named(kPointStatuses, r.at("status").get<std::string>());
-        if (!status || *status == PointStatus::kMissing) {
+        const std::optional<PointStatus> status = named(kRunStatuses, r.at("status").get<std::string>());
+        if (!status) {
           std::cerr << fmt::format("warning: {} has no status a point's run writes; left out\n", file.string());
           continue;
         }

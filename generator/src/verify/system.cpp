@@ -112,7 +112,9 @@ SystemSpec load_system_file(const std::string& path) {
     }
     if (entry["overrun"]) {
       const std::optional<OverrunHandling> o = named(kOverrunHandlings, entry["overrun"].as<std::string>());
-      if (!o) throw ModelError(at(path, entry["overrun"]), "overrun must be skip or defer");
+      if (!o)
+        throw ModelError(at(path, entry["overrun"]),
+                         fmt::format("overrun must be {}", fmt::join(names(kOverrunHandlings), " or ")));
       m.overrun_handling = *o;
     }
     if (entry["scalar"]) {

@@ -32,12 +32,14 @@ SchemeInfo runge_kutta(const char* name, const char* runtime_class, const char* 
 }
 
 // One step of Step (numeric/ode.hpp's euler_step_in, heun_step_in, rk4_step_in) on counted
-// sizes: each right-hand side at its emitted cost, the vector and time arithmetic as the step
-// does it; and the held inputs formed and evaluated at the `times` stage times past the step's
-// start where the runtime evaluates them (not a call of f each: stages at one time share them).
+// sizes (SchemeHooks::cost): each right-hand side at its emitted cost, the vector and time
+// arithmetic as the step does it; and the held inputs formed and evaluated at the kTimes stage
+// times past the step's start where the runtime evaluates them (not a call of f each: stages
+// at one time share them).
 template <std::vector<CountedScalar> (*Step)(const CountedRhs&, CountedScalar, CountedScalar,
-                                             const std::vector<CountedScalar>&, PlainAdd)>
-StepCost counted_step_cost(const Model& model, int times) {
+                                             const std::vector<CountedScalar>&, PlainAdd),
+          int kTimes>
+StepCost counted_step_cost(const Model& model, const GenerateRequest&, const SchemeDesign&) {
   StepCost c;
   const CountedRhs f = [&model, &c](const CountedScalar&, const std::vector<CountedScalar>& x,
                                     std::vector<CountedScalar>& k) {
@@ -46,14 +48,8 @@ StepCost counted_step_cost(const Model& model, int times) {
   };
   Step(f, CountedScalar(c.ops), CountedScalar(c.ops),
        std::vector<CountedScalar>(model.states.size(), CountedScalar(c.ops)), {});
-  c.ops += held_input_ops(model, times);
+  c.ops += held_input_ops(model, kTimes);
   return c;
-}
-template <std::vector<CountedScalar> (*Step)(const CountedRhs&, CountedScalar, CountedScalar,
-                                             const std::vector<CountedScalar>&, PlainAdd),
-          int kTimes>
-StepCost step_cost_of(const Model& model, const GenerateRequest&, const SchemeDesign&) {
-  return counted_step_cost<Step>(model, kTimes);
 }
 
 // The float step of a textbook scheme on the model's right-hand side (SchemeHooks::float_reference),
@@ -73,17 +69,17 @@ std::vector<SchemeInfo> runge_kutta_schemes() {
   SchemeInfo euler = runge_kutta("euler", "dualrate::Euler", "dualrate/schemes/euler.hpp", 1, "forward Euler");
   euler.hooks.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return euler_step; };
   euler.hooks.float_reference = float_step_of<euler_step_in<float, FloatAdd>>;
-  euler.hooks.cost = step_cost_of<euler_step_in<CountedScalar, PlainAdd, CountedRhs, CountedScalar>, 0>;
+  euler.hooks.cost = counted_step_cost<euler_step_in<CountedScalar, PlainAdd, CountedRhs, CountedScalar>, 0>;
   SchemeInfo rk2 =
       runge_kutta("rk2", "dualrate::Rk2", "dualrate/schemes/rk2.hpp", 2, "Heun's method (explicit trapezoidal)");
   rk2.hooks.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return heun_step; };
   rk2.hooks.float_reference = float_step_of<heun_step_in<float, FloatAdd>>;
-  rk2.hooks.cost = step_cost_of<heun_step_in<CountedScalar, PlainAdd, CountedRhs, CountedScalar>, 1>;
+  rk2.hooks.cost = counted_step_cost<heun_step_in<CountedScalar, PlainAdd, CountedRhs, CountedScalar>, 1>;
   SchemeInfo rk4 =
       runge_kutta("rk4", "dualrate::Rk4", "dualrate/schemes/rk4.hpp", 4, "classical fourth-order Runge-Kutta");
   rk4.hooks.reference_step = [](const ReferenceSetup&, double) -> ReferenceStep { return rk4_step; };
   rk4.hooks.float_reference = float_step_of<rk4_step_in<float, FloatAdd>>;
-  rk4.hooks.cost = step_cost_of<rk4_step_in<CountedScalar, PlainAdd, CountedRhs, CountedScalar>, 2>;
+  rk4.hooks.cost = counted_step_cost<rk4_step_in<CountedScalar, PlainAdd, CountedRhs, CountedScalar>, 2>;
   return {euler, rk2, rk4};
 }
 
