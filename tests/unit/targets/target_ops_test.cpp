@@ -57,6 +57,13 @@ TEST(OpCount, SchemesAddTheirVectorArithmetic) {
   // y_next and z_next (3 nf).
   const long ns = static_cast<long>(m.slow_count), nf = n - ns;
   EXPECT_EQ(cost("sp_ll").ops.total() - cost("sp_ll").bound.total(), 14 * nf + 15 * ns + 4);
+  // prk25, line by line of dualrate::Prk with Prk25Tableau: 2 slow and 5 fast right-hand
+  // sides; 6 slow and 15 fast non-zero coefficients, each h w (a product) times a partition
+  // added to it (n products, n sums); the stage times t + c h at the 5 evaluations whose c is not
+  // zero (slow stage 3, fast stages 1-4: a product and a sum each).
+  EXPECT_EQ(cost("prk25").bound.total(),
+            2 * derivative_ops(m, Rows::kSlow).total() + 5 * derivative_ops(m, Rows::kFast).total());
+  EXPECT_EQ(cost("prk25").ops.total() - cost("prk25").bound.total(), 6 * (2 * ns + 1) + 15 * (2 * nf + 1) + 5 * 2);
   EXPECT_THROW(cost("nope"), std::invalid_argument);
 }
 

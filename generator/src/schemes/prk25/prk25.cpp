@@ -1,5 +1,8 @@
 #include "schemes/prk25/prk25.hpp"
 
+#include <tuple>
+
+#include "ir/counted_arithmetic.hpp"
 #include "ir/function_cost.hpp"
 
 #include <dualrate/schemes/prk.hpp>
@@ -100,86 +103,84 @@ std::complex<double> stability_function(const std::vector<std::vector<double>>& 
 
 namespace {
 
-// prk_reference_step in the arithmetic of S, as dualrate::Prk computes it: the stage
-// coefficients h w (in S from the tableau's doubles) and times t + c h, a stage's right-hand
-// side only where the tableau uses it and a term only for a non-zero coefficient.
-template <class S>
-std::vector<S> prk_step_in(const PrkTableau& t, const RightHandSideIn<S>& f, std::size_t slow, double time, S h,
+// prk_reference_step in the arithmetic of S with stage times in Time, as dualrate::Prk computes
+// it: the stage coefficients h w (in S from the tableau's doubles) and times t + c h (t itself
+// where c = 0), a partition's right-hand side only at the stages that use it and a term only for
+// a non-zero coefficient. rates.slow(t, stage, d) and rates.fast(t, stage, d) write one
+// partition's derivatives into d's rows of that partition.
+template <class S, class Time, class Rates>
+std::vector<S> prk_step_in(const PrkTableau& t, const Rates& rates, std::size_t slow, Time time, S h,
                            const std::vector<S>& x) {
   const auto s = static_cast<std::size_t>(t.stages);
   const std::vector<double> c = t.c(), ch = t.c_fast();
   // The terms (h w) k of a stage's slow (`a` for n < slow) and fast rows added to `to`.
   const auto add = [&x, slow, h](std::vector<S>& to, double w_slow, double w_fast, const std::vector<S>& k) {
-    for (std::size_t n = 0; n < x.size(); ++n) {
-      const double w = n < slow ? w_slow : w_fast;
-      if (w != 0) to[n] += h * S(w) * k[n];
+    for (const auto& [w, first, end] : {std::tuple{w_slow, std::size_t{0}, slow}, std::tuple{w_fast, slow, x.size()}}) {
+      if (w == 0) continue;
+      const S hw = h * S(w);
+      for (std::size_t n = first; n < end; ++n) to[n] = to[n] + hw * k[n];
     }
   };
+  const auto at = [time, h](double abscissa) { return abscissa == 0 ? time : time + Time(S(abscissa) * h); };
   std::vector<std::vector<S>> k(s, std::vector<S>(x.size()));  // stage derivatives: slow rows F_i, fast rows G_i
   for (std::size_t i = 0; i < s; ++i) {
     if (!t.slow_used(i) && !t.fast_used(i)) continue;
     std::vector<S> stage = x;
     for (std::size_t j = 0; j < i; ++j) add(stage, t.a[i][j], t.a_fast[i][j], k[j]);
-    std::vector<S> rate;
-    if (t.slow_used(i)) {
-      f(time + static_cast<double>(S(c[i]) * h), stage, rate);
-      std::copy(rate.begin(), rate.begin() + static_cast<long>(slow), k[i].begin());
-    }
-    if (t.fast_used(i)) {
-      f(time + static_cast<double>(S(ch[i]) * h), stage, rate);
-      std::copy(rate.begin() + static_cast<long>(slow), rate.end(), k[i].begin() + static_cast<long>(slow));
-    }
+    if (t.slow_used(i)) rates.slow(at(c[i]), stage, k[i]);
+    if (t.fast_used(i)) rates.fast(at(ch[i]), stage, k[i]);
   }
   std::vector<S> next = x;
   for (std::size_t i = 0; i < s; ++i) add(next, t.b[i], t.b_fast[i], k[i]);
   return next;
 }
 
+// A model's right-hand side in T, one partition at a time (prk_step_in's rates).
+template <class T>
+struct PartitionRates {
+  const RightHandSideIn<T>& f;
+  std::size_t split;
+  void slow(double t, const std::vector<T>& x, std::vector<T>& d) const { rows(t, x, d, 0, split); }
+  void fast(double t, const std::vector<T>& x, std::vector<T>& d) const { rows(t, x, d, split, x.size()); }
+  void rows(double t, const std::vector<T>& x, std::vector<T>& d, std::size_t from, std::size_t to) const {
+    std::vector<T> rate;
+    f(t, x, rate);
+    std::copy(rate.begin() + static_cast<long>(from), rate.begin() + static_cast<long>(to),
+              d.begin() + static_cast<long>(from));
+  }
+};
+
+// The runtime's partition rates at their emitted cost (slow_derivatives, fast_derivatives), and
+// the held inputs evaluated at a stage time past the step's start: prk_step_cost starts the step
+// at a time that counts nowhere, so those are the times that carry a count.
+struct CountedRates {
+  const Model& model;
+  StepCost& cost;
+  void slow(const CountedScalar& t, const std::vector<CountedScalar>&, std::vector<CountedScalar>&) const {
+    evaluate(t, Rows::kSlow);
+  }
+  void fast(const CountedScalar& t, const std::vector<CountedScalar>&, std::vector<CountedScalar>&) const {
+    evaluate(t, Rows::kFast);
+  }
+  void evaluate(const CountedScalar& t, Rows rows) const {
+    cost.add_work(derivative_ops(model, rows));
+    if (t.ops()) cost.ops += held_input_evaluation_ops(model);
+  }
+};
+
 }  // namespace
 
 std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide& f, std::size_t slow, double time,
                                        double h, const std::vector<double>& x) {
-  return prk_step_in(t, f, slow, time, h, x);
+  return prk_step_in(t, PartitionRates<double>{f, slow}, slow, time, h, x);
 }
 
 StepCost prk_step_cost(const PrkTableau& t, const Model& model) {
-  const long ns = static_cast<long>(model.slow_count);
-  const long nf = static_cast<long>(model.fast_count());
-  const OpCount slow_rate = derivative_ops(model, Rows::kSlow);
-  const OpCount fast_rate = derivative_ops(model, Rows::kFast);
-  // As dualrate::Prk computes it: per used stage i, its time t + c_i h (one add, one mul);
-  // per non-zero coefficient w, h w (one mul) times a vector added to a partition.
-  const auto term = [](long n) {
-    OpCount c;
-    c.add = n;
-    c.mul = n + 1;
-    return c;
-  };
   StepCost c;
-  const auto s = static_cast<std::size_t>(t.stages);
-  const std::vector<double> c_slow = t.c(), c_fast = t.c_fast();
-  int held_times = 0;  // stages past the step's start, where held inputs are evaluated
-  for (std::size_t i = 0; i < s; ++i) {
-    const bool slow_used = t.slow_used(i), fast_used = t.fast_used(i);
-    if (slow_used || fast_used)
-      for (std::size_t j = 0; j < i; ++j) {
-        if (t.a[i][j] != 0) c.ops += term(ns);
-        if (t.a_fast[i][j] != 0) c.ops += term(nf);
-      }
-    if (slow_used) {
-      c.add_work(slow_rate);
-      c.ops += arithmetic(1, 1, 0);
-      if (c_slow[i] != 0) ++held_times;
-    }
-    if (fast_used) {
-      c.add_work(fast_rate);
-      c.ops += arithmetic(1, 1, 0);
-      if (c_fast[i] != 0) ++held_times;
-    }
-    if (t.b[i] != 0) c.ops += term(ns);
-    if (t.b_fast[i] != 0) c.ops += term(nf);
-  }
-  c.ops += held_input_ops(model, held_times);
+  c.ops += held_input_ops(model, 0);
+  const CountedScalar h(c.ops);
+  prk_step_in(t, CountedRates{model, c}, model.slow_count, CountedScalar(), h,
+              std::vector<CountedScalar>(model.states.size(), h));
   return c;
 }
 
@@ -201,7 +202,7 @@ SchemeInfo prk25_scheme() {
   };
   s.hooks.float_reference = [](const ReferenceSetup& setup, double) -> FloatStep {
     return [slow = setup.slow](const FloatModel& m, double t, float h, const std::vector<float>& x) {
-      return prk_step_in(prk25_tableau(), m.f, slow, t, h, x);
+      return prk_step_in(prk25_tableau(), PartitionRates<float>{m.f, slow}, slow, t, h, x);
     };
   };
   s.hooks.cost = [](const Model& model, const GenerateRequest&, const SchemeDesign&) {

@@ -52,8 +52,10 @@ std::complex<double> stability_function(const std::vector<std::vector<double>>& 
 std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide& f, std::size_t slow, double time,
                                        double h, const std::vector<double>& x);
 
-// Operations of one step of the runtime's Prk for this tableau: the slow and fast
-// right-hand sides at the stages that use them and the non-zero coefficients' vector terms.
+// Operations of one step of the runtime's Prk for this tableau: prk_reference_step's formula
+// (written as dualrate::Prk computes it) run on counted sizes, each partition's right-hand side
+// at its emitted cost, and the held inputs formed once and evaluated at each stage time past
+// the step's start.
 StepCost prk_step_cost(const PrkTableau& t, const Model& model);
 
 // prk25's registry entry: the reference step (prk_reference_step on the 2-5 tableau, in double
