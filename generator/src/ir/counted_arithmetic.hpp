@@ -22,6 +22,8 @@ class CountedScalar {
   friend CountedScalar operator-(const CountedScalar& a, const CountedScalar& b) { return counted(a, b, 1, 0, 0); }
   friend CountedScalar operator*(const CountedScalar& a, const CountedScalar& b) { return counted(a, b, 0, 1, 0); }
   friend CountedScalar operator/(const CountedScalar& a, const CountedScalar& b) { return counted(a, b, 0, 0, 1); }
+  CountedScalar& operator+=(const CountedScalar& b) { return *this = *this + b; }
+  CountedScalar& operator-=(const CountedScalar& b) { return *this = *this - b; }
 
  private:
   static CountedScalar counted(const CountedScalar& a, const CountedScalar& b, long add, long mul, long div) {
@@ -33,6 +35,17 @@ class CountedScalar {
   }
   OpCount* ops_ = nullptr;
 };
+
+// Scalar(i) of an integer i known only at run time (the runtime's Scalar(j) / Scalar(R), j the
+// tick in its macro step): in T, i's value; on counted sizes a scalar that counts where `like`
+// does, for a literal would count nowhere.
+template <class T>
+T run_time_value(long i, const T& /*like*/) {
+  return static_cast<T>(i);
+}
+inline CountedScalar run_time_value(long /*i*/, const CountedScalar& like) {
+  return like.ops() ? CountedScalar(*like.ops()) : CountedScalar();
+}
 
 // A vector of `rows` entries of the counted arithmetic: each elementwise operation counts one
 // operation per entry into `ops`.

@@ -157,7 +157,7 @@ TEST(Analysis, MacroStepMapOfTheDualRateSchemesPredictsTheirGrowth) {
         return scheme_step(
             "rk4", [&](double, const std::vector<double>& xs, std::vector<double>& dx) { f(0, 0, xs, dx); }, 0, h, x);
       };
-      DualRateAdams tasks(parallel, 2, h, ratio, f, start);
+      DualRateAdams tasks(parallel, 2, h, ratio, {f, f}, start);
       std::vector<double> x = {1, 0, 0.01, 0};
       double norm_200 = 0;
       for (long k = 0; k <= 400 + DualRateAdams::kStartupMacroSteps; ++k) {

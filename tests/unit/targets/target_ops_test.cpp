@@ -82,6 +82,18 @@ TEST(OpCount, DualRateSchemesCountAMacroStep) {
   EXPECT_GT(tick, 2 * fast);
   EXPECT_EQ(cost("mrabm4", 9).ops.total() - cost("mrabm4", 4).ops.total(), 5 * tick);
   EXPECT_GT(cost("mrabm4", 4).ops.total(), cost("mrabm4", 4).bound.total());
+  // Line by line of dualrate::Mrabm4: a tick's w = j / R and t_{n+1} (a quotient, a product); a
+  // round's interpolation (2 ns sums, ns products), predictor (4 nf sums, 5 nf products, h/24)
+  // and corrector (4 nf sums, 4 nf products, h/24); the slow job's H and t_k (2 products), its
+  // correction and the predictions A and B (12 ns sums, 14 ns products, three quotients);
+  // parallel: t_{k+1}, A' (4 ns sums, 4 ns products, H/24) and B' (2 ns sums).
+  const long ns = static_cast<long>(m.slow_count), nf = static_cast<long>(m.fast_count());
+  const auto vector_ops = [&](const char* scheme, int ratio) {
+    return cost(scheme, ratio).ops.total() - cost(scheme, ratio).bound.total();
+  };
+  const long round = 3 * ns + 17 * nf + 2, job = 26 * ns + 5;
+  EXPECT_EQ(vector_ops("mrabm4", 4), 4 * 2 + 4 * round + job);
+  EXPECT_EQ(vector_ops("mrabm4_parallel", 4), 4 * 2 + 8 * round + job + 10 * ns + 2);
 }
 
 TEST(OpCount, PortableMathFunctions) {

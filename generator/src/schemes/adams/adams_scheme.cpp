@@ -14,8 +14,9 @@ namespace {
 // The run of a task form in T (mrabm4_parallel's or mrabm4's) on the reference core's grid.
 template <class T>
 GridRunIn<T> task_run(bool parallel, const GridSetupIn<T>& s) {
-  auto tasks = std::make_shared<DualRateAdamsIn<T>>(parallel, s.slow, s.h, s.ratio, s.held, s.start, s.jumped,
-                                                    s.each_tick, s.compensated);
+  auto tasks = std::make_shared<DualRateAdamsIn<T>>(parallel, s.slow, s.h, s.ratio,
+                                                    typename DualRateAdamsIn<T>::Rates{s.held, s.held}, s.start,
+                                                    s.jumped, s.each_tick, s.compensated);
   return {s.ratio,
           [tasks, ratio = s.ratio](long i, std::vector<T>& x) {
             tasks->advance(i, x);
@@ -44,7 +45,7 @@ auto with_started_tasks(bool parallel, const Eigen::MatrixXd& j, double h, std::
     linear(t, x, dx);
   };
   const StartStep start = [&](long, const std::vector<double>& x) { return rk4_step(linear, 0, h, x); };
-  DualRateAdams tasks(parallel, slow, h, ratio, ticks, start);
+  DualRateAdams tasks(parallel, slow, h, ratio, {ticks, ticks}, start);
   std::vector<double> x(static_cast<std::size_t>(j.rows()), 1.0);
   long tick = 0;
   for (; tick <= DualRateAdams::kStartupMacroSteps * ratio; tick += ratio) tasks.advance(tick, x);
@@ -102,29 +103,30 @@ Eigen::MatrixXd abm4_step_map(const Eigen::MatrixXd& j, double h, std::size_t sl
 }
 
 // One macro step of the runtime's task form (runtime/include/dualrate/schemes/mrabm4.hpp)
-// past its start-up: `ratio` fast ticks and one slow job, with ns slow and nf fast states.
-// A fast round (serial: one per tick, parallel: two): the interpolation S + w (E - S) (ns
-// times 2 additions and a multiplication), the predictor (per fast state 5 multiplications
-// and 4 additions, h/24 a division), f_e, the corrector (4 and 4, h/24), f_e again; a tick
-// adds w = j/R and t_{n+1}. A slow job: H and t_k, f_r at the prediction, the correction (4
-// and 4 per slow state, H/24), f_r, the predictions A and B (5 and 4 each, H/24 and H/3);
-// parallel: f_r at A, A' (4 and 4, H/24) and B' = A' + (B - A) (2 additions).
-// Held inputs: each tick forms their polynomial and evaluates it at t_{n+1} (for both rounds);
+// past its start-up, `ratio` fast ticks and one slow job: the reference core's task form run on
+// counted sizes, f_e and f_r at their emitted cost. Held inputs: each tick forms their
+// polynomial and evaluates it at t_{n+1} (once for both rounds and both evaluations of each);
 // the slow job evaluates tick k R's at t_k (parallel: and at t_{k+1}).
 StepCost macro_step_cost(const Model& m, bool parallel, int ratio) {
-  const long ns = static_cast<long>(m.slow_count), nf = static_cast<long>(m.fast_count());
-  const OpCount fast_rate = derivative_ops(m, Rows::kFast), slow_rate = derivative_ops(m, Rows::kSlow);
-  const long rounds = static_cast<long>(ratio) * (parallel ? 2 : 1);
+  using Tasks = DualRateAdamsIn<CountedScalar, CountedScalar>;
   StepCost c;
-  c.add_work(2 * rounds * fast_rate);
-  c.ops += rounds * arithmetic(8 * nf + 2 * ns, 9 * nf + ns, 2);
-  c.ops += ratio * arithmetic(1, 1, 1);
-  c.add_work((parallel ? 3 : 2) * slow_rate);
-  c.ops += arithmetic(12 * ns, 14 * ns + 2, 3);
-  if (parallel) c.ops += arithmetic(6 * ns + 1, 4 * ns, 1);
-  const int per_job = parallel ? 2 : 1;
-  c.ops += held_input_ops(m, ratio + per_job);
-  c.ops += static_cast<long>(ratio - 1) * held_input_ops(m, 0);
+  const auto rate = [&m, &c](Rows rows) -> Tasks::Rhs {
+    return
+        [&m, &c, rows](long, const CountedScalar&, const std::vector<CountedScalar>& x, std::vector<CountedScalar>& d) {
+          c.add_work(derivative_ops(m, rows));
+          d.assign(x.size(), CountedScalar(c.ops));
+        };
+  };
+  const CountedScalar h(c.ops);
+  Tasks tasks(parallel, m.slow_count, h, ratio, {rate(Rows::kFast), rate(Rows::kSlow)},
+              [](long, const std::vector<CountedScalar>& x) { return x; });
+  std::vector<CountedScalar> x(m.states.size(), h);
+  long tick = 0;
+  for (; tick <= Tasks::kStartupMacroSteps * ratio; tick += ratio) tasks.advance(tick, x);
+  c = {};
+  tasks.advance(tick, x);
+  c.ops += ratio * held_input_ops(m, 1);
+  c.ops += (parallel ? 2 : 1) * held_input_evaluation_ops(m);
   return c;
 }
 

@@ -10,14 +10,14 @@
 
 namespace dualrate {
 
-template <class T>
-DualRateAdamsIn<T>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start, Jumped jumped,
-                                    Tick tick, const std::vector<bool>& compensated)
+template <class T, class Time>
+DualRateAdamsIn<T, Time>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rates rates, Start start,
+                                          Jumped jumped, Tick tick, const std::vector<bool>& compensated)
     : parallel_(parallel),
       slow_(slow),
       h_(h),
       ratio_(ratio),
-      f_(std::move(f)),
+      rates_(std::move(rates)),
       start_(std::move(start)),
       jumped_(std::move(jumped)),
       tick_(std::move(tick)),
@@ -29,8 +29,8 @@ DualRateAdamsIn<T>::DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ra
   carry_.assign(slow, T(0));
 }
 
-template <class T>
-void DualRateAdamsIn<T>::add_correction(const Vector& dx) {
+template <class T, class Time>
+void DualRateAdamsIn<T, Time>::add_correction(const Vector& dx) {
   for (std::size_t m = 0; m < slow_; ++m) {
     if (!compensated_[m]) {
       xr_[m] += dx[m];
@@ -43,54 +43,54 @@ void DualRateAdamsIn<T>::add_correction(const Vector& dx) {
   }
 }
 
-template <class T>
-long DualRateAdamsIn<T>::adams_from(long n) const {
+template <class T, class Time>
+long DualRateAdamsIn<T, Time>::adams_from(long n) const {
   if (n < 1 || !jumped_ || !jumped_(n)) return adams_from_;
   return ((n + ratio_ - 1) / ratio_ + kStartupMacroSteps) * ratio_;
 }
 
-template <class T>
-auto DualRateAdamsIn<T>::part(const Vector& x, bool fast) const -> Vector {
+template <class T, class Time>
+auto DualRateAdamsIn<T, Time>::part(const Vector& x, bool fast) const -> Vector {
   const auto split = x.begin() + static_cast<long>(slow_);
   return fast ? Vector(split, x.end()) : Vector(x.begin(), split);
 }
 
-template <class T>
-auto DualRateAdamsIn<T>::slow_rate(long k, double t, const Vector& xr, const Vector& xe) const -> Vector {
+template <class T, class Time>
+auto DualRateAdamsIn<T, Time>::slow_rate(long k, Time t, const Vector& xr, const Vector& xe) const -> Vector {
   Vector x = xr, d;
   x.insert(x.end(), xe.begin(), xe.end());
-  f_(k * ratio_, t, x, d);
+  rates_.slow(k * ratio_, t, x, d);
   return part(d, false);
 }
 
-template <class T>
-void DualRateAdamsIn<T>::substep(long n, const Vector& xr, Vector& xe, std::array<Vector, 4>& g) const {
-  const double t = static_cast<double>(n + 1) * static_cast<double>(h_);
+template <class T, class Time>
+void DualRateAdamsIn<T, Time>::substep(long n, Time t, const Vector& xr, Vector& xe, std::array<Vector, 4>& g) const {
   Vector x = xr, d;
   const Vector predicted = adams::predict(xe, h_, g);
   x.insert(x.end(), predicted.begin(), predicted.end());
-  f_(n, t, x, d);
+  rates_.fast(n, t, x, d);
   xe = adams::correct(xe, h_, part(d, true), g);
   std::copy(xe.begin(), xe.end(), x.begin() + static_cast<long>(slow_));
-  f_(n, t, x, d);
+  rates_.fast(n, t, x, d);
   adams::push(g, part(d, true));
 }
 
-template <class T>
-void DualRateAdamsIn<T>::fast_tick(long n) {
+template <class T, class Time>
+void DualRateAdamsIn<T, Time>::fast_tick(long n) {
   adams_from_ = adams_from(n);
+  const Time t_next = Time(static_cast<double>(n + 1)) * Time(h_);
   if (n < adams_from_) {
     x_ = start_(n, x_);
     if (n + 4 >= adams_from_) {
       Vector d;
-      f_(n, static_cast<double>(n + 1) * static_cast<double>(h_), x_, d);
+      rates_.fast(n, t_next, x_, d);
       adams::push(g_, part(d, true));
     }
     xe_first_ = part(x_, true);
     return;
   }
   const long j = n % ratio_ + 1;
-  const T w = static_cast<T>(j) / static_cast<T>(ratio_);
+  const T w = run_time_value(j, h_) / static_cast<T>(ratio_);
   const auto interpolate = [w](const Vector& a, const Vector& b) {
     Vector r(a.size());
     for (std::size_t m = 0; m < a.size(); ++m) r[m] = a[m] + w * (b[m] - a[m]);
@@ -102,17 +102,17 @@ void DualRateAdamsIn<T>::fast_tick(long n) {
       xe_first_ = xe;
       g_first_ = g_;
     }
-    substep(n, interpolate(ends_.first_start, ends_.first_end), xe_first_, g_first_);
+    substep(n, t_next, interpolate(ends_.first_start, ends_.first_end), xe_first_, g_first_);
   }
   x_ = interpolate(ends_.start, ends_.end);
-  substep(n, x_, xe, g_);
+  substep(n, t_next, x_, xe, g_);
   x_.insert(x_.end(), xe.begin(), xe.end());
 }
 
-template <class T>
-void DualRateAdamsIn<T>::slow_job(long k) {
+template <class T, class Time>
+void DualRateAdamsIn<T, Time>::slow_job(long k) {
   const T big = h_ * static_cast<T>(ratio_);
-  const double t = static_cast<double>(k) * static_cast<double>(big);
+  const Time t = Time(static_cast<double>(k)) * Time(big);
   const Vector xe_carried = part(x_, true);
   const Vector& xe = parallel_ ? xe_first_ : xe_carried;
   const long first_adams = adams_from(k * ratio_) / ratio_;
@@ -129,9 +129,9 @@ void DualRateAdamsIn<T>::slow_job(long k) {
   next_.first_start = adams::predict(xr_, big, f_slow_);  // eqs. 9, 17
   next_.first_end = adams::predict_two(xr_, big, f_slow_);
   if (parallel_) {
-    const Vector d = slow_rate(k, t + static_cast<double>(big), next_.first_start, xe_carried);  // eq. 18
-    next_.start = adams::correct(xr_, big, d, f_slow_);                                          // eq. 19
-    next_.end = next_.start;                                                                     // A' + (B - A)
+    const Vector d = slow_rate(k, t + Time(big), next_.first_start, xe_carried);  // eq. 18
+    next_.start = adams::correct(xr_, big, d, f_slow_);                           // eq. 19
+    next_.end = next_.start;                                                      // A' + (B - A)
     for (std::size_t m = 0; m < next_.end.size(); ++m) next_.end[m] += next_.first_end[m] - next_.first_start[m];
   } else {
     next_.start = next_.first_start;
@@ -140,8 +140,8 @@ void DualRateAdamsIn<T>::slow_job(long k) {
   predicted_ = next_.start;
 }
 
-template <class T>
-void DualRateAdamsIn<T>::advance(long i, Vector& x) {
+template <class T, class Time>
+void DualRateAdamsIn<T, Time>::advance(long i, Vector& x) {
   const long k = i / ratio_;
   if (restored_) {
     adams_from_ = kStartupMacroSteps * ratio_;
@@ -165,9 +165,9 @@ void DualRateAdamsIn<T>::advance(long i, Vector& x) {
   x.insert(x.end(), xe.begin(), xe.end());
 }
 
-template <class T>
+template <class T, class Time>
 template <class Self>
-auto DualRateAdamsIn<T>::kept(Self& self) {
+auto DualRateAdamsIn<T, Time>::kept(Self& self) {
   std::vector<decltype(&self.x_)> v = {
       &self.x_,        &self.xe_first_,         &self.ends_.first_start, &self.ends_.first_end, &self.ends_.start,
       &self.ends_.end, &self.next_.first_start, &self.next_.first_end,   &self.next_.start,     &self.next_.end,
@@ -178,8 +178,8 @@ auto DualRateAdamsIn<T>::kept(Self& self) {
   return v;
 }
 
-template <class T>
-std::vector<StepMapEntry> DualRateAdamsIn<T>::history_layout() const {
+template <class T, class Time>
+std::vector<StepMapEntry> DualRateAdamsIn<T, Time>::history_layout() const {
   std::vector<Kept> layout;
   const auto derivatives = [](const std::array<Vector, 4>& h, const Vector* v) {
     return v >= h.data() && v < h.data() + h.size();
@@ -194,8 +194,8 @@ std::vector<StepMapEntry> DualRateAdamsIn<T>::history_layout() const {
   return layout;
 }
 
-template <class T>
-void DualRateAdamsIn<T>::restore(const Vector& all) {
+template <class T, class Time>
+void DualRateAdamsIn<T, Time>::restore(const Vector& all) {
   // 15 slow-sized (16 with carries) and 10 fast-sized vectors (kept()).
   const std::size_t slow_sized = carry_.empty() ? 15 : 16;
   const std::size_t rest = all.size() < slow_sized * slow_ ? 1 : all.size() - slow_sized * slow_;
@@ -212,15 +212,15 @@ void DualRateAdamsIn<T>::restore(const Vector& all) {
   restored_ = true;
 }
 
-template <class T>
-auto DualRateAdamsIn<T>::history() const -> Vector {
+template <class T, class Time>
+auto DualRateAdamsIn<T, Time>::history() const -> Vector {
   Vector all;
   for (const Vector* v : kept(*this)) all.insert(all.end(), v->begin(), v->end());
   return all;
 }
 
-template <class T>
-void DualRateAdamsIn<T>::set_history(const Vector& all) {
+template <class T, class Time>
+void DualRateAdamsIn<T, Time>::set_history(const Vector& all) {
   auto it = all.begin();
   for (Vector* v : kept(*this)) {
     std::copy(it, it + static_cast<long>(v->size()), v->begin());
@@ -231,5 +231,6 @@ void DualRateAdamsIn<T>::set_history(const Vector& all) {
 
 template class DualRateAdamsIn<double>;
 template class DualRateAdamsIn<float>;
+template class DualRateAdamsIn<CountedScalar, CountedScalar>;
 
 }  // namespace dualrate

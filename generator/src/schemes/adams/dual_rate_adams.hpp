@@ -13,29 +13,37 @@
 // tick (ceil(n / r) + 4) r, the slow jobs of those macro steps taking x_r from it.
 // With `compensated` slow states it adds their corrections as dualrate::CompensatedSum does,
 // x + (dx - c) with the carry c = (s - x) - y, the carries kept after history()'s other entries.
+// In T = Time = CountedScalar (ir/counted_arithmetic.hpp) it counts the runtime's arithmetic of
+// a macro step: each formula above as written, the stage times in Time as the runtime's.
 #pragma once
 
 #include <array>
 #include <functional>
 #include <vector>
 
+#include "ir/counted_arithmetic.hpp"
 #include "schemes/contract.hpp"
 
 namespace dualrate {
 
-template <class T>
+template <class T, class Time = double>
 class DualRateAdamsIn {
  public:
   using Vector = std::vector<T>;
   // dx/dt at t with the inputs sampled at input_tick (TickRhs in T); one RK4 step of the whole
   // state from tick i, inputs held (the start-up, StartStep in T).
-  using Rhs = std::function<void(long input_tick, double t, const Vector& x, Vector& dxdt)>;
+  using Rhs = std::function<void(long input_tick, Time t, const Vector& x, Vector& dxdt)>;
+  // f_e and f_r: of dx/dt, the fast task reads the fast rows, the slow job the slow rows (each
+  // may write all rows).
+  struct Rates {
+    Rhs fast, slow;
+  };
   using Start = std::function<Vector(long i, const Vector& x)>;
   using Jumped = std::function<bool(long tick)>;
   // Called before each fast tick n with the fast task's state [x_r; x_e] at t_n (the runtime's
   // DualRate::state()).
   using Tick = std::function<void(long tick, const Vector& x)>;
-  DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rhs f, Start start, Jumped jumped = nullptr,
+  DualRateAdamsIn(bool parallel, std::size_t slow, T h, int ratio, Rates rates, Start start, Jumped jumped = nullptr,
                   Tick tick = nullptr, const std::vector<bool>& compensated = {});
 
   // Advances x = [x_r(t_k); x_e(t_k)] from tick i = k r to t_{k+1} (r ticks); x at tick 0
@@ -69,9 +77,9 @@ class DualRateAdamsIn {
   void add_correction(const Vector& dx);
   // The tick from which the fast task runs Adams rounds, with tick n's sample taken into account.
   long adams_from(long n) const;
-  void substep(long n, const Vector& xr, Vector& xe, std::array<Vector, 4>& g) const;
+  void substep(long n, Time t, const Vector& xr, Vector& xe, std::array<Vector, 4>& g) const;
   Vector part(const Vector& x, bool fast) const;
-  Vector slow_rate(long k, double t, const Vector& xr, const Vector& xe) const;
+  Vector slow_rate(long k, Time t, const Vector& xr, const Vector& xe) const;
 
   // Pointers to the vectors history() concatenates (const or not with `self`).
   template <class Self>
@@ -80,7 +88,7 @@ class DualRateAdamsIn {
   std::size_t slow_;
   T h_;
   int ratio_;
-  Rhs f_;
+  Rates rates_;
   Start start_;
   Jumped jumped_;
   Tick tick_;
@@ -99,6 +107,7 @@ class DualRateAdamsIn {
 
 extern template class DualRateAdamsIn<double>;
 extern template class DualRateAdamsIn<float>;
+extern template class DualRateAdamsIn<CountedScalar, CountedScalar>;
 using DualRateAdams = DualRateAdamsIn<double>;
 
 }  // namespace dualrate
