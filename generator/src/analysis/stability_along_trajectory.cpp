@@ -55,7 +55,9 @@ PointJudge point_judge(const Model& model, const std::string& scheme, double h, 
 }  // namespace
 
 TrajectoryStability stability_along_trajectory(const Model& model, const std::string& scheme, double h, int ratio,
-                                               const SchemeOptions& options, double t_end, const SchemeDesign* design) {
+                                               const SchemeOptions& options, const ScenarioTrajectory& along,
+                                               const SchemeDesign* design) {
+  const double t_end = along.t_end();
   TrajectoryStability r;
   if (!(t_end > 0)) {
     r.not_judged = "the scenario has no duration";
@@ -70,7 +72,7 @@ TrajectoryStability stability_along_trajectory(const Model& model, const std::st
   if (!judge) return r;
   std::vector<TrajectorySample> trajectory;
   try {
-    trajectory = sampled_trajectory(core, t_end);
+    trajectory = along.samples();
   } catch (const SimulationError& e) {
     r.not_judged = std::string("the reference solution fails: ") + e.what();
     return r;

@@ -40,8 +40,9 @@ struct TrajectoryStability {
 
 // For a scheme with constants, `design` is the one generate emits (precompute_scheme's for the
 // model and the same step, ratio, options and t_end); null: computed here.
+// `trajectory` is the model's, to the scenario's end.
 TrajectoryStability stability_along_trajectory(const Model& model, const std::string& scheme, double h, int ratio,
-                                               const SchemeOptions& options, double t_end,
+                                               const SchemeOptions& options, const ScenarioTrajectory& trajectory,
                                                const SchemeDesign* design = nullptr);
 
 // Why generate refuses an unstable result r (or, advisory, warns): the message (the time, the

@@ -42,8 +42,8 @@ int AnalyzeCommand::run(const Model& model) {
   }
   if (const std::string growth = growth_origin(model); !growth.empty())
     r.scheme_analysis.text += "where it grows: " + growth + "\n";
-  const TrajectoryStability along =
-      stability_along_trajectory(model, s.scheme, s.step, s.ratio, s.scheme_options, s.t_end);
+  const TrajectoryStability along = stability_along_trajectory(model, s.scheme, s.step, s.ratio, s.scheme_options,
+                                                               ScenarioTrajectory(model, s.t_end));
   r.scheme_analysis.json += trajectory_json(along);
   r.scheme_analysis.text += trajectory_text(along, s.scheme);
   std::cout << (json_ ? r.json() + "\n" : r.text());

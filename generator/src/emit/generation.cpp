@@ -43,9 +43,9 @@ void check_stability_over_range(const Model& model, const GenerateRequest& g, co
 
 // The scheme along the scenario's trajectory, with the constants the header will have.
 void check_along_trajectory(const Model& model, const GenerateRequest& g, const SchemeDesign& design,
-                            const GenerationRequest& request) {
+                            const ScenarioTrajectory& trajectory, const GenerationRequest& request) {
   const TrajectoryStability along =
-      stability_along_trajectory(model, g.scheme, g.step, g.ratio, g.scheme_options, g.t_end, &design);
+      stability_along_trajectory(model, g.scheme, g.step, g.ratio, g.scheme_options, trajectory, &design);
   if (along.stable) return;
   const Instability why = trajectory_instability(model, g.scheme, g.step, g.ratio, along);
   if (!along.advisory) throw ModelError(model.simulation.loc, why.message, why.hint + request.unstable_hint);
@@ -72,6 +72,7 @@ Generation generate_code(const Model& model, const GenerationRequest& request) {
   const bool scheduled = info->traits.schedulable && model.simulation.linearization == Linearization::kScheduled;
   const bool judged = request.judged && !g.allow_unstable && !scheduled;
   Generation out;
+  const ScenarioTrajectory trajectory(model, g.t_end);
   if (request.judged && has_tunable(model)) require_finite_derived(model, g.scalar);
   if (request.judged && !scheduled) check_initial_stability(model, g, request);
   // A plant may grow (an unstable airframe): a note; a negative parameter in the growing state's
@@ -80,16 +81,16 @@ Generation generate_code(const Model& model, const GenerationRequest& request) {
     say(request, fmt::format("{}: {} itself grows at its initial state: {}; the scheme is judged against that "
                              "growth\n",
                              growth.find(" < 0") != std::string::npos ? "warning" : "note", model.name, growth));
-  if (judged && info->hooks.check_trajectory) info->hooks.check_trajectory(model, g.t_end);
+  if (judged && info->hooks.check_trajectory) info->hooks.check_trajectory(model, trajectory);
   out.design = precompute_scheme(model, g);
   if (judged) {
     check_stability_over_range(model, g, out.design, request);
-    check_along_trajectory(model, g, out.design, request);
+    check_along_trajectory(model, g, out.design, trajectory, request);
   }
   refuse_lost_tunability(model, g, out.design);
   if (request.judged) {
     if (out.design.schedule) say(request, "note: " + schedule_summary(*out.design.schedule));
-    if (info->hooks.generate_note) say(request, info->hooks.generate_note(model, g, out.design, g.t_end));
+    if (info->hooks.generate_note) say(request, info->hooks.generate_note(model, g, out.design, trajectory));
   }
   out.header = generate_traced_header(model, g, out.design);
   return out;

@@ -14,4 +14,17 @@ std::vector<TrajectorySample> sampled_trajectory(const ReferenceModel& model, do
   return samples;
 }
 
+const std::vector<TrajectorySample>& ScenarioTrajectory::samples() const {
+  if (failure_) throw SimulationError(*failure_);
+  if (!samples_) {
+    try {
+      samples_ = sampled_trajectory(ReferenceModel(model_), t_end_);
+    } catch (const SimulationError& e) {
+      failure_ = e.what();
+      throw;
+    }
+  }
+  return *samples_;
+}
+
 }  // namespace dualrate

@@ -1,8 +1,11 @@
 // The generator's one sampling of the scenario's trajectory, where it looks along it: a
 // schedule's operating range (constant_schedule), a frozen linearization's variation (sp_ll),
-// stability along the trajectory (analysis) and quasistatic's Newton check.
+// stability along the trajectory (analysis) and quasistatic's Newton check, the last three on
+// one command's ScenarioTrajectory.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "reference/reference_model.hpp"
@@ -23,5 +26,24 @@ constexpr double kTrajectoryTolerance = 1e-10;
 // model's high-accuracy trajectory (ReferenceModel::high_accuracy) to t_end at t = 0 and
 // kTrajectoryIntervals equal intervals. Throws SimulationError as high_accuracy does.
 std::vector<TrajectorySample> sampled_trajectory(const ReferenceModel& model, double t_end);
+
+// One command's scenario trajectory: sampled_trajectory of the model to t_end at the first use
+// and kept, so that the checks a command runs along it (quasistatic's Newton check, sp_ll's
+// frozen-linearization note, stability along the trajectory) share one sampling. The model must
+// outlive it.
+class ScenarioTrajectory {
+ public:
+  ScenarioTrajectory(const Model& model, double t_end) : model_(model), t_end_(t_end) {}
+  const Model& model() const { return model_; }
+  double t_end() const { return t_end_; }
+  // The samples; throws the reference solution's SimulationError at each use when it failed.
+  const std::vector<TrajectorySample>& samples() const;
+
+ private:
+  const Model& model_;
+  double t_end_;
+  mutable std::optional<std::vector<TrajectorySample>> samples_;
+  mutable std::optional<std::string> failure_;
+};
 
 }  // namespace dualrate

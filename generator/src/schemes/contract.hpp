@@ -28,6 +28,7 @@
 #include "numeric/ode.hpp"
 #include "constant_schedule/constant_schedule.hpp"
 #include "reference/reference_model.hpp"
+#include "reference/sampled_trajectory.hpp"
 
 namespace dualrate {
 
@@ -457,18 +458,18 @@ struct SchemeHooks {
   StepMapLayout (*step_map_layout)(const Eigen::MatrixXd& j, double h, std::size_t slow, int ratio) = nullptr;
   // The search of the largest stable step, when it is not the map's radius's (above).
   StableStepScan (*stable_step_scan)(const Spectra& spectra, const SchemeOptions& options, double to) = nullptr;
-  // Checks, independent of the step, that the scheme can follow the scenario's trajectory to
-  // t_end (quasistatic: Newton's solve at each of its points); throws ModelError when it
-  // cannot. generate (without --allow-unstable), verify, verify-system and design run it once
-  // per model; precompute, which design repeats at each step it tries, does not.
-  void (*check_trajectory)(const Model& model, double t_end) = nullptr;
+  // Checks, independent of the step, that the scheme can follow the scenario's trajectory
+  // (quasistatic: Newton's solve at each of its points); throws ModelError when it cannot.
+  // generate (without --allow-unstable), verify, verify-system and design run it once per model;
+  // precompute, which design repeats at each step it tries, does not.
+  void (*check_trajectory)(const Model& model, const ScenarioTrajectory& trajectory) = nullptr;
   // Checks the model suits the scheme at h and what it adds to the stability report; throws
   // ModelError when it does not suit.
   SchemeAnalysis (*analyse)(const Model& model, double h, const SchemeOptions& options) = nullptr;
   // A note for generate's standard error on what the design rests on (sp_ll's blocks at the
   // initial state: how much they vary; smfe: its design along the trajectory), or empty.
   std::string (*generate_note)(const Model& model, const GenerateRequest& request, const SchemeDesign& design,
-                               double t_end) = nullptr;
+                               const ScenarioTrajectory& trajectory) = nullptr;
 };
 
 // Each scheme's folder fills one, part by part and field by field by name: who it is, what it

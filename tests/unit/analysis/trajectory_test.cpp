@@ -31,7 +31,7 @@ Model stiffening() {
 TEST(StabilityAlongTrajectory, EulerLeavesItsRegionWhereTheModelStiffens) {
   const Model m = stiffening();
   EXPECT_TRUE(analyze_stability(m, "euler", 0.04).stable);
-  const TrajectoryStability euler = stability_along_trajectory(m, "euler", 0.04, 1, {}, 5);
+  const TrajectoryStability euler = stability_along_trajectory(m, "euler", 0.04, 1, {}, ScenarioTrajectory(m, 5));
   ASSERT_TRUE(euler.judged);
   EXPECT_EQ(euler.points, static_cast<std::size_t>(kTrajectoryIntervals));
   EXPECT_FALSE(euler.stable);
@@ -43,7 +43,7 @@ TEST(StabilityAlongTrajectory, EulerLeavesItsRegionWhereTheModelStiffens) {
             std::string::npos)
       << why.message;
   EXPECT_NE(why.hint.find("mode -60+0i 1/s decides it there"), std::string::npos) << why.hint;
-  const TrajectoryStability rk4 = stability_along_trajectory(m, "rk4", 0.04, 1, {}, 5);
+  const TrajectoryStability rk4 = stability_along_trajectory(m, "rk4", 0.04, 1, {}, ScenarioTrajectory(m, 5));
   EXPECT_TRUE(rk4.judged && rk4.stable);
   EXPECT_NE(trajectory_json(rk4).find("\"judged\":true,\"points\":400,\"stable\":true"), std::string::npos);
 }
@@ -54,11 +54,12 @@ TEST(StabilityAlongTrajectory, NotJudgedWhereTheInitialStateDecides) {
       "name: linear\nstates:\n  slow:\n    x: 1\n    y: 0\n"
       "equations:\n  x: -x + 2*y\n  y: -2*x - y\n",
       "linear.yaml");
-  const TrajectoryStability constant = stability_along_trajectory(linear, "rk4", 0.01, 1, {}, 1);
+  const TrajectoryStability constant =
+      stability_along_trajectory(linear, "rk4", 0.01, 1, {}, ScenarioTrajectory(linear, 1));
   EXPECT_FALSE(constant.judged);
   EXPECT_EQ(constant.not_judged, "the Jacobian is constant");
   const Model m = stiffening();
-  const TrajectoryStability no_design = stability_along_trajectory(m, "sp_ll", 0.04, 1, {}, 5);
+  const TrajectoryStability no_design = stability_along_trajectory(m, "sp_ll", 0.04, 1, {}, ScenarioTrajectory(m, 5));
   EXPECT_FALSE(no_design.judged);
   EXPECT_NE(no_design.not_judged.find("sp_ll needs both slow and fast states"), std::string::npos)
       << no_design.not_judged;
@@ -94,9 +95,9 @@ TEST(StabilityAlongTrajectory, TheDesignsMapAtTheInitialStateIsTheSchemesOwn) {
 TEST(StabilityAlongTrajectory, TheFrozenDesignIsJudgedAndReported) {
   const Model m = test::load(test::source_path("models/pendulum_particle.yaml"));
   ASSERT_EQ(m.simulation.linearization, Linearization::kFrozen);
-  EXPECT_TRUE(stability_along_trajectory(m, "sp_ll", *m.simulation.step, 1, {}, 5).stable);
+  EXPECT_TRUE(stability_along_trajectory(m, "sp_ll", *m.simulation.step, 1, {}, ScenarioTrajectory(m, 5)).stable);
   const double h = 0.005;
-  const TrajectoryStability r = stability_along_trajectory(m, "sp_ll", h, 1, {}, 5);
+  const TrajectoryStability r = stability_along_trajectory(m, "sp_ll", h, 1, {}, ScenarioTrajectory(m, 5));
   ASSERT_TRUE(r.judged);
   EXPECT_TRUE(r.advisory);
   EXPECT_FALSE(r.stable);

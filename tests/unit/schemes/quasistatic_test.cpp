@@ -132,7 +132,7 @@ TEST(Quasistatic, NewtonAlongTheTrajectoryRefusesASaturatedFastEquation) {
   const QuasistaticForm form = quasistatic_form(m);
   const QuasistaticDesign d = quasistatic_design(m, form);  // unsaturated at the design point
   try {
-    check_newton_along_trajectory(m, form, d, 2);
+    check_newton_along_trajectory(m, form, d, ScenarioTrajectory(m, 2));
     FAIL() << "accepted";
   } catch (const ModelError& e) {
     const std::string what = e.what();
@@ -140,15 +140,16 @@ TEST(Quasistatic, NewtonAlongTheTrajectoryRefusesASaturatedFastEquation) {
     EXPECT_NE(what.find("the equation of z is flat"), std::string::npos) << what;
   }
   // Before the input's step the trajectory stays where Newton has a step.
-  EXPECT_NO_THROW(check_newton_along_trajectory(m, form, d, 0.9));
+  EXPECT_NO_THROW(check_newton_along_trajectory(m, form, d, ScenarioTrajectory(m, 0.9)));
   // Both forms register it as their trajectory check, which generate, verify and design run.
   for (const char* scheme : {"quasistatic", "quasistatic_outer"}) {
-    EXPECT_THROW(find_scheme(scheme)->hooks.check_trajectory(m, 2), ModelError) << scheme;
-    EXPECT_NO_THROW(find_scheme(scheme)->hooks.check_trajectory(m, 0.9)) << scheme;
+    EXPECT_THROW(find_scheme(scheme)->hooks.check_trajectory(m, ScenarioTrajectory(m, 2)), ModelError) << scheme;
+    EXPECT_NO_THROW(find_scheme(scheme)->hooks.check_trajectory(m, ScenarioTrajectory(m, 0.9))) << scheme;
   }
   const Model linear = text_model(rate_limited("50*(r - z)"));
   const QuasistaticForm linear_form = quasistatic_form(linear);
-  EXPECT_NO_THROW(check_newton_along_trajectory(linear, linear_form, quasistatic_design(linear, linear_form), 2));
+  EXPECT_NO_THROW(check_newton_along_trajectory(linear, linear_form, quasistatic_design(linear, linear_form),
+                                                ScenarioTrajectory(linear, 2)));
 }
 
 struct QuasistaticCase {

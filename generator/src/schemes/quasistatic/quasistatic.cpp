@@ -266,12 +266,11 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
 }
 
 void check_newton_along_trajectory(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
-                                   double t_end) {
-  if (!(t_end > 0)) return;
-  const ReferenceModel full(model);
+                                   const ScenarioTrajectory& along) {
+  if (!(along.t_end() > 0)) return;
   std::vector<TrajectorySample> trajectory;
   try {
-    trajectory = sampled_trajectory(full, t_end);
+    trajectory = along.samples();
   } catch (const SimulationError&) {
     return;
   }
@@ -439,10 +438,10 @@ SchemeDesign precompute(const Model& model, const GenerateRequest& request, bool
 
 // The unscheduled form's Newton along the trajectory (the scheduled one has its contraction
 // proof over its grid).
-void check_trajectory(const Model& model, double t_end) {
+void check_trajectory(const Model& model, const ScenarioTrajectory& trajectory) {
   if (model.simulation.linearization == Linearization::kScheduled) return;
   const QuasistaticForm form = quasistatic_form(model);
-  check_newton_along_trajectory(model, form, quasistatic_design(model, form), t_end);
+  check_newton_along_trajectory(model, form, quasistatic_design(model, form), trajectory);
 }
 
 SchemeDesign precompute_corrected(const Model& model, const GenerateRequest& request) {

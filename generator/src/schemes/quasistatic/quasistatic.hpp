@@ -74,17 +74,17 @@ struct QuasistaticChoice {
   QuasistaticStepConstants step;
 };
 
-// Newton on G = 0 along the scenario's trajectory, to t_end: at each point of the full model's
-// sampled high-accuracy solution (sampled_trajectory) (its slow states and the scenario's
-// inputs), from the fast states solved at the point before, Newton must converge within
-// kQuasistaticMaxNewton steps through a nonsingular G_z. It finds where Newton has no step or
-// diverges: a fast equation that saturates (a rate limit) has G_z = 0 on its flat part, where
-// an input step takes Newton and no Newton step exists. Whether the run's fixed count of steps
+// Newton on G = 0 along the scenario's trajectory: at each point of the full model's sampled
+// high-accuracy solution (`trajectory`: its slow states and the scenario's inputs), from the
+// fast states solved at the point before, Newton must converge within kQuasistaticMaxNewton
+// steps through a nonsingular G_z. It finds where Newton has no step or diverges: a fast
+// equation that saturates (a rate limit) has G_z = 0 on its flat part, where an input step
+// takes Newton and no Newton step exists. Whether the run's fixed count of steps
 // (QuasistaticDesign::newton_iterations, from its last step's solution) suffices is verify's
 // to judge. Throws ModelError at the first failure; returns without judging when the
 // high-accuracy solution fails (the run reports that itself).
 void check_newton_along_trajectory(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
-                                   double t_end);
+                                   const ScenarioTrajectory& trajectory);
 
 // The smallest damping ratio -Re(lambda)/|lambda| the fast block's eigenvalues may have.
 constexpr double kQuasistaticMinDamping = 0.01;

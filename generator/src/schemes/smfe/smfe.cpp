@@ -456,7 +456,7 @@ SchemeAnalysis analyse(const Model& model, double step, const SchemeOptions& opt
 
 // The design: h_s and N, or their schedule. Its stability along the trajectory is generate's
 // check (stability_along_trajectory with design_step_map below).
-std::string generate_note(const Model&, const GenerateRequest&, const SchemeDesign& design, double) {
+std::string generate_note(const Model&, const GenerateRequest&, const SchemeDesign& design, const ScenarioTrajectory&) {
   const SmfeChoice& chosen = designed<SmfeChoice>(design);
   const std::vector<double>& scheduled = chosen.scheduled_inner_steps;
   if (!scheduled.empty()) {

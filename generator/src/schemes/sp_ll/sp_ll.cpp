@@ -427,12 +427,13 @@ SchemeAnalysis analyse(const Model& model, double, const SchemeOptions&) {
 
 // For a frozen linearization: how much f_z, g_x, g_z vary along the high-accuracy reference
 // trajectory, relative to their values at the initial state.
-std::string generate_note(const Model& model, const GenerateRequest&, const SchemeDesign&, double t_end) {
+std::string generate_note(const Model& model, const GenerateRequest&, const SchemeDesign&,
+                          const ScenarioTrajectory& trajectory) {
   if (model.simulation.linearization != Linearization::kFrozen) return "";
   const ReferenceModel core(model);
+  const double t_end = trajectory.t_end();
   std::vector<Eigen::MatrixXd> jacobians;
-  for (const TrajectorySample& at : sampled_trajectory(core, t_end))
-    jacobians.push_back(core.jacobian_at(at.t, at.x, at.u));
+  for (const TrajectorySample& at : trajectory.samples()) jacobians.push_back(core.jacobian_at(at.t, at.x, at.u));
   std::string parts;
   for (const auto& [name, v] : sp_ll_variation(jacobians, model.slow_count))
     parts += fmt::format("{}{} {:.3g}", parts.empty() ? "" : ", ", name, v);
