@@ -327,7 +327,7 @@ StabilityReport analyze_stability(const Model& model, const std::string& scheme,
   const double slowest_fast = s.fast.size() > 0 ? s.fast.cwiseAbs().minCoeff() : 0.0;
   const double fastest_slow = s.slow.size() > 0 ? s.slow.cwiseAbs().maxCoeff() : 0.0;
   r.separation = fastest_slow > 0 ? slowest_fast / fastest_slow : std::numeric_limits<double>::infinity();
-  if (info && info->hooks.analyse) r.scheme_analysis = info->hooks.analyse(model, h, options);
+  if (info) r.scheme_analysis = info->hooks.analyse(model, h, options);
   const MapRadius radius(scheme, j, model.slow_count, ratio, options, s.all);
   r.judgement = radius.judge(h);
   r.spectral_radius = r.judgement.radius;

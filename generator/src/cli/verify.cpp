@@ -97,7 +97,7 @@ int VerifyCommand::run(const Model& model) {
     throw UsageError("--slow-core places the slow task of the preemptive run: it needs --tasks multi");
   if (o_.scalar.empty() && cross) o_.scalar = cross->default_scalar;
   warn_about_clock(target_, cpu_hz_);
-  if (info && info->hooks.check_trajectory) info->hooks.check_trajectory(model, ScenarioTrajectory(model, s.t_end));
+  if (info) info->hooks.check_trajectory(model, ScenarioTrajectory(model, s.t_end));
   VerifyOptions v;
   v.generate = generate_request(s, o_);
   v.t_end = s.t_end;

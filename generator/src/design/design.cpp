@@ -161,7 +161,7 @@ Candidate candidate_or_refusal(const Model& m, const SchemeInfo& info, const Des
     return c;
   }
   try {
-    if (info.hooks.check_trajectory) info.hooks.check_trajectory(m, ScenarioTrajectory(m, d.t_end));
+    info.hooks.check_trajectory(m, ScenarioTrajectory(m, d.t_end));
     c = linearized_candidate(m, info, d, accurate, r, bound);
   } catch (const ModelError& e) {
     c.reason = e.what();

@@ -81,7 +81,7 @@ Generation generate_code(const Model& model, const GenerationRequest& request) {
     say(request, fmt::format("{}: {} itself grows at its initial state: {}; the scheme is judged against that "
                              "growth\n",
                              growth.find(" < 0") != std::string::npos ? "warning" : "note", model.name, growth));
-  if (judged && info->hooks.check_trajectory) info->hooks.check_trajectory(model, trajectory);
+  if (judged) info->hooks.check_trajectory(model, trajectory);
   out.design = precompute_scheme(model, g);
   if (judged) {
     check_stability_over_range(model, g, out.design, request);
@@ -90,7 +90,7 @@ Generation generate_code(const Model& model, const GenerationRequest& request) {
   refuse_lost_tunability(model, g, out.design);
   if (request.judged) {
     if (out.design.schedule) say(request, "note: " + schedule_summary(*out.design.schedule));
-    if (info->hooks.generate_note) say(request, info->hooks.generate_note(model, g, out.design, trajectory));
+    say(request, info->hooks.generate_note(model, g, out.design, trajectory));
   }
   out.header = generate_traced_header(model, g, out.design);
   return out;

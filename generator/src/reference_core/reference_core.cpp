@@ -185,8 +185,7 @@ std::shared_ptr<const SchemeDesign> generator_design(const Model& model, const S
 std::string design_difference(const SchemeInfo& info, const SchemeDesign& design, const RunOptions& options) {
   if (design.schedule && !options.schedule)
     return "the run has no schedule of the constants (RunOptions::schedule), which the model's design schedules";
-  if (info.hooks.float_reference_gap)
-    if (std::string gap = info.hooks.float_reference_gap(design); !gap.empty()) return gap;
+  if (std::string gap = info.hooks.float_reference_gap(design); !gap.empty()) return gap;
   if (!options.float_time && !options.calibration.empty() && !design.recompute.empty())
     return "after a calibration write a double build's target recomputes the design's matrices with the runtime's "
            "exponential, which agrees with the generator's only to rounding (a float build stores both rounded "

@@ -12,6 +12,13 @@ bool takes(const SchemeInfo& scheme, Linearization linearization) {
   return std::find(taken.begin(), taken.end(), linearization) != taken.end();
 }
 
+std::string no_float_reference_gap(const SchemeDesign&) { return ""; }
+void no_trajectory_check(const Model&, const ScenarioTrajectory&) {}
+SchemeAnalysis no_scheme_analysis(const Model&, double, const SchemeOptions&) { return {}; }
+std::string no_generate_note(const Model&, const GenerateRequest&, const SchemeDesign&, const ScenarioTrajectory&) {
+  return "";
+}
+
 OpCount held_input_ops(const Model& model, int times) {
   if (!model.holds_inputs()) return {};
   long add = 0, mul = 0, div = 0;

@@ -338,6 +338,14 @@ struct SchemeAnalysis {
   std::string json, text;
 };
 
+// The defaults of the SchemeHooks a scheme may leave as they are, each doing nothing or giving
+// nothing, so that callers call them unconditionally.
+std::string no_float_reference_gap(const SchemeDesign& design);
+void no_trajectory_check(const Model& model, const ScenarioTrajectory& trajectory);
+SchemeAnalysis no_scheme_analysis(const Model& model, double h, const SchemeOptions& options);
+std::string no_generate_note(const Model& model, const GenerateRequest& request, const SchemeDesign& design,
+                             const ScenarioTrajectory& trajectory);
+
 // How verify holds a scheme's builds to the reference core (verify/tolerance.hpp,
 // verify/local_check.hpp).
 struct VerifyPolicy {
@@ -422,9 +430,10 @@ struct SchemeHooks {
   // scheme with `takes_constants`, setup.design's confirmed by its own), for verify's exact step
   // check; null otherwise.
   FloatStep (*float_reference)(const ReferenceSetup& setup, double h) = nullptr;
-  // Why float_reference cannot reproduce the generated step of this design, or empty; null: it
-  // always can. A run with calibration writes steps each segment with the design at its values.
-  std::string (*float_reference_gap)(const SchemeDesign& design) = nullptr;
+  // Why float_reference cannot reproduce the generated step of this design, or empty (the
+  // default: it always can). A run with calibration writes steps each segment with the design at
+  // its values.
+  std::string (*float_reference_gap)(const SchemeDesign& design) = no_float_reference_gap;
   // float_reference's step in double, for a scheme whose reference_step applies constants of its
   // own, which agree with the design's only to the rounding of two computations: the design's
   // constants confirmed by the reference core's (confirmed_constants in double) and applied as a
@@ -462,14 +471,16 @@ struct SchemeHooks {
   // (quasistatic: Newton's solve at each of its points); throws ModelError when it cannot.
   // generate (without --allow-unstable), verify, verify-system and design run it once per model;
   // precompute, which design repeats at each step it tries, does not.
-  void (*check_trajectory)(const Model& model, const ScenarioTrajectory& trajectory) = nullptr;
+  // The default checks nothing.
+  void (*check_trajectory)(const Model& model, const ScenarioTrajectory& trajectory) = no_trajectory_check;
   // Checks the model suits the scheme at h and what it adds to the stability report; throws
-  // ModelError when it does not suit.
-  SchemeAnalysis (*analyse)(const Model& model, double h, const SchemeOptions& options) = nullptr;
+  // ModelError when it does not suit. The default adds nothing.
+  SchemeAnalysis (*analyse)(const Model& model, double h, const SchemeOptions& options) = no_scheme_analysis;
   // A note for generate's standard error on what the design rests on (sp_ll's blocks at the
-  // initial state: how much they vary; smfe: its design along the trajectory), or empty.
+  // initial state: how much they vary; smfe: its design along the trajectory), or empty (the
+  // default).
   std::string (*generate_note)(const Model& model, const GenerateRequest& request, const SchemeDesign& design,
-                               const ScenarioTrajectory& trajectory) = nullptr;
+                               const ScenarioTrajectory& trajectory) = no_generate_note;
 };
 
 // Each scheme's folder fills one, part by part and field by field by name: who it is, what it
