@@ -70,16 +70,16 @@ TrajectoryStability stability_along_trajectory(const Model& model, const std::st
   }
   const PointJudge judge = point_judge(model, scheme, h, ratio, options, t_end, design, r);
   if (!judge) return r;
-  std::vector<TrajectorySample> trajectory;
+  const std::vector<TrajectorySample>* trajectory = nullptr;
   try {
-    trajectory = along.samples();
+    trajectory = &along.samples();
   } catch (const SimulationError& e) {
     r.not_judged = std::string("the reference solution fails: ") + e.what();
     return r;
   }
   r.judged = true;
-  for (std::size_t i = 1; i < trajectory.size(); ++i) {
-    const TrajectorySample& at = trajectory[i];
+  for (std::size_t i = 1; i < trajectory->size(); ++i) {
+    const TrajectorySample& at = (*trajectory)[i];
     const MapJudgement judged = judge(core.jacobian_at(at.t, at.x, at.u));
     ++r.points;
     if (r.points == 1 || judged.relative > r.worst.relative) {

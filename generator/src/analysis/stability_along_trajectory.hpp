@@ -38,9 +38,9 @@ struct TrajectoryStability {
   bool advisory = false;
 };
 
-// For a scheme with constants, `design` is the one generate emits (precompute_scheme's for the
-// model and the same step, ratio, options and t_end); null: computed here.
-// `trajectory` is the model's, to the scenario's end.
+// `trajectory` is the model's, to the scenario's end. For a scheme with constants, `design` is
+// the one generate emits (precompute_scheme's for the model and the same step, ratio, options
+// and the trajectory's end); null: computed here.
 TrajectoryStability stability_along_trajectory(const Model& model, const std::string& scheme, double h, int ratio,
                                                const SchemeOptions& options, const ScenarioTrajectory& trajectory,
                                                const SchemeDesign* design = nullptr);

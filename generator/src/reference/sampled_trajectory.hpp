@@ -34,7 +34,7 @@ std::vector<TrajectorySample> sampled_trajectory(const ReferenceModel& model, do
 class ScenarioTrajectory {
  public:
   ScenarioTrajectory(const Model& model, double t_end) : model_(model), t_end_(t_end) {}
-  const Model& model() const { return model_; }
+  ScenarioTrajectory(Model&& model, double t_end) = delete;
   double t_end() const { return t_end_; }
   // The samples; throws the reference solution's SimulationError at each use when it failed.
   const std::vector<TrajectorySample>& samples() const;

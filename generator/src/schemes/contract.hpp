@@ -417,8 +417,9 @@ struct SchemeTraits {
   std::vector<SchemeOption> options{};
 };
 
-// What a scheme does for the generator, the reference core, the analysis and verify: each
-// hook null when the scheme has nothing to do there (the comment says what then).
+// What a scheme does for the generator, the reference core, the analysis and verify. A hook
+// that only checks or reports defaults to one that does nothing (no_trajectory_check, ...);
+// the others are null when the scheme has nothing to do there (the comment says what then).
 struct SchemeHooks {
   // Designs the constants for a request; throws ModelError when the model does not suit it.
   // The design's options are those the design fixed (precompute_scheme adds the request's).

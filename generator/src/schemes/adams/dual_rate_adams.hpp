@@ -6,8 +6,9 @@
 // In T = double it is the reference core's run; in T = float, restarted from what a float
 // build's tasks keep, verify's exact step check of the task forms. Either way every operation
 // is the runtime's, in its order and in T: the formulas (formulas.hpp), the interpolation
-// S + w (E - S) with w = j / r, H = h r, B' = A' + (B - A); times in double as Time holds them
-// where the model reads t, t_{n+1} = (n + 1) h and t_k = k H with h and H in T.
+// S + w (E - S) with w = j / r, H = h r, B' = A' + (B - A); the times where the model reads t
+// in Time (double, as the runtime's Time holds them), t_{n+1} = (n + 1) h and t_k = k H with h
+// and H in T.
 // With `jumped` (whether the sample of tick n stepped from tick n - 1's, by the model's
 // input_jumps in T) it restarts as the runtime does at a step: RK4 from the step's tick to
 // tick (ceil(n / r) + 4) r, the slow jobs of those macro steps taking x_r from it.
@@ -30,14 +31,14 @@ template <class T, class Time = double>
 class DualRateAdamsIn {
  public:
   using Vector = std::vector<T>;
-  // dx/dt at t with the inputs sampled at input_tick (TickRhs in T); one RK4 step of the whole
-  // state from tick i, inputs held (the start-up, StartStep in T).
+  // dx/dt at t with the inputs sampled at input_tick (TickRhs in T).
   using Rhs = std::function<void(long input_tick, Time t, const Vector& x, Vector& dxdt)>;
   // f_e and f_r: of dx/dt, the fast task reads the fast rows, the slow job the slow rows (each
   // may write all rows).
   struct Rates {
     Rhs fast, slow;
   };
+  // One RK4 step of the whole state from tick i, inputs held (the start-up, StartStep in T).
   using Start = std::function<Vector(long i, const Vector& x)>;
   using Jumped = std::function<bool(long tick)>;
   // Called before each fast tick n with the fast task's state [x_r; x_e] at t_n (the runtime's

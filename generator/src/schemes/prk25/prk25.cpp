@@ -177,7 +177,7 @@ std::vector<double> prk_reference_step(const PrkTableau& t, const RightHandSide&
 
 StepCost prk_step_cost(const PrkTableau& t, const Model& model) {
   StepCost c;
-  c.ops += held_input_ops(model, 0);
+  c.ops += held_input_ops(model, 0);  // the held inputs' polynomials, formed before the step
   const CountedScalar h(c.ops);
   prk_step_in(t, CountedRates{model, c}, model.slow_count, CountedScalar(), h,
               std::vector<CountedScalar>(model.states.size(), h));

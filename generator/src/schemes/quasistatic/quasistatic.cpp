@@ -268,12 +268,13 @@ QuasistaticDesign quasistatic_design(const Model& model, const QuasistaticForm& 
 void check_newton_along_trajectory(const Model& model, const QuasistaticForm& form, const QuasistaticDesign& d,
                                    const ScenarioTrajectory& along) {
   if (!(along.t_end() > 0)) return;
-  std::vector<TrajectorySample> trajectory;
+  const std::vector<TrajectorySample>* samples = nullptr;
   try {
-    trajectory = along.samples();
+    samples = &along.samples();
   } catch (const SimulationError&) {
     return;
   }
+  const std::vector<TrajectorySample>& trajectory = *samples;
   const ReferenceModel core(form.model);
   const std::size_t ns = model.slow_count;
   std::vector<double> z = d.consistent;
