@@ -12,6 +12,8 @@ folder: `FOLDER: FOLDERS IT MAY INCLUDE` (its own files are always allowed), and
     B when a file of A includes a header of B;
   - each scheme name appears as a string literal ("sp_ll") only in its own folder and the
     registry;
+  - a line `word WORD: PLACES` (folders or files of generator/src): WORD, in any case, appears
+    only in those places (sp_ll's "frozen" where the linearization is read or written as text);
   - a file over 500 lines says why in a `// Size:` comment within its first 10 lines.
 Usage: check_layers.py SOURCE_DIR. Prints each violation as FILE:LINE: what; exit 1 if any.
 """
@@ -27,7 +29,7 @@ def read_rules(page):
     match = re.search(r"<!-- layers -->(.*?)<!-- /layers -->", text, re.S)
     if not match:
         sys.exit(f"{page}: no <!-- layers --> block")
-    allowed, schemes = {}, {}
+    allowed, schemes, owned = {}, {}, {}
     for line in match.group(1).splitlines():
         line = line.strip().strip("`")
         if not line or line.startswith("```"):
@@ -36,13 +38,15 @@ def read_rules(page):
         words = rest.split()
         if key.startswith("scheme "):
             schemes[key.split()[1]] = words
+        elif key.startswith("word "):
+            owned[key.split()[1].lower()] = words
         else:
             allowed[key.strip()] = set(words)
     for folder, deps in allowed.items():
         for d in deps:
             if d not in allowed:
                 sys.exit(f"{page}: {folder} may include {d}, which is not a layer")
-    return allowed, schemes
+    return allowed, schemes, owned
 
 
 def folder_circles(edges):
@@ -72,7 +76,7 @@ def main():
         sys.exit("usage: check_layers.py SOURCE_DIR")
     root = sys.argv[1]
     src = os.path.join(root, "generator", "src")
-    allowed, schemes = read_rules(os.path.join(root, "docs", "architecture.md"))
+    allowed, schemes, owned = read_rules(os.path.join(root, "docs", "architecture.md"))
     include = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
     problems, files, edges = [], 0, {}
     for folder, _, names in sorted(os.walk(src)):
@@ -90,6 +94,14 @@ def main():
             scheme_folder = parts[1] if layer == "schemes" and len(parts) > 2 else None
             registry = rel == os.path.join("registry", "registry.cpp")
             lines = open(path, encoding="utf-8").read().splitlines()
+            rel_slash = rel.replace(os.sep, "/")
+            for word, places in owned.items():
+                if any(rel_slash == p or rel_slash.startswith(p.rstrip("/") + "/") for p in places):
+                    continue
+                for number, line in enumerate(lines, 1):
+                    if word in line.lower():
+                        problems.append(f"{path}:{number}: writes \"{word}\": only {', '.join(places)} may "
+                                        "(docs/architecture.md)")
             if len(lines) > MAX_LINES and not any(l.startswith("// Size:") for l in lines[:10]):
                 problems.append(f"{path}:1: {len(lines)} lines and no `// Size:` reason in its first 10 lines")
             for number, line in enumerate(lines, 1):

@@ -1,7 +1,7 @@
 // The generator's one sampling of the scenario's trajectory, where it looks along it: a
-// schedule's operating range (constant_schedule), a frozen linearization's variation (sp_ll),
-// stability along the trajectory (analysis) and quasistatic's Newton check, the last three on
-// one command's ScenarioTrajectory.
+// schedule's operating range (constant_schedule), how much sp_ll's blocks taken at the initial
+// state vary along it (its generate note), stability along the trajectory (analysis) and
+// quasistatic's Newton check, the last three on one command's ScenarioTrajectory.
 #pragma once
 
 #include <optional>
@@ -29,8 +29,7 @@ std::vector<TrajectorySample> sampled_trajectory(const ReferenceModel& model, do
 
 // One command's scenario trajectory: sampled_trajectory of the model to t_end at the first use
 // and kept, so that the checks a command runs along it (quasistatic's Newton check, sp_ll's
-// frozen-linearization note, stability along the trajectory) share one sampling. The model must
-// outlive it.
+// generate note, stability along the trajectory) share one sampling. The model must outlive it.
 class ScenarioTrajectory {
  public:
   ScenarioTrajectory(const Model& model, double t_end) : model_(model), t_end_(t_end) {}
