@@ -23,7 +23,6 @@ class CountedScalar {
   friend CountedScalar operator*(const CountedScalar& a, const CountedScalar& b) { return counted(a, b, 0, 1, 0); }
   friend CountedScalar operator/(const CountedScalar& a, const CountedScalar& b) { return counted(a, b, 0, 0, 1); }
   CountedScalar& operator+=(const CountedScalar& b) { return *this = *this + b; }
-  CountedScalar& operator-=(const CountedScalar& b) { return *this = *this - b; }
 
  private:
   static CountedScalar counted(const CountedScalar& a, const CountedScalar& b, long add, long mul, long div) {
